@@ -1,0 +1,38 @@
+/** Every error the API can answer with; the Spanish text lives in messages.ts. */
+export const errorCodes = [
+  'VALIDATION',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONFLICT',
+  'RATE_LIMITED',
+  'PAYLOAD_TOO_LARGE',
+  'RANGE_NOT_SATISFIABLE',
+  'SERVICE_UNAVAILABLE',
+  'INTERNAL',
+  'LOGIN_USER_NOT_FOUND',
+  'LOGIN_WRONG_PASSWORD',
+  'LOGIN_USER_DISABLED',
+  'LOGIN_INVALID_EMAIL',
+  'EMAIL_TAKEN',
+  'PASSWORD_CHANGE_FAILED',
+] as const;
+
+export type ErrorCode = (typeof errorCodes)[number];
+
+export type FieldErrors = Record<string, string>;
+
+/** The one error shape services throw and the API answers with. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly fields: FieldErrors | undefined;
+
+  constructor(code: ErrorCode, options: { message?: string; fields?: FieldErrors } = {}) {
+    super(options.message ?? code);
+    this.name = 'AppError';
+    this.code = code;
+    this.fields = options.fields;
+  }
+}
+
+export type ErrorBody = { code: ErrorCode; message: string; title?: string; fields?: FieldErrors };
