@@ -16,6 +16,7 @@ export const errorCodes = [
   'LOGIN_INVALID_EMAIL',
   'EMAIL_TAKEN',
   'PASSWORD_CHANGE_FAILED',
+  'RESET_CODE_INVALID',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

@@ -44,6 +44,7 @@ export const errorMessages: Record<ErrorCode, { message: string; title?: string 
     message: 'Hubo un error al cambiar password',
     title: 'ERROR CAMBIO DE PASSWORD',
   },
+  RESET_CODE_INVALID: { message: 'El código ya no es válido', title: 'CÓDIGO INVÁLIDO' },
 };
 
 /** Shown for a login failure the catalogue does not name. */

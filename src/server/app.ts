@@ -1,0 +1,77 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { fileURLToPath } from 'node:url';
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import type { FileStorage } from './services/storage.ts';
+import type { Mailer } from './services/mail.ts';
+import { registerErrorHandler } from './plugins/error-handler.ts';
+import { registerSecurityHeaders } from './plugins/security-headers.ts';
+import { registerAuthorization } from './plugins/authorization.ts';
+import { registerWebApp } from './plugins/web-app.ts';
+import { registerSameOriginCheck } from './plugins/same-origin.ts';
+import { createAuth } from './features/accounts/auth.ts';
+import { createAccountsService } from './features/accounts/accounts.service.ts';
+import { createResetMailSender } from './features/accounts/accounts.mails.ts';
+import { registerAccountRoutes } from './features/accounts/accounts.routes.ts';
+import { registerHealthRoutes } from './features/health/health.routes.ts';
+import { createClassroomsService } from './features/classrooms/classrooms.service.ts';
+import { createDiplomasService } from './features/diplomas/diplomas.service.ts';
+import { createMediaService } from './features/media/media.service.ts';
+import { registerMediaRoutes } from './features/media/media.routes.ts';
+import { registerOutboxRoutes } from './features/admin/outbox.routes.ts';
+
+export type AppDeps = {
+  config: Config;
+  database: Database;
+  storage: FileStorage;
+  mailer: Mailer;
+  /** Built SPA folder; null serves the API alone (tests). */
+  distDir?: string | null;
+};
+
+export const defaultDistDir = fileURLToPath(new URL('../../dist', import.meta.url));
+
+/** The whole server as one Fastify instance; every plugin and route is registered here, in order. */
+export async function buildApp(deps: AppDeps) {
+  const { config, database, storage, mailer } = deps;
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    // hop 0 is the socket peer: believe that many proxies in front of us
+    trustProxy: (_address: string, hop: number) => hop < config.trustProxy,
+    disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+  await registerSecurityHeaders(app, { https: config.secureCookies });
+
+  const { db } = database;
+  const trustedOrigins = [config.publicUrl, 'http://localhost:5173'];
+  registerSameOriginCheck(app, trustedOrigins);
+  const auth = createAuth({
+    db,
+    baseUrl: config.publicUrl,
+    secret: config.sessionSecret,
+    secureCookies: config.secureCookies,
+    trustedOrigins,
+    sendResetPassword: createResetMailSender({ mailer, publicUrl: config.publicUrl }),
+  });
+  const accounts = createAccountsService({ db, auth, publicUrl: config.publicUrl });
+  const classrooms = createClassroomsService({ db });
+  const diplomas = createDiplomasService({ db });
+  const media = createMediaService({ db, classrooms, diplomas });
+
+  registerAuthorization(app, accounts);
+  registerHealthRoutes(app, { database });
+  registerAccountRoutes(app, { accounts });
+  registerMediaRoutes(app, { media, storage });
+  registerOutboxRoutes(app, { db });
+  await registerWebApp(app, deps.distDir === undefined ? defaultDistDir : deps.distDir);
+
+  return Object.assign(app, { services: { accounts, auth, classrooms, diplomas, media } }) as FastifyInstance & {
+    services: { accounts: typeof accounts; auth: typeof auth; classrooms: typeof classrooms; diplomas: typeof diplomas; media: typeof media };
+  };
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;

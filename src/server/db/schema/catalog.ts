@@ -1,0 +1,63 @@
+import { index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { procedureTypeEnum, speciesEnum } from './enums.ts';
+
+export const tags = pgTable('tags', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  name: text('name').notNull().unique(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Surgical procedures; file columns hold storage keys, never public URLs. */
+export const procedures = pgTable(
+  'procedures',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    detail: text('detail').notNull(),
+    type: procedureTypeEnum('type').notNull().default('Gratis'),
+    species: speciesEnum('species').notNull(),
+    meta: text('meta').notNull().default(''),
+    previewImage: text('preview_image'),
+    demoVideo: text('demo_video'),
+    fullVideo: text('full_video'),
+    guidePdf: text('guide_pdf'),
+    // lower-case, accent-free name, detail, tags and meta, kept by the catalogue service
+    searchText: text('search_text').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('procedures_created_at_idx').on(table.createdAt),
+    index('procedures_species_idx').on(table.species),
+    index('procedures_type_idx').on(table.type),
+  ],
+);
+
+export const procedureChapters = pgTable(
+  'procedure_chapters',
+  {
+    procedureId: uuid('procedure_id')
+      .notNull()
+      .references(() => procedures.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    name: text('name').notNull(),
+    timeSeconds: integer('time_seconds').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.procedureId, table.position] })],
+);
+
+export const procedureTags = pgTable(
+  'procedure_tags',
+  {
+    procedureId: uuid('procedure_id')
+      .notNull()
+      .references(() => procedures.id, { onDelete: 'cascade' }),
+    tagId: uuid('tag_id')
+      .notNull()
+      .references(() => tags.id, { onDelete: 'cascade' }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.procedureId, table.tagId] }),
+    index('procedure_tags_tag_id_idx').on(table.tagId),
+  ],
+);

@@ -1,0 +1,44 @@
+import { sql } from 'drizzle-orm';
+import { bigserial, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { analyticsCategoryEnum } from './enums.ts';
+import { users } from './accounts.ts';
+
+/** One viewing token per user: the single-device rule. */
+export const viewingTokens = pgTable('viewing_tokens', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  token: text('token').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const analyticsEvents = pgTable(
+  'analytics_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    category: analyticsCategoryEnum('category').notNull(),
+    label: text('label').notNull(),
+    userType: text('user_type').notNull(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('analytics_events_category_created_at_idx').on(table.category, table.createdAt)],
+);
+
+/** Scheduled work, claimed with FOR UPDATE SKIP LOCKED so many instances can run it. */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    kind: text('kind').notNull(),
+    payload: jsonb('payload').notNull().default({}),
+    runAt: timestamp('run_at', { withTimezone: true }).notNull().defaultNow(),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    doneAt: timestamp('done_at', { withTimezone: true }),
+    // one pending job per key (e.g. a daily sweep) at a time
+    uniqueKey: text('unique_key').unique(),
+  },
+  (table) => [index('jobs_pending_idx').on(table.runAt).where(sql`${table.doneAt} is null`)],
+);

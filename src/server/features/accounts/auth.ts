@@ -1,0 +1,80 @@
+import { betterAuth } from 'better-auth';
+import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { hash, verify } from '@node-rs/argon2';
+import type { Db } from '#server/db/client.ts';
+import { authAccounts, rateLimits, sessions, users, verifications } from '#server/db/schema/index.ts';
+import { minPasswordLength } from '#shared/accounts/accounts.rules.ts';
+
+// OWASP's argon2id floor: 19 MiB, two passes
+const argon2Options = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+/** The header our server sets from the socket (or trusted proxy) address, replacing any client value. */
+export const clientIpHeader = 'x-cxvet-client-ip';
+
+export const sessionLifetimeSeconds = 7 * 24 * 3600;
+/** However often a session is refreshed, it ends this long after sign-in. */
+export const sessionAbsoluteLifetimeMs = 30 * 24 * 3600 * 1000;
+
+export type AuthOptions = {
+  db: Db;
+  baseUrl: string;
+  secret: string;
+  secureCookies: boolean;
+  trustedOrigins: string[];
+  sendResetPassword: (data: { email: string; name: string; token: string }) => Promise<void>;
+};
+
+export function createAuth(options: AuthOptions) {
+  return betterAuth({
+    appName: 'CxVet',
+    baseURL: options.baseUrl,
+    basePath: '/api/auth',
+    secret: options.secret,
+    trustedOrigins: options.trustedOrigins,
+    database: drizzleAdapter(options.db, {
+      provider: 'pg',
+      schema: { user: users, session: sessions, account: authAccounts, verification: verifications, rateLimit: rateLimits },
+    }),
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength,
+      maxPasswordLength: 128,
+      autoSignIn: false,
+      revokeSessionsOnPasswordReset: true,
+      resetPasswordTokenExpiresIn: 3600,
+      password: {
+        hash: (password) => hash(password, argon2Options),
+        verify: ({ hash: stored, password }) => verify(stored, password),
+      },
+      sendResetPassword: ({ user, token }) =>
+        options.sendResetPassword({ email: user.email, name: user.name, token }),
+    },
+    user: { deleteUser: { enabled: false }, changeEmail: { enabled: false } },
+    session: {
+      expiresIn: sessionLifetimeSeconds,
+      updateAge: 24 * 3600,
+      // a revoked session must stop at once, so every request reads the database
+      cookieCache: { enabled: false },
+    },
+    rateLimit: {
+      enabled: true,
+      storage: 'database',
+      window: 60,
+      max: 100,
+      customRules: {
+        '/sign-in/email': { window: 60, max: 10 },
+        '/request-password-reset': { window: 300, max: 5 },
+        '/reset-password': { window: 300, max: 10 },
+        '/change-password': { window: 300, max: 10 },
+      },
+    },
+    advanced: {
+      useSecureCookies: options.secureCookies,
+      defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', secure: options.secureCookies },
+      ipAddress: { ipAddressHeaders: [clientIpHeader] },
+      database: { generateId: () => crypto.randomUUID() },
+    },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

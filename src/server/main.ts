@@ -1,0 +1,53 @@
+import path from 'node:path';
+import { loadConfig } from './config.ts';
+import { openDatabase } from './db/client.ts';
+import { lockDataDir } from './db/data-dir-lock.ts';
+import { buildApp } from './app.ts';
+import { createLocalStorage } from './services/storage.ts';
+import { createMailer } from './services/mail.ts';
+import { seedDemo } from './db/seed/demo.ts';
+import { demoAccounts } from './db/seed/demo-accounts.ts';
+
+const config = loadConfig();
+const releaseLock = config.databaseUrl ? () => {} : lockDataDir(config.dataDir);
+const database = await openDatabase(
+  config.databaseUrl ? { url: config.databaseUrl } : { pgliteDir: path.join(config.dataDir, 'db') },
+);
+await database.migrate();
+const storage = createLocalStorage(path.join(config.dataDir, 'uploads'));
+const log = { info: (obj: object, msg: string) => app.log.info(obj, msg) };
+const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log });
+const app = await buildApp({ config, database, storage, mailer });
+
+const seeded = config.seedDemo
+  ? await seedDemo({ db: database.db, storage, accounts: app.services.accounts })
+  : false;
+if (config.admin) {
+  const outcome = await app.services.accounts.ensureAdmin(config.admin);
+  app.log.info({ email: config.admin.email, outcome }, 'admin account ensured');
+}
+
+let closing = false;
+async function shutdown(signal: string) {
+  if (closing) return;
+  closing = true;
+  app.log.info({ signal }, 'shutting down');
+  await app.close();
+  await database.close();
+  releaseLock();
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+await app.listen({ port: config.port, host: config.host });
+const lines = [
+  '',
+  `CxVet está en ${config.publicUrl}`,
+  `Base de datos: ${database.kind === 'pglite' ? `PGlite en ${path.join(config.dataDir, 'db')}` : 'PostgreSQL'}`,
+];
+if (seeded || config.seedDemo) {
+  lines.push('Cuentas de demostración (contraseña de todas: Demo1234):');
+  for (const account of demoAccounts) lines.push(`  ${account.type.padEnd(8)} ${account.email}`);
+}
+console.log(lines.join('\n') + '\n');

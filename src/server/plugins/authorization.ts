@@ -1,0 +1,44 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '#shared/errors.ts';
+import { hasPremiumAccess } from '#shared/accounts/accounts.rules.ts';
+import type { AccountsService, UserRow } from '#server/features/accounts/accounts.service.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in account, looked up once per request; null for a guest. */
+    currentUser(): Promise<UserRow | null>;
+  }
+}
+
+const cache = new WeakMap<FastifyRequest, Promise<UserRow | null>>();
+
+export function registerAuthorization(app: FastifyInstance, accounts: AccountsService): void {
+  app.decorateRequest('currentUser', function (this: FastifyRequest) {
+    let pending = cache.get(this);
+    if (!pending) {
+      pending = accounts.resolveUser(this);
+      cache.set(this, pending);
+    }
+    return pending;
+  });
+}
+
+/** A signed-in account (any type); guests get 401. */
+export async function requireUser(request: FastifyRequest): Promise<UserRow> {
+  const user = await request.currentUser();
+  if (!user) throw new AppError('UNAUTHENTICATED');
+  return user;
+}
+
+/** Premium, active Legacy or Admin. */
+export async function requirePremium(request: FastifyRequest): Promise<UserRow> {
+  const user = await requireUser(request);
+  if (!hasPremiumAccess(user)) throw new AppError('FORBIDDEN');
+  return user;
+}
+
+export async function requireAdmin(request: FastifyRequest): Promise<UserRow> {
+  const user = await requireUser(request);
+  if (user.type !== 'Admin') throw new AppError('FORBIDDEN');
+  return user;
+}

@@ -1,0 +1,20 @@
+import type { FastifyInstance } from 'fastify';
+import { errorBody } from './error-handler.ts';
+
+const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
+// provider webhooks are posted by servers, and verified by signature instead
+const exemptPrefixes = ['/api/payments/webhooks/'];
+
+/** Refuses state-changing requests that a browser sent from another site (CSRF). */
+export function registerSameOriginCheck(app: FastifyInstance, trustedOrigins: string[]): void {
+  const trusted = new Set(trustedOrigins);
+  app.addHook('onRequest', async (request, reply) => {
+    if (safeMethods.has(request.method)) return;
+    if (exemptPrefixes.some((prefix) => request.url.startsWith(prefix))) return;
+    const origin = request.headers.origin;
+    const crossSite = request.headers['sec-fetch-site'] === 'cross-site';
+    if ((origin && !trusted.has(origin)) || crossSite) {
+      return reply.status(403).send(errorBody('FORBIDDEN'));
+    }
+  });
+}

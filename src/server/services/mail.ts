@@ -1,0 +1,31 @@
+import nodemailer from 'nodemailer';
+import type { Db } from '#server/db/client.ts';
+import { mailOutbox } from '#server/db/schema/index.ts';
+
+export type MailMessage = { to: string; subject: string; html: string; text: string };
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+}
+
+type Log = { info(obj: object, msg: string): void };
+
+/** SMTP when configured; otherwise every mail goes to the outbox table so links work offline. */
+export function createMailer(options: { db: Db; smtpUrl?: string; from: string; log: Log }): Mailer {
+  const { db, smtpUrl, from, log } = options;
+  if (smtpUrl) {
+    const transport = nodemailer.createTransport(smtpUrl);
+    return {
+      async send(message) {
+        await transport.sendMail({ from, ...message });
+        log.info({ to: message.to, subject: message.subject }, 'mail sent');
+      },
+    };
+  }
+  return {
+    async send(message) {
+      await db.insert(mailOutbox).values(message);
+      log.info({ to: message.to, subject: message.subject }, 'mail stored in outbox');
+    },
+  };
+}

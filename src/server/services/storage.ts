@@ -1,0 +1,62 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+export type StoredFile = { size: number };
+export type ByteRange = { start: number; end: number };
+
+/** Where uploaded and demo files live; an S3-compatible store implements the same methods. */
+export interface FileStorage {
+  put(key: string, body: Readable): Promise<StoredFile>;
+  stat(key: string): Promise<StoredFile | null>;
+  read(key: string, range?: ByteRange): Readable;
+  delete(key: string): Promise<void>;
+}
+
+/** Keys are relative, slash-separated, without dot segments; anything else is refused. */
+export function isSafeKey(key: string): boolean {
+  if (!key || key.length > 512 || key.startsWith('/') || key.includes('\\') || key.includes('\0')) return false;
+  return key.split('/').every((part) => part !== '' && part !== '.' && part !== '..');
+}
+
+export function createLocalStorage(root: string): FileStorage {
+  const resolve = (key: string) => {
+    if (!isSafeKey(key)) throw new Error(`unsafe storage key: ${key}`);
+    return path.join(root, ...key.split('/'));
+  };
+  return {
+    async put(key, body) {
+      const target = resolve(key);
+      await mkdir(path.dirname(target), { recursive: true });
+      // write beside the target and rename, so a half-written upload is never served
+      const partial = `${target}.${randomUUID()}.part`;
+      try {
+        await pipeline(body, createWriteStream(partial));
+        await rename(partial, target);
+      } catch (error) {
+        await rm(partial, { force: true });
+        throw error;
+      }
+      return { size: (await stat(target)).size };
+    },
+    async stat(key) {
+      if (!isSafeKey(key)) return null;
+      try {
+        const info = await stat(resolve(key));
+        return info.isFile() ? { size: info.size } : null;
+      } catch {
+        return null;
+      }
+    },
+    read(key, range) {
+      return createReadStream(resolve(key), range ? { start: range.start, end: range.end } : {});
+    },
+    async delete(key) {
+      if (!isSafeKey(key)) return;
+      await rm(resolve(key), { force: true });
+    },
+  };
+}

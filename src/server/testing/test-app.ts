@@ -1,0 +1,87 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { randomUUID } from 'node:crypto';
+import type { Config } from '#server/config.ts';
+import { openDatabase, type Database } from '#server/db/client.ts';
+import { buildApp } from '#server/app.ts';
+import { createLocalStorage } from '#server/services/storage.ts';
+import { createMailer } from '#server/services/mail.ts';
+
+export const testPublicUrl = 'http://localhost:3000';
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    port: 0,
+    host: '127.0.0.1',
+    publicUrl: testPublicUrl,
+    dataDir: '/nonexistent',
+    databaseUrl: undefined,
+    admin: undefined,
+    seedDemo: false,
+    smtpUrl: undefined,
+    mailFrom: 'CxVet <no-responder@cxvet.com>',
+    contactEmail: 'contacto@cxvet.com',
+    paymentsProvider: 'simulado',
+    storage: 'local',
+    sessionSecret: 'test-secret-test-secret-test-secret-0123',
+    trustProxy: 0,
+    secureCookies: false,
+    logLevel: 'silent',
+    ...overrides,
+  };
+}
+
+/** A fresh database per call: in-memory PGlite, or a new database on TEST_DATABASE_URL's server. */
+export async function createTestDatabase(): Promise<Database & { drop(): Promise<void> }> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) {
+    const database = await openDatabase({ pgliteDir: 'memory://' });
+    await database.migrate();
+    return Object.assign(database, { drop: async () => {} });
+  }
+  const name = `cxvet_test_${randomUUID().replaceAll('-', '')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ url: url.toString() });
+  await database.migrate();
+  return Object.assign(database, {
+    drop: async () => {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  });
+}
+
+/** The real app on a fresh database and a temporary upload folder. */
+export async function createTestApp(overrides: Partial<Config> = {}) {
+  const database = await createTestDatabase();
+  const uploads = await mkdtemp(path.join(tmpdir(), 'cxvet-test-'));
+  const storage = createLocalStorage(uploads);
+  const config = testConfig(overrides);
+  const mailer = createMailer({ db: database.db, from: config.mailFrom, log: { info() {} } });
+  const app = await buildApp({ config, database, storage, mailer, distDir: null });
+  await app.ready();
+  return {
+    app,
+    database,
+    db: database.db,
+    storage,
+    config,
+    async close() {
+      await app.close();
+      await database.close();
+      await database.drop();
+      await rm(uploads, { recursive: true, force: true });
+    },
+  };
+}
+
+export type TestApp = Awaited<ReturnType<typeof createTestApp>>;

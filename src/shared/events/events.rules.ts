@@ -1,0 +1,2 @@
+export const eventStatuses = ['Activo', 'Inactivo'] as const;
+export type EventStatus = (typeof eventStatuses)[number];

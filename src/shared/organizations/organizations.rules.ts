@@ -1,0 +1,2 @@
+export const organizationTypes = ['Empresa', 'Universidad'] as const;
+export type OrganizationType = (typeof organizationTypes)[number];

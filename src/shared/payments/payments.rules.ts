@@ -1,0 +1,12 @@
+export const plans = ['monthly', 'annual'] as const;
+export type Plan = (typeof plans)[number];
+
+/** Prices in integer cents (USD). */
+export const planPriceCents: Record<Plan, number> = { monthly: 999, annual: 9990 };
+
+export const paymentProviders = ['simulado', 'paypal', 'manual'] as const;
+export type PaymentProviderName = (typeof paymentProviders)[number];
+
+export const subscriptionStates = ['PENDIENTE', 'ACTIVA', 'CANCELADA', 'SUSPENDIDA', 'EXPIRADA'] as const;
+export const paymentKinds = ['subscription', 'order'] as const;
+export const paymentResults = ['COMPLETADO', 'FALLIDO', 'REEMBOLSADO'] as const;
