@@ -10,6 +10,8 @@ export type ByteRange = { start: number; end: number };
 
 /** Where uploaded and demo files live; an S3-compatible store implements the same methods. */
 export interface FileStorage {
+  /** Local folder, for the local store only (tests and maintenance). */
+  readonly root?: string;
   put(key: string, body: Readable): Promise<StoredFile>;
   stat(key: string): Promise<StoredFile | null>;
   read(key: string, range?: ByteRange): Readable;
@@ -28,6 +30,7 @@ export function createLocalStorage(root: string): FileStorage {
     return path.join(root, ...key.split('/'));
   };
   return {
+    root,
     async put(key, body) {
       const target = resolve(key);
       await mkdir(path.dirname(target), { recursive: true });

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { TestApp } from './test-app.ts';
 import { testPublicUrl } from './test-app.ts';
-import type { users } from '#server/db/schema/index.ts';
+import { Readable } from 'node:stream';
+import {
+  classroomProcedures,
+  classroomUsers,
+  classrooms,
+  organizations,
+  procedures,
+  type users,
+} from '#server/db/schema/index.ts';
 
 export const testPassword = 'Secreta123';
 
@@ -38,4 +46,50 @@ export async function signedInAs(t: TestApp, values: UserValues & { email?: stri
 export function randomTestIp(): string {
   const octet = () => Math.floor(Math.random() * 250) + 1;
   return `10.${octet()}.${octet()}.${octet()}`;
+}
+
+/** A procedure whose four files exist in storage; keys follow the spec's procedures/{id}/ folder. */
+export async function createProcedure(t: TestApp, values: Partial<typeof procedures.$inferInsert> = {}) {
+  const id = randomUUID();
+  const folder = `procedures/${id}`;
+  const files = {
+    previewImage: `${folder}/1700000000000_preview.jpg`,
+    demoVideo: `${folder}/1700000000000_demo.mp4`,
+    fullVideo: `${folder}/1700000000000_video.mp4`,
+    guidePdf: `${folder}/1700000000000_guia.pdf`,
+  };
+  for (const [field, key] of Object.entries(files)) {
+    await t.storage.put(key, Readable.from([Buffer.from(`contenido de ${field} `.repeat(20))]));
+  }
+  const [row] = await t.db
+    .insert(procedures)
+    .values({ id, name: 'Cistotomía', detail: 'Detalle', species: 'Perro', type: 'Gratis', ...files, ...values })
+    .returning();
+  return row!;
+}
+
+/** An organization and an aula holding the given procedures. */
+export async function createClassroom(
+  t: TestApp,
+  options: { procedureIds: string[]; userIds?: string[]; values?: Partial<typeof classrooms.$inferInsert> },
+) {
+  const [organization] = await t.db.insert(organizations).values({ title: 'Universidad Prueba', type: 'Universidad' }).returning();
+  const [classroom] = await t.db
+    .insert(classrooms)
+    .values({
+      title: 'Aula de prueba',
+      accessType: 'Acceso controlado',
+      organizationType: 'Universidad',
+      organizationId: organization!.id,
+      expiresAt: new Date(Date.now() + 30 * 86_400_000),
+      ...options.values,
+    })
+    .returning();
+  if (options.procedureIds.length > 0) {
+    await t.db.insert(classroomProcedures).values(options.procedureIds.map((procedureId) => ({ classroomId: classroom!.id, procedureId })));
+  }
+  if (options.userIds && options.userIds.length > 0) {
+    await t.db.insert(classroomUsers).values(options.userIds.map((userId) => ({ classroomId: classroom!.id, userId })));
+  }
+  return classroom!;
 }

@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Readable } from 'node:stream';
+import { truncate } from 'node:fs/promises';
+import path from 'node:path';
+import { createTestApp, type TestApp } from '#server/testing/test-app.ts';
+import { createClassroom, createProcedure, signedInAs } from '#server/testing/factories.ts';
+
+let t: TestApp;
+let gratis: string;
+let premium: string;
+let legacyEnded: string;
+let admin: string;
+let classroomMember: { cookie: string; user: { id: string } };
+let free: Awaited<ReturnType<typeof createProcedure>>;
+let paid: Awaited<ReturnType<typeof createProcedure>>;
+let inClassroom: Awaited<ReturnType<typeof createProcedure>>;
+let inOpenClassroom: Awaited<ReturnType<typeof createProcedure>>;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  gratis = (await signedInAs(t, { type: 'Gratis' })).cookie;
+  premium = (await signedInAs(t, { type: 'Premium' })).cookie;
+  legacyEnded = (await signedInAs(t, { type: 'Legacy', terminationDate: new Date(Date.now() - 1000) })).cookie;
+  admin = (await signedInAs(t, { type: 'Admin' })).cookie;
+  classroomMember = await signedInAs(t, { type: 'Gratis' });
+  free = await createProcedure(t, { type: 'Gratis' });
+  paid = await createProcedure(t, { type: 'Premium' });
+  inClassroom = await createProcedure(t, { type: 'Premium' });
+  inOpenClassroom = await createProcedure(t, { type: 'Premium' });
+  await createClassroom(t, { procedureIds: [inClassroom.id], userIds: [classroomMember.user.id] });
+  await createClassroom(t, { procedureIds: [inOpenClassroom.id], values: { accessType: 'Acceso libre' } });
+});
+afterAll(async () => t.close());
+
+const get = (key: string, cookie?: string, headers: Record<string, string> = {}) =>
+  t.app.inject({ url: `/media/${key}`, headers: { ...(cookie ? { cookie } : {}), ...headers } });
+
+describe('media access by user type', () => {
+  it('serves previews and demos to anyone, cacheable', async () => {
+    for (const key of [paid.previewImage!, paid.demoVideo!]) {
+      const response = await get(key);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['cache-control']).toBe('public, max-age=3600');
+    }
+  });
+
+  it('never gives a guest the full video or guide, even of a Gratis procedure', async () => {
+    for (const key of [free.fullVideo!, free.guidePdf!, paid.fullVideo!, paid.guidePdf!]) {
+      const response = await get(key);
+      expect(response.statusCode).toBe(401);
+      expect(response.body).not.toContain('contenido');
+    }
+  });
+
+  it.each([
+    ['Gratis', () => gratis, { free: 200, paid: 403 }],
+    ['Premium', () => premium, { free: 200, paid: 200 }],
+    ['Legacy past termination', () => legacyEnded, { free: 200, paid: 403 }],
+    ['Admin', () => admin, { free: 200, paid: 200 }],
+  ])('gives a %s member what spec 1 §6 allows', async (_type, cookie, expected) => {
+    expect((await get(free.fullVideo!, cookie())).statusCode).toBe(expected.free);
+    expect((await get(free.guidePdf!, cookie())).statusCode).toBe(expected.free);
+    expect((await get(paid.fullVideo!, cookie())).statusCode).toBe(expected.paid);
+    expect((await get(paid.guidePdf!, cookie())).statusCode).toBe(expected.paid);
+  });
+
+  it('marks protected files private and not sniffable', async () => {
+    const response = await get(paid.fullVideo!, premium);
+    expect(response.headers['cache-control']).toBe('private, no-store');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['content-type']).toBe('video/mp4');
+  });
+
+  it('opens a Premium procedure to a Basic member of a controlled aula, not to others', async () => {
+    expect((await get(inClassroom.fullVideo!, classroomMember.cookie)).statusCode).toBe(200);
+    expect((await get(inClassroom.fullVideo!, gratis)).statusCode).toBe(403);
+    expect((await get(paid.fullVideo!, classroomMember.cookie)).statusCode).toBe(403);
+  });
+
+  it('opens a free-access aula to any account but not to guests', async () => {
+    expect((await get(inOpenClassroom.fullVideo!, gratis)).statusCode).toBe(200);
+    expect((await get(inOpenClassroom.fullVideo!)).statusCode).toBe(401);
+  });
+
+  it('answers 404 for files no record owns and for unsafe paths', async () => {
+    await t.storage.put(`procedures/${paid.id}/huerfano.mp4`, Readable.from([Buffer.from('x')]));
+    expect((await get(`procedures/${paid.id}/huerfano.mp4`, admin)).statusCode).toBe(404);
+    expect((await get('procedures/no-es-uuid/x.mp4', admin)).statusCode).toBe(404);
+    expect((await t.app.inject({ url: '/media/procedures/..%2F..%2Fetc/passwd' })).statusCode).toBe(404);
+    expect((await get('desconocido/x/y.png')).statusCode).toBe(404);
+  });
+});
+
+describe('byte ranges', () => {
+  it('answers a single range with 206 and the slice', async () => {
+    const full = await get(paid.demoVideo!);
+    const response = await get(paid.demoVideo!, undefined, { range: 'bytes=5-14' });
+    expect(response.statusCode).toBe(206);
+    expect(response.headers['content-range']).toBe(`bytes 5-14/${full.rawPayload.length}`);
+    expect(response.rawPayload.equals(full.rawPayload.subarray(5, 15))).toBe(true);
+  });
+
+  it('answers an open-ended and a suffix range', async () => {
+    const full = await get(paid.demoVideo!);
+    const size = full.rawPayload.length;
+    const tail = await get(paid.demoVideo!, undefined, { range: `bytes=${size - 3}-` });
+    expect(tail.rawPayload.equals(full.rawPayload.subarray(size - 3))).toBe(true);
+    const suffix = await get(paid.demoVideo!, undefined, { range: 'bytes=-4' });
+    expect(suffix.headers['content-range']).toBe(`bytes ${size - 4}-${size - 1}/${size}`);
+  });
+
+  it('refuses unsatisfiable and many-range requests with 416', async () => {
+    const past = await get(paid.demoVideo!, undefined, { range: 'bytes=999999-' });
+    expect(past.statusCode).toBe(416);
+    expect(past.headers['content-range']).toMatch(/^bytes \*\/\d+$/);
+    const many = await get(paid.demoVideo!, undefined, { range: 'bytes=0-1,5-6,10-11' });
+    expect(many.statusCode).toBe(416);
+  });
+
+  it('seeks past 4 GiB in a large video', async () => {
+    const big = await createProcedure(t, { type: 'Gratis' });
+    const file = path.join(t.storage.root!, ...big.fullVideo!.split('/'));
+    const size = 5 * 1024 ** 3;
+    await truncate(file, size);
+    const start = 4 * 1024 ** 3 + 7;
+    const response = await get(big.fullVideo!, gratis, { range: `bytes=${start}-${start + 9}` });
+    expect(response.statusCode).toBe(206);
+    expect(response.headers['content-range']).toBe(`bytes ${start}-${start + 9}/${size}`);
+    expect(response.rawPayload.length).toBe(10);
+  });
+
+  it('checks permission before answering a range', async () => {
+    expect((await get(paid.fullVideo!, undefined, { range: 'bytes=0-3' })).statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,46 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm, truncate, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { text } from 'node:stream/consumers';
+import { createLocalStorage, isSafeKey } from './storage.ts';
+
+const root = await mkdtemp(path.join(tmpdir(), 'cxvet-storage-'));
+const storage = createLocalStorage(root);
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+describe('local storage', () => {
+  it.each(['../x', 'a/../b', '/etc/passwd', 'a\\b', 'a//b', '', 'a/./b'])('refuses the unsafe key %j', (key) => {
+    expect(isSafeKey(key)).toBe(false);
+  });
+
+  it('stores, reads a range of and deletes a file', async () => {
+    await storage.put('events/1_cartel.png', Readable.from([Buffer.from('0123456789')]));
+    expect(await storage.stat('events/1_cartel.png')).toEqual({ size: 10 });
+    expect(await text(storage.read('events/1_cartel.png', { start: 2, end: 4 }))).toBe('234');
+    await storage.delete('events/1_cartel.png');
+    expect(await storage.stat('events/1_cartel.png')).toBeNull();
+  });
+
+  it('reads offsets past 4 GiB of a sparse file', async () => {
+    const dir = path.join(root, 'big');
+    await mkdir(dir, { recursive: true });
+    await storage.put('big/file.bin', Readable.from([Buffer.alloc(0)]));
+    const fiveGiB = 5 * 1024 ** 3;
+    await truncate(path.join(dir, 'file.bin'), fiveGiB);
+    expect(await storage.stat('big/file.bin')).toEqual({ size: fiveGiB });
+    const bytes = await text(storage.read('big/file.bin', { start: fiveGiB - 2, end: fiveGiB - 1 }));
+    expect(bytes.length).toBe(2);
+  });
+
+  it('leaves nothing behind when an upload fails halfway', async () => {
+    const failing = new Readable({
+      read() {
+        this.destroy(new Error('conexión cortada'));
+      },
+    });
+    await expect(storage.put('events/roto.png', failing)).rejects.toThrow('conexión cortada');
+    expect(await storage.stat('events/roto.png')).toBeNull();
+  });
+});

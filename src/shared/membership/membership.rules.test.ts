@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { nextPaymentDate, periodMs } from './membership.rules.ts';
+
+const day = 86_400_000;
+
+describe('nextPaymentDate', () => {
+  it.each([
+    ['monthly, a few days after paying', '2026-01-31T12:00:00Z', false, '2026-02-10T00:00:00Z', '2026-03-02T12:00:00Z'],
+    ['monthly, across February of a leap year', '2028-01-31T00:00:00Z', false, '2028-03-05T00:00:00Z', '2028-03-31T00:00:00Z'],
+    ['monthly, exactly on a payment date moves to the next', '2026-01-01T00:00:00Z', false, '2026-01-31T00:00:00Z', '2026-03-02T00:00:00Z'],
+    ['annual, in the first year', '2026-03-01T00:00:00Z', true, '2026-11-21T00:00:00Z', '2027-03-01T05:45:36Z'],
+    ['annual, three years later', '2024-02-29T00:00:00Z', true, '2027-06-01T00:00:00Z', '2028-02-28T23:02:24Z'],
+  ])('%s', (_case, paymentDay, annual, now, expected) => {
+    expect(nextPaymentDate(new Date(paymentDay), annual, new Date(now)).toISOString()).toBe(new Date(expected).toISOString());
+  });
+
+  it('uses 30 and 365.24 day periods', () => {
+    expect(periodMs.monthly).toBe(30 * day);
+    expect(periodMs.annual).toBe(365.24 * day);
+  });
+
+  it('is always in the future', () => {
+    const now = new Date('2026-11-21T10:00:00Z');
+    for (let offset = 0; offset < 800; offset += 7) {
+      const next = nextPaymentDate(new Date(now.getTime() - offset * day), offset % 2 === 0, now);
+      expect(next.getTime()).toBeGreaterThan(now.getTime());
+    }
+  });
+});

@@ -1,0 +1,52 @@
+import { Button, Group, Modal, Text } from '@mantine/core';
+import { createContext, use, useCallback, useMemo, useState, type ReactNode } from 'react';
+import { AppError } from '#shared/errors.ts';
+import { errorMessages } from '#shared/messages.ts';
+import { ApiError } from '#web/lib/api-client.ts';
+
+export type ErrorModalContent = { title?: string; message: string };
+
+type ErrorModalApi = {
+  showError: (content: ErrorModalContent) => void;
+  /** Shows an API error's own text, or the fallback for anything unexpected. */
+  showAppError: (error: unknown, fallback?: ErrorModalContent) => void;
+};
+
+const ErrorModalContext = createContext<ErrorModalApi | null>(null);
+
+const defaultTitle = 'ERROR';
+
+export function errorContent(error: unknown, fallback?: ErrorModalContent): ErrorModalContent {
+  if (error instanceof ApiError) return { title: error.title, message: error.message };
+  if (error instanceof AppError) return { message: errorMessages[error.code].message };
+  return fallback ?? { message: errorMessages.INTERNAL.message };
+}
+
+export function ErrorModalProvider({ children }: { children: ReactNode }) {
+  const [content, setContent] = useState<ErrorModalContent | null>(null);
+  const close = () => setContent(null);
+
+  const showAppError = useCallback(
+    (error: unknown, fallback?: ErrorModalContent) => setContent(errorContent(error, fallback)),
+    [],
+  );
+  const value = useMemo(() => ({ showError: setContent, showAppError }), [showAppError]);
+
+  return (
+    <ErrorModalContext value={value}>
+      {children}
+      <Modal opened={content !== null} onClose={close} title={content?.title ?? defaultTitle} centered>
+        <Text>{content?.message}</Text>
+        <Group justify="flex-end" mt="lg">
+          <Button onClick={close}>Aceptar</Button>
+        </Group>
+      </Modal>
+    </ErrorModalContext>
+  );
+}
+
+export function useErrorModal(): ErrorModalApi {
+  const api = use(ErrorModalContext);
+  if (!api) throw new Error('useErrorModal must be used inside ErrorModalProvider');
+  return api;
+}

@@ -1,0 +1,23 @@
+import { Outlet, ScrollRestoration, useNavigation } from 'react-router';
+import { CookieConsentModal } from '#web/components/cookie-consent-modal.tsx';
+import { NavigationOverlay } from '#web/components/page-loader.tsx';
+import classes from './app-layout.module.css';
+import { SiteFooter } from './site-footer.tsx';
+import { SiteHeader } from './site-header.tsx';
+
+export function AppLayout() {
+  const navigation = useNavigation();
+
+  return (
+    <div className={classes.shell}>
+      <SiteHeader />
+      <main className={classes.main}>
+        <Outlet />
+      </main>
+      <SiteFooter />
+      <CookieConsentModal />
+      <NavigationOverlay visible={navigation.state === 'loading'} />
+      <ScrollRestoration />
+    </div>
+  );
+}

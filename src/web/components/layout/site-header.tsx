@@ -1,0 +1,67 @@
+import { Burger, Button, Container, Group, Text } from '@mantine/core';
+import { useDisclosure, useHeadroom } from '@mantine/hooks';
+import { Link, NavLink } from 'react-router';
+import { useErrorModal } from '#web/components/error-modal.tsx';
+import { useCurrentUser, useLogout } from '#web/features/accounts/api.ts';
+import { paths } from '#web/paths.ts';
+import { MobileNavDrawer } from './mobile-nav-drawer.tsx';
+import classes from './site-header.module.css';
+import { accountLinks, mainLinks } from './site-links.ts';
+
+export function SiteHeader() {
+  const { user } = useCurrentUser();
+  const { pinned } = useHeadroom({ fixedAt: 120 });
+  const [drawerOpened, drawer] = useDisclosure(false);
+  const logout = useLogout();
+  const { showAppError } = useErrorModal();
+
+  const onLogout = () => {
+    drawer.close();
+    logout.mutate(undefined, { onError: (error) => showAppError(error) });
+  };
+
+  return (
+    <header className={classes.header} data-hidden={pinned || drawerOpened ? undefined : true}>
+      <Container size="xl">
+        <div className={classes.topRow}>
+          <Link to={paths.home} className={classes.brand} aria-label="CxVet, ir al inicio">
+            CxVet
+          </Link>
+          <Group visibleFrom="md" gap="sm" component="nav" aria-label="Cuenta">
+            {user && <Text fw={600}>Hola, {user.name}</Text>}
+            {accountLinks(user).map((link) => (
+              <Button
+                key={link.to}
+                component={Link}
+                to={link.to}
+                variant={link.to === paths.signUp ? 'filled' : 'subtle'}
+                size="compact-md"
+              >
+                {link.label}
+              </Button>
+            ))}
+            {user && (
+              <Button variant="default" size="compact-md" onClick={onLogout} loading={logout.isPending}>
+                Cerrar sesión
+              </Button>
+            )}
+          </Group>
+          <Burger
+            hiddenFrom="md"
+            opened={drawerOpened}
+            onClick={drawer.toggle}
+            aria-label={drawerOpened ? 'Cerrar menú' : 'Abrir menú'}
+          />
+        </div>
+        <Group visibleFrom="md" component="nav" aria-label="Principal" className={classes.mainNav}>
+          {mainLinks(user).map((link) => (
+            <NavLink key={link.to} to={link.to} className={classes.link}>
+              {link.label}
+            </NavLink>
+          ))}
+        </Group>
+      </Container>
+      <MobileNavDrawer user={user} opened={drawerOpened} onClose={drawer.close} onLogout={onLogout} />
+    </header>
+  );
+}

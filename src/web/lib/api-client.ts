@@ -1,0 +1,99 @@
+import { AppError, errorCodes, type ErrorBody, type ErrorCode } from '#shared/errors.ts';
+import { errorMessages } from '#shared/messages.ts';
+
+/** An AppError rebuilt from an API answer, keeping the HTTP status and the modal title. */
+export class ApiError extends AppError {
+  readonly status: number;
+  readonly title: string | undefined;
+
+  constructor(status: number, body: ErrorBody) {
+    super(body.code, { message: body.message, fields: body.fields });
+    this.name = 'ApiError';
+    this.status = status;
+    this.title = body.title ?? errorMessages[body.code].title;
+  }
+}
+
+const codeByStatus: Partial<Record<number, ErrorCode>> = {
+  400: 'VALIDATION',
+  401: 'UNAUTHENTICATED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  416: 'RANGE_NOT_SATISFIABLE',
+  429: 'RATE_LIMITED',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && (errorCodes as readonly string[]).includes(value);
+}
+
+function toErrorBody(status: number, payload: unknown): ErrorBody {
+  const candidate = (payload ?? {}) as Partial<ErrorBody>;
+  if (isErrorCode(candidate.code)) {
+    return {
+      code: candidate.code,
+      message: candidate.message || errorMessages[candidate.code].message,
+      title: candidate.title,
+      fields: candidate.fields,
+    };
+  }
+  const code = codeByStatus[status] ?? 'INTERNAL';
+  return { code, message: errorMessages[code].message };
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+type RequestOptions = { signal?: AbortSignal; headers?: Record<string, string> };
+
+/** Calls the API; resolves with the JSON body (undefined for 204) or throws an ApiError. */
+export async function apiRequest<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  options: RequestOptions = {},
+): Promise<T> {
+  const isForm = body instanceof FormData;
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+  if (body !== undefined && !isForm) headers['content-type'] = 'application/json';
+
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      signal: options.signal,
+      body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(0, toErrorBody(503, undefined));
+  }
+
+  const payload = await readJson(response);
+  if (!response.ok) throw new ApiError(response.status, toErrorBody(response.status, payload));
+  return payload as T;
+}
+
+export const api = {
+  get: <T>(path: string, options?: RequestOptions) => apiRequest<T>('GET', path, undefined, options),
+  post: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    apiRequest<T>('POST', path, body, options),
+  put: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    apiRequest<T>('PUT', path, body, options),
+  patch: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    apiRequest<T>('PATCH', path, body, options),
+  delete: <T>(path: string, options?: RequestOptions) =>
+    apiRequest<T>('DELETE', path, undefined, options),
+};

@@ -1,0 +1,19 @@
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import { MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { ErrorModalProvider } from '#web/components/error-modal.tsx';
+import { cssVariablesResolver, theme } from '#web/theme.ts';
+
+export function Providers({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} forceColorScheme="light">
+        <Notifications />
+        <ErrorModalProvider>{children}</ErrorModalProvider>
+      </MantineProvider>
+    </QueryClientProvider>
+  );
+}
