@@ -1,0 +1,22 @@
+// @fastify/static serves .br/.gz siblings when the browser accepts them; it does not compress by itself.
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+const dist = path.resolve('dist');
+const compressible = /\.(js|mjs|css|html|svg|json|txt|vtt|webmanifest)$/;
+
+function walk(dir) {
+  for (const entry of readdirSync(dir)) {
+    const file = path.join(dir, entry);
+    if (statSync(file).isDirectory()) walk(file);
+    else if (compressible.test(file) && statSync(file).size > 1024) {
+      const content = readFileSync(file);
+      writeFileSync(`${file}.br`, brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+      writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
+    }
+  }
+}
+
+walk(dist);
+console.log('Precompressed assets in dist/');
