@@ -19,6 +19,9 @@ import { createClassroomsService } from './features/classrooms/classrooms.servic
 import { createDiplomasService } from './features/diplomas/diplomas.service.ts';
 import { createMediaService } from './features/media/media.service.ts';
 import { registerMediaRoutes } from './features/media/media.routes.ts';
+import { createAnalyticsService } from './features/analytics/analytics.service.ts';
+import { createCatalogService } from './features/catalog/catalog.service.ts';
+import { registerCatalogRoutes } from './features/catalog/catalog.routes.ts';
 import { registerOutboxRoutes } from './features/admin/outbox.routes.ts';
 
 export type AppDeps = {
@@ -61,16 +64,27 @@ export async function buildApp(deps: AppDeps) {
   const classrooms = createClassroomsService({ db });
   const diplomas = createDiplomasService({ db });
   const media = createMediaService({ db, classrooms, diplomas });
+  const analytics = createAnalyticsService({ db });
+  const catalog = createCatalogService({ db, classrooms, analytics });
 
   registerAuthorization(app, accounts);
   registerHealthRoutes(app, { database });
   registerAccountRoutes(app, { accounts });
   registerMediaRoutes(app, { media, storage });
+  registerCatalogRoutes(app, { catalog, classrooms, analytics });
   registerOutboxRoutes(app, { db });
   await registerWebApp(app, deps.distDir === undefined ? defaultDistDir : deps.distDir);
 
-  return Object.assign(app, { services: { accounts, auth, classrooms, diplomas, media } }) as FastifyInstance & {
-    services: { accounts: typeof accounts; auth: typeof auth; classrooms: typeof classrooms; diplomas: typeof diplomas; media: typeof media };
+  return Object.assign(app, { services: { accounts, auth, classrooms, diplomas, media, catalog, analytics } }) as FastifyInstance & {
+    services: {
+      accounts: typeof accounts;
+      auth: typeof auth;
+      classrooms: typeof classrooms;
+      diplomas: typeof diplomas;
+      media: typeof media;
+      catalog: typeof catalog;
+      analytics: typeof analytics;
+    };
   };
 }
 

@@ -132,7 +132,6 @@ CREATE TABLE "procedures" (
 	"demo_video" text,
 	"full_video" text,
 	"guide_pdf" text,
-	"search_text" text DEFAULT '' NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );

@@ -21,8 +21,6 @@ export const procedures = pgTable(
     demoVideo: text('demo_video'),
     fullVideo: text('full_video'),
     guidePdf: text('guide_pdf'),
-    // lower-case, accent-free name, detail, tags and meta, kept by the catalogue service
-    searchText: text('search_text').notNull().default(''),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  catalogFiltersSchema,
+  catalogPageSchema,
+  catalogQuerySchema,
+  procedureDetailSchema,
+} from '#shared/catalog/catalog.schemas.ts';
+import { AppError } from '#shared/errors.ts';
+import type { ClassroomsService } from '#server/features/classrooms/classrooms.service.ts';
+import type { AnalyticsService } from '#server/features/analytics/analytics.service.ts';
+import type { CatalogService } from './catalog.service.ts';
+
+export function registerCatalogRoutes(
+  app: FastifyInstance,
+  deps: { catalog: CatalogService; classrooms: ClassroomsService; analytics: AnalyticsService },
+) {
+  const { catalog, classrooms, analytics } = deps;
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get(
+    '/api/catalog/procedures',
+    { schema: { querystring: catalogQuerySchema, response: { 200: catalogPageSchema } } },
+    async (request) => catalog.list(await request.currentUser(), request.query),
+  );
+
+  api.get('/api/catalog/filters', { schema: { response: { 200: catalogFiltersSchema } } }, async () => {
+    const [tags, openClassrooms] = await Promise.all([catalog.listTags(), classrooms.listOpen()]);
+    return { tags, classrooms: openClassrooms };
+  });
+
+  api.get(
+    '/api/catalog/procedures/:id',
+    { schema: { params: z.object({ id: z.string() }), response: { 200: procedureDetailSchema } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'private, no-store');
+      return catalog.detail(await request.currentUser(), request.params.id);
+    },
+  );
+
+  api.post(
+    '/api/catalog/procedures/:id/guide-clicks',
+    { schema: { params: z.object({ id: z.string() }) } },
+    async (request, reply) => {
+      const procedure = await catalog.find(request.params.id);
+      if (!procedure) throw new AppError('NOT_FOUND');
+      await analytics.record('FASCICULOS', procedure.name, await request.currentUser());
+      return reply.status(204).send();
+    },
+  );
+}

@@ -1,0 +1,169 @@
+import { and, asc, count, desc, eq, exists, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '#server/db/client.ts';
+import { procedureChapters, procedureTags, procedures, tags } from '#server/db/schema/index.ts';
+import { AppError } from '#shared/errors.ts';
+import { hasPremiumAccess } from '#shared/accounts/accounts.rules.ts';
+import { canWatchFullProcedure } from '#shared/catalog/catalog.rules.ts';
+import {
+  catalogPageSize,
+  foldForSearch,
+  type CatalogPage,
+  type CatalogQuery,
+  type ProcedureCard,
+  type ProcedureDetail,
+  type Tag,
+} from '#shared/catalog/catalog.schemas.ts';
+import type { UserRow } from '#server/features/accounts/accounts.service.ts';
+import type { ClassroomsService } from '#server/features/classrooms/classrooms.service.ts';
+import type { AnalyticsService } from '#server/features/analytics/analytics.service.ts';
+import { mediaUrl } from '#server/services/media-url.ts';
+import { containsPattern, foldSql } from './search-sql.ts';
+
+type ProcedureRow = typeof procedures.$inferSelect;
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function createCatalogService(deps: { db: Db; classrooms: ClassroomsService; analytics: AnalyticsService }) {
+  const { db, classrooms, analytics } = deps;
+
+  function searchCondition(q: string): SQL {
+    const pattern = containsPattern(foldForSearch(q));
+    const matches = (column: Parameters<typeof foldSql>[0]) => sql`${foldSql(column)} like ${pattern}`;
+    return or(
+      matches(procedures.name),
+      matches(procedures.detail),
+      matches(procedures.meta),
+      exists(
+        db
+          .select({ one: sql`1` })
+          .from(procedureTags)
+          .innerJoin(tags, eq(tags.id, procedureTags.tagId))
+          .where(and(eq(procedureTags.procedureId, procedures.id), matches(tags.name))),
+      ),
+    )!;
+  }
+
+  function filterConditions(query: Omit<CatalogQuery, 'page'>): SQL | undefined {
+    const conditions: SQL[] = [];
+    if (query.q) conditions.push(searchCondition(query.q));
+    if (query.species) conditions.push(eq(procedures.species, query.species));
+    if (query.type) conditions.push(eq(procedures.type, query.type));
+    if (query.tag) {
+      conditions.push(
+        exists(
+          db
+            .select({ one: sql`1` })
+            .from(procedureTags)
+            .where(and(eq(procedureTags.procedureId, procedures.id), eq(procedureTags.tagId, query.tag))),
+        ),
+      );
+    }
+    if (query.classroom) conditions.push(classrooms.holdsProcedure(query.classroom, procedures.id));
+    return conditions.length > 0 ? and(...conditions) : undefined;
+  }
+
+  async function tagsByProcedure(procedureIds: string[]): Promise<Map<string, Tag[]>> {
+    const result = new Map<string, Tag[]>();
+    if (procedureIds.length === 0) return result;
+    const rows = await db
+      .select({ procedureId: procedureTags.procedureId, id: tags.id, name: tags.name })
+      .from(procedureTags)
+      .innerJoin(tags, eq(tags.id, procedureTags.tagId))
+      .where(inArray(procedureTags.procedureId, procedureIds))
+      .orderBy(asc(tags.name));
+    for (const row of rows) {
+      const list = result.get(row.procedureId) ?? [];
+      list.push({ id: row.id, name: row.name });
+      result.set(row.procedureId, list);
+    }
+    return result;
+  }
+
+  /** Which of these procedures the visitor may watch in full (one query for the aula part). */
+  async function fullAccess(user: UserRow | null, rows: ProcedureRow[]): Promise<Set<string>> {
+    const premiumIds = rows.filter((row) => row.type === 'Premium').map((row) => row.id);
+    const opened = user && !hasPremiumAccess(user) ? await classrooms.proceduresOpenedFor(user.id, premiumIds) : new Set<string>();
+    const viewer = { isLoggedIn: user !== null, hasPremiumAccess: hasPremiumAccess(user) };
+    return new Set(
+      rows
+        .filter((row) => canWatchFullProcedure({ ...viewer, hasClassroomAccess: opened.has(row.id) }, row.type))
+        .map((row) => row.id),
+    );
+  }
+
+  function toCard(row: ProcedureRow, tagList: Tag[], canWatch: boolean): ProcedureCard {
+    return {
+      id: row.id,
+      name: row.name,
+      detail: row.detail,
+      type: row.type,
+      species: row.species,
+      previewUrl: mediaUrl(row.previewImage),
+      tags: tagList,
+      isLocked: !canWatch,
+    };
+  }
+
+  async function toCards(user: UserRow | null, rows: ProcedureRow[]): Promise<ProcedureCard[]> {
+    const [tagMap, allowed] = await Promise.all([tagsByProcedure(rows.map((row) => row.id)), fullAccess(user, rows)]);
+    return rows.map((row) => toCard(row, tagMap.get(row.id) ?? [], allowed.has(row.id)));
+  }
+
+  /** One page of the catalogue, filtered and searched by the database. */
+  async function list(user: UserRow | null, query: CatalogQuery): Promise<CatalogPage> {
+    const where = filterConditions(query);
+    const [totalRow] = await db.select({ total: count() }).from(procedures).where(where);
+    const rows = await db
+      .select()
+      .from(procedures)
+      .where(where)
+      .orderBy(desc(procedures.createdAt), asc(procedures.name))
+      .limit(catalogPageSize)
+      .offset((query.page - 1) * catalogPageSize);
+    return { items: await toCards(user, rows), total: totalRow?.total ?? 0, page: query.page, pageSize: catalogPageSize };
+  }
+
+  /** The landing page's three sample procedures. */
+  async function samples(user: UserRow | null, limit = 3): Promise<ProcedureCard[]> {
+    const rows = await db.select().from(procedures).orderBy(desc(procedures.createdAt)).limit(limit);
+    return toCards(user, rows);
+  }
+
+  async function listTags(): Promise<Tag[]> {
+    return db.select({ id: tags.id, name: tags.name }).from(tags).orderBy(asc(tags.name));
+  }
+
+  /** The detail page: the full video and PDF only for those allowed, the demo otherwise. */
+  async function detail(user: UserRow | null, id: string): Promise<ProcedureDetail> {
+    if (!uuidPattern.test(id)) throw new AppError('NOT_FOUND');
+    const [row] = await db.select().from(procedures).where(eq(procedures.id, id));
+    if (!row) throw new AppError('NOT_FOUND');
+    const [tagMap, allowed, chapters] = await Promise.all([
+      tagsByProcedure([id]),
+      fullAccess(user, [row]),
+      db
+        .select({ name: procedureChapters.name, timeSeconds: procedureChapters.timeSeconds })
+        .from(procedureChapters)
+        .where(eq(procedureChapters.procedureId, id))
+        .orderBy(asc(procedureChapters.position)),
+    ]);
+    const canWatch = allowed.has(id);
+    await analytics.record('VIDEOS', row.name, user);
+    return {
+      ...toCard(row, tagMap.get(id) ?? [], canWatch),
+      chapters,
+      videoUrl: mediaUrl(canWatch ? row.fullVideo : row.demoVideo),
+      isDemo: !canWatch,
+      guidePdfUrl: canWatch ? mediaUrl(row.guidePdf) : null,
+    };
+  }
+
+  async function find(id: string): Promise<ProcedureRow | null> {
+    if (!uuidPattern.test(id)) return null;
+    const [row] = await db.select().from(procedures).where(eq(procedures.id, id));
+    return row ?? null;
+  }
+
+  return { list, samples, listTags, detail, find };
+}
+
+export type CatalogService = ReturnType<typeof createCatalogService>;

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { procedureTypes, species } from './catalog.rules.ts';
+
+export const catalogPageSize = 9;
+
+/** The catalogue route's {type}: kynd, tag, type or aula (spec 1 §2). */
+export const catalogFilterKinds = ['kynd', 'tag', 'type', 'aula'] as const;
+export type CatalogFilterKind = (typeof catalogFilterKinds)[number];
+
+export const catalogQuerySchema = z.object({
+  q: z.string().trim().max(100).optional(),
+  species: z.enum(species).optional(),
+  type: z.enum(procedureTypes).optional(),
+  tag: z.uuid().optional(),
+  classroom: z.uuid().optional(),
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+});
+export type CatalogQuery = z.infer<typeof catalogQuerySchema>;
+
+export const tagSchema = z.object({ id: z.string(), name: z.string() });
+export type Tag = z.infer<typeof tagSchema>;
+
+export const procedureCardSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  detail: z.string(),
+  type: z.enum(procedureTypes),
+  species: z.enum(species),
+  previewUrl: z.string().nullable(),
+  tags: z.array(tagSchema),
+  /** The visitor gets only the demo: the card shows the premium lock. */
+  isLocked: z.boolean(),
+});
+export type ProcedureCard = z.infer<typeof procedureCardSchema>;
+
+export const catalogPageSchema = z.object({
+  items: z.array(procedureCardSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+export type CatalogPage = z.infer<typeof catalogPageSchema>;
+
+export const catalogFiltersSchema = z.object({
+  tags: z.array(tagSchema),
+  classrooms: z.array(z.object({ id: z.string(), title: z.string() })),
+});
+export type CatalogFilters = z.infer<typeof catalogFiltersSchema>;
+
+export const chapterSchema = z.object({ name: z.string(), timeSeconds: z.number().int() });
+
+export const procedureDetailSchema = procedureCardSchema.extend({
+  chapters: z.array(chapterSchema),
+  /** The full video for those allowed, else the demo; always a /media URL. */
+  videoUrl: z.string().nullable(),
+  isDemo: z.boolean(),
+  /** Null for those without access: the PDF button opens the 'Aviso' modal instead. */
+  guidePdfUrl: z.string().nullable(),
+});
+export type ProcedureDetail = z.infer<typeof procedureDetailSchema>;
+
+/** Folds case and Spanish accents, as the database side does, for the search box. */
+export function foldForSearch(text: string): string {
+  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+}
