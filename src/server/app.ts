@@ -22,6 +22,15 @@ import { registerMediaRoutes } from './features/media/media.routes.ts';
 import { createAnalyticsService } from './features/analytics/analytics.service.ts';
 import { createCatalogService } from './features/catalog/catalog.service.ts';
 import { registerCatalogRoutes } from './features/catalog/catalog.routes.ts';
+import { createViewingService } from './features/viewing/viewing.service.ts';
+import { registerViewingRoutes } from './features/viewing/viewing.routes.ts';
+import { createEventsService } from './features/events/events.service.ts';
+import { registerEventRoutes } from './features/events/events.routes.ts';
+import { createLandingService } from './features/landing/landing.service.ts';
+import { registerLandingRoutes } from './features/landing/landing.routes.ts';
+import { createContactService } from './features/contact/contact.service.ts';
+import { registerContactRoutes } from './features/contact/contact.routes.ts';
+import rateLimit from '@fastify/rate-limit';
 import { registerOutboxRoutes } from './features/admin/outbox.routes.ts';
 
 export type AppDeps = {
@@ -48,6 +57,8 @@ export async function buildApp(deps: AppDeps) {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   await registerSecurityHeaders(app, { https: config.secureCookies });
+  // per-route limits for forms anyone can post (contact); sign-in limits live in the database via better-auth
+  await app.register(rateLimit, { global: false });
 
   const { db } = database;
   const trustedOrigins = [config.publicUrl, 'http://localhost:5173'];
@@ -63,19 +74,27 @@ export async function buildApp(deps: AppDeps) {
   const accounts = createAccountsService({ db, auth, publicUrl: config.publicUrl });
   const classrooms = createClassroomsService({ db });
   const diplomas = createDiplomasService({ db });
-  const media = createMediaService({ db, classrooms, diplomas });
+  const viewing = createViewingService({ database });
+  const media = createMediaService({ db, classrooms, diplomas, viewing });
   const analytics = createAnalyticsService({ db });
   const catalog = createCatalogService({ db, classrooms, analytics });
+  const events = createEventsService({ db });
+  const landing = createLandingService({ db, catalog });
+  const contact = createContactService({ db, mailer, contactEmail: config.contactEmail });
 
   registerAuthorization(app, accounts);
   registerHealthRoutes(app, { database });
   registerAccountRoutes(app, { accounts });
   registerMediaRoutes(app, { media, storage });
   registerCatalogRoutes(app, { catalog, classrooms, analytics });
+  registerViewingRoutes(app, { viewing });
+  registerEventRoutes(app, { events });
+  registerLandingRoutes(app, { landing });
+  registerContactRoutes(app, { contact });
   registerOutboxRoutes(app, { db });
   await registerWebApp(app, deps.distDir === undefined ? defaultDistDir : deps.distDir);
 
-  return Object.assign(app, { services: { accounts, auth, classrooms, diplomas, media, catalog, analytics } }) as FastifyInstance & {
+  return Object.assign(app, { services: { accounts, auth, classrooms, diplomas, media, catalog, analytics, viewing } }) as FastifyInstance & {
     services: {
       accounts: typeof accounts;
       auth: typeof auth;
@@ -84,6 +103,7 @@ export async function buildApp(deps: AppDeps) {
       media: typeof media;
       catalog: typeof catalog;
       analytics: typeof analytics;
+      viewing: typeof viewing;
     };
   };
 }

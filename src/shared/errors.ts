@@ -17,6 +17,7 @@ export const errorCodes = [
   'EMAIL_TAKEN',
   'PASSWORD_CHANGE_FAILED',
   'RESET_CODE_INVALID',
+  'VIEWING_TOKEN_REPLACED',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

@@ -45,6 +45,7 @@ export const errorMessages: Record<ErrorCode, { message: string; title?: string 
     title: 'ERROR CAMBIO DE PASSWORD',
   },
   RESET_CODE_INVALID: { message: 'El código ya no es válido', title: 'CÓDIGO INVÁLIDO' },
+  VIEWING_TOKEN_REPLACED: { message: 'Detectamos que se ha ingresado con esta cuenta en otro dispositivo.' },
 };
 
 /** Shown for a login failure the catalogue does not name. */

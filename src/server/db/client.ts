@@ -12,13 +12,38 @@ import * as schema from './schema/index.ts';
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
+type Handler = (payload: string) => void;
+
 export type Database = {
   db: Db;
   kind: 'pglite' | 'postgres';
   migrate(): Promise<void>;
   ping(): Promise<void>;
+  /** PostgreSQL LISTEN, fanned out to in-process handlers; live updates work across instances. */
+  listen(channel: string, handler: Handler): Promise<() => void>;
+  notify(channel: string, payload: string): Promise<void>;
   close(): Promise<void>;
 };
+
+/** One real LISTEN per channel, shared by every handler of this process. */
+function createFanOut(startListening: (channel: string, deliver: Handler) => Promise<void>) {
+  const handlers = new Map<string, Set<Handler>>();
+  return async (channel: string, handler: Handler) => {
+    let set = handlers.get(channel);
+    if (!set) {
+      const created = new Set<Handler>();
+      handlers.set(channel, created);
+      set = created;
+      await startListening(channel, (payload) => {
+        for (const each of created) each(payload);
+      });
+    }
+    set.add(handler);
+    return () => void set.delete(handler);
+  };
+}
+
+const channelPattern = /^[a-z_]+$/;
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
@@ -27,12 +52,29 @@ export async function openDatabase(options: { url?: string; pgliteDir?: string }
   if (options.url) {
     const pool = new pg.Pool({ connectionString: options.url, max: 10 });
     const db = drizzlePg(pool, { schema, casing: 'snake_case' }) as unknown as Db;
+    let listener: pg.Client | undefined;
+    const listen = createFanOut(async (channel, deliver) => {
+      if (!channelPattern.test(channel)) throw new Error(`bad channel ${channel}`);
+      if (!listener) {
+        listener = new pg.Client({ connectionString: options.url });
+        await listener.connect();
+      }
+      listener.on('notification', (message) => {
+        if (message.channel === channel) deliver(message.payload ?? '');
+      });
+      await listener.query(`listen ${channel}`);
+    });
     return {
       db,
       kind: 'postgres',
       migrate: () => migratePg(drizzlePg(pool), { migrationsFolder }),
       ping: async () => void (await db.execute(sql`select 1`)),
-      close: () => pool.end(),
+      listen,
+      notify: async (channel, payload) => void (await db.execute(sql`select pg_notify(${channel}, ${payload})`)),
+      close: async () => {
+        await listener?.end();
+        await pool.end();
+      },
     };
   }
   const client = await PGlite.create(options.pgliteDir ?? 'memory://');
@@ -45,6 +87,11 @@ export async function openDatabase(options: { url?: string; pgliteDir?: string }
       if (client.closed) throw new Error('database closed');
       await db.execute(sql`select 1`);
     },
+    listen: createFanOut(async (channel, deliver) => {
+      if (!channelPattern.test(channel)) throw new Error(`bad channel ${channel}`);
+      await client.listen(channel, deliver);
+    }),
+    notify: async (channel, payload) => void (await db.execute(sql`select pg_notify(${channel}, ${payload})`)),
     close: () => client.close(),
   };
 }

@@ -20,6 +20,7 @@ const statusByCode: Partial<Record<ErrorCode, number>> = {
   LOGIN_INVALID_EMAIL: 400,
   EMAIL_TAKEN: 409,
   RESET_CODE_INVALID: 400,
+  VIEWING_TOKEN_REPLACED: 409,
 };
 
 export function errorBody(code: ErrorCode, fields?: FieldErrors): ErrorBody {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
 import { truncate } from 'node:fs/promises';
 import path from 'node:path';
-import { createTestApp, type TestApp } from '#server/testing/test-app.ts';
+import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
 import { createClassroom, createProcedure, signedInAs } from '#server/testing/factories.ts';
 
 let t: TestApp;
@@ -32,8 +32,20 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const get = (key: string, cookie?: string, headers: Record<string, string> = {}) =>
-  t.app.inject({ url: `/media/${key}`, headers: { ...(cookie ? { cookie } : {}), ...headers } });
+const tokens = new Map<string, string>();
+
+/** Opens the file as the browser does: full videos carry the account's viewing token. */
+async function get(key: string, cookie?: string, headers: Record<string, string> = {}) {
+  let query = '';
+  if (cookie && key.endsWith('_video.mp4')) {
+    if (!tokens.has(cookie)) {
+      const response = await t.app.inject({ method: 'POST', url: '/api/viewing/token', headers: { cookie, origin: testPublicUrl } });
+      tokens.set(cookie, response.json().token);
+    }
+    query = `?vt=${tokens.get(cookie)}`;
+  }
+  return t.app.inject({ url: `/media/${key}${query}`, headers: { ...(cookie ? { cookie } : {}), ...headers } });
+}
 
 describe('media access by user type', () => {
   it('serves previews and demos to anyone, cacheable', async () => {
@@ -88,6 +100,29 @@ describe('media access by user type', () => {
     expect((await get('procedures/no-es-uuid/x.mp4', admin)).statusCode).toBe(404);
     expect((await t.app.inject({ url: '/media/procedures/..%2F..%2Fetc/passwd' })).statusCode).toBe(404);
     expect((await get('desconocido/x/y.png')).statusCode).toBe(404);
+  });
+});
+
+describe('single-device rule on media', () => {
+  it('plays the full video only with the current viewing token of the account', async () => {
+    const viewer = await signedInAs(t, { type: 'Premium' });
+    const issue = async () =>
+      (await t.app.inject({ method: 'POST', url: '/api/viewing/token', headers: { cookie: viewer.cookie, origin: testPublicUrl } })).json().token as string;
+    const play = (token?: string) =>
+      t.app.inject({ url: `/media/${paid.fullVideo}${token ? `?vt=${token}` : ''}`, headers: { cookie: viewer.cookie } });
+    expect((await play()).statusCode).toBe(409);
+    const first = await issue();
+    expect((await play(first)).statusCode).toBe(200);
+    const second = await issue();
+    const stale = await play(first);
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().message).toBe('Detectamos que se ha ingresado con esta cuenta en otro dispositivo.');
+    expect((await play(second)).statusCode).toBe(200);
+  });
+
+  it('does not let a guest take a viewing token', async () => {
+    const response = await t.app.inject({ method: 'POST', url: '/api/viewing/token', headers: { origin: testPublicUrl } });
+    expect(response.statusCode).toBe(401);
   });
 });
 

@@ -10,10 +10,11 @@ import type { MediaService } from './media.service.ts';
 export function registerMediaRoutes(app: FastifyInstance, deps: { media: MediaService; storage: FileStorage }) {
   const { media, storage } = deps;
 
-  app.get<{ Params: { '*': string } }>('/media/*', async (request, reply) => {
+  app.get<{ Params: { '*': string }; Querystring: { vt?: string } }>('/media/*', async (request, reply) => {
     const key = request.params['*'];
     if (!isSafeKey(key)) throw new AppError('NOT_FOUND');
-    const visibility = await media.authorize(key, await request.currentUser());
+    const viewingToken = typeof request.query.vt === 'string' ? request.query.vt : undefined;
+    const visibility = await media.authorize(key, await request.currentUser(), viewingToken);
     const file = await storage.stat(key);
     if (!file) throw new AppError('NOT_FOUND');
 

@@ -7,17 +7,23 @@ import { hasPremiumAccess } from '#shared/accounts/accounts.rules.ts';
 import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import type { ClassroomsService } from '#server/features/classrooms/classrooms.service.ts';
 import type { DiplomasService } from '#server/features/diplomas/diplomas.service.ts';
+import type { ViewingService } from '#server/features/viewing/viewing.service.ts';
 
 export type MediaVisibility = 'public' | 'private';
 
 const publicFolders = new Set(['events', 'landing_page', 'organizations', 'bulk_email_imgs', 'newsletter']);
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function createMediaService(deps: { db: Db; classrooms: ClassroomsService; diplomas: DiplomasService }) {
-  const { db, classrooms, diplomas } = deps;
+export function createMediaService(deps: {
+  db: Db;
+  classrooms: ClassroomsService;
+  diplomas: DiplomasService;
+  viewing: ViewingService;
+}) {
+  const { db, classrooms, diplomas, viewing } = deps;
 
   /** Decides, per stored file, whether this visitor may receive it; throws 401/403/404 otherwise. */
-  async function authorize(key: string, user: UserRow | null): Promise<MediaVisibility> {
+  async function authorize(key: string, user: UserRow | null, viewingToken?: string): Promise<MediaVisibility> {
     const [folder, id, ...rest] = key.split('/');
     if (!folder || !id) throw new AppError('NOT_FOUND');
     if (publicFolders.has(folder)) return 'public';
@@ -38,6 +44,10 @@ export function createMediaService(deps: { db: Db; classrooms: ClassroomsService
         procedure.type,
       );
       if (!allowed) throw new AppError('FORBIDDEN');
+      // single-device rule: the full video plays only on the device holding the account's viewing token
+      if (key === procedure.fullVideo && (!viewingToken || viewingToken !== (await viewing.current(user.id)))) {
+        throw new AppError('VIEWING_TOKEN_REPLACED');
+      }
       return 'private';
     }
 

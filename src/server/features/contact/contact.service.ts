@@ -1,0 +1,26 @@
+import type { Db } from '#server/db/client.ts';
+import { contactMessages } from '#server/db/schema/index.ts';
+import type { ContactInput } from '#shared/contact/contact.schemas.ts';
+import type { Mailer } from '#server/services/mail.ts';
+import { escapeHtml, layoutMail } from '#server/services/mail-layout.ts';
+
+export function createContactService(deps: { db: Db; mailer: Mailer; contactEmail: string }) {
+  /** Stores the message first (nothing is lost if mail fails), then mails it to the site's contact address. */
+  async function send(input: ContactInput): Promise<void> {
+    await deps.db.insert(contactMessages).values(input);
+    // header fields come from a visitor: keep them on one line
+    const subject = `Contacto CxVet: ${input.subject}`.replace(/[\r\n]+/g, ' ').slice(0, 200);
+    await deps.mailer.send({
+      to: deps.contactEmail,
+      subject,
+      text: `Nombre: ${input.name}\nCorreo: ${input.email}\nAsunto: ${input.subject}\n\n${input.message}`,
+      html: layoutMail(
+        'Nuevo mensaje de contacto',
+        `<p><strong>Nombre:</strong> ${escapeHtml(input.name)}<br><strong>Correo:</strong> ${escapeHtml(input.email)}<br><strong>Asunto:</strong> ${escapeHtml(input.subject)}</p><p style="white-space:pre-wrap">${escapeHtml(input.message)}</p>`,
+      ),
+    });
+  }
+  return { send };
+}
+
+export type ContactService = ReturnType<typeof createContactService>;

@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '#server/testing/test-app.ts';
+import { createProcedure, signedInAs } from '#server/testing/factories.ts';
+import { landingSlides, organizations, siteSettings } from '#server/db/schema/index.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => t.close());
+
+describe('GET /api/landing', () => {
+  it('works on an empty site with the default display time', async () => {
+    const body = (await t.app.inject({ url: '/api/landing' })).json();
+    expect(body).toEqual({ slides: [], slideSeconds: 5, sampleProcedures: [], sponsors: [] });
+  });
+
+  it('orders slides by position, shows three newest procedures and company sponsors', async () => {
+    await t.db.insert(siteSettings).values({ id: 1, slideSeconds: 8 });
+    await t.db.insert(landingSlides).values([
+      { media: 'landing_page/2_b.jpg', title: 'Segunda', position: 2, textColor: 'Negro' },
+      { media: 'landing_page/1_a.mp4', isVideo: true, position: 1 },
+    ]);
+    await t.db.insert(organizations).values([
+      { title: 'Patrocinador', type: 'Empresa', logoImage: 'organizations/x/1_logo.png', promoLink: 'https://ejemplo.com' },
+      { title: 'Universidad', type: 'Universidad', logoImage: 'organizations/y/1_logo.png' },
+    ]);
+    for (let index = 0; index < 5; index++) {
+      await createProcedure(t, { name: `P${index}`, type: 'Premium', createdAt: new Date(Date.UTC(2026, 0, index + 1)) });
+    }
+    const { cookie } = await signedInAs(t, { type: 'Premium' });
+    const body = (await t.app.inject({ url: '/api/landing', headers: { cookie } })).json();
+    expect(body.slideSeconds).toBe(8);
+    expect(body.slides.map((slide: { mediaUrl: string }) => slide.mediaUrl)).toEqual(['/media/landing_page/1_a.mp4', '/media/landing_page/2_b.jpg']);
+    expect(body.sampleProcedures.map((card: { name: string }) => card.name)).toEqual(['P4', 'P3', 'P2']);
+    expect(body.sampleProcedures.every((card: { isLocked: boolean }) => !card.isLocked)).toBe(true);
+    expect(body.sponsors).toEqual([
+      { id: expect.any(String), title: 'Patrocinador', logoUrl: '/media/organizations/x/1_logo.png', link: 'https://ejemplo.com' },
+    ]);
+  });
+});

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
+import { signedInAs } from '#server/testing/factories.ts';
+
+let t: TestApp;
+let baseUrl: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+});
+afterAll(async () => t.close());
+
+async function issue(cookie: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/api/viewing/token`, { method: 'POST', headers: { cookie, origin: testPublicUrl } });
+  return ((await response.json()) as { token: string }).token;
+}
+
+/** Reads the event stream until `event: replaced` arrives or the time runs out. */
+async function waitForReplaced(cookie: string, token: string, trigger?: () => Promise<unknown>, timeoutMs = 5000) {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  try {
+    const response = await fetch(`${baseUrl}/api/viewing/events?token=${token}`, { headers: { cookie }, signal: controller.signal });
+    expect(response.headers.get('content-type')).toMatch(/text\/event-stream/);
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    let triggered = false;
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return false;
+      text += decoder.decode(value);
+      if (text.includes('event: replaced')) return true;
+      if (!triggered && trigger) {
+        triggered = true;
+        await trigger();
+      }
+    }
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
+  }
+}
+
+describe('viewing events', () => {
+  it('tells a watching device live when another device opens a procedure', async () => {
+    const { cookie } = await signedInAs(t, { type: 'Premium' });
+    const first = await issue(cookie);
+    expect(await waitForReplaced(cookie, first, () => issue(cookie))).toBe(true);
+  });
+
+  it('tells at once a device whose token is already stale', async () => {
+    const { cookie } = await signedInAs(t, { type: 'Gratis' });
+    const old = await issue(cookie);
+    await issue(cookie);
+    expect(await waitForReplaced(cookie, old)).toBe(true);
+  });
+
+  it('stays quiet for the device holding the token when another account opens one', async () => {
+    const mine = await signedInAs(t, { type: 'Premium' });
+    const other = await signedInAs(t, { type: 'Premium' });
+    const token = await issue(mine.cookie);
+    expect(await waitForReplaced(mine.cookie, token, () => issue(other.cookie), 1500)).toBe(false);
+  });
+
+  it('refuses a guest', async () => {
+    const response = await fetch(`${baseUrl}/api/viewing/events?token=x`);
+    expect(response.status).toBe(401);
+  });
+});

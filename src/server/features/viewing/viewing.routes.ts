@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { tokenReplacedEvent, viewingTokenSchema } from '#shared/viewing/viewing.schemas.ts';
+import { requireUser } from '#server/plugins/authorization.ts';
+import type { ViewingService } from './viewing.service.ts';
+
+const heartbeatMs = 25_000;
+
+export function registerViewingRoutes(app: FastifyInstance, deps: { viewing: ViewingService }) {
+  const { viewing } = deps;
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  // opening a procedure (or pressing 'Usar en este dispositivo') takes the account's single viewing slot
+  api.post('/api/viewing/token', { schema: { response: { 200: viewingTokenSchema } } }, async (request) => {
+    const user = await requireUser(request);
+    return { token: await viewing.issue(user.id) };
+  });
+
+  api.get(
+    '/api/viewing/events',
+    { schema: { querystring: z.object({ token: z.string().min(1).max(100) }) } },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      reply.hijack();
+      const raw = reply.raw;
+      raw.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      raw.write('retry: 5000\n\n');
+      const heartbeat = setInterval(() => raw.write(': ping\n\n'), heartbeatMs);
+      const stop = await viewing.watch(user.id, request.query.token, () => {
+        raw.write(`event: ${tokenReplacedEvent}\ndata: {}\n\n`);
+      });
+      request.raw.on('close', () => {
+        clearInterval(heartbeat);
+        stop();
+      });
+    },
+  );
+}

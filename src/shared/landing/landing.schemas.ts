@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { procedureCardSchema } from '../catalog/catalog.schemas.ts';
+import { textColors } from './landing.rules.ts';
+
+export const landingSlideSchema = z.object({
+  id: z.string(),
+  mediaUrl: z.string(),
+  isVideo: z.boolean(),
+  title: z.string(),
+  subtitle: z.string(),
+  textColor: z.enum(textColors),
+});
+export type LandingSlide = z.infer<typeof landingSlideSchema>;
+
+export const sponsorSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  logoUrl: z.string(),
+  link: z.string().nullable(),
+});
+
+export const landingSchema = z.object({
+  slides: z.array(landingSlideSchema),
+  slideSeconds: z.number().int(),
+  sampleProcedures: z.array(procedureCardSchema),
+  sponsors: z.array(sponsorSchema),
+});
+export type Landing = z.infer<typeof landingSchema>;
+
+/** Spec 1 §9: autoplay from the first slide's tiempo, else 6 s. */
+export const defaultHeroSeconds = 6;
