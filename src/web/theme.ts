@@ -1,4 +1,6 @@
-import { createTheme, type CSSVariablesResolver } from '@mantine/core';
+import { createTheme, Drawer, Modal, PasswordInput, type CSSVariablesResolver } from '@mantine/core';
+
+const closeButtonProps = { 'aria-label': 'Cerrar' };
 
 export const theme = createTheme({
   primaryColor: 'blue',
@@ -6,6 +8,14 @@ export const theme = createTheme({
   primaryShade: 8,
   defaultRadius: 'md',
   headings: { fontWeight: '700' },
+  // Mantine's built-in accessible names are English.
+  components: {
+    Modal: Modal.extend({ defaultProps: { closeButtonProps } }),
+    Drawer: Drawer.extend({ defaultProps: { closeButtonProps } }),
+    PasswordInput: PasswordInput.extend({
+      defaultProps: { visibilityToggleButtonProps: { 'aria-label': 'Mostrar u ocultar contraseña' } },
+    }),
+  },
 });
 
 /** Darker error and dimmed text so both reach WCAG AA contrast. */

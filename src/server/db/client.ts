@@ -51,12 +51,15 @@ const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url))
 export async function openDatabase(options: { url?: string; pgliteDir?: string }): Promise<Database> {
   if (options.url) {
     const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+    // an idle connection dropped by the server (restart, failover) must not crash the process
+    pool.on('error', () => {});
     const db = drizzlePg(pool, { schema, casing: 'snake_case' }) as unknown as Db;
     let listener: pg.Client | undefined;
     const listen = createFanOut(async (channel, deliver) => {
       if (!channelPattern.test(channel)) throw new Error(`bad channel ${channel}`);
       if (!listener) {
         listener = new pg.Client({ connectionString: options.url });
+        listener.on('error', () => {});
         await listener.connect();
       }
       listener.on('notification', (message) => {

@@ -1,10 +1,48 @@
-import { Button, Container, Group, Stack, Text, Title } from '@mantine/core';
+import { Button, Container, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { useCurrentUser } from '#web/features/accounts/api.ts';
 import { paths } from '#web/paths.ts';
 import classes from './home.module.css';
 
+const highlights = [
+  {
+    title: 'Procedimientos en video',
+    text: 'Cirugías explicadas paso a paso, con secciones navegables para ir directo a cada etapa.',
+  },
+  {
+    title: 'Guías en PDF',
+    text: 'Cada procedimiento incluye una guía descargable para estudiarla cuando quieras.',
+  },
+  {
+    title: 'Cursos y diplomados',
+    text: 'Diplomados con exámenes y constancia, además de descuentos en cursos y talleres.',
+  },
+];
+
 export function HomePage() {
+  return (
+    <>
+      <Hero />
+      <Container size="lg" py={{ base: 40, md: 64 }} component="section" aria-labelledby="highlights-title">
+        <Title id="highlights-title" order={2} ta="center" mb="xl">
+          Lo que encontrarás en CxVet
+        </Title>
+        <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="xl">
+          {highlights.map((item) => (
+            <Stack key={item.title} gap="xs">
+              <Title order={3} size="h4" c="blue.9">
+                {item.title}
+              </Title>
+              <Text>{item.text}</Text>
+            </Stack>
+          ))}
+        </SimpleGrid>
+      </Container>
+    </>
+  );
+}
+
+function Hero() {
   const { user } = useCurrentUser();
 
   return (

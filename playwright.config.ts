@@ -1,0 +1,50 @@
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+const port = 3100;
+const externalBaseURL = process.env.E2E_BASE_URL;
+const baseURL = externalBaseURL ?? `http://localhost:${port}`;
+// A fixed folder, wiped by the server command itself: this file is evaluated again in every worker.
+const dataDir = path.join(os.tmpdir(), 'cxvet-e2e-data');
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results',
+  fullyParallel: false,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  forbidOnly: Boolean(process.env.CI),
+  reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  use: {
+    baseURL,
+    locale: 'es-MX',
+    screenshot: 'on',
+    trace: 'retain-on-failure',
+  },
+  projects: [
+    { name: 'setup', testMatch: /auth\.setup\.ts/ },
+    {
+      name: 'chromium',
+      dependencies: ['setup'],
+      use: {
+        ...devices['Desktop Chrome'],
+        viewport: { width: 1280, height: 800 },
+        launchOptions: { executablePath: '/usr/bin/chromium' },
+      },
+    },
+  ],
+  webServer: externalBaseURL
+    ? undefined
+    : {
+        command: `rm -rf "${dataDir}" && exec node --import tsx src/server/main.ts`,
+        url: `${baseURL}/api/health`,
+        env: { PORT: String(port), DATA_DIR: dataDir, SEED_DEMO: '1' },
+        reuseExistingServer: !process.env.CI,
+        timeout: 120_000,
+        stdout: 'pipe',
+        stderr: 'pipe',
+      },
+});

@@ -1,0 +1,54 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AppError } from '#shared/errors.ts';
+import { api, ApiError } from './api-client.ts';
+
+function answer(status: number, body?: unknown) {
+  const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
+  vi.stubGlobal('fetch', vi.fn(async () => new Response(text || null, { status })));
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('api client', () => {
+  it('resolves with the JSON body and sends JSON with same-origin credentials', async () => {
+    answer(200, { user: null });
+    await expect(api.post('/api/x', { a: 1 })).resolves.toEqual({ user: null });
+    const [, init] = vi.mocked(fetch).mock.calls[0]!;
+    expect(init).toMatchObject({ method: 'POST', credentials: 'same-origin', body: '{"a":1}' });
+  });
+
+  it('resolves with undefined for 204', async () => {
+    answer(204);
+    await expect(api.post('/api/account/logout')).resolves.toBeUndefined();
+  });
+
+  it('turns an error body back into an AppError with its code, message, title and fields', async () => {
+    answer(401, { code: 'LOGIN_WRONG_PASSWORD', message: 'Contraseña incorrecta', fields: { password: 'x' } });
+    const error = await api.post('/api/account/login', {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({
+      code: 'LOGIN_WRONG_PASSWORD',
+      message: 'Contraseña incorrecta',
+      fields: { password: 'x' },
+      status: 401,
+    });
+  });
+
+  it('takes the catalogue title for a code that has one', async () => {
+    answer(500, { code: 'PASSWORD_CHANGE_FAILED', message: 'Hubo un error al cambiar password' });
+    const error = await api.get('/api/x').catch((e: unknown) => e);
+    expect((error as ApiError).title).toBe('ERROR CAMBIO DE PASSWORD');
+  });
+
+  it('maps a body without a known code to one by status, in Spanish', async () => {
+    answer(502, '<html>Bad gateway</html>');
+    const error = await api.get('/api/x').catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'INTERNAL', message: 'Ocurrió un error, intente más tarde' });
+  });
+
+  it('reports a network failure as SERVICE_UNAVAILABLE', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+    const error = await api.get('/api/x').catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 0 });
+  });
+});
