@@ -1,42 +1,25 @@
 import tseslint from 'typescript-eslint';
-import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
+
+// STYLE.md boundaries: shared is pure; web and server never import each other
+const serverImports = { regex: '^#server/|(^|/)server/', message: 'Only the server imports server code.' };
+const webImports = { regex: '^#web/|(^|/)web/', message: 'Only the web app imports web code.' };
+const nodeImports = { regex: '^(node:|fs$|path$|crypto$|os$)', message: 'shared/ and web/ run in the browser too.' };
+const restrict = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'src/server/db/migrations/**', 'data/**'] },
   ...tseslint.configs.recommended,
   {
-    plugins: { 'import-x': importX },
     rules: {
-      // STYLE.md boundaries: shared is pure; web and server never import each other
-      'import-x/no-restricted-paths': [
-        'error',
-        {
-          zones: [
-            { target: './src/shared', from: ['./src/server', './src/web'], message: 'shared/ is pure TypeScript: no server or web imports.' },
-            { target: './src/web', from: './src/server', message: 'The web app talks to the server over HTTP only.' },
-            { target: './src/server', from: './src/web', message: 'The server never imports web code.' },
-          ],
-        },
-      ],
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['node:*', 'fs', 'path', 'crypto'], message: 'shared/ and web/ run in the browser too.' },
-          ],
-        },
-      ],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
-    settings: {
-      'import-x/resolver': { node: true },
-    },
   },
-  {
-    files: ['src/server/**', 'scripts/**', 'e2e/**', 'bench/**', '*.config.ts', '*.config.js', 'src/**/*.test.ts'],
-    rules: { 'no-restricted-imports': 'off' },
-  },
+  { files: ['src/shared/**'], rules: restrict(serverImports, webImports, nodeImports) },
+  { files: ['src/shared/**/*.test.ts'], rules: restrict(serverImports, webImports) },
+  { files: ['src/web/**'], rules: restrict(serverImports, nodeImports) },
+  { files: ['src/web/**/*.test.ts', 'src/web/**/*.test.tsx'], rules: restrict(serverImports) },
+  { files: ['src/server/**'], rules: restrict(webImports) },
   {
     files: ['src/web/**/*.tsx', 'src/web/**/*.ts'],
     plugins: { 'react-hooks': reactHooks },

@@ -8,8 +8,19 @@ import { createMailer } from './services/mail.ts';
 import { seedDemo } from './db/seed/demo.ts';
 import { demoAccounts } from './db/seed/demo-accounts.ts';
 
-const config = loadConfig();
-const releaseLock = config.databaseUrl ? () => {} : lockDataDir(config.dataDir);
+function fail(error: unknown): never {
+  console.error(`\nNo se pudo iniciar CxVet: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}
+
+let config: ReturnType<typeof loadConfig>;
+let releaseLock: () => void;
+try {
+  config = loadConfig();
+  releaseLock = config.databaseUrl ? () => {} : lockDataDir(config.dataDir);
+} catch (error) {
+  fail(error);
+}
 const database = await openDatabase(
   config.databaseUrl ? { url: config.databaseUrl } : { pgliteDir: path.join(config.dataDir, 'db') },
 );
@@ -40,7 +51,11 @@ async function shutdown(signal: string) {
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-await app.listen({ port: config.port, host: config.host });
+await app.listen({ port: config.port, host: config.host }).catch(async (error: unknown) => {
+  await database.close();
+  releaseLock();
+  fail(error);
+});
 const lines = [
   '',
   `CxVet está en ${config.publicUrl}`,
