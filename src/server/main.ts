@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { loadConfig } from './config.ts';
-import { openDatabase } from './db/client.ts';
-import { lockDataDir } from './db/data-dir-lock.ts';
+import { loadConfig, type Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import { openConfiguredDatabase } from './db/open-from-config.ts';
 import { buildApp } from './app.ts';
 import { createLocalStorage } from './services/storage.ts';
 import { createMailer } from './services/mail.ts';
@@ -13,18 +13,15 @@ function fail(error: unknown): never {
   process.exit(1);
 }
 
-let config: ReturnType<typeof loadConfig>;
+let config: Config;
+let database: Database;
 let releaseLock: () => void;
 try {
   config = loadConfig();
-  releaseLock = config.databaseUrl ? () => {} : lockDataDir(config.dataDir);
+  ({ database, release: releaseLock } = await openConfiguredDatabase(config));
 } catch (error) {
   fail(error);
 }
-const database = await openDatabase(
-  config.databaseUrl ? { url: config.databaseUrl } : { pgliteDir: path.join(config.dataDir, 'db') },
-);
-await database.migrate();
 const storage = createLocalStorage(path.join(config.dataDir, 'uploads'));
 const log = { info: (obj: object, msg: string) => app.log.info(obj, msg) };
 const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log });
@@ -56,6 +53,8 @@ await app.listen({ port: config.port, host: config.host }).catch(async (error: u
   releaseLock();
   fail(error);
 });
+// scheduled membership changes; app.close() stops the runner
+await app.services.jobs.start();
 const lines = [
   '',
   `CxVet está en ${config.publicUrl}`,

@@ -117,6 +117,19 @@ describe('POST /api/account/login', () => {
     expect(statuses.at(-1)).toBe(429);
   });
 
+  it('ignores a spoofed X-Forwarded-For when no proxy is trusted', async () => {
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 12; attempt++) {
+      const response = await login(
+        { email: `spoof-${attempt}@example.com`, password: 'x' },
+        { 'x-forwarded-for': `203.0.113.${attempt}` },
+        '10.201.0.1',
+      );
+      statuses.push(response.statusCode);
+    }
+    expect(statuses.at(-1)).toBe(429);
+  });
+
   it('refuses a sign-in posted from another site', async () => {
     await createUser(t, { email: 'csrf@example.com' });
     const other = await login({ email: 'csrf@example.com', password: testPassword }, { origin: 'https://evil.example', cookie: 'x=1' });
