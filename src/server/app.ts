@@ -32,15 +32,6 @@ import { createContactService } from './features/contact/contact.service.ts';
 import { registerContactRoutes } from './features/contact/contact.routes.ts';
 import rateLimit from '@fastify/rate-limit';
 import { registerOutboxRoutes } from './features/admin/outbox.routes.ts';
-import { createUploadsService } from './features/uploads/uploads.service.ts';
-import { registerUploadRoutes } from './features/uploads/uploads.routes.ts';
-import { createAdminProceduresService } from './features/admin-content/procedures.service.ts';
-import { createAdminTagsService } from './features/admin-content/tags.service.ts';
-import { createAdminEventsService } from './features/admin-content/events.service.ts';
-import { createAdminOrganizationsService } from './features/admin-content/organizations.service.ts';
-import { createAdminLandingService } from './features/admin-content/landing.service.ts';
-import { createAdminNewsletterService } from './features/admin-content/newsletter.service.ts';
-import { registerAdminContentRoutes } from './features/admin-content/admin-content.routes.ts';
 
 export type AppDeps = {
   config: Config;
@@ -89,7 +80,6 @@ export async function buildApp(deps: AppDeps) {
   const events = createEventsService({ db });
   const landing = createLandingService({ db, catalog });
   const contact = createContactService({ db, mailer, contactEmail: config.contactEmail });
-  const uploads = createUploadsService({ db, storage });
 
   registerAuthorization(app, accounts);
   registerHealthRoutes(app, { database });
@@ -101,18 +91,9 @@ export async function buildApp(deps: AppDeps) {
   registerLandingRoutes(app, { landing });
   registerContactRoutes(app, { contact });
   registerOutboxRoutes(app, { db });
-  await registerUploadRoutes(app, { uploads });
-  await registerAdminContentRoutes(app, {
-    procedures: createAdminProceduresService({ db, uploads }),
-    tags: createAdminTagsService({ db }),
-    events: createAdminEventsService({ db, uploads }),
-    organizations: createAdminOrganizationsService({ db, uploads }),
-    landing: createAdminLandingService({ db, uploads }),
-    newsletter: createAdminNewsletterService({ db, uploads }),
-  });
   await registerWebApp(app, deps.distDir === undefined ? defaultDistDir : deps.distDir);
 
-  return Object.assign(app, { services: { accounts, auth, classrooms, diplomas, media, catalog, analytics, viewing, uploads } }) as FastifyInstance & {
+  return Object.assign(app, { services: { accounts, auth, classrooms, diplomas, media, catalog, analytics, viewing } }) as FastifyInstance & {
     services: {
       accounts: typeof accounts;
       auth: typeof auth;
@@ -122,7 +103,6 @@ export async function buildApp(deps: AppDeps) {
       catalog: typeof catalog;
       analytics: typeof analytics;
       viewing: typeof viewing;
-      uploads: typeof uploads;
     };
   };
 }
