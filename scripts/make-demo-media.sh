@@ -24,16 +24,14 @@ preview preview-azul.jpg '#0b4f6c' '#1b98c9'
 preview preview-verde.jpg '#1d5c3a' '#3fa56b'
 preview preview-vino.jpg '#5c1a2b' '#b0445f'
 
-# Landing hero, 1600x700, dark enough for white text.
+# Landing hero, 1600x700, dark enough for white text; no text of its own (the slide's title goes on top).
 "$convert" -size 1600x700 'gradient:#0e2a3b-#1f6f8b' \
-  -font "$font" -fill white -gravity center -pointsize 180 -annotate +0-40 'CxVet' \
-  -font "$font_regular" -pointsize 48 -annotate +0+110 'Aprende cirugía veterinaria con expertos' \
+  -fill '#ffffff14' -draw 'circle 1250,200 1250,520' -draw 'circle 300,620 300,820' \
   -strip -sampling-factor 4:2:0 -interlace JPEG -quality 72 "$out/hero.jpg"
 
 # A light hero variant for a slide with black text.
 "$convert" -size 1600x700 'gradient:#f4f1e8-#cfe6ee' \
-  -font "$font" -fill '#0e2a3b' -gravity center -pointsize 150 -annotate +0-40 'CxVet' \
-  -font "$font_regular" -pointsize 44 -annotate +0+100 'Videos, guías en PDF y diplomados' \
+  -fill '#0e2a3b0f' -draw 'circle 1300,150 1300,450' -draw 'circle 250,600 250,800' \
   -strip -sampling-factor 4:2:0 -interlace JPEG -quality 72 "$out/hero-claro.jpg"
 
 # Organization logo, 300x150, transparent background.

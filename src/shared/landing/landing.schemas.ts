@@ -24,8 +24,7 @@ export const landingSchema = z.object({
   slideSeconds: z.number().int(),
   sampleProcedures: z.array(procedureCardSchema),
   sponsors: z.array(sponsorSchema),
+  /** Public universities that endorse CxVet: logos linking to their sites. */
+  endorsements: z.array(sponsorSchema),
 });
 export type Landing = z.infer<typeof landingSchema>;
-
-/** Spec 1 §9: autoplay from the first slide's tiempo, else 6 s. */
-export const defaultHeroSeconds = 6;

@@ -10,9 +10,9 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 describe('GET /api/landing', () => {
-  it('works on an empty site with the default display time', async () => {
+  it('works on an empty site with the spec\'s default display time of 6 seconds', async () => {
     const body = (await t.app.inject({ url: '/api/landing' })).json();
-    expect(body).toEqual({ slides: [], slideSeconds: 5, sampleProcedures: [], sponsors: [] });
+    expect(body).toEqual({ slides: [], slideSeconds: 6, sampleProcedures: [], sponsors: [], endorsements: [] });
   });
 
   it('orders slides by position, shows three newest procedures and company sponsors', async () => {
@@ -23,7 +23,9 @@ describe('GET /api/landing', () => {
     ]);
     await t.db.insert(organizations).values([
       { title: 'Patrocinador', type: 'Empresa', logoImage: 'organizations/x/1_logo.png', promoLink: 'https://ejemplo.com' },
-      { title: 'Universidad', type: 'Universidad', logoImage: 'organizations/y/1_logo.png' },
+      { title: 'Universidad', type: 'Universidad', logoImage: 'organizations/y/1_logo.png', promoLink: 'https://uni.example.org' },
+      { title: 'Instituto privado', type: 'Universidad', isPrivate: true, logoImage: 'organizations/z/1_logo.png' },
+      { title: 'Universidad sin logo', type: 'Universidad' },
     ]);
     for (let index = 0; index < 5; index++) {
       await createProcedure(t, { name: `P${index}`, type: 'Premium', createdAt: new Date(Date.UTC(2026, 0, index + 1)) });
@@ -36,6 +38,13 @@ describe('GET /api/landing', () => {
     expect(body.sampleProcedures.every((card: { isLocked: boolean }) => !card.isLocked)).toBe(true);
     expect(body.sponsors).toEqual([
       { id: expect.any(String), title: 'Patrocinador', logoUrl: '/media/organizations/x/1_logo.png', link: 'https://ejemplo.com' },
+    ]);
+  });
+
+  it('lists public universities with a logo as endorsements, never private ones', async () => {
+    const body = (await t.app.inject({ url: '/api/landing' })).json();
+    expect(body.endorsements).toEqual([
+      { id: expect.any(String), title: 'Universidad', logoUrl: '/media/organizations/y/1_logo.png', link: 'https://uni.example.org' },
     ]);
   });
 });

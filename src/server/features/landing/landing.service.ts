@@ -2,23 +2,37 @@ import { and, asc, eq, isNotNull } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { landingSlides, organizations, siteSettings } from '#server/db/schema/index.ts';
 import type { Landing } from '#shared/landing/landing.schemas.ts';
-import { defaultSlideSeconds } from '#shared/landing/landing.rules.ts';
+import { defaultHeroSeconds } from '#shared/landing/landing.rules.ts';
 import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import type { CatalogService } from '#server/features/catalog/catalog.service.ts';
 import { mediaUrl } from '#server/services/media-url.ts';
+
+const toLogoLink = (organization: typeof organizations.$inferSelect) => ({
+  id: organization.id,
+  title: organization.title,
+  logoUrl: mediaUrl(organization.logoImage)!,
+  link: organization.promoLink,
+});
 
 export function createLandingService(deps: { db: Db; catalog: CatalogService }) {
   const { db, catalog } = deps;
 
   /** Everything the landing page shows, in one request. */
   async function get(user: UserRow | null): Promise<Landing> {
-    const [slides, [settings], sponsors, sampleProcedures] = await Promise.all([
+    const [slides, [settings], sponsors, endorsers, sampleProcedures] = await Promise.all([
       db.select().from(landingSlides).orderBy(asc(landingSlides.position)),
       db.select().from(siteSettings).where(eq(siteSettings.id, 1)),
       db
         .select()
         .from(organizations)
         .where(and(eq(organizations.type, 'Empresa'), isNotNull(organizations.logoImage)))
+        .orderBy(asc(organizations.title)),
+      db
+        .select()
+        .from(organizations)
+        .where(
+          and(eq(organizations.type, 'Universidad'), eq(organizations.isPrivate, false), isNotNull(organizations.logoImage)),
+        )
         .orderBy(asc(organizations.title)),
       catalog.samples(user, 3),
     ]);
@@ -31,14 +45,10 @@ export function createLandingService(deps: { db: Db; catalog: CatalogService }) 
         subtitle: slide.subtitle,
         textColor: slide.textColor,
       })),
-      slideSeconds: settings?.slideSeconds ?? defaultSlideSeconds,
+      slideSeconds: settings?.slideSeconds ?? defaultHeroSeconds,
       sampleProcedures,
-      sponsors: sponsors.map((sponsor) => ({
-        id: sponsor.id,
-        title: sponsor.title,
-        logoUrl: mediaUrl(sponsor.logoImage)!,
-        link: sponsor.promoLink,
-      })),
+      sponsors: sponsors.map(toLogoLink),
+      endorsements: endorsers.map(toLogoLink),
     };
   }
   return { get };

@@ -1,0 +1,115 @@
+import type { Browser, Page } from '@playwright/test';
+import { checkScreen } from './a11y.ts';
+import { storageKeys } from '../src/web/lib/storage-keys.ts';
+import { expect, loginAs, test } from './fixtures.ts';
+
+const secondDeviceMessage = 'Detectamos que se ha ingresado con esta cuenta en otro dispositivo.';
+
+/** Opens a procedure from the catalogue search, as a visitor would. */
+async function openProcedure(page: Page, search: string, name: string) {
+  await page.goto(`/procedimientos?q=${encodeURIComponent(search)}`);
+  await page.getByRole('link', { name, exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+}
+
+/** The URL the player's video element loads (Vidstack sets it as a property, not an attribute). */
+const videoSource = (page: Page) =>
+  page.evaluate(() => document.querySelector('video')?.currentSrc ?? '');
+
+const premiumProcedure = 'Reparación de ligamento cruzado craneal';
+
+test('a guest gets the demo banner and the Aviso modal sends them to /registro', async ({ page }) => {
+  await openProcedure(page, 'ligamento', premiumProcedure);
+  await expect(page.getByText('Video de demostración')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Perro', exact: true })).toHaveAttribute('href', '/procedimientos/kynd/Perro');
+  await expect(page.getByRole('link', { name: 'Ortopedia' })).toHaveAttribute('href', /^\/procedimientos\/tag\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('heading', { name: 'Secciones navegables' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Descargar guía PDF' }).click();
+  const modal = page.getByRole('dialog', { name: 'Aviso' });
+  await expect(modal.getByText('Para poder descargar este procedimiento necesitas tener una membresía premium.')).toBeVisible();
+  await modal.getByRole('button', { name: 'Cancelar' }).click();
+  await expect(modal).toBeHidden();
+  await page.getByRole('button', { name: 'Descargar guía PDF' }).click();
+  await page.getByRole('dialog', { name: 'Aviso' }).getByRole('link', { name: 'Obtener' }).click();
+  await expect(page).toHaveURL(/\/registro$/);
+});
+
+test('a Basic member gets the demo of a Premium procedure and Obtener goes to /perfil', async ({ page }) => {
+  await loginAs(page, 'gratis');
+  await openProcedure(page, 'ligamento', premiumProcedure);
+  await expect(page.getByText('Video de demostración')).toBeVisible();
+  await page.getByRole('button', { name: 'Descargar guía PDF' }).click();
+  await page.getByRole('dialog', { name: 'Aviso' }).getByRole('link', { name: 'Obtener' }).click();
+  await expect(page).toHaveURL(/\/perfil$/);
+});
+
+test('a Premium member downloads the guide and a chapter seeks the video', async ({ page }) => {
+  await loginAs(page, 'premium');
+  await openProcedure(page, 'ligamento', premiumProcedure);
+  await expect(page.getByText('Video de demostración')).toHaveCount(0);
+  const guideClick = page.waitForRequest((request) => request.method() === 'POST' && request.url().includes('/guide-clicks'));
+  const pdf = page.getByRole('link', { name: 'Descargar guía PDF' });
+  await expect(pdf).toHaveAttribute('href', /^\/media\/procedures\/.+\.pdf$/);
+  await pdf.evaluate((link) => link.addEventListener('click', (event) => event.preventDefault()));
+  await pdf.click();
+  await guideClick;
+
+  const video = page.locator('video').first();
+  await expect.poll(() => videoSource(page)).toMatch(/\?vt=/);
+  await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.readyState)).toBeGreaterThan(0);
+  await page.getByRole('button', { name: /^0:00:15 / }).click();
+  await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThanOrEqual(15);
+  await checkScreenshotsOfDetail(page);
+});
+
+async function checkScreenshotsOfDetail(page: Page) {
+  const url = new URL(page.url()).pathname;
+  await checkScreen(page, 'procedure-premium', url, async (current) => {
+    await expect(current.getByRole('heading', { name: 'Secciones navegables' })).toBeVisible();
+  });
+}
+
+/** A separate browser context (a second device) signed in as the Premium demo account. */
+async function premiumPage(browser: Browser) {
+  const context = await browser.newContext();
+  await context.addInitScript((key) => window.localStorage.setItem(key, 'true'), storageKeys.cookiesAccepted);
+  const page = await context.newPage();
+  await loginAs(page, 'premium');
+  return page;
+}
+
+test('opening the procedure on a second device stops the first until it takes the account back', async ({ browser }) => {
+  const first = await premiumPage(browser);
+  const second = await premiumPage(browser);
+  try {
+    await openProcedure(first, 'ligamento', premiumProcedure);
+    await expect.poll(() => videoSource(first)).toMatch(/\?vt=/);
+
+    await second.goto(first.url());
+    await expect.poll(() => videoSource(second)).toMatch(/\?vt=/);
+
+    await expect(first.getByRole('alert').getByText(secondDeviceMessage)).toBeVisible();
+    await expect(first.locator('video')).toHaveCount(0);
+
+    await first.getByRole('button', { name: 'Usar en este dispositivo' }).click();
+    await expect.poll(() => videoSource(first)).toMatch(/\?vt=/);
+    await expect(second.getByRole('alert').getByText(secondDeviceMessage)).toBeVisible();
+  } finally {
+    await first.context().close();
+    await second.context().close();
+  }
+});
+
+test('an unknown procedure shows Pagina no encontrada', async ({ page }) => {
+  await page.goto('/procedimiento/00000000-0000-4000-8000-000000000000');
+  await expect(page.getByRole('heading', { name: 'Pagina no encontrada' })).toBeVisible();
+});
+
+test('the guest procedure page has no serious accessibility violations', async ({ page }) => {
+  await openProcedure(page, 'ligamento', premiumProcedure);
+  const url = new URL(page.url()).pathname;
+  await checkScreen(page, 'procedure-guest', url, async (current) => {
+    await expect(current.getByText('Video de demostración')).toBeVisible();
+  });
+});

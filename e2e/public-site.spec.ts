@@ -1,0 +1,228 @@
+import type { Page } from '@playwright/test';
+import { checkScreen } from './a11y.ts';
+import { expect, loginAs, test } from './fixtures.ts';
+
+const cards = (page: Page) => page.getByRole('article');
+/** Waits until the catalogue shows the answer for the current URL, not the previous page's. */
+const settled = (page: Page) => expect(page.getByRole('region', { name: 'Resultados' })).toHaveAttribute('aria-busy', 'false');
+const sidebar = (page: Page) => page.getByRole('complementary', { name: 'Filtros del catálogo' });
+
+test.describe('landing', () => {
+  test('a guest sees the hero, reasons, samples, plans, testimonials and sponsors with join buttons', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('heading', { level: 1, name: 'CxVet' })).toBeAttached();
+    await expect(page.getByText('Aprende cirugía veterinaria con expertos')).toBeVisible();
+    await expect(page.getByRole('heading', { name: '¿Por qué unirte a CxVet?' })).toBeVisible();
+    const samples = page.getByRole('region', { name: 'Algunos de nuestros procedimientos' });
+    await expect(samples.getByRole('article')).toHaveCount(3);
+    const plans = page.getByRole('region', { name: 'Membresías' });
+    await expect(plans.getByText('9.99 USD/mes')).toBeVisible();
+    await expect(plans.getByText('o 99.90 USD/año')).toBeVisible();
+    await expect(plans.getByRole('link', { name: 'Únete a CxVet' })).toHaveAttribute('href', '/registro');
+    await expect(page.getByRole('region', { name: 'Presentación de CxVet' }).getByRole('link', { name: 'Únete a CxVet' }).first()).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Lo que dicen nuestros usuarios' }).getByRole('figure')).toHaveCount(3);
+    const sponsor = page.getByRole('region', { name: 'Patrocinadores' }).getByRole('link', { name: 'VetSalud Farma' });
+    await expect(sponsor).toHaveAttribute('target', '_blank');
+    await expect(sponsor).toHaveAttribute('rel', 'noopener noreferrer');
+    await expect(page.getByRole('region', { name: 'Nos avalan' }).getByRole('img', { name: 'Universidad Veterinaria del Centro' })).toBeVisible();
+  });
+
+  test('a member sees no join button', async ({ page }) => {
+    await loginAs(page, 'premium');
+    await page.goto('/index');
+    await expect(page.getByRole('region', { name: 'Membresías' }).getByText('9.99 USD/mes')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Únete a CxVet' })).toHaveCount(0);
+  });
+
+  test('the hero moves to the next slide on its own', async ({ page }) => {
+    await page.clock.install();
+    await page.goto('/');
+    const hero = page.getByRole('region', { name: 'Presentación de CxVet' });
+    await expect(hero.getByText('Aprende cirugía veterinaria con expertos')).toBeInViewport();
+    await page.clock.runFor(10_000);
+    await expect(hero.getByText('Hazte Premium')).toBeInViewport();
+  });
+});
+
+test.describe('catalogue', () => {
+  test('filters by species, type and tag through links that change the URL', async ({ page }) => {
+    await page.goto('/procedimientos');
+    await expect(page.getByRole('heading', { level: 1, name: 'Catálogo de cirugías' })).toBeVisible();
+    await expect(cards(page)).toHaveCount(9);
+
+    await sidebar(page).getByRole('link', { name: 'Gato', exact: true }).click();
+    await expect(page).toHaveURL(/\/procedimientos\/kynd\/Gato$/);
+    await expect(cards(page).first()).toBeVisible();
+    await expect(cards(page).filter({ hasNot: page.getByText('Gato', { exact: true }) })).toHaveCount(0);
+    await settled(page);
+    await expect(sidebar(page).getByRole('link', { name: 'Gato', exact: true })).toHaveAttribute('aria-current', 'page');
+
+    await sidebar(page).getByRole('link', { name: 'Premium', exact: true }).click();
+    await expect(page).toHaveURL(/\/procedimientos\/type\/Premium$/);
+    await expect(cards(page).filter({ hasText: 'Ovariohisterectomía en perra' })).toHaveCount(0);
+    await expect(cards(page).filter({ hasText: 'Reparación de ligamento cruzado craneal' })).toHaveCount(1);
+
+    await sidebar(page).getByRole('link', { name: 'Oftalmología', exact: true }).click();
+    await expect(page).toHaveURL(/\/procedimientos\/tag\/[0-9a-f-]{36}$/);
+    await expect(cards(page).filter({ hasText: 'Enucleación transpalpebral en gato' })).toHaveCount(1);
+
+    await sidebar(page).getByRole('link', { name: 'Aula de Cirugía de Tejidos Blandos' }).click();
+    await expect(page).toHaveURL(/\/procedimientos\/aula\/[0-9a-f-]{36}$/);
+    await expect(cards(page).filter({ hasText: 'Esplenectomía' })).toHaveCount(1);
+    await expect(cards(page).filter({ hasText: 'Ovariohisterectomía en perra' })).toHaveCount(0);
+
+    await sidebar(page).getByRole('link', { name: 'Oftalmología', exact: true }).click();
+    // The link reproduces the view.
+    await page.reload();
+    await expect(cards(page).filter({ hasText: 'Enucleación transpalpebral en gato' })).toHaveCount(1);
+    await sidebar(page).getByRole('link', { name: 'Todas', exact: true }).last().click();
+    await expect(page).toHaveURL(/\/procedimientos$/);
+  });
+
+  test('searches on the server ignoring accents and keeps the search in the URL', async ({ page }) => {
+    await page.goto('/procedimientos');
+    await page.getByRole('searchbox', { name: 'Buscar en catálogo' }).fill('ENUCLEACION');
+    await expect(page).toHaveURL(/\?q=ENUCLEACION$/);
+    await expect(cards(page)).toHaveCount(1);
+    await expect(cards(page).getByRole('link', { name: 'Enucleación transpalpebral en gato' })).toBeVisible();
+    // The link reproduces the search.
+    await page.reload();
+    await expect(page.getByRole('searchbox', { name: 'Buscar en catálogo' })).toHaveValue('ENUCLEACION');
+    await expect(cards(page)).toHaveCount(1);
+    await page.getByRole('searchbox', { name: 'Buscar en catálogo' }).fill('zzzz sin resultados');
+    await expect(page.getByText('No se encontraron cirugías con estos criterios.')).toBeVisible();
+  });
+
+  test('pages to 2 and back, scrolling to the top', async ({ page }) => {
+    await page.goto('/procedimientos');
+    await expect(cards(page)).toHaveCount(9);
+    const pagination = page.getByRole('navigation', { name: 'Paginación' });
+    await pagination.getByRole('button', { name: 'Página 2' }).click();
+    await expect(page).toHaveURL(/\?page=2$/);
+    await expect(cards(page)).toHaveCount(6);
+    await expect(pagination.getByRole('button', { name: 'Página 2' })).toHaveAttribute('aria-current', 'page');
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    await pagination.getByRole('button', { name: 'Primera página' }).click();
+    await expect(page).toHaveURL(/\/procedimientos$/);
+    await expect(cards(page)).toHaveCount(9);
+  });
+
+  test('a guest sees the premium lock on Premium cards and a Premium member does not', async ({ page }) => {
+    await page.goto('/procedimientos/type/Premium');
+    await expect(cards(page).first()).toBeVisible();
+    const count = await cards(page).count();
+    await expect(page.getByText('Bloqueado:')).toHaveCount(count);
+
+    await loginAs(page, 'premium');
+    await page.goto('/procedimientos/type/Premium');
+    await expect(cards(page).first()).toBeVisible();
+    await expect(page.getByText('Bloqueado:')).toHaveCount(0);
+  });
+
+  test('on a phone the filters open from a collapsible section', async ({ page }) => {
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto('/procedimientos');
+    await expect(page.getByRole('link', { name: 'Perro', exact: true })).toBeHidden();
+    await page.getByRole('button', { name: 'Mostrar filtros' }).click();
+    await page.getByRole('link', { name: 'Perro', exact: true }).click();
+    await expect(page).toHaveURL(/\/procedimientos\/kynd\/Perro$/);
+  });
+
+  test('an unknown filter shows Pagina no encontrada', async ({ page }) => {
+    await page.goto('/procedimientos/kynd/Caballo');
+    await expect(page.getByRole('heading', { name: 'Pagina no encontrada' })).toBeVisible();
+  });
+});
+
+test('the events page lists the agenda with its buttons and the video modal', async ({ page }) => {
+  await page.goto('/eventos');
+  await expect(page.getByRole('heading', { level: 1, name: 'Agenda próximos eventos CxVet' })).toBeVisible();
+  const events = page.getByRole('article');
+  await expect(events.first()).toBeVisible();
+  expect(await events.count()).toBeGreaterThan(1);
+  await expect(page.getByRole('link', { name: 'Ver información completa' }).first()).toHaveAttribute('href', /^\/media\/events\//);
+  await expect(page.getByRole('link', { name: 'Ver programa' }).first()).toHaveAttribute('href', /^\/media\/events\//);
+  await page.getByRole('button', { name: 'Ver video' }).first().click();
+  const modal = page.getByRole('dialog');
+  await expect(modal.locator('iframe')).toHaveAttribute('src', /^https:\/\/www\.youtube-nocookie\.com\/embed\//);
+  await page.keyboard.press('Escape');
+  await expect(modal).toBeHidden();
+});
+
+test('the FAQ accordion opens an answer', async ({ page }) => {
+  await page.goto('/FAQ');
+  await expect(page.getByRole('heading', { level: 1, name: 'Preguntas frecuentes' })).toBeVisible();
+  const questions = page.getByRole('button', { name: /^¿|^Olvidé|^Si cambio/ });
+  await expect(questions).toHaveCount(9);
+  const premium = page.getByRole('button', { name: '¿Qué incluye la membresía Premium?' });
+  await premium.focus();
+  await page.keyboard.press('Enter');
+  await expect(premium).toHaveAttribute('aria-expanded', 'true');
+  await expect(page.getByText(/9\.99 USD al mes o 99\.90 USD al año/)).toBeVisible();
+});
+
+test('the contact form validates as you type and thanks after sending', async ({ page }) => {
+  await page.goto('/contacto');
+  await page.getByRole('button', { name: 'Enviar mensaje' }).click();
+  await expect(page.getByText('Debes llenar este campo.')).toHaveCount(4);
+  await page.getByLabel('Correo electrónico').fill('no-es-correo');
+  await expect(page.getByText('Introduce un correo válido.')).toBeVisible();
+  await page.getByLabel('Correo electrónico').fill('ana@example.com');
+  await expect(page.getByText('Introduce un correo válido.')).toHaveCount(0);
+  await page.getByLabel('Nombre').fill('Ana Pérez');
+  await page.getByLabel('Asunto').fill('Duda sobre Premium');
+  await page.getByLabel('Mensaje').fill('¿El plan anual incluye diplomados?');
+  await page.getByRole('button', { name: 'Enviar mensaje' }).click();
+  await expect(page.getByText('¡Gracias por escribirnos!')).toBeVisible();
+  await expect(page.getByLabel('Nombre')).toHaveValue('');
+  await page.getByLabel('Nombre').fill('B');
+  await expect(page.getByText('¡Gracias por escribirnos!')).toHaveCount(0);
+});
+
+test('a failed contact message shows the error modal and the inline alert', async ({ page }) => {
+  await page.route('/api/contact', (route) => route.fulfill({ status: 500, body: '{}' }));
+  await page.goto('/contacto');
+  await page.getByLabel('Nombre').fill('Ana');
+  await page.getByLabel('Correo electrónico').fill('ana@example.com');
+  await page.getByLabel('Asunto').fill('Hola');
+  await page.getByLabel('Mensaje').fill('Mensaje');
+  await page.getByRole('button', { name: 'Enviar mensaje' }).click();
+  const modal = page.getByRole('dialog', { name: 'ERROR CORREO CONTACTO' });
+  await expect(modal.getByText('No se pudo enviar correo')).toBeVisible();
+  await modal.getByRole('button', { name: 'Aceptar' }).click();
+  await expect(page.getByText('Ocurrio un error.')).toBeVisible();
+  await page.getByLabel('Asunto').fill('Hola de nuevo');
+  await expect(page.getByText('Ocurrio un error.')).toHaveCount(0);
+});
+
+test('the catalogue shows the spec\'s texts when its lists fail to load', async ({ page }) => {
+  await page.route(/\/api\/catalog\/(procedures|filters)/, (route) => route.fulfill({ status: 500, body: '{}' }));
+  await page.goto('/procedimientos');
+  await expect(page.getByText('No se pudo cargar la lista de cirugías, intente mas tarde')).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText('No se pudo cargar la lista de etiquetas').last()).toBeVisible({ timeout: 15_000 });
+});
+
+test.describe('screens at 360 px and 1280 px', () => {
+  const h1 = (name: string) => async (page: Page) => {
+    await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  };
+  const screens: [string, string, (page: Page) => Promise<void>][] = [
+    ['landing-guest', '/', async (page) => {
+      await expect(page.getByRole('region', { name: 'Algunos de nuestros procedimientos' }).getByRole('article')).toHaveCount(3);
+    }],
+    ['catalog', '/procedimientos', async (page) => {
+      await expect(cards(page)).toHaveCount(9);
+    }],
+    ['events', '/eventos', h1('Agenda próximos eventos CxVet')],
+    ['faq', '/FAQ', h1('Preguntas frecuentes')],
+    ['about', '/about', h1('Nosotros')],
+    ['contact', '/contacto', h1('Contacto')],
+    ['terms', '/tos', h1('Términos y condiciones')],
+    ['privacy', '/aviso_privacidad', h1('Aviso de privacidad')],
+  ];
+  for (const [name, path, ready] of screens) {
+    test(`${name} has no serious accessibility violations`, async ({ page }) => {
+      await checkScreen(page, name, path, ready);
+    });
+  }
+});

@@ -1,0 +1,57 @@
+import { Badge, Card, Group, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Link } from 'react-router';
+import type { ProcedureCard as ProcedureCardData } from '#shared/catalog/catalog.schemas.ts';
+import { href } from '#web/paths.ts';
+import { LockIcon } from './lock-icon.tsx';
+import classes from './procedure-card.module.css';
+
+type Props = { procedure: ProcedureCardData; headingLevel?: 2 | 3; eager?: boolean };
+
+/** A catalogue card: preview, name, species, tags, a clamped description and the premium lock. */
+export function ProcedureCard({ procedure, headingLevel = 3, eager = false }: Props) {
+  return (
+    <Card withBorder radius="md" padding="md" className={classes.card} component="article">
+      <Card.Section pos="relative">
+        {procedure.previewUrl ? (
+          <img
+            src={procedure.previewUrl}
+            alt={`Vista previa de ${procedure.name}`}
+            width={1090}
+            height={720}
+            loading={eager ? 'eager' : 'lazy'}
+            decoding="async"
+            className={classes.image}
+          />
+        ) : (
+          <div className={classes.placeholder} />
+        )}
+        {procedure.isLocked && (
+          <Badge className={classes.lock} color="dark" variant="filled" leftSection={<LockIcon />}>
+            <VisuallyHidden>Bloqueado: </VisuallyHidden>
+            {procedure.type === 'Premium' ? 'Premium' : 'Con registro'}
+          </Badge>
+        )}
+      </Card.Section>
+      <Title order={headingLevel} size="h4" mt="md" lh={1.3}>
+        <Link to={href.procedure(procedure.id)} className={classes.title}>
+          {procedure.name}
+        </Link>
+      </Title>
+      <Text size="sm" c="dimmed" mt={4}>
+        {procedure.species}
+      </Text>
+      {procedure.tags.length > 0 && (
+        <Group gap={6} mt="xs" className={classes.tags}>
+          {procedure.tags.map((tag) => (
+            <Badge key={tag.id} variant="light" color="blue" size="sm" tt="none">
+              {tag.name}
+            </Badge>
+          ))}
+        </Group>
+      )}
+      <Text size="sm" mt="sm" lineClamp={3}>
+        {procedure.detail}
+      </Text>
+    </Card>
+  );
+}

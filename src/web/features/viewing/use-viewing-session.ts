@@ -1,0 +1,56 @@
+import { useCallback, useEffect, useState } from 'react';
+import { tokenReplacedEvent } from '#shared/viewing/viewing.schemas.ts';
+import { api } from '#web/lib/api-client.ts';
+
+type Outcome = { attempt: number; status: 'active' | 'failed' | 'replaced'; token: string | null };
+type ViewingState =
+  | { status: 'idle' | 'pending' | 'replaced' | 'failed'; token: null }
+  | { status: 'active'; token: string };
+
+/**
+ * The single-device rule: opening a procedure takes the account's viewing slot and listens
+ * for another device taking it; `reclaim` takes it back ('Usar en este dispositivo').
+ */
+export function useViewingSession(enabled: boolean) {
+  const [attempt, setAttempt] = useState(0);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+
+  useEffect(() => {
+    if (!enabled) return;
+    let cancelled = false;
+    api
+      .post<{ token: string }>('/api/viewing/token')
+      .then(({ token }) => {
+        if (!cancelled) setOutcome({ attempt, status: 'active', token });
+      })
+      .catch(() => {
+        if (!cancelled) setOutcome({ attempt, status: 'failed', token: null });
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [enabled, attempt]);
+
+  const current = enabled && outcome?.attempt === attempt ? outcome : null;
+  const token = current?.status === 'active' ? current.token : null;
+
+  useEffect(() => {
+    if (!token) return;
+    const source = new EventSource(`/api/viewing/events?token=${encodeURIComponent(token)}`);
+    source.addEventListener(tokenReplacedEvent, () => {
+      source.close();
+      setOutcome((previous) => (previous?.token === token ? { ...previous, status: 'replaced', token: null } : previous));
+    });
+    return () => source.close();
+  }, [token]);
+
+  const reclaim = useCallback(() => setAttempt((value) => value + 1), []);
+  const state: ViewingState = !enabled
+    ? { status: 'idle', token: null }
+    : !current
+      ? { status: 'pending', token: null }
+      : current.status === 'active' && current.token
+        ? { status: 'active', token: current.token }
+        : { status: current.status === 'active' ? 'failed' : current.status, token: null };
+  return { ...state, reclaim };
+}

@@ -1,0 +1,39 @@
+import { LegalPage, type LegalSection } from '#web/components/legal-page.tsx';
+
+const sections: LegalSection[] = [
+  {
+    title: 'Datos que recopilamos',
+    paragraphs: ['Al registrarte te pedimos los siguientes datos personales:'],
+    items: ['Nombre completo', 'Correo electrónico', 'País y ciudad'],
+  },
+  {
+    title: 'Para qué los usamos',
+    items: [
+      'Crear y administrar tu cuenta y tu membresía.',
+      'Enviarte avisos sobre tu cuenta y tus pagos.',
+      'Enviarte promociones y noticias de CxVet solo si lo aceptas; puedes cambiar esas preferencias en tu perfil.',
+    ],
+  },
+  {
+    title: 'Con quién los compartimos',
+    paragraphs: [
+      'No vendemos tus datos. Los pagos los procesa nuestro proveedor de pagos, que recibe solo lo necesario para cobrar tu suscripción.',
+    ],
+  },
+  {
+    title: 'Tus derechos',
+    paragraphs: [
+      'Puedes consultar y corregir tus datos desde tu perfil, y pedir que eliminemos tu cuenta escribiéndonos desde la página de contacto.',
+    ],
+  },
+];
+
+export function PrivacyPage() {
+  return (
+    <LegalPage
+      title="Aviso de privacidad"
+      intro="En CxVet protegemos tus datos personales. Este aviso explica qué datos recopilamos y cómo los usamos."
+      sections={sections}
+    />
+  );
+}
