@@ -20,10 +20,18 @@ const envSchema = z.object({
   MAIL_FROM: z.string().default('CxVet <no-responder@cxvet.com>'),
   CONTACT_EMAIL: z.email().default('contacto@cxvet.com'),
   PAYMENTS_PROVIDER: z.enum(['simulado', 'paypal']).default('simulado'),
+  PAYPAL_API_URL: z.url().default('https://api-m.sandbox.paypal.com'),
+  PAYPAL_CLIENT_ID: z.string().optional(),
+  PAYPAL_CLIENT_SECRET: z.string().optional(),
+  PAYPAL_PLAN_MONTHLY: z.string().optional(),
+  PAYPAL_PLAN_ANNUAL: z.string().optional(),
+  PAYPAL_WEBHOOK_ID: z.string().optional(),
   STORAGE: z.enum(['local', 's3']).default('local'),
   SESSION_SECRET: z.string().min(32).optional(),
   // hops of reverse proxies whose X-Forwarded-For we believe
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
+  // sign-in attempts per minute from one IP; the end-to-end suite raises it to sign in many test accounts
+  SIGN_IN_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -39,9 +47,12 @@ export type Config = {
   mailFrom: string;
   contactEmail: string;
   paymentsProvider: 'simulado' | 'paypal';
+  /** Required when paymentsProvider is paypal. */
+  paypal?: { apiUrl: string; clientId: string; clientSecret: string; planIds: { monthly: string; annual: string }; webhookId: string };
   storage: 'local' | 's3';
   sessionSecret: string;
   trustProxy: number;
+  signInLimitPerMinute: number;
   secureCookies: boolean;
   logLevel: string;
 };
@@ -57,6 +68,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(e.DATA_DIR);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   if (e.ADMIN_EMAIL && !e.ADMIN_PASSWORD) throw new Error('ADMIN_EMAIL necesita ADMIN_PASSWORD');
+  const paypalVars = [e.PAYPAL_CLIENT_ID, e.PAYPAL_CLIENT_SECRET, e.PAYPAL_PLAN_MONTHLY, e.PAYPAL_PLAN_ANNUAL, e.PAYPAL_WEBHOOK_ID];
+  if (e.PAYMENTS_PROVIDER === 'paypal' && paypalVars.some((value) => !value)) {
+    throw new Error('PAYMENTS_PROVIDER=paypal necesita PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET, PAYPAL_PLAN_MONTHLY, PAYPAL_PLAN_ANNUAL y PAYPAL_WEBHOOK_ID');
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -70,9 +85,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     contactEmail: e.CONTACT_EMAIL,
     paymentsProvider: e.PAYMENTS_PROVIDER,
+    paypal:
+      e.PAYMENTS_PROVIDER === 'paypal'
+        ? {
+            apiUrl: e.PAYPAL_API_URL,
+            clientId: e.PAYPAL_CLIENT_ID!,
+            clientSecret: e.PAYPAL_CLIENT_SECRET!,
+            planIds: { monthly: e.PAYPAL_PLAN_MONTHLY!, annual: e.PAYPAL_PLAN_ANNUAL! },
+            webhookId: e.PAYPAL_WEBHOOK_ID!,
+          }
+        : undefined,
     storage: e.STORAGE,
     sessionSecret: e.SESSION_SECRET ?? readOrCreateSecret(dataDir),
     trustProxy: e.TRUST_PROXY,
+    signInLimitPerMinute: e.SIGN_IN_LIMIT_PER_MINUTE,
     secureCookies: publicUrl.startsWith('https://'),
     logLevel: e.LOG_LEVEL,
   };

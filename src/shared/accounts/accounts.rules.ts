@@ -10,12 +10,15 @@ export type PaymentStatus = (typeof paymentStatuses)[number];
 
 export const minPasswordLength = 6;
 
-type MembershipFacts = { type: AccountType; terminationDate: Date | string | null };
+type MembershipFacts = { type: AccountType; terminationDate: Date | string | null; paymentStatus?: PaymentStatus };
 
-/** Premium benefits: Premium, Admin, and Legacy until its termination date. */
+/** Premium benefits: Premium, Admin, Legacy until its termination date, and a downgrade (POR_TERMINAR) until its paid period ends. */
 export function hasPremiumAccess(user: MembershipFacts | null, now: Date = new Date()): boolean {
   if (!user) return false;
   if (user.type === 'Premium' || user.type === 'Admin') return true;
+  if (user.type === 'Gratis' && user.paymentStatus === 'POR_TERMINAR') {
+    return user.terminationDate !== null && new Date(user.terminationDate).getTime() > now.getTime();
+  }
   if (user.type !== 'Legacy') return false;
   if (user.terminationDate === null) return true;
   return new Date(user.terminationDate).getTime() > now.getTime();

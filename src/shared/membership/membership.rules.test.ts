@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextPaymentDate, periodMs } from './membership.rules.ts';
+import { dueScheduledChange, nextPaymentDate, periodMs } from './membership.rules.ts';
 
 const day = 86_400_000;
 
@@ -25,5 +25,27 @@ describe('nextPaymentDate', () => {
       const next = nextPaymentDate(new Date(now.getTime() - offset * day), offset % 2 === 0, now);
       expect(next.getTime()).toBeGreaterThan(now.getTime());
     }
+  });
+});
+
+describe('dueScheduledChange', () => {
+  const now = new Date('2026-11-21T12:00:00Z');
+  const base = { type: 'Gratis', paymentStatus: 'BIEN', paymentDay: null, annualPlan: false, subscriptionId: null, terminationDate: null };
+  const at = (iso: string) => new Date(iso);
+  it.each([
+    ['a downgrade past its end', { paymentStatus: 'POR_TERMINAR', terminationDate: at('2026-11-21T11:59:59Z') }, 'downgradeEnded'],
+    ['a downgrade exactly at its end', { paymentStatus: 'POR_TERMINAR', terminationDate: now }, 'downgradeEnded'],
+    ['a downgrade before its end', { paymentStatus: 'POR_TERMINAR', terminationDate: at('2026-11-22T00:00:00Z') }, null],
+    ['Legacy past terminationDate', { type: 'Legacy', terminationDate: at('2026-11-01T00:00:00Z') }, 'legacyEnded'],
+    ['Legacy before terminationDate', { type: 'Legacy', terminationDate: at('2027-01-01T00:00:00Z') }, null],
+    ['Legacy without terminationDate', { type: 'Legacy' }, null],
+    ['manual monthly Premium after 30 days', { type: 'Premium', subscriptionId: 'MANUAL', paymentDay: at('2026-10-22T11:00:00Z') }, 'manualPremiumExpired'],
+    ['manual monthly Premium within 30 days', { type: 'Premium', subscriptionId: 'MANUAL', paymentDay: at('2026-10-22T13:00:00Z') }, null],
+    ['manual annual Premium within the year', { type: 'Premium', subscriptionId: 'MANUAL', annualPlan: true, paymentDay: at('2026-01-01T00:00:00Z') }, null],
+    ['manual annual Premium after 365.24 days', { type: 'Premium', subscriptionId: 'MANUAL', annualPlan: true, paymentDay: at('2025-11-20T00:00:00Z') }, 'manualPremiumExpired'],
+    ['a billed Premium long after paying', { type: 'Premium', subscriptionId: 'I-1', paymentDay: at('2020-01-01T00:00:00Z') }, null],
+    ['a Basic member', {}, null],
+  ])('%s', (_case, facts, expected) => {
+    expect(dueScheduledChange({ ...base, ...facts }, now)).toBe(expected);
   });
 });

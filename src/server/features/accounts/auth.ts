@@ -22,6 +22,7 @@ export type AuthOptions = {
   secureCookies: boolean;
   trustedOrigins: string[];
   sendResetPassword: (data: { email: string; name: string; token: string }) => Promise<void>;
+  signInLimitPerMinute: number;
 };
 
 export function createAuth(options: AuthOptions) {
@@ -62,7 +63,7 @@ export function createAuth(options: AuthOptions) {
       window: 60,
       max: 100,
       customRules: {
-        '/sign-in/email': { window: 60, max: 10 },
+        '/sign-in/email': { window: 60, max: options.signInLimitPerMinute },
         '/request-password-reset': { window: 300, max: 5 },
         '/reset-password': { window: 300, max: 10 },
         '/change-password': { window: 300, max: 10 },

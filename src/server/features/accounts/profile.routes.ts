@@ -1,0 +1,83 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { requireUser } from '#server/plugins/authorization.ts';
+import { profileSchema } from '#shared/accounts/profile.schemas.ts';
+import {
+  emailAvailableQuerySchema,
+  emailAvailableResponseSchema,
+  profileUpdateSchema,
+  signUpResponseSchema,
+  signUpSchema,
+  universitySuggestionsQuerySchema,
+  universitySuggestionsResponseSchema,
+} from '#shared/accounts/signup.schemas.ts';
+import type { MembershipService } from '#server/features/membership/membership.service.ts';
+import { forwardCookies } from './auth-bridge.ts';
+import type { ProfileService } from './profile.service.ts';
+import type { SignUpService } from './signup.service.ts';
+
+/** Sign-up, its live checks, and the member's own profile. */
+export function registerSignUpAndProfileRoutes(
+  app: FastifyInstance,
+  deps: { signUp: SignUpService; profile: ProfileService; membership: MembershipService },
+) {
+  const { signUp, profile, membership } = deps;
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.post(
+    '/api/account/signup',
+    {
+      schema: { body: signUpSchema, response: { 200: signUpResponseSchema } },
+      config: { rateLimit: { max: 20, timeWindow: '10 minutes' } },
+    },
+    async (request, reply) => {
+      const { response, setCookies } = await signUp.signUp(request, request.body);
+      forwardCookies(reply, setCookies);
+      return response;
+    },
+  );
+
+  /** FINALIZAR for a Basic sign-up: the SIGNUP account e-mail. */
+  api.post(
+    '/api/account/signup/finish',
+    { config: { rateLimit: { max: 5, timeWindow: '1 hour' } } },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      await membership.sendAccountMail(user, 'SIGNUP', null);
+      return reply.status(204).send();
+    },
+  );
+
+  api.get(
+    '/api/account/email-available',
+    {
+      schema: { querystring: emailAvailableQuerySchema, response: { 200: emailAvailableResponseSchema } },
+      config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { available: await signUp.isEmailAvailable(request.query.email) };
+    },
+  );
+
+  api.get(
+    '/api/public-universities',
+    {
+      schema: { querystring: universitySuggestionsQuerySchema, response: { 200: universitySuggestionsResponseSchema } },
+      config: { rateLimit: { max: 120, timeWindow: '1 minute' } },
+    },
+    async (request) => ({ universities: await signUp.suggestUniversities(request.query.q) }),
+  );
+
+  api.get('/api/profile', { schema: { response: { 200: profileSchema } } }, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return profile.getProfile(await requireUser(request));
+  });
+
+  api.put(
+    '/api/profile',
+    { schema: { body: profileUpdateSchema, response: { 200: profileSchema } } },
+    async (request) => profile.updateProfile(await requireUser(request), request.body),
+  );
+
+}

@@ -1,0 +1,177 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
+import { createUser, signedInAs } from '#server/testing/factories.ts';
+import { jobs, mailOutbox, paymentSubscriptions, users } from '#server/db/schema/index.ts';
+import { nextPaymentDate } from '#shared/membership/membership.rules.ts';
+import { pressCheckout, simulator, subscribeAndApprove } from '#server/features/payments/payments.testing.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => t.close());
+
+const day = 86_400_000;
+const userRow = async (id: string) => (await t.db.select().from(users).where(eq(users.id, id)))[0]!;
+const post = (url: string, cookie?: string) =>
+  t.app.inject({ method: 'POST', url, headers: { origin: testPublicUrl, ...(cookie ? { cookie } : {}) } });
+const me = async (cookie: string) => (await t.app.inject({ url: '/api/me', headers: { cookie } })).json().user;
+
+/** A Premium member whose subscription lives at the simulated provider. */
+async function providerPremium() {
+  const session = await signedInAs(t, { type: 'Gratis' });
+  const subscriptionId = await subscribeAndApprove(t, session.cookie);
+  return { ...session, subscriptionId };
+}
+
+describe('POST /api/membership/downgrade', () => {
+  it('makes a Premium member Gratis + POR_TERMINAR, keeps Premium access until the next payment date and stops billing', async () => {
+    const { cookie, user, subscriptionId } = await providerPremium();
+    const paid = await userRow(user.id);
+    const response = await post('/api/membership/downgrade', cookie);
+    expect(response.statusCode).toBe(200);
+    expect(response.json().membership).toMatchObject({ type: 'Gratis', paymentStatus: 'POR_TERMINAR', hasPremiumAccess: true, canReactivate: true, canDowngrade: false });
+    await simulator(t).settled();
+    const row = await userRow(user.id);
+    expect(row).toMatchObject({ type: 'Gratis', paymentStatus: 'POR_TERMINAR', subscriptionId });
+    expect(row.terminationDate!.toISOString()).toBe(nextPaymentDate(paid.paymentDay!, false).toISOString());
+    expect((await t.app.services.paymentProvider.getSubscription(subscriptionId))!.status).toBe('SUSPENDED');
+    expect((await me(cookie)).hasPremiumAccess).toBe(true);
+    const subjects = (await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, user.email))).map((mail) => mail.subject);
+    expect(subjects).toContain('Tu membresía CxVet cambiará a Básica');
+  });
+
+  it('answers SUBSCRIPTION_UNMAPPED_ERROR and changes nothing when the provider cannot suspend', async () => {
+    const { cookie, user } = await signedInAs(t, { type: 'Premium', subscriptionId: 'I-DESCONOCIDA', paymentDay: new Date() });
+    await t.db.insert(paymentSubscriptions).values({ userId: user.id, provider: 'simulado', providerSubscriptionId: 'I-DESCONOCIDA', plan: 'monthly', state: 'ACTIVA' });
+    const response = await post('/api/membership/downgrade', cookie);
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toMatchObject({
+      code: 'SUBSCRIPTION_UNMAPPED_ERROR',
+      message: 'Por el momento no es posible suspender tu suscripción, porfavor espera unos minutos e intenta de nuevo',
+    });
+    expect(await userRow(user.id)).toMatchObject({ type: 'Premium', paymentStatus: 'BIEN' });
+  });
+
+  it('downgrades a Premium whose subscription the provider never knew (demo data) without calling it', async () => {
+    const paymentDay = new Date(Date.now() - 10 * day);
+    const { cookie, user } = await signedInAs(t, { type: 'Premium', subscriptionId: 'DEMO-SUB', paymentDay });
+    expect((await post('/api/membership/downgrade', cookie)).statusCode).toBe(200);
+    expect((await userRow(user.id)).terminationDate!.getTime()).toBe(paymentDay.getTime() + 30 * day);
+  });
+
+  it.each([['Gratis'], ['Legacy'], ['Admin']] as const)('is refused to a %s member', async (type) => {
+    const { cookie } = await signedInAs(t, { type });
+    expect((await post('/api/membership/downgrade', cookie)).statusCode).toBe(409);
+  });
+
+  it('is refused to a guest', async () => {
+    expect((await post('/api/membership/downgrade')).statusCode).toBe(401);
+  });
+});
+
+describe('POST /api/membership/reactivate', () => {
+  it('brings a POR_TERMINAR member back to Premium/BIEN and resumes billing', async () => {
+    const { cookie, user, subscriptionId } = await providerPremium();
+    await post('/api/membership/downgrade', cookie);
+    const response = await post('/api/membership/reactivate', cookie);
+    expect(response.statusCode).toBe(200);
+    expect(response.json().membership).toMatchObject({ type: 'Premium', paymentStatus: 'BIEN', canDowngrade: true });
+    await simulator(t).settled();
+    expect(await userRow(user.id)).toMatchObject({ type: 'Premium', paymentStatus: 'BIEN', terminationDate: null, subscriptionId });
+    expect((await t.app.services.paymentProvider.getSubscription(subscriptionId))!.status).toBe('ACTIVE');
+  });
+
+  it('is refused once the paid period is over, and to members who are not POR_TERMINAR', async () => {
+    const ended = await signedInAs(t, { type: 'Gratis', paymentStatus: 'POR_TERMINAR', terminationDate: new Date(Date.now() - day) });
+    expect((await post('/api/membership/reactivate', ended.cookie)).statusCode).toBe(409);
+    const basic = await signedInAs(t, { type: 'Gratis' });
+    expect((await post('/api/membership/reactivate', basic.cookie)).statusCode).toBe(409);
+    expect((await post('/api/membership/reactivate')).statusCode).toBe(401);
+  });
+});
+
+describe('POST /api/membership/check', () => {
+  it('ends a downgrade past its date: Gratis/CANCELLED, provider subscription cancelled, and says so once', async () => {
+    const { cookie, user, subscriptionId } = await providerPremium();
+    await post('/api/membership/downgrade', cookie);
+    await t.db.update(users).set({ terminationDate: new Date(Date.now() - 1000) }).where(eq(users.id, user.id));
+    const first = await post('/api/membership/check', cookie);
+    expect(first.json()).toEqual({ changed: true });
+    await simulator(t).settled();
+    expect(await userRow(user.id)).toMatchObject({ type: 'Gratis', paymentStatus: 'CANCELLED', terminationDate: null });
+    expect((await t.app.services.paymentProvider.getSubscription(subscriptionId))!.status).toBe('CANCELLED');
+    expect((await post('/api/membership/check', cookie)).json()).toEqual({ changed: false });
+    expect((await me(cookie)).hasPremiumAccess).toBe(false);
+  });
+
+  it('leaves a downgrade alone before its date', async () => {
+    const { cookie, user } = await signedInAs(t, { type: 'Gratis', paymentStatus: 'POR_TERMINAR', terminationDate: new Date(Date.now() + day) });
+    expect((await post('/api/membership/check', cookie)).json()).toEqual({ changed: false });
+    expect((await userRow(user.id)).paymentStatus).toBe('POR_TERMINAR');
+  });
+
+  it('turns a Legacy member into Gratis after terminationDate, not before', async () => {
+    const ended = await signedInAs(t, { type: 'Legacy', terminationDate: new Date(Date.now() - 1000) });
+    const active = await signedInAs(t, { type: 'Legacy', terminationDate: new Date(Date.now() + day) });
+    expect((await post('/api/membership/check', ended.cookie)).json()).toEqual({ changed: true });
+    expect((await post('/api/membership/check', active.cookie)).json()).toEqual({ changed: false });
+    expect((await userRow(ended.user.id)).type).toBe('Gratis');
+    expect((await userRow(active.user.id)).type).toBe('Legacy');
+  });
+
+  it('ends a manual Premium one period after its payment day', async () => {
+    const expired = await signedInAs(t, { type: 'Premium', subscriptionId: 'MANUAL', annualPlan: false, paymentDay: new Date(Date.now() - 31 * day) });
+    const monthly = await signedInAs(t, { type: 'Premium', subscriptionId: 'MANUAL', annualPlan: false, paymentDay: new Date(Date.now() - 29 * day) });
+    const annual = await signedInAs(t, { type: 'Premium', subscriptionId: 'MANUAL', annualPlan: true, paymentDay: new Date(Date.now() - 200 * day) });
+    expect((await post('/api/membership/check', expired.cookie)).json()).toEqual({ changed: true });
+    expect(await userRow(expired.user.id)).toMatchObject({ type: 'Gratis', paymentStatus: 'BIEN', subscriptionId: null, paymentDay: null, annualPlan: false });
+    expect((await post('/api/membership/check', monthly.cookie)).json()).toEqual({ changed: false });
+    expect((await post('/api/membership/check', annual.cookie)).json()).toEqual({ changed: false });
+  });
+
+  it('leaves a billed Premium and a Basic member alone', async () => {
+    const { cookie } = await providerPremium();
+    expect((await post('/api/membership/check', cookie)).json()).toEqual({ changed: false });
+    const basic = await signedInAs(t, { type: 'Gratis' });
+    expect((await post('/api/membership/check', basic.cookie)).json()).toEqual({ changed: false });
+  });
+
+  it('is refused to a guest', async () => {
+    expect((await post('/api/membership/check')).statusCode).toBe(401);
+  });
+});
+
+describe('the scheduled membership job', () => {
+  it('applies every due change once, however many runners poll at the same time', async () => {
+    const legacy = await createUser(t, { type: 'Legacy', terminationDate: new Date(Date.now() - 1000) });
+    const manual = await createUser(t, { type: 'Premium', subscriptionId: 'MANUAL', paymentDay: new Date(Date.now() - 40 * day) });
+    const leaving = await createUser(t, { type: 'Gratis', paymentStatus: 'POR_TERMINAR', terminationDate: new Date(Date.now() - 1000) });
+    const staying = await createUser(t, { type: 'Gratis', paymentStatus: 'POR_TERMINAR', terminationDate: new Date(Date.now() + day) });
+    const runner = t.app.services.jobs;
+    await runner.schedule('membership.sweep', { uniqueKey: 'test-sweep' });
+    await runner.schedule('membership.sweep', { uniqueKey: 'test-sweep' });
+    const ran = await Promise.all([runner.runDue(), runner.runDue()]);
+    expect(ran.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);
+    expect((await userRow(legacy.id)).type).toBe('Gratis');
+    expect((await userRow(manual.id)).type).toBe('Gratis');
+    expect((await userRow(leaving.id)).paymentStatus).toBe('CANCELLED');
+    expect((await userRow(staying.id)).paymentStatus).toBe('POR_TERMINAR');
+    const queued = await t.db.select().from(jobs).where(eq(jobs.kind, 'membership.sweep'));
+    expect(queued.filter((job) => job.doneAt === null && job.runAt <= new Date())).toHaveLength(0);
+  });
+});
+
+describe('upgrade from Basic', () => {
+  it('goes through the provider and sends the UPGRADE e-mail', async () => {
+    const { cookie, user } = await signedInAs(t, { type: 'Gratis', paymentStatus: 'CANCELLED' });
+    const start = await t.app.inject({ method: 'POST', url: '/api/payments/subscriptions', headers: { cookie, origin: testPublicUrl }, payload: { plan: 'monthly', returnTo: 'profile' } });
+    const { subscriptionId } = start.json();
+    const back = await pressCheckout(t, subscriptionId, 'approve');
+    expect(new URL(String(back.headers.location)).pathname).toBe('/perfil');
+    expect(await userRow(user.id)).toMatchObject({ type: 'Premium', paymentStatus: 'BIEN', annualPlan: false });
+    const subjects = (await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, user.email))).map((mail) => mail.subject);
+    expect(subjects).toEqual(['Tu membresía CxVet ahora es Premium']);
+  });
+});

@@ -1,0 +1,278 @@
+import { and, eq, inArray, isNotNull, isNull, lte, ne, or, sql } from 'drizzle-orm';
+import type { Db } from '#server/db/client.ts';
+import { paymentSubscriptions, users } from '#server/db/schema/index.ts';
+import type { Mailer } from '#server/services/mail.ts';
+import type { PaymentProvider } from '#server/services/payments/payment-provider.ts';
+import type { UserRow } from '#server/features/accounts/accounts.service.ts';
+import { AppError } from '#shared/errors.ts';
+import { hasPremiumAccess } from '#shared/accounts/accounts.rules.ts';
+import {
+  dueScheduledChange,
+  manualPremiumExpiry,
+  manualSubscriptionId,
+  nextPaymentDate,
+  periodMs,
+} from '#shared/membership/membership.rules.ts';
+import type { Membership } from '#shared/membership/membership.schemas.ts';
+import type { Plan } from '#shared/payments/payments.rules.ts';
+import { accountMail, paymentFailedMail, type AccountMailAction } from './membership.mails.ts';
+
+type Log = { warn(obj: object, msg: string): void };
+
+/** Membership changes of spec 1 §4: downgrade, reactivation, payment outcomes and scheduled changes. */
+export function createMembershipService(deps: {
+  db: Db;
+  provider: PaymentProvider;
+  mailer: Mailer;
+  publicUrl: string;
+  log?: Log;
+  now?: () => Date;
+}) {
+  const { db, provider, mailer, publicUrl } = deps;
+  const now = deps.now ?? (() => new Date());
+  const log = deps.log ?? { warn() {} };
+
+  async function findUser(userId: string): Promise<UserRow | null> {
+    const [row] = await db.select().from(users).where(eq(users.id, userId));
+    return row ?? null;
+  }
+
+  /** Our record of a provider subscription; ids we never created (demo, MANUAL) are not the provider's. */
+  async function mappedSubscription(subscriptionId: string | null) {
+    if (!subscriptionId || subscriptionId === manualSubscriptionId) return null;
+    const [row] = await db
+      .select()
+      .from(paymentSubscriptions)
+      .where(and(eq(paymentSubscriptions.providerSubscriptionId, subscriptionId), eq(paymentSubscriptions.provider, provider.name)));
+    return row ?? null;
+  }
+
+  async function setSubscriptionState(subscriptionId: string, state: typeof paymentSubscriptions.$inferSelect.state) {
+    await db
+      .update(paymentSubscriptions)
+      .set({ state, updatedAt: now() })
+      .where(eq(paymentSubscriptions.providerSubscriptionId, subscriptionId));
+  }
+
+  async function sendAccountMail(user: UserRow, action: AccountMailAction, paymentDate: Date | null) {
+    await mailer.send({
+      to: user.email,
+      ...accountMail(action, { name: user.name, accountType: user.type, annualPlan: user.annualPlan, paymentDate, publicUrl }),
+    });
+  }
+
+  /** What the profile shows about the membership, and which changes the member may ask for. */
+  function describe(user: UserRow): Membership {
+    const at = now();
+    const isManual = user.subscriptionId === manualSubscriptionId;
+    const billed = user.type === 'Premium' && user.paymentDay !== null;
+    return {
+      type: user.type,
+      paymentStatus: user.paymentStatus,
+      annualPlan: user.annualPlan,
+      paymentDay: user.paymentDay?.toISOString() ?? null,
+      nextPaymentDate: billed ? nextPaymentDate(user.paymentDay!, user.annualPlan, at).toISOString() : null,
+      terminationDate: user.terminationDate?.toISOString() ?? null,
+      isManual,
+      hasPremiumAccess: hasPremiumAccess(user, at),
+      paymentFailed: user.paymentStatus === 'FALLIDO',
+      canDowngrade: user.type === 'Premium' && user.paymentStatus === 'BIEN' && !isManual,
+      canReactivate:
+        user.type === 'Gratis' && user.paymentStatus === 'POR_TERMINAR' && user.terminationDate !== null && user.terminationDate > at,
+      canUpgrade: user.type === 'Gratis' && user.paymentStatus !== 'POR_TERMINAR',
+    };
+  }
+
+  /** Premium → Gratis + POR_TERMINAR: billing stops now, benefits stay until the paid period ends. */
+  async function downgrade(user: UserRow): Promise<Membership> {
+    if (user.type !== 'Premium' || user.paymentStatus !== 'BIEN' || user.subscriptionId === manualSubscriptionId) {
+      throw new AppError('MEMBERSHIP_CHANGE_NOT_ALLOWED');
+    }
+    const at = now();
+    const mapped = await mappedSubscription(user.subscriptionId);
+    if (mapped) {
+      try {
+        await provider.suspendSubscription(mapped.providerSubscriptionId, 'Cambio a membresía básica');
+      } catch (error) {
+        log.warn({ err: error, subscriptionId: mapped.providerSubscriptionId }, 'provider refused to suspend');
+        throw new AppError('SUBSCRIPTION_UNMAPPED_ERROR');
+      }
+      await setSubscriptionState(mapped.providerSubscriptionId, 'SUSPENDIDA');
+    }
+    const periodEnd = user.paymentDay ? nextPaymentDate(user.paymentDay, user.annualPlan, at) : at;
+    const [updated] = await db
+      .update(users)
+      .set({ type: 'Gratis', paymentStatus: 'POR_TERMINAR', terminationDate: periodEnd, updatedAt: at })
+      .where(and(eq(users.id, user.id), eq(users.type, 'Premium'), eq(users.paymentStatus, 'BIEN')))
+      .returning();
+    if (!updated) throw new AppError('CONFLICT');
+    await sendAccountMail(updated, 'DOWNGRADE', periodEnd);
+    return describe(updated);
+  }
+
+  /** POR_TERMINAR → Premium/BIEN before the paid period ends; billing resumes at the provider. */
+  async function reactivate(user: UserRow): Promise<Membership> {
+    const at = now();
+    if (user.type !== 'Gratis' || user.paymentStatus !== 'POR_TERMINAR' || !user.terminationDate || user.terminationDate <= at) {
+      throw new AppError('MEMBERSHIP_CHANGE_NOT_ALLOWED');
+    }
+    const mapped = await mappedSubscription(user.subscriptionId);
+    if (mapped) {
+      try {
+        await provider.activateSubscription(mapped.providerSubscriptionId, 'Reactivación de Premium');
+      } catch (error) {
+        log.warn({ err: error, subscriptionId: mapped.providerSubscriptionId }, 'provider refused to reactivate');
+        throw new AppError('SUBSCRIPTION_UNMAPPED_ERROR');
+      }
+      await setSubscriptionState(mapped.providerSubscriptionId, 'ACTIVA');
+    }
+    const [updated] = await db
+      .update(users)
+      .set({ type: 'Premium', paymentStatus: 'BIEN', terminationDate: null, updatedAt: at })
+      .where(and(eq(users.id, user.id), eq(users.paymentStatus, 'POR_TERMINAR'), eq(users.type, 'Gratis')))
+      .returning();
+    if (!updated) throw new AppError('CONFLICT');
+    return describe(updated);
+  }
+
+  /** Applies the scheduled change due for one account; true when one happened. Safe to run twice. */
+  async function applyDueChanges(userId: string): Promise<boolean> {
+    const user = await findUser(userId);
+    if (!user) return false;
+    const at = now();
+    const change = dueScheduledChange(user, at);
+    if (!change) return false;
+    if (change === 'downgradeEnded') {
+      const [updated] = await db
+        .update(users)
+        .set({ type: 'Gratis', paymentStatus: 'CANCELLED', terminationDate: null, updatedAt: at })
+        .where(and(eq(users.id, userId), eq(users.type, 'Gratis'), eq(users.paymentStatus, 'POR_TERMINAR')))
+        .returning();
+      if (!updated) return false;
+      const mapped = await mappedSubscription(user.subscriptionId);
+      if (mapped) {
+        // the period is over: the suspended subscription is ended for good
+        await provider
+          .cancelSubscription(mapped.providerSubscriptionId, 'Fin del periodo pagado')
+          .then(() => setSubscriptionState(mapped.providerSubscriptionId, 'CANCELADA'))
+          .catch((error: unknown) => log.warn({ err: error, subscriptionId: mapped.providerSubscriptionId }, 'provider cancel failed'));
+      }
+      return true;
+    }
+    if (change === 'legacyEnded') {
+      const updated = await db
+        .update(users)
+        .set({ type: 'Gratis', terminationDate: null, updatedAt: at })
+        .where(and(eq(users.id, userId), eq(users.type, 'Legacy'), lte(users.terminationDate, at)))
+        .returning({ id: users.id });
+      return updated.length > 0;
+    }
+    if (user.paymentDay && manualPremiumExpiry(user.paymentDay, user.annualPlan) > at) return false;
+    const updated = await db
+      .update(users)
+      .set({ type: 'Gratis', paymentStatus: 'BIEN', annualPlan: false, paymentDay: null, subscriptionId: null, terminationDate: null, updatedAt: at })
+      .where(and(eq(users.id, userId), eq(users.type, 'Premium'), eq(users.subscriptionId, manualSubscriptionId)))
+      .returning({ id: users.id });
+    return updated.length > 0;
+  }
+
+  /** Runs every due scheduled change; the job calls this. Returns how many accounts changed. */
+  async function sweep(batchSize = 500): Promise<number> {
+    const at = now();
+    const manualCutoff = new Date(at.getTime() - periodMs.monthly);
+    const candidates = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(
+        or(
+          and(eq(users.type, 'Gratis'), eq(users.paymentStatus, 'POR_TERMINAR'), or(isNull(users.terminationDate), lte(users.terminationDate, at))),
+          and(eq(users.type, 'Legacy'), isNotNull(users.terminationDate), lte(users.terminationDate, at)),
+          and(eq(users.type, 'Premium'), eq(users.subscriptionId, manualSubscriptionId), lte(users.paymentDay, manualCutoff)),
+        ),
+      )
+      .limit(batchSize);
+    let changed = 0;
+    for (const { id } of candidates) {
+      if (await applyDueChanges(id)) changed++;
+    }
+    return changed;
+  }
+
+  /** A completed payment on a verified subscription: Premium, annualPlan per plan, paymentDay moved. */
+  async function activatePremium(userId: string, input: { subscriptionId: string; plan: Plan; paidAt: Date }): Promise<boolean> {
+    const at = now();
+    const annualPlan = input.plan === 'annual';
+    const [upgraded] = await db
+      .update(users)
+      .set({ type: 'Premium', paymentStatus: 'BIEN', annualPlan, paymentDay: input.paidAt, subscriptionId: input.subscriptionId, terminationDate: null, updatedAt: at })
+      .where(
+        and(
+          eq(users.id, userId),
+          inArray(users.type, ['Gratis', 'Premium', 'Legacy']),
+          sql`not (${users.type} = 'Premium' and ${users.paymentStatus} = 'BIEN' and ${users.subscriptionId} is not distinct from ${input.subscriptionId})`,
+        ),
+      )
+      .returning();
+    if (upgraded) {
+      await sendAccountMail(upgraded, 'UPGRADE', nextPaymentDate(input.paidAt, annualPlan, at));
+      return true;
+    }
+    // a renewal of the current subscription only moves the payment day forward
+    await db
+      .update(users)
+      .set({ paymentDay: input.paidAt, annualPlan, updatedAt: at })
+      .where(and(eq(users.id, userId), eq(users.subscriptionId, input.subscriptionId), eq(users.type, 'Premium'), sql`${users.paymentDay} is null or ${users.paymentDay} < ${input.paidAt}`));
+    return false;
+  }
+
+  /** A failed payment: FALLIDO and Gratis, with one e-mail. */
+  async function markPaymentFailed(userId: string, subscriptionId: string): Promise<boolean> {
+    const [failed] = await db
+      .update(users)
+      .set({ type: 'Gratis', paymentStatus: 'FALLIDO', subscriptionId, terminationDate: null, updatedAt: now() })
+      .where(
+        and(
+          eq(users.id, userId),
+          inArray(users.type, ['Gratis', 'Premium']),
+          inArray(users.paymentStatus, ['BIEN', 'CANCELLED']),
+          or(eq(users.subscriptionId, subscriptionId), ne(users.type, 'Premium'), isNull(users.subscriptionId)),
+        ),
+      )
+      .returning();
+    if (!failed) return false;
+    await mailer.send({ to: failed.email, ...paymentFailedMail({ name: failed.name, publicUrl }) });
+    return true;
+  }
+
+  /** Cancelled at the provider: CANCELLED (Basic); a downgrade already in progress runs its course. */
+  async function markCancelled(userId: string, subscriptionId: string): Promise<boolean> {
+    const updated = await db
+      .update(users)
+      .set({ type: 'Gratis', paymentStatus: 'CANCELLED', terminationDate: null, updatedAt: now() })
+      .where(
+        and(
+          eq(users.id, userId),
+          eq(users.subscriptionId, subscriptionId),
+          inArray(users.type, ['Gratis', 'Premium']),
+          inArray(users.paymentStatus, ['BIEN', 'FALLIDO']),
+        ),
+      )
+      .returning({ id: users.id });
+    return updated.length > 0;
+  }
+
+  return {
+    findUser,
+    describe,
+    downgrade,
+    reactivate,
+    applyDueChanges,
+    sweep,
+    activatePremium,
+    markPaymentFailed,
+    markCancelled,
+    sendAccountMail,
+  };
+}
+
+export type MembershipService = ReturnType<typeof createMembershipService>;

@@ -1,0 +1,77 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireUser } from '#server/plugins/authorization.ts';
+import { errorBody } from '#server/plugins/error-handler.ts';
+import { AppError } from '#shared/errors.ts';
+import { planPriceCents } from '#shared/payments/payments.rules.ts';
+import {
+  confirmSubscriptionResponseSchema,
+  paymentHistoryResponseSchema,
+  paymentsConfigSchema,
+  startSubscriptionResponseSchema,
+  startSubscriptionSchema,
+} from '#shared/payments/payments.schemas.ts';
+import type { PaymentsService } from './payments.service.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    rawBody?: string;
+  }
+}
+
+export function registerPaymentRoutes(app: FastifyInstance, deps: { payments: PaymentsService }) {
+  const { payments } = deps;
+  const { provider } = payments;
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get('/api/payments/config', { schema: { response: { 200: paymentsConfigSchema } } }, async () => ({
+    provider: provider.name,
+    providerName: provider.displayName,
+    prices: planPriceCents,
+  }));
+
+  api.post(
+    '/api/payments/subscriptions',
+    {
+      schema: { body: startSubscriptionSchema, response: { 200: startSubscriptionResponseSchema } },
+      config: { rateLimit: { max: 20, timeWindow: '10 minutes' } },
+    },
+    async (request) => payments.startSubscription(await requireUser(request), request.body),
+  );
+
+  api.post(
+    '/api/payments/subscriptions/:id/confirm',
+    {
+      schema: { params: z.object({ id: z.string().min(1).max(100) }), response: { 200: confirmSubscriptionResponseSchema } },
+    },
+    async (request) => payments.confirmSubscription(await requireUser(request), request.params.id),
+  );
+
+  api.get('/api/profile/payments', { schema: { response: { 200: paymentHistoryResponseSchema } } }, async (request, reply) => {
+    const user = await requireUser(request);
+    reply.header('cache-control', 'no-store');
+    return { payments: await payments.history(user.id) };
+  });
+
+  // Webhooks need the exact bytes that were signed, so this scope keeps the raw body.
+  void app.register(async (scope) => {
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 256 * 1024 }, (request, body, done) => {
+      (request as FastifyRequest).rawBody = body as string;
+      try {
+        done(null, JSON.parse(body as string));
+      } catch {
+        done(null, {});
+      }
+    });
+    scope.post('/api/payments/webhooks/:provider', async (request, reply) => {
+      const { provider: name } = request.params as { provider: string };
+      if (name !== provider.name) return reply.status(404).send(errorBody('NOT_FOUND'));
+      const event = await provider.verifyWebhook({ headers: request.headers, rawBody: request.rawBody ?? '' });
+      if (!event) throw new AppError('WEBHOOK_SIGNATURE_INVALID');
+      const outcome = await payments.receiveWebhook(event);
+      return { received: true, outcome };
+    });
+  });
+}

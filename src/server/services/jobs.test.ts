@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { createTestDatabase } from '#server/testing/test-app.ts';
+import { jobs } from '#server/db/schema/index.ts';
+import { createJobRunner } from './jobs.ts';
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await database.close();
+  await database.drop();
+});
+
+describe('the job runner', () => {
+  it('runs a job once when several runners poll at the same time', async () => {
+    const runs: string[] = [];
+    const handler = async () => {
+      runs.push('ran');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    };
+    const runners = [1, 2, 3].map(() => createJobRunner({ db: database.db, handlers: { 'test.once': handler } }));
+    await runners[0]!.schedule('test.once', { uniqueKey: 'once' });
+    await runners[0]!.schedule('test.once', { uniqueKey: 'once' });
+    await Promise.all(runners.map((runner) => runner.runDue()));
+    expect(runs).toEqual(['ran']);
+    const [row] = await database.db.select().from(jobs).where(eq(jobs.kind, 'test.once'));
+    expect(row!.doneAt).not.toBeNull();
+    expect(row!.uniqueKey).toBeNull();
+  });
+
+  it('keeps a failed job with its error and retries it later', async () => {
+    let attempts = 0;
+    const runner = createJobRunner({
+      db: database.db,
+      handlers: {
+        'test.flaky': async () => {
+          attempts++;
+          throw new Error('falló');
+        },
+      },
+    });
+    await runner.schedule('test.flaky');
+    await runner.runDue();
+    const [row] = await database.db.select().from(jobs).where(eq(jobs.kind, 'test.flaky'));
+    expect(attempts).toBe(1);
+    expect(row).toMatchObject({ doneAt: null, lastError: 'falló', attempts: 1, lockedUntil: null });
+    expect(row!.runAt.getTime()).toBeGreaterThan(Date.now());
+    await runner.runDue();
+    expect(attempts).toBe(1);
+  });
+
+  it('queues the next occurrence of a recurring job, and start/stop are safe', async () => {
+    let runs = 0;
+    const runner = createJobRunner({
+      db: database.db,
+      handlers: { 'test.recurring': async () => void runs++ },
+      recurring: [{ kind: 'test.recurring', everyMs: 60_000 }],
+      pollMs: 10_000,
+    });
+    await runner.start();
+    await runner.runDue();
+    await runner.stop();
+    expect(runs).toBe(1);
+    const pending = (await database.db.select().from(jobs).where(eq(jobs.kind, 'test.recurring'))).filter((job) => job.doneAt === null);
+    expect(pending).toHaveLength(1);
+    expect(pending[0]!.runAt.getTime()).toBeGreaterThan(Date.now() + 50_000);
+  });
+});

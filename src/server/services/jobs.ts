@@ -1,0 +1,113 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '#server/db/client.ts';
+import { jobs } from '#server/db/schema/index.ts';
+
+type Log = { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
+
+export type JobHandler = (payload: unknown) => Promise<void>;
+
+export type RecurringJob = { kind: string; everyMs: number };
+
+const lockMs = 5 * 60_000;
+const maxBackoffMs = 60 * 60_000;
+
+/**
+ * Scheduled work claimed from the jobs table with FOR UPDATE SKIP LOCKED, so any number of
+ * instances can poll; a claim expires, so a crashed instance's job runs again (handlers are idempotent).
+ */
+export function createJobRunner(deps: {
+  db: Db;
+  handlers: Record<string, JobHandler>;
+  recurring?: RecurringJob[];
+  pollMs?: number;
+  log?: Log;
+}) {
+  const { db, handlers } = deps;
+  const recurring = deps.recurring ?? [];
+  const log = deps.log ?? { info() {}, error() {} };
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<number> | null = null;
+
+  /** Queues a job; with a uniqueKey, only one such job waits at a time. */
+  async function schedule(kind: string, options: { runAt?: Date; payload?: object; uniqueKey?: string } = {}): Promise<void> {
+    await db
+      .insert(jobs)
+      .values({ kind, payload: options.payload ?? {}, runAt: options.runAt ?? new Date(), uniqueKey: options.uniqueKey ?? null })
+      .onConflictDoNothing();
+  }
+
+  async function claimOne() {
+    const rows = await db.execute<{ id: number; kind: string; payload: unknown; attempts: number; unique_key: string | null }>(sql`
+      update ${jobs} set locked_until = now() + ${`${lockMs} milliseconds`}::interval, attempts = attempts + 1
+      where id = (
+        select id from ${jobs}
+        where done_at is null and run_at <= now() and (locked_until is null or locked_until < now())
+        order by run_at
+        for update skip locked
+        limit 1
+      )
+      returning id, kind, payload, attempts, unique_key`);
+    const list = (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as {
+      id: number | string;
+      kind: string;
+      payload: unknown;
+      attempts: number;
+      unique_key: string | null;
+    }[];
+    const row = list[0];
+    return row ? { ...row, id: Number(row.id) } : null;
+  }
+
+  /** Runs every due job once; returns how many ran. */
+  async function runDue(): Promise<number> {
+    let count = 0;
+    for (;;) {
+      const job = await claimOne();
+      if (!job) return count;
+      count++;
+      const handler = handlers[job.kind];
+      try {
+        if (!handler) throw new Error(`no handler for job ${job.kind}`);
+        await handler(job.payload);
+        // the key is released so the next occurrence can be queued
+        await db.update(jobs).set({ doneAt: new Date(), lockedUntil: null, uniqueKey: null, lastError: null }).where(eq(jobs.id, job.id));
+        const every = recurring.find((each) => each.kind === job.kind);
+        if (every) await schedule(job.kind, { runAt: new Date(Date.now() + every.everyMs), uniqueKey: `recurring:${job.kind}` });
+      } catch (error) {
+        const backoff = Math.min(maxBackoffMs, 30_000 * 2 ** Math.min(job.attempts, 10));
+        log.error({ err: error, job: job.kind }, 'job failed');
+        await db
+          .update(jobs)
+          .set({ lockedUntil: null, lastError: error instanceof Error ? error.message : String(error), runAt: new Date(Date.now() + backoff) })
+          .where(and(eq(jobs.id, job.id), isNull(jobs.doneAt)));
+      }
+    }
+  }
+
+  /** One pass at a time per process, whatever the timer does. */
+  function tick(): Promise<number> {
+    running ??= runDue().finally(() => {
+      running = null;
+    });
+    return running;
+  }
+
+  return {
+    schedule,
+    runDue: tick,
+    /** Queues the recurring jobs and polls until stop(). */
+    async start() {
+      for (const each of recurring) await schedule(each.kind, { uniqueKey: `recurring:${each.kind}` });
+      timer = setInterval(() => void tick().catch((error: unknown) => log.error({ err: error }, 'job poll failed')), deps.pollMs ?? 30_000);
+      timer.unref();
+      void tick().catch(() => {});
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await running?.catch(() => {});
+    },
+  };
+}
+
+export type JobRunner = ReturnType<typeof createJobRunner>;

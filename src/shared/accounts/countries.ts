@@ -1,0 +1,43 @@
+/** Country choices of the sign-up and profile forms (spec 1 §3): Spanish names, then 'Otro'. */
+export const countries = [
+  'Afganistán', 'Albania', 'Alemania', 'Andorra', 'Angola', 'Anguila', 'Antártida', 'Antigua y Barbuda',
+  'Arabia Saudita', 'Argelia', 'Argentina', 'Armenia', 'Aruba', 'Australia', 'Austria', 'Azerbaiyán',
+  'Bahamas', 'Bangladés', 'Barbados', 'Baréin', 'Bélgica', 'Belice', 'Benín', 'Bermudas', 'Bielorrusia',
+  'Bolivia', 'Bonaire, San Eustaquio y Saba', 'Bosnia y Herzegovina', 'Botsuana', 'Brasil', 'Brunéi',
+  'Bulgaria', 'Burkina Faso', 'Burundi', 'Bután', 'Cabo Verde', 'Camboya', 'Camerún', 'Canadá', 'Catar',
+  'Chad', 'Chequia', 'Chile', 'China', 'Chipre', 'Ciudad del Vaticano', 'Colombia', 'Comoras',
+  'Corea del Norte', 'Corea del Sur', 'Costa de Marfil', 'Costa Rica', 'Croacia', 'Cuba', 'Curazao',
+  'Dinamarca', 'Dominica', 'Ecuador', 'Egipto', 'El Salvador', 'Emiratos Árabes Unidos', 'Eritrea',
+  'Eslovaquia', 'Eslovenia', 'España', 'Estados Unidos', 'Estonia', 'Esuatini', 'Etiopía', 'Filipinas',
+  'Finlandia', 'Fiyi', 'Francia', 'Gabón', 'Gambia', 'Georgia', 'Ghana', 'Gibraltar', 'Granada', 'Grecia',
+  'Groenlandia', 'Guadalupe', 'Guam', 'Guatemala', 'Guayana Francesa', 'Guernsey', 'Guinea',
+  'Guinea Ecuatorial', 'Guinea-Bisáu', 'Guyana', 'Haití', 'Honduras', 'Hong Kong', 'Hungría', 'India',
+  'Indonesia', 'Irak', 'Irán', 'Irlanda', 'Isla Bouvet', 'Isla de Man', 'Isla de Navidad', 'Isla Norfolk',
+  'Islandia', 'Islas Åland', 'Islas Caimán', 'Islas Cocos', 'Islas Cook', 'Islas Feroe',
+  'Islas Georgias del Sur y Sandwich del Sur', 'Islas Heard y McDonald', 'Islas Malvinas',
+  'Islas Marianas del Norte', 'Islas Marshall', 'Islas menores alejadas de EE. UU.', 'Islas Pitcairn',
+  'Islas Salomón', 'Islas Turcas y Caicos', 'Islas Vírgenes Británicas', 'Islas Vírgenes de EE. UU.',
+  'Israel', 'Italia', 'Jamaica', 'Japón', 'Jersey', 'Jordania', 'Kazajistán', 'Kenia', 'Kirguistán',
+  'Kiribati', 'Kosovo', 'Kuwait', 'Laos', 'Lesoto', 'Letonia', 'Líbano', 'Liberia', 'Libia',
+  'Liechtenstein', 'Lituania', 'Luxemburgo', 'Macao', 'Macedonia del Norte', 'Madagascar', 'Malasia',
+  'Malaui', 'Maldivas', 'Malí', 'Malta', 'Marruecos', 'Martinica', 'Mauricio', 'Mauritania', 'Mayotte',
+  'México', 'Micronesia', 'Moldavia', 'Mónaco', 'Mongolia', 'Montenegro', 'Montserrat', 'Mozambique',
+  'Myanmar', 'Namibia', 'Nauru', 'Nepal', 'Nicaragua', 'Níger', 'Nigeria', 'Niue', 'Noruega',
+  'Nueva Caledonia', 'Nueva Zelanda', 'Omán', 'Países Bajos', 'Pakistán', 'Palaos', 'Palestina', 'Panamá',
+  'Papúa Nueva Guinea', 'Paraguay', 'Perú', 'Polinesia Francesa', 'Polonia', 'Portugal', 'Puerto Rico',
+  'Reino Unido', 'República Centroafricana', 'República del Congo', 'República Democrática del Congo',
+  'República Dominicana', 'Reunión', 'Ruanda', 'Rumania', 'Rusia', 'Sahara Occidental', 'Samoa',
+  'Samoa Americana', 'San Bartolomé', 'San Cristóbal y Nieves', 'San Marino', 'San Martín (Francia)',
+  'San Martín (Países Bajos)', 'San Pedro y Miquelón', 'San Vicente y las Granadinas', 'Santa Elena',
+  'Santa Lucía', 'Santo Tomé y Príncipe', 'Senegal', 'Serbia', 'Seychelles', 'Sierra Leona', 'Singapur',
+  'Siria', 'Somalia', 'Sri Lanka', 'Sudáfrica', 'Sudán', 'Sudán del Sur', 'Suecia', 'Suiza', 'Surinam',
+  'Svalbard y Jan Mayen', 'Tailandia', 'Taiwán', 'Tanzania', 'Tayikistán', 'Territorio Británico del Océano Índico',
+  'Territorios Australes Franceses', 'Timor Oriental', 'Togo', 'Tokelau', 'Tonga', 'Trinidad y Tobago',
+  'Túnez', 'Turkmenistán', 'Turquía', 'Tuvalu', 'Ucrania', 'Uganda', 'Uruguay', 'Uzbekistán', 'Vanuatu',
+  'Venezuela', 'Vietnam', 'Wallis y Futuna', 'Yemen', 'Yibuti', 'Zambia', 'Zimbabue',
+  'Otro',
+] as const;
+
+export type Country = (typeof countries)[number];
+
+export const isCountry = (value: string): value is Country => (countries as readonly string[]).includes(value);

@@ -1,0 +1,130 @@
+import { Alert, Badge, Button, Card, Group, Modal, Radio, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState } from 'react';
+import type { Membership } from '#shared/membership/membership.schemas.ts';
+import { useErrorModal } from '#web/components/error-modal.tsx';
+import { ApiError } from '#web/lib/api-client.ts';
+import { useMembershipChange, usePaymentsConfig, useStartSubscription } from '../account-api.ts';
+import { longDate, planOptions, typeLabels } from '../membership-labels.ts';
+
+/** The membership card of /perfil: type, next payment date, and the changes the member may ask for. */
+export function MembershipCard({ membership }: { membership: Membership }) {
+  const { showError, showAppError } = useErrorModal();
+  const [confirmDowngrade, setConfirmDowngrade] = useState(false);
+  const [plan, setPlan] = useState<'monthly' | 'annual'>('monthly');
+  const downgrade = useMembershipChange('downgrade');
+  const reactivate = useMembershipChange('reactivate');
+  const start = useStartSubscription();
+  const config = usePaymentsConfig();
+  const providerName = config.data?.providerName ?? 'PayPal';
+
+  const planText = membership.type === 'Premium' ? (membership.annualPlan ? 'Plan anual' : 'Plan mensual') : null;
+
+  const doDowngrade = () =>
+    downgrade.mutate(undefined, {
+      onSuccess: (result) => {
+        setConfirmDowngrade(false);
+        const until = result.membership.terminationDate;
+        notifications.show({
+          color: 'blue',
+          title: 'Cambio a membresía Básica',
+          message: until ? `Conservarás tus beneficios Premium hasta el ${longDate(until)}.` : 'Tu membresía ahora es Básica.',
+        });
+      },
+      onError: (error) => {
+        setConfirmDowngrade(false);
+        showAppError(error);
+      },
+    });
+
+  const doReactivate = () =>
+    reactivate.mutate(undefined, {
+      onSuccess: () => notifications.show({ color: 'green', title: 'Premium reactivado', message: 'Tu membresía Premium sigue activa.' }),
+      onError: (error) => showAppError(error),
+    });
+
+  const upgrade = () =>
+    start.mutate(
+      { plan, returnTo: 'profile' },
+      {
+        onSuccess: (result) => window.location.assign(result.approvalUrl),
+        onError: (error) => {
+          if (error instanceof ApiError && error.code === 'SUBSCRIPTION_CREATE_FAILED') showError({ title: providerName, message: error.message });
+          else showAppError(error);
+        },
+      },
+    );
+
+  return (
+    <Card withBorder radius="md" padding="lg">
+      <Stack gap="sm">
+        <Group justify="space-between">
+          <Title order={2} size="h3">
+            Membresía
+          </Title>
+          <Badge size="lg" color={membership.hasPremiumAccess ? 'blue' : 'gray'} variant="light">
+            {typeLabels[membership.type]}
+          </Badge>
+        </Group>
+        {planText && <Text>{planText}</Text>}
+        {membership.isManual && <Text size="sm">Premium asignado por un administrador.</Text>}
+        {membership.nextPaymentDate && (
+          <Text>
+            Próxima fecha de pago: <strong>{longDate(membership.nextPaymentDate)}</strong>
+          </Text>
+        )}
+        {membership.type === 'Legacy' && membership.terminationDate && (
+          <Text>Tus beneficios Premium terminan el {longDate(membership.terminationDate)}.</Text>
+        )}
+        {membership.paymentStatus === 'POR_TERMINAR' && membership.terminationDate && (
+          <Alert color="yellow" title="Cambio a Básica programado">
+            Conservarás tus beneficios Premium hasta el {longDate(membership.terminationDate)}. Puedes reactivar Premium antes de esa fecha.
+          </Alert>
+        )}
+        {membership.paymentStatus === 'CANCELLED' && <Text size="sm">Tu suscripción fue cancelada. Puedes volver a suscribirte cuando quieras.</Text>}
+
+        {membership.canDowngrade && (
+          <Button variant="default" onClick={() => setConfirmDowngrade(true)}>
+            Cambiar a membresía Básica
+          </Button>
+        )}
+        {membership.canReactivate && (
+          <Button onClick={doReactivate} loading={reactivate.isPending}>
+            Reactivar Premium
+          </Button>
+        )}
+        {membership.canUpgrade && (
+          <Stack gap="xs">
+            <Radio.Group label="Obtén Premium" value={plan} onChange={(value) => setPlan(value as 'monthly' | 'annual')}>
+              <Group mt="xs">
+                {planOptions
+                  .filter((option) => option.value !== 'basic')
+                  .map((option) => (
+                    <Radio key={option.value} value={option.value} label={`${option.title} · ${option.price}`} />
+                  ))}
+              </Group>
+            </Radio.Group>
+            <Button onClick={upgrade} loading={start.isPending}>
+              Obtener Premium con {providerName}
+            </Button>
+          </Stack>
+        )}
+      </Stack>
+
+      <Modal opened={confirmDowngrade} onClose={() => setConfirmDowngrade(false)} title="Cambiar a membresía Básica" centered>
+        <Text>
+          ¿Seguro que quieres cambiar a la membresía Básica? No se harán más cobros y conservarás tus beneficios Premium hasta tu próxima
+          fecha de pago{membership.nextPaymentDate ? ` (${longDate(membership.nextPaymentDate)})` : ''}.
+        </Text>
+        <Group justify="flex-end" mt="lg">
+          <Button variant="default" onClick={() => setConfirmDowngrade(false)}>
+            Cancelar
+          </Button>
+          <Button color="red" onClick={doDowngrade} loading={downgrade.isPending}>
+            Cambiar a Básica
+          </Button>
+        </Group>
+      </Modal>
+    </Card>
+  );
+}

@@ -1,0 +1,38 @@
+import { Button, Group, Modal, Text } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { api } from '#web/lib/api-client.ts';
+import { useCurrentUser } from '../api.ts';
+
+const checkedUsers = new Set<string>();
+
+/** The startup check: once per app load for a signed-in member; a due scheduled change is announced once. */
+export function MembershipCheckNotice() {
+  const { user } = useCurrentUser();
+  const queryClient = useQueryClient();
+  const [changed, setChanged] = useState(false);
+  const userId = user?.id;
+
+  useEffect(() => {
+    if (!userId || checkedUsers.has(userId)) return;
+    checkedUsers.add(userId);
+    api
+      .post<{ changed: boolean }>('/api/membership/check')
+      .then(async (result) => {
+        if (!result.changed) return;
+        setChanged(true);
+        await queryClient.invalidateQueries();
+      })
+      .catch(() => {});
+  }, [userId, queryClient]);
+
+  return (
+    <Modal opened={changed} onClose={() => setChanged(false)} title="AVISO CAMBIO DE CUENTA" centered>
+      <Text>Se ha efectuado el cambio programado de cuenta</Text>
+      <Group justify="flex-end" mt="lg">
+        <Button onClick={() => setChanged(false)}>Aceptar</Button>
+      </Group>
+    </Modal>
+  );
+}
+
