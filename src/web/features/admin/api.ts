@@ -1,0 +1,175 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  AdminEvent,
+  AdminEventRow,
+  AdminNewsletter,
+  AdminOrganization,
+  AdminProcedure,
+  AdminProcedureListQuery,
+  AdminProcedurePage,
+  AdminTag,
+  EventInput,
+  LandingInput,
+  OrganizationInput,
+  ProcedureInput,
+  TagInput,
+} from '#shared/admin-content/admin-content.schemas.ts';
+import { api } from '#web/lib/api-client.ts';
+
+const keys = {
+  procedures: ['admin', 'procedures'] as const,
+  tags: ['admin', 'tags'] as const,
+  events: ['admin', 'events'] as const,
+  organizations: ['admin', 'organizations'] as const,
+  landing: ['admin', 'landing'] as const,
+  newsletter: ['admin', 'newsletter'] as const,
+};
+
+/** Public pages read the same records: refresh them too after a console change. */
+const publicKeys = [['catalog'], ['procedure'], ['events'], ['landing']];
+
+function useInvalidate() {
+  const queryClient = useQueryClient();
+  return (key: readonly string[]) =>
+    Promise.all([key, ...publicKeys].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+}
+
+type Items<T> = { items: T[] };
+
+// ---------- surgeries ----------
+
+export function useAdminProcedures(query: AdminProcedureListQuery) {
+  const params = new URLSearchParams({ sort: query.sort, dir: query.dir, page: String(query.page), ...(query.q ? { q: query.q } : {}) });
+  return useQuery({
+    queryKey: [...keys.procedures, 'list', query],
+    queryFn: () => api.get<AdminProcedurePage>(`/api/admin/procedures?${params}`),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useAdminProcedure(id: string, enabled: boolean) {
+  return useQuery({
+    queryKey: [...keys.procedures, id],
+    queryFn: () => api.get<AdminProcedure>(`/api/admin/procedures/${id}`),
+    enabled,
+  });
+}
+
+export function useSaveProcedure(id: string) {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: (input: ProcedureInput) => api.put<AdminProcedure>(`/api/admin/procedures/${id}`, input),
+    onSuccess: () => invalidate(keys.procedures),
+  });
+}
+
+export function useDeleteProcedure(id: string) {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: () => api.delete<unknown>(`/api/admin/procedures/${id}`),
+    onSuccess: () => invalidate(keys.procedures),
+  });
+}
+
+// ---------- tags ----------
+
+export function useAdminTags() {
+  return useQuery({ queryKey: keys.tags, queryFn: () => api.get<Items<AdminTag>>('/api/admin/tags').then((body) => body.items) });
+}
+
+export function useAdminTag(id: string, enabled: boolean) {
+  return useQuery({ queryKey: [...keys.tags, id], queryFn: () => api.get<AdminTag>(`/api/admin/tags/${id}`), enabled });
+}
+
+export function useSaveTag(id: string) {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: (input: TagInput) => api.put<AdminTag>(`/api/admin/tags/${id}`, input),
+    onSuccess: () => Promise.all([invalidate(keys.tags), invalidate(keys.procedures)]),
+  });
+}
+
+export function useDeleteTag(id: string) {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: () => api.delete<unknown>(`/api/admin/tags/${id}`),
+    onSuccess: () => Promise.all([invalidate(keys.tags), invalidate(keys.procedures)]),
+  });
+}
+
+// ---------- events ----------
+
+export function useAdminEvents() {
+  return useQuery({ queryKey: keys.events, queryFn: () => api.get<Items<AdminEventRow>>('/api/admin/events').then((body) => body.items) });
+}
+
+export function useAdminEvent(id: string, enabled: boolean) {
+  return useQuery({ queryKey: [...keys.events, id], queryFn: () => api.get<AdminEvent>(`/api/admin/events/${id}`), enabled });
+}
+
+export function useSaveEvent(id: string) {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: (input: EventInput) => api.put<AdminEvent>(`/api/admin/events/${id}`, input),
+    onSuccess: () => invalidate(keys.events),
+  });
+}
+
+export function useDeleteEvent(id: string) {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: () => api.delete<unknown>(`/api/admin/events/${id}`),
+    onSuccess: () => invalidate(keys.events),
+  });
+}
+
+// ---------- organizations ----------
+
+export function useAdminOrganizations() {
+  return useQuery({
+    queryKey: keys.organizations,
+    queryFn: () => api.get<Items<AdminOrganization>>('/api/admin/organizations').then((body) => body.items),
+  });
+}
+
+export function useAdminOrganization(id: string, enabled: boolean) {
+  return useQuery({
+    queryKey: [...keys.organizations, id],
+    queryFn: () => api.get<AdminOrganization>(`/api/admin/organizations/${id}`),
+    enabled,
+  });
+}
+
+export function useSaveOrganization(id: string) {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: (input: OrganizationInput) => api.put<AdminOrganization>(`/api/admin/organizations/${id}`, input),
+    onSuccess: () => invalidate(keys.organizations),
+  });
+}
+
+// ---------- landing photos and newsletter ----------
+
+export function useAdminLanding() {
+  return useQuery({ queryKey: keys.landing, queryFn: () => api.get<LandingInput>('/api/admin/landing') });
+}
+
+export function useSaveLanding() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: (input: LandingInput) => api.put<LandingInput>('/api/admin/landing', input),
+    onSuccess: () => invalidate(keys.landing),
+  });
+}
+
+export function useAdminNewsletter() {
+  return useQuery({ queryKey: keys.newsletter, queryFn: () => api.get<AdminNewsletter>('/api/admin/newsletter') });
+}
+
+export function useSaveNewsletter() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: (image: string) => api.put<AdminNewsletter>('/api/admin/newsletter', { image }),
+    onSuccess: () => invalidate(keys.newsletter),
+  });
+}

@@ -1,0 +1,68 @@
+import { Anchor, AppShell, Burger, Button, Group, NavLink, ScrollArea, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { Link, Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
+import { NavigationOverlay } from '#web/components/page-loader.tsx';
+import { useLogout } from '#web/features/accounts/api.ts';
+import { activeNavLink, adminNavLinks } from '#web/features/admin/admin-nav.ts';
+import { paths } from '#web/paths.ts';
+
+/** The console frame for every /admin route: top bar, side navigation (a drawer on phones) and the page. */
+export function AdminLayout() {
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const { pathname } = useLocation();
+  const navigation = useNavigation();
+  const logout = useLogout();
+  const active = activeNavLink(pathname);
+
+  return (
+    <AppShell header={{ height: 60 }} navbar={{ width: 240, breakpoint: 'md', collapsed: { mobile: !opened } }} padding="md">
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="xs">
+          <Group gap="sm" wrap="nowrap">
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="md"
+              size="sm"
+              aria-label={opened ? 'Cerrar menú de administración' : 'Abrir menú de administración'}
+            />
+            <Text fw={700} size="sm" visibleFrom="xs">
+              Bienvenid@ Administrador
+            </Text>
+          </Group>
+          <Group gap="xs" wrap="nowrap">
+            <Anchor component={Link} to={paths.index} size="sm">
+              Ir al sitio
+            </Anchor>
+            <Button variant="default" size="compact-sm" onClick={() => logout.mutate()} loading={logout.isPending}>
+              Cerrar sesión
+            </Button>
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" aria-label="Administración">
+        <Text fw={700} size="sm" hiddenFrom="xs" px="sm" py="xs">
+          Bienvenid@ Administrador
+        </Text>
+        <AppShell.Section grow component={ScrollArea}>
+          {adminNavLinks.map((link) => (
+            <NavLink
+              key={link.to}
+              component={Link}
+              to={link.to}
+              label={link.label}
+              active={active === link.to}
+              aria-current={active === link.to ? 'page' : undefined}
+              onClick={close}
+            />
+          ))}
+        </AppShell.Section>
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Outlet />
+      </AppShell.Main>
+      <NavigationOverlay visible={navigation.state === 'loading'} />
+      <ScrollRestoration />
+    </AppShell>
+  );
+}

@@ -1,0 +1,85 @@
+import { Badge, Button, Group } from '@mantine/core';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import type { AdminProcedureRow } from '#shared/admin-content/admin-content.schemas.ts';
+import { adminProcedureSortColumns } from '#shared/admin-content/admin-content.schemas.ts';
+import { useAdminProcedures } from '#web/features/admin/api.ts';
+import { AdminDataTable, useDebouncedSearch, type SortState } from '#web/features/admin/components/admin-data-table.tsx';
+import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
+import { href, paths } from '#web/paths.ts';
+
+type SortColumn = (typeof adminProcedureSortColumns)[number];
+
+export function AdminProceduresPage() {
+  const navigate = useNavigate();
+  const { search, setSearch, debounced } = useDebouncedSearch();
+  const [sort, setSort] = useState<SortState>({ column: 'createdAt', direction: 'desc' });
+  const [page, setPage] = useState(1);
+  const query = useAdminProcedures({ q: debounced || undefined, sort: sort.column as SortColumn, dir: sort.direction, page });
+
+  return (
+    <AdminPage
+      title="Procedimientos"
+      actions={
+        <>
+          <Button component={Link} to={paths.adminTags} variant="default">
+            Administrar etiquetas
+          </Button>
+          <Button component={Link} to={href.adminProcedure()}>
+            Crear nuevo procedimiento
+          </Button>
+        </>
+      }
+    >
+      <AdminDataTable<AdminProcedureRow>
+        mode="server"
+        label="Procedimientos"
+        records={query.data?.items ?? []}
+        total={query.data?.total ?? 0}
+        fetching={query.isFetching}
+        page={page}
+        onPageChange={setPage}
+        sort={sort}
+        onSortChange={(next) => {
+          setSort(next);
+          setPage(1);
+        }}
+        search={search}
+        onSearchChange={(value) => {
+          setSearch(value);
+          setPage(1);
+        }}
+        onRowClick={(record) => navigate(href.adminProcedure(record.id))}
+        columns={[
+          { accessor: 'createdAt', title: 'Fecha de creación', sortable: true, render: (row) => dayjs(row.createdAt).format('DD/MM/YYYY') },
+          {
+            accessor: 'name',
+            title: 'Nombre',
+            sortable: true,
+            render: (row) => (
+              <Link to={href.adminProcedure(row.id)} style={{ color: 'inherit' }} onClick={(event) => event.stopPropagation()}>
+                {row.name}
+              </Link>
+            ),
+          },
+          { accessor: 'type', title: 'Tipo de usuario', sortable: true },
+          { accessor: 'species', title: 'Especie', sortable: true },
+          {
+            accessor: 'tags',
+            title: 'Etiquetas',
+            render: (row) => (
+              <Group gap={4}>
+                {row.tags.map((tag) => (
+                  <Badge key={tag} variant="light" color="gray" c="dark.7" tt="none">
+                    {tag}
+                  </Badge>
+                ))}
+              </Group>
+            ),
+          },
+        ]}
+      />
+    </AdminPage>
+  );
+}
