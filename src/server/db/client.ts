@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -80,7 +81,7 @@ export async function openDatabase(options: { url?: string; pgliteDir?: string }
       },
     };
   }
-  const client = await PGlite.create(options.pgliteDir ?? 'memory://');
+  const client = await PGlite.create(options.pgliteDir ?? 'memory://', { extensions: { pg_trgm } });
   const db = drizzlePglite(client, { schema, casing: 'snake_case' }) as unknown as Db;
   return {
     db,

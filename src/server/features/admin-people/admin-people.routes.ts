@@ -1,0 +1,102 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  adminUserInputSchema,
+  adminUserSchema,
+  adminUsersPageSchema,
+  adminUsersQuerySchema,
+} from '#shared/admin-people/users.schemas.ts';
+import {
+  manualPremiumDowngradeSchema,
+  manualPremiumListSchema,
+  manualPremiumUpgradeSchema,
+  userPickSchema,
+} from '#shared/admin-people/manual-premium.schemas.ts';
+import { statisticsQuerySchema, statisticsSchema } from '#shared/admin-people/statistics.schemas.ts';
+import { bulkMailCreatedSchema, bulkMailSchema } from '#shared/admin-people/mailing.schemas.ts';
+import type { Db } from '#server/db/client.ts';
+import { requireAdmin } from '#server/plugins/authorization.ts';
+import type { AdminUsersService } from './users.service.ts';
+import type { ManualPremiumService } from './manual-premium.service.ts';
+import type { StatisticsService } from './statistics.service.ts';
+import type { MailingService } from './mailing.service.ts';
+import { streamUsersReport } from './users-report.ts';
+
+const idParams = z.object({ id: z.string().min(1).max(100) });
+
+/** The people half of the console (spec 2 users, report, mailing, statistics; spec 3 manual Premium). Admins only. */
+export function registerAdminPeopleRoutes(
+  app: FastifyInstance,
+  deps: { db: Db; users: AdminUsersService; manualPremium: ManualPremiumService; statistics: StatisticsService; mailing: MailingService },
+) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  // onRequest, so that a guest learns nothing from validation errors
+  const admin = { onRequest: async (request: Parameters<typeof requireAdmin>[0]) => void (await requireAdmin(request)) };
+
+  api.get('/api/admin/users', { ...admin, schema: { querystring: adminUsersQuerySchema, response: { 200: adminUsersPageSchema } } }, async (request) =>
+    deps.users.list(request.query),
+  );
+  api.get('/api/admin/users/report.xlsx', admin, async (request, reply) => {
+    const actor = await requireAdmin(request);
+    const { fileName, stream } = streamUsersReport({ db: deps.db, requestedBy: actor.id });
+    reply
+      .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+      .header('content-disposition', `attachment; filename="${fileName}"`)
+      .header('cache-control', 'private, no-store');
+    return reply.send(stream);
+  });
+  api.get('/api/admin/users/:id', { ...admin, schema: { params: idParams, response: { 200: adminUserSchema } } }, async (request) =>
+    deps.users.get(request.params.id),
+  );
+  api.post('/api/admin/users', { ...admin, schema: { body: adminUserInputSchema, response: { 201: adminUserSchema } } }, async (request, reply) =>
+    reply.status(201).send(await deps.users.create(request.body)),
+  );
+  api.put('/api/admin/users/:id', { ...admin, schema: { params: idParams, body: adminUserInputSchema, response: { 200: adminUserSchema } } }, async (request) =>
+    deps.users.update(request.params.id, request.body),
+  );
+  api.delete('/api/admin/users/:id', { ...admin, schema: { params: idParams } }, async (request, reply) => {
+    const actor = await requireAdmin(request);
+    await deps.users.remove(request.params.id, actor.id);
+    return reply.status(204).send();
+  });
+
+  api.get('/api/admin/manual-premium', { ...admin, schema: { response: { 200: manualPremiumListSchema } } }, async () => ({
+    users: await deps.manualPremium.list(),
+  }));
+  api.get(
+    '/api/admin/manual-premium/candidates',
+    { ...admin, schema: { querystring: z.object({ q: z.string().trim().max(100).optional() }), response: { 200: userPickSchema } } },
+    async (request) => ({ users: await deps.manualPremium.candidates(request.query.q) }),
+  );
+  api.post('/api/admin/manual-premium/upgrade', { ...admin, schema: { body: manualPremiumUpgradeSchema } }, async (request, reply) => {
+    await deps.manualPremium.upgrade(request.body.userId, request.body.period);
+    return reply.status(204).send();
+  });
+  api.post('/api/admin/manual-premium/downgrade', { ...admin, schema: { body: manualPremiumDowngradeSchema } }, async (request, reply) => {
+    await deps.manualPremium.downgrade(request.body.userId);
+    return reply.status(204).send();
+  });
+
+  api.get('/api/admin/statistics', { ...admin, schema: { querystring: statisticsQuerySchema, response: { 200: statisticsSchema } } }, async (request) =>
+    deps.statistics.get(request.query),
+  );
+
+  api.post('/api/admin/mailing', { ...admin, schema: { body: bulkMailSchema, response: { 202: bulkMailCreatedSchema } } }, async (request, reply) => {
+    const actor = await requireAdmin(request);
+    return reply.status(202).send(await deps.mailing.create(request.body, actor.id));
+  });
+
+  // the link in each promotional mail: no session needed, the signed token identifies the member
+  api.get(
+    '/api/mailing/unsubscribe',
+    { schema: { querystring: z.object({ u: z.string().max(100), t: z.string().max(100) }) } },
+    async (request, reply) => {
+      const done = await deps.mailing.unsubscribe(request.query.u, request.query.t);
+      reply.status(done ? 200 : 400).type('text/html; charset=utf-8');
+      return `<!doctype html><html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>CxVet</title></head><body style="font-family:sans-serif;padding:24px"><h1>CxVet</h1><p>${
+        done ? 'Listo: ya no recibirás correos promocionales de CxVet.' : 'El enlace no es válido.'
+      }</p><p><a href="/">Ir a CxVet</a></p></body></html>`;
+    },
+  );
+}

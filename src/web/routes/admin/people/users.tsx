@@ -1,0 +1,103 @@
+import { Alert, Anchor, Button, Checkbox, Group } from '@mantine/core';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import type { AdminUserRow } from '#shared/admin-people/users.schemas.ts';
+import { errorContent } from '#web/components/error-modal.tsx';
+import { useAdminUsers, type AdminUsersListQuery } from '#web/features/admin-people/api.ts';
+import { UsersReportButton } from '#web/features/admin-people/components/users-report-button.tsx';
+import { membershipLabel, phoneLabel, spanishDate } from '#web/features/admin-people/format.ts';
+import { AdminDataTable, useDebouncedSearch, type SortState } from '#web/features/admin/components/admin-data-table.tsx';
+import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
+import { href, paths } from '#web/paths.ts';
+
+export function AdminUsersPage() {
+  const navigate = useNavigate();
+  const { search, setSearch, debounced } = useDebouncedSearch();
+  const [sort, setSort] = useState<SortState>({ column: 'createdAt', direction: 'desc' });
+  const [page, setPage] = useState(1);
+  const [manualOnly, setManualOnly] = useState(false);
+  const query = useAdminUsers({
+    q: debounced || undefined,
+    sort: sort.column as AdminUsersListQuery['sort'],
+    dir: sort.direction,
+    page,
+    manualOnly,
+  });
+
+  return (
+    <AdminPage
+      title="Usuarios"
+      actions={
+        <>
+          <UsersReportButton />
+          <Button component={Link} to={href.adminUser()}>
+            Crear nuevo usuario
+          </Button>
+        </>
+      }
+    >
+      <Group justify="space-between" gap="sm">
+        <Checkbox
+          label="Mostrar solo usuarios premium manual"
+          checked={manualOnly}
+          onChange={(event) => {
+            setManualOnly(event.currentTarget.checked);
+            setPage(1);
+          }}
+        />
+        <Group gap="md">
+          <Anchor component={Link} to={paths.adminManualPremium} size="sm">
+            Usuarios premium manual
+          </Anchor>
+          <Anchor component={Link} to={paths.adminManualPremiumUpgrade} size="sm">
+            Actualizar a premium manual
+          </Anchor>
+          <Anchor component={Link} to={paths.adminManualPremiumDowngrade} size="sm">
+            Quitar premium manual
+          </Anchor>
+        </Group>
+      </Group>
+      {query.isError ? (
+        <Alert color="red" title="Error" role="alert">
+          {errorContent(query.error).message}
+        </Alert>
+      ) : null}
+      <AdminDataTable<AdminUserRow>
+        mode="server"
+        label="Usuarios"
+        records={query.data?.items ?? []}
+        total={query.data?.total ?? 0}
+        fetching={query.isFetching}
+        page={page}
+        onPageChange={setPage}
+        sort={sort}
+        onSortChange={(next) => {
+          setSort(next);
+          setPage(1);
+        }}
+        search={search}
+        onSearchChange={(value) => {
+          setSearch(value);
+          setPage(1);
+        }}
+        onRowClick={(record) => navigate(href.adminUser(record.id))}
+        columns={[
+          {
+            accessor: 'name',
+            title: 'Nombre',
+            sortable: true,
+            render: (row) => (
+              <Link to={href.adminUser(row.id)} style={{ color: 'inherit' }} onClick={(event) => event.stopPropagation()}>
+                {row.name || row.email}
+              </Link>
+            ),
+          },
+          { accessor: 'email', title: 'Correo', sortable: true },
+          { accessor: 'phoneNumber', title: 'Teléfono', sortable: true, noWrap: true, render: (row) => phoneLabel(row.phoneNumber) },
+          { accessor: 'type', title: 'Membresía', sortable: true, render: membershipLabel },
+          { accessor: 'createdAt', title: 'Fecha de registro', sortable: true, noWrap: true, render: (row) => spanishDate(row.createdAt) },
+        ]}
+      />
+    </AdminPage>
+  );
+}
