@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { sql } from 'drizzle-orm';
 import { chromium } from '@playwright/test';
 import { openDatabase } from '#server/db/client.ts';
 import { buildApp } from '#server/app.ts';
@@ -24,8 +25,10 @@ const app = await buildApp({ config, database, storage, mailer, distDir: hasBuil
 await seedDemo({ db: database.db, storage, accounts: app.services.accounts });
 
 const searchUrl = '/api/catalog/procedures?q=perra&page=1';
-const searchBody = (await app.inject({ url: searchUrl })).body;
+let searchBody = '';
+// Fastify refuses new routes once inject() has made the app ready, so the route comes first.
 app.get('/bench/constant', async (_request, reply) => reply.type('application/json').send(searchBody));
+searchBody = (await app.inject({ url: searchUrl })).body;
 const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
 
 async function measure(url: string) {
@@ -65,6 +68,35 @@ if (!hasBuild) {
   const adminLike = scripts.filter((script) => /admin|datatable|tiptap|chart|recharts/i.test(script.url));
   console.log(`  admin, editor, chart or table chunks among them: ${adminLike.length === 0 ? 'none' : adminLike.map((s) => s.url).join(', ')}`);
 }
+
+// people: 100,000 members for the admin list and the users report
+const userCount = Number(process.env.BENCH_USERS ?? 100_000);
+let started = performance.now();
+await database.db.execute(sql`
+  insert into users (id, name, email, type, annual_plan, payment_day, country, city, phone_number, home_university)
+  select gen_random_uuid()::text, 'Usuario ' || i, 'usuario' || i || '@bench.example',
+    (case when i % 10 = 0 then 'Premium' when i % 97 = 0 then 'Legacy' else 'Gratis' end)::account_type,
+    i % 20 = 0, case when i % 10 = 0 then now() - (i % 300) * interval '1 day' end,
+    'México', 'Ciudad ' || (i % 50), '+52155' || lpad(i::text, 8, '0'), case when i % 3 = 0 then 'UNAM' end
+  from generate_series(1, ${userCount}) as i`);
+console.log(`\ninserted ${userCount} users in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+const admin = await app.services.accounts.createAccount({ name: 'Bench', email: 'bench-admin@bench.example', password: 'Bench1234', values: { type: 'Admin' } });
+const login = await app.inject({ method: 'POST', url: '/api/account/login', headers: { origin: config.publicUrl }, payload: { email: admin.email, password: 'Bench1234' } });
+const adminCookie = String(login.headers['set-cookie']).split(';')[0]!;
+const usersSearch = '/api/admin/users?q=usuario4567&sort=name&dir=asc&page=1';
+const usersResult = await autocannon({ url: `${baseUrl}${usersSearch}`, connections: 4, duration: seconds, headers: { cookie: adminCookie } });
+console.log(`admin users list with search at ${userCount} users  ${usersSearch}`);
+console.log(`  ${usersResult.requests.average.toFixed(0)} req/s, p50 ${usersResult.latency.p50} ms, p97.5 ${usersResult.latency.p97_5} ms, p99 ${usersResult.latency.p99} ms, errors ${usersResult.errors + usersResult.non2xx}`);
+
+let peakRss = process.memoryUsage().rss;
+const baselineRss = peakRss;
+const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
+started = performance.now();
+const report = await fetch(`${baseUrl}/api/admin/users/report.xlsx`, { headers: { cookie: adminCookie } });
+let reportBytes = 0;
+for await (const chunk of report.body!) reportBytes += (chunk as Uint8Array).length;
+clearInterval(sampler);
+console.log(`users report at ${userCount} users: ${((performance.now() - started) / 1000).toFixed(1)} s, ${(reportBytes / 1024 / 1024).toFixed(1)} MiB, peak RSS ${(peakRss / 1024 / 1024).toFixed(0)} MiB (+${((peakRss - baselineRss) / 1024 / 1024).toFixed(0)} MiB over the server's own)`);
 
 await app.close();
 await database.close();

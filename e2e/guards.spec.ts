@@ -31,7 +31,8 @@ test('an Admin may open the user form with the list\'s capitalised URL', async (
   await loginAs(page, 'admin');
   await page.goto('/admin/Users/User/123');
   await expect(page).toHaveURL(/\/admin\/Users\/User\/123$/);
-  await expect(page.getByRole('heading', { name: notFound })).toBeVisible();
+  await expect(page.getByRole('banner').getByText('Bienvenid@ Administrador')).toBeVisible();
+  await expect(page.getByRole('heading', { name: notFound })).toHaveCount(0);
 });
 
 test('a Basic member at /login is sent home', async ({ page }) => {

@@ -31,7 +31,34 @@ import { registerLandingRoutes } from './features/landing/landing.routes.ts';
 import { createContactService } from './features/contact/contact.service.ts';
 import { registerContactRoutes } from './features/contact/contact.routes.ts';
 import rateLimit from '@fastify/rate-limit';
+import { createAdminUsersService } from './features/admin-people/users.service.ts';
+import { createManualPremiumService } from './features/admin-people/manual-premium.service.ts';
+import { createStatisticsService } from './features/admin-people/statistics.service.ts';
+import { createMailingService } from './features/admin-people/mailing.service.ts';
+import { registerAdminPeopleRoutes } from './features/admin-people/admin-people.routes.ts';
 import { registerOutboxRoutes } from './features/admin/outbox.routes.ts';
+import { createHmac } from 'node:crypto';
+import type { PaymentProvider } from './services/payments/payment-provider.ts';
+import { createSimulatedProvider } from './services/payments/simulated-provider.ts';
+import { createPayPalProvider } from './services/payments/paypal-provider.ts';
+import { createJobRunner } from './services/jobs.ts';
+import { createMembershipService } from './features/membership/membership.service.ts';
+import { registerMembershipRoutes } from './features/membership/membership.routes.ts';
+import { createPaymentsService } from './features/payments/payments.service.ts';
+import { registerPaymentRoutes } from './features/payments/payments.routes.ts';
+import { registerSimulatedCheckoutRoutes } from './features/payments/simulated-checkout.routes.ts';
+import { createSignUpService } from './features/accounts/signup.service.ts';
+import { createProfileService } from './features/accounts/profile.service.ts';
+import { registerSignUpAndProfileRoutes } from './features/accounts/profile.routes.ts';
+import { createUploadsService } from './features/uploads/uploads.service.ts';
+import { registerUploadRoutes } from './features/uploads/uploads.routes.ts';
+import { createAdminProceduresService } from './features/admin-content/procedures.service.ts';
+import { createAdminTagsService } from './features/admin-content/tags.service.ts';
+import { createAdminEventsService } from './features/admin-content/events.service.ts';
+import { createAdminOrganizationsService } from './features/admin-content/organizations.service.ts';
+import { createAdminLandingService } from './features/admin-content/landing.service.ts';
+import { createAdminNewsletterService } from './features/admin-content/newsletter.service.ts';
+import { registerAdminContentRoutes } from './features/admin-content/admin-content.routes.ts';
 
 export type AppDeps = {
   config: Config;
@@ -40,6 +67,8 @@ export type AppDeps = {
   mailer: Mailer;
   /** Built SPA folder; null serves the API alone (tests). */
   distDir?: string | null;
+  /** Overrides the provider PAYMENTS_PROVIDER selects (tests of the PayPal provider). */
+  paymentProvider?: PaymentProvider;
 };
 
 export const defaultDistDir = fileURLToPath(new URL('../../dist', import.meta.url));
@@ -69,6 +98,7 @@ export async function buildApp(deps: AppDeps) {
     secureCookies: config.secureCookies,
     trustedOrigins,
     sendResetPassword: createResetMailSender({ mailer, publicUrl: config.publicUrl }),
+    signInLimitPerMinute: config.signInLimitPerMinute,
   });
   const accounts = createAccountsService({ db, auth, publicUrl: config.publicUrl });
   const classrooms = createClassroomsService({ db });
@@ -80,6 +110,38 @@ export async function buildApp(deps: AppDeps) {
   const events = createEventsService({ db });
   const landing = createLandingService({ db, catalog });
   const contact = createContactService({ db, mailer, contactEmail: config.contactEmail });
+  const simulatedProvider =
+    !deps.paymentProvider && config.paymentsProvider === 'simulado'
+      ? createSimulatedProvider({
+          publicUrl: config.publicUrl,
+          secret: createHmac('sha256', config.sessionSecret).update('simulado-webhooks').digest('hex'),
+        })
+      : null;
+  const paymentProvider: PaymentProvider =
+    deps.paymentProvider ?? simulatedProvider ?? createPayPalProvider({ ...config.paypal!, brandName: 'CxVet' });
+  const membership = createMembershipService({ db, provider: paymentProvider, mailer, publicUrl: config.publicUrl, log: app.log });
+  const payments = createPaymentsService({ db, provider: paymentProvider, membership, publicUrl: config.publicUrl, log: app.log });
+  const signUp = createSignUpService({ db, auth, accounts });
+  const profile = createProfileService({ db, auth, membership, signUp });
+  const jobs = createJobRunner({
+    db,
+    handlers: {
+      'membership.sweep': async () => void (await membership.sweep()),
+      'bulk-mail': async (payload) => mailing.send((payload as { bulkMailId: string }).bulkMailId),
+    },
+    recurring: [{ kind: 'membership.sweep', everyMs: 15 * 60_000 }],
+    log: app.log,
+  });
+  app.addHook('onClose', async () => jobs.stop());
+  const uploads = createUploadsService({ db, storage });
+  const mailing = createMailingService({
+    db,
+    mailer,
+    uploads,
+    publicUrl: config.publicUrl,
+    secret: config.sessionSecret,
+    enqueue: (bulkMailId) => jobs.schedule('bulk-mail', { payload: { bulkMailId } }),
+  });
 
   registerAuthorization(app, accounts);
   registerHealthRoutes(app, { database });
@@ -91,10 +153,43 @@ export async function buildApp(deps: AppDeps) {
   registerLandingRoutes(app, { landing });
   registerContactRoutes(app, { contact });
   registerOutboxRoutes(app, { db });
+  registerAdminPeopleRoutes(app, {
+    db,
+    users: createAdminUsersService({ db, auth, accounts }),
+    manualPremium: createManualPremiumService({ db }),
+    statistics: createStatisticsService({ db }),
+    mailing,
+  });
+  registerSignUpAndProfileRoutes(app, { signUp, profile, membership });
+  registerMembershipRoutes(app, { membership });
+  registerPaymentRoutes(app, { payments });
+  if (simulatedProvider) {
+    // the simulated provider posts its webhooks through our own HTTP stack, signature and all
+    simulatedProvider.setTransport(async (rawBody, headers) => {
+      await app.inject({ method: 'POST', url: `/api/payments/webhooks/${simulatedProvider.name}`, headers, payload: rawBody });
+    });
+    registerSimulatedCheckoutRoutes(app, { provider: simulatedProvider });
+  }
+  await registerUploadRoutes(app, { uploads });
+  await registerAdminContentRoutes(app, {
+    procedures: createAdminProceduresService({ db, uploads }),
+    tags: createAdminTagsService({ db }),
+    events: createAdminEventsService({ db, uploads }),
+    organizations: createAdminOrganizationsService({ db, uploads }),
+    landing: createAdminLandingService({ db, uploads }),
+    newsletter: createAdminNewsletterService({ db, uploads }),
+  });
   await registerWebApp(app, deps.distDir === undefined ? defaultDistDir : deps.distDir);
 
-  return Object.assign(app, { services: { accounts, auth, classrooms, diplomas, media, catalog, analytics, viewing } }) as FastifyInstance & {
+  return Object.assign(app, { services: { membership, payments, paymentProvider, simulatedProvider, jobs, signUp, profile, accounts, auth, classrooms, diplomas, media, catalog, analytics, viewing, uploads } }) as FastifyInstance & {
     services: {
+      membership: typeof membership;
+      payments: typeof payments;
+      paymentProvider: PaymentProvider;
+      simulatedProvider: typeof simulatedProvider;
+      jobs: typeof jobs;
+      signUp: typeof signUp;
+      profile: typeof profile;
       accounts: typeof accounts;
       auth: typeof auth;
       classrooms: typeof classrooms;
@@ -103,6 +198,7 @@ export async function buildApp(deps: AppDeps) {
       catalog: typeof catalog;
       analytics: typeof analytics;
       viewing: typeof viewing;
+      uploads: typeof uploads;
     };
   };
 }

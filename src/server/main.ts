@@ -53,6 +53,8 @@ await app.listen({ port: config.port, host: config.host }).catch(async (error: u
   releaseLock();
   fail(error);
 });
+// scheduled membership changes; app.close() stops the runner
+await app.services.jobs.start();
 const lines = [
   '',
   `CxVet está en ${config.publicUrl}`,

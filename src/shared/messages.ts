@@ -18,7 +18,22 @@ export const messages = {
   invalidTimeFormat: 'Introduce un formato válido.',
   invalidFileFormat: 'El formato del archivo no es correcto.',
   notFoundPage: 'Pagina no encontrada',
+  proceduresLoadFailed: 'No se pudo cargar la lista de cirugías, intente mas tarde',
+  tagsLoadFailed: 'No se pudo cargar la lista de etiquetas',
+  guideNeedsPremium: 'Para poder descargar este procedimiento necesitas tener una membresía premium.',
+  noUpcomingEvents: 'No hay eventos próximos',
+  contactSending: 'Enviando mensaje, espere por favor...',
+  contactFailedTitle: 'ERROR CORREO CONTACTO',
+  contactFailed: 'No se pudo enviar correo',
+  contactFailedInline: 'Ocurrio un error.',
   emptyTable: 'No hay información para mostrar.',
+  fieldRequired: 'Este campo es requerido.',
+  logoRequired: 'Se requiere la imagen del logo.',
+  promoRequired: 'Se requiere la imagen del promo.',
+  tagNameTaken: 'Ya existe una etiqueta con ese nombre.',
+  deleteConfirmation: 'Este proceso no tiene forma de revertirse, ¿Aún desea eliminar este elemento?',
+  newsletterImageChanged: 'Se cambió la imagen exitosamente.',
+  newsletterImageFailed: 'No se pudo cambiar la imagen',
 } as const;
 
 /** Message (and modal title where the spec names one) for each API error code. */
@@ -45,7 +60,19 @@ export const errorMessages: Record<ErrorCode, { message: string; title?: string 
     title: 'ERROR CAMBIO DE PASSWORD',
   },
   RESET_CODE_INVALID: { message: 'El código ya no es válido', title: 'CÓDIGO INVÁLIDO' },
+  FILE_FORMAT: { message: 'El formato del archivo no es correcto.' },
   VIEWING_TOKEN_REPLACED: { message: 'Detectamos que se ha ingresado con esta cuenta en otro dispositivo.' },
+  SIGNUP_USER_EXISTS: {
+    message: 'Este usuario ya existe. Por favor ponte en contacto con nosotros para solucionar este problema',
+  },
+  SIGNUP_FAILED: { message: 'No se pudo crear usuario, intenta de nuevo. Si el error persiste contáctanos' },
+  PROFILE_SAVE_FAILED: { message: 'No se pudo guardar perfil' },
+  SUBSCRIPTION_UNMAPPED_ERROR: {
+    message: 'Por el momento no es posible suspender tu suscripción, porfavor espera unos minutos e intenta de nuevo',
+  },
+  SUBSCRIPTION_CREATE_FAILED: { message: 'No se pudo crear la suscripción', title: 'PayPal' },
+  MEMBERSHIP_CHANGE_NOT_ALLOWED: { message: 'Este cambio de membresía no está disponible para tu cuenta.' },
+  WEBHOOK_SIGNATURE_INVALID: { message: 'Firma no válida.' },
 };
 
 /** Shown for a login failure the catalogue does not name. */

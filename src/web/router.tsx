@@ -19,7 +19,49 @@ const screen = (path: string, load: () => Promise<ComponentType>): RouteObject =
 const notBuilt = (...routePaths: string[]): RouteObject[] =>
   routePaths.map((path) => ({ path, Component: NotFoundPage }));
 
-const homeScreen = () => import('#web/routes/home.tsx').then((m) => m.HomePage);
+const homeScreen = () => import('#web/routes/landing.tsx').then((m) => m.LandingPage);
+const catalogScreen = () => import('#web/routes/catalog.tsx').then((m) => m.CatalogPage);
+
+const adminLayout = () => import('#web/routes/admin/admin-layout.tsx').then((m) => m.AdminLayout);
+const adminProceduresScreen = () => import('#web/routes/admin/procedures.tsx').then((m) => m.AdminProceduresPage);
+
+/** The console's pages, inside its own frame (not the public header and footer). */
+const adminPages: RouteObject[] = [
+  { index: true, lazy: { Component: adminProceduresScreen } },
+  screen(paths.adminHome, adminProceduresScreen),
+  screen(paths.adminProcedures, adminProceduresScreen),
+  screen(paths.adminProcedure, () => import('#web/routes/admin/procedure-form.tsx').then((m) => m.AdminProcedureFormPage)),
+  screen(paths.adminTags, () => import('#web/routes/admin/tags.tsx').then((m) => m.AdminTagsPage)),
+  screen(paths.adminTag, () => import('#web/routes/admin/tag-form.tsx').then((m) => m.AdminTagFormPage)),
+  screen(paths.adminEvents, () => import('#web/routes/admin/events.tsx').then((m) => m.AdminEventsPage)),
+  screen(paths.adminEvent, () => import('#web/routes/admin/event-form.tsx').then((m) => m.AdminEventFormPage)),
+  screen(paths.adminOrganizations, () => import('#web/routes/admin/organizations.tsx').then((m) => m.AdminOrganizationsPage)),
+  screen(paths.adminOrganizationCreate, () => import('#web/routes/admin/organization-form.tsx').then((m) => m.AdminOrganizationFormPage)),
+  screen(paths.adminOrganization, () => import('#web/routes/admin/organization-form.tsx').then((m) => m.AdminOrganizationFormPage)),
+  screen(paths.adminLandingPhotos, () => import('#web/routes/admin/landing-photos.tsx').then((m) => m.AdminLandingPhotosPage)),
+  screen(paths.adminNewsletter, () => import('#web/routes/admin/newsletter.tsx').then((m) => m.AdminNewsletterPage)),
+  screen(paths.adminUsers, () => import('#web/routes/admin/people/users.tsx').then((m) => m.AdminUsersPage)),
+  screen(paths.adminUser, () => import('#web/routes/admin/people/user-form.tsx').then((m) => m.AdminUserFormPage)),
+  screen(paths.adminManualPremium, () => import('#web/routes/admin/people/manual-premium.tsx').then((m) => m.AdminManualPremiumPage)),
+  screen(paths.adminManualPremiumUpgrade, () =>
+    import('#web/routes/admin/people/manual-premium-upgrade.tsx').then((m) => m.AdminManualPremiumUpgradePage),
+  ),
+  screen(paths.adminManualPremiumDowngrade, () =>
+    import('#web/routes/admin/people/manual-premium-downgrade.tsx').then((m) => m.AdminManualPremiumDowngradePage),
+  ),
+  screen(paths.adminMailing, () => import('#web/routes/admin/people/mailing.tsx').then((m) => m.AdminMailingPage)),
+  screen(paths.adminStatistics, () => import('#web/routes/admin/people/statistics.tsx').then((m) => m.AdminStatisticsPage)),
+  ...notBuilt(
+    paths.adminClassrooms,
+    paths.adminClassroomCreate,
+    paths.adminClassroom,
+    paths.adminDiplomas,
+    paths.adminDiplomaCreate,
+    paths.adminDiploma,
+    paths.adminDiplomaPreview,
+  ),
+  { path: '*', Component: NotFoundPage },
+];
 
 export function createAppRouter(queryClient: QueryClient) {
   const guarded = (guard: Guard, children: RouteObject[]): RouteObject => ({
@@ -34,26 +76,30 @@ export function createAppRouter(queryClient: QueryClient) {
   const pages: RouteObject[] = [
     { index: true, lazy: { Component: homeScreen } },
     screen(paths.index, homeScreen),
-    ...notBuilt(
-      paths.catalog,
-      paths.catalogFiltered,
-      paths.procedure,
-      paths.events,
-      paths.faq,
-      paths.about,
-      paths.contact,
-      paths.terms,
-      paths.privacy,
-      paths.signUp,
-      paths.signUpFinish,
-    ),
+    screen(paths.catalog, catalogScreen),
+    screen(paths.catalogFiltered, catalogScreen),
+    screen(paths.procedure, () => import('#web/routes/procedure.tsx').then((m) => m.ProcedurePage)),
+    screen(paths.events, () => import('#web/routes/events.tsx').then((m) => m.EventsPage)),
+    screen(paths.faq, () => import('#web/routes/faq.tsx').then((m) => m.FaqPage)),
+    screen(paths.about, () => import('#web/routes/about.tsx').then((m) => m.AboutPage)),
+    screen(paths.contact, () => import('#web/routes/contact.tsx').then((m) => m.ContactPage)),
+    screen(paths.terms, () => import('#web/routes/terms.tsx').then((m) => m.TermsPage)),
+    screen(paths.privacy, () => import('#web/routes/privacy.tsx').then((m) => m.PrivacyPage)),
+    screen(paths.signUp, () => import('#web/routes/signup.tsx').then((m) => m.SignUpPage)),
+    screen(paths.signUpFinish, () => import('#web/routes/signup-finish.tsx').then((m) => m.SignUpFinishPage)),
 
     guarded(guards.guestsOnly, [
       screen(paths.login, () => import('#web/routes/login.tsx').then((m) => m.LoginPage)),
-      ...notBuilt(paths.loginPassword, paths.passwordRecovery, paths.passwordReset),
+      ...notBuilt(paths.loginPassword),
+      screen(paths.passwordRecovery, () => import('#web/routes/password-recovery.tsx').then((m) => m.PasswordRecoveryPage)),
+      screen(paths.passwordReset, () => import('#web/routes/password-reset.tsx').then((m) => m.PasswordResetPage)),
     ]),
 
-    guarded(guards.signedIn, notBuilt(paths.profile, paths.profileAccount, paths.profilePayment)),
+    guarded(guards.signedIn, [
+      screen(paths.profile, () => import('#web/routes/profile.tsx').then((m) => m.ProfilePage)),
+      screen(paths.profileAccount, () => import('#web/routes/profile-account.tsx').then((m) => m.ProfileAccountPage)),
+      screen(paths.profilePayment, () => import('#web/routes/profile-payment.tsx').then((m) => m.ProfilePaymentPage)),
+    ]),
 
     guarded(
       guards.premiumAccess,
@@ -70,39 +116,6 @@ export function createAppRouter(queryClient: QueryClient) {
     guarded(guards.diplomaAdmin, notBuilt(paths.diplomaAdmin, paths.diplomaAdminDetail)),
 
     { path: paths.adminLogin, loader: () => redirect(paths.login) },
-    guarded(
-      guards.admin,
-      notBuilt(
-        paths.admin,
-        paths.adminHome,
-        paths.adminProcedures,
-        paths.adminProcedure,
-        paths.adminTags,
-        paths.adminTag,
-        paths.adminEvents,
-        paths.adminEvent,
-        paths.adminUsers,
-        paths.adminUser,
-        paths.adminManualPremium,
-        paths.adminManualPremiumUpgrade,
-        paths.adminManualPremiumDowngrade,
-        paths.adminMailing,
-        paths.adminStatistics,
-        paths.adminNewsletter,
-        paths.adminOrganizations,
-        paths.adminOrganizationCreate,
-        paths.adminOrganization,
-        paths.adminLandingPhotos,
-        paths.adminClassrooms,
-        paths.adminClassroomCreate,
-        paths.adminClassroom,
-        paths.adminDiplomas,
-        paths.adminDiplomaCreate,
-        paths.adminDiploma,
-        paths.adminDiplomaPreview,
-        `${paths.admin}/*`,
-      ),
-    ),
 
     { path: '*', Component: NotFoundPage },
   ];
@@ -118,6 +131,13 @@ export function createAppRouter(queryClient: QueryClient) {
         return null;
       },
       children: [{ ErrorBoundary: RouteError, children: pages }],
+    },
+    {
+      path: paths.admin,
+      HydrateFallback: PageLoader,
+      ErrorBoundary: RouteError,
+      lazy: { Component: adminLayout },
+      ...guarded(guards.admin, [{ ErrorBoundary: RouteError, children: adminPages }]),
     },
   ]);
 }

@@ -2,7 +2,7 @@ import nodemailer from 'nodemailer';
 import type { Db } from '#server/db/client.ts';
 import { mailOutbox } from '#server/db/schema/index.ts';
 
-export type MailMessage = { to: string; subject: string; html: string; text: string };
+export type MailMessage = { to: string; subject: string; html: string; text: string; headers?: Record<string, string> };
 
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
@@ -23,9 +23,9 @@ export function createMailer(options: { db: Db; smtpUrl?: string; from: string; 
     };
   }
   return {
-    async send(message) {
-      await db.insert(mailOutbox).values(message);
-      log.info({ to: message.to, subject: message.subject }, 'mail stored in outbox');
+    async send({ to, subject, html, text }) {
+      await db.insert(mailOutbox).values({ to, subject, html, text });
+      log.info({ to, subject }, 'mail stored in outbox');
     },
   };
 }

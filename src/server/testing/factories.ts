@@ -37,7 +37,7 @@ export async function loginCookie(t: TestApp, email: string, password = testPass
 }
 
 /** Creates an account of the type and returns its Cookie header. */
-export async function signedInAs(t: TestApp, values: UserValues & { email?: string } = {}) {
+export async function signedInAs(t: TestApp, values: UserValues & { email?: string; name?: string } = {}) {
   const user = await createUser(t, values);
   return { user, cookie: await loginCookie(t, user.email) };
 }

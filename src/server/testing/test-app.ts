@@ -27,6 +27,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     storage: 'local',
     sessionSecret: 'test-secret-test-secret-test-secret-0123',
     trustProxy: 0,
+    signInLimitPerMinute: 10,
     secureCookies: false,
     logLevel: 'silent',
     ...overrides,

@@ -10,3 +10,4 @@ export * from './diplomas.ts';
 export * from './payments.ts';
 export * from './mailing.ts';
 export * from './platform.ts';
+export * from './uploads.ts';
