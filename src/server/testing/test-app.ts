@@ -67,7 +67,7 @@ export async function createTestApp(overrides: Partial<Config> = {}) {
   const uploads = await mkdtemp(path.join(tmpdir(), 'cxvet-test-'));
   const storage = createLocalStorage(uploads);
   const config = testConfig(overrides);
-  const mailer = createMailer({ db: database.db, from: config.mailFrom, log: { info() {} } });
+  const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log: { info() {} } });
   const app = await buildApp({ config, database, storage, mailer, distDir: null });
   await app.ready();
   return {
