@@ -82,6 +82,9 @@ describe('catalogue filters and pages', () => {
     expect(second.items).toHaveLength(3);
     expect(first.items[0]!.name).toBe('Procedimiento 7');
     expect(new Set([...names(first), ...names(second)]).size).toBe(12);
+    const beyond = await list('page=5');
+    expect(beyond.items).toEqual([]);
+    expect(beyond.total).toBe(12);
   });
 
   it('refuses an unknown species with a 400', async () => {

@@ -111,15 +111,17 @@ export function createCatalogService(deps: { db: Db; classrooms: ClassroomsServi
   /** One page of the catalogue, filtered and searched by the database. */
   async function list(user: UserRow | null, query: CatalogQuery): Promise<CatalogPage> {
     const where = filterConditions(query);
-    const [totalRow] = await db.select({ total: count() }).from(procedures).where(where);
-    const rows = await db
-      .select()
+    // the total rides along with the page (one query); only a page past the end needs its own count
+    const found = await db
+      .select({ procedure: procedures, total: sql<number>`count(*) over ()`.mapWith(Number) })
       .from(procedures)
       .where(where)
       .orderBy(desc(procedures.createdAt), asc(procedures.name))
       .limit(catalogPageSize)
       .offset((query.page - 1) * catalogPageSize);
-    return { items: await toCards(user, rows), total: totalRow?.total ?? 0, page: query.page, pageSize: catalogPageSize };
+    const rows = found.map((row) => row.procedure);
+    const total = found[0]?.total ?? (query.page > 1 ? ((await db.select({ total: count() }).from(procedures).where(where))[0]?.total ?? 0) : 0);
+    return { items: await toCards(user, rows), total, page: query.page, pageSize: catalogPageSize };
   }
 
   /** The landing page's three sample procedures. */
