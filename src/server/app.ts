@@ -160,7 +160,7 @@ export async function buildApp(deps: AppDeps) {
     statistics: createStatisticsService({ db }),
     mailing,
   });
-  registerSignUpAndProfileRoutes(app, { signUp, profile, membership });
+  registerSignUpAndProfileRoutes(app, { signUp, profile, membership, accounts });
   registerMembershipRoutes(app, { membership });
   registerPaymentRoutes(app, { payments });
   if (simulatedProvider) {

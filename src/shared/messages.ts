@@ -61,6 +61,7 @@ export const errorMessages: Record<ErrorCode, { message: string; title?: string 
   },
   RESET_CODE_INVALID: { message: 'El código ya no es válido', title: 'CÓDIGO INVÁLIDO' },
   FILE_FORMAT: { message: 'El formato del archivo no es correcto.' },
+  REAUTH_REQUIRED: { message: 'Por tu seguridad, vuelve a iniciar sesión para editar tu cuenta.' },
   VIEWING_TOKEN_REPLACED: { message: 'Detectamos que se ha ingresado con esta cuenta en otro dispositivo.' },
   SIGNUP_USER_EXISTS: {
     message: 'Este usuario ya existe. Por favor ponte en contacto con nosotros para solucionar este problema',

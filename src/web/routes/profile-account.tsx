@@ -46,6 +46,10 @@ function AccountForm({ profile }: { profile: Profile }) {
         void navigate(paths.profile);
       },
       onError: (error) => {
+        if (error instanceof ApiError && error.code === 'REAUTH_REQUIRED') {
+          showError({ message: error.message });
+          return;
+        }
         if (error instanceof ApiError && error.fields) {
           for (const [field, message] of Object.entries(error.fields)) setError(field as FieldPath<ProfileUpdateInput>, { message });
           return;

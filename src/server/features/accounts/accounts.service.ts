@@ -32,6 +32,13 @@ export function createAccountsService(deps: { db: Db; auth: Auth; publicUrl: str
     return row;
   }
 
+  /** When the request's session was signed in (not refreshed); null for a guest. */
+  async function sessionStartedAt(request: FastifyRequest): Promise<Date | null> {
+    if (!request.headers.cookie) return null;
+    const result = await auth.api.getSession({ headers: authHeaders(request) }).catch(() => null);
+    return result ? new Date(result.session.createdAt) : null;
+  }
+
   /** What the browser may know about the signed-in user. */
   async function toCurrentUser(row: UserRow): Promise<CurrentUser> {
     const [classroomAdmin, diplomaAdmin] = await Promise.all([
@@ -210,6 +217,7 @@ export function createAccountsService(deps: { db: Db; auth: Auth; publicUrl: str
 
   return {
     resolveUser,
+    sessionStartedAt,
     toCurrentUser,
     findByEmail,
     login,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
 import { createUser, loginCookie, signedInAs, testPassword } from '#server/testing/factories.ts';
-import { certificates, diplomas, users } from '#server/db/schema/index.ts';
+import { certificates, diplomas, sessions, users } from '#server/db/schema/index.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -90,6 +90,18 @@ describe('PUT /api/profile', () => {
     const response = await putProfile(cookie, edit({ email: user.email, password: 'NuevaClave7', confirmPassword: 'NuevaClave7' }));
     expect(response.statusCode).toBe(200);
     await loginCookie(t, user.email, 'NuevaClave7');
+  });
+
+  it('changes the e-mail or password only right after a sign-in; other data any time', async () => {
+    const { cookie, user } = await signedInAs(t, { type: 'Gratis' });
+    await t.db.update(sessions).set({ createdAt: new Date(Date.now() - 20 * 60_000) }).where(eq(sessions.userId, user.id));
+    for (const change of [{ email: uniqueEmail() }, { email: user.email, password: 'OtraClave8', confirmPassword: 'OtraClave8' }]) {
+      const stale = await putProfile(cookie, edit(change));
+      expect(stale.statusCode).toBe(403);
+      expect(stale.json()).toMatchObject({ code: 'REAUTH_REQUIRED', message: 'Por tu seguridad, vuelve a iniciar sesión para editar tu cuenta.' });
+    }
+    expect((await putProfile(cookie, edit({ email: user.email, city: 'Lima' }))).statusCode).toBe(200);
+    await loginCookie(t, user.email);
   });
 
   it('never changes type, payment status or subscription fields', async () => {

@@ -15,13 +15,18 @@ import type { MembershipService } from '#server/features/membership/membership.s
 import { forwardCookies } from './auth-bridge.ts';
 import type { ProfileService } from './profile.service.ts';
 import type { SignUpService } from './signup.service.ts';
+import type { AccountsService } from './accounts.service.ts';
+import { AppError } from '#shared/errors.ts';
+
+/** How recent a sign-in must be to change the e-mail or password. */
+const freshSessionMs = 15 * 60_000;
 
 /** Sign-up, its live checks, and the member's own profile. */
 export function registerSignUpAndProfileRoutes(
   app: FastifyInstance,
-  deps: { signUp: SignUpService; profile: ProfileService; membership: MembershipService },
+  deps: { signUp: SignUpService; profile: ProfileService; membership: MembershipService; accounts: AccountsService },
 ) {
-  const { signUp, profile, membership } = deps;
+  const { signUp, profile, membership, accounts } = deps;
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.post(
@@ -77,7 +82,16 @@ export function registerSignUpAndProfileRoutes(
   api.put(
     '/api/profile',
     { schema: { body: profileUpdateSchema, response: { 200: profileSchema } } },
-    async (request) => profile.updateProfile(await requireUser(request), request.body),
+    async (request) => {
+      const user = await requireUser(request);
+      // the browser re-logs in before this form; the server holds it to that for credential changes
+      const changesCredentials = request.body.email.trim().toLowerCase() !== user.email || request.body.password !== '';
+      const startedAt = changesCredentials ? await accounts.sessionStartedAt(request) : null;
+      if (changesCredentials && (!startedAt || Date.now() - startedAt.getTime() > freshSessionMs)) {
+        throw new AppError('REAUTH_REQUIRED');
+      }
+      return profile.updateProfile(user, request.body);
+    },
   );
 
 }
