@@ -1,23 +1,22 @@
 import '@mantine/dates/styles.css';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Group, Input, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Group, Input, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { DatePickerInput, DatesProvider } from '@mantine/dates';
 import dayjs from 'dayjs';
 import { useEffect, useId, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { useNavigate, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { eventInputSchema, type EventInput } from '#shared/admin-content/admin-content.schemas.ts';
 import { eventStatuses } from '#shared/events/events.rules.ts';
 import { promoVideoWatchPrefix } from '#shared/events/events.schemas.ts';
-import { useErrorModal } from '#web/components/error-modal.tsx';
 import { PageLoader } from '#web/components/page-loader.tsx';
 import { useAdminEvent, useDeleteEvent, useSaveEvent } from '#web/features/admin/api.ts';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
-import { ConfirmDeleteModal } from '#web/features/admin/components/confirm-delete-modal.tsx';
 import { RichTextField } from '#web/features/admin/components/rich-text-field.tsx';
 import { UploadField } from '#web/features/admin/components/upload-field.tsx';
-import { applyServerFieldErrors, newRecordId, useGoBack } from '#web/features/admin/form-errors.ts';
+import { newRecordId } from '#web/features/admin/form-errors.ts';
 import { usePendingUploads } from '#web/features/admin/pending-uploads.ts';
+import { RecordFormButtons, useRecordForm } from '#web/features/admin/components/record-form.tsx';
 import { paths } from '#web/paths.ts';
 
 const emptyEvent: EventInput = {
@@ -42,16 +41,13 @@ export function AdminEventFormPage() {
 function AdminEventForm({ recordId }: { recordId?: string }) {
   const isEdit = Boolean(recordId);
   const [id] = useState(() => recordId ?? newRecordId());
-  const navigate = useNavigate();
-  const goBack = useGoBack(paths.adminEvents);
-  const { showAppError } = useErrorModal();
   const pending = usePendingUploads();
   const promoId = useId();
-  const [confirming, setConfirming] = useState(false);
   const event = useAdminEvent(id, isEdit);
   const save = useSaveEvent(id);
   const remove = useDeleteEvent(id);
   const form = useForm<EventInput>({ resolver: zodResolver(eventInputSchema), defaultValues: emptyEvent });
+  const actions = useRecordForm({ form, save, remove, listPath: paths.adminEvents, pending });
   const { errors } = form.formState;
 
   useEffect(() => {
@@ -63,27 +59,6 @@ function AdminEventForm({ recordId }: { recordId?: string }) {
 
   if (isEdit && event.isPending) return <PageLoader />;
   if (isEdit && event.isError) throw event.error;
-
-  const onSubmit = form.handleSubmit(async (values) => {
-    try {
-      await save.mutateAsync(values);
-      pending.commit();
-      await navigate(paths.adminEvents);
-    } catch (error) {
-      if (!applyServerFieldErrors(error, form.setError)) showAppError(error);
-    }
-  });
-
-  async function onDelete() {
-    try {
-      await remove.mutateAsync();
-      setConfirming(false);
-      await navigate(paths.adminEvents);
-    } catch (error) {
-      setConfirming(false);
-      showAppError(error);
-    }
-  }
 
   const fileField = (name: 'image' | 'pdf' | 'programPdf', label: string, target: 'event-image' | 'event-pdf' | 'event-program', hint: string) => (
     <Controller
@@ -110,7 +85,7 @@ function AdminEventForm({ recordId }: { recordId?: string }) {
 
   return (
     <AdminPage title={isEdit ? 'Editar evento' : 'Nuevo evento'}>
-      <form onSubmit={onSubmit} noValidate>
+      <form onSubmit={actions.onSubmit} noValidate>
         <Stack gap="lg">
           <Paper withBorder p="md">
             <Stack>
@@ -197,22 +172,9 @@ function AdminEventForm({ recordId }: { recordId?: string }) {
             />
           </Paper>
 
-          <Group justify="flex-end" gap="sm">
-            {isEdit ? (
-              <Button color="red" variant="outline" onClick={() => setConfirming(true)}>
-                Eliminar
-              </Button>
-            ) : null}
-            <Button variant="default" onClick={goBack}>
-              Cancelar
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              Guardar
-            </Button>
-          </Group>
+          <RecordFormButtons actions={actions} canDelete={isEdit} />
         </Stack>
       </form>
-      <ConfirmDeleteModal opened={confirming} onCancel={() => setConfirming(false)} onConfirm={onDelete} loading={remove.isPending} />
     </AdminPage>
   );
 }

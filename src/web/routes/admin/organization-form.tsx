@@ -1,17 +1,17 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Group, Paper, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Paper, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
-import { useNavigate, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { organizationInputSchema, type OrganizationInput } from '#shared/admin-content/admin-content.schemas.ts';
 import { organizationTypes } from '#shared/organizations/organizations.rules.ts';
-import { useErrorModal } from '#web/components/error-modal.tsx';
 import { PageLoader } from '#web/components/page-loader.tsx';
 import { useAdminOrganization, useSaveOrganization } from '#web/features/admin/api.ts';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { UploadField } from '#web/features/admin/components/upload-field.tsx';
-import { applyServerFieldErrors, newRecordId, useGoBack } from '#web/features/admin/form-errors.ts';
+import { newRecordId } from '#web/features/admin/form-errors.ts';
 import { usePendingUploads } from '#web/features/admin/pending-uploads.ts';
+import { RecordFormButtons, useRecordForm } from '#web/features/admin/components/record-form.tsx';
 import { paths } from '#web/paths.ts';
 
 const emptyOrganization: OrganizationInput = {
@@ -31,13 +31,11 @@ export function AdminOrganizationFormPage() {
 function AdminOrganizationForm({ recordId }: { recordId?: string }) {
   const isEdit = Boolean(recordId);
   const [id] = useState(() => recordId ?? newRecordId());
-  const navigate = useNavigate();
-  const goBack = useGoBack(paths.adminOrganizations);
-  const { showAppError } = useErrorModal();
   const pending = usePendingUploads();
   const organization = useAdminOrganization(id, isEdit);
   const save = useSaveOrganization(id);
   const form = useForm<OrganizationInput>({ resolver: zodResolver(organizationInputSchema), defaultValues: emptyOrganization });
+  const actions = useRecordForm({ form, save, listPath: paths.adminOrganizations, pending });
   const { errors } = form.formState;
   const type = useWatch({ control: form.control, name: 'type' });
 
@@ -51,20 +49,10 @@ function AdminOrganizationForm({ recordId }: { recordId?: string }) {
   if (isEdit && organization.isPending) return <PageLoader />;
   if (isEdit && organization.isError) throw organization.error;
 
-  const onSubmit = form.handleSubmit(async (values) => {
-    try {
-      await save.mutateAsync(values);
-      pending.commit();
-      await navigate(paths.adminOrganizations);
-    } catch (error) {
-      if (!applyServerFieldErrors(error, form.setError)) showAppError(error);
-    }
-  });
-
   return (
     <AdminPage title={isEdit ? 'Editar organización' : 'Crear organización'}>
       <Paper withBorder p="md" maw={900}>
-        <form onSubmit={onSubmit} noValidate>
+        <form onSubmit={actions.onSubmit} noValidate>
           <Stack>
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <TextInput label="Título" required {...form.register('title')} error={errors.title?.message} />
@@ -147,14 +135,7 @@ function AdminOrganizationForm({ recordId }: { recordId?: string }) {
                 />
               </>
             ) : null}
-            <Group justify="flex-end" gap="sm">
-              <Button variant="default" onClick={goBack}>
-                Cancelar
-              </Button>
-              <Button type="submit" loading={save.isPending}>
-                Guardar
-              </Button>
-            </Group>
+            <RecordFormButtons actions={actions} canDelete={false} />
           </Stack>
         </form>
       </Paper>

@@ -2,18 +2,17 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { ActionIcon, Button, Checkbox, Group, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, Textarea, Title, VisuallyHidden } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { Controller, useFieldArray, useForm } from 'react-hook-form';
-import { useNavigate, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { procedureInputSchema, type ProcedureInput } from '#shared/admin-content/admin-content.schemas.ts';
 import { procedureTypes, species } from '#shared/catalog/catalog.rules.ts';
-import { useErrorModal } from '#web/components/error-modal.tsx';
 import { PageLoader } from '#web/components/page-loader.tsx';
 import { useAdminProcedure, useAdminTags, useDeleteProcedure, useSaveProcedure } from '#web/features/admin/api.ts';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { ChapterTimeInput } from '#web/features/admin/components/chapter-time-input.tsx';
-import { ConfirmDeleteModal } from '#web/features/admin/components/confirm-delete-modal.tsx';
 import { UploadField } from '#web/features/admin/components/upload-field.tsx';
-import { applyServerFieldErrors, newRecordId, useGoBack } from '#web/features/admin/form-errors.ts';
+import { newRecordId } from '#web/features/admin/form-errors.ts';
 import { usePendingUploads } from '#web/features/admin/pending-uploads.ts';
+import { RecordFormButtons, useRecordForm } from '#web/features/admin/components/record-form.tsx';
 import { paths } from '#web/paths.ts';
 
 const emptyProcedure: ProcedureInput = {
@@ -46,17 +45,14 @@ export function AdminProcedureFormPage() {
 function AdminProcedureForm({ recordId }: { recordId?: string }) {
   const isEdit = Boolean(recordId);
   const [id] = useState(() => recordId ?? newRecordId());
-  const navigate = useNavigate();
-  const goBack = useGoBack(paths.adminProcedures);
-  const { showAppError } = useErrorModal();
   const pending = usePendingUploads();
-  const [confirming, setConfirming] = useState(false);
   const procedure = useAdminProcedure(id, isEdit);
   const tags = useAdminTags();
   const save = useSaveProcedure(id);
   const remove = useDeleteProcedure(id);
 
   const form = useForm<ProcedureInput>({ resolver: zodResolver(procedureInputSchema), defaultValues: emptyProcedure });
+  const actions = useRecordForm({ form, save, remove, listPath: paths.adminProcedures, pending });
   const chapters = useFieldArray({ control: form.control, name: 'chapters' });
   const { errors } = form.formState;
 
@@ -70,30 +66,9 @@ function AdminProcedureForm({ recordId }: { recordId?: string }) {
   if (isEdit && procedure.isPending) return <PageLoader />;
   if (isEdit && procedure.isError) throw procedure.error;
 
-  const onSubmit = form.handleSubmit(async (values) => {
-    try {
-      await save.mutateAsync(values);
-      pending.commit();
-      await navigate(paths.adminProcedures);
-    } catch (error) {
-      if (!applyServerFieldErrors(error, form.setError)) showAppError(error);
-    }
-  });
-
-  async function onDelete() {
-    try {
-      await remove.mutateAsync();
-      setConfirming(false);
-      await navigate(paths.adminProcedures);
-    } catch (error) {
-      setConfirming(false);
-      showAppError(error);
-    }
-  }
-
   return (
     <AdminPage title={isEdit ? 'Editar procedimiento' : 'Nuevo procedimiento'}>
-      <form onSubmit={onSubmit} noValidate>
+      <form onSubmit={actions.onSubmit} noValidate>
         <Stack gap="lg">
           <Paper withBorder p="md">
             <Stack>
@@ -254,22 +229,9 @@ function AdminProcedureForm({ recordId }: { recordId?: string }) {
             </Stack>
           </Paper>
 
-          <Group justify="flex-end" gap="sm">
-            {isEdit ? (
-              <Button color="red" variant="outline" onClick={() => setConfirming(true)}>
-                Eliminar
-              </Button>
-            ) : null}
-            <Button variant="default" onClick={goBack}>
-              Cancelar
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              Guardar
-            </Button>
-          </Group>
+          <RecordFormButtons actions={actions} canDelete={isEdit} />
         </Stack>
       </form>
-      <ConfirmDeleteModal opened={confirming} onCancel={() => setConfirming(false)} onConfirm={onDelete} loading={remove.isPending} />
     </AdminPage>
   );
 }

@@ -1,0 +1,77 @@
+import { Button, Group } from '@mantine/core';
+import { useState } from 'react';
+import type { FieldValues, UseFormReturn } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { useErrorModal } from '#web/components/error-modal.tsx';
+import { applyServerFieldErrors, useGoBack } from '#web/features/admin/form-errors.ts';
+import type { PendingUploads } from '#web/features/admin/pending-uploads.ts';
+import { ConfirmDeleteModal } from './confirm-delete-modal.tsx';
+
+type Save<T> = { mutateAsync: (values: T) => Promise<unknown>; isPending: boolean };
+type Remove = { mutateAsync: () => Promise<unknown>; isPending: boolean };
+
+/** The console's save / delete / cancel flow, shared by every record form. */
+export function useRecordForm<TInput extends FieldValues, TOutput>(options: {
+  form: UseFormReturn<TInput, unknown, TOutput>;
+  save: Save<TOutput>;
+  remove?: Remove;
+  listPath: string;
+  pending?: PendingUploads;
+}) {
+  const { form, save, remove, listPath, pending } = options;
+  const navigate = useNavigate();
+  const goBack = useGoBack(listPath);
+  const { showAppError } = useErrorModal();
+  const [confirming, setConfirming] = useState(false);
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      await save.mutateAsync(values);
+      pending?.commit();
+      await navigate(listPath);
+    } catch (error) {
+      if (!applyServerFieldErrors(error, form.setError)) showAppError(error);
+    }
+  });
+
+  async function onDelete() {
+    if (!remove) return;
+    try {
+      await remove.mutateAsync();
+      setConfirming(false);
+      await navigate(listPath);
+    } catch (error) {
+      setConfirming(false);
+      showAppError(error);
+    }
+  }
+
+  return { onSubmit, onDelete, goBack, confirming, setConfirming, saving: save.isPending, deleting: remove?.isPending ?? false };
+}
+
+/** Eliminar (when editing), Cancelar and Guardar, with the spec's delete confirmation. */
+export function RecordFormButtons({ actions, canDelete }: { actions: ReturnType<typeof useRecordForm>; canDelete: boolean }) {
+  return (
+    <>
+      <Group justify="flex-end" gap="sm">
+        {canDelete ? (
+          <Button color="red" variant="outline" onClick={() => actions.setConfirming(true)}>
+            Eliminar
+          </Button>
+        ) : null}
+        <Button variant="default" onClick={actions.goBack}>
+          Cancelar
+        </Button>
+        <Button type="submit" loading={actions.saving}>
+          Guardar
+        </Button>
+      </Group>
+      <ConfirmDeleteModal
+        opened={actions.confirming}
+        onCancel={() => actions.setConfirming(false)}
+        onConfirm={actions.onDelete}
+        loading={actions.deleting}
+      />
+    </>
+  );
+}
