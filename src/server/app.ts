@@ -10,6 +10,7 @@ import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerAuthorization } from './plugins/authorization.ts';
 import { registerWebApp } from './plugins/web-app.ts';
 import { registerSameOriginCheck } from './plugins/same-origin.ts';
+import { forbidUnguardedAdminRoutes, registerAdminScope } from './plugins/admin-scope.ts';
 import { createAuth } from './features/accounts/auth.ts';
 import { createAccountsService } from './features/accounts/accounts.service.ts';
 import { createResetMailSender } from './features/accounts/accounts.mails.ts';
@@ -35,7 +36,7 @@ import { createAdminUsersService } from './features/admin-people/users.service.t
 import { createManualPremiumService } from './features/admin-people/manual-premium.service.ts';
 import { createStatisticsService } from './features/admin-people/statistics.service.ts';
 import { createMailingService } from './features/admin-people/mailing.service.ts';
-import { registerAdminPeopleRoutes } from './features/admin-people/admin-people.routes.ts';
+import { registerAdminPeopleRoutes, registerMailingPublicRoutes } from './features/admin-people/admin-people.routes.ts';
 import { registerOutboxRoutes } from './features/admin/outbox.routes.ts';
 import { createHmac } from 'node:crypto';
 import type { PaymentProvider } from './services/payments/payment-provider.ts';
@@ -84,6 +85,7 @@ export async function buildApp(deps: AppDeps) {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  forbidUnguardedAdminRoutes(app);
   await registerSecurityHeaders(app, { https: config.secureCookies });
   // per-route limits for forms anyone can post (contact); sign-in limits live in the database via better-auth
   await app.register(rateLimit, { global: false });
@@ -152,14 +154,7 @@ export async function buildApp(deps: AppDeps) {
   registerEventRoutes(app, { events });
   registerLandingRoutes(app, { landing });
   registerContactRoutes(app, { contact });
-  registerOutboxRoutes(app, { db });
-  registerAdminPeopleRoutes(app, {
-    db,
-    users: createAdminUsersService({ db, auth, accounts }),
-    manualPremium: createManualPremiumService({ db }),
-    statistics: createStatisticsService({ db }),
-    mailing,
-  });
+  registerMailingPublicRoutes(app, { mailing });
   registerSignUpAndProfileRoutes(app, { signUp, profile, membership, accounts });
   registerMembershipRoutes(app, { membership });
   registerPaymentRoutes(app, { payments });
@@ -170,14 +165,25 @@ export async function buildApp(deps: AppDeps) {
     });
     registerSimulatedCheckoutRoutes(app, { provider: simulatedProvider });
   }
-  await registerUploadRoutes(app, { uploads });
-  await registerAdminContentRoutes(app, {
-    procedures: createAdminProceduresService({ db, uploads }),
-    tags: createAdminTagsService({ db }),
-    events: createAdminEventsService({ db, uploads }),
-    organizations: createAdminOrganizationsService({ db, uploads }),
-    landing: createAdminLandingService({ db, uploads }),
-    newsletter: createAdminNewsletterService({ db, uploads }),
+  // the only place /api/admin routes are registered: one guard for all of them
+  await registerAdminScope(app, async (admin) => {
+    registerOutboxRoutes(admin, { db });
+    registerAdminPeopleRoutes(admin, {
+      db,
+      users: createAdminUsersService({ db, auth, accounts }),
+      manualPremium: createManualPremiumService({ db }),
+      statistics: createStatisticsService({ db }),
+      mailing,
+    });
+    await registerUploadRoutes(admin, { uploads });
+    registerAdminContentRoutes(admin, {
+      procedures: createAdminProceduresService({ db, uploads }),
+      tags: createAdminTagsService({ db }),
+      events: createAdminEventsService({ db, uploads }),
+      organizations: createAdminOrganizationsService({ db, uploads }),
+      landing: createAdminLandingService({ db, uploads }),
+      newsletter: createAdminNewsletterService({ db, uploads }),
+    });
   });
   await registerWebApp(app, deps.distDir === undefined ? defaultDistDir : deps.distDir);
 

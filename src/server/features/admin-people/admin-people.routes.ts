@@ -25,19 +25,17 @@ import { streamUsersReport } from './users-report.ts';
 
 const idParams = z.object({ id: z.string().min(1).max(100) });
 
-/** The people half of the console (spec 2 users, report, mailing, statistics; spec 3 manual Premium). Admins only. */
+/** The people half of the console (spec 2 users, report, mailing, statistics; spec 3 manual Premium); registered in the Admin scope. */
 export function registerAdminPeopleRoutes(
   app: FastifyInstance,
   deps: { db: Db; users: AdminUsersService; manualPremium: ManualPremiumService; statistics: StatisticsService; mailing: MailingService },
 ) {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  // onRequest, so that a guest learns nothing from validation errors
-  const admin = { onRequest: async (request: Parameters<typeof requireAdmin>[0]) => void (await requireAdmin(request)) };
 
-  api.get('/api/admin/users', { ...admin, schema: { querystring: adminUsersQuerySchema, response: { 200: adminUsersPageSchema } } }, async (request) =>
+  api.get('/api/admin/users', { schema: { querystring: adminUsersQuerySchema, response: { 200: adminUsersPageSchema } } }, async (request) =>
     deps.users.list(request.query),
   );
-  api.get('/api/admin/users/report.xlsx', admin, async (request, reply) => {
+  api.get('/api/admin/users/report.xlsx', async (request, reply) => {
     const actor = await requireAdmin(request);
     const { fileName, stream } = streamUsersReport({ db: deps.db, requestedBy: actor.id });
     reply
@@ -46,48 +44,51 @@ export function registerAdminPeopleRoutes(
       .header('cache-control', 'private, no-store');
     return reply.send(stream);
   });
-  api.get('/api/admin/users/:id', { ...admin, schema: { params: idParams, response: { 200: adminUserSchema } } }, async (request) =>
+  api.get('/api/admin/users/:id', { schema: { params: idParams, response: { 200: adminUserSchema } } }, async (request) =>
     deps.users.get(request.params.id),
   );
-  api.post('/api/admin/users', { ...admin, schema: { body: adminUserInputSchema, response: { 201: adminUserSchema } } }, async (request, reply) =>
+  api.post('/api/admin/users', { schema: { body: adminUserInputSchema, response: { 201: adminUserSchema } } }, async (request, reply) =>
     reply.status(201).send(await deps.users.create(request.body)),
   );
-  api.put('/api/admin/users/:id', { ...admin, schema: { params: idParams, body: adminUserInputSchema, response: { 200: adminUserSchema } } }, async (request) =>
+  api.put('/api/admin/users/:id', { schema: { params: idParams, body: adminUserInputSchema, response: { 200: adminUserSchema } } }, async (request) =>
     deps.users.update(request.params.id, request.body),
   );
-  api.delete('/api/admin/users/:id', { ...admin, schema: { params: idParams } }, async (request, reply) => {
+  api.delete('/api/admin/users/:id', { schema: { params: idParams } }, async (request, reply) => {
     const actor = await requireAdmin(request);
     await deps.users.remove(request.params.id, actor.id);
     return reply.status(204).send();
   });
 
-  api.get('/api/admin/manual-premium', { ...admin, schema: { response: { 200: manualPremiumListSchema } } }, async () => ({
+  api.get('/api/admin/manual-premium', { schema: { response: { 200: manualPremiumListSchema } } }, async () => ({
     users: await deps.manualPremium.list(),
   }));
   api.get(
     '/api/admin/manual-premium/candidates',
-    { ...admin, schema: { querystring: z.object({ q: z.string().trim().max(100).optional() }), response: { 200: userPickSchema } } },
+    { schema: { querystring: z.object({ q: z.string().trim().max(100).optional() }), response: { 200: userPickSchema } } },
     async (request) => ({ users: await deps.manualPremium.candidates(request.query.q) }),
   );
-  api.post('/api/admin/manual-premium/upgrade', { ...admin, schema: { body: manualPremiumUpgradeSchema } }, async (request, reply) => {
+  api.post('/api/admin/manual-premium/upgrade', { schema: { body: manualPremiumUpgradeSchema } }, async (request, reply) => {
     await deps.manualPremium.upgrade(request.body.userId, request.body.period);
     return reply.status(204).send();
   });
-  api.post('/api/admin/manual-premium/downgrade', { ...admin, schema: { body: manualPremiumDowngradeSchema } }, async (request, reply) => {
+  api.post('/api/admin/manual-premium/downgrade', { schema: { body: manualPremiumDowngradeSchema } }, async (request, reply) => {
     await deps.manualPremium.downgrade(request.body.userId);
     return reply.status(204).send();
   });
 
-  api.get('/api/admin/statistics', { ...admin, schema: { querystring: statisticsQuerySchema, response: { 200: statisticsSchema } } }, async (request) =>
+  api.get('/api/admin/statistics', { schema: { querystring: statisticsQuerySchema, response: { 200: statisticsSchema } } }, async (request) =>
     deps.statistics.get(request.query),
   );
 
-  api.post('/api/admin/mailing', { ...admin, schema: { body: bulkMailSchema, response: { 202: bulkMailCreatedSchema } } }, async (request, reply) => {
+  api.post('/api/admin/mailing', { schema: { body: bulkMailSchema, response: { 202: bulkMailCreatedSchema } } }, async (request, reply) => {
     const actor = await requireAdmin(request);
     return reply.status(202).send(await deps.mailing.create(request.body, actor.id));
   });
+}
 
-  // the link in each promotional mail: no session needed, the signed token identifies the member
+/** The link in each promotional mail: public, the signed token identifies the member. */
+export function registerMailingPublicRoutes(app: FastifyInstance, deps: { mailing: MailingService }) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
   api.get(
     '/api/mailing/unsubscribe',
     { schema: { querystring: z.object({ u: z.string().max(100), t: z.string().max(100) }) } },

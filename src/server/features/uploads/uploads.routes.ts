@@ -5,21 +5,17 @@ import { AppError } from '#shared/errors.ts';
 import { messages } from '#shared/messages.ts';
 import { uploadSizeLimits, uploadTargets } from '#shared/uploads/uploads.rules.ts';
 import { discardUploadSchema, okSchema, uploadQuerySchema, uploadResultSchema } from '#shared/admin-content/admin-content.schemas.ts';
-import { requireAdmin } from '#server/plugins/authorization.ts';
 import type { UploadsService } from './uploads.service.ts';
 
 /** Room for the multipart boundaries and headers around the file itself. */
 const multipartOverhead = 64 * 1024;
 
-/** Console uploads: one file per request, streamed to storage; Admin only. */
+/** Console uploads: one file per request, streamed to storage; registered in the Admin scope. */
 export async function registerUploadRoutes(app: FastifyInstance, deps: { uploads: UploadsService }) {
   const { uploads } = deps;
   await app.register(async (scope) => {
     // multipart parsing only in this scope: no other route accepts files by accident
     await scope.register(multipart, { limits: { files: 1, fields: 0, parts: 1, fieldSize: 0 } });
-    scope.addHook('onRequest', async (request) => {
-      await requireAdmin(request);
-    });
     const routes = scope.withTypeProvider<ZodTypeProvider>();
 
     routes.post(

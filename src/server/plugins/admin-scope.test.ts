@@ -1,0 +1,43 @@
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
+import { signedInAs } from '#server/testing/factories.ts';
+import { forbidUnguardedAdminRoutes, registerAdminScope } from './admin-scope.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => t.close());
+
+const sampleId = '00000000-0000-4000-8000-000000000000';
+
+describe('the Admin scope', () => {
+  it('guards every /api/admin route in the route table: 401 for a guest, 403 for a Basic or Premium member', async () => {
+    const adminRoutes = t.app.routeTable.filter((route) => route.url.startsWith('/api/admin') && route.method !== 'HEAD');
+    expect(adminRoutes.length).toBeGreaterThan(20);
+    const basic = await signedInAs(t, { type: 'Gratis' });
+    const premium = await signedInAs(t, { type: 'Premium' });
+    for (const route of adminRoutes) {
+      const url = route.url.replace(/:[A-Za-z]+/g, sampleId).replace('*', 'x');
+      const request = { method: route.method as 'GET', url, headers: { origin: testPublicUrl, 'content-type': 'application/json' }, payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : '{}' };
+      const guest = await t.app.inject(request);
+      expect(guest.statusCode, `${route.method} ${route.url} as a guest`).toBe(401);
+      for (const member of [basic, premium]) {
+        const response = await t.app.inject({ ...request, headers: { ...request.headers, cookie: member.cookie } });
+        expect(response.statusCode, `${route.method} ${route.url} as ${member.user.type}`).toBe(403);
+      }
+    }
+  });
+
+  it('refuses to start when an /api/admin route is declared outside it', async () => {
+    const app = Fastify();
+    forbidUnguardedAdminRoutes(app);
+    await registerAdminScope(app, async (admin) => {
+      admin.get('/api/admin/guarded', async () => 'ok');
+    });
+    expect(() => app.get('/api/admin/unguarded', async () => 'ok')).toThrow(/outside the Admin scope/);
+    await app.ready();
+    expect(app.hasRoute({ method: 'GET', url: '/api/admin/guarded' })).toBe(true);
+  });
+});
