@@ -17,6 +17,12 @@ import { createResetMailSender } from './features/accounts/accounts.mails.ts';
 import { registerAccountRoutes } from './features/accounts/accounts.routes.ts';
 import { registerHealthRoutes } from './features/health/health.routes.ts';
 import { createClassroomsService } from './features/classrooms/classrooms.service.ts';
+import { createClassroomMembersService } from './features/classrooms/classroom-members.service.ts';
+import { createAdminClassroomsService } from './features/classrooms/classrooms.admin.service.ts';
+import { createClassroomAdminService } from './features/classrooms/classroom-admin.service.ts';
+import { registerClassroomRoutes } from './features/classrooms/classrooms.routes.ts';
+import { registerAdminClassroomRoutes } from './features/classrooms/classrooms.admin.routes.ts';
+import { registerClassroomAdminRoutes } from './features/classrooms/classroom-admin.routes.ts';
 import { createDiplomasService } from './features/diplomas/diplomas.service.ts';
 import { createMediaService } from './features/media/media.service.ts';
 import { registerMediaRoutes } from './features/media/media.routes.ts';
@@ -104,6 +110,7 @@ export async function buildApp(deps: AppDeps) {
   });
   const accounts = createAccountsService({ db, auth, publicUrl: config.publicUrl });
   const classrooms = createClassroomsService({ db });
+  const classroomMembers = createClassroomMembersService({ db });
   const diplomas = createDiplomasService({ db });
   const viewing = createViewingService({ database });
   const media = createMediaService({ db, classrooms, diplomas, viewing });
@@ -158,6 +165,8 @@ export async function buildApp(deps: AppDeps) {
   registerSignUpAndProfileRoutes(app, { signUp, profile, membership, accounts });
   registerMembershipRoutes(app, { membership });
   registerPaymentRoutes(app, { payments });
+  registerClassroomRoutes(app, { classrooms });
+  await registerClassroomAdminRoutes(app, { service: createClassroomAdminService({ db, members: classroomMembers }), members: classroomMembers });
   if (simulatedProvider) {
     // the simulated provider posts its webhooks through our own HTTP stack, signature and all
     simulatedProvider.setTransport(async (rawBody, headers) => {
@@ -183,6 +192,11 @@ export async function buildApp(deps: AppDeps) {
       organizations: createAdminOrganizationsService({ db, uploads }),
       landing: createAdminLandingService({ db, uploads }),
       newsletter: createAdminNewsletterService({ db, uploads }),
+    });
+    registerAdminClassroomRoutes(admin, {
+      db,
+      classrooms: createAdminClassroomsService({ db, uploads, members: classroomMembers }),
+      members: classroomMembers,
     });
   });
   await registerWebApp(app, deps.distDir === undefined ? defaultDistDir : deps.distDir);

@@ -27,6 +27,8 @@ export const errorCodes = [
   'MEMBERSHIP_CHANGE_NOT_ALLOWED',
   'WEBHOOK_SIGNATURE_INVALID',
   'FILE_FORMAT',
+  'CLASSROOM_ACTIVE',
+  'CLASSROOM_USERS_NOT_ALLOWED',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

@@ -34,6 +34,12 @@ export const messages = {
   deleteConfirmation: 'Este proceso no tiene forma de revertirse, ¿Aún desea eliminar este elemento?',
   newsletterImageChanged: 'Se cambió la imagen exitosamente.',
   newsletterImageFailed: 'No se pudo cambiar la imagen',
+  classroomImageRequired: 'Se requiere la imagen de vista previa.',
+  classroomPdfRequired: 'Se requiere la pdf de información previa.',
+  classroomVideoRequired: 'Debes seleccionar al menos un video.',
+  classroomActivated: 'Este aula se ha activado correctamente.',
+  classroomDeleted: 'El aula fue eliminado con éxito.',
+  classroomDeleteConfirmation: '¿Estás seguro de que te gustaría eliminar este aula? Una vez que lo haga, no podrá deshacerlo.',
 } as const;
 
 /** Message (and modal title where the spec names one) for each API error code. */
@@ -74,6 +80,8 @@ export const errorMessages: Record<ErrorCode, { message: string; title?: string 
   SUBSCRIPTION_CREATE_FAILED: { message: 'No se pudo crear la suscripción', title: 'PayPal' },
   MEMBERSHIP_CHANGE_NOT_ALLOWED: { message: 'Este cambio de membresía no está disponible para tu cuenta.' },
   WEBHOOK_SIGNATURE_INVALID: { message: 'Firma no válida.' },
+  CLASSROOM_ACTIVE: { message: 'Desactiva el aula antes de eliminarla.' },
+  CLASSROOM_USERS_NOT_ALLOWED: { message: 'Algunas cuentas no pueden agregarse a esta aula; no se agregó ninguna.' },
 };
 
 /** Shown for a login failure the catalogue does not name. */

@@ -29,6 +29,8 @@ const statusByCode: Partial<Record<ErrorCode, number>> = {
   SUBSCRIPTION_CREATE_FAILED: 502,
   MEMBERSHIP_CHANGE_NOT_ALLOWED: 409,
   WEBHOOK_SIGNATURE_INVALID: 401,
+  CLASSROOM_ACTIVE: 409,
+  CLASSROOM_USERS_NOT_ALLOWED: 400,
 };
 
 export function errorBody(code: ErrorCode, fields?: FieldErrors): ErrorBody {

@@ -37,6 +37,8 @@ export const uploadTargets = {
   'landing-media': { folder: 'landing_page', perRecord: false, kinds: ['image', 'video'] },
   'newsletter-image': { folder: 'newsletter', perRecord: false, kinds: ['image'] },
   'bulk-mail-image': { folder: 'bulk_email_imgs', perRecord: false, kinds: ['image'] },
+  'classroom-preview-image': { folder: 'aulas', perRecord: true, kinds: ['image'] },
+  'classroom-preview-pdf': { folder: 'aulas', perRecord: true, kinds: ['pdf'] },
 } as const satisfies Record<string, { folder: string; perRecord: boolean; kinds: readonly UploadKind[] }>;
 export type UploadTarget = keyof typeof uploadTargets;
 export const uploadTargetNames = Object.keys(uploadTargets) as [UploadTarget, ...UploadTarget[]];

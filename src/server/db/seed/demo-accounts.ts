@@ -5,7 +5,7 @@ export const demoPassword = 'Demo1234';
 
 const dayMs = 86_400_000;
 
-export type DemoRole = 'basic' | 'premium' | 'legacy' | 'admin';
+export type DemoRole = 'basic' | 'premium' | 'legacy' | 'admin' | 'classroomAdmin';
 
 type AccountValues = Partial<Omit<typeof users.$inferInsert, 'id' | 'email' | 'name' | 'userNumber'>>;
 
@@ -80,6 +80,27 @@ export const demoAccounts: readonly DemoAccount[] = [
       homeUniversity: 'Universidad Autónoma de Nuevo León',
       promoMail: false,
       newsMail: true,
+    }),
+  },
+  {
+    // administers the demo university's aula; a Basic member of that university
+    role: 'classroomAdmin',
+    email: 'aula@demo.cxvet.com',
+    name: 'Alicia Aula',
+    type: 'Gratis',
+    values: () => ({
+      ...mexico,
+      type: 'Gratis',
+      paymentStatus: 'BIEN',
+      annualPlan: false,
+      paymentDay: null,
+      subscriptionId: null,
+      terminationDate: null,
+      city: 'Querétaro',
+      phoneNumber: '+524421234567',
+      homeUniversity: 'Universidad Veterinaria del Centro',
+      promoMail: false,
+      newsMail: false,
     }),
   },
   {

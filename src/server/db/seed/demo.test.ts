@@ -105,16 +105,26 @@ describe('seedDemo', () => {
     const premium = await byEmail('premium@demo.cxvet.com');
     const admin = await byEmail('admin@demo.cxvet.com');
 
-    const [aula, ...otherAulas] = await t.db.select().from(classrooms);
-    expect(otherAulas).toHaveLength(0);
-    expect(aula).toMatchObject({ accessType: 'Acceso controlado', organizationType: 'Universidad', adminUserId: premium.id });
-    expect(aula!.expiresAt.getTime()).toBeGreaterThan(Date.now() + 50 * 86_400_000);
-    expect(await t.db.select().from(classroomUsers)).toEqual([{ classroomId: aula!.id, userId: basic.id }]);
+    const classroomAdmin = await byEmail('aula@demo.cxvet.com');
+    expect(classroomAdmin).toMatchObject({ type: 'Gratis', organizationId: basic.organizationId });
+    const aulas = await t.db.select().from(classrooms);
+    expect(aulas).toHaveLength(3);
+    const aula = aulas.find((row) => row.title === 'Aula de Cirugía de Tejidos Blandos')!;
+    expect(aula).toMatchObject({ accessType: 'Acceso controlado', organizationType: 'Universidad', adminUserId: classroomAdmin.id, isActive: true });
+    expect(aula.organizationId).toBe(basic.organizationId);
+    expect(aula.expiresAt.getTime()).toBeGreaterThan(Date.now() + 50 * 86_400_000);
+    const members = await t.db.select().from(classroomUsers);
+    expect(members.filter((row) => row.classroomId === aula.id)).toEqual([{ classroomId: aula.id, userId: basic.id }]);
     const aulaProcedures = await t.db
       .select({ type: procedures.type })
       .from(classroomProcedures)
-      .innerJoin(procedures, eq(procedures.id, classroomProcedures.procedureId));
+      .innerJoin(procedures, eq(procedures.id, classroomProcedures.procedureId))
+      .where(eq(classroomProcedures.classroomId, aula.id));
     expect(aulaProcedures).toEqual([{ type: 'Premium' }, { type: 'Premium' }, { type: 'Premium' }]);
+    expect(aulas.find((row) => row.accessType === 'Acceso libre')).toMatchObject({ organizationType: 'Empresa', isActive: true });
+    const expiring = aulas.find((row) => row.expiresAt.getTime() < Date.now() + 3 * 86_400_000)!;
+    expect(expiring.expiresAt.getTime()).toBeGreaterThan(Date.now() + 86_400_000);
+    expect(members.filter((row) => row.classroomId === expiring.id)).toEqual([{ classroomId: expiring.id, userId: basic.id }]);
 
     const [diploma, ...otherDiplomas] = await t.db.select().from(diplomas);
     expect(otherDiplomas).toHaveLength(0);

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import {
   classroomProcedures,
@@ -350,8 +350,10 @@ const demoProcedures: DemoProcedure[] = [
   },
 ];
 
-// Procedures of the demo aula and the diploma (by name, above).
+// Procedures of the demo aulas and the diploma (by name, above).
 const classroomProcedureNames = ['Esplenectomía', 'Gastropexia incisional', 'Mastectomía regional en gata'];
+const openClassroomProcedureNames = ['Amputación de miembro torácico', 'Cistotomía'];
+const expiringClassroomProcedureNames = ['Toracostomía con sonda en gato'];
 const diplomaLinkedProcedureName = 'Extracción de cuerpo extraño intestinal';
 
 const universityNames = [
@@ -564,6 +566,16 @@ export async function seedDemo(deps: { db: Db; storage: FileStorage; accounts: A
   const classroomId = randomUUID();
   const classroomPreviewImage = store(`aulas/${classroomId}/${ts}_preview.jpg`, req(asset.previews[2], 'preview'));
   const classroomPreviewPdf = store(`aulas/${classroomId}/${ts}_informacion.pdf`, asset.pdf);
+  const openClassroomId = randomUUID();
+  const openClassroomFiles = {
+    previewImage: store(`aulas/${openClassroomId}/${ts}_preview.jpg`, req(asset.previews[1], 'preview')),
+    previewPdf: store(`aulas/${openClassroomId}/${ts}_informacion.pdf`, asset.pdf),
+  };
+  const expiringClassroomId = randomUUID();
+  const expiringClassroomFiles = {
+    previewImage: store(`aulas/${expiringClassroomId}/${ts}_preview.jpg`, req(asset.previews[0], 'preview')),
+    previewPdf: store(`aulas/${expiringClassroomId}/${ts}_informacion.pdf`, asset.pdf),
+  };
 
   // Diploma: a linked catalogue procedure, then a video of its own; an exam after each
   const diplomaId = randomUUID();
@@ -653,6 +665,7 @@ export async function seedDemo(deps: { db: Db; storage: FileStorage; accounts: A
     }
     const basic = req(created.get('basic'), 'basic account');
     const premium = req(created.get('premium'), 'premium account');
+    const classroomAdmin = req(created.get('classroomAdmin'), 'aula administrator account');
 
     await db.transaction(async (tx) => {
       await tx.insert(tags).values(tagRows);
@@ -667,8 +680,8 @@ export async function seedDemo(deps: { db: Db; storage: FileStorage; accounts: A
         .onConflictDoUpdate({ target: siteSettings.id, set: { slideSeconds: 6, updatedAt: now } });
       await tx.insert(organizations).values(organizationRows);
       await tx.insert(publicUniversities).values(universityNames.map((name) => ({ name }))).onConflictDoNothing();
-      // the aula's students belong to its university
-      await tx.update(users).set({ organizationId: universityId }).where(eq(users.id, basic.id));
+      // the aula's students and its administrator belong to its university
+      await tx.update(users).set({ organizationId: universityId }).where(inArray(users.id, [basic.id, classroomAdmin.id]));
 
       await tx.insert(classrooms).values({
         id: classroomId,
@@ -679,7 +692,7 @@ export async function seedDemo(deps: { db: Db; storage: FileStorage; accounts: A
         organizationType: 'Universidad',
         organizationId: universityId,
         isActive: true,
-        adminUserId: premium.id,
+        adminUserId: classroomAdmin.id,
         previewImage: classroomPreviewImage,
         previewPdf: classroomPreviewPdf,
         expiresAt: new Date(ts + 60 * dayMs),
@@ -688,6 +701,39 @@ export async function seedDemo(deps: { db: Db; storage: FileStorage; accounts: A
       await tx
         .insert(classroomProcedures)
         .values(classroomProcedureNames.map((name, position) => ({ classroomId, procedureId: procedureId(name), position })));
+      // open to every signed-in account
+      await tx.insert(classrooms).values({
+        id: openClassroomId,
+        title: 'Aula Abierta VetSalud',
+        description: 'Aula de acceso libre patrocinada por VetSalud con procedimientos de ortopedia y urología.',
+        accessType: 'Acceso libre',
+        organizationType: 'Empresa',
+        organizationId: companyId,
+        isActive: true,
+        adminUserId: null,
+        ...openClassroomFiles,
+        expiresAt: new Date(ts + 120 * dayMs),
+      });
+      await tx
+        .insert(classroomProcedures)
+        .values(openClassroomProcedureNames.map((name, position) => ({ classroomId: openClassroomId, procedureId: procedureId(name), position })));
+      // expires in two days, so its member sees the expiry warning
+      await tx.insert(classrooms).values({
+        id: expiringClassroomId,
+        title: 'Aula de Práctica Quirúrgica Intensiva',
+        description: 'Curso intensivo de la Universidad Veterinaria del Centro que termina esta semana.',
+        accessType: 'Acceso controlado',
+        organizationType: 'Universidad',
+        organizationId: universityId,
+        isActive: true,
+        adminUserId: null,
+        ...expiringClassroomFiles,
+        expiresAt: new Date(ts + 2 * dayMs),
+      });
+      await tx.insert(classroomUsers).values([{ classroomId: expiringClassroomId, userId: basic.id }]);
+      await tx
+        .insert(classroomProcedures)
+        .values(expiringClassroomProcedureNames.map((name, position) => ({ classroomId: expiringClassroomId, procedureId: procedureId(name), position })));
 
       await tx.insert(diplomas).values({
         id: diplomaId,

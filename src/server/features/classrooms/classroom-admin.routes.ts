@@ -1,0 +1,75 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { requireUser } from '#server/plugins/authorization.ts';
+import { AppError } from '#shared/errors.ts';
+import {
+  addedSchema,
+  addUsersInputSchema,
+  classroomParamsSchema,
+  importInputSchema,
+  importPreviewSchema,
+  managedClassroomListSchema,
+  managedClassroomSchema,
+  setUsersInputSchema,
+} from '#shared/classrooms/classrooms.schemas.ts';
+import { okSchema } from '#shared/admin-content/admin-content.schemas.ts';
+import type { ClassroomAdminService } from './classroom-admin.service.ts';
+import type { ClassroomMembersService } from './classroom-members.service.ts';
+import { importBodyLimit } from './classrooms.admin.routes.ts';
+import { sendXlsx } from './send-xlsx.ts';
+
+export const classroomAdminPathPrefix = '/api/classroom-admin';
+
+/**
+ * Aula administrators' API, in a scope of its own: the guard admits only administrators of an active aula,
+ * and every route then checks that the aula in the URL is one of theirs. Only the users list can change here.
+ */
+export async function registerClassroomAdminRoutes(app: FastifyInstance, deps: { service: ClassroomAdminService; members: ClassroomMembersService }) {
+  const { service, members } = deps;
+  await app.register(async (scope) => {
+    scope.addHook('onRequest', async (request) => {
+      const user = await requireUser(request);
+      if (!(await service.isAdministrator(user.id))) throw new AppError('FORBIDDEN');
+    });
+    const routes = scope.withTypeProvider<ZodTypeProvider>();
+    const byId = { params: classroomParamsSchema };
+    const own = async (request: Parameters<typeof requireUser>[0], id: string) => service.ownClassroom((await requireUser(request)).id, id);
+
+    routes.get(`${classroomAdminPathPrefix}/classrooms`, { schema: { response: { 200: managedClassroomListSchema } } }, async (request) => ({
+      items: await service.list((await requireUser(request)).id),
+    }));
+    routes.get(`${classroomAdminPathPrefix}/classrooms/:id`, { schema: { ...byId, response: { 200: managedClassroomSchema } } }, async (request) =>
+      service.get((await requireUser(request)).id, request.params.id),
+    );
+    routes.put(
+      `${classroomAdminPathPrefix}/classrooms/:id/users`,
+      { schema: { ...byId, body: setUsersInputSchema, response: { 200: okSchema } } },
+      async (request) => {
+        const { audience } = await own(request, request.params.id);
+        await members.setUsers(request.params.id, audience, request.body.userIds);
+        return { ok: true as const };
+      },
+    );
+    routes.post(
+      `${classroomAdminPathPrefix}/classrooms/:id/users`,
+      { schema: { ...byId, body: addUsersInputSchema, response: { 200: addedSchema } } },
+      async (request) => {
+        const { audience } = await own(request, request.params.id);
+        return { added: await members.addUsers(request.params.id, audience, request.body.userIds) };
+      },
+    );
+    routes.post(
+      `${classroomAdminPathPrefix}/classrooms/:id/import-preview`,
+      { bodyLimit: importBodyLimit, schema: { ...byId, body: importInputSchema, response: { 200: importPreviewSchema } } },
+      async (request) => {
+        const { audience } = await own(request, request.params.id);
+        const current = (await members.listUsers(request.params.id)).map((user) => user.id);
+        return members.preview(audience, current, request.body);
+      },
+    );
+    routes.get(`${classroomAdminPathPrefix}/classrooms/:id/users.xlsx`, { schema: byId }, async (request, reply) => {
+      const { classroom } = await own(request, request.params.id);
+      return sendXlsx(reply, await members.exportXlsx(classroom.id, classroom.title));
+    });
+  });
+}

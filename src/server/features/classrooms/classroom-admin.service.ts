@@ -1,0 +1,71 @@
+import { and, asc, count, eq } from 'drizzle-orm';
+import type { Db } from '#server/db/client.ts';
+import { classroomUsers, classrooms, organizations } from '#server/db/schema/index.ts';
+import { AppError } from '#shared/errors.ts';
+import type { ManagedClassroom, ManagedClassroomRow } from '#shared/classrooms/classrooms.schemas.ts';
+import type { Audience, ClassroomMembersService } from './classroom-members.service.ts';
+
+/** Aula administrators (spec 3 §6 adminAula): their own active aulas, and only those aulas' users lists. */
+export function createClassroomAdminService(deps: { db: Db; members: ClassroomMembersService }) {
+  const { db, members } = deps;
+
+  const owned = (userId: string) => and(eq(classrooms.adminUserId, userId), eq(classrooms.isActive, true));
+
+  async function isAdministrator(userId: string): Promise<boolean> {
+    const [row] = await db.select({ id: classrooms.id }).from(classrooms).where(owned(userId)).limit(1);
+    return Boolean(row);
+  }
+
+  async function list(userId: string): Promise<ManagedClassroomRow[]> {
+    const userCounts = db
+      .select({ classroomId: classroomUsers.classroomId, total: count().as('users') })
+      .from(classroomUsers)
+      .groupBy(classroomUsers.classroomId)
+      .as('users_count');
+    const rows = await db
+      .select({ classroom: classrooms, organizationTitle: organizations.title, users: userCounts.total })
+      .from(classrooms)
+      .innerJoin(organizations, eq(organizations.id, classrooms.organizationId))
+      .leftJoin(userCounts, eq(userCounts.classroomId, classrooms.id))
+      .where(owned(userId))
+      .orderBy(asc(classrooms.title));
+    return rows.map(({ classroom, organizationTitle, users }) => ({
+      id: classroom.id,
+      title: classroom.title,
+      organizationTitle,
+      userCount: Number(users ?? 0),
+      expiresAt: classroom.expiresAt.toISOString(),
+    }));
+  }
+
+  /** The aula if this user administers it and it is active; FORBIDDEN for any other. */
+  async function ownClassroom(userId: string, id: string) {
+    const [row] = await db
+      .select({ classroom: classrooms, organizationTitle: organizations.title })
+      .from(classrooms)
+      .innerJoin(organizations, eq(organizations.id, classrooms.organizationId))
+      .where(and(eq(classrooms.id, id), owned(userId)));
+    if (!row) throw new AppError('FORBIDDEN');
+    const audience: Audience = { organizationType: row.classroom.organizationType, organizationId: row.classroom.organizationId };
+    return { ...row, audience };
+  }
+
+  async function get(userId: string, id: string): Promise<ManagedClassroom> {
+    const { classroom, organizationTitle, audience } = await ownClassroom(userId, id);
+    const [users, candidates] = await Promise.all([members.listUsers(id), members.candidates(audience)]);
+    return {
+      id: classroom.id,
+      title: classroom.title,
+      organizationTitle,
+      organizationType: classroom.organizationType,
+      userCount: users.length,
+      expiresAt: classroom.expiresAt.toISOString(),
+      users,
+      candidates,
+    };
+  }
+
+  return { isAdministrator, list, ownClassroom, get };
+}
+
+export type ClassroomAdminService = ReturnType<typeof createClassroomAdminService>;

@@ -1,0 +1,213 @@
+import ExcelJS from 'exceljs';
+import { and, asc, eq, inArray, max } from 'drizzle-orm';
+import type { Db } from '#server/db/client.ts';
+import { classroomUsers, sessions, users } from '#server/db/schema/index.ts';
+import { AppError } from '#shared/errors.ts';
+import type { OrganizationType } from '#shared/organizations/organizations.rules.ts';
+import { addressOfCells, importLinesFromText, type ImportLine } from '#shared/classrooms/classrooms.rules.ts';
+import type { ClassroomMember, ImportInput, ImportLineResult, ImportPreview } from '#shared/classrooms/classrooms.schemas.ts';
+import { isFormulaLike } from '#server/features/admin-people/users-report.ts';
+
+/** Who may be on an aula's list: anyone with an account, only the organization's members for a Universidad. */
+export type Audience = { organizationType: OrganizationType; organizationId: string };
+
+const insertBatch = 5000;
+const maxImportLines = 20_000;
+
+const member = (row: { id: string; name: string; email: string }): ClassroomMember => ({ id: row.id, name: row.name, email: row.email });
+
+/** Lines of an xlsx sheet: one a row, the first cell holding an address. */
+async function importLinesFromXlsx(data: Buffer): Promise<ImportLine[]> {
+  const workbook = new ExcelJS.Workbook();
+  try {
+    await workbook.xlsx.load(data as unknown as ArrayBuffer);
+  } catch {
+    throw new AppError('FILE_FORMAT');
+  }
+  const sheet = workbook.worksheets[0];
+  if (!sheet) return [];
+  const lines: ImportLine[] = [];
+  for (let rowNumber = 1; rowNumber <= sheet.rowCount; rowNumber += 1) {
+    const cells: string[] = [];
+    sheet.getRow(rowNumber).eachCell((cell) => {
+      const text = cell.text?.trim();
+      if (text) cells.push(text);
+    });
+    lines.push({ line: rowNumber, text: cells.join(', ').slice(0, 200), email: addressOfCells(cells) });
+  }
+  return lines;
+}
+
+/** The lines of pasted text, a CSV file or an xlsx file. */
+export async function readImportLines(source: ImportInput): Promise<ImportLine[]> {
+  let lines: ImportLine[];
+  if (source.format === 'text') lines = importLinesFromText(source.text);
+  else {
+    const data = Buffer.from(source.dataBase64, 'base64');
+    if (source.format === 'xlsx') {
+      // an xlsx is a zip: anything else is refused before exceljs reads it
+      if (data.subarray(0, 2).toString('latin1') !== 'PK') throw new AppError('FILE_FORMAT');
+      lines = await importLinesFromXlsx(data);
+    } else lines = importLinesFromText(data.toString('utf8'));
+  }
+  if (lines.length > maxImportLines) throw new AppError('PAYLOAD_TOO_LARGE');
+  return lines;
+}
+
+const reasons = {
+  ok: 'Se agregará al aula',
+  already: 'Ya está en el aula',
+  unknown: 'No hay ninguna cuenta con este correo',
+  outside: 'La cuenta no pertenece a la organización del aula',
+  invalid: 'No contiene un correo válido',
+  blank: 'Línea vacía',
+} as const;
+
+export function createClassroomMembersService(deps: { db: Db }) {
+  const { db } = deps;
+
+  async function findUsers(ids: string[]) {
+    const found: { id: string; name: string; email: string; organizationId: string | null }[] = [];
+    const unique = [...new Set(ids)];
+    for (let start = 0; start < unique.length; start += insertBatch) {
+      found.push(
+        ...(await db
+          .select({ id: users.id, name: users.name, email: users.email, organizationId: users.organizationId })
+          .from(users)
+          .where(inArray(users.id, unique.slice(start, start + insertBatch)))),
+      );
+    }
+    return found;
+  }
+
+  /** Throws unless every id is an account the audience admits. */
+  async function assertAllowed(audience: Audience, ids: string[]): Promise<void> {
+    const unique = new Set(ids);
+    const found = await findUsers([...unique]);
+    const allowed = found.filter((row) => audience.organizationType !== 'Universidad' || row.organizationId === audience.organizationId);
+    if (allowed.length !== unique.size) throw new AppError('CLASSROOM_USERS_NOT_ALLOWED');
+  }
+
+  /** Accounts that may join an aula of this audience (a Universidad's members), by e-mail. */
+  async function candidates(audience: Audience): Promise<ClassroomMember[]> {
+    const rows = await db
+      .select({ id: users.id, name: users.name, email: users.email })
+      .from(users)
+      .where(audience.organizationType === 'Universidad' ? eq(users.organizationId, audience.organizationId) : undefined)
+      .orderBy(asc(users.email));
+    return rows.map(member);
+  }
+
+  async function listUsers(classroomId: string): Promise<ClassroomMember[]> {
+    const rows = await db
+      .select({ id: users.id, name: users.name, email: users.email })
+      .from(classroomUsers)
+      .innerJoin(users, eq(users.id, classroomUsers.userId))
+      .where(eq(classroomUsers.classroomId, classroomId))
+      .orderBy(asc(users.email));
+    return rows.map(member);
+  }
+
+  /** Line by line: which addresses match an account the aula admits, which do not and why. Writes nothing. */
+  async function preview(audience: Audience, currentUserIds: Iterable<string>, source: ImportInput): Promise<ImportPreview> {
+    const lines = await readImportLines(source);
+    const current = new Set(currentUserIds);
+    const emails = [...new Set(lines.map((line) => line.email).filter((email): email is string => email !== null))];
+    const byEmail = new Map<string, { id: string; name: string; email: string; organizationId: string | null }>();
+    for (let start = 0; start < emails.length; start += insertBatch) {
+      const rows = await db
+        .select({ id: users.id, name: users.name, email: users.email, organizationId: users.organizationId })
+        .from(users)
+        .where(inArray(users.email, emails.slice(start, start + insertBatch)));
+      for (const row of rows) byEmail.set(row.email, row);
+    }
+    const firstLine = new Map<string, number>();
+    const matched: ClassroomMember[] = [];
+    const results: ImportLineResult[] = lines.map((line) => {
+      const base = { line: line.line, text: line.text, email: line.email, user: null };
+      if (!line.text) return { ...base, status: 'blank', reason: reasons.blank };
+      if (!line.email) return { ...base, status: 'invalid', reason: reasons.invalid };
+      const seen = firstLine.get(line.email);
+      if (seen !== undefined) return { ...base, status: 'duplicate', reason: `Repetido: ya aparece en la línea ${seen}` };
+      firstLine.set(line.email, line.line);
+      const account = byEmail.get(line.email);
+      if (!account) return { ...base, status: 'unknown', reason: reasons.unknown };
+      const user = member(account);
+      if (audience.organizationType === 'Universidad' && account.organizationId !== audience.organizationId) {
+        return { ...base, user, status: 'outside', reason: reasons.outside };
+      }
+      if (current.has(account.id)) return { ...base, user, status: 'already', reason: reasons.already };
+      matched.push(user);
+      return { ...base, user, status: 'ok', reason: reasons.ok };
+    });
+    return { lines: results, matched };
+  }
+
+  /** Adds accounts in one transaction: every one is checked first, so a refused list adds nobody. */
+  async function addUsers(classroomId: string, audience: Audience, userIds: string[]): Promise<number> {
+    await assertAllowed(audience, userIds);
+    const unique = [...new Set(userIds)];
+    return db.transaction(async (tx) => {
+      let added = 0;
+      for (let start = 0; start < unique.length; start += insertBatch) {
+        const rows = await tx
+          .insert(classroomUsers)
+          .values(unique.slice(start, start + insertBatch).map((userId) => ({ classroomId, userId })))
+          .onConflictDoNothing()
+          .returning({ userId: classroomUsers.userId });
+        added += rows.length;
+      }
+      return added;
+    });
+  }
+
+  /** Replaces an aula's users list (inside the caller's transaction when given). */
+  async function replaceUsers(executor: Db, classroomId: string, userIds: string[]): Promise<void> {
+    const unique = [...new Set(userIds)];
+    await executor.delete(classroomUsers).where(eq(classroomUsers.classroomId, classroomId));
+    for (let start = 0; start < unique.length; start += insertBatch) {
+      await executor.insert(classroomUsers).values(unique.slice(start, start + insertBatch).map((userId) => ({ classroomId, userId })));
+    }
+  }
+
+  async function setUsers(classroomId: string, audience: Audience, userIds: string[]): Promise<void> {
+    await assertAllowed(audience, userIds);
+    await db.transaction(async (tx) => replaceUsers(tx as unknown as Db, classroomId, userIds));
+  }
+
+  /** The aula's members (name, e-mail, last sign-in) as an xlsx file. */
+  async function exportXlsx(classroomId: string, title: string): Promise<{ fileName: string; data: Buffer }> {
+    const rows = await db
+      .select({ name: users.name, email: users.email, lastSignIn: max(sessions.createdAt) })
+      .from(classroomUsers)
+      .innerJoin(users, eq(users.id, classroomUsers.userId))
+      .leftJoin(sessions, eq(sessions.userId, users.id))
+      .where(and(eq(classroomUsers.classroomId, classroomId)))
+      .groupBy(users.id, users.name, users.email)
+      .orderBy(asc(users.email));
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Usuarios');
+    sheet.columns = [
+      { header: 'Nombre', key: 'name', width: 30 },
+      { header: 'Correo', key: 'email', width: 34 },
+      { header: 'Último inicio de sesión', key: 'lastSignIn', width: 24 },
+    ];
+    for (const row of rows) {
+      const added = sheet.addRow({
+        name: row.name,
+        email: row.email,
+        lastSignIn: row.lastSignIn ? new Date(row.lastSignIn).toISOString().slice(0, 16).replace('T', ' ') : '-',
+      });
+      added.eachCell((cell) => {
+        if (typeof cell.value === 'string' && isFormulaLike(cell.value)) cell.numFmt = '@';
+      });
+    }
+    const data = Buffer.from(await workbook.xlsx.writeBuffer());
+    const safeTitle = title.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'aula';
+    return { fileName: `Usuarios-${safeTitle}.xlsx`, data };
+  }
+
+  return { candidates, listUsers, preview, addUsers, setUsers, replaceUsers, assertAllowed, exportXlsx };
+}
+
+export type ClassroomMembersService = ReturnType<typeof createClassroomMembersService>;

@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { okSchema } from '#shared/admin-content/admin-content.schemas.ts';
+import {
+  adminClassroomListSchema,
+  adminClassroomSchema,
+  adminImportInputSchema,
+  candidatesQuerySchema,
+  classroomActiveInputSchema,
+  classroomInputSchema,
+  classroomMemberListSchema,
+  classroomParamsSchema,
+  classroomVideoOptionListSchema,
+  importPreviewSchema,
+} from '#shared/classrooms/classrooms.schemas.ts';
+import { AppError } from '#shared/errors.ts';
+import { messages } from '#shared/messages.ts';
+import { organizations } from '#server/db/schema/index.ts';
+import { eq } from 'drizzle-orm';
+import type { Db } from '#server/db/client.ts';
+import type { AdminClassroomsService } from './classrooms.admin.service.ts';
+import type { ClassroomMembersService } from './classroom-members.service.ts';
+import { sendXlsx } from './send-xlsx.ts';
+
+export const importBodyLimit = 12 * 1024 * 1024;
+
+/** The console's aulas under /api/admin/classrooms; registered in the Admin scope. */
+export function registerAdminClassroomRoutes(app: FastifyInstance, deps: { db: Db; classrooms: AdminClassroomsService; members: ClassroomMembersService }) {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const { classrooms, members, db } = deps;
+  const byId = { params: classroomParamsSchema };
+
+  async function audienceOfOrganization(organizationId: string) {
+    const [organization] = await db.select().from(organizations).where(eq(organizations.id, organizationId));
+    if (!organization) throw new AppError('VALIDATION', { fields: { organizationId: messages.fieldRequired } });
+    return { organizationType: organization.type, organizationId };
+  }
+
+  routes.get('/api/admin/classrooms', { schema: { response: { 200: adminClassroomListSchema } } }, async () => ({ items: await classrooms.list() }));
+  routes.get('/api/admin/classrooms/videos', { schema: { response: { 200: classroomVideoOptionListSchema } } }, async () => ({
+    items: await classrooms.videoOptions(),
+  }));
+  routes.get('/api/admin/classrooms/candidates', { schema: { querystring: candidatesQuerySchema, response: { 200: classroomMemberListSchema } } }, async (request) => ({
+    items: await members.candidates(await audienceOfOrganization(request.query.organizationId)),
+  }));
+  routes.post(
+    '/api/admin/classrooms/import-preview',
+    { bodyLimit: importBodyLimit, schema: { body: adminImportInputSchema, response: { 200: importPreviewSchema } } },
+    async (request) => members.preview(await audienceOfOrganization(request.body.organizationId), request.body.currentUserIds, request.body.source),
+  );
+  routes.get('/api/admin/classrooms/:id', { schema: { ...byId, response: { 200: adminClassroomSchema } } }, (request) => classrooms.get(request.params.id));
+  routes.put('/api/admin/classrooms/:id', { schema: { ...byId, body: classroomInputSchema, response: { 200: adminClassroomSchema } } }, (request) =>
+    classrooms.save(request.params.id, request.body),
+  );
+  routes.put('/api/admin/classrooms/:id/active', { schema: { ...byId, body: classroomActiveInputSchema, response: { 200: okSchema } } }, async (request) => {
+    await classrooms.setActive(request.params.id, request.body.isActive);
+    return { ok: true as const };
+  });
+  routes.delete('/api/admin/classrooms/:id', { schema: { ...byId, response: { 200: okSchema } } }, async (request) => {
+    await classrooms.remove(request.params.id);
+    return { ok: true as const };
+  });
+  routes.get('/api/admin/classrooms/:id/users.xlsx', { schema: byId }, async (request, reply) => {
+    const { title } = await classrooms.audienceOf(request.params.id);
+    return sendXlsx(reply, await members.exportXlsx(request.params.id, title));
+  });
+}
