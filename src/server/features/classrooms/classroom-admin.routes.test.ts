@@ -1,0 +1,116 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
+import { createClassroom, createProcedure, createUser, signedInAs } from '#server/testing/factories.ts';
+import { classroomUsers, classrooms } from '#server/db/schema/index.ts';
+
+let t: TestApp;
+let staff: Awaited<ReturnType<typeof signedInAs>>;
+let own: { id: string; organizationId: string };
+let other: { id: string };
+let universityId: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const procedure = await createProcedure(t, { type: 'Premium' });
+  own = await createClassroom(t, { procedureIds: [procedure.id], values: { title: 'Mi aula' } });
+  universityId = own.organizationId;
+  staff = await signedInAs(t, { organizationId: universityId });
+  await t.db.update(classrooms).set({ adminUserId: staff.user.id }).where(eq(classrooms.id, own.id));
+  other = await createClassroom(t, { procedureIds: [procedure.id], values: { title: 'Aula ajena', organizationId: universityId } });
+});
+afterAll(async () => t.close());
+
+const base = '/api/classroom-admin/classrooms';
+const headers = (cookie = staff.cookie) => ({ origin: testPublicUrl, cookie });
+const membersOf = async (id: string) =>
+  (await t.db.select({ userId: classroomUsers.userId }).from(classroomUsers).where(eq(classroomUsers.classroomId, id))).map((row) => row.userId).sort();
+
+describe('an aula administrator', () => {
+  it('sees only their own active aulas, and /api/me says they administer one', async () => {
+    const list = (await t.app.inject({ url: base, headers: headers() })).json().items;
+    expect(list).toEqual([expect.objectContaining({ id: own.id, title: 'Mi aula', userCount: 0 })]);
+    expect((await t.app.inject({ url: '/api/me', headers: headers() })).json().user.isClassroomAdmin).toBe(true);
+  });
+
+  it('cannot read or change another aula', async () => {
+    const student = await createUser(t, { organizationId: universityId });
+    expect((await t.app.inject({ url: `${base}/${other.id}`, headers: headers() })).statusCode).toBe(403);
+    const put = await t.app.inject({ method: 'PUT', url: `${base}/${other.id}/users`, headers: headers(), payload: { userIds: [student.id] } });
+    expect(put.statusCode).toBe(403);
+    const add = await t.app.inject({ method: 'POST', url: `${base}/${other.id}/users`, headers: headers(), payload: { userIds: [student.id] } });
+    expect(add.statusCode).toBe(403);
+    expect((await t.app.inject({ url: `${base}/${other.id}/users.xlsx`, headers: headers() })).statusCode).toBe(403);
+    expect(await membersOf(other.id)).toEqual([]);
+  });
+
+  it('changes only the users list: other fields sent along are ignored, the Admin API stays closed', async () => {
+    const student = await createUser(t, { organizationId: universityId });
+    const response = await t.app.inject({
+      method: 'PUT',
+      url: `${base}/${own.id}/users`,
+      headers: headers(),
+      payload: { userIds: [student.id], title: 'Otro título', isActive: false, adminUserId: student.id },
+    });
+    expect(response.statusCode).toBe(200);
+    const [row] = await t.db.select().from(classrooms).where(eq(classrooms.id, own.id));
+    expect(row).toMatchObject({ title: 'Mi aula', isActive: true, adminUserId: staff.user.id });
+    expect(await membersOf(own.id)).toEqual([student.id]);
+    for (const request of [
+      { method: 'PUT' as const, url: `/api/admin/classrooms/${own.id}/active`, payload: { isActive: false } },
+      { method: 'GET' as const, url: `/api/admin/classrooms/${own.id}` },
+      { method: 'DELETE' as const, url: `/api/admin/classrooms/${own.id}` },
+    ]) {
+      expect((await t.app.inject({ ...request, headers: headers() })).statusCode).toBe(403);
+    }
+  });
+
+  it('adds only members of the university, all or nothing', async () => {
+    const before = await membersOf(own.id);
+    const student = await createUser(t, { organizationId: universityId });
+    const outsider = await createUser(t);
+    const refused = await t.app.inject({ method: 'POST', url: `${base}/${own.id}/users`, headers: headers(), payload: { userIds: [student.id, outsider.id] } });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toBe('Algunas cuentas no pueden agregarse a esta aula; no se agregó ninguna.');
+    expect(await membersOf(own.id)).toEqual(before);
+    const unknown = await t.app.inject({ method: 'POST', url: `${base}/${own.id}/users`, headers: headers(), payload: { userIds: [student.id, 'no-existe'] } });
+    expect(unknown.statusCode).toBe(400);
+    expect(await membersOf(own.id)).toEqual(before);
+    const added = await t.app.inject({ method: 'POST', url: `${base}/${own.id}/users`, headers: headers(), payload: { userIds: [student.id, student.id] } });
+    expect(added.json()).toEqual({ added: 1 });
+    expect(await membersOf(own.id)).toEqual([...before, student.id].sort());
+  });
+
+  it('previews a pasted list against the aula and exports its members', async () => {
+    const newcomer = await createUser(t, { organizationId: universityId, email: 'nuevo@uni.example.com' });
+    const current = (await t.app.inject({ url: `${base}/${own.id}`, headers: headers() })).json();
+    const already = current.users[0].email as string;
+    const text = `correo\n${already}\nNUEVO@uni.example.com\n\nnadie@example.com\n`;
+    const preview = (await t.app.inject({ method: 'POST', url: `${base}/${own.id}/import-preview`, headers: headers(), payload: { format: 'text', text } })).json();
+    expect(preview.lines.map((line: { status: string }) => line.status)).toEqual(['invalid', 'already', 'ok', 'blank', 'unknown']);
+    expect(preview.matched).toEqual([{ id: newcomer.id, name: newcomer.name, email: 'nuevo@uni.example.com' }]);
+    expect(current.candidates.map((user: { email: string }) => user.email)).toContain('nuevo@uni.example.com');
+    const file = await t.app.inject({ url: `${base}/${own.id}/users.xlsx`, headers: headers() });
+    expect(file.statusCode).toBe(200);
+  });
+
+  it('loses every right once the aula is deactivated', async () => {
+    const staffOfInactive = await signedInAs(t, { organizationId: universityId });
+    const procedure = await createProcedure(t);
+    const inactive = await createClassroom(t, { procedureIds: [procedure.id], values: { adminUserId: staffOfInactive.user.id, isActive: false } });
+    expect((await t.app.inject({ url: base, headers: headers(staffOfInactive.cookie) })).statusCode).toBe(403);
+    expect((await t.app.inject({ url: `${base}/${inactive.id}`, headers: headers(staffOfInactive.cookie) })).statusCode).toBe(403);
+    expect((await t.app.inject({ url: '/api/me', headers: headers(staffOfInactive.cookie) })).json().user.isClassroomAdmin).toBe(false);
+  });
+
+  it('is refused to guests (401) and to members who administer nothing (403); an Admin sees no aula of others here', async () => {
+    const member = await signedInAs(t, { type: 'Premium' });
+    const admin = await signedInAs(t, { type: 'Admin' });
+    for (const url of [base, `${base}/${own.id}`, `${base}/${own.id}/users.xlsx`]) {
+      expect((await t.app.inject({ url, headers: { origin: testPublicUrl } })).statusCode).toBe(401);
+      expect((await t.app.inject({ url, headers: headers(member.cookie) })).statusCode).toBe(403);
+    }
+    expect((await t.app.inject({ url: base, headers: headers(admin.cookie) })).json()).toEqual({ items: [] });
+    expect((await t.app.inject({ url: `${base}/${own.id}`, headers: headers(admin.cookie) })).statusCode).toBe(403);
+  });
+});

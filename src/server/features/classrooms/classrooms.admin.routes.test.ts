@@ -1,0 +1,214 @@
+import { randomUUID } from 'node:crypto';
+import ExcelJS from 'exceljs';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
+import { createProcedure, createUser, signedInAs } from '#server/testing/factories.ts';
+import { uploadSample } from '#server/features/uploads/uploads.testing.ts';
+import { classroomUsers, classrooms, organizations } from '#server/db/schema/index.ts';
+import type { ClassroomInput, ImportPreview } from '#shared/classrooms/classrooms.schemas.ts';
+
+let t: TestApp;
+let admin: string;
+let university: { id: string };
+let company: { id: string };
+let procedureIds: string[];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = (await signedInAs(t, { type: 'Admin' })).cookie;
+  [university] = await t.db.insert(organizations).values({ title: 'Universidad del Norte', type: 'Universidad' }).returning();
+  [company] = await t.db.insert(organizations).values({ title: 'Empresa Vet', type: 'Empresa' }).returning();
+  procedureIds = [(await createProcedure(t, { type: 'Premium', name: 'Esplenectomía' })).id, (await createProcedure(t, { name: 'Cistotomía' })).id];
+});
+afterAll(async () => t.close());
+
+const headers = (cookie = admin) => ({ origin: testPublicUrl, cookie });
+const put = (id: string, payload: unknown, cookie = admin) => t.app.inject({ method: 'PUT', url: `/api/admin/classrooms/${id}`, headers: headers(cookie), payload: payload as object });
+
+async function validInput(id: string, values: Partial<ClassroomInput> = {}): Promise<ClassroomInput> {
+  return {
+    title: 'Aula de Cirugía',
+    description: '',
+    accessType: 'Acceso controlado',
+    organizationType: 'Universidad',
+    organizationId: university.id,
+    expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+    previewImage: await uploadSample(t, admin, 'classroom-preview-image', 'portada.jpg', id),
+    previewPdf: await uploadSample(t, admin, 'classroom-preview-pdf', 'informacion.pdf', id),
+    procedureIds,
+    userIds: [],
+    adminUserId: null,
+    ...values,
+  };
+}
+
+describe('the Admin aula form', () => {
+  it('shows every message of spec 3 §5 at once for an empty form', async () => {
+    const response = await put(randomUUID(), { title: '', userIds: [], procedureIds: [], adminUserId: null, previewImage: '', previewPdf: '' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().fields).toMatchObject({
+      title: 'Este campo es requerido.',
+      accessType: 'Este campo es requerido.',
+      organizationType: 'Este campo es requerido.',
+      organizationId: 'Este campo es requerido.',
+      expiresAt: 'Este campo es requerido.',
+      previewImage: 'Se requiere la imagen de vista previa.',
+      previewPdf: 'Se requiere la pdf de información previa.',
+      procedureIds: 'Debes seleccionar al menos un video.',
+    });
+  });
+
+  it('creates a Universidad aula with its videos, its members and an administrator, and lists it with its counts', async () => {
+    const student = await createUser(t, { organizationId: university.id });
+    const staff = await createUser(t, { organizationId: university.id });
+    const id = randomUUID();
+    const response = await put(id, await validInput(id, { userIds: [student.id], adminUserId: staff.id }));
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({ id, procedureIds, userIds: [student.id], adminUserId: staff.id, isActive: true });
+    const list = (await t.app.inject({ url: '/api/admin/classrooms', headers: headers() })).json().items;
+    expect(list).toContainEqual(
+      expect.objectContaining({ id, title: 'Aula de Cirugía', organizationTitle: 'Universidad del Norte', videoCount: 2, userCount: 1, isActive: true }),
+    );
+    // the preview files were claimed: the aula's own folder
+    expect(response.json().previewImage).toMatch(new RegExp(`^aulas/${id}/`));
+  });
+
+  it('refuses users from outside the university and an organization of another type', async () => {
+    const outsider = await createUser(t);
+    const id = randomUUID();
+    const refused = await put(id, await validInput(id, { userIds: [outsider.id] }));
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().code).toBe('CLASSROOM_USERS_NOT_ALLOWED');
+    const wrongType = await put(id, await validInput(id, { organizationId: company.id }));
+    expect(wrongType.json().fields).toEqual({ organizationId: 'Este campo es requerido.' });
+    expect(await t.db.select().from(classrooms).where(eq(classrooms.id, id))).toEqual([]);
+  });
+
+  it('keeps no users list and no administrator on an Empresa aula', async () => {
+    const someone = await createUser(t);
+    const id = randomUUID();
+    const response = await put(id, await validInput(id, { organizationType: 'Empresa', organizationId: company.id, accessType: 'Acceso libre', userIds: [someone.id], adminUserId: someone.id }));
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({ userIds: [], adminUserId: null });
+  });
+
+  it('activating or deactivating empties the users list; only an inactive aula can be deleted, with its files', async () => {
+    const student = await createUser(t, { organizationId: university.id });
+    const id = randomUUID();
+    const saved = (await put(id, await validInput(id, { userIds: [student.id] }))).json();
+    const toggle = (isActive: boolean) => t.app.inject({ method: 'PUT', url: `/api/admin/classrooms/${id}/active`, headers: headers(), payload: { isActive } });
+    const remove = () => t.app.inject({ method: 'DELETE', url: `/api/admin/classrooms/${id}`, headers: headers() });
+
+    expect((await remove()).statusCode).toBe(409);
+    expect((await toggle(false)).statusCode).toBe(200);
+    expect(await t.db.select().from(classroomUsers).where(eq(classroomUsers.classroomId, id))).toEqual([]);
+    expect((await t.app.inject({ url: `/api/admin/classrooms/${id}`, headers: headers() })).json().isActive).toBe(false);
+    expect(await t.storage.stat(saved.previewPdf)).not.toBeNull();
+    expect((await remove()).statusCode).toBe(200);
+    expect(await t.storage.stat(saved.previewPdf)).toBeNull();
+    expect((await remove()).statusCode).toBe(404);
+  });
+
+  it('lists the videos with tags, species and type, and the university members as candidates', async () => {
+    const videos = (await t.app.inject({ url: '/api/admin/classrooms/videos', headers: headers() })).json().items;
+    expect(videos.map((video: { name: string }) => video.name)).toEqual(['Cistotomía', 'Esplenectomía']);
+    expect(videos[0]).toMatchObject({ species: 'Perro', type: 'Gratis', tags: [] });
+    const member = await createUser(t, { organizationId: university.id, email: 'miembro-norte@example.com' });
+    await createUser(t, { email: 'ajeno@example.com' });
+    const candidates = (await t.app.inject({ url: `/api/admin/classrooms/candidates?organizationId=${university.id}`, headers: headers() })).json().items;
+    expect(candidates).toContainEqual({ id: member.id, name: member.name, email: 'miembro-norte@example.com' });
+    expect(candidates.map((user: { email: string }) => user.email)).not.toContain('ajeno@example.com');
+  });
+
+  it('is out of reach of an aula administrator and of members', async () => {
+    const staff = await createUser(t, { organizationId: university.id });
+    const id = randomUUID();
+    await put(id, await validInput(id, { adminUserId: staff.id }));
+    const { loginCookie } = await import('#server/testing/factories.ts');
+    const cookie = await loginCookie(t, staff.email);
+    expect((await t.app.inject({ url: `/api/admin/classrooms/${id}`, headers: headers(cookie) })).statusCode).toBe(403);
+    expect((await put(id, await validInput(id), cookie)).statusCode).toBe(403);
+  });
+});
+
+describe('bulk members on the Admin form', () => {
+  it('reports 1,000 addresses line by line: duplicates, case, blanks, unknown and outside addresses', async () => {
+    const members = await Promise.all(
+      Array.from({ length: 5 }, (_, index) => createUser(t, { organizationId: university.id, email: `alumno${index}@uni.example.com` })),
+    );
+    const outsider = await createUser(t, { email: 'externo@otra.example.com' });
+    const lines: string[] = [];
+    for (let index = 0; index < 1000; index += 1) {
+      const kind = index % 10;
+      if (kind === 0) lines.push(`ALUMNO${(index / 10) % 5}@UNI.example.com`);
+      else if (kind === 1) lines.push('');
+      else if (kind === 2) lines.push(outsider.email);
+      else if (kind === 3) lines.push('no es un correo');
+      else lines.push(`desconocido${index}@example.com`);
+    }
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/classrooms/import-preview',
+      headers: headers(),
+      payload: { organizationId: university.id, currentUserIds: [members[4]!.id], source: { format: 'text', text: lines.join('\n') } },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const preview = response.json() as ImportPreview;
+    expect(preview.lines).toHaveLength(1000);
+    const count = (status: string) => preview.lines.filter((line) => line.status === status).length;
+    expect(count('ok')).toBe(4);
+    expect(count('already')).toBe(1);
+    expect(count('duplicate')).toBe(95 + 99);
+    expect(count('blank')).toBe(100);
+    expect(count('outside')).toBe(1);
+    expect(count('invalid')).toBe(100);
+    expect(count('unknown')).toBe(600);
+    expect(preview.lines[0]).toMatchObject({ line: 1, email: 'alumno0@uni.example.com', status: 'ok', user: { id: members[0]!.id } });
+    expect(preview.lines[2]).toMatchObject({ line: 3, status: 'outside', reason: 'La cuenta no pertenece a la organización del aula' });
+    expect(preview.lines[50]).toMatchObject({ line: 51, status: 'duplicate', reason: 'Repetido: ya aparece en la línea 1' });
+    expect(preview.matched.map((user) => user.id).sort()).toEqual(members.slice(0, 4).map((user) => user.id).sort());
+  });
+
+  it('reads an xlsx file and exports the members as xlsx with name, e-mail and last sign-in, formulas as text', async () => {
+    const member = await signedInAs(t, { organizationId: university.id, email: 'hoja@uni.example.com', name: '=HYPERLINK("x")' });
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Alumnos');
+    sheet.addRow(['Correo', 'Nombre']);
+    sheet.addRow(['hoja@uni.example.com', 'Hoja']);
+    const dataBase64 = Buffer.from(await workbook.xlsx.writeBuffer()).toString('base64');
+    const preview = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/admin/classrooms/import-preview',
+        headers: headers(),
+        payload: { organizationId: university.id, currentUserIds: [], source: { format: 'xlsx', fileName: 'alumnos.xlsx', dataBase64 } },
+      })
+    ).json() as ImportPreview;
+    expect(preview.lines.map((line) => line.status)).toEqual(['invalid', 'ok']);
+
+    const id = randomUUID();
+    await put(id, await validInput(id, { userIds: preview.matched.map((user) => user.id) }));
+    const file = await t.app.inject({ url: `/api/admin/classrooms/${id}/users.xlsx`, headers: headers() });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toContain('spreadsheetml');
+    const read = new ExcelJS.Workbook();
+    await read.xlsx.load(file.rawPayload as unknown as ArrayBuffer);
+    const rows = read.worksheets[0]!.getSheetValues().filter(Boolean) as unknown[][];
+    expect(rows[0]!.slice(1)).toEqual(['Nombre', 'Correo', 'Último inicio de sesión']);
+    expect(rows[1]!.slice(1, 3)).toEqual(['=HYPERLINK("x")', 'hoja@uni.example.com']);
+    expect(String(rows[1]![3])).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+    expect(member.user.id).toBe(preview.matched[0]!.id);
+  });
+
+  it('refuses a file that is not a spreadsheet', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/classrooms/import-preview',
+      headers: headers(),
+      payload: { organizationId: university.id, currentUserIds: [], source: { format: 'xlsx', fileName: 'x.xlsx', dataBase64: Buffer.from('hola').toString('base64') } },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().code).toBe('FILE_FORMAT');
+  });
+});
