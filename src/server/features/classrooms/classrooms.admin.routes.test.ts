@@ -17,8 +17,8 @@ let procedureIds: string[];
 beforeAll(async () => {
   t = await createTestApp();
   admin = (await signedInAs(t, { type: 'Admin' })).cookie;
-  [university] = await t.db.insert(organizations).values({ title: 'Universidad del Norte', type: 'Universidad' }).returning();
-  [company] = await t.db.insert(organizations).values({ title: 'Empresa Vet', type: 'Empresa' }).returning();
+  university = (await t.db.insert(organizations).values({ title: 'Universidad del Norte', type: 'Universidad' }).returning())[0]!;
+  company = (await t.db.insert(organizations).values({ title: 'Empresa Vet', type: 'Empresa' }).returning())[0]!;
   procedureIds = [(await createProcedure(t, { type: 'Premium', name: 'Esplenectomía' })).id, (await createProcedure(t, { name: 'Cistotomía' })).id];
 });
 afterAll(async () => t.close());
