@@ -51,10 +51,10 @@ const adminPages: RouteObject[] = [
   ),
   screen(paths.adminMailing, () => import('#web/routes/admin/people/mailing.tsx').then((m) => m.AdminMailingPage)),
   screen(paths.adminStatistics, () => import('#web/routes/admin/people/statistics.tsx').then((m) => m.AdminStatisticsPage)),
+  screen(paths.adminClassrooms, () => import('#web/routes/admin/classrooms.tsx').then((m) => m.AdminClassroomsPage)),
+  screen(paths.adminClassroomCreate, () => import('#web/routes/admin/classroom-form.tsx').then((m) => m.AdminClassroomFormPage)),
+  screen(paths.adminClassroom, () => import('#web/routes/admin/classroom-form.tsx').then((m) => m.AdminClassroomFormPage)),
   ...notBuilt(
-    paths.adminClassrooms,
-    paths.adminClassroomCreate,
-    paths.adminClassroom,
     paths.adminDiplomas,
     paths.adminDiplomaCreate,
     paths.adminDiploma,
@@ -111,8 +111,14 @@ export function createAppRouter(queryClient: QueryClient) {
         paths.diplomaFinalize,
       ),
     ),
-    guarded(guards.signedIn, notBuilt(paths.myClassrooms, paths.myClassroom)),
-    guarded(guards.classroomAdmin, notBuilt(paths.classroomAdmin, paths.classroomAdminDetail)),
+    guarded(guards.signedIn, [
+      screen(paths.myClassrooms, () => import('#web/routes/my-classrooms.tsx').then((m) => m.MyClassroomsPage)),
+      screen(paths.myClassroom, () => import('#web/routes/my-classroom.tsx').then((m) => m.MyClassroomPage)),
+    ]),
+    guarded(guards.classroomAdmin, [
+      screen(paths.classroomAdmin, () => import('#web/routes/classroom-admin.tsx').then((m) => m.ClassroomAdminPage)),
+      screen(paths.classroomAdminDetail, () => import('#web/routes/classroom-admin-detail.tsx').then((m) => m.ClassroomAdminDetailPage)),
+    ]),
     guarded(guards.diplomaAdmin, notBuilt(paths.diplomaAdmin, paths.diplomaAdminDetail)),
 
     { path: paths.adminLogin, loader: () => redirect(paths.login) },

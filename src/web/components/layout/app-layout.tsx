@@ -2,6 +2,7 @@ import { Outlet, ScrollRestoration, useNavigation } from 'react-router';
 import { CookieConsentModal } from '#web/components/cookie-consent-modal.tsx';
 import { NavigationOverlay } from '#web/components/page-loader.tsx';
 import { MembershipCheckNotice } from '#web/features/accounts/components/membership-check-notice.tsx';
+import { ExpiryWarningNotice } from '#web/features/classrooms/components/expiry-warning-notice.tsx';
 import classes from './app-layout.module.css';
 import { SiteFooter } from './site-footer.tsx';
 import { SiteHeader } from './site-header.tsx';
@@ -18,6 +19,7 @@ export function AppLayout() {
       <SiteFooter />
       <CookieConsentModal />
       <MembershipCheckNotice />
+      <ExpiryWarningNotice />
       <NavigationOverlay visible={navigation.state === 'loading'} />
       <ScrollRestoration />
     </div>
