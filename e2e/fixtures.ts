@@ -10,6 +10,7 @@ export const demoAccounts = {
   premium: 'premium@demo.cxvet.com',
   legacy: 'legacy@demo.cxvet.com',
   admin: 'admin@demo.cxvet.com',
+  classroomAdmin: 'aula@demo.cxvet.com',
 } as const;
 
 export type DemoRole = keyof typeof demoAccounts;
@@ -28,6 +29,8 @@ export async function saveSession(baseURL: string, role: DemoRole): Promise<void
       data: { email: demoAccounts[role], password: demoPassword },
     });
     expect(response.status(), `login as ${role}: ${await response.text()}`).toBe(200);
+    // the demo aula expiring in two days would open its warning modal on whichever spec comes first: show it here instead
+    expect((await context.post('/api/classrooms/expiry-warnings')).status()).toBe(200);
     fs.mkdirSync(path.dirname(authFile(role)), { recursive: true });
     await context.storageState({ path: authFile(role) });
   } finally {

@@ -161,6 +161,9 @@ function AdminClassroomForm({ recordId }: { recordId?: string }) {
                       required
                       placeholder="Selecciona una fecha"
                       valueFormat="D [de] MMMM [de] YYYY"
+                      nextLabel="Mes siguiente"
+                      previousLabel="Mes anterior"
+                      getDayProps={(date) => ({ 'aria-label': dayjs(date).locale('es').format('D [de] MMMM [de] YYYY') })}
                       value={field.value ? dayjs(field.value).format('YYYY-MM-DD') : null}
                       onChange={(value) => {
                         // the aula stays open through the whole chosen day
