@@ -74,6 +74,14 @@ export const errorMessages: Record<ErrorCode, { message: string; title?: string 
   SUBSCRIPTION_CREATE_FAILED: { message: 'No se pudo crear la suscripción', title: 'PayPal' },
   MEMBERSHIP_CHANGE_NOT_ALLOWED: { message: 'Este cambio de membresía no está disponible para tu cuenta.' },
   WEBHOOK_SIGNATURE_INVALID: { message: 'Firma no válida.' },
+  SUBSCRIPTION_CHECKOUT_IN_PROGRESS: {
+    message: 'Ya tienes un pago de suscripción en proceso. Espera unos minutos a que se confirme antes de iniciar otro.',
+  },
+  PAYMENT_DECLINED: { message: 'El pago fue rechazado. Intenta de nuevo con otro medio de pago.', title: 'Pago rechazado' },
+  PAYMENT_PENDING: {
+    message: 'Tu pago está pendiente de confirmación. Te avisaremos en cuanto se complete.',
+    title: 'Pago pendiente',
+  },
 };
 
 /** Shown for a login failure the catalogue does not name. */

@@ -29,6 +29,9 @@ const statusByCode: Partial<Record<ErrorCode, number>> = {
   SUBSCRIPTION_CREATE_FAILED: 502,
   MEMBERSHIP_CHANGE_NOT_ALLOWED: 409,
   WEBHOOK_SIGNATURE_INVALID: 401,
+  SUBSCRIPTION_CHECKOUT_IN_PROGRESS: 409,
+  PAYMENT_DECLINED: 402,
+  PAYMENT_PENDING: 409,
 };
 
 export function errorBody(code: ErrorCode, fields?: FieldErrors): ErrorBody {
