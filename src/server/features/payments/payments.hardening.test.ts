@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { createTestApp, createTestDatabase, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
-import { signedInAs } from '#server/testing/factories.ts';
+import { loginCookie, signedInAs } from '#server/testing/factories.ts';
+import { seedDemo } from '#server/db/seed/demo.ts';
+import { demoAccounts, demoPassword } from '#server/db/seed/demo-accounts.ts';
 import { jobs, mailOutbox, paymentSubscriptions, paymentWebhookEvents, payments, users } from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
 import type { OrderEvent } from './payments.service.ts';
@@ -10,10 +12,13 @@ import { captureWebhooks, pressCheckout, settle, simulator, startSubscription, s
 let t: TestApp;
 const orderEvents: OrderEvent[] = [];
 
+// two apps on one database (a restart) take a while on a busy machine
+const restartTimeout = { timeout: 180_000 };
+
 beforeAll(async () => {
   t = await createTestApp();
   t.app.services.payments.onOrder(async (event) => void orderEvents.push(event));
-});
+}, 180_000);
 afterAll(async () => t.close());
 
 const userRow = async (app: TestApp, id: string) => (await app.db.select().from(users).where(eq(users.id, id)))[0]!;
@@ -94,7 +99,7 @@ describe('refunds', () => {
 });
 
 describe('webhooks through the job runner', () => {
-  it('are applied once after a crash between storing and applying, by the next process', async () => {
+  it('are applied once after a crash between storing and applying, by the next process', restartTimeout, async () => {
     const database = await createTestDatabase();
     const before = await createTestApp({}, { database });
     const { cookie, user } = await signedInAs(before, { type: 'Gratis' });
@@ -148,7 +153,7 @@ describe('webhooks through the job runner', () => {
 });
 
 describe('simulated subscriptions after a restart', () => {
-  it('still let a member who paid downgrade, and reactivate', async () => {
+  it('still let a member who paid downgrade, and reactivate', restartTimeout, async () => {
     const database = await createTestDatabase();
     const before = await createTestApp({}, { database });
     const { cookie, user } = await signedInAs(before, { type: 'Gratis' });
@@ -163,6 +168,25 @@ describe('simulated subscriptions after a restart', () => {
     const back = await after.app.inject({ method: 'POST', url: '/api/membership/reactivate', headers: { cookie, origin: testPublicUrl } });
     expect(back.statusCode).toBe(200);
     expect(await providerStatus(after, subscriptionId)).toBe('ACTIVE');
+    await after.close();
+    await database.close();
+    await database.drop();
+  });
+});
+
+describe('the seeded Premium member (issue #14, item 2)', () => {
+  it('can downgrade, also after a restart, because the simulated provider knows the demo subscription', restartTimeout, async () => {
+    const database = await createTestDatabase();
+    const first = await createTestApp({}, { database });
+    await seedDemo({ db: first.db, storage: first.storage, accounts: first.app.services.accounts });
+    await first.close();
+    const after = await createTestApp({}, { database });
+    const premium = demoAccounts.find((account) => account.type === 'Premium')!;
+    const cookie = await loginCookie(after, premium.email, demoPassword);
+    const response = await downgrade(after, cookie);
+    expect(response.statusCode).toBe(200);
+    expect(response.json().membership).toMatchObject({ type: 'Gratis', paymentStatus: 'POR_TERMINAR' });
+    expect(await providerStatus(after, 'DEMO-SUB')).toBe('SUSPENDED');
     await after.close();
     await database.close();
     await database.drop();

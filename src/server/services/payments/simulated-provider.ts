@@ -65,6 +65,24 @@ export type SimulatedAction =
 
 export type SimulatedRecord = (StoredSubscription & { kind: 'subscription' }) | (StoredOrder & { kind: 'order' });
 
+/**
+ * The simulated provider's record of a subscription that was approved and paid once at `paidAt`
+ * (demo data: the seeded Premium member can downgrade like anyone who paid).
+ */
+export function paidSimulatedSubscription(input: { id: string; plan: Plan; customId: string; paymentId: string; paidAt: Date }) {
+  const record: StoredSubscription = {
+    id: input.id,
+    status: 'ACTIVE',
+    plan: input.plan,
+    customId: input.customId,
+    failedPaymentsCount: 0,
+    returnUrl: '/perfil',
+    cancelUrl: '/perfil?pago=cancelado',
+    transactions: [{ id: input.paymentId, status: 'COMPLETED', amountCents: planPriceCents[input.plan], currency: 'USD', time: input.paidAt.toISOString() }],
+  };
+  return { id: input.id, kind: 'subscription' as const, data: record };
+}
+
 /** Signs a webhook body the way the simulated provider does: t=<ms>,v1=<hmac>. */
 export function signSimulatedWebhook(secret: string, rawBody: string, time = Date.now()): string {
   const mac = createHmac('sha256', secret).update(`${time}.${rawBody}`).digest('hex');
@@ -177,7 +195,8 @@ export function createSimulatedProvider(options: { db: Db; publicUrl: string; se
   });
 
   const withParam = (url: string, name: string, value: string) => {
-    const target = new URL(url);
+    // seeded records keep paths only: they resolve against this server
+    const target = new URL(url, options.publicUrl);
     target.searchParams.set(name, value);
     return target.toString();
   };
@@ -326,7 +345,7 @@ export function createSimulatedProvider(options: { db: Db; publicUrl: string; se
             order.status = 'VOIDED';
             events.push(['CHECKOUT.ORDER.VOIDED', { id, status: 'VOIDED' }]);
           }
-          return action === 'cancel' || action === 'fail' ? order.cancelUrl : pageUrl('orden', id);
+          return action === 'cancel' || action === 'fail' ? new URL(order.cancelUrl, options.publicUrl).toString() : pageUrl('orden', id);
         });
       }
       return change<StoredSubscription, string>('subscription', id, (sub, events) => {
@@ -373,7 +392,7 @@ export function createSimulatedProvider(options: { db: Db; publicUrl: string; se
             return page;
           case 'cancel':
           default:
-            return sub.cancelUrl;
+            return new URL(sub.cancelUrl, options.publicUrl).toString();
         }
       });
     },
