@@ -51,7 +51,7 @@ import { createPayPalProvider } from './services/payments/paypal-provider.ts';
 import { createJobRunner } from './services/jobs.ts';
 import { createMembershipService } from './features/membership/membership.service.ts';
 import { registerMembershipRoutes } from './features/membership/membership.routes.ts';
-import { createPaymentsService } from './features/payments/payments.service.ts';
+import { createPaymentsService, webhookJobKind } from './features/payments/payments.service.ts';
 import { registerPaymentRoutes } from './features/payments/payments.routes.ts';
 import { registerSimulatedCheckoutRoutes } from './features/payments/simulated-checkout.routes.ts';
 import { createSignUpService } from './features/accounts/signup.service.ts';
@@ -122,25 +122,35 @@ export async function buildApp(deps: AppDeps) {
   const simulatedProvider =
     !deps.paymentProvider && config.paymentsProvider === 'simulado'
       ? createSimulatedProvider({
+          db,
           publicUrl: config.publicUrl,
           secret: createHmac('sha256', config.sessionSecret).update('simulado-webhooks').digest('hex'),
         })
       : null;
   const paymentProvider: PaymentProvider =
-    deps.paymentProvider ?? simulatedProvider ?? createPayPalProvider({ ...config.paypal!, brandName: 'CxVet' });
-  const membership = createMembershipService({ db, provider: paymentProvider, mailer, publicUrl: config.publicUrl, log: app.log });
-  const payments = createPaymentsService({ db, provider: paymentProvider, membership, publicUrl: config.publicUrl, log: app.log });
-  const signUp = createSignUpService({ db, auth, accounts });
-  const profile = createProfileService({ db, auth, membership, signUp });
+    deps.paymentProvider ?? simulatedProvider ?? createPayPalProvider({ ...config.paypal!, brandName: 'CxVet', log: app.log });
+  if (simulatedProvider) app.log.warn('Modo de pruebas: PAYMENTS_PROVIDER=simulado, los pagos son simulados y nadie paga dinero real');
   const jobs = createJobRunner({
     db,
     handlers: {
       'membership.sweep': async () => void (await membership.sweep()),
       'bulk-mail': async (payload) => mailing.send((payload as { bulkMailId: string }).bulkMailId),
+      [webhookJobKind]: async (payload) => void (await payments.applyStoredWebhook((payload as { eventId: string }).eventId)),
     },
     recurring: [{ kind: 'membership.sweep', everyMs: 15 * 60_000 }],
     log: app.log,
   });
+  const membership = createMembershipService({ db, provider: paymentProvider, mailer, publicUrl: config.publicUrl, log: app.log });
+  const payments = createPaymentsService({
+    db,
+    provider: paymentProvider,
+    membership,
+    publicUrl: config.publicUrl,
+    schedule: jobs.schedule,
+    log: app.log,
+  });
+  const signUp = createSignUpService({ db, auth, accounts });
+  const profile = createProfileService({ db, auth, membership, signUp });
   app.addHook('onClose', async () => jobs.stop());
   const uploads = createUploadsService({ db, storage });
   const mailing = createMailingService({
@@ -164,7 +174,7 @@ export async function buildApp(deps: AppDeps) {
   registerMailingPublicRoutes(app, { mailing });
   registerSignUpAndProfileRoutes(app, { signUp, profile, membership, accounts });
   registerMembershipRoutes(app, { membership });
-  registerPaymentRoutes(app, { payments });
+  registerPaymentRoutes(app, { payments, jobs });
   registerClassroomRoutes(app, { classrooms });
   await registerClassroomAdminRoutes(app, { service: createClassroomAdminService({ db, members: classroomMembers }), members: classroomMembers });
   if (simulatedProvider) {

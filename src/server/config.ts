@@ -19,7 +19,9 @@ const envSchema = z.object({
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('CxVet <no-responder@cxvet.com>'),
   CONTACT_EMAIL: z.email().default('contacto@cxvet.com'),
-  PAYMENTS_PROVIDER: z.enum(['simulado', 'paypal']).default('simulado'),
+  // no default here: see paymentsProviderFor
+  PAYMENTS_PROVIDER: z.enum(['simulado', 'paypal']).optional(),
+  NODE_ENV: z.string().optional(),
   PAYPAL_API_URL: z.url().default('https://api-m.sandbox.paypal.com'),
   PAYPAL_CLIENT_ID: z.string().optional(),
   PAYPAL_CLIENT_SECRET: z.string().optional(),
@@ -68,8 +70,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(e.DATA_DIR);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   if (e.ADMIN_EMAIL && !e.ADMIN_PASSWORD) throw new Error('ADMIN_EMAIL necesita ADMIN_PASSWORD');
+  const seedDemo = e.SEED_DEMO ?? !e.DATABASE_URL;
+  const paymentsProvider = paymentsProviderFor({ chosen: e.PAYMENTS_PROVIDER, production: e.NODE_ENV === 'production', seedDemo });
   const paypalVars = [e.PAYPAL_CLIENT_ID, e.PAYPAL_CLIENT_SECRET, e.PAYPAL_PLAN_MONTHLY, e.PAYPAL_PLAN_ANNUAL, e.PAYPAL_WEBHOOK_ID];
-  if (e.PAYMENTS_PROVIDER === 'paypal' && paypalVars.some((value) => !value)) {
+  if (paymentsProvider === 'paypal' && paypalVars.some((value) => !value)) {
     throw new Error('PAYMENTS_PROVIDER=paypal necesita PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET, PAYPAL_PLAN_MONTHLY, PAYPAL_PLAN_ANNUAL y PAYPAL_WEBHOOK_ID');
   }
   return {
@@ -80,13 +84,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL || undefined,
     admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : undefined,
     // demo content is for the embedded database; a real PostgreSQL opts in explicitly
-    seedDemo: e.SEED_DEMO ?? !e.DATABASE_URL,
+    seedDemo,
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
     contactEmail: e.CONTACT_EMAIL,
-    paymentsProvider: e.PAYMENTS_PROVIDER,
+    paymentsProvider,
     paypal:
-      e.PAYMENTS_PROVIDER === 'paypal'
+      paymentsProvider === 'paypal'
         ? {
             apiUrl: e.PAYPAL_API_URL,
             clientId: e.PAYPAL_CLIENT_ID!,
@@ -102,6 +106,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secureCookies: publicUrl.startsWith('https://'),
     logLevel: e.LOG_LEVEL,
   };
+}
+
+/**
+ * The simulated provider lets anyone "pay" without money, so it is never chosen silently outside a
+ * demo: a production start (NODE_ENV=production) or one without demo content (SEED_DEMO=0, or a
+ * PostgreSQL database) must name its provider.
+ */
+export function paymentsProviderFor(input: { chosen: 'simulado' | 'paypal' | undefined; production: boolean; seedDemo: boolean }) {
+  if (input.chosen) return input.chosen;
+  if (input.production || !input.seedDemo) {
+    throw new Error(
+      'PAYMENTS_PROVIDER no está definido: en producción (NODE_ENV=production) o sin datos de demostración (SEED_DEMO=0) ' +
+        'elige PAYMENTS_PROVIDER=paypal (con las variables PAYPAL_*) o, solo para pruebas, PAYMENTS_PROVIDER=simulado.',
+    );
+  }
+  return 'simulado';
 }
 
 function readOrCreateSecret(dataDir: string): string {

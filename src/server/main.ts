@@ -60,6 +60,9 @@ const lines = [
   `CxVet está en ${config.publicUrl}`,
   `Base de datos: ${database.kind === 'pglite' ? `PGlite en ${path.join(config.dataDir, 'db')}` : 'PostgreSQL'}`,
 ];
+if (config.paymentsProvider === 'simulado') {
+  lines.push('Modo de pruebas: los pagos son simulados (PAYMENTS_PROVIDER=simulado); nadie paga dinero real.');
+}
 if (seeded || config.seedDemo) {
   lines.push('Cuentas de demostración (contraseña de todas: Demo1234):');
   for (const account of demoAccounts) lines.push(`  ${account.type.padEnd(8)} ${account.email}`);

@@ -82,6 +82,14 @@ export const errorMessages: Record<ErrorCode, { message: string; title?: string 
   WEBHOOK_SIGNATURE_INVALID: { message: 'Firma no válida.' },
   CLASSROOM_ACTIVE: { message: 'Desactiva el aula antes de eliminarla.' },
   CLASSROOM_USERS_NOT_ALLOWED: { message: 'Algunas cuentas no pueden agregarse a esta aula; no se agregó ninguna.' },
+  SUBSCRIPTION_CHECKOUT_IN_PROGRESS: {
+    message: 'Ya tienes un pago de suscripción en proceso. Espera unos minutos a que se confirme antes de iniciar otro.',
+  },
+  PAYMENT_DECLINED: { message: 'El pago fue rechazado. Intenta de nuevo con otro medio de pago.', title: 'Pago rechazado' },
+  PAYMENT_PENDING: {
+    message: 'Tu pago está pendiente de confirmación. Te avisaremos en cuanto se complete.',
+    title: 'Pago pendiente',
+  },
 };
 
 /** Shown for a login failure the catalogue does not name. */

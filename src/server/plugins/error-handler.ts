@@ -31,6 +31,9 @@ const statusByCode: Partial<Record<ErrorCode, number>> = {
   WEBHOOK_SIGNATURE_INVALID: 401,
   CLASSROOM_ACTIVE: 409,
   CLASSROOM_USERS_NOT_ALLOWED: 400,
+  SUBSCRIPTION_CHECKOUT_IN_PROGRESS: 409,
+  PAYMENT_DECLINED: 402,
+  PAYMENT_PENDING: 409,
 };
 
 export function errorBody(code: ErrorCode, fields?: FieldErrors): ErrorBody {

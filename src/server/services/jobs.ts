@@ -27,10 +27,15 @@ export function createJobRunner(deps: {
   const log = deps.log ?? { info() {}, error() {} };
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<number> | null = null;
+  let again = false;
+  let stopped = false;
 
-  /** Queues a job; with a uniqueKey, only one such job waits at a time. */
-  async function schedule(kind: string, options: { runAt?: Date; payload?: object; uniqueKey?: string } = {}): Promise<void> {
-    await db
+  /**
+   * Queues a job; with a uniqueKey, only one such job waits at a time. Pass `tx` to queue it in the
+   * same transaction as the write it follows from: both commit, or neither.
+   */
+  async function schedule(kind: string, options: { runAt?: Date; payload?: object; uniqueKey?: string; tx?: Db } = {}): Promise<void> {
+    await (options.tx ?? db)
       .insert(jobs)
       .values({ kind, payload: options.payload ?? {}, runAt: options.runAt ?? new Date(), uniqueKey: options.uniqueKey ?? null })
       .onConflictDoNothing();
@@ -84,9 +89,24 @@ export function createJobRunner(deps: {
     }
   }
 
-  /** One pass at a time per process, whatever the timer does. */
+  /**
+   * One pass at a time per process, whatever the timer does. A call during a pass makes that pass
+   * look again before it ends, so a job queued before the call has run when the promise resolves.
+   */
   function tick(): Promise<number> {
-    running ??= runDue().finally(() => {
+    if (stopped) return Promise.resolve(0);
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      let total = 0;
+      do {
+        again = false;
+        total += await runDue();
+      } while (again);
+      return total;
+    })().finally(() => {
       running = null;
     });
     return running;
@@ -103,6 +123,7 @@ export function createJobRunner(deps: {
       void tick().catch(() => {});
     },
     async stop() {
+      stopped = true;
       if (timer) clearInterval(timer);
       timer = null;
       await running?.catch(() => {});

@@ -61,9 +61,14 @@ export async function createTestDatabase(): Promise<Database & { drop(): Promise
   });
 }
 
-/** The real app on a fresh database and a temporary upload folder. */
-export async function createTestApp(overrides: Partial<Config> = {}) {
-  const database = await createTestDatabase();
+/**
+ * The real app on a fresh database and a temporary upload folder. With `on`, the app runs on that
+ * database instead and close() leaves it open: a restart is closing one app and building another.
+ */
+export async function createTestApp(overrides: Partial<Config> = {}, on?: { database: Database }) {
+  const owned = on ? null : await createTestDatabase();
+  // a database passed in is the caller's to drop
+  const database: Database & { drop(): Promise<void> } = owned ?? { ...on!.database, drop: async () => {} };
   const uploads = await mkdtemp(path.join(tmpdir(), 'cxvet-test-'));
   const storage = createLocalStorage(uploads);
   const config = testConfig(overrides);
@@ -78,8 +83,9 @@ export async function createTestApp(overrides: Partial<Config> = {}) {
     config,
     async close() {
       await app.close();
-      await database.close();
-      await database.drop();
+      if (!owned) return;
+      await owned.close();
+      await owned.drop();
       await rm(uploads, { recursive: true, force: true });
     },
   };

@@ -9,4 +9,6 @@ export type PaymentProviderName = (typeof paymentProviders)[number];
 
 export const subscriptionStates = ['PENDIENTE', 'ACTIVA', 'CANCELADA', 'SUSPENDIDA', 'EXPIRADA'] as const;
 export const paymentKinds = ['subscription', 'order'] as const;
-export const paymentResults = ['COMPLETADO', 'FALLIDO', 'REEMBOLSADO'] as const;
+/** COMPLETADO, FALLIDO (declined), REEMBOLSADO, PENDIENTE (the provider has not settled it yet), REEMBOLSO_PARCIAL. */
+export const paymentResults = ['COMPLETADO', 'FALLIDO', 'REEMBOLSADO', 'PENDIENTE', 'REEMBOLSO_PARCIAL'] as const;
+export type PaymentResult = (typeof paymentResults)[number];

@@ -6,7 +6,13 @@ import { usePaymentHistory, useProfile } from '#web/features/accounts/account-ap
 import { failedPaymentBanner, longDate, typeLabels } from '#web/features/accounts/membership-labels.ts';
 import { paths } from '#web/paths.ts';
 
-const resultLabels = { COMPLETADO: 'Completado', FALLIDO: 'Fallido', REEMBOLSADO: 'Reembolsado' } as const;
+const resultLabels = {
+  COMPLETADO: 'Completado',
+  FALLIDO: 'Fallido',
+  REEMBOLSADO: 'Reembolsado',
+  PENDIENTE: 'Pendiente',
+  REEMBOLSO_PARCIAL: 'Reembolso parcial',
+} as const;
 const statusLabels = { BIEN: 'Al corriente', POR_TERMINAR: 'Cambio a Básica programado', CANCELLED: 'Cancelada', FALLIDO: 'Pago fallido' } as const;
 
 /** /perfil/pago: the subscription's details and the payment history. */

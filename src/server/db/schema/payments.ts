@@ -1,4 +1,5 @@
-import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import {
   paymentKindEnum,
   paymentProviderEnum,
@@ -20,10 +21,18 @@ export const paymentSubscriptions = pgTable(
     providerSubscriptionId: text('provider_subscription_id').notNull().unique(),
     plan: planEnum('plan').notNull(),
     state: subscriptionStateEnum('state').notNull().default('PENDIENTE'),
+    /** Set when the member started another checkout: this one must never charge (cancelled at the provider when it can be). */
+    supersededAt: timestamp('superseded_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('payment_subscriptions_user_id_idx').on(table.userId)],
+  (table) => [
+    index('payment_subscriptions_user_id_idx').on(table.userId),
+    // one checkout in progress per account: two tabs cannot both start a subscription
+    uniqueIndex('payment_subscriptions_one_pending_idx')
+      .on(table.userId)
+      .where(sql`${table.state} = 'PENDIENTE' and ${table.supersededAt} is null`),
+  ],
 );
 
 /** Diploma purchase attempts (spec: diplomado transactions). */
@@ -63,6 +72,8 @@ export const payments = pgTable(
     amountCents: integer('amount_cents').notNull(),
     currency: text('currency').notNull().default('USD'),
     description: text('description').notNull().default(''),
+    /** The provider subscription a recurring payment belongs to (refund notices name only the sale). */
+    providerSubscriptionId: text('provider_subscription_id'),
     occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index('payments_user_id_idx').on(table.userId, table.occurredAt)],
@@ -78,3 +89,42 @@ export const paymentWebhookEvents = pgTable('payment_webhook_events', {
   processedAt: timestamp('processed_at', { withTimezone: true }),
   error: text('error'),
 });
+
+/**
+ * The simulated provider's own records (subscriptions, orders, their charges), kept in the
+ * database so that a restart does not forget them: members who paid can still downgrade.
+ */
+export const simulatedProviderRecords = pgTable('simulated_provider_records', {
+  id: text('id').primaryKey(),
+  kind: text('kind').notNull(),
+  data: jsonb('data').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * One-off payments (e.g. a diploma) we asked the provider for: what was asked (amount, currency,
+ * reference) is checked against every answer, and `status` is the last outcome handed to the
+ * order handlers (CREATED, COMPLETED, PENDING, DENIED, REFUNDED).
+ */
+export const paymentOrders = pgTable(
+  'payment_orders',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: paymentProviderEnum('provider').notNull(),
+    providerOrderId: text('provider_order_id').notNull().unique(),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull().default('USD'),
+    description: text('description').notNull(),
+    /** The caller's own key, e.g. the diploma bought; handed back in order events. */
+    reference: text('reference'),
+    status: text('status').notNull().default('CREATED'),
+    captureId: text('capture_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('payment_orders_user_id_idx').on(table.userId)],
+);

@@ -18,6 +18,7 @@ import {
   landingSlides,
   organizations,
   paymentSubscriptions,
+  simulatedProviderRecords,
   payments,
   procedureChapters,
   procedureTags,
@@ -28,6 +29,7 @@ import {
   users,
 } from '#server/db/schema/index.ts';
 import type { FileStorage } from '#server/services/storage.ts';
+import { paidSimulatedSubscription } from '#server/services/payments/simulated-provider.ts';
 import type { AccountsService, UserRow } from '#server/features/accounts/accounts.service.ts';
 import type { ProcedureType, Species } from '#shared/catalog/catalog.rules.ts';
 import { planPriceCents } from '#shared/payments/payments.rules.ts';
@@ -816,6 +818,13 @@ export async function seedDemo(deps: { db: Db; storage: FileStorage; accounts: A
         createdAt: premiumPaidAt,
         updatedAt: premiumPaidAt,
       });
+      // and the simulated provider's own record of it, so the demo member can downgrade and reactivate
+      await tx
+        .insert(simulatedProviderRecords)
+        .values(
+          paidSimulatedSubscription({ id: 'DEMO-SUB', plan: 'monthly', customId: premium.id, paymentId: 'DEMO-SUB-PAGO-1', paidAt: premiumPaidAt }),
+        )
+        .onConflictDoNothing();
       await tx.insert(payments).values({
         userId: premium.id,
         provider: 'simulado',

@@ -90,16 +90,23 @@ export function createMembershipService(deps: {
     }
     const at = now();
     const mapped = await mappedSubscription(user.subscriptionId);
+    // the paid period ends when the provider would charge next; our own arithmetic only without one
+    let providerPeriodEnd: Date | null = null;
     if (mapped) {
       try {
-        await provider.suspendSubscription(mapped.providerSubscriptionId, 'Cambio a membresía básica');
+        const record = await provider.getSubscription(mapped.providerSubscriptionId);
+        providerPeriodEnd = record?.nextBillingTime ?? null;
+        // a subscription the provider does not know charges nothing: there is nothing to stop
+        if (record) await provider.suspendSubscription(mapped.providerSubscriptionId, 'Cambio a membresía básica');
+        else log.warn({ subscriptionId: mapped.providerSubscriptionId }, 'provider does not know the subscription; downgrade without it');
       } catch (error) {
         log.warn({ err: error, subscriptionId: mapped.providerSubscriptionId }, 'provider refused to suspend');
         throw new AppError('SUBSCRIPTION_UNMAPPED_ERROR');
       }
       await setSubscriptionState(mapped.providerSubscriptionId, 'SUSPENDIDA');
     }
-    const periodEnd = user.paymentDay ? nextPaymentDate(user.paymentDay, user.annualPlan, at) : at;
+    await stopOtherSubscriptions(user.id, mapped?.providerSubscriptionId ?? null);
+    const periodEnd = providerPeriodEnd ?? (user.paymentDay ? nextPaymentDate(user.paymentDay, user.annualPlan, at) : at);
     const [updated] = await db
       .update(users)
       .set({ type: 'Gratis', paymentStatus: 'POR_TERMINAR', terminationDate: periodEnd, updatedAt: at })
@@ -108,6 +115,33 @@ export function createMembershipService(deps: {
     if (!updated) throw new AppError('CONFLICT');
     await sendAccountMail(updated, 'DOWNGRADE', periodEnd);
     return describe(updated);
+  }
+
+  /**
+   * An account keeps at most one live provider subscription: on a downgrade every other one it
+   * still has (left by two checkouts before this rule) is cancelled, so none keeps charging.
+   */
+  async function stopOtherSubscriptions(userId: string, keep: string | null) {
+    const others = await db
+      .select()
+      .from(paymentSubscriptions)
+      .where(
+        and(
+          eq(paymentSubscriptions.userId, userId),
+          eq(paymentSubscriptions.provider, provider.name),
+          inArray(paymentSubscriptions.state, ['ACTIVA', 'SUSPENDIDA']),
+          keep ? ne(paymentSubscriptions.providerSubscriptionId, keep) : undefined,
+        ),
+      );
+    for (const other of others) {
+      try {
+        await provider.cancelSubscription(other.providerSubscriptionId, 'Cambio a membresía básica');
+        await setSubscriptionState(other.providerSubscriptionId, 'CANCELADA');
+      } catch (error) {
+        log.warn({ err: error, subscriptionId: other.providerSubscriptionId }, 'provider refused to cancel a second subscription');
+        throw new AppError('SUBSCRIPTION_UNMAPPED_ERROR');
+      }
+    }
   }
 
   /** POR_TERMINAR → Premium/BIEN before the paid period ends; billing resumes at the provider. */
@@ -261,8 +295,26 @@ export function createMembershipService(deps: {
     return updated.length > 0;
   }
 
+  /** The payment that kept Premium was refunded or reversed: Premium ends now (CANCELLED, Basic). */
+  async function markRefunded(userId: string, subscriptionId: string): Promise<boolean> {
+    const updated = await db
+      .update(users)
+      .set({ type: 'Gratis', paymentStatus: 'CANCELLED', terminationDate: null, updatedAt: now() })
+      .where(
+        and(
+          eq(users.id, userId),
+          eq(users.subscriptionId, subscriptionId),
+          inArray(users.type, ['Gratis', 'Premium']),
+          inArray(users.paymentStatus, ['BIEN', 'POR_TERMINAR', 'FALLIDO']),
+        ),
+      )
+      .returning({ id: users.id });
+    return updated.length > 0;
+  }
+
   return {
     findUser,
+    markRefunded,
     describe,
     downgrade,
     reactivate,

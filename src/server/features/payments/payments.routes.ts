@@ -12,6 +12,7 @@ import {
   startSubscriptionResponseSchema,
   startSubscriptionSchema,
 } from '#shared/payments/payments.schemas.ts';
+import type { JobRunner } from '#server/services/jobs.ts';
 import type { PaymentsService } from './payments.service.ts';
 
 declare module 'fastify' {
@@ -20,8 +21,8 @@ declare module 'fastify' {
   }
 }
 
-export function registerPaymentRoutes(app: FastifyInstance, deps: { payments: PaymentsService }) {
-  const { payments } = deps;
+export function registerPaymentRoutes(app: FastifyInstance, deps: { payments: PaymentsService; jobs: Pick<JobRunner, 'runDue'> }) {
+  const { payments, jobs } = deps;
   const { provider } = payments;
   const api = app.withTypeProvider<ZodTypeProvider>();
 
@@ -70,7 +71,11 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: { payments: Pa
       if (name !== provider.name) return reply.status(404).send(errorBody('NOT_FOUND'));
       const event = await provider.verifyWebhook({ headers: request.headers, rawBody: request.rawBody ?? '' });
       if (!event) throw new AppError('WEBHOOK_SIGNATURE_INVALID');
+      // stored and queued in one transaction; the job applies it (now, or after a crash, on the next poll)
       const outcome = await payments.receiveWebhook(event);
+      if (outcome === 'stored') {
+        setImmediate(() => void jobs.runDue().catch((error: unknown) => request.log.error({ err: error }, 'payments job pass failed')));
+      }
       return { received: true, outcome };
     });
   });

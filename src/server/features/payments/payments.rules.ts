@@ -1,17 +1,30 @@
-import type { ProviderSubscription, ProviderSubscriptionStatus } from '#server/services/payments/payment-provider.ts';
-import type { subscriptionStates } from '#shared/payments/payments.rules.ts';
+import type {
+  ProviderOrder,
+  ProviderSubscription,
+  ProviderSubscriptionStatus,
+  ProviderTransaction,
+} from '#server/services/payments/payment-provider.ts';
+import type { PaymentResult, subscriptionStates } from '#shared/payments/payments.rules.ts';
 
-export type SubscriptionOutcome = 'activate' | 'fail' | 'cancel' | 'none';
+export type SubscriptionOutcome = 'activate' | 'fail' | 'cancel' | 'refund' | 'none';
 
 /**
  * What the provider's current record of a subscription means for the member. Deciding from the
  * record rather than from the event makes every delivery order end in the same state.
+ * - cancelled or expired → cancel;
+ * - the last money that moved was fully refunded (or reversed) → refund: Premium ends;
+ * - a charge failed after the last payment, or PayPal counts consecutive failures
+ *   (failed_payments_count > 0: it suspends the subscription when they reach the plan's threshold) → fail;
+ * - active with a real payment → activate. A subscription the member suspended (downgrade) changes nothing.
  */
-export function subscriptionOutcome(subscription: ProviderSubscription): SubscriptionOutcome {
+export function subscriptionOutcome(subscription: ProviderSubscription, transactions: ProviderTransaction[] = []): SubscriptionOutcome {
   if (subscription.status === 'CANCELLED' || subscription.status === 'EXPIRED') return 'cancel';
+  const settled = transactions.filter((tx) => tx.result === 'COMPLETADO' || tx.result === 'REEMBOLSADO').sort((a, b) => a.time.getTime() - b.time.getTime());
+  if (settled.at(-1)?.result === 'REEMBOLSADO') return 'refund';
+  const live = subscription.status === 'ACTIVE' || subscription.status === 'SUSPENDED';
   const paidAt = subscription.lastPayment?.time.getTime() ?? -Infinity;
   const failedAt = subscription.lastFailedPayment?.time.getTime() ?? -Infinity;
-  if (failedAt > paidAt && (subscription.status === 'ACTIVE' || subscription.status === 'SUSPENDED')) return 'fail';
+  if (live && (subscription.failedPaymentsCount > 0 || failedAt > paidAt)) return 'fail';
   if (subscription.status === 'ACTIVE' && subscription.lastPayment && subscription.plan) return 'activate';
   return 'none';
 }
@@ -24,3 +37,39 @@ export const stateByProviderStatus: Record<ProviderSubscriptionStatus, (typeof s
   CANCELLED: 'CANCELADA',
   EXPIRED: 'EXPIRADA',
 };
+
+/** What a one-off order's outcome is, as handed to the order handlers; null while nothing was captured. */
+export type OrderEventKind = 'completed' | 'pending' | 'denied' | 'refunded';
+
+export function orderEventKind(order: ProviderOrder): OrderEventKind | null {
+  switch (order.captureStatus) {
+    case 'COMPLETED':
+    case 'PARTIALLY_REFUNDED':
+      return 'completed';
+    case 'PENDING':
+      return 'pending';
+    case 'DECLINED':
+    case 'FAILED':
+      return 'denied';
+    case 'REFUNDED':
+      return 'refunded';
+    default:
+      return order.status === 'VOIDED' ? 'denied' : null;
+  }
+}
+
+export const orderPaymentResult: Record<OrderEventKind, PaymentResult> = {
+  completed: 'COMPLETADO',
+  pending: 'PENDIENTE',
+  denied: 'FALLIDO',
+  refunded: 'REEMBOLSADO',
+};
+
+/** PayPal's limit on purchase_units[].description and similar free texts. */
+export const providerTextLimit = 127;
+
+/** Cuts a text to the provider's limit without splitting a character. */
+export function cutToLimit(text: string, limit = providerTextLimit): string {
+  const chars = [...text];
+  return chars.length <= limit ? text : chars.slice(0, limit - 1).join('') + '…';
+}

@@ -21,7 +21,13 @@ export async function startSubscription(t: TestApp, cookie: string, plan: 'month
   return response.json() as { subscriptionId: string; approvalUrl: string };
 }
 
-/** Presses a button of the simulated checkout page, as the browser would, and waits for the webhooks. */
+/** Waits until every webhook sent so far is delivered and every job it queued has run. */
+export async function settle(t: TestApp) {
+  await simulator(t).settled();
+  await t.app.services.jobs.runDue();
+}
+
+/** Presses a button of the simulated checkout page, as the browser would, and waits for the webhooks to be applied. */
 export async function pressCheckout(t: TestApp, subscriptionId: string, action: SimulatedAction, kind: 'suscripcion' | 'orden' = 'suscripcion') {
   const response = await t.app.inject({
     method: 'POST',
@@ -29,7 +35,7 @@ export async function pressCheckout(t: TestApp, subscriptionId: string, action: 
     headers: { origin: testPublicUrl, 'content-type': 'application/x-www-form-urlencoded' },
     payload: '',
   });
-  await simulator(t).settled();
+  await settle(t);
   return response;
 }
 
@@ -45,8 +51,16 @@ export function simulatedSecret(t: TestApp) {
   return createHmac('sha256', t.config.sessionSecret).update('simulado-webhooks').digest('hex');
 }
 
+/** Posts a webhook as the provider would; the job it queues runs on the next settle(). */
 export function postWebhook(t: TestApp, rawBody: string, headers: Record<string, string>) {
   return t.app.inject({ method: 'POST', url: '/api/payments/webhooks/simulado', headers, payload: rawBody });
+}
+
+/** Posts a webhook and waits for it to be applied. */
+export async function deliverWebhook(t: TestApp, rawBody: string, headers: Record<string, string>) {
+  const response = await postWebhook(t, rawBody, headers);
+  await t.app.services.jobs.runDue();
+  return response;
 }
 
 export function signedHeaders(t: TestApp, rawBody: string) {

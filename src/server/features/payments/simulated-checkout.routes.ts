@@ -4,7 +4,7 @@ import { ProviderError } from '#server/services/payments/payment-provider.ts';
 import type { SimulatedAction, SimulatedProvider } from '#server/services/payments/simulated-provider.ts';
 import { errorBody } from '#server/plugins/error-handler.ts';
 import { formatUsd } from '#shared/payments/payments.schemas.ts';
-import { planPriceCents, type Plan } from '#shared/payments/payments.rules.ts';
+import { planPriceCents } from '#shared/payments/payments.rules.ts';
 
 const kinds = { suscripcion: 'subscription', orden: 'order' } as const;
 const statusLabels: Record<string, string> = {
@@ -18,7 +18,26 @@ const statusLabels: Record<string, string> = {
   COMPLETED: 'Pagada',
   VOIDED: 'Anulada',
 };
-const actions: readonly SimulatedAction[] = ['approve', 'cancel', 'fail', 'renew', 'renew-fail', 'provider-cancel'];
+const captureLabels: Record<string, string> = {
+  COMPLETED: 'completado',
+  PENDING: 'pendiente',
+  DECLINED: 'rechazado',
+  FAILED: 'fallido',
+  REFUNDED: 'reembolsado',
+  PARTIALLY_REFUNDED: 'reembolsado en parte',
+};
+const actions: readonly SimulatedAction[] = [
+  'approve',
+  'approve-pending',
+  'cancel',
+  'fail',
+  'renew',
+  'renew-fail',
+  'refund',
+  'provider-cancel',
+  'capture-complete',
+  'capture-deny',
+];
 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title>
@@ -37,26 +56,37 @@ export function registerSimulatedCheckoutRoutes(app: FastifyInstance, deps: { pr
     scope.get('/pago-simulado/:kind/:id', async (request, reply) => {
       const { kind, id } = request.params as { kind: string; id: string };
       const resolved = kinds[kind as keyof typeof kinds];
-      const record = resolved ? provider.describe(resolved, id) : null;
+      const record = resolved ? await provider.describe(resolved, id) : null;
       if (!resolved || !record) return reply.status(404).send(errorBody('NOT_FOUND'));
       reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
       const button = (action: SimulatedAction, label: string, primary = false) =>
         `<form method="post" action="/pago-simulado/${kind}/${encodeURIComponent(id)}/${action}"><button type="submit"${primary ? ' class="primary"' : ''}>${escapeHtml(label)}</button></form>`;
-      if (resolved === 'order') {
-        const amount = 'amountCents' in record ? formatUsd(record.amountCents) : '';
+      if (record.kind === 'order') {
+        const captureText = record.captureStatus ? ` · cobro ${captureLabels[record.captureStatus] ?? record.captureStatus}` : '';
+        const orderControls =
+          record.status === 'CREATED'
+            ? button('approve', 'Aprobar pago', true) + button('approve-pending', 'Aprobar con pago pendiente') + button('fail', 'Rechazar pago')
+            : record.captureStatus === 'PENDING'
+              ? button('capture-complete', 'Confirmar el cobro pendiente') + button('capture-deny', 'Rechazar el cobro pendiente')
+              : record.captureStatus === 'COMPLETED'
+                ? button('refund', 'Reembolsar')
+                : '';
         return page(
           'Pago simulado',
-          `<h1>Pago simulado</h1><p>Proveedor de pagos de prueba: no se cobra dinero real.</p><dl><dt>Orden</dt><dd>${escapeHtml(id)}</dd><dt>Importe</dt><dd>${escapeHtml(amount)}</dd><dt>Estado</dt><dd>${escapeHtml(statusLabels[record.status] ?? record.status)}</dd></dl>
-${record.status === 'CREATED' ? button('approve', 'Aprobar pago', true) + button('fail', 'Rechazar pago') : ''}${button('cancel', 'Cancelar y volver')}`,
+          `<h1>Pago simulado</h1><p>Proveedor de pagos de prueba: no se cobra dinero real.</p><dl><dt>Orden</dt><dd>${escapeHtml(id)}</dd><dt>Importe</dt><dd>${escapeHtml(formatUsd(record.amountCents))}</dd><dt>Estado</dt><dd>${escapeHtml((statusLabels[record.status] ?? record.status) + captureText)}</dd></dl>
+<div>${orderControls}${button('cancel', 'Cancelar y volver')}</div>`,
         );
       }
-      const plan = ('plan' in record ? record.plan : 'monthly') as Plan;
+      const plan = record.plan;
       const planText = plan === 'annual' ? 'Premium anual' : 'Premium mensual';
       const controls =
         record.status === 'APPROVAL_PENDING'
           ? button('approve', 'Aprobar suscripción', true) + button('fail', 'Simular pago rechazado') + button('cancel', 'Cancelar y volver')
           : record.status === 'ACTIVE'
-            ? button('renew', 'Simular cobro de renovación') + button('renew-fail', 'Simular cobro fallido') + button('provider-cancel', 'Cancelar en el proveedor')
+            ? button('renew', 'Simular cobro de renovación') +
+              button('renew-fail', 'Simular cobro fallido') +
+              button('refund', 'Reembolsar el último cobro') +
+              button('provider-cancel', 'Cancelar en el proveedor')
             : record.status === 'SUSPENDED'
               ? button('provider-cancel', 'Cancelar en el proveedor')
               : '';
@@ -72,7 +102,7 @@ ${record.status === 'CREATED' ? button('approve', 'Aprobar pago', true) + button
       const resolved = kinds[kind as keyof typeof kinds];
       if (!resolved || !actions.includes(action as SimulatedAction)) return reply.status(404).send(errorBody('NOT_FOUND'));
       try {
-        return reply.redirect(provider.act(resolved, id, action as SimulatedAction), 303);
+        return reply.redirect(await provider.act(resolved, id, action as SimulatedAction), 303);
       } catch (error) {
         if (error instanceof ProviderError) return reply.status(404).send(errorBody('NOT_FOUND'));
         throw error;

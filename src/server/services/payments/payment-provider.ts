@@ -1,4 +1,4 @@
-import type { Plan } from '#shared/payments/payments.rules.ts';
+import type { PaymentResult, Plan } from '#shared/payments/payments.rules.ts';
 
 export type ProviderSubscriptionStatus = 'APPROVAL_PENDING' | 'APPROVED' | 'ACTIVE' | 'SUSPENDED' | 'CANCELLED' | 'EXPIRED';
 
@@ -11,11 +11,15 @@ export type ProviderSubscription = {
   customId: string | null;
   lastPayment: { amountCents: number; time: Date } | null;
   lastFailedPayment: { amountCents: number; time: Date } | null;
+  /** Consecutive failed charges; the provider resets it to 0 after a successful one. */
+  failedPaymentsCount: number;
+  /** When the provider will charge next: the end of the paid period (null when it will not charge). */
+  nextBillingTime: Date | null;
 };
 
 export type ProviderTransaction = {
   id: string;
-  result: 'COMPLETADO' | 'FALLIDO' | 'REEMBOLSADO';
+  result: PaymentResult;
   amountCents: number;
   currency: string;
   time: Date;
@@ -23,19 +27,26 @@ export type ProviderTransaction = {
 
 export type ProviderOrderStatus = 'CREATED' | 'APPROVED' | 'COMPLETED' | 'VOIDED';
 
+/** PayPal's capture statuses (Orders v2): only COMPLETED means the money arrived. */
+export type ProviderCaptureStatus = 'COMPLETED' | 'PENDING' | 'DECLINED' | 'FAILED' | 'REFUNDED' | 'PARTIALLY_REFUNDED';
+
 export type ProviderOrder = {
   id: string;
   status: ProviderOrderStatus;
   amountCents: number;
+  currency: string;
   customId: string | null;
+  /** The capture of a captured order (whatever its status), else null. */
   captureId: string | null;
+  captureStatus: ProviderCaptureStatus | null;
 };
 
 /** What a verified webhook is about; the handler re-reads that record from the provider. */
 export type WebhookEvent = {
   id: string;
   type: string;
-  target: { kind: 'subscription' | 'order'; id: string } | null;
+  /** A sale is a subscription's charge: refund notices name only the sale. */
+  target: { kind: 'subscription' | 'order' | 'sale'; id: string } | null;
   payload: unknown;
 };
 
@@ -46,24 +57,38 @@ export interface PaymentProvider {
   readonly name: 'simulado' | 'paypal';
   /** Shown to people, e.g. in the title of 'No se pudo crear la suscripción'. */
   readonly displayName: string;
-  createSubscription(input: { plan: Plan; customId: string } & CheckoutUrls): Promise<{ id: string; approvalUrl: string }>;
+  /** requestId: the same key for retries of one intent, so the provider creates it once. */
+  createSubscription(input: { plan: Plan; customId: string; requestId?: string } & CheckoutUrls): Promise<{ id: string; approvalUrl: string }>;
   /** null when the provider does not know the id. */
   getSubscription(id: string): Promise<ProviderSubscription | null>;
   listTransactions(subscriptionId: string): Promise<ProviderTransaction[]>;
   suspendSubscription(id: string, reason: string): Promise<void>;
   activateSubscription(id: string, reason: string): Promise<void>;
   cancelSubscription(id: string, reason: string): Promise<void>;
-  createOrder(input: { amountCents: number; description: string; customId: string } & CheckoutUrls): Promise<{ id: string; approvalUrl: string }>;
+  createOrder(
+    input: { amountCents: number; description: string; customId: string; requestId?: string } & CheckoutUrls,
+  ): Promise<{ id: string; approvalUrl: string }>;
   getOrder(id: string): Promise<ProviderOrder | null>;
+  /** Captures an approved order once; a retry with the same order id is answered, never charged twice. */
   captureOrder(id: string): Promise<ProviderOrder>;
   /** The event when its signature is genuine, else null. */
   verifyWebhook(input: { headers: Record<string, string | string[] | undefined>; rawBody: string }): Promise<WebhookEvent | null>;
 }
 
+/** A refused or failed provider call; name, debugId and issue come from the provider's error body. */
 export class ProviderError extends Error {
-  constructor(message: string, readonly status?: number) {
+  constructor(
+    message: string,
+    readonly status?: number,
+    readonly details: { name?: string; debugId?: string; issue?: string } = {},
+  ) {
     super(message);
     this.name = 'ProviderError';
+  }
+
+  /** The provider refused the request itself (422: e.g. a declined instrument), retrying will not help. */
+  get unprocessable(): boolean {
+    return this.status === 422;
   }
 }
 
@@ -78,7 +103,10 @@ export function webhookTarget(event: { event_type?: unknown; resource?: unknown 
   }
   if (type.startsWith('PAYMENT.SALE.')) {
     const id = text(resource.billing_agreement_id);
-    return id ? { kind: 'subscription', id } : null;
+    if (id) return { kind: 'subscription', id };
+    // a refund or reversal carries the sale it refunds, not the subscription
+    const sale = text(resource.sale_id) ?? (type === 'PAYMENT.SALE.REVERSED' ? text(resource.id) : null);
+    return sale ? { kind: 'sale', id: sale } : null;
   }
   if (type.startsWith('CHECKOUT.ORDER.')) {
     const id = text(resource.id);
@@ -90,6 +118,23 @@ export function webhookTarget(event: { event_type?: unknown; resource?: unknown 
     return id ? { kind: 'order', id } : null;
   }
   return null;
+}
+
+/** PayPal's transaction statuses (Subscriptions v1) as the payment history records them. */
+export function transactionResult(status: unknown): PaymentResult {
+  switch (status) {
+    case 'COMPLETED':
+      return 'COMPLETADO';
+    case 'PENDING':
+      return 'PENDIENTE';
+    case 'REFUNDED':
+      return 'REEMBOLSADO';
+    case 'PARTIALLY_REFUNDED':
+      return 'REEMBOLSO_PARCIAL';
+    case 'DECLINED':
+    default:
+      return 'FALLIDO';
+  }
 }
 
 export const centsToValue = (cents: number) => (cents / 100).toFixed(2);

@@ -1,25 +1,87 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Db } from '#server/db/client.ts';
+import { simulatedProviderRecords } from '#server/db/schema/index.ts';
 import { planPriceCents, type Plan } from '#shared/payments/payments.rules.ts';
+import { nextPaymentDate } from '#shared/membership/membership.rules.ts';
 import {
   ProviderError,
+  transactionResult,
   webhookTarget,
   type PaymentProvider,
+  type ProviderCaptureStatus,
   type ProviderOrder,
   type ProviderSubscription,
+  type ProviderSubscriptionStatus,
   type ProviderTransaction,
 } from './payment-provider.ts';
 
 export const simulatedSignatureHeader = 'x-simulado-signature';
 const toleranceMs = 5 * 60_000;
+/** PayPal's limit on purchase_units[].description. */
+const descriptionLimit = 127;
 
-type SimulatedSubscription = ProviderSubscription & {
+type TransactionStatus = 'COMPLETED' | 'DECLINED' | 'PENDING' | 'REFUNDED' | 'PARTIALLY_REFUNDED';
+type StoredTransaction = { id: string; status: TransactionStatus; amountCents: number; currency: string; time: string };
+
+/** What the simulated provider keeps of a subscription, as JSON in simulated_provider_records. */
+type StoredSubscription = {
+  id: string;
+  status: ProviderSubscriptionStatus;
+  plan: Plan;
+  customId: string;
+  failedPaymentsCount: number;
   returnUrl: string;
   cancelUrl: string;
-  transactions: ProviderTransaction[];
+  transactions: StoredTransaction[];
 };
-type SimulatedOrder = ProviderOrder & { returnUrl: string; cancelUrl: string; description: string };
 
-export type SimulatedAction = 'approve' | 'cancel' | 'fail' | 'renew' | 'renew-fail' | 'provider-cancel';
+type StoredOrder = {
+  id: string;
+  status: ProviderOrder['status'];
+  amountCents: number;
+  currency: string;
+  customId: string;
+  description: string;
+  returnUrl: string;
+  cancelUrl: string;
+  captureId: string | null;
+  captureStatus: ProviderCaptureStatus | null;
+  /** The buyer chose a payment that settles later (e.g. a bank transfer): the capture is PENDING. */
+  settlesLater: boolean;
+};
+
+export type SimulatedAction =
+  | 'approve'
+  | 'approve-pending'
+  | 'cancel'
+  | 'fail'
+  | 'renew'
+  | 'renew-fail'
+  | 'refund'
+  | 'provider-cancel'
+  | 'capture-complete'
+  | 'capture-deny';
+
+export type SimulatedRecord = (StoredSubscription & { kind: 'subscription' }) | (StoredOrder & { kind: 'order' });
+
+/**
+ * The simulated provider's record of a subscription that was approved and paid once at `paidAt`
+ * (demo data: the seeded Premium member can downgrade like anyone who paid).
+ */
+export function paidSimulatedSubscription(input: { id: string; plan: Plan; customId: string; paymentId: string; paidAt: Date }) {
+  const record: StoredSubscription = {
+    id: input.id,
+    status: 'ACTIVE',
+    plan: input.plan,
+    customId: input.customId,
+    failedPaymentsCount: 0,
+    returnUrl: '/perfil',
+    cancelUrl: '/perfil?pago=cancelado',
+    transactions: [{ id: input.paymentId, status: 'COMPLETED', amountCents: planPriceCents[input.plan], currency: 'USD', time: input.paidAt.toISOString() }],
+  };
+  return { id: input.id, kind: 'subscription' as const, data: record };
+}
 
 /** Signs a webhook body the way the simulated provider does: t=<ms>,v1=<hmac>. */
 export function signSimulatedWebhook(secret: string, rawBody: string, time = Date.now()): string {
@@ -29,13 +91,16 @@ export function signSimulatedWebhook(secret: string, rawBody: string, time = Dat
 
 export type WebhookTransport = (rawBody: string, headers: Record<string, string>) => Promise<void>;
 
+const refuse = (name: string, status = 422) => new ProviderError(name, status, { name });
+
 /**
- * The built-in provider: our own checkout page (/pago-simulado/...) stands in for the provider's,
- * and every change is announced through signed webhooks like a real provider would.
+ * The built-in provider: our own checkout page (/pago-simulado/...) stands in for PayPal's, every
+ * change is announced through signed webhooks, and its records live in the database so that they
+ * survive a restart. It follows PayPal's state rules where they overlap (see paypal-fake.testing.ts):
+ * a pending subscription cannot be cancelled, an order is captured once and only after approval.
  */
-export function createSimulatedProvider(options: { publicUrl: string; secret: string; transport?: WebhookTransport }) {
-  const subscriptions = new Map<string, SimulatedSubscription>();
-  const orders = new Map<string, SimulatedOrder>();
+export function createSimulatedProvider(options: { db: Db; publicUrl: string; secret: string; transport?: WebhookTransport }) {
+  const { db } = options;
   const pending = new Set<Promise<void>>();
   let transport = options.transport;
 
@@ -49,36 +114,102 @@ export function createSimulatedProvider(options: { publicUrl: string; secret: st
     void delivery.finally(() => pending.delete(delivery));
   }
 
-  const subscriptionResource = (sub: SimulatedSubscription) => ({ id: sub.id, status: sub.status, plan_id: `SIM-${sub.plan}`, custom_id: sub.customId });
-
-  function findSubscription(id: string): SimulatedSubscription {
-    const sub = subscriptions.get(id);
-    if (!sub) throw new ProviderError('RESOURCE_NOT_FOUND', 404);
-    return sub;
+  async function load<T extends StoredSubscription | StoredOrder>(kind: 'subscription' | 'order', id: string): Promise<T | null> {
+    const [row] = await db.select().from(simulatedProviderRecords).where(eq(simulatedProviderRecords.id, id));
+    return row && row.kind === kind ? (row.data as T) : null;
   }
 
-  function charge(sub: SimulatedSubscription, ok: boolean) {
-    const amountCents = planPriceCents[sub.plan as Plan];
+  /**
+   * Reads, changes and writes one record under a row lock, then sends its webhooks once the change
+   * is committed: two presses at once apply one after the other.
+   */
+  async function change<T extends StoredSubscription | StoredOrder, R>(
+    kind: 'subscription' | 'order',
+    id: string,
+    mutate: (record: T, events: [string, Record<string, unknown>][]) => R,
+  ): Promise<R> {
+    const events: [string, Record<string, unknown>][] = [];
+    const result = await db.transaction(async (tx) => {
+      const [row] = await tx.select().from(simulatedProviderRecords).where(eq(simulatedProviderRecords.id, id)).for('update');
+      if (!row || row.kind !== kind) throw refuse('RESOURCE_NOT_FOUND', 404);
+      const record = structuredClone(row.data) as T;
+      const outcome = mutate(record, events);
+      await tx.update(simulatedProviderRecords).set({ data: record, updatedAt: new Date() }).where(eq(simulatedProviderRecords.id, id));
+      return outcome;
+    });
+    for (const [type, resource] of events) send(type, resource);
+    return result;
+  }
+
+  const subscriptionResource = (sub: StoredSubscription) => ({ id: sub.id, status: sub.status, plan_id: `SIM-${sub.plan}`, custom_id: sub.customId });
+  const saleResource = (sub: StoredSubscription, tx: StoredTransaction) => ({
+    id: tx.id,
+    state: tx.status.toLowerCase(),
+    billing_agreement_id: sub.id,
+    amount: { total: (tx.amountCents / 100).toFixed(2), currency: tx.currency },
+  });
+
+  function charge(sub: StoredSubscription, status: TransactionStatus): StoredTransaction {
     // charges of one subscription never share a millisecond, so "which came last" is always defined
-    const previous = sub.transactions.at(-1)?.time.getTime() ?? 0;
-    const time = new Date(Math.max(Date.now(), previous + 1));
-    const transaction: ProviderTransaction = { id: `SIM-TX-${randomUUID()}`, result: ok ? 'COMPLETADO' : 'FALLIDO', amountCents, currency: 'USD', time };
+    const previous = sub.transactions.at(-1) ? new Date(sub.transactions.at(-1)!.time).getTime() : 0;
+    const time = new Date(Math.max(Date.now(), previous + 1)).toISOString();
+    const transaction: StoredTransaction = { id: `SIM-TX-${randomUUID()}`, status, amountCents: planPriceCents[sub.plan], currency: 'USD', time };
     sub.transactions.push(transaction);
-    if (ok) sub.lastPayment = { amountCents, time };
-    else sub.lastFailedPayment = { amountCents, time };
+    sub.failedPaymentsCount = status === 'DECLINED' ? sub.failedPaymentsCount + 1 : status === 'COMPLETED' ? 0 : sub.failedPaymentsCount;
     return transaction;
   }
 
-  const withSubscriptionId = (url: string, id: string) => {
-    const target = new URL(url);
-    target.searchParams.set('subscription_id', id);
+  /** The record as PayPal's GET shows it: last payment, last failed payment, next billing time. */
+  function snapshot(sub: StoredSubscription): ProviderSubscription {
+    const at = (tx: StoredTransaction | undefined) => (tx ? { amountCents: tx.amountCents, time: new Date(tx.time) } : null);
+    const paid = sub.transactions.filter((tx) => tx.status !== 'DECLINED' && tx.status !== 'PENDING').at(-1);
+    const failed = sub.transactions.filter((tx) => tx.status === 'DECLINED').at(-1);
+    const billing = sub.status === 'ACTIVE' && paid;
+    return {
+      id: sub.id,
+      status: sub.status,
+      plan: sub.plan,
+      customId: sub.customId,
+      lastPayment: at(paid),
+      lastFailedPayment: at(failed),
+      failedPaymentsCount: sub.failedPaymentsCount,
+      nextBillingTime: billing ? nextPaymentDate(new Date(paid.time), sub.plan === 'annual', new Date()) : null,
+    };
+  }
+
+  const orderRecord = (order: StoredOrder): ProviderOrder => ({
+    id: order.id,
+    status: order.status,
+    amountCents: order.amountCents,
+    currency: order.currency,
+    customId: order.customId,
+    captureId: order.captureId,
+    captureStatus: order.captureStatus,
+  });
+  const captureResource = (order: StoredOrder) => ({
+    id: order.captureId,
+    status: order.captureStatus,
+    amount: { currency_code: order.currency, value: (order.amountCents / 100).toFixed(2) },
+    custom_id: order.customId,
+    supplementary_data: { related_ids: { order_id: order.id } },
+  });
+
+  const withParam = (url: string, name: string, value: string) => {
+    // seeded records keep paths only: they resolve against this server
+    const target = new URL(url, options.publicUrl);
+    target.searchParams.set(name, value);
     return target.toString();
   };
+  const pageUrl = (kind: 'suscripcion' | 'orden', id: string) => `${options.publicUrl}/pago-simulado/${kind}/${id}`;
+
+  async function insert(id: string, kind: 'subscription' | 'order', data: StoredSubscription | StoredOrder) {
+    await db.insert(simulatedProviderRecords).values({ id, kind, data });
+  }
 
   const provider: PaymentProvider & {
     /** Applies what the person pressed on the checkout page; returns where the browser goes next. */
-    act(kind: 'subscription' | 'order', id: string, action: SimulatedAction): string;
-    describe(kind: 'subscription' | 'order', id: string): (SimulatedSubscription | SimulatedOrder) | null;
+    act(kind: 'subscription' | 'order', id: string, action: SimulatedAction): Promise<string>;
+    describe(kind: 'subscription' | 'order', id: string): Promise<SimulatedRecord | null>;
     setTransport(next: WebhookTransport): void;
     /** Resolves when every webhook sent so far has been delivered (tests). */
     settled(): Promise<void>;
@@ -86,70 +217,89 @@ export function createSimulatedProvider(options: { publicUrl: string; secret: st
     name: 'simulado',
     displayName: 'Pago simulado',
 
-    async createSubscription({ plan, customId, returnUrl, cancelUrl }) {
-      const id = `I-SIM${randomUUID().replaceAll('-', '').slice(0, 12).toUpperCase()}`;
-      subscriptions.set(id, { id, status: 'APPROVAL_PENDING', plan, customId, lastPayment: null, lastFailedPayment: null, returnUrl, cancelUrl, transactions: [] });
-      send('BILLING.SUBSCRIPTION.CREATED', { id, status: 'APPROVAL_PENDING', custom_id: customId });
-      return { id, approvalUrl: `${options.publicUrl}/pago-simulado/suscripcion/${id}` };
+    async createSubscription({ plan, customId, returnUrl, cancelUrl, requestId }) {
+      // the same request id answers the subscription it already created, like PayPal-Request-Id
+      const id = requestId ? `I-SIM${createHmac('sha256', 'sim').update(requestId).digest('hex').slice(0, 12).toUpperCase()}` : `I-SIM${randomUUID().replaceAll('-', '').slice(0, 12).toUpperCase()}`;
+      if (!(await load('subscription', id))) {
+        await insert(id, 'subscription', { id, status: 'APPROVAL_PENDING', plan, customId, failedPaymentsCount: 0, returnUrl, cancelUrl, transactions: [] });
+        send('BILLING.SUBSCRIPTION.CREATED', { id, status: 'APPROVAL_PENDING', custom_id: customId });
+      }
+      return { id, approvalUrl: pageUrl('suscripcion', id) };
     },
 
     async getSubscription(id) {
-      const sub = subscriptions.get(id);
-      if (!sub) return null;
-      const { returnUrl: _r, cancelUrl: _c, transactions: _t, ...record } = sub;
-      return structuredClone(record);
+      const sub = await load<StoredSubscription>('subscription', id);
+      return sub ? snapshot(sub) : null;
     },
 
     async listTransactions(id) {
-      return structuredClone(findSubscription(id).transactions);
+      const sub = await load<StoredSubscription>('subscription', id);
+      if (!sub) throw refuse('RESOURCE_NOT_FOUND', 404);
+      return sub.transactions.map(
+        (tx): ProviderTransaction => ({ id: tx.id, result: transactionResult(tx.status), amountCents: tx.amountCents, currency: tx.currency, time: new Date(tx.time) }),
+      );
     },
 
     async suspendSubscription(id) {
-      const sub = findSubscription(id);
-      if (sub.status !== 'ACTIVE') throw new ProviderError('SUBSCRIPTION_STATUS_INVALID', 422);
-      sub.status = 'SUSPENDED';
-      send('BILLING.SUBSCRIPTION.SUSPENDED', subscriptionResource(sub));
+      await change<StoredSubscription, void>('subscription', id, (sub, events) => {
+        if (sub.status !== 'ACTIVE') throw refuse('SUBSCRIPTION_STATUS_INVALID');
+        sub.status = 'SUSPENDED';
+        events.push(['BILLING.SUBSCRIPTION.SUSPENDED', subscriptionResource(sub)]);
+      });
     },
 
     async activateSubscription(id) {
-      const sub = findSubscription(id);
-      if (sub.status !== 'SUSPENDED') throw new ProviderError('SUBSCRIPTION_STATUS_INVALID', 422);
-      sub.status = 'ACTIVE';
-      send('BILLING.SUBSCRIPTION.ACTIVATED', subscriptionResource(sub));
+      await change<StoredSubscription, void>('subscription', id, (sub, events) => {
+        if (sub.status !== 'SUSPENDED') throw refuse('SUBSCRIPTION_STATUS_INVALID');
+        sub.status = 'ACTIVE';
+        events.push(['BILLING.SUBSCRIPTION.ACTIVATED', subscriptionResource(sub)]);
+      });
     },
 
     async cancelSubscription(id) {
-      const sub = findSubscription(id);
-      if (sub.status === 'CANCELLED' || sub.status === 'EXPIRED') throw new ProviderError('SUBSCRIPTION_STATUS_INVALID', 422);
-      sub.status = 'CANCELLED';
-      send('BILLING.SUBSCRIPTION.CANCELLED', subscriptionResource(sub));
+      await change<StoredSubscription, void>('subscription', id, (sub, events) => {
+        // PayPal: "profile should be active or suspended"
+        if (sub.status !== 'ACTIVE' && sub.status !== 'SUSPENDED') throw refuse('SUBSCRIPTION_STATUS_INVALID');
+        sub.status = 'CANCELLED';
+        events.push(['BILLING.SUBSCRIPTION.CANCELLED', subscriptionResource(sub)]);
+      });
     },
 
     async createOrder({ amountCents, description, customId, returnUrl, cancelUrl }) {
+      if (description.length > descriptionLimit) throw refuse('INVALID_STRING_LENGTH', 400);
+      if (!Number.isInteger(amountCents) || amountCents <= 0) throw refuse('INVALID_PARAMETER_VALUE', 400);
       const id = `SIM-ORDER-${randomUUID().slice(0, 8).toUpperCase()}`;
-      orders.set(id, { id, status: 'CREATED', amountCents, customId, captureId: null, returnUrl, cancelUrl, description });
-      return { id, approvalUrl: `${options.publicUrl}/pago-simulado/orden/${id}` };
+      await insert(id, 'order', {
+        id,
+        status: 'CREATED',
+        amountCents,
+        currency: 'USD',
+        customId,
+        description,
+        returnUrl,
+        cancelUrl,
+        captureId: null,
+        captureStatus: null,
+        settlesLater: false,
+      });
+      return { id, approvalUrl: pageUrl('orden', id) };
     },
 
     async getOrder(id) {
-      const order = orders.get(id);
-      if (!order) return null;
-      const { returnUrl: _r, cancelUrl: _c, description: _d, ...record } = order;
-      return structuredClone(record);
+      const order = await load<StoredOrder>('order', id);
+      return order ? orderRecord(order) : null;
     },
 
     async captureOrder(id) {
-      const order = orders.get(id);
-      if (!order) throw new ProviderError('RESOURCE_NOT_FOUND', 404);
-      if (order.status === 'APPROVED') {
+      return change<StoredOrder, ProviderOrder>('order', id, (order, events) => {
+        if (order.status === 'COMPLETED') throw refuse('ORDER_ALREADY_CAPTURED');
+        if (order.status !== 'APPROVED') throw refuse('ORDER_NOT_APPROVED');
         order.status = 'COMPLETED';
         order.captureId = `SIM-CAP-${randomUUID().slice(0, 8).toUpperCase()}`;
-        send('PAYMENT.CAPTURE.COMPLETED', { id: order.captureId, status: 'COMPLETED', supplementary_data: { related_ids: { order_id: id } } });
-      } else if (order.status !== 'COMPLETED') {
-        throw new ProviderError('ORDER_NOT_APPROVED', 422);
-      }
-      const { returnUrl: _r, cancelUrl: _c, description: _d, ...record } = order;
-      return structuredClone(record);
+        order.captureStatus = order.settlesLater ? 'PENDING' : 'COMPLETED';
+        events.push([order.settlesLater ? 'PAYMENT.CAPTURE.PENDING' : 'PAYMENT.CAPTURE.COMPLETED', captureResource(order)]);
+        return orderRecord(order);
+      });
     },
 
     async verifyWebhook({ headers, rawBody }) {
@@ -172,66 +322,84 @@ export function createSimulatedProvider(options: { publicUrl: string; secret: st
       return { id: event.id, type: event.event_type, target: webhookTarget(event), payload: event };
     },
 
-    act(kind, id, action) {
+    async act(kind, id, action) {
       if (kind === 'order') {
-        const order = orders.get(id);
-        if (!order) throw new ProviderError('RESOURCE_NOT_FOUND', 404);
-        if (action === 'approve' && order.status === 'CREATED') {
-          order.status = 'APPROVED';
-          send('CHECKOUT.ORDER.APPROVED', { id, status: 'APPROVED' });
-          const target = new URL(order.returnUrl);
-          target.searchParams.set('token', id);
-          return target.toString();
-        }
-        if (action === 'fail') {
-          order.status = 'VOIDED';
-          send('CHECKOUT.ORDER.VOIDED', { id, status: 'VOIDED' });
-        }
-        return order.cancelUrl;
+        return change<StoredOrder, string>('order', id, (order, events) => {
+          if ((action === 'approve' || action === 'approve-pending') && order.status === 'CREATED') {
+            order.status = 'APPROVED';
+            order.settlesLater = action === 'approve-pending';
+            events.push(['CHECKOUT.ORDER.APPROVED', { id, status: 'APPROVED', purchase_units: [{ custom_id: order.customId }] }]);
+            return withParam(order.returnUrl, 'token', id);
+          }
+          if ((action === 'capture-complete' || action === 'capture-deny') && order.captureStatus === 'PENDING') {
+            order.captureStatus = action === 'capture-complete' ? 'COMPLETED' : 'DECLINED';
+            events.push([action === 'capture-complete' ? 'PAYMENT.CAPTURE.COMPLETED' : 'PAYMENT.CAPTURE.DENIED', captureResource(order)]);
+            return pageUrl('orden', id);
+          }
+          if (action === 'refund' && order.captureStatus === 'COMPLETED') {
+            order.captureStatus = 'REFUNDED';
+            events.push(['PAYMENT.CAPTURE.REFUNDED', { id: `SIM-REF-${randomUUID().slice(0, 8)}`, status: 'COMPLETED', supplementary_data: { related_ids: { order_id: id, capture_id: order.captureId } } }]);
+            return pageUrl('orden', id);
+          }
+          if (action === 'fail' && order.status === 'CREATED') {
+            order.status = 'VOIDED';
+            events.push(['CHECKOUT.ORDER.VOIDED', { id, status: 'VOIDED' }]);
+          }
+          return action === 'cancel' || action === 'fail' ? new URL(order.cancelUrl, options.publicUrl).toString() : pageUrl('orden', id);
+        });
       }
-      const sub = findSubscription(id);
-      switch (action) {
-        case 'approve':
-          if (sub.status === 'APPROVAL_PENDING') {
-            sub.status = 'ACTIVE';
-            const sale = charge(sub, true);
-            send('BILLING.SUBSCRIPTION.ACTIVATED', subscriptionResource(sub));
-            send('PAYMENT.SALE.COMPLETED', { id: sale.id, state: 'completed', billing_agreement_id: id, amount: { total: (sale.amountCents / 100).toFixed(2), currency: 'USD' } });
+      return change<StoredSubscription, string>('subscription', id, (sub, events) => {
+        const page = pageUrl('suscripcion', id);
+        switch (action) {
+          case 'approve':
+            if (sub.status === 'APPROVAL_PENDING') {
+              sub.status = 'ACTIVE';
+              const sale = charge(sub, 'COMPLETED');
+              events.push(['BILLING.SUBSCRIPTION.ACTIVATED', subscriptionResource(sub)], ['PAYMENT.SALE.COMPLETED', saleResource(sub, sale)]);
+            }
+            return withParam(sub.returnUrl, 'subscription_id', id);
+          case 'fail':
+            if (sub.status === 'APPROVAL_PENDING') {
+              // PayPal suspends a subscription whose first payment fails
+              sub.status = 'SUSPENDED';
+              charge(sub, 'DECLINED');
+              events.push(['BILLING.SUBSCRIPTION.PAYMENT.FAILED', subscriptionResource(sub)]);
+            }
+            return withParam(sub.returnUrl, 'subscription_id', id);
+          case 'renew':
+            if (sub.status === 'ACTIVE') events.push(['PAYMENT.SALE.COMPLETED', saleResource(sub, charge(sub, 'COMPLETED'))]);
+            return page;
+          case 'renew-fail':
+            if (sub.status === 'ACTIVE') {
+              charge(sub, 'DECLINED');
+              events.push(['BILLING.SUBSCRIPTION.PAYMENT.FAILED', subscriptionResource(sub)]);
+            }
+            return page;
+          case 'refund': {
+            const last = sub.transactions.filter((tx) => tx.status === 'COMPLETED').at(-1);
+            if (last) {
+              last.status = 'REFUNDED';
+              // PayPal's refund notice names the sale, not the subscription
+              events.push(['PAYMENT.SALE.REFUNDED', { id: `SIM-REF-${randomUUID().slice(0, 8)}`, state: 'completed', sale_id: last.id, parent_payment: `PAY-${last.id}` }]);
+            }
+            return page;
           }
-          return withSubscriptionId(sub.returnUrl, id);
-        case 'fail':
-          if (sub.status === 'APPROVAL_PENDING') {
-            sub.status = 'SUSPENDED';
-            charge(sub, false);
-            send('BILLING.SUBSCRIPTION.PAYMENT.FAILED', subscriptionResource(sub));
-          }
-          return withSubscriptionId(sub.returnUrl, id);
-        case 'renew':
-          if (sub.status === 'ACTIVE') {
-            const sale = charge(sub, true);
-            send('PAYMENT.SALE.COMPLETED', { id: sale.id, state: 'completed', billing_agreement_id: id, amount: { total: (sale.amountCents / 100).toFixed(2), currency: 'USD' } });
-          }
-          return `${options.publicUrl}/pago-simulado/suscripcion/${id}`;
-        case 'renew-fail':
-          if (sub.status === 'ACTIVE') {
-            charge(sub, false);
-            send('BILLING.SUBSCRIPTION.PAYMENT.FAILED', subscriptionResource(sub));
-          }
-          return `${options.publicUrl}/pago-simulado/suscripcion/${id}`;
-        case 'provider-cancel':
-          if (sub.status === 'ACTIVE' || sub.status === 'SUSPENDED') {
-            sub.status = 'CANCELLED';
-            send('BILLING.SUBSCRIPTION.CANCELLED', subscriptionResource(sub));
-          }
-          return `${options.publicUrl}/pago-simulado/suscripcion/${id}`;
-        case 'cancel':
-        default:
-          return sub.cancelUrl;
-      }
+          case 'provider-cancel':
+            if (sub.status === 'ACTIVE' || sub.status === 'SUSPENDED') {
+              sub.status = 'CANCELLED';
+              events.push(['BILLING.SUBSCRIPTION.CANCELLED', subscriptionResource(sub)]);
+            }
+            return page;
+          case 'cancel':
+          default:
+            return new URL(sub.cancelUrl, options.publicUrl).toString();
+        }
+      });
     },
 
-    describe(kind, id) {
-      return (kind === 'order' ? orders.get(id) : subscriptions.get(id)) ?? null;
+    async describe(kind, id) {
+      const record = await load(kind, id);
+      return record ? ({ ...record, kind } as SimulatedRecord) : null;
     },
 
     setTransport(next) {

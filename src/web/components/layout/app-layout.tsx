@@ -3,6 +3,7 @@ import { CookieConsentModal } from '#web/components/cookie-consent-modal.tsx';
 import { NavigationOverlay } from '#web/components/page-loader.tsx';
 import { MembershipCheckNotice } from '#web/features/accounts/components/membership-check-notice.tsx';
 import { ExpiryWarningNotice } from '#web/features/classrooms/components/expiry-warning-notice.tsx';
+import { TestModeBanner } from '#web/features/payments/test-mode-banner.tsx';
 import classes from './app-layout.module.css';
 import { SiteFooter } from './site-footer.tsx';
 import { SiteHeader } from './site-header.tsx';
@@ -12,6 +13,7 @@ export function AppLayout() {
 
   return (
     <div className={classes.shell}>
+      <TestModeBanner />
       <SiteHeader />
       <main className={classes.main}>
         <Outlet />

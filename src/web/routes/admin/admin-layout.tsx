@@ -4,6 +4,7 @@ import { Link, Outlet, ScrollRestoration, useLocation, useNavigation } from 'rea
 import { NavigationOverlay } from '#web/components/page-loader.tsx';
 import { useLogout } from '#web/features/accounts/api.ts';
 import { activeNavLink, adminNavLinks } from '#web/features/admin/admin-nav.ts';
+import { TestModeBanner } from '#web/features/payments/test-mode-banner.tsx';
 import { paths } from '#web/paths.ts';
 
 /** The console frame for every /admin route: top bar, side navigation (a drawer on phones) and the page. */
@@ -59,6 +60,7 @@ export function AdminLayout() {
         </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main>
+        <TestModeBanner />
         <Outlet />
       </AppShell.Main>
       <NavigationOverlay visible={navigation.state === 'loading'} />
