@@ -44,6 +44,8 @@ test('every page says payments are simulated while the simulated provider is act
 });
 
 test('two checkouts in a row leave one live subscription, and the downgrade stops it', async ({ page, baseURL }) => {
+  // a whole journey through two checkouts and the profile
+  test.setTimeout(90_000);
   await signUp(page, baseURL!);
   const first = await startCheckout(page, baseURL!);
   const second = await startCheckout(page, baseURL!);
