@@ -34,6 +34,7 @@ export const messages = {
   deleteConfirmation: 'Este proceso no tiene forma de revertirse, ¿Aún desea eliminar este elemento?',
   newsletterImageChanged: 'Se cambió la imagen exitosamente.',
   newsletterImageFailed: 'No se pudo cambiar la imagen',
+  nulCharacter: 'El texto contiene caracteres no permitidos.',
 } as const;
 
 /** Message (and modal title where the spec names one) for each API error code. */

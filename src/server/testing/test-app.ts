@@ -27,7 +27,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     storage: 'local',
     sessionSecret: 'test-secret-test-secret-test-secret-0123',
     trustProxy: 0,
-    signInLimitPerMinute: 10,
+    signInLimits: { perAccountAndIp: 10, perAccount: 30, perIp: 300 },
+    production: false,
     secureCookies: false,
     logLevel: 'silent',
     ...overrides,
@@ -62,13 +63,13 @@ export async function createTestDatabase(): Promise<Database & { drop(): Promise
 }
 
 /** The real app on a fresh database and a temporary upload folder. */
-export async function createTestApp(overrides: Partial<Config> = {}) {
+export async function createTestApp(overrides: Partial<Config> = {}, options: { logStream?: NodeJS.WritableStream } = {}) {
   const database = await createTestDatabase();
   const uploads = await mkdtemp(path.join(tmpdir(), 'cxvet-test-'));
   const storage = createLocalStorage(uploads);
   const config = testConfig(overrides);
   const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log: { info() {} } });
-  const app = await buildApp({ config, database, storage, mailer, distDir: null });
+  const app = await buildApp({ config, database, storage, mailer, distDir: null, logStream: options.logStream });
   await app.ready();
   return {
     app,
