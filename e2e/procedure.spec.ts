@@ -45,6 +45,12 @@ test('a Basic member gets the demo of a Premium procedure and Obtener goes to /p
 });
 
 test('a Premium member downloads the guide and a chapter seeks the video', async ({ page }) => {
+  // the page records what the Content-Security-Policy blocks (the chapters track is a blob: URL the player fetches)
+  await page.addInitScript(() => {
+    const violations: string[] = [];
+    (window as unknown as { cspViolations: string[] }).cspViolations = violations;
+    document.addEventListener('securitypolicyviolation', (event) => violations.push(`${event.effectiveDirective} ${event.blockedURI}`));
+  });
   await loginAs(page, 'premium');
   await openProcedure(page, 'ligamento', premiumProcedure);
   await expect(page.getByText('Video de demostración')).toHaveCount(0);
@@ -58,6 +64,10 @@ test('a Premium member downloads the guide and a chapter seeks the video', async
   const video = page.locator('video').first();
   await expect.poll(() => videoSource(page)).toMatch(/\?vt=/);
   await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.readyState)).toBeGreaterThan(0);
+  // the player's own chapters (its 'Secciones' menu) load from the track
+  await expect(page.getByRole('button', { name: 'Secciones', exact: true })).toBeVisible();
+  const violations = await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+  expect(violations.filter((violation) => /blob|media|connect/.test(violation))).toEqual([]);
   await page.getByRole('button', { name: /^0:00:15 / }).click();
   await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThanOrEqual(15);
   await checkScreenshotsOfDetail(page);

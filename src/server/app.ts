@@ -10,6 +10,10 @@ import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerAuthorization } from './plugins/authorization.ts';
 import { registerWebApp } from './plugins/web-app.ts';
 import { registerSameOriginCheck } from './plugins/same-origin.ts';
+import { trustedOrigins } from './plugins/trusted-origins.ts';
+import { loggerOptions, registerRequestLog } from './plugins/request-log.ts';
+import { registerControlCharacterCheck } from './plugins/control-characters.ts';
+import { createRateCounter } from './services/rate-counter.ts';
 import { forbidUnguardedAdminRoutes, registerAdminScope } from './plugins/admin-scope.ts';
 import { createAuth } from './features/accounts/auth.ts';
 import { createAccountsService } from './features/accounts/accounts.service.ts';
@@ -76,6 +80,8 @@ export type AppDeps = {
   distDir?: string | null;
   /** Overrides the provider PAYMENTS_PROVIDER selects (tests of the PayPal provider). */
   paymentProvider?: PaymentProvider;
+  /** Where the log goes instead of stdout (tests read it back). */
+  logStream?: NodeJS.WritableStream;
 };
 
 export const defaultDistDir = fileURLToPath(new URL('../../dist', import.meta.url));
@@ -84,37 +90,40 @@ export const defaultDistDir = fileURLToPath(new URL('../../dist', import.meta.ur
 export async function buildApp(deps: AppDeps) {
   const { config, database, storage, mailer } = deps;
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    ...loggerOptions(config.logLevel, deps.logStream),
     // hop 0 is the socket peer: believe that many proxies in front of us
     trustProxy: (_address: string, hop: number) => hop < config.trustProxy,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerRequestLog(app);
+  registerControlCharacterCheck(app);
   forbidUnguardedAdminRoutes(app);
   await registerSecurityHeaders(app, { https: config.secureCookies });
   // per-route limits for forms anyone can post (contact); sign-in limits live in the database via better-auth
   await app.register(rateLimit, { global: false });
 
   const { db } = database;
-  const trustedOrigins = [config.publicUrl, 'http://localhost:5173'];
-  registerSameOriginCheck(app, trustedOrigins);
+  const origins = trustedOrigins(config);
+  registerSameOriginCheck(app, origins);
+  const rateCounter = createRateCounter({ db });
   const auth = createAuth({
     db,
     baseUrl: config.publicUrl,
     secret: config.sessionSecret,
     secureCookies: config.secureCookies,
-    trustedOrigins,
+    trustedOrigins: origins,
     sendResetPassword: createResetMailSender({ mailer, publicUrl: config.publicUrl }),
-    signInLimitPerMinute: config.signInLimitPerMinute,
+    signInLimitPerMinute: config.signInLimits.perIp,
   });
-  const accounts = createAccountsService({ db, auth, publicUrl: config.publicUrl });
+  const accounts = createAccountsService({ db, auth, publicUrl: config.publicUrl, rateCounter, signInLimits: config.signInLimits });
   const classrooms = createClassroomsService({ db });
   const classroomMembers = createClassroomMembersService({ db });
   const diplomas = createDiplomasService({ db });
   const viewing = createViewingService({ database });
   const media = createMediaService({ db, classrooms, diplomas, viewing });
-  const analytics = createAnalyticsService({ db });
+  const analytics = createAnalyticsService({ db, secret: config.sessionSecret });
   const catalog = createCatalogService({ db, classrooms, analytics });
   const events = createEventsService({ db });
   const landing = createLandingService({ db, catalog });
@@ -136,8 +145,12 @@ export async function buildApp(deps: AppDeps) {
       'membership.sweep': async () => void (await membership.sweep()),
       'bulk-mail': async (payload) => mailing.send((payload as { bulkMailId: string }).bulkMailId),
       [webhookJobKind]: async (payload) => void (await payments.applyStoredWebhook((payload as { eventId: string }).eventId)),
+      'rate-counters.prune': async () => rateCounter.prune(),
     },
-    recurring: [{ kind: 'membership.sweep', everyMs: 15 * 60_000 }],
+    recurring: [
+      { kind: 'membership.sweep', everyMs: 15 * 60_000 },
+      { kind: 'rate-counters.prune', everyMs: 3600_000 },
+    ],
     log: app.log,
   });
   const membership = createMembershipService({ db, provider: paymentProvider, mailer, publicUrl: config.publicUrl, log: app.log });

@@ -32,8 +32,12 @@ const envSchema = z.object({
   SESSION_SECRET: z.string().min(32).optional(),
   // hops of reverse proxies whose X-Forwarded-For we believe
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
-  // sign-in attempts per minute from one IP; the end-to-end suite raises it to sign in many test accounts
+  // sign-in attempts per minute for one account from one IP; the end-to-end suite raises it to sign in many test accounts
   SIGN_IN_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  // per account from every IP; unset: 3 × SIGN_IN_LIMIT_PER_MINUTE (at least 30)
+  SIGN_IN_ACCOUNT_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).optional(),
+  // per IP over every account (a classroom behind one NAT); unset: 30 × SIGN_IN_LIMIT_PER_MINUTE (at least 300)
+  SIGN_IN_IP_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -54,7 +58,9 @@ export type Config = {
   storage: 'local' | 's3';
   sessionSecret: string;
   trustProxy: number;
-  signInLimitPerMinute: number;
+  signInLimits: { perAccountAndIp: number; perAccount: number; perIp: number };
+  /** NODE_ENV=production: no development conveniences (the Vite origin, loopback aliases). */
+  production: boolean;
   secureCookies: boolean;
   logLevel: string;
 };
@@ -102,7 +108,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storage: e.STORAGE,
     sessionSecret: e.SESSION_SECRET ?? readOrCreateSecret(dataDir),
     trustProxy: e.TRUST_PROXY,
-    signInLimitPerMinute: e.SIGN_IN_LIMIT_PER_MINUTE,
+    signInLimits: {
+      perAccountAndIp: e.SIGN_IN_LIMIT_PER_MINUTE,
+      perAccount: e.SIGN_IN_ACCOUNT_LIMIT_PER_MINUTE ?? Math.max(30, 3 * e.SIGN_IN_LIMIT_PER_MINUTE),
+      perIp: e.SIGN_IN_IP_LIMIT_PER_MINUTE ?? Math.max(300, 30 * e.SIGN_IN_LIMIT_PER_MINUTE),
+    },
+    production: e.NODE_ENV === 'production',
     secureCookies: publicUrl.startsWith('https://'),
     logLevel: e.LOG_LEVEL,
   };

@@ -32,7 +32,7 @@ const seeded = config.seedDemo
   : false;
 if (config.admin) {
   const outcome = await app.services.accounts.ensureAdmin(config.admin);
-  app.log.info({ email: config.admin.email, outcome }, 'admin account ensured');
+  app.log.info({ outcome }, 'admin account ensured (ADMIN_EMAIL)');
 }
 
 let closing = false;
@@ -48,11 +48,15 @@ async function shutdown(signal: string) {
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
+// Fastify logs one line per interface it listens on; the banner below names the one address to open (PUBLIC_URL)
+const logLevel = app.log.level;
+app.log.level = 'warn';
 await app.listen({ port: config.port, host: config.host }).catch(async (error: unknown) => {
   await database.close();
   releaseLock();
   fail(error);
 });
+app.log.level = logLevel;
 // scheduled membership changes; app.close() stops the runner
 await app.services.jobs.start();
 const lines = [

@@ -40,6 +40,7 @@ export const messages = {
   classroomActivated: 'Este aula se ha activado correctamente.',
   classroomDeleted: 'El aula fue eliminado con éxito.',
   classroomDeleteConfirmation: '¿Estás seguro de que te gustaría eliminar este aula? Una vez que lo haga, no podrá deshacerlo.',
+  nulCharacter: 'El texto contiene caracteres no permitidos.',
 } as const;
 
 /** Message (and modal title where the spec names one) for each API error code. */

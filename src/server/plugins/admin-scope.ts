@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { AppError } from '#shared/errors.ts';
 import { requireAdmin } from './authorization.ts';
 
 declare module 'fastify' {
@@ -12,6 +13,8 @@ declare module 'fastify' {
 
 export const adminPathPrefix = '/api/admin';
 
+const writeMethods = new Set(['POST', 'PUT', 'PATCH']);
+
 /**
  * Every /api/admin route is registered through here, inside one scope whose onRequest hook requires an Admin
  * (before the body is read, so a guest learns nothing from validation errors).
@@ -21,6 +24,13 @@ export async function registerAdminScope(app: FastifyInstance, register: (admin:
     admin.decorate('isAdminScope', true);
     admin.addHook('onRequest', async (request) => {
       await requireAdmin(request);
+    });
+    // every Admin write takes a JSON object (or a multipart upload): null, an array or a bare value is a 400 here,
+    // whatever a route's schema would make of it
+    admin.addHook('preValidation', async (request) => {
+      if (!writeMethods.has(request.method) || !request.headers['content-type']?.includes('json')) return;
+      const body: unknown = request.body;
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new AppError('VALIDATION');
     });
     await register(admin);
   });

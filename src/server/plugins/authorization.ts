@@ -11,12 +11,21 @@ declare module 'fastify' {
 }
 
 const cache = new WeakMap<FastifyRequest, Promise<UserRow | null>>();
+const resolvedIds = new WeakMap<FastifyRequest, string>();
+
+/** The signed-in user's id if this request already looked it up (for the request log; never a lookup of its own). */
+export function loggedUserId(request: FastifyRequest): string | null {
+  return resolvedIds.get(request) ?? null;
+}
 
 export function registerAuthorization(app: FastifyInstance, accounts: AccountsService): void {
   app.decorateRequest('currentUser', function (this: FastifyRequest) {
     let pending = cache.get(this);
     if (!pending) {
-      pending = accounts.resolveUser(this);
+      pending = accounts.resolveUser(this).then((user) => {
+        if (user) resolvedIds.set(this, user.id);
+        return user;
+      });
       cache.set(this, pending);
     }
     return pending;

@@ -13,7 +13,8 @@ export async function registerSecurityHeaders(app: FastifyInstance, options: { h
         imgSrc: ["'self'", 'data:', 'blob:'],
         mediaSrc: ["'self'", 'blob:'],
         fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
+        // the player fetches its chapters track from a blob: URL the page builds (procedure-player.tsx)
+        connectSrc: ["'self'", 'blob:'],
         workerSrc: ["'self'", 'blob:'],
         frameSrc: ['https://www.youtube-nocookie.com', 'https://www.youtube.com'],
         frameAncestors: ["'none'"],

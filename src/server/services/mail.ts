@@ -18,14 +18,14 @@ export function createMailer(options: { db: Db; smtpUrl?: string; from: string; 
     return {
       async send(message) {
         await transport.sendMail({ from, ...message });
-        log.info({ to: message.to, subject: message.subject }, 'mail sent');
+        log.info({ subject: message.subject }, 'mail sent');
       },
     };
   }
   return {
     async send({ to, subject, html, text }) {
       await db.insert(mailOutbox).values({ to, subject, html, text });
-      log.info({ to, subject }, 'mail stored in outbox');
+      log.info({ subject }, 'mail stored in outbox');
     },
   };
 }

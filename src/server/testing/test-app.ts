@@ -27,7 +27,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     storage: 'local',
     sessionSecret: 'test-secret-test-secret-test-secret-0123',
     trustProxy: 0,
-    signInLimitPerMinute: 10,
+    signInLimits: { perAccountAndIp: 10, perAccount: 30, perIp: 300 },
+    production: false,
     secureCookies: false,
     logLevel: 'silent',
     ...overrides,
@@ -65,7 +66,11 @@ export async function createTestDatabase(): Promise<Database & { drop(): Promise
  * The real app on a fresh database and a temporary upload folder. With `on`, the app runs on that
  * database instead and close() leaves it open: a restart is closing one app and building another.
  */
-export async function createTestApp(overrides: Partial<Config> = {}, on?: { database: Database }) {
+export async function createTestApp(
+  overrides: Partial<Config> = {},
+  on?: { database: Database },
+  options: { logStream?: NodeJS.WritableStream } = {},
+) {
   const owned = on ? null : await createTestDatabase();
   // a database passed in is the caller's to drop
   const database: Database & { drop(): Promise<void> } = owned ?? { ...on!.database, drop: async () => {} };
@@ -73,7 +78,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, on?: { data
   const storage = createLocalStorage(uploads);
   const config = testConfig(overrides);
   const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log: { info() {} } });
-  const app = await buildApp({ config, database, storage, mailer, distDir: null });
+  const app = await buildApp({ config, database, storage, mailer, distDir: null, logStream: options.logStream });
   await app.ready();
   return {
     app,

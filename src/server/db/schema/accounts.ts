@@ -113,6 +113,13 @@ export const loginFailures = pgTable('login_failures', {
   lockedUntil: timestamp('locked_until', { withTimezone: true }),
 });
 
+/** Fixed-window counters (sign-in and reset-mail limits), bumped and read in one statement so parallel requests cannot overshoot. */
+export const rateCounters = pgTable('rate_counters', {
+  key: text('key').primaryKey(),
+  hits: integer('hits').notNull(),
+  windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull(),
+}, (table) => [index('rate_counters_window_started_at_idx').on(table.windowStartedAt)]);
+
 /** The catalogue of home universities typed by users (spec: catalogues/public_universities). */
 export const publicUniversities = pgTable('public_universities', {
   name: text('name').primaryKey(),

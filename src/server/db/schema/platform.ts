@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigserial, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { analyticsCategoryEnum } from './enums.ts';
 import { users } from './accounts.ts';
 
@@ -21,8 +21,13 @@ export const analyticsEvents = pgTable(
     userType: text('user_type').notNull(),
     userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    // events counted once per visitor and day (guide downloads) carry a key; a second insert does nothing
+    dedupeKey: text('dedupe_key'),
   },
-  (table) => [index('analytics_events_category_created_at_idx').on(table.category, table.createdAt)],
+  (table) => [
+    index('analytics_events_category_created_at_idx').on(table.category, table.createdAt),
+    uniqueIndex('analytics_events_dedupe_key_idx').on(table.dedupeKey),
+  ],
 );
 
 /** Scheduled work, claimed with FOR UPDATE SKIP LOCKED so many instances can run it. */

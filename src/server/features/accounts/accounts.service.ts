@@ -1,21 +1,43 @@
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '#server/db/client.ts';
-import { classrooms, diplomas, loginFailures, sessions, users, verifications } from '#server/db/schema/index.ts';
+import { authAccounts, classrooms, diplomas, loginFailures, sessions, users, verifications } from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
-import { hasPremiumAccess } from '#shared/accounts/accounts.rules.ts';
+import { hasPremiumAccess, minPasswordLength } from '#shared/accounts/accounts.rules.ts';
 import type { CurrentUser } from '#shared/accounts/accounts.schemas.ts';
-import { type Auth, sessionAbsoluteLifetimeMs } from './auth.ts';
+import { type Auth, maxPasswordLength, sessionAbsoluteLifetimeMs } from './auth.ts';
 import { authHeaders, callAuth } from './auth-bridge.ts';
+import type { RateCounter, RateRule } from '#server/services/rate-counter.ts';
 
 export type UserRow = typeof users.$inferSelect;
 
 const failureWindowMs = 15 * 60_000;
 const maxFailuresPerAccount = 5;
 const lockMs = 15 * 60_000;
+/** Recovery mails one account may receive per hour; more requests get the same answer and no mail. */
+export const resetMailsPerAccountPerHour = 3;
+/** Recovery requests one IP may make per 5 minutes (answered 429 beyond). */
+const resetRequestsPerIp = 5;
 
-export function createAccountsService(deps: { db: Db; auth: Auth; publicUrl: string }) {
-  const { db, auth, publicUrl } = deps;
+/** Sign-in attempts per minute: per account from one IP, per account from anywhere, and a far higher per-IP ceiling (a campus NAT). */
+export type SignInLimits = { perAccountAndIp: number; perAccount: number; perIp: number };
+
+function signInRules(limits: SignInLimits, ip: string, email: string): RateRule[] {
+  return [
+    { key: `sign-in:ip:${ip}`, max: limits.perIp, windowMs: 60_000 },
+    { key: `sign-in:account-ip:${email}|${ip}`, max: limits.perAccountAndIp, windowMs: 60_000 },
+    { key: `sign-in:account:${email}`, max: limits.perAccount, windowMs: 60_000 },
+  ];
+}
+
+export function createAccountsService(deps: {
+  db: Db;
+  auth: Auth;
+  publicUrl: string;
+  rateCounter: RateCounter;
+  signInLimits: SignInLimits;
+}) {
+  const { db, auth, publicUrl, rateCounter, signInLimits } = deps;
   const normalize = (email: string) => email.trim().toLowerCase();
 
   /** The signed-in user of a request, or null for a guest (a failed lookup is a guest too). */
@@ -32,11 +54,16 @@ export function createAccountsService(deps: { db: Db; auth: Auth; publicUrl: str
     return row;
   }
 
-  /** When the request's session was signed in (not refreshed); null for a guest. */
-  async function sessionStartedAt(request: FastifyRequest): Promise<Date | null> {
+  /** The request's session: its id and when it was signed in (not refreshed); null for a guest. */
+  async function currentSession(request: FastifyRequest): Promise<{ id: string; createdAt: Date } | null> {
     if (!request.headers.cookie) return null;
     const result = await auth.api.getSession({ headers: authHeaders(request) }).catch(() => null);
-    return result ? new Date(result.session.createdAt) : null;
+    return result ? { id: result.session.id, createdAt: new Date(result.session.createdAt) } : null;
+  }
+
+  /** When the request's session was signed in (not refreshed); null for a guest. */
+  async function sessionStartedAt(request: FastifyRequest): Promise<Date | null> {
+    return (await currentSession(request))?.createdAt ?? null;
   }
 
   /** What the browser may know about the signed-in user. */
@@ -77,50 +104,49 @@ export function createAccountsService(deps: { db: Db; auth: Auth; publicUrl: str
     return row ?? null;
   }
 
-  async function assertAccountNotLocked(email: string): Promise<void> {
-    const [row] = await db
-      .select()
-      .from(loginFailures)
-      .where(and(eq(loginFailures.email, email), gt(loginFailures.lockedUntil, new Date())));
-    if (row) throw new AppError('RATE_LIMITED');
-  }
-
-  async function recordFailure(email: string): Promise<void> {
+  /**
+   * Reserves one password check for the account, atomically: one INSERT … ON CONFLICT DO UPDATE … RETURNING counts the
+   * guess and decides in the same statement (the row lock serialises parallel guesses). At most
+   * maxFailuresPerAccount guesses are evaluated per window; the next one locks the account for lockMs. A successful
+   * sign-in clears the row.
+   */
+  async function reserveGuess(email: string): Promise<boolean> {
     const now = new Date();
     const windowStart = new Date(now.getTime() - failureWindowMs);
-    await db
+    const lockedUntil = new Date(now.getTime() + lockMs);
+    const locked = sql`(${loginFailures.lockedUntil} is not null and ${loginFailures.lockedUntil} > ${now})`;
+    const fresh = sql`(not ${locked} and (${loginFailures.windowStartedAt} <= ${windowStart} or ${loginFailures.lockedUntil} is not null))`;
+    const [row] = await db
       .insert(loginFailures)
-      .values({ email, failures: 1, windowStartedAt: now })
+      .values({ email, failures: 1, windowStartedAt: now, lockedUntil: null })
       .onConflictDoUpdate({
         target: loginFailures.email,
         set: {
-          failures: sql`case when ${loginFailures.windowStartedAt} < ${windowStart} then 1 else ${loginFailures.failures} + 1 end`,
-          windowStartedAt: sql`case when ${loginFailures.windowStartedAt} < ${windowStart} then ${now} else ${loginFailures.windowStartedAt} end`,
+          failures: sql`case when ${locked} then ${loginFailures.failures} when ${fresh} then 1 else ${loginFailures.failures} + 1 end`,
+          windowStartedAt: sql`case when ${fresh} then ${now} else ${loginFailures.windowStartedAt} end`,
+          lockedUntil: sql`case when ${locked} then ${loginFailures.lockedUntil} when ${fresh} then null when ${loginFailures.failures} + 1 > ${maxFailuresPerAccount} then ${lockedUntil} else null end`,
         },
-      });
-    await db
-      .update(loginFailures)
-      .set({ lockedUntil: new Date(now.getTime() + lockMs), failures: 0, windowStartedAt: now })
-      .where(and(eq(loginFailures.email, email), sql`${loginFailures.failures} >= ${maxFailuresPerAccount}`));
+      })
+      .returning({ lockedUntil: loginFailures.lockedUntil });
+    return Boolean(row) && row!.lockedUntil === null;
   }
 
-  /** Signs in with the spec's error catalogue; repeated failures lock the account for a while. */
+  /** Signs in with the spec's error catalogue; limits per IP, per account and IP, per account, then the lockout. */
   async function login(request: FastifyRequest, input: { email: string; password: string }) {
     const email = normalize(input.email);
     if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new AppError('LOGIN_INVALID_EMAIL');
-    await assertAccountNotLocked(email);
-    // better-auth runs first so that every attempt, even for an unknown address, counts against the IP limit
+    const allowed = await rateCounter.hitAll(signInRules(signInLimits, request.ip, email));
+    if (!allowed) throw new AppError('RATE_LIMITED');
+    const existing = await findByEmail(email);
+    if (!existing) throw new AppError('LOGIN_USER_NOT_FOUND');
+    // counted before it is checked: parallel guesses beyond the allowance are never evaluated
+    if (!(await reserveGuess(email))) throw new AppError('RATE_LIMITED');
     const result = await callAuth(auth, request, '/sign-in/email', {
       method: 'POST',
       body: { email, password: input.password, rememberMe: true },
     });
     if (result.status === 429) throw new AppError('RATE_LIMITED');
-    const existing = await findByEmail(email);
-    if (!existing) throw new AppError('LOGIN_USER_NOT_FOUND');
-    if (result.status === 401) {
-      await recordFailure(email);
-      throw new AppError('LOGIN_WRONG_PASSWORD');
-    }
+    if (result.status === 401) throw new AppError('LOGIN_WRONG_PASSWORD');
     if (result.status === 403) throw new AppError('FORBIDDEN');
     if (result.status !== 200) throw new Error(`sign-in answered ${result.status} ${result.body.code ?? ''}`);
     await db.delete(loginFailures).where(eq(loginFailures.email, email));
@@ -136,16 +162,23 @@ export function createAccountsService(deps: { db: Db; auth: Auth; publicUrl: str
     return { setCookies: result.setCookies };
   }
 
-  /** Sends the reset link; the spec tells an unknown address apart. */
+  /**
+   * Sends the reset link; the spec tells an unknown address apart. Capped per IP (429) and per account: past the
+   * account's cap the answer is the same as a sent mail, and no mail goes out.
+   */
   async function requestPasswordReset(request: FastifyRequest, input: { email: string }) {
     const email = normalize(input.email);
     if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new AppError('LOGIN_INVALID_EMAIL');
+    if (!(await rateCounter.hit({ key: `reset:ip:${request.ip}`, max: resetRequestsPerIp, windowMs: 5 * 60_000 }))) {
+      throw new AppError('RATE_LIMITED');
+    }
+    if (!(await findByEmail(email))) throw new AppError('LOGIN_USER_NOT_FOUND');
+    if (!(await rateCounter.hit({ key: `reset:account:${email}`, max: resetMailsPerAccountPerHour, windowMs: 3600_000 }))) return;
     const result = await callAuth(auth, request, '/request-password-reset', {
       method: 'POST',
       body: { email, redirectTo: `${publicUrl}/reasignar_password` },
     });
     if (result.status === 429) throw new AppError('RATE_LIMITED');
-    if (!(await findByEmail(email))) throw new AppError('LOGIN_USER_NOT_FOUND');
     if (result.status !== 200) throw new Error(`password reset request answered ${result.status}`);
   }
 
@@ -179,7 +212,10 @@ export function createAccountsService(deps: { db: Db; auth: Auth; publicUrl: str
     return { setCookies: result.setCookies };
   }
 
-  /** Creates a credentialed account; the caller decides its type (seed, admin console, sign-up). */
+  /**
+   * Creates a credentialed account; the caller decides its type (seed, admin console, sign-up). The user row and its
+   * credential are written in one transaction: a failure leaves neither behind.
+   */
   async function createAccount(input: {
     name: string;
     email: string;
@@ -188,14 +224,23 @@ export function createAccountsService(deps: { db: Db; auth: Auth; publicUrl: str
   }): Promise<UserRow> {
     const email = normalize(input.email);
     if (await findByEmail(email)) throw new AppError('EMAIL_TAKEN');
-    const created = await auth.api.signUpEmail({ body: { name: input.name, email, password: input.password } });
-    const [row] = await db
-      .update(users)
-      .set({ ...input.values, updatedAt: new Date() })
-      .where(eq(users.id, created.user.id))
-      .returning();
-    if (!row) throw new Error('account vanished after creation');
-    return row;
+    if (input.password.length < minPasswordLength || input.password.length > maxPasswordLength) throw new AppError('VALIDATION');
+    const context = await auth.$context;
+    const passwordHash = await context.password.hash(input.password);
+    const id = crypto.randomUUID();
+    try {
+      return await db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(users)
+          .values({ ...input.values, id, name: input.name, email, emailVerified: false })
+          .returning();
+        await tx.insert(authAccounts).values({ id: crypto.randomUUID(), accountId: id, providerId: 'credential', userId: id, password: passwordHash });
+        return row!;
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError('EMAIL_TAKEN');
+      throw error;
+    }
   }
 
   /** Removes an account with its sessions and credentials (cascading foreign keys). */
@@ -218,6 +263,7 @@ export function createAccountsService(deps: { db: Db; auth: Auth; publicUrl: str
   return {
     resolveUser,
     sessionStartedAt,
+    currentSession,
     toCurrentUser,
     findByEmail,
     login,
@@ -230,6 +276,11 @@ export function createAccountsService(deps: { db: Db; auth: Auth; publicUrl: str
     deleteAccount,
     ensureAdmin,
   };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const codeOf = (value: unknown) => (value as { code?: string } | undefined)?.code;
+  return codeOf(error) === '23505' || codeOf((error as { cause?: unknown }).cause) === '23505';
 }
 
 export type AccountsService = ReturnType<typeof createAccountsService>;

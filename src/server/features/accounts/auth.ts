@@ -11,6 +11,8 @@ const argon2Options = { algorithm: 2, memoryCost: 19_456, timeCost: 2, paralleli
 /** The header our server sets from the socket (or trusted proxy) address, replacing any client value. */
 export const clientIpHeader = 'x-cxvet-client-ip';
 
+export const maxPasswordLength = 128;
+
 export const sessionLifetimeSeconds = 7 * 24 * 3600;
 /** However often a session is refreshed, it ends this long after sign-in. */
 export const sessionAbsoluteLifetimeMs = 30 * 24 * 3600 * 1000;
@@ -22,6 +24,7 @@ export type AuthOptions = {
   secureCookies: boolean;
   trustedOrigins: string[];
   sendResetPassword: (data: { email: string; name: string; token: string }) => Promise<void>;
+  /** better-auth's own per-IP sign-in limit; our atomic limits (accounts.service.ts) stay below it. */
   signInLimitPerMinute: number;
 };
 
@@ -39,7 +42,7 @@ export function createAuth(options: AuthOptions) {
     emailAndPassword: {
       enabled: true,
       minPasswordLength,
-      maxPasswordLength: 128,
+      maxPasswordLength,
       autoSignIn: false,
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 3600,

@@ -92,6 +92,24 @@ describe('PUT /api/profile', () => {
     await loginCookie(t, user.email, 'NuevaClave7');
   });
 
+  it('signs every other device out when the password changes; this one stays signed in', async () => {
+    const { cookie: laptop, user } = await signedInAs(t, { type: 'Gratis' });
+    const phone = await loginCookie(t, user.email);
+    const response = await putProfile(phone, edit({ email: user.email, password: 'NuevaClave7', confirmPassword: 'NuevaClave7' }));
+    expect(response.statusCode).toBe(200);
+    const me = async (cookie: string) => (await t.app.inject({ url: '/api/me', headers: { cookie } })).json().user;
+    expect(await me(laptop)).toBeNull();
+    expect((await me(phone))?.id).toBe(user.id);
+    expect(await t.db.select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(1);
+  });
+
+  it('keeps every session when only personal data changes', async () => {
+    const { cookie: laptop, user } = await signedInAs(t, { type: 'Gratis' });
+    const phone = await loginCookie(t, user.email);
+    expect((await putProfile(phone, edit({ email: user.email, city: 'Quito' }))).statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/api/me', headers: { cookie: laptop } })).json().user?.id).toBe(user.id);
+  });
+
   it('changes the e-mail or password only right after a sign-in; other data any time', async () => {
     const { cookie, user } = await signedInAs(t, { type: 'Gratis' });
     await t.db.update(sessions).set({ createdAt: new Date(Date.now() - 20 * 60_000) }).where(eq(sessions.userId, user.id));

@@ -86,11 +86,12 @@ export function registerSignUpAndProfileRoutes(
       const user = await requireUser(request);
       // the browser re-logs in before this form; the server holds it to that for credential changes
       const changesCredentials = request.body.email.trim().toLowerCase() !== user.email || request.body.password !== '';
-      const startedAt = changesCredentials ? await accounts.sessionStartedAt(request) : null;
-      if (changesCredentials && (!startedAt || Date.now() - startedAt.getTime() > freshSessionMs)) {
+      const session = changesCredentials ? await accounts.currentSession(request) : null;
+      if (changesCredentials && (!session || Date.now() - session.createdAt.getTime() > freshSessionMs)) {
         throw new AppError('REAUTH_REQUIRED');
       }
-      return profile.updateProfile(user, request.body);
+      // a new password signs out every other device; this one stays signed in
+      return profile.updateProfile(user, request.body, { keepSessionId: session?.id ?? null });
     },
   );
 

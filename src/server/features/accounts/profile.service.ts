@@ -1,6 +1,6 @@
 import { and, asc, eq, ne } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
-import { certificates, organizations, users } from '#server/db/schema/index.ts';
+import { authAccounts, certificates, organizations, sessions, users } from '#server/db/schema/index.ts';
 import type { MembershipService } from '#server/features/membership/membership.service.ts';
 import { AppError } from '#shared/errors.ts';
 import { messages } from '#shared/messages.ts';
@@ -54,7 +54,7 @@ export function createProfileService(deps: { db: Db; auth: Auth; membership: Mem
   }
 
   /** Saves personal data; credentials (e-mail, password) change first. Type, status and subscription never change here. */
-  async function updateProfile(user: UserRow, input: ProfileUpdate): Promise<Profile> {
+  async function updateProfile(user: UserRow, input: ProfileUpdate, options: { keepSessionId?: string | null } = {}): Promise<Profile> {
     const email = input.email.trim().toLowerCase();
     if (email !== user.email) {
       const [taken] = await db.select({ id: users.id }).from(users).where(and(eq(users.email, email), ne(users.id, user.id)));
@@ -63,7 +63,14 @@ export function createProfileService(deps: { db: Db; auth: Auth; membership: Mem
     await signUp.assertUniversityOrganization(input.organizationId);
     if (input.password) {
       const context = await auth.$context;
-      await context.internalAdapter.updatePassword(user.id, await context.password.hash(input.password));
+      const passwordHash = await context.password.hash(input.password);
+      await db.transaction(async (tx) => {
+        await tx.update(authAccounts).set({ password: passwordHash, updatedAt: new Date() }).where(and(eq(authAccounts.userId, user.id), eq(authAccounts.providerId, 'credential')));
+        // whoever knew the old password is signed out everywhere but on the device that changed it
+        await tx
+          .delete(sessions)
+          .where(and(eq(sessions.userId, user.id), options.keepSessionId ? ne(sessions.id, options.keepSessionId) : undefined));
+      });
     }
     let updated: UserRow | undefined;
     try {

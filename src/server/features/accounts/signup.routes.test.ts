@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
 import { createUser, randomTestIp } from '#server/testing/factories.ts';
 import { mailOutbox, organizations, publicUniversities, users } from '#server/db/schema/index.ts';
@@ -103,6 +103,25 @@ describe('POST /api/account/signup', () => {
     const response = await signUp(validInput(overrides));
     expect(response.statusCode).toBe(400);
     expect(response.json().fields).toEqual({ [field]: message });
+  });
+
+  it('leaves no half-created account when the credential cannot be written, so the same e-mail signs up again', async () => {
+    const input = validInput();
+    // a failure between the user row and its credential, at the database
+    await t.db.execute(sql`create function fail_credential() returns trigger language plpgsql as $$ begin raise exception 'injected failure'; end $$`);
+    await t.db.execute(sql`create trigger fail_credential before insert on auth_accounts for each row execute function fail_credential()`);
+    try {
+      const failed = await signUp(input);
+      expect(failed.statusCode).toBe(500);
+      expect(failed.json().message).toBe('No se pudo crear usuario, intenta de nuevo. Si el error persiste contáctanos');
+      expect(await t.db.select().from(users).where(eq(users.email, input.email))).toHaveLength(0);
+    } finally {
+      await t.db.execute(sql`drop trigger fail_credential on auth_accounts`);
+      await t.db.execute(sql`drop function fail_credential()`);
+    }
+    const again = await signUp(input);
+    expect(again.statusCode).toBe(200);
+    expect(await t.db.select().from(users).where(eq(users.email, input.email))).toHaveLength(1);
   });
 
   it('refuses an e-mail already registered, whatever its case', async () => {

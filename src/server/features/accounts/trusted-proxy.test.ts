@@ -3,12 +3,12 @@ import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ trustProxy: 1 });
+  t = await createTestApp({ trustProxy: 1, signInLimits: { perAccountAndIp: 10, perAccount: 30, perIp: 11 } });
 });
 afterAll(async () => t.close());
 
 describe('behind one trusted proxy', () => {
-  it('keys the sign-in limit on the client address the proxy reports', async () => {
+  it('keys the per-IP sign-in ceiling on the client address the proxy reports', async () => {
     const attempt = (clientIp: string, index: number) =>
       t.app.inject({
         method: 'POST',

@@ -177,4 +177,29 @@ describe('procedure detail', () => {
       ['VIDEOS', 'Premium'],
     ]);
   });
+
+  it('counts a guide download once per visitor and day, however often or how many at once it is clicked', async () => {
+    const click = (cookie?: string, remoteAddress = '10.140.0.1') =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/catalog/procedures/${ids.enucleacion}/guide-clicks`,
+        remoteAddress,
+        headers: { origin: testPublicUrl, ...(cookie ? { cookie } : {}) },
+      });
+    const guideClicks = async () =>
+      (await t.db.select().from(analyticsEvents).where(eq(analyticsEvents.category, 'FASCICULOS'))).filter((event) => event.label === 'Enucleación');
+    const before = (await guideClicks()).length;
+    // an anonymous visitor scripting the button: one count
+    const responses = await Promise.all(Array.from({ length: 30 }, () => click()));
+    expect(responses.map((response) => response.statusCode)).toEqual(Array(30).fill(204));
+    expect((await guideClicks()).length).toBe(before + 1);
+    // another visitor and a signed-in member count once each, whatever their address
+    await click(undefined, '10.140.0.2');
+    await click(premium, '10.140.0.3');
+    await click(premium, '10.140.0.4');
+    const after = await guideClicks();
+    expect(after.length).toBe(before + 3);
+    expect(after.map((event) => event.userType).filter((type) => type === 'Premium')).toHaveLength(1);
+    expect(after.every((event) => !event.dedupeKey?.includes('10.140'))).toBe(true);
+  });
 });

@@ -65,6 +65,38 @@ describe('viewing events', () => {
     expect(await waitForReplaced(mine.cookie, token, () => issue(other.cookie), 1500)).toBe(false);
   });
 
+  it('keeps at most five open streams per account, closing the oldest first', async () => {
+    const { cookie } = await signedInAs(t, { type: 'Premium' });
+    const token = await issue(cookie);
+    const controller = new AbortController();
+    try {
+      const open = async () => {
+        const response = await fetch(`${baseUrl}/api/viewing/events?token=${token}`, { headers: { cookie }, signal: controller.signal });
+        const reader = response.body!.getReader();
+        await reader.read(); // the stream is registered once its first bytes arrive
+        return reader;
+      };
+      const readers = [];
+      for (let index = 0; index < 6; index++) readers.push(await open());
+      // the oldest stream is told to wait a minute before reconnecting, then ends
+      const decoder = new TextDecoder();
+      let text = '';
+      for (;;) {
+        const { value, done } = await readers[0]!.read();
+        if (done) break;
+        text += decoder.decode(value);
+      }
+      expect(text).toContain('retry: 60000');
+      // the newest is still open: a token change reaches it
+      const pending = readers[5]!.read();
+      await issue(cookie);
+      const { value } = await pending;
+      expect(new TextDecoder().decode(value)).toContain('event: replaced');
+    } finally {
+      controller.abort();
+    }
+  });
+
   it('refuses a guest', async () => {
     const response = await fetch(`${baseUrl}/api/viewing/events?token=x`);
     expect(response.status).toBe(401);

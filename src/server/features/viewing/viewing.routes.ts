@@ -4,11 +4,16 @@ import { z } from 'zod';
 import { tokenReplacedEvent, viewingTokenSchema } from '#shared/viewing/viewing.schemas.ts';
 import { requireUser } from '#server/plugins/authorization.ts';
 import type { ViewingService } from './viewing.service.ts';
+import { createStreamRegistry, type StreamRegistry } from './stream-limits.ts';
 
 const heartbeatMs = 25_000;
 
-export function registerViewingRoutes(app: FastifyInstance, deps: { viewing: ViewingService }) {
+// an evicted stream's browser waits this long before reconnecting, so two crowded tabs do not take turns every few seconds
+const evictedRetryMs = 60_000;
+
+export function registerViewingRoutes(app: FastifyInstance, deps: { viewing: ViewingService; streams?: StreamRegistry }) {
   const { viewing } = deps;
+  const streams = deps.streams ?? createStreamRegistry();
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   // opening a procedure (or pressing 'Usar en este dispositivo') takes the account's single viewing slot
@@ -32,11 +37,16 @@ export function registerViewingRoutes(app: FastifyInstance, deps: { viewing: Vie
       });
       raw.write('retry: 5000\n\n');
       const heartbeat = setInterval(() => raw.write(': ping\n\n'), heartbeatMs);
+      const unregister = streams.open(user.id, request.ip, () => {
+        raw.write(`retry: ${evictedRetryMs}\n\n`);
+        raw.end();
+      });
       const stop = await viewing.watch(user.id, request.query.token, () => {
         raw.write(`event: ${tokenReplacedEvent}\ndata: {}\n\n`);
       });
       request.raw.on('close', () => {
         clearInterval(heartbeat);
+        unregister();
         stop();
       });
     },

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const mainFile = fileURLToPath(new URL('./main.ts', import.meta.url));
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts the real server on an empty data folder and returns everything it printed until its banner. */
+async function startOutput(env: Record<string, string>): Promise<string> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'cxvet-start-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', mainFile], {
+    env: { ...process.env, DATA_DIR: dataDir, SEED_DEMO: '0', LOG_LEVEL: 'info', DATABASE_URL: '', PAYMENTS_PROVIDER: 'simulado', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString('utf8');
+        if (output.includes('CxVet está en')) setTimeout(resolve, 300);
+      };
+      child.stdout.on('data', onData);
+      child.stderr.on('data', onData);
+      child.on('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
+    });
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+    await rm(dataDir, { recursive: true, force: true });
+  }
+  return output;
+}
+
+const addresses = (text: string) => [...new Set(text.match(/https?:\/\/[^\s"',]+/g) ?? [])];
+
+describe('the start log', () => {
+  // two real starts on fresh data folders (migrations included), side by side: slow on a busy machine
+  it('names exactly one address to open: PUBLIC_URL when set, else http://localhost:PORT and no other loopback alias', { timeout: 300_000 }, async () => {
+    const [productionPort, developmentPort] = [await freePort(), await freePort()];
+    const [production, development] = await Promise.all([
+      startOutput({ PORT: String(productionPort), PUBLIC_URL: 'https://cxvet.example', NODE_ENV: 'production' }),
+      startOutput({ PORT: String(developmentPort) }),
+    ]);
+    expect(addresses(production)).toEqual(['https://cxvet.example']);
+    expect(addresses(development)).toEqual([`http://localhost:${developmentPort}`]);
+  });
+});
