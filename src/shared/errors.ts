@@ -27,6 +27,9 @@ export const errorCodes = [
   'MEMBERSHIP_CHANGE_NOT_ALLOWED',
   'WEBHOOK_SIGNATURE_INVALID',
   'FILE_FORMAT',
+  'DIPLOMA_NEEDS_VIDEO',
+  'DIPLOMA_EXAM_LIMIT',
+  'DIPLOMA_EXAM_LOCKED',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

@@ -29,6 +29,7 @@ const statusByCode: Partial<Record<ErrorCode, number>> = {
   SUBSCRIPTION_CREATE_FAILED: 502,
   MEMBERSHIP_CHANGE_NOT_ALLOWED: 409,
   WEBHOOK_SIGNATURE_INVALID: 401,
+  DIPLOMA_EXAM_LOCKED: 409,
 };
 
 export function errorBody(code: ErrorCode, fields?: FieldErrors): ErrorBody {
