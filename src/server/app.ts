@@ -60,6 +60,10 @@ import { createAdminOrganizationsService } from './features/admin-content/organi
 import { createAdminLandingService } from './features/admin-content/landing.service.ts';
 import { createAdminNewsletterService } from './features/admin-content/newsletter.service.ts';
 import { registerAdminContentRoutes } from './features/admin-content/admin-content.routes.ts';
+import { createDiplomasAdminService } from './features/diplomas/diplomas.admin.service.ts';
+import { registerDiplomasAdminRoutes } from './features/diplomas/diplomas.admin.routes.ts';
+import { createDiplomaAdminsService } from './features/diplomas/diploma-admins.service.ts';
+import { registerDiplomaAdminRoutes } from './features/diplomas/diploma-admins.routes.ts';
 
 export type AppDeps = {
   config: Config;
@@ -158,6 +162,8 @@ export async function buildApp(deps: AppDeps) {
   registerSignUpAndProfileRoutes(app, { signUp, profile, membership, accounts });
   registerMembershipRoutes(app, { membership });
   registerPaymentRoutes(app, { payments });
+  const diplomasAdmin = createDiplomasAdminService({ db, uploads });
+  await registerDiplomaAdminRoutes(app, { diplomaAdmins: createDiplomaAdminsService({ db, diplomasAdmin }) });
   if (simulatedProvider) {
     // the simulated provider posts its webhooks through our own HTTP stack, signature and all
     simulatedProvider.setTransport(async (rawBody, headers) => {
@@ -184,6 +190,7 @@ export async function buildApp(deps: AppDeps) {
       landing: createAdminLandingService({ db, uploads }),
       newsletter: createAdminNewsletterService({ db, uploads }),
     });
+    registerDiplomasAdminRoutes(admin, { diplomasAdmin });
   });
   await registerWebApp(app, deps.distDir === undefined ? defaultDistDir : deps.distDir);
 
