@@ -64,6 +64,10 @@ import { createDiplomasAdminService } from './features/diplomas/diplomas.admin.s
 import { registerDiplomasAdminRoutes } from './features/diplomas/diplomas.admin.routes.ts';
 import { createDiplomaAdminsService } from './features/diplomas/diploma-admins.service.ts';
 import { registerDiplomaAdminRoutes } from './features/diplomas/diploma-admins.routes.ts';
+import { registerDiplomaRoutes } from './features/diplomas/diplomas.routes.ts';
+import { createCertificatesService } from './features/diplomas/certificates.service.ts';
+import { registerCertificateAdminRoutes, registerCertificateRoutes } from './features/diplomas/certificates.routes.ts';
+import { createDiplomaPurchaseService, type OrderEvent } from './features/diplomas/diploma-purchase.service.ts';
 
 export type AppDeps = {
   config: Config;
@@ -108,10 +112,10 @@ export async function buildApp(deps: AppDeps) {
   });
   const accounts = createAccountsService({ db, auth, publicUrl: config.publicUrl });
   const classrooms = createClassroomsService({ db });
-  const diplomas = createDiplomasService({ db });
+  const analytics = createAnalyticsService({ db });
+  const diplomas = createDiplomasService({ db, analytics });
   const viewing = createViewingService({ database });
   const media = createMediaService({ db, classrooms, diplomas, viewing });
-  const analytics = createAnalyticsService({ db });
   const catalog = createCatalogService({ db, classrooms, analytics });
   const events = createEventsService({ db });
   const landing = createLandingService({ db, catalog });
@@ -126,7 +130,16 @@ export async function buildApp(deps: AppDeps) {
   const paymentProvider: PaymentProvider =
     deps.paymentProvider ?? simulatedProvider ?? createPayPalProvider({ ...config.paypal!, brandName: 'CxVet' });
   const membership = createMembershipService({ db, provider: paymentProvider, mailer, publicUrl: config.publicUrl, log: app.log });
-  const payments = createPaymentsService({ db, provider: paymentProvider, membership, publicUrl: config.publicUrl, log: app.log });
+  const payments = createPaymentsService({
+    db,
+    provider: paymentProvider,
+    membership,
+    publicUrl: config.publicUrl,
+    log: app.log,
+    onOrderEvent: (event) => jobs.schedule('diploma.order', { payload: event, uniqueKey: `order-event:${event.eventId}` }),
+  });
+  const certificates = createCertificatesService({ db, diplomas, storage, publicUrl: config.publicUrl });
+  const diplomaPurchase = createDiplomaPurchaseService({ db, diplomas, payments, publicUrl: config.publicUrl, log: app.log });
   const signUp = createSignUpService({ db, auth, accounts });
   const profile = createProfileService({ db, auth, membership, signUp });
   const jobs = createJobRunner({
@@ -134,6 +147,7 @@ export async function buildApp(deps: AppDeps) {
     handlers: {
       'membership.sweep': async () => void (await membership.sweep()),
       'bulk-mail': async (payload) => mailing.send((payload as { bulkMailId: string }).bulkMailId),
+      'diploma.order': async (payload) => diplomaPurchase.applyOrderEvent(payload as OrderEvent),
     },
     recurring: [{ kind: 'membership.sweep', everyMs: 15 * 60_000 }],
     log: app.log,
@@ -162,6 +176,8 @@ export async function buildApp(deps: AppDeps) {
   registerSignUpAndProfileRoutes(app, { signUp, profile, membership, accounts });
   registerMembershipRoutes(app, { membership });
   registerPaymentRoutes(app, { payments });
+  await registerDiplomaRoutes(app, { diplomas, certificates, purchase: diplomaPurchase });
+  registerCertificateRoutes(app, { certificates });
   const diplomasAdmin = createDiplomasAdminService({ db, uploads });
   await registerDiplomaAdminRoutes(app, { diplomaAdmins: createDiplomaAdminsService({ db, diplomasAdmin }) });
   if (simulatedProvider) {
@@ -191,6 +207,7 @@ export async function buildApp(deps: AppDeps) {
       newsletter: createAdminNewsletterService({ db, uploads }),
     });
     registerDiplomasAdminRoutes(admin, { diplomasAdmin });
+    registerCertificateAdminRoutes(admin, { certificates });
   });
   await registerWebApp(app, deps.distDir === undefined ? defaultDistDir : deps.distDir);
 

@@ -51,7 +51,8 @@ export type SequenceItem =
  * and one is enabled only when the one before it is completed.
  */
 export function buildSequence(diploma: DiplomaKindFlag, videos: SequenceVideo[], exams: SequenceExam[]): SequenceItem[] {
-  const ordered: Omit<SequenceItem, 'enabled'>[] = [];
+  type Unlocked = SequenceItem extends infer Item ? (Item extends SequenceItem ? Omit<Item, 'enabled'> : never) : never;
+  const ordered: Unlocked[] = [];
   for (const video of [...videos].sort((a, b) => a.position - b.position)) {
     ordered.push({ type: 'video', id: video.id, isActive: video.isActive, completed: video.completed });
     for (const exam of exams.filter((each) => each.afterVideoPosition === video.position)) {

@@ -20,6 +20,8 @@ export function createPaymentsService(deps: {
   membership: MembershipService;
   publicUrl: string;
   log?: Log;
+  /** Queues a verified order event for the job runner (diploma purchases); stored before the webhook is acknowledged. */
+  onOrderEvent?: (event: { eventId: string; orderId: string; eventType: string }) => Promise<void>;
 }) {
   const { db, provider, membership, publicUrl } = deps;
   const log = deps.log ?? { warn() {}, error() {} };
@@ -126,6 +128,10 @@ export function createPaymentsService(deps: {
 
   /** Stores a verified webhook, then applies it once per event id, however many times it arrives. */
   async function receiveWebhook(event: WebhookEvent): Promise<'applied' | 'duplicate'> {
+    // queued first: a crash after this line still ends with the order applied, and the handler is idempotent
+    if (event.target?.kind === 'order' && deps.onOrderEvent) {
+      await deps.onOrderEvent({ eventId: event.id, orderId: event.target.id, eventType: event.type });
+    }
     await db
       .insert(paymentWebhookEvents)
       .values({ id: event.id, provider: provider.name, type: event.type, payload: event.payload as object })
