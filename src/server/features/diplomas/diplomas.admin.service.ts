@@ -36,6 +36,7 @@ import {
   type OwnVideoInput,
   type ProgressStatus,
 } from '#shared/diplomas/diplomas.admin.schemas.ts';
+import { buildSequence, diplomaProgressPercent } from '#shared/diplomas/diplomas.rules.ts';
 import type { UploadsService } from '#server/features/uploads/uploads.service.ts';
 import { hasVisibleText, sanitizeRichText } from '#server/features/admin-content/rich-text.ts';
 
@@ -44,8 +45,6 @@ const generalFiles = [
   ['previewPdf', 'diploma-preview-pdf'],
   ['certificateImage', 'diploma-certificate'],
 ] as const;
-
-const round2 = (value: number) => Math.round(value * 100) / 100;
 
 /** The Admin console's diplomas: general info, videos, users, exams, statistics and the preview. */
 export function createDiplomasAdminService(deps: { db: Db; uploads: UploadsService }) {
@@ -547,45 +546,32 @@ export function createDiplomasAdminService(deps: { db: Db; uploads: UploadsServi
 
   // ---------- progress, statistics and preview ----------
 
-  type Sequence = { kind: 'video' | 'exam'; id: string; isActive: boolean }[];
-
-  /** Videos in order, each followed by the exam assigned to it (spec: exams after the video whose index matches). */
-  async function sequence(id: string): Promise<{ videos: AdminDiplomaVideo[]; exams: AdminExam[]; items: Sequence }> {
+  /** Videos and exams of a diploma with one viewer's completions, in the shape of the shared sequence rules. */
+  async function contentOf(id: string) {
     const [videos, examList] = await Promise.all([listVideos(id), listExams(id)]);
-    const items: Sequence = [];
-    for (const video of videos) {
-      items.push({ kind: 'video', id: video.id, isActive: video.isActive });
-      const exam = examList.find((candidate) => candidate.videoId === video.id);
-      if (exam) items.push({ kind: 'exam', id: exam.id, isActive: exam.isActive });
-    }
-    return { videos, exams: examList, items };
-  }
-
-  /** Progress in percent (two decimals): CxVet counts active exams passed; External counts active items completed. */
-  function progressOf(
-    isExternal: boolean,
-    items: Sequence,
-    done: { videos: Set<string>; exams: Set<string>; passed: Set<string> },
-  ): number {
-    const active = items.filter((item) => item.isActive);
-    if (!isExternal) {
-      const activeExams = active.filter((item) => item.kind === 'exam');
-      if (activeExams.length === 0) return 0;
-      return round2((activeExams.filter((item) => done.passed.has(item.id)).length / activeExams.length) * 100);
-    }
-    if (active.length === 0) return 0;
-    const completed = active.filter((item) => (item.kind === 'video' ? done.videos.has(item.id) : done.exams.has(item.id))).length;
-    return round2((completed / active.length) * 100);
+    const positionOf = (exam: AdminExam) => videos.find((video) => video.id === exam.videoId)?.position ?? null;
+    const itemsFor = (isExternal: boolean, done: { videos: Set<string>; exams: Set<string>; passed: Set<string> }) =>
+      buildSequence(
+        { isExternal },
+        videos.map((video) => ({ id: video.id, position: video.position, isActive: video.isActive, completed: done.videos.has(video.id) })),
+        examList.map((exam) => ({
+          id: exam.id,
+          afterVideoPosition: positionOf(exam),
+          isActive: exam.isActive,
+          completed: done.exams.has(exam.id),
+          passed: done.passed.has(exam.id),
+        })),
+      );
+    return { videos, exams: examList, itemsFor };
   }
 
   /** The statistics tab: scores per user, the progress donut and per-exam and per-question figures. */
   async function statistics(id: string): Promise<DiplomaStatistics> {
     const diploma = await mustFind(id);
-    const { items, exams: examList } = await sequence(id);
-    const shown = [...examList].sort((a, b) => {
-      const order = (exam: AdminExam) => items.findIndex((item) => item.id === exam.id);
-      return (order(a) < 0 ? Infinity : order(a)) - (order(b) < 0 ? Infinity : order(b));
-    });
+    const { videos, exams: examList, itemsFor } = await contentOf(id);
+    // exams in the order members meet them; unassigned ones last
+    const order = (exam: AdminExam) => videos.find((video) => video.id === exam.videoId)?.position ?? Infinity;
+    const shown = [...examList].sort((a, b) => order(a) - order(b));
     const members = await db
       .select({ id: users.id, name: users.name, email: users.email, completedAt: diplomaUsers.completedAt })
       .from(diplomaUsers)
@@ -594,7 +580,7 @@ export function createDiplomasAdminService(deps: { db: Db; uploads: UploadsServi
       .orderBy(asc(users.name), asc(users.email));
     const memberIds = members.map((member) => member.id);
     const examIds = shown.map((exam) => exam.id);
-    const videoIds = items.filter((item) => item.kind === 'video').map((item) => item.id);
+    const videoIds = videos.map((video) => video.id);
     const [results, questionRows, answers, completions] = await Promise.all([
       examIds.length && memberIds.length
         ? db.select().from(examResults).where(and(inArray(examResults.examId, examIds), inArray(examResults.userId, memberIds)))
@@ -623,7 +609,7 @@ export function createDiplomasAdminService(deps: { db: Db; uploads: UploadsServi
         exams: new Set(mine.map((result) => result.examId)),
         passed: new Set(mine.filter((result) => result.passed).map((result) => result.examId)),
       };
-      const progressPercent = progressOf(diploma.isExternal, items, done);
+      const progressPercent = diplomaProgressPercent(diploma, itemsFor(diploma.isExternal, done));
       const started = done.videos.size > 0 || done.exams.size > 0 || answers.some((answer) => answer.userId === member.id);
       const status: ProgressStatus = member.completedAt || progressPercent >= 100 ? 'completed' : started ? 'inProgress' : 'notStarted';
       progress[status] += 1;
@@ -662,13 +648,10 @@ export function createDiplomasAdminService(deps: { db: Db; uploads: UploadsServi
     };
   }
 
-  /**
-   * The read-only sequence as a member sees it, with the viewer's own completions: in a CxVet diploma an
-   * item is open when active; in an External one also only after the previous item is completed.
-   */
+  /** The read-only sequence as a member sees it (shared locking rules), with the viewer's own completions. */
   async function preview(id: string, viewerId: string): Promise<DiplomaPreview> {
     const diploma = await mustFind(id);
-    const { videos, exams: examList, items } = await sequence(id);
+    const { videos, exams: examList, itemsFor } = await contentOf(id);
     const videoIds = videos.map((video) => video.id);
     const examIds = examList.map((exam) => exam.id);
     const [completions, results] = await Promise.all([
@@ -679,23 +662,27 @@ export function createDiplomasAdminService(deps: { db: Db; uploads: UploadsServi
             .where(and(inArray(diplomaVideoCompletions.videoId, videoIds), eq(diplomaVideoCompletions.userId, viewerId)))
         : [],
       examIds.length
-        ? db.select({ examId: examResults.examId }).from(examResults).where(and(inArray(examResults.examId, examIds), eq(examResults.userId, viewerId)))
+        ? db
+            .select({ examId: examResults.examId, passed: examResults.passed })
+            .from(examResults)
+            .where(and(inArray(examResults.examId, examIds), eq(examResults.userId, viewerId)))
         : [],
     ]);
-    const completedIds = new Set([...completions.map((row) => row.videoId), ...results.map((row) => row.examId)]);
+    const items = itemsFor(diploma.isExternal, {
+      videos: new Set(completions.map((row) => row.videoId)),
+      exams: new Set(results.map((row) => row.examId)),
+      passed: new Set(results.filter((row) => row.passed).map((row) => row.examId)),
+    });
     return {
       id: diploma.id,
       title: diploma.title,
       descriptionHtml: diploma.descriptionHtml,
       kind: diploma.isExternal ? 'External' : 'CxVet',
-      items: items.map((item, index) => {
-        const previous = items[index - 1];
-        const locked = !item.isActive || (diploma.isExternal && previous !== undefined && !completedIds.has(previous.id));
-        const completed = completedIds.has(item.id);
-        return item.kind === 'video'
-          ? { type: 'video' as const, locked, completed, video: videos.find((video) => video.id === item.id)! }
-          : { type: 'exam' as const, locked, completed, exam: examList.find((exam) => exam.id === item.id)! };
-      }),
+      items: items.map((item) =>
+        item.type === 'video'
+          ? { type: 'video' as const, locked: !item.enabled, completed: item.completed, video: videos.find((video) => video.id === item.id)! }
+          : { type: 'exam' as const, locked: !item.enabled, completed: item.completed, exam: examList.find((exam) => exam.id === item.id)! },
+      ),
     };
   }
 
