@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { diplomaTransactions, diplomaUsers, users } from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
+import { ProviderError } from '#server/services/payments/payment-provider.ts';
 import type { PaymentsService } from '#server/features/payments/payments.service.ts';
 import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import type { DiplomasService } from './diplomas.service.ts';
@@ -87,6 +88,8 @@ export function createDiplomaPurchaseService(deps: { db: Db; diplomas: DiplomasS
       return { diplomaId: transaction.diplomaId, enrolled };
     } catch (error) {
       await setStatus(orderId, { status: 'ERROR', error: error instanceof Error ? error.message : String(error) });
+      // the provider refusing (not approved, not found) grants nothing; its outages are retried
+      if (error instanceof ProviderError && (error.status ?? 500) < 500) throw new AppError('FORBIDDEN');
       throw error;
     }
   }
