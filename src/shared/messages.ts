@@ -50,6 +50,13 @@ export const messages = {
   examQuestionsRequired: 'Agrega al menos una pregunta.',
   examAnswersRequired: 'Cada pregunta necesita al menos dos respuestas.',
   examCorrectRequired: 'Marca la respuesta correcta.',
+  // diplomas (members)
+  purchaseErrorTitle: 'Error',
+  purchaseError: 'Lo sentimos, se produjo un error durante el proceso de transacción. Verifica tu información bancaria o contacta con un administrador...',
+  purchaseProcessing: 'Procesando Pago',
+  purchaseSuccess: 'Ha comprado con éxito el acceso al diplomado, bienvenido al curso',
+  certificateNotFound: 'No encontramos este certificado',
+  certificateValid: 'Certificado válido',
 } as const;
 
 /** Message (and modal title where the spec names one) for each API error code. */
