@@ -51,14 +51,14 @@ const adminPages: RouteObject[] = [
   ),
   screen(paths.adminMailing, () => import('#web/routes/admin/people/mailing.tsx').then((m) => m.AdminMailingPage)),
   screen(paths.adminStatistics, () => import('#web/routes/admin/people/statistics.tsx').then((m) => m.AdminStatisticsPage)),
+  screen(paths.adminDiplomas, () => import('#web/routes/admin/diplomas.tsx').then((m) => m.AdminDiplomasPage)),
+  screen(paths.adminDiplomaCreate, () => import('#web/routes/admin/diplomas-editor.tsx').then((m) => m.AdminDiplomaCreatePage)),
+  screen(paths.adminDiploma, () => import('#web/routes/admin/diplomas-editor.tsx').then((m) => m.AdminDiplomaEditPage)),
+  screen(paths.adminDiplomaPreview, () => import('#web/routes/admin/diplomas-preview.tsx').then((m) => m.AdminDiplomaPreviewPage)),
   ...notBuilt(
     paths.adminClassrooms,
     paths.adminClassroomCreate,
     paths.adminClassroom,
-    paths.adminDiplomas,
-    paths.adminDiplomaCreate,
-    paths.adminDiploma,
-    paths.adminDiplomaPreview,
   ),
   { path: '*', Component: NotFoundPage },
 ];
@@ -113,7 +113,10 @@ export function createAppRouter(queryClient: QueryClient) {
     ),
     guarded(guards.signedIn, notBuilt(paths.myClassrooms, paths.myClassroom)),
     guarded(guards.classroomAdmin, notBuilt(paths.classroomAdmin, paths.classroomAdminDetail)),
-    guarded(guards.diplomaAdmin, notBuilt(paths.diplomaAdmin, paths.diplomaAdminDetail)),
+    guarded(guards.diplomaAdmin, [
+      screen(paths.diplomaAdmin, () => import('#web/routes/diploma-admin.tsx').then((m) => m.DiplomaAdminPage)),
+      screen(paths.diplomaAdminDetail, () => import('#web/routes/diploma-admin-detail.tsx').then((m) => m.DiplomaAdminDetailPage)),
+    ]),
 
     { path: paths.adminLogin, loader: () => redirect(paths.login) },
 
