@@ -21,6 +21,7 @@ const notBuilt = (...routePaths: string[]): RouteObject[] =>
 
 const homeScreen = () => import('#web/routes/landing.tsx').then((m) => m.LandingPage);
 const catalogScreen = () => import('#web/routes/catalog.tsx').then((m) => m.CatalogPage);
+const diplomaCourseScreen = () => import('#web/routes/diploma-course.tsx').then((m) => m.DiplomaCoursePage);
 
 const adminLayout = () => import('#web/routes/admin/admin-layout.tsx').then((m) => m.AdminLayout);
 const adminProceduresScreen = () => import('#web/routes/admin/procedures.tsx').then((m) => m.AdminProceduresPage);
@@ -101,16 +102,14 @@ export function createAppRouter(queryClient: QueryClient) {
       screen(paths.profilePayment, () => import('#web/routes/profile-payment.tsx').then((m) => m.ProfilePaymentPage)),
     ]),
 
-    guarded(
-      guards.premiumAccess,
-      notBuilt(
-        paths.myDiplomas,
-        paths.myDiploma,
-        paths.myCxVetDiploma,
-        paths.diplomaPreview,
-        paths.diplomaFinalize,
-      ),
-    ),
+    guarded(guards.premiumAccess, [
+      screen(paths.myDiplomas, () => import('#web/routes/my-diplomas.tsx').then((m) => m.MyDiplomasPage)),
+      screen(paths.myDiploma, diplomaCourseScreen),
+      screen(paths.myCxVetDiploma, diplomaCourseScreen),
+      screen(paths.diplomaPreview, () => import('#web/routes/diploma-preview.tsx').then((m) => m.DiplomaPreviewPage)),
+      screen(paths.diplomaFinalize, () => import('#web/routes/diploma-finalize.tsx').then((m) => m.DiplomaFinalizePage)),
+    ]),
+    screen(paths.certificateVerification, () => import('#web/routes/certificate-verification.tsx').then((m) => m.CertificateVerificationPage)),
     guarded(guards.signedIn, notBuilt(paths.myClassrooms, paths.myClassroom)),
     guarded(guards.classroomAdmin, notBuilt(paths.classroomAdmin, paths.classroomAdminDetail)),
     guarded(guards.diplomaAdmin, [
