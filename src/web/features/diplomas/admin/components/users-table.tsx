@@ -13,6 +13,21 @@ export function DiplomaUsersTable({ scope, diplomaId }: { scope: UserListApi; di
   const assign = useAssignDiplomaUser(scope, diplomaId);
   const { showAppError } = useErrorModal();
   const [onlyAssigned, setOnlyAssigned] = useState(false);
+  // the box follows the click at once; the server's answer (and the refreshed list) settles it
+  const [overrides, setOverrides] = useState<Record<string, boolean>>({});
+
+  function toggle(userId: string, assigned: boolean) {
+    setOverrides((current) => ({ ...current, [userId]: assigned }));
+    void assign
+      .mutateAsync({ userId, assigned })
+      .catch(showAppError)
+      .finally(() =>
+        setOverrides((current) => {
+          const { [userId]: _settled, ...rest } = current;
+          return rest;
+        }),
+      );
+  }
 
   if (users.isPending) return <PageLoader />;
   if (users.isError) throw users.error;
@@ -36,11 +51,8 @@ export function DiplomaUsersTable({ scope, diplomaId }: { scope: UserListApi; di
             sortable: true,
             render: (user) => (
               <Checkbox
-                checked={user.assigned}
-                disabled={assign.isPending && assign.variables?.userId === user.id}
-                onChange={(event) =>
-                  void assign.mutateAsync({ userId: user.id, assigned: event.currentTarget.checked }).catch(showAppError)
-                }
+                checked={overrides[user.id] ?? user.assigned}
+                onChange={(event) => toggle(user.id, event.currentTarget.checked)}
                 aria-label={`Asignar ${user.email}`}
               />
             ),
