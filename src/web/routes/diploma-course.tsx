@@ -65,7 +65,7 @@ export function DiplomaCoursePage() {
         <Accordion variant="separated" chevronPosition="right">
           {data.items.map((item, index) => (
             <Accordion.Item key={item.id} value={item.id}>
-              <Accordion.Control disabled={!item.enabled} aria-label={`${index + 1}. ${item.title}${item.enabled ? '' : ' (bloqueado)'}`}>
+              <Accordion.Control disabled={!item.enabled} aria-label={`${index + 1}. ${item.type === 'exam' ? 'Examen: ' : ''}${item.title}${item.enabled ? '' : ' (bloqueado)'}`}>
                 <Group justify="space-between" wrap="nowrap" gap="xs">
                   <Text fw={600} size="sm">
                     {index + 1}. {item.type === 'exam' ? 'Examen: ' : ''}
