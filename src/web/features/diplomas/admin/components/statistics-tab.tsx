@@ -30,6 +30,8 @@ function StackedFigure(props: { title: string; rows: { name: string; yes: number
             { name: 'yes', label: props.yes, color: props.colors[0] },
             { name: 'no', label: props.no, color: props.colors[1] },
           ]}
+          // the table below carries the figures for screen readers and keyboards
+          barChartProps={{ accessibilityLayer: false }}
           aria-hidden
         />
         <Table withTableBorder fz="xs" aria-label={props.title}>
@@ -112,7 +114,7 @@ export function DiplomaStatisticsTab({ diplomaId }: { diplomaId: string }) {
           {users.length === 0 ? (
             <Text c="dimmed">{messages.emptyTable}</Text>
           ) : (
-            <Table.ScrollContainer minWidth={520}>
+            <Table.ScrollContainer minWidth={520} type="native" tabIndex={0} aria-label="Calificaciones por usuario (desplazable)">
               <Table striped withTableBorder aria-label="Calificaciones por usuario">
                 <Table.Thead>
                   <Table.Tr>
@@ -154,7 +156,17 @@ export function DiplomaStatisticsTab({ diplomaId }: { diplomaId: string }) {
             Progreso de los alumnos
           </Title>
           <Group align="center" gap="xl" wrap="wrap">
-            <DonutChart data={donut} withLabelsLine={false} withTooltip size={180} thickness={28} chartLabel={`${users.length} alumnos`} aria-hidden />
+            <DonutChart
+              data={donut}
+              withLabelsLine={false}
+              withTooltip
+              size={180}
+              thickness={28}
+              chartLabel={`${users.length} alumnos`}
+              pieChartProps={{ accessibilityLayer: false }}
+              pieProps={{ rootTabIndex: -1 }}
+              aria-hidden
+            />
             <Stack gap={4} aria-label="Progreso de los alumnos">
               {donut.map((slice) => (
                 <Text key={slice.name} size="sm">
