@@ -5,5 +5,7 @@ export function formatUsd(cents: number): string {
 
 /** Strips tags for a clamped plain-text summary of a rich-text description. */
 export function plainText(html: string): string {
-  return new DOMParser().parseFromString(html, 'text/html').body.textContent?.trim() ?? '';
+  // a space after each block so paragraphs and list items do not run together
+  const spaced = html.replace(/<\/(p|li|h[1-6]|div)>/gi, '$& ');
+  return new DOMParser().parseFromString(spaced, 'text/html').body.textContent?.replace(/\s+/g, ' ').trim() ?? '';
 }
