@@ -46,7 +46,7 @@ test('a Basic member cannot enter the diplomas console, diploma administration o
 });
 
 test('an Admin builds a CxVet diploma with two videos and an exam; its administrator manages the users; statistics show figures', async ({ page, browser, baseURL }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(600_000);
   const stamp = Date.now();
   const title = `Diplomado E2E ${stamp}`;
 
