@@ -70,6 +70,14 @@ import { createAdminOrganizationsService } from './features/admin-content/organi
 import { createAdminLandingService } from './features/admin-content/landing.service.ts';
 import { createAdminNewsletterService } from './features/admin-content/newsletter.service.ts';
 import { registerAdminContentRoutes } from './features/admin-content/admin-content.routes.ts';
+import { createDiplomasAdminService } from './features/diplomas/diplomas.admin.service.ts';
+import { registerDiplomasAdminRoutes } from './features/diplomas/diplomas.admin.routes.ts';
+import { createDiplomaAdminsService } from './features/diplomas/diploma-admins.service.ts';
+import { registerDiplomaAdminRoutes } from './features/diplomas/diploma-admins.routes.ts';
+import { registerDiplomaRoutes } from './features/diplomas/diplomas.routes.ts';
+import { createCertificatesService } from './features/diplomas/certificates.service.ts';
+import { registerCertificateAdminRoutes, registerCertificateRoutes } from './features/diplomas/certificates.routes.ts';
+import { createDiplomaPurchaseService } from './features/diplomas/diploma-purchase.service.ts';
 
 export type AppDeps = {
   config: Config;
@@ -120,10 +128,10 @@ export async function buildApp(deps: AppDeps) {
   const accounts = createAccountsService({ db, auth, publicUrl: config.publicUrl, rateCounter, signInLimits: config.signInLimits });
   const classrooms = createClassroomsService({ db });
   const classroomMembers = createClassroomMembersService({ db });
-  const diplomas = createDiplomasService({ db });
+  const analytics = createAnalyticsService({ db, secret: config.sessionSecret });
+  const diplomas = createDiplomasService({ db, analytics });
   const viewing = createViewingService({ database });
   const media = createMediaService({ db, classrooms, diplomas, viewing });
-  const analytics = createAnalyticsService({ db, secret: config.sessionSecret });
   const catalog = createCatalogService({ db, classrooms, analytics });
   const events = createEventsService({ db });
   const landing = createLandingService({ db, catalog });
@@ -162,6 +170,10 @@ export async function buildApp(deps: AppDeps) {
     schedule: jobs.schedule,
     log: app.log,
   });
+  const certificates = createCertificatesService({ db, diplomas, storage, publicUrl: config.publicUrl });
+  const diplomaPurchase = createDiplomaPurchaseService({ db, diplomas, payments, publicUrl: config.publicUrl, log: app.log });
+  // order outcomes reach the diplomas through the payments job pipeline: a browser closed after paying still ends enrolled
+  payments.onOrder(diplomaPurchase.applyOrderEvent);
   const signUp = createSignUpService({ db, auth, accounts });
   const profile = createProfileService({ db, auth, membership, signUp });
   app.addHook('onClose', async () => jobs.stop());
@@ -190,6 +202,10 @@ export async function buildApp(deps: AppDeps) {
   registerPaymentRoutes(app, { payments, jobs });
   registerClassroomRoutes(app, { classrooms });
   await registerClassroomAdminRoutes(app, { service: createClassroomAdminService({ db, members: classroomMembers }), members: classroomMembers });
+  await registerDiplomaRoutes(app, { diplomas, certificates, purchase: diplomaPurchase });
+  registerCertificateRoutes(app, { certificates });
+  const diplomasAdmin = createDiplomasAdminService({ db, uploads });
+  await registerDiplomaAdminRoutes(app, { diplomaAdmins: createDiplomaAdminsService({ db, diplomasAdmin }) });
   if (simulatedProvider) {
     // the simulated provider posts its webhooks through our own HTTP stack, signature and all
     simulatedProvider.setTransport(async (rawBody, headers) => {
@@ -221,6 +237,8 @@ export async function buildApp(deps: AppDeps) {
       classrooms: createAdminClassroomsService({ db, uploads, members: classroomMembers }),
       members: classroomMembers,
     });
+    registerDiplomasAdminRoutes(admin, { diplomasAdmin });
+    registerCertificateAdminRoutes(admin, { certificates });
   });
   await registerWebApp(app, deps.distDir === undefined ? defaultDistDir : deps.distDir);
 

@@ -32,6 +32,9 @@ export const errorCodes = [
   'FILE_FORMAT',
   'CLASSROOM_ACTIVE',
   'CLASSROOM_USERS_NOT_ALLOWED',
+  'DIPLOMA_NEEDS_VIDEO',
+  'DIPLOMA_EXAM_LIMIT',
+  'DIPLOMA_EXAM_LOCKED',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

@@ -41,6 +41,29 @@ export const messages = {
   classroomDeleted: 'El aula fue eliminado con éxito.',
   classroomDeleteConfirmation: '¿Estás seguro de que te gustaría eliminar este aula? Una vez que lo haga, no podrá deshacerlo.',
   nulCharacter: 'El texto contiene caracteres no permitidos.',
+  // diplomas (admin console)
+  invalidCost: 'Debe ser un número válido redondeado a 2 dígitos',
+  previewImageRequired: 'Se requiere la imagen de vista previa.',
+  previewPdfRequired: 'Se requiere la pdf de información previa.',
+  markersIncomplete: 'Por favor complete los nombres y horarios de cada marcador.',
+  pdfIncomplete: 'Complete el título y cargue un pdf',
+  imageIncomplete: 'Complete el título y cargue una imagen',
+  diplomaDeleted: 'El diplomado fue eliminado con éxito.',
+  diplomaActivated: 'Este diplomado se ha activado correctamente.',
+  diplomaDeleteConfirmation: '¿Estás seguro de que te gustaría eliminar este diplomado? Una vez que lo haga, no podrá deshacerlo.',
+  diplomaAdminUnknown: 'No existe un usuario con este correo.',
+  diplomaUserNotEnrollable: 'Solo se pueden asignar usuarios Premium o Admin.',
+  videoHasExam: 'Este video ya tiene un examen asignado.',
+  examQuestionsRequired: 'Agrega al menos una pregunta.',
+  examAnswersRequired: 'Cada pregunta necesita al menos dos respuestas.',
+  examCorrectRequired: 'Marca la respuesta correcta.',
+  // diplomas (members)
+  purchaseErrorTitle: 'Error',
+  purchaseError: 'Lo sentimos, se produjo un error durante el proceso de transacción. Verifica tu información bancaria o contacta con un administrador...',
+  purchaseProcessing: 'Procesando Pago',
+  purchaseSuccess: 'Ha comprado con éxito el acceso al diplomado, bienvenido al curso',
+  certificateNotFound: 'No encontramos este certificado',
+  certificateValid: 'Certificado válido',
 } as const;
 
 /** Message (and modal title where the spec names one) for each API error code. */
@@ -91,6 +114,9 @@ export const errorMessages: Record<ErrorCode, { message: string; title?: string 
     message: 'Tu pago está pendiente de confirmación. Te avisaremos en cuanto se complete.',
     title: 'Pago pendiente',
   },
+  DIPLOMA_NEEDS_VIDEO: { message: 'El diplomado requiere al menos un video para poder guardar.' },
+  DIPLOMA_EXAM_LIMIT: { message: 'Solo puedes agregar un examen mientras haya menos exámenes que videos.' },
+  DIPLOMA_EXAM_LOCKED: { message: 'Este examen ya tiene respuestas de alumnos: solo puedes cambiar el título, el video y el estado.' },
 };
 
 /** Shown for a login failure the catalogue does not name. */

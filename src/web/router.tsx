@@ -21,6 +21,7 @@ const notBuilt = (...routePaths: string[]): RouteObject[] =>
 
 const homeScreen = () => import('#web/routes/landing.tsx').then((m) => m.LandingPage);
 const catalogScreen = () => import('#web/routes/catalog.tsx').then((m) => m.CatalogPage);
+const diplomaCourseScreen = () => import('#web/routes/diploma-course.tsx').then((m) => m.DiplomaCoursePage);
 
 const adminLayout = () => import('#web/routes/admin/admin-layout.tsx').then((m) => m.AdminLayout);
 const adminProceduresScreen = () => import('#web/routes/admin/procedures.tsx').then((m) => m.AdminProceduresPage);
@@ -54,12 +55,10 @@ const adminPages: RouteObject[] = [
   screen(paths.adminClassrooms, () => import('#web/routes/admin/classrooms.tsx').then((m) => m.AdminClassroomsPage)),
   screen(paths.adminClassroomCreate, () => import('#web/routes/admin/classroom-form.tsx').then((m) => m.AdminClassroomFormPage)),
   screen(paths.adminClassroom, () => import('#web/routes/admin/classroom-form.tsx').then((m) => m.AdminClassroomFormPage)),
-  ...notBuilt(
-    paths.adminDiplomas,
-    paths.adminDiplomaCreate,
-    paths.adminDiploma,
-    paths.adminDiplomaPreview,
-  ),
+  screen(paths.adminDiplomas, () => import('#web/routes/admin/diplomas.tsx').then((m) => m.AdminDiplomasPage)),
+  screen(paths.adminDiplomaCreate, () => import('#web/routes/admin/diplomas-editor.tsx').then((m) => m.AdminDiplomaCreatePage)),
+  screen(paths.adminDiploma, () => import('#web/routes/admin/diplomas-editor.tsx').then((m) => m.AdminDiplomaEditPage)),
+  screen(paths.adminDiplomaPreview, () => import('#web/routes/admin/diplomas-preview.tsx').then((m) => m.AdminDiplomaPreviewPage)),
   { path: '*', Component: NotFoundPage },
 ];
 
@@ -101,16 +100,14 @@ export function createAppRouter(queryClient: QueryClient) {
       screen(paths.profilePayment, () => import('#web/routes/profile-payment.tsx').then((m) => m.ProfilePaymentPage)),
     ]),
 
-    guarded(
-      guards.premiumAccess,
-      notBuilt(
-        paths.myDiplomas,
-        paths.myDiploma,
-        paths.myCxVetDiploma,
-        paths.diplomaPreview,
-        paths.diplomaFinalize,
-      ),
-    ),
+    guarded(guards.premiumAccess, [
+      screen(paths.myDiplomas, () => import('#web/routes/my-diplomas.tsx').then((m) => m.MyDiplomasPage)),
+      screen(paths.myDiploma, diplomaCourseScreen),
+      screen(paths.myCxVetDiploma, diplomaCourseScreen),
+      screen(paths.diplomaPreview, () => import('#web/routes/diploma-preview.tsx').then((m) => m.DiplomaPreviewPage)),
+      screen(paths.diplomaFinalize, () => import('#web/routes/diploma-finalize.tsx').then((m) => m.DiplomaFinalizePage)),
+    ]),
+    screen(paths.certificateVerification, () => import('#web/routes/certificate-verification.tsx').then((m) => m.CertificateVerificationPage)),
     guarded(guards.signedIn, [
       screen(paths.myClassrooms, () => import('#web/routes/my-classrooms.tsx').then((m) => m.MyClassroomsPage)),
       screen(paths.myClassroom, () => import('#web/routes/my-classroom.tsx').then((m) => m.MyClassroomPage)),
@@ -119,7 +116,10 @@ export function createAppRouter(queryClient: QueryClient) {
       screen(paths.classroomAdmin, () => import('#web/routes/classroom-admin.tsx').then((m) => m.ClassroomAdminPage)),
       screen(paths.classroomAdminDetail, () => import('#web/routes/classroom-admin-detail.tsx').then((m) => m.ClassroomAdminDetailPage)),
     ]),
-    guarded(guards.diplomaAdmin, notBuilt(paths.diplomaAdmin, paths.diplomaAdminDetail)),
+    guarded(guards.diplomaAdmin, [
+      screen(paths.diplomaAdmin, () => import('#web/routes/diploma-admin.tsx').then((m) => m.DiplomaAdminPage)),
+      screen(paths.diplomaAdminDetail, () => import('#web/routes/diploma-admin-detail.tsx').then((m) => m.DiplomaAdminDetailPage)),
+    ]),
 
     { path: paths.adminLogin, loader: () => redirect(paths.login) },
 

@@ -34,6 +34,7 @@ const statusByCode: Partial<Record<ErrorCode, number>> = {
   SUBSCRIPTION_CHECKOUT_IN_PROGRESS: 409,
   PAYMENT_DECLINED: 402,
   PAYMENT_PENDING: 409,
+  DIPLOMA_EXAM_LOCKED: 409,
 };
 
 export function errorBody(code: ErrorCode, fields?: FieldErrors): ErrorBody {

@@ -39,14 +39,22 @@ export const uploadTargets = {
   'bulk-mail-image': { folder: 'bulk_email_imgs', perRecord: false, kinds: ['image'] },
   'classroom-preview-image': { folder: 'aulas', perRecord: true, kinds: ['image'] },
   'classroom-preview-pdf': { folder: 'aulas', perRecord: true, kinds: ['pdf'] },
-} as const satisfies Record<string, { folder: string; perRecord: boolean; kinds: readonly UploadKind[] }>;
+  // spec 3 §7: diplomados/{id}/Preview-Image, Preview-pdf, Certificate; a diploma's own video files under videos/ and files/
+  'diploma-preview-image': { folder: 'diplomados', perRecord: true, subfolder: 'Preview-Image', kinds: ['image'] },
+  'diploma-preview-pdf': { folder: 'diplomados', perRecord: true, subfolder: 'Preview-pdf', kinds: ['pdf'] },
+  'diploma-certificate': { folder: 'diplomados', perRecord: true, subfolder: 'Certificate', kinds: ['image'] },
+  'diploma-video': { folder: 'diplomados', perRecord: true, subfolder: 'videos', kinds: ['video'] },
+  'diploma-video-pdf': { folder: 'diplomados', perRecord: true, subfolder: 'files', kinds: ['pdf'] },
+  'diploma-video-image': { folder: 'diplomados', perRecord: true, subfolder: 'files', kinds: ['image'] },
+} as const satisfies Record<string, { folder: string; perRecord: boolean; subfolder?: string; kinds: readonly UploadKind[] }>;
 export type UploadTarget = keyof typeof uploadTargets;
 export const uploadTargetNames = Object.keys(uploadTargets) as [UploadTarget, ...UploadTarget[]];
 
 /** The storage folder of a target: procedures/{id} and organizations/{id} carry the record id. */
 export function uploadFolder(target: UploadTarget, recordId?: string): string {
-  const { folder, perRecord } = uploadTargets[target];
-  return perRecord ? `${folder}/${recordId}` : folder;
+  const rule: { folder: string; perRecord: boolean; subfolder?: string } = uploadTargets[target];
+  const base = rule.perRecord ? `${rule.folder}/${recordId}` : rule.folder;
+  return rule.subfolder ? `${base}/${rule.subfolder}` : base;
 }
 
 /** The client's file name reduced to a safe suffix: no path parts, accents or odd characters. */

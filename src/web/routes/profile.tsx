@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Card, Container, Group, Loader, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Container, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useRef } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -6,7 +6,8 @@ import { formatPhoneNumberIntl } from 'react-phone-number-input';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { useConfirmSubscription, useProfile } from '#web/features/accounts/account-api.ts';
 import { MembershipCard } from '#web/features/accounts/components/membership-card.tsx';
-import { failedPaymentBanner, longDate } from '#web/features/accounts/membership-labels.ts';
+import { CertificatesCard } from '#web/features/diplomas/member/components/certificates-card.tsx';
+import { failedPaymentBanner } from '#web/features/accounts/membership-labels.ts';
 import { paths } from '#web/paths.ts';
 
 const profileLoadFailed = 'No se pudo recuperar usuaro';
@@ -126,31 +127,7 @@ export function ProfilePage() {
             </Stack>
           </Card>
         </SimpleGrid>
-        {membership.hasPremiumAccess && certificates.length > 0 && (
-          <Card withBorder radius="md" padding="lg">
-            <Title order={2} size="h3" mb="sm">
-              Diplomados y constancias
-            </Title>
-            <Table fz="sm" horizontalSpacing="xs">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Diplomado</Table.Th>
-                    <Table.Th>Folio</Table.Th>
-                    <Table.Th>Fecha</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {certificates.map((certificate) => (
-                    <Table.Tr key={certificate.diplomaId}>
-                      <Table.Td>{certificate.name}</Table.Td>
-                      <Table.Td>{certificate.folio}</Table.Td>
-                      <Table.Td>{longDate(certificate.issuedAt)}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-          </Card>
-        )}
+        {membership.hasPremiumAccess && certificates.length > 0 && <CertificatesCard />}
       </Stack>
     </Container>
   );

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import {
   boolean,
   index,
@@ -157,6 +158,8 @@ export const examResults = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     scorePercent: numeric('score_percent', { precision: 5, scale: 2, mode: 'number' }).notNull(),
+    correctCount: integer('correct_count').notNull().default(0),
+    questionCount: integer('question_count').notNull().default(0),
     passed: boolean('passed').notNull(),
     completedAt: timestamp('completed_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -177,8 +180,20 @@ export const certificates = pgTable(
     diplomaTitle: text('diploma_title').notNull(),
     folio: integer('folio').notNull(),
     issuedAt: timestamp('issued_at', { withTimezone: true }).notNull().defaultNow(),
+    // public, unguessable id of the verification page; the default only covers rows older than the column
+    verificationCode: text('verification_code')
+      .notNull()
+      .default(sql`upper(substr(md5(random()::text || clock_timestamp()::text), 1, 12))`),
+    // what the certificate says, frozen at issue so every download is the same bytes
+    holderName: text('holder_name').notNull().default(''),
+    issuerName: text('issuer_name').notNull().default('CxVet'),
+    completedAt: timestamp('completed_at', { withTimezone: true }).notNull().defaultNow(),
+    // revoked rows stay: a folio is never given again
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revokeReason: text('revoke_reason'),
   },
   (table) => [
+    unique('certificates_verification_code_unique').on(table.verificationCode),
     unique('certificates_diploma_user_unique').on(table.diplomaId, table.userId),
     unique('certificates_diploma_folio_unique').on(table.diplomaId, table.folio),
     index('certificates_user_id_idx').on(table.userId),

@@ -49,12 +49,17 @@ export const diplomaTransactions = pgTable(
     provider: paymentProviderEnum('provider').notNull(),
     providerOrderId: text('provider_order_id').unique(),
     amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull().default('USD'),
     status: text('status').notNull(),
     data: jsonb('data'),
     error: text('error'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('diploma_transactions_diploma_id_idx').on(table.diplomaId)],
+  (table) => [
+    index('diploma_transactions_diploma_id_idx').on(table.diplomaId),
+    index('diploma_transactions_user_id_idx').on(table.userId, table.diplomaId),
+  ],
 );
 
 /** Money that moved, as the provider reported it: a member's payment history. */

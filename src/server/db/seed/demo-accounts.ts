@@ -5,7 +5,7 @@ export const demoPassword = 'Demo1234';
 
 const dayMs = 86_400_000;
 
-export type DemoRole = 'basic' | 'premium' | 'legacy' | 'admin' | 'classroomAdmin';
+export type DemoRole = 'basic' | 'premium' | 'legacy' | 'admin' | 'classroomAdmin' | 'diplomaAdmin';
 
 type AccountValues = Partial<Omit<typeof users.$inferInsert, 'id' | 'email' | 'name' | 'userNumber'>>;
 
@@ -118,6 +118,27 @@ export const demoAccounts: readonly DemoAccount[] = [
       terminationDate: null,
       city: 'Ciudad de México',
       phoneNumber: '+525587654321',
+      promoMail: false,
+      newsMail: false,
+    }),
+  },
+  {
+    // administers the CxVet demo diploma (/administrar-diplomado)
+    role: 'diplomaAdmin',
+    email: 'diplomado@demo.cxvet.com',
+    name: 'Diana Diplomados',
+    type: 'Premium',
+    values: (now) => ({
+      ...mexico,
+      type: 'Premium',
+      paymentStatus: 'BIEN',
+      annualPlan: true,
+      paymentDay: new Date(now.getTime() - 5 * dayMs),
+      subscriptionId: 'MANUAL',
+      terminationDate: null,
+      city: 'Puebla',
+      phoneNumber: '+522221234567',
+      homeUniversity: 'Benemérita Universidad Autónoma de Puebla',
       promoMail: false,
       newsMail: false,
     }),

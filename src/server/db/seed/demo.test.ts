@@ -14,6 +14,7 @@ import {
   diplomas,
   events,
   examQuestions,
+  examResults,
   exams,
   landingSlides,
   organizations,
@@ -126,16 +127,28 @@ describe('seedDemo', () => {
     expect(expiring.expiresAt.getTime()).toBeGreaterThan(Date.now() + 86_400_000);
     expect(members.filter((row) => row.classroomId === expiring.id)).toEqual([{ classroomId: expiring.id, userId: basic.id }]);
 
-    const [diploma, ...otherDiplomas] = await t.db.select().from(diplomas);
-    expect(otherDiplomas).toHaveLength(0);
-    expect(diploma).toMatchObject({ costCents: 4990, isExternal: false, organizationId: null, adminUserId: premium.id });
+    const diplomaAdmin = await byEmail('diplomado@demo.cxvet.com');
+    expect(diplomaAdmin.type).toBe('Premium');
+    const allDiplomas = await t.db.select().from(diplomas);
+    expect(allDiplomas).toHaveLength(3);
+    const diploma = allDiplomas.find((row) => !row.isExternal && !row.isTest);
+    expect(diploma).toMatchObject({ costCents: 4990, isExternal: false, organizationId: null, adminUserId: diplomaAdmin.id });
     expect(diploma!.adminUserId).not.toBe(admin.id);
-    expect(await t.db.select({ userId: diplomaUsers.userId }).from(diplomaUsers)).toEqual([{ userId: premium.id }]);
-    expect(await total(diplomaVideos)).toBe(2);
+    // an External diploma with a cost that premium is not in, to try the purchase
+    const external = allDiplomas.find((row) => row.isExternal);
+    expect(external).toMatchObject({ isActive: true, isTest: false, organizationId: expect.any(String) });
+    expect(external!.costCents).toBeGreaterThan(0);
+    expect(allDiplomas.filter((row) => row.isTest)).toHaveLength(1);
+    expect(await t.db.select({ userId: diplomaUsers.userId }).from(diplomaUsers).where(eq(diplomaUsers.diplomaId, diploma!.id))).toEqual([{ userId: premium.id }]);
+    expect(await t.db.select({ userId: diplomaUsers.userId }).from(diplomaUsers).where(eq(diplomaUsers.diplomaId, external!.id))).toEqual([]);
+    expect(await t.db.select().from(diplomaVideos).where(eq(diplomaVideos.diplomaId, diploma!.id))).toHaveLength(3);
     expect(await total(diplomaVideoChapters)).toBeGreaterThanOrEqual(3);
     expect(await total(diplomaVideoFiles)).toBe(2);
     const examRows = await t.db.select().from(exams);
     expect(examRows).toHaveLength(2);
+    // premium passed the first exam, not the second
+    const results = await t.db.select().from(examResults).where(eq(examResults.userId, premium.id));
+    expect(results).toMatchObject([{ examId: examRows.find((exam) => exam.afterVideoPosition === 0)!.id, passed: true, scorePercent: 100 }]);
     const questions = await t.db.select().from(examQuestions);
     for (const exam of examRows) {
       const own = questions.filter((question) => question.examId === exam.id);

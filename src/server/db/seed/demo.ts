@@ -13,7 +13,9 @@ import {
   diplomaVideos,
   diplomas,
   events,
+  examAnswers,
   examQuestions,
+  examResults,
   exams,
   landingSlides,
   organizations,
@@ -591,8 +593,18 @@ export async function seedDemo(deps: { db: Db; storage: FileStorage; accounts: A
     ownVideoPdf: store(`${ownVideoFolder}/${ts}_patrones-de-sutura.pdf`, asset.pdf),
     ownVideoImage: store(`${ownVideoFolder}/${ts}_esquema-anastomosis.jpg`, req(asset.previews[1], 'preview')),
   };
+  const secondOwnVideoId = randomUUID();
+  const secondOwnVideo = store(`diplomados/${diplomaId}/video2/${ts}_cierre-abdominal.mp4`, asset.video);
   const examOneId = randomUUID();
   const examTwoId = randomUUID();
+  // an External diploma on sale (premium is not in it) and a hidden test diploma
+  const externalDiplomaId = randomUUID();
+  const externalFiles = {
+    previewImage: store(`diplomados/${externalDiplomaId}/Preview-Image/${ts}_portada.jpg`, req(asset.previews[2], 'preview')),
+    previewPdf: store(`diplomados/${externalDiplomaId}/Preview-pdf/${ts}_temario.pdf`, asset.pdf),
+    video: store(`diplomados/${externalDiplomaId}/video1/${ts}_anestesia.mp4`, asset.video),
+  };
+  const testDiplomaId = randomUUID();
   const questionRows = [
     {
       examId: examOneId,
@@ -668,6 +680,7 @@ export async function seedDemo(deps: { db: Db; storage: FileStorage; accounts: A
     const basic = req(created.get('basic'), 'basic account');
     const premium = req(created.get('premium'), 'premium account');
     const classroomAdmin = req(created.get('classroomAdmin'), 'aula administrator account');
+    const diplomaAdmin = req(created.get('diplomaAdmin'), 'diploma administrator account');
 
     await db.transaction(async (tx) => {
       await tx.insert(tags).values(tagRows);
@@ -750,7 +763,7 @@ export async function seedDemo(deps: { db: Db; storage: FileStorage; accounts: A
         costCents: 4990,
         isExternal: false,
         organizationId: null,
-        adminUserId: premium.id,
+        adminUserId: diplomaAdmin.id,
         isActive: true,
         isTest: false,
         passThresholdPercent: 80,
@@ -766,6 +779,15 @@ export async function seedDemo(deps: { db: Db; storage: FileStorage; accounts: A
           description:
             'Selección del material de sutura, patrones aposicionales y técnica de anastomosis término-terminal.\nIncluye un resumen descargable de los patrones de sutura.',
           video: diplomaFiles.ownVideo,
+          isActive: true,
+        },
+        {
+          id: secondOwnVideoId,
+          diplomaId,
+          position: 2,
+          title: 'Cierre de la pared abdominal',
+          description: 'Cierre por planos de la línea alba, tejido subcutáneo y piel.',
+          video: secondOwnVideo,
           isActive: true,
         },
       ]);
@@ -806,6 +828,59 @@ export async function seedDemo(deps: { db: Db; storage: FileStorage; accounts: A
       ]);
       await tx.insert(examQuestions).values(questionRows);
       await tx.insert(diplomaUsers).values({ diplomaId, userId: premium.id, beganAt: new Date(ts - 3 * dayMs) });
+      // premium has passed the first exam (every answer right)
+      const examOneQuestions = questionRows.filter((row) => row.examId === examOneId);
+      await tx.insert(examAnswers).values(
+        examOneQuestions.map((row) => ({ questionId: row.id, userId: premium.id, answer: row.correctAnswer, answeredAt: new Date(ts - 2 * dayMs) })),
+      );
+      await tx.insert(examResults).values({
+        examId: examOneId,
+        userId: premium.id,
+        scorePercent: 100,
+        correctCount: examOneQuestions.length,
+        questionCount: examOneQuestions.length,
+        passed: true,
+        completedAt: new Date(ts - 2 * dayMs),
+      });
+
+      await tx.insert(diplomas).values([
+        {
+          id: externalDiplomaId,
+          title: 'Diplomado en Anestesia y Analgesia Veterinaria',
+          descriptionHtml:
+            '<p>Programa de <strong>VetSalud Farma</strong> sobre protocolos de anestesia y analgesia en perros y gatos.</p>' +
+            '<p>Cada clase se habilita al completar la anterior.</p>',
+          previewImage: externalFiles.previewImage,
+          previewPdf: externalFiles.previewPdf,
+          costCents: 12900,
+          isExternal: true,
+          organizationId: companyId,
+          isActive: true,
+          isTest: false,
+          createdAt: new Date(ts - dayMs),
+        },
+        {
+          id: testDiplomaId,
+          title: 'Diplomado de prueba (oculto)',
+          descriptionHtml: '<p>Diplomado de prueba: no aparece en la lista de los miembros.</p>',
+          costCents: 100,
+          isExternal: false,
+          isActive: true,
+          isTest: true,
+          createdAt: new Date(ts - 2 * dayMs),
+        },
+      ]);
+      await tx.insert(diplomaVideos).values([
+        {
+          diplomaId: externalDiplomaId,
+          position: 1,
+          title: 'Evaluación preanestésica',
+          description: 'Clasificación ASA, ayuno y premedicación.',
+          video: externalFiles.video,
+          isActive: true,
+        },
+        { diplomaId: externalDiplomaId, position: 2, procedureId: procedureId(diplomaLinkedProcedureName), isActive: true },
+      ]);
 
       // the premium demo's subscription, as the simulated provider would have left it
       const premiumPaidAt = req(premium.paymentDay ?? undefined, 'premium payment day');

@@ -1,0 +1,208 @@
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import { storageKeys } from '../src/web/lib/storage-keys.ts';
+import { expect, loginAs, saveScreenshot, test } from './fixtures.ts';
+
+const demoFile = (name: string) => path.join(process.cwd(), 'assets', 'demo', name);
+const password = 'Secreta123';
+
+async function screens(page: Page, name: string, ready: () => Promise<void>) {
+  for (const width of [360, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    await ready();
+    await saveScreenshot(page, `${name}-${width}`);
+  }
+}
+
+/** A fresh member of our own (nobody else's spec depends on it), made Premium by an Admin. */
+async function freshPremiumMember(browser: Browser, baseURL: string, admin: APIRequestContext, name: string) {
+  const origin = new URL(baseURL).origin;
+  const context = await browser.newContext({ baseURL });
+  await context.addInitScript((key) => window.localStorage.setItem(key, 'true'), storageKeys.cookiesAccepted);
+  const page = await context.newPage();
+  const email = `diplomado-${randomUUID().slice(0, 8)}@e2e.cxvet.com`;
+  const signUp = await page.request.post('/api/account/signup', {
+    headers: { origin },
+    data: {
+      plan: 'basic', name, email, confirmEmail: email, phoneNumber: '+525512345678', confirmPhoneNumber: '+525512345678',
+      password, confirmPassword: password, country: 'México', city: 'Puebla', homeUniversity: '', organizationId: null,
+      promoMail: false, newsMail: false, terms: true,
+    },
+  });
+  expect(signUp.status(), await signUp.text()).toBe(200);
+  const me = (await (await page.request.get('/api/me')).json()) as { user: { id: string } };
+  const upgrade = await admin.post('/api/admin/manual-premium/upgrade', { headers: { origin }, data: { userId: me.user.id, period: 'year' } });
+  expect(upgrade.status(), await upgrade.text()).toBeLessThan(300);
+  return { page, context, userId: me.user.id, email };
+}
+
+async function adminRequest(browser: Browser, baseURL: string) {
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  await loginAs(page, 'admin');
+  return { request: page.request, context };
+}
+
+async function upload(admin: APIRequestContext, origin: string, target: string, recordId: string, file: string, mimeType: string) {
+  const response = await admin.post(`/api/admin/uploads?target=${target}&recordId=${recordId}`, {
+    headers: { origin },
+    multipart: { file: { name: path.basename(file), mimeType, buffer: fs.readFileSync(demoFile(file)) } },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  return ((await response.json()) as { key: string }).key;
+}
+
+/** Built through the Admin API (the console screens are covered by diplomas-admin.spec.ts). */
+async function buildCxVetDiploma(admin: APIRequestContext, origin: string, title: string, memberId: string) {
+  const id = randomUUID();
+  const headers = { origin };
+  const saved = await admin.put(`/api/admin/diplomas/${id}`, {
+    headers,
+    data: {
+      title,
+      descriptionHtml: '<p>Diplomado de prueba de extremo a extremo.</p>',
+      previewImage: await upload(admin, origin, 'diploma-preview-image', id, 'preview-azul.jpg', 'image/jpeg'),
+      previewPdf: await upload(admin, origin, 'diploma-preview-pdf', id, 'guia.pdf', 'application/pdf'),
+      certificateImage: await upload(admin, origin, 'diploma-certificate', id, 'certificado.jpg', 'image/jpeg'),
+      cost: '0.00',
+      kind: 'CxVet',
+      organizationId: null,
+      adminEmail: '',
+      isTest: false,
+    },
+  });
+  expect(saved.status(), await saved.text()).toBe(200);
+  const options = (await (await admin.get('/api/admin/diplomas/options')).json()) as { procedures: { id: string }[] };
+  for (const procedure of options.procedures.slice(0, 2)) {
+    const linked = await admin.post(`/api/admin/diplomas/${id}/videos`, { headers, data: { procedureId: procedure.id } });
+    expect(linked.status(), await linked.text()).toBe(200);
+  }
+  const videos = (await (await admin.get(`/api/admin/diplomas/${id}/videos`)).json()) as { items: { id: string }[] };
+  const exam = await admin.put(`/api/admin/diplomas/${id}/exams/${randomUUID()}`, {
+    headers,
+    data: {
+      title: 'Examen final',
+      videoId: videos.items[0]!.id,
+      questions: [
+        { question: '¿Qué abordaje se usa en una enterotomía?', answers: ['Laparotomía por línea media', 'Toracotomía'], correctAnswer: 0 },
+        { question: '¿Qué sutura se prefiere en intestino?', answers: ['Seda trenzada', 'Monofilamento absorbible'], correctAnswer: 1 },
+      ],
+    },
+  });
+  expect(exam.status(), await exam.text()).toBe(200);
+  const assigned = await admin.put(`/api/admin/diplomas/${id}/users/${memberId}`, { headers, data: { assigned: true } });
+  expect(assigned.status(), await assigned.text()).toBe(200);
+  const activated = await admin.put(`/api/admin/diplomas/${id}/active`, { headers, data: { isActive: true } });
+  expect(activated.status(), await activated.text()).toBe(200);
+  return id;
+}
+
+test('a Premium member fails an exam, retakes it, passes, downloads the certificate and verifies it', async ({ browser, baseURL }) => {
+  test.setTimeout(180_000);
+  const origin = new URL(baseURL!).origin;
+  const admin = await adminRequest(browser, baseURL!);
+  const name = `Begoña Núñez ${Date.now().toString().slice(-5)}`;
+  const member = await freshPremiumMember(browser, baseURL!, admin.request, name);
+  const title = `Diplomado E2E ${randomUUID().slice(0, 6)}`;
+  const diplomaId = await buildCxVetDiploma(admin.request, origin, title, member.userId);
+  const { page } = member;
+
+  await page.goto('/mis-diplomados');
+  const card = page.getByRole('article').filter({ hasText: title });
+  await screens(page, 'diplomas-list', async () => {
+    await expect(card.getByRole('link', { name: 'Entrar al diplomado' })).toBeVisible();
+  });
+  await card.getByRole('link', { name: 'Entrar al diplomado' }).click();
+  await expect(page).toHaveURL(new RegExp(`/mis-diplomados/diplomado-CxVet/${diplomaId}$`));
+  await expect(page.getByTestId('diploma-progress')).toHaveText('0.00%');
+
+  await page.getByRole('button', { name: /Examen: Examen final/ }).click();
+  await screens(page, 'diploma-course', async () => {
+    await expect(page.getByRole('button', { name: 'Enviar respuestas' })).toBeDisabled();
+  });
+  // wrong answers first
+  await page.getByRole('radio', { name: 'Toracotomía' }).check();
+  await page.getByRole('radio', { name: 'Seda trenzada' }).check();
+  await page.getByRole('button', { name: 'Enviar respuestas' }).click();
+  await expect(page.getByText('Calificación: 0.00%').first()).toBeVisible();
+  await expect(page.getByText('No aprobado').first()).toBeVisible();
+  await expect(page.getByText('Laparotomía por línea media (respuesta correcta)')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Volver a intentar' }).click();
+  await expect(page.getByRole('button', { name: 'Enviar respuestas' })).toBeDisabled();
+  await page.getByRole('radio', { name: 'Laparotomía por línea media' }).check();
+  await page.getByRole('radio', { name: 'Monofilamento absorbible' }).check();
+  await page.getByRole('button', { name: 'Enviar respuestas' }).click();
+  await expect(page.getByTestId('diploma-progress')).toHaveText('Completado');
+
+  const modal = page.getByRole('dialog', { name: '¡Felicidades!' });
+  await expect(modal).toBeVisible();
+  await screens(page, 'diploma-certificate-modal', async () => {
+    await expect(modal.getByRole('button', { name: 'Descargar constancia' })).toBeVisible();
+  });
+  const downloading = page.waitForEvent('download');
+  await modal.getByRole('button', { name: 'Descargar constancia' }).click();
+  const download = await downloading;
+  const pdfPath = test.info().outputPath('constancia.pdf');
+  await download.saveAs(pdfPath);
+  const text = execFileSync('pdftotext', [pdfPath, '-']).toString();
+  expect(text).toContain(name);
+  expect(text).toContain('Folio: 001');
+  const code = /Verificación: ([A-Z0-9]+)/.exec(text)?.[1];
+  expect(code).toBeTruthy();
+
+  // the folio is assigned: the modal gives way to the page's certificate card
+  await expect(modal).toBeHidden();
+  await page.getByRole('link', { name: `Verificar constancia (${code})` }).click();
+  await expect(page).toHaveURL(new RegExp(`/certificados/${code}$`));
+  await screens(page, 'certificate-verification', async () => {
+    await expect(page.getByText('Certificado válido')).toBeVisible();
+    await expect(page.getByRole('main').getByText(name, { exact: true })).toBeVisible();
+    await expect(page.getByRole('main').getByText(title, { exact: true })).toBeVisible();
+  });
+  expect(await page.locator('meta[name="robots"]').getAttribute('content')).toContain('noindex');
+  await page.goto('/certificados/NOEXISTE2345');
+  await expect(page.getByText('No encontramos este certificado')).toBeVisible();
+
+  await member.context.close();
+  await admin.context.close();
+});
+
+test('a Premium member buys the External demo diploma with the simulated provider and ends enrolled', async ({ browser, baseURL }) => {
+  test.setTimeout(120_000);
+  const admin = await adminRequest(browser, baseURL!);
+  const member = await freshPremiumMember(browser, baseURL!, admin.request, 'Comprador E2E');
+  const { page } = member;
+  await page.goto('/mis-diplomados');
+  const card = page.getByRole('article').filter({ hasText: 'Diplomado en Anestesia y Analgesia Veterinaria' });
+  await card.getByRole('link', { name: 'Ver diplomado' }).click();
+  await expect(page).toHaveURL(/\/mis-diplomados\/diplomado-preview\//);
+  await screens(page, 'diploma-preview', async () => {
+    await expect(page.getByText('129.00 USD')).toBeVisible();
+  });
+  await page.getByRole('button', { name: 'Comprar acceso' }).click();
+  await expect(page).toHaveURL(/\/pago-simulado\/orden\//);
+  await page.getByRole('button', { name: 'Aprobar pago' }).click();
+  await expect(page).toHaveURL(/\/mis-diplomados\/finalize\//);
+  const success = page.getByRole('dialog', { name: 'Compra exitosa' });
+  await expect(success.getByText('Ha comprado con éxito el acceso al diplomado, bienvenido al curso')).toBeVisible();
+  await success.getByRole('button', { name: 'Ir al diplomado' }).click();
+  await expect(page).toHaveURL(/\/mis-diplomados\/diplomado\/[0-9a-f-]+$/);
+  await expect(page.getByRole('heading', { name: 'Diplomado en Anestesia y Analgesia Veterinaria' })).toBeVisible();
+  // External: the second item stays locked until the first is completed
+  await expect(page.getByRole('button', { name: /\(bloqueado\)/ })).toHaveCount(1);
+  await member.context.close();
+  await admin.context.close();
+});
+
+test('a Basic member cannot enter diploma routes', async ({ page }) => {
+  await loginAs(page, 'gratis');
+  for (const url of ['/mis-diplomados', '/mis-diplomados/diplomado-preview/00000000-0000-4000-8000-000000000000']) {
+    await page.goto(url);
+    await expect(page).not.toHaveURL(/\/mis-diplomados/);
+  }
+  expect((await page.request.get('/api/diplomas')).status()).toBe(403);
+});

@@ -1,0 +1,142 @@
+import { randomBytes } from 'node:crypto';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { Db } from '#server/db/client.ts';
+import { certificates, diplomaUsers } from '#server/db/schema/index.ts';
+import type { FileStorage } from '#server/services/storage.ts';
+import { AppError } from '#shared/errors.ts';
+import { formatFolio } from '#shared/diplomas/diplomas.rules.ts';
+import type { CertificateSummary, CertificateVerification } from '#shared/diplomas/diplomas.schemas.ts';
+import type { UserRow } from '#server/features/accounts/accounts.service.ts';
+import type { DiplomasService } from './diplomas.service.ts';
+import { renderCertificatePdf } from './certificates.pdf.ts';
+
+type CertificateRow = typeof certificates.$inferSelect;
+
+// no 0/O or 1/I: the code is read aloud and typed from paper
+const codeAlphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+/** 12 characters from 32 symbols: 60 bits, not guessable within any rate limit. */
+export function newVerificationCode(): string {
+  const bytes = randomBytes(12);
+  return Array.from(bytes, (byte) => codeAlphabet[byte % codeAlphabet.length]).join('');
+}
+
+const spanishDate = new Intl.DateTimeFormat('es-MX', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+function summary(row: CertificateRow): CertificateSummary {
+  return {
+    id: row.id,
+    diplomaId: row.diplomaId,
+    diplomaTitle: row.diplomaTitle,
+    folio: formatFolio(row.folio),
+    verificationCode: row.verificationCode,
+    issuedAt: row.issuedAt.toISOString(),
+    isRevoked: row.revokedAt !== null,
+  };
+}
+
+async function readAll(storage: FileStorage, key: string): Promise<Uint8Array | null> {
+  if (!(await storage.stat(key))) return null;
+  const chunks: Buffer[] = [];
+  for await (const chunk of storage.read(key)) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks);
+}
+
+export function createCertificatesService(deps: { db: Db; diplomas: DiplomasService; storage: FileStorage; publicUrl: string }) {
+  const { db, diplomas, storage, publicUrl } = deps;
+
+  /**
+   * Issues the member's certificate once: folio = the next number in this diploma, taken under a
+   * per-diploma advisory lock so concurrent downloads never share or skip one. Revoked rows keep theirs.
+   */
+  async function issue(user: UserRow, diplomaId: string): Promise<CertificateRow> {
+    const diploma = await diplomas.findActive(diplomaId);
+    const [existing] = await db.select().from(certificates).where(and(eq(certificates.diplomaId, diplomaId), eq(certificates.userId, user.id)));
+    if (existing) return existing;
+    if (!(await diplomas.isEnrolled(user.id, diplomaId))) throw new AppError('FORBIDDEN');
+    const { progressPercent, completedAt } = await diplomas.progressOf(diplomaId, user.id);
+    if (progressPercent < 100 || !completedAt) throw new AppError('FORBIDDEN');
+    return db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`certificate-folio:${diplomaId}`}))`);
+      const inserted = await tx
+        .insert(certificates)
+        .values({
+          diplomaId,
+          userId: user.id,
+          diplomaTitle: diploma.title,
+          folio: sql`(select coalesce(max(${certificates.folio}), 0) + 1 from ${certificates} where ${certificates.diplomaId} = ${diplomaId})`,
+          verificationCode: newVerificationCode(),
+          holderName: user.name,
+          issuerName: diploma.organizationName || 'CxVet',
+          completedAt,
+        })
+        .onConflictDoNothing({ target: [certificates.diplomaId, certificates.userId] })
+        .returning();
+      const row = inserted[0] ?? (await tx.select().from(certificates).where(and(eq(certificates.diplomaId, diplomaId), eq(certificates.userId, user.id))))[0];
+      if (!row) throw new AppError('CONFLICT');
+      await tx
+        .update(diplomaUsers)
+        .set({ certificateAt: row.issuedAt })
+        .where(and(eq(diplomaUsers.diplomaId, diplomaId), eq(diplomaUsers.userId, user.id)));
+      return row;
+    });
+  }
+
+  /** Issues if needed and renders the PDF from what was frozen at issue (same bytes every time). */
+  async function download(user: UserRow, diplomaId: string): Promise<{ bytes: Uint8Array; fileName: string }> {
+    const row = await issue(user, diplomaId);
+    if (row.revokedAt) throw new AppError('FORBIDDEN');
+    const diploma = await diplomas.findActive(diplomaId);
+    const background = diploma.certificateImage ? await readAll(storage, diploma.certificateImage) : null;
+    const bytes = await renderCertificatePdf({
+      holderName: row.holderName,
+      diplomaTitle: row.diplomaTitle,
+      folio: formatFolio(row.folio),
+      issuerName: row.issuerName,
+      completedOn: spanishDate.format(row.completedAt),
+      verificationUrl: new URL(`/certificados/${row.verificationCode}`, publicUrl).toString(),
+      verificationCode: row.verificationCode,
+      backgroundImage: background,
+    });
+    return { bytes, fileName: `constancia-${formatFolio(row.folio)}.pdf` };
+  }
+
+  /** The profile's certificates card. */
+  async function listForUser(userId: string): Promise<CertificateSummary[]> {
+    const rows = await db.select().from(certificates).where(eq(certificates.userId, userId)).orderBy(desc(certificates.issuedAt));
+    return rows.map(summary);
+  }
+
+  /** The public page: only what the certificate itself shows. */
+  async function verify(code: string): Promise<CertificateVerification> {
+    const [row] = await db.select().from(certificates).where(eq(certificates.verificationCode, code.trim().toUpperCase()));
+    if (!row) throw new AppError('NOT_FOUND');
+    return {
+      holderName: row.holderName,
+      diplomaTitle: row.diplomaTitle,
+      folio: formatFolio(row.folio),
+      completedAt: row.completedAt.toISOString(),
+      issuerName: row.issuerName,
+      revokedAt: row.revokedAt?.toISOString() ?? null,
+    };
+  }
+
+  async function listForDiploma(diplomaId: string) {
+    const rows = await db.select().from(certificates).where(eq(certificates.diplomaId, diplomaId)).orderBy(certificates.folio);
+    return rows.map((row) => ({ ...summary(row), userId: row.userId, holderName: row.holderName, revokeReason: row.revokeReason }));
+  }
+
+  /** Admin: the row stays (its folio is never given again); the public page says it was revoked. */
+  async function revoke(certificateId: string, reason: string): Promise<void> {
+    const updated = await db
+      .update(certificates)
+      .set({ revokedAt: new Date(), revokeReason: reason })
+      .where(eq(certificates.id, certificateId))
+      .returning({ id: certificates.id });
+    if (updated.length === 0) throw new AppError('NOT_FOUND');
+  }
+
+  return { issue, download, listForUser, verify, listForDiploma, revoke };
+}
+
+export type CertificatesService = ReturnType<typeof createCertificatesService>;

@@ -1,0 +1,526 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
+import { createProcedure, createUser, signedInAs } from '#server/testing/factories.ts';
+import { uploadSample } from '#server/features/uploads/uploads.testing.ts';
+import {
+  diplomaUsers,
+  diplomaVideoCompletions,
+  diplomas,
+  examAnswers,
+  examQuestions,
+  examResults,
+  organizations,
+} from '#server/db/schema/index.ts';
+import { errorMessages, messages } from '#shared/messages.ts';
+import type {
+  AdminDiploma,
+  AdminDiplomaRow,
+  AdminDiplomaVideo,
+  AdminExam,
+  DiplomaPreview,
+  DiplomaStatistics,
+  DiplomaUserRow,
+} from '#shared/diplomas/diplomas.admin.schemas.ts';
+
+let t: TestApp;
+let admin: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = (await signedInAs(t, { type: 'Admin' })).cookie;
+});
+afterAll(() => t.close());
+
+type Method = 'GET' | 'PUT' | 'POST' | 'DELETE';
+
+function call(method: Method, url: string, payload?: unknown, cookie: string | null = admin) {
+  return t.app.inject({
+    method,
+    url,
+    headers: { origin: testPublicUrl, ...(cookie ? { cookie } : {}) },
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+}
+
+async function diplomaInput(id: string, overrides: Record<string, unknown> = {}) {
+  return {
+    title: 'Diplomado en cirugía de tejidos blandos',
+    descriptionHtml: '<p>Curso <strong>completo</strong></p><script>alert(1)</script>',
+    previewImage: await uploadSample(t, admin, 'diploma-preview-image', 'portada.png', id),
+    previewPdf: await uploadSample(t, admin, 'diploma-preview-pdf', 'temario.pdf', id),
+    certificateImage: null,
+    cost: '149.90',
+    kind: 'CxVet',
+    organizationId: null,
+    adminEmail: '',
+    isTest: false,
+    ...overrides,
+  };
+}
+
+/** A diploma created through the API, with `videoCount` linked surgeries. */
+async function createDiploma(options: { videoCount?: number; overrides?: Record<string, unknown> } = {}) {
+  const id = randomUUID();
+  const saved = await call('PUT', `/api/admin/diplomas/${id}`, await diplomaInput(id, options.overrides));
+  expect(saved.statusCode, saved.body).toBe(200);
+  for (let index = 0; index < (options.videoCount ?? 0); index += 1) {
+    const procedure = await createProcedure(t, { name: `Procedimiento ${index + 1}` });
+    const linked = await call('POST', `/api/admin/diplomas/${id}/videos`, { procedureId: procedure.id });
+    expect(linked.statusCode, linked.body).toBe(200);
+  }
+  return id;
+}
+
+async function videosOf(id: string) {
+  return ((await call('GET', `/api/admin/diplomas/${id}/videos`)).json() as { items: AdminDiplomaVideo[] }).items;
+}
+
+async function examsOf(id: string) {
+  return ((await call('GET', `/api/admin/diplomas/${id}/exams`)).json() as { items: AdminExam[] }).items;
+}
+
+function examInput(videoId: string | null, questionCount = 2, title = 'Examen 1') {
+  return {
+    title,
+    videoId,
+    questions: Array.from({ length: questionCount }, (_, index) => ({
+      question: `Pregunta ${index + 1}`,
+      answers: ['Sí', 'No', 'Tal vez'],
+      correctAnswer: 0,
+    })),
+  };
+}
+
+async function createExam(id: string, videoId: string | null, questionCount = 2) {
+  const examId = randomUUID();
+  const response = await call('PUT', `/api/admin/diplomas/${id}/exams/${examId}`, examInput(videoId, questionCount));
+  expect(response.statusCode, response.body).toBe(200);
+  return examId;
+}
+
+describe('only Admins reach the diplomas console API', () => {
+  const someId = randomUUID();
+  const otherId = randomUUID();
+  const endpoints: [Method, string][] = [
+    ['GET', '/api/admin/diplomas'],
+    ['GET', '/api/admin/diplomas/options'],
+    ['GET', `/api/admin/diplomas/${someId}`],
+    ['PUT', `/api/admin/diplomas/${someId}`],
+    ['PUT', `/api/admin/diplomas/${someId}/active`],
+    ['DELETE', `/api/admin/diplomas/${someId}`],
+    ['GET', `/api/admin/diplomas/${someId}/videos`],
+    ['POST', `/api/admin/diplomas/${someId}/videos`],
+    ['PUT', `/api/admin/diplomas/${someId}/videos/${otherId}`],
+    ['PUT', `/api/admin/diplomas/${someId}/videos/${otherId}/active`],
+    ['POST', `/api/admin/diplomas/${someId}/videos/${otherId}/move`],
+    ['DELETE', `/api/admin/diplomas/${someId}/videos/${otherId}`],
+    ['GET', `/api/admin/diplomas/${someId}/exams`],
+    ['PUT', `/api/admin/diplomas/${someId}/exams/${otherId}`],
+    ['PUT', `/api/admin/diplomas/${someId}/exams/${otherId}/active`],
+    ['DELETE', `/api/admin/diplomas/${someId}/exams/${otherId}`],
+    ['GET', `/api/admin/diplomas/${someId}/users`],
+    ['PUT', `/api/admin/diplomas/${someId}/users/${otherId}`],
+    ['GET', `/api/admin/diplomas/${someId}/statistics`],
+    ['GET', `/api/admin/diplomas/${someId}/preview`],
+  ];
+
+  it.each(endpoints)('%s %s refuses a guest with 401 and Gratis, Premium and diploma administrators with 403', async (method, url) => {
+    const payload = method === 'PUT' || method === 'POST' ? {} : undefined;
+    expect((await call(method, url, payload, null)).statusCode).toBe(401);
+    for (const type of ['Gratis', 'Premium'] as const) {
+      const { cookie } = await signedInAs(t, { type });
+      expect((await call(method, url, payload, cookie)).statusCode).toBe(403);
+    }
+  });
+
+  it('refuses the administrator of a diploma too: the console is for Admins only', async () => {
+    const { user, cookie } = await signedInAs(t, { type: 'Premium' });
+    const id = await createDiploma({ videoCount: 1, overrides: { adminEmail: user.email } });
+    expect((await call('GET', `/api/admin/diplomas/${id}`, undefined, cookie)).statusCode).toBe(403);
+    expect((await call('GET', `/api/admin/diplomas/${id}/users`, undefined, cookie)).statusCode).toBe(403);
+  });
+});
+
+describe('general information', () => {
+  it('creates a diploma inactive, with the description sanitised and the cost kept in cents', async () => {
+    const id = await createDiploma();
+    const diploma = (await call('GET', `/api/admin/diplomas/${id}`)).json() as AdminDiploma;
+    expect(diploma).toMatchObject({ title: 'Diplomado en cirugía de tejidos blandos', cost: '149.90', kind: 'CxVet', isActive: false });
+    expect(diploma.descriptionHtml).toBe('<p>Curso <strong>completo</strong></p>');
+    expect(diploma.previewImage).toMatch(new RegExp(`^diplomados/${id}/Preview-Image/`));
+    const [row] = await t.db.select().from(diplomas).where(eq(diplomas.id, id));
+    expect(row!.costCents).toBe(14990);
+    const list = (await call('GET', '/api/admin/diplomas')).json() as { items: AdminDiplomaRow[] };
+    expect(list.items.find((item) => item.id === id)).toMatchObject({ kind: 'CxVet', isActive: false, videoCount: 0, userCount: 0 });
+  });
+
+  it.each([
+    ['12.5', 200],
+    ['12.50', 200],
+    ['0', 200],
+    ['12.555', 400],
+    ['12,50', 400],
+    ['abc', 400],
+    ['-3', 400],
+  ])('cost %s answers %i with the spec message when invalid', async (cost, status) => {
+    const id = randomUUID();
+    const response = await call('PUT', `/api/admin/diplomas/${id}`, await diplomaInput(id, { cost }));
+    expect(response.statusCode).toBe(status);
+    if (status === 400) expect(response.json().fields.cost).toBe(messages.invalidCost);
+  });
+
+  it('shows every missing field at once, including the organization of an External diploma', async () => {
+    const id = randomUUID();
+    const response = await call('PUT', `/api/admin/diplomas/${id}`, {
+      title: '',
+      descriptionHtml: '',
+      previewImage: '',
+      previewPdf: '',
+      certificateImage: null,
+      cost: '',
+      kind: 'External',
+      organizationId: null,
+      adminEmail: '',
+      isTest: false,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().fields).toMatchObject({
+      title: messages.fieldRequired,
+      descriptionHtml: messages.fieldRequired,
+      previewImage: messages.previewImageRequired,
+      previewPdf: messages.previewPdfRequired,
+      cost: messages.fieldRequired,
+      organizationId: messages.fieldRequired,
+    });
+  });
+
+  it('refuses a description with no visible text and an administrator e-mail nobody has', async () => {
+    const id = randomUUID();
+    const response = await call('PUT', `/api/admin/diplomas/${id}`, await diplomaInput(id, { descriptionHtml: '<p><script>x</script></p>', adminEmail: 'nadie@example.com' }));
+    expect(response.statusCode).toBe(400);
+    expect(response.json().fields).toEqual({ descriptionHtml: messages.fieldRequired, adminEmail: messages.diplomaAdminUnknown });
+  });
+
+  it('stores an External diploma with its organization and administrator, and a CxVet one without organization', async () => {
+    const [organization] = await t.db.insert(organizations).values({ title: 'Universidad Externa', type: 'Universidad' }).returning();
+    const manager = await createUser(t, { type: 'Premium', email: `gestor-${randomUUID().slice(0, 6)}@example.com` });
+    const id = await createDiploma({ overrides: { kind: 'External', organizationId: organization!.id, adminEmail: manager.email.toUpperCase() } });
+    const diploma = (await call('GET', `/api/admin/diplomas/${id}`)).json() as AdminDiploma;
+    expect(diploma).toMatchObject({ kind: 'External', organizationId: organization!.id, adminEmail: manager.email });
+    const input = await diplomaInput(id, { kind: 'CxVet', organizationId: organization!.id, previewImage: diploma.previewImage, previewPdf: diploma.previewPdf });
+    const saved = (await call('PUT', `/api/admin/diplomas/${id}`, input)).json() as AdminDiploma;
+    expect(saved.organizationId).toBeNull();
+  });
+
+  it('activating needs a video ("El diplomado requiere al menos un video para poder guardar.")', async () => {
+    const id = await createDiploma();
+    const refused = await call('PUT', `/api/admin/diplomas/${id}/active`, { isActive: true });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toBe(errorMessages.DIPLOMA_NEEDS_VIDEO.message);
+    const procedure = await createProcedure(t);
+    await call('POST', `/api/admin/diplomas/${id}/videos`, { procedureId: procedure.id });
+    expect((await call('PUT', `/api/admin/diplomas/${id}/active`, { isActive: true })).statusCode).toBe(200);
+    expect(((await call('GET', `/api/admin/diplomas/${id}`)).json() as AdminDiploma).isActive).toBe(true);
+  });
+
+  it('deleting a diploma removes it with its videos, exams and every stored file', async () => {
+    const id = await createDiploma({ videoCount: 1 });
+    const videoId = randomUUID();
+    const video = await uploadSample(t, admin, 'diploma-video', 'clase.mp4', id);
+    const pdf = await uploadSample(t, admin, 'diploma-video-pdf', 'lectura.pdf', id);
+    const saved = await call('PUT', `/api/admin/diplomas/${id}/videos/${videoId}`, {
+      title: 'Clase propia',
+      description: 'Descripción',
+      video,
+      chapters: [],
+      pdfs: [{ title: 'Lectura', file: pdf }],
+      images: [],
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const diploma = (await call('GET', `/api/admin/diplomas/${id}`)).json() as AdminDiploma;
+    for (const key of [diploma.previewImage, diploma.previewPdf, video, pdf]) expect(await t.storage.stat(key)).not.toBeNull();
+    expect((await call('DELETE', `/api/admin/diplomas/${id}`)).statusCode).toBe(200);
+    for (const key of [diploma.previewImage, diploma.previewPdf, video, pdf]) expect(await t.storage.stat(key)).toBeNull();
+    expect((await call('GET', `/api/admin/diplomas/${id}`)).statusCode).toBe(404);
+    expect((await call('DELETE', `/api/admin/diplomas/${id}`)).statusCode).toBe(404);
+  });
+});
+
+describe('videos', () => {
+  it('keeps the order, moves up and down, and an exam follows its video', async () => {
+    const id = await createDiploma({ videoCount: 3 });
+    const [first, second, third] = await videosOf(id);
+    const examId = await createExam(id, first!.id);
+    expect((await call('POST', `/api/admin/diplomas/${id}/videos/${first!.id}/move`, { direction: 'down' })).statusCode).toBe(200);
+    expect((await videosOf(id)).map((video) => video.id)).toEqual([second!.id, first!.id, third!.id]);
+    expect((await examsOf(id)).find((exam) => exam.id === examId)?.videoId).toBe(first!.id);
+    // moving the first one up changes nothing
+    await call('POST', `/api/admin/diplomas/${id}/videos/${second!.id}/move`, { direction: 'up' });
+    await call('POST', `/api/admin/diplomas/${id}/videos/${third!.id}/move`, { direction: 'up' });
+    expect((await videosOf(id)).map((video) => video.id)).toEqual([second!.id, third!.id, first!.id]);
+    expect((await examsOf(id)).find((exam) => exam.id === examId)?.videoId).toBe(first!.id);
+  });
+
+  it('an own video checks markers, PDFs and images with the spec messages', async () => {
+    const id = await createDiploma();
+    const response = await call('PUT', `/api/admin/diplomas/${id}/videos/${randomUUID()}`, {
+      title: '',
+      description: '',
+      video: '',
+      chapters: [{ name: 'Inicio', time: '' }],
+      pdfs: [{ title: '', file: 'x' }],
+      images: [{ title: 'Foto', file: '' }],
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().fields).toMatchObject({
+      title: messages.fieldRequired,
+      description: messages.fieldRequired,
+      video: messages.fieldRequired,
+      chapters: messages.markersIncomplete,
+      pdfs: messages.pdfIncomplete,
+      images: messages.imageIncomplete,
+    });
+  });
+
+  it('an own video keeps markers and files; replacing a file deletes the old one; a file of another diploma is refused', async () => {
+    const id = await createDiploma();
+    const videoId = randomUUID();
+    const video = await uploadSample(t, admin, 'diploma-video', 'clase.mp4', id);
+    const image = await uploadSample(t, admin, 'diploma-video-image', 'foto.png', id);
+    const body = {
+      title: 'Sutura intradérmica',
+      description: 'Paso a paso',
+      video,
+      chapters: [{ name: 'Inicio', time: '0:00:10' }, { name: 'Cierre', time: '0:05:00' }],
+      pdfs: [],
+      images: [{ title: 'Foto', file: image }],
+    };
+    expect((await call('PUT', `/api/admin/diplomas/${id}/videos/${videoId}`, body)).statusCode).toBe(200);
+    const [saved] = await videosOf(id);
+    expect(saved).toMatchObject({ kind: 'own', title: 'Sutura intradérmica', video, chapters: body.chapters, images: [{ title: 'Foto', file: image }] });
+
+    const replacement = await uploadSample(t, admin, 'diploma-video', 'clase2.mp4', id);
+    expect((await call('PUT', `/api/admin/diplomas/${id}/videos/${videoId}`, { ...body, video: replacement, images: [] })).statusCode).toBe(200);
+    expect(await t.storage.stat(video)).toBeNull();
+    expect(await t.storage.stat(image)).toBeNull();
+
+    const otherId = await createDiploma();
+    const foreign = await uploadSample(t, admin, 'diploma-video', 'ajeno.mp4', otherId);
+    const refused = await call('PUT', `/api/admin/diplomas/${id}/videos/${videoId}`, { ...body, video: foreign, images: [] });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().fields.video).toBe(messages.invalidFileFormat);
+  });
+
+  it('toggles a video, and an active diploma cannot lose its last video', async () => {
+    const id = await createDiploma({ videoCount: 2 });
+    await call('PUT', `/api/admin/diplomas/${id}/active`, { isActive: true });
+    const [first, second] = await videosOf(id);
+    expect((await call('PUT', `/api/admin/diplomas/${id}/videos/${first!.id}/active`, { isActive: false })).statusCode).toBe(200);
+    expect((await videosOf(id))[0]!.isActive).toBe(false);
+    const examId = await createExam(id, second!.id);
+    expect((await call('DELETE', `/api/admin/diplomas/${id}/videos/${second!.id}`)).statusCode).toBe(200);
+    expect((await examsOf(id)).find((exam) => exam.id === examId)?.videoId).toBeNull();
+    const refused = await call('DELETE', `/api/admin/diplomas/${id}/videos/${first!.id}`);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toBe(errorMessages.DIPLOMA_NEEDS_VIDEO.message);
+    expect(await videosOf(id)).toHaveLength(1);
+  });
+
+  it('a video of another diploma answers 404', async () => {
+    const id = await createDiploma({ videoCount: 1 });
+    const otherId = await createDiploma({ videoCount: 1 });
+    const [foreign] = await videosOf(otherId);
+    expect((await call('DELETE', `/api/admin/diplomas/${id}/videos/${foreign!.id}`)).statusCode).toBe(404);
+    expect((await call('PUT', `/api/admin/diplomas/${id}/videos/${foreign!.id}/active`, { isActive: false })).statusCode).toBe(404);
+  });
+});
+
+describe('exams', () => {
+  it('needs a video, and a new exam is added only while exams are fewer than videos', async () => {
+    const empty = await createDiploma();
+    const refused = await call('PUT', `/api/admin/diplomas/${empty}/exams/${randomUUID()}`, examInput(null));
+    expect(refused.json().message).toBe(errorMessages.DIPLOMA_NEEDS_VIDEO.message);
+
+    const id = await createDiploma({ videoCount: 2 });
+    await createExam(id, null);
+    await createExam(id, null);
+    const second = await call('PUT', `/api/admin/diplomas/${id}/exams/${randomUUID()}`, examInput(null));
+    expect(second.statusCode).toBe(400);
+    expect(second.json().message).toBe(errorMessages.DIPLOMA_EXAM_LIMIT.message);
+  });
+
+  it('two new exams at once on a diploma with room for one: only one is created', async () => {
+    const id = await createDiploma({ videoCount: 1 });
+    const results = await Promise.all(
+      [0, 1].map(() => call('PUT', `/api/admin/diplomas/${id}/exams/${randomUUID()}`, examInput(null))),
+    );
+    expect(results.map((response) => response.statusCode).sort()).toEqual([200, 400]);
+    expect(await examsOf(id)).toHaveLength(1);
+  });
+
+  it('a video takes at most one exam', async () => {
+    const id = await createDiploma({ videoCount: 3 });
+    const [first] = await videosOf(id);
+    await createExam(id, first!.id);
+    const response = await call('PUT', `/api/admin/diplomas/${id}/exams/${randomUUID()}`, examInput(first!.id));
+    expect(response.statusCode).toBe(400);
+    expect(response.json().fields.videoId).toBe(messages.videoHasExam);
+  });
+
+  it('validates questions: at least one, two answers each, a correct answer among them', async () => {
+    const id = await createDiploma({ videoCount: 2 });
+    const noQuestions = await call('PUT', `/api/admin/diplomas/${id}/exams/${randomUUID()}`, { title: 'E', videoId: null, questions: [] });
+    expect(noQuestions.json().fields.questions).toBe(messages.examQuestionsRequired);
+    const badQuestion = await call('PUT', `/api/admin/diplomas/${id}/exams/${randomUUID()}`, {
+      title: 'E',
+      videoId: null,
+      questions: [{ question: '¿?', answers: ['Sólo una'], correctAnswer: 3 }],
+    });
+    expect(badQuestion.json().fields).toMatchObject({
+      'questions.0.answers': messages.examAnswersRequired,
+      'questions.0.correctAnswer': messages.examCorrectRequired,
+    });
+  });
+
+  it('edits, toggles and removes an exam; once answered only title, video and state may change', async () => {
+    const id = await createDiploma({ videoCount: 2 });
+    const [first, second] = await videosOf(id);
+    const examId = await createExam(id, first!.id);
+    const edited = { ...examInput(second!.id, 3, 'Examen final') };
+    expect((await call('PUT', `/api/admin/diplomas/${id}/exams/${examId}`, edited)).statusCode).toBe(200);
+    expect((await examsOf(id))[0]).toMatchObject({ title: 'Examen final', videoId: second!.id, hasAnswers: false });
+    expect((await examsOf(id))[0]!.questions).toHaveLength(3);
+
+    const member = await createUser(t, { type: 'Premium' });
+    const [question] = await t.db.select().from(examQuestions).where(eq(examQuestions.examId, examId));
+    await t.db.insert(examAnswers).values({ questionId: question!.id, userId: member.id, answer: 1 });
+    const locked = await call('PUT', `/api/admin/diplomas/${id}/exams/${examId}`, examInput(second!.id, 1, 'Examen final'));
+    expect(locked.statusCode).toBe(409);
+    expect(locked.json().message).toBe(errorMessages.DIPLOMA_EXAM_LOCKED.message);
+    expect((await examsOf(id))[0]!.questions).toHaveLength(3);
+    const renamed = await call('PUT', `/api/admin/diplomas/${id}/exams/${examId}`, { ...edited, title: 'Evaluación final', videoId: first!.id });
+    expect(renamed.statusCode).toBe(200);
+    expect((await examsOf(id))[0]).toMatchObject({ title: 'Evaluación final', videoId: first!.id, hasAnswers: true });
+
+    expect((await call('PUT', `/api/admin/diplomas/${id}/exams/${examId}/active`, { isActive: false })).statusCode).toBe(200);
+    expect((await examsOf(id))[0]!.isActive).toBe(false);
+    expect((await call('DELETE', `/api/admin/diplomas/${id}/exams/${examId}`)).statusCode).toBe(200);
+    expect(await examsOf(id)).toHaveLength(0);
+  });
+});
+
+describe('users', () => {
+  it('lists Premium and Admin accounts only, and adding one records when they began', async () => {
+    const id = await createDiploma({ videoCount: 1 });
+    const premium = await createUser(t, { type: 'Premium' });
+    const gratis = await createUser(t, { type: 'Gratis' });
+    const listed = ((await call('GET', `/api/admin/diplomas/${id}/users`)).json() as { items: DiplomaUserRow[] }).items;
+    expect(listed.some((user) => user.id === premium.id && !user.assigned)).toBe(true);
+    expect(listed.some((user) => user.id === gratis.id)).toBe(false);
+    expect(listed.every((user) => user.type === 'Premium' || user.type === 'Admin')).toBe(true);
+
+    const before = Date.now();
+    expect((await call('PUT', `/api/admin/diplomas/${id}/users/${premium.id}`, { assigned: true })).statusCode).toBe(200);
+    // adding twice keeps the first start
+    const [row] = await t.db.select().from(diplomaUsers).where(eq(diplomaUsers.userId, premium.id));
+    expect(row!.beganAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    await call('PUT', `/api/admin/diplomas/${id}/users/${premium.id}`, { assigned: true });
+    const [again] = await t.db.select().from(diplomaUsers).where(eq(diplomaUsers.userId, premium.id));
+    expect(again!.beganAt.getTime()).toBe(row!.beganAt.getTime());
+
+    const refused = await call('PUT', `/api/admin/diplomas/${id}/users/${gratis.id}`, { assigned: true });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().fields.userId).toBe(messages.diplomaUserNotEnrollable);
+
+    expect((await call('PUT', `/api/admin/diplomas/${id}/users/${premium.id}`, { assigned: false })).statusCode).toBe(200);
+    expect(await t.db.select().from(diplomaUsers).where(eq(diplomaUsers.userId, premium.id))).toHaveLength(0);
+  });
+});
+
+describe('statistics', () => {
+  it('computes scores, the progress donut and per-exam and per-question figures from members answers', async () => {
+    const id = await createDiploma({ videoCount: 3 });
+    const [first, second] = await videosOf(id);
+    const examA = await createExam(id, first!.id, 2);
+    const examB = await createExam(id, second!.id, 2);
+    const [done, halfway, idle] = await Promise.all([
+      createUser(t, { type: 'Premium', name: 'Ana' }),
+      createUser(t, { type: 'Premium', name: 'Beto' }),
+      createUser(t, { type: 'Premium', name: 'Carla' }),
+    ]);
+    for (const user of [done, halfway, idle]) await call('PUT', `/api/admin/diplomas/${id}/users/${user.id}`, { assigned: true });
+    const questionsA = await t.db.select().from(examQuestions).where(eq(examQuestions.examId, examA));
+    const questionsB = await t.db.select().from(examQuestions).where(eq(examQuestions.examId, examB));
+    // Ana: both exams right (passes both); Beto: exam A half right (fails)
+    await t.db.insert(examAnswers).values([
+      ...[...questionsA, ...questionsB].map((question) => ({ questionId: question.id, userId: done.id, answer: question.correctAnswer })),
+      { questionId: questionsA[0]!.id, userId: halfway.id, answer: questionsA[0]!.correctAnswer },
+      { questionId: questionsA[1]!.id, userId: halfway.id, answer: 2 },
+    ]);
+    await t.db.insert(examResults).values([
+      { examId: examA, userId: done.id, scorePercent: 100, passed: true },
+      { examId: examB, userId: done.id, scorePercent: 100, passed: true },
+      { examId: examA, userId: halfway.id, scorePercent: 50, passed: false },
+    ]);
+
+    const stats = (await call('GET', `/api/admin/diplomas/${id}/statistics`)).json() as DiplomaStatistics;
+    expect(stats.progress).toEqual({ completed: 1, inProgress: 1, notStarted: 1 });
+    expect(stats.users.map((user) => [user.name, user.status, user.progressPercent, user.scores])).toEqual([
+      ['Ana', 'completed', 100, [100, 100]],
+      ['Beto', 'inProgress', 0, [50, null]],
+      ['Carla', 'notStarted', 0, [null, null]],
+    ]);
+    expect(stats.exams.map((exam) => [exam.id, exam.completed, exam.notCompleted, exam.passed, exam.rejected])).toEqual([
+      [examA, 2, 1, 1, 1],
+      [examB, 1, 2, 1, 0],
+    ]);
+    expect(stats.exams[0]!.questions.map((question) => [question.label, question.correct, question.incorrect])).toEqual([
+      ['P1', 2, 0],
+      ['P2', 1, 1],
+    ]);
+  });
+});
+
+describe('preview', () => {
+  it('shows the ordered sequence with the External locking rule for the viewing Admin', async () => {
+    const [organization] = await t.db.insert(organizations).values({ title: 'Org', type: 'Empresa' }).returning();
+    const id = await createDiploma({ videoCount: 2, overrides: { kind: 'External', organizationId: organization!.id } });
+    const [first, second] = await videosOf(id);
+    await createExam(id, first!.id);
+    const preview = (await call('GET', `/api/admin/diplomas/${id}/preview`)).json() as DiplomaPreview;
+    expect(preview.items.map((item) => [item.type, item.locked])).toEqual([
+      ['video', false],
+      ['exam', true],
+      ['video', true],
+    ]);
+    expect(preview.items[2]!.type === 'video' && preview.items[2]!.video.id).toBe(second!.id);
+  });
+
+  it('a CxVet diploma locks only inactive items', async () => {
+    const id = await createDiploma({ videoCount: 2 });
+    const [first, second] = await videosOf(id);
+    await call('PUT', `/api/admin/diplomas/${id}/videos/${second!.id}/active`, { isActive: false });
+    await createExam(id, first!.id);
+    const preview = (await call('GET', `/api/admin/diplomas/${id}/preview`)).json() as DiplomaPreview;
+    expect(preview.items.map((item) => [item.type, item.locked])).toEqual([
+      ['video', false],
+      ['exam', false],
+      ['video', true],
+    ]);
+  });
+
+  it('counts the viewer own completions', async () => {
+    const [organization] = await t.db.insert(organizations).values({ title: 'Org 2', type: 'Empresa' }).returning();
+    const { user, cookie } = await signedInAs(t, { type: 'Admin' });
+    const id = await createDiploma({ videoCount: 2, overrides: { kind: 'External', organizationId: organization!.id } });
+    const [first] = await videosOf(id);
+    await t.db.insert(diplomaVideoCompletions).values({ videoId: first!.id, userId: user.id });
+    const preview = (await call('GET', `/api/admin/diplomas/${id}/preview`, undefined, cookie)).json() as DiplomaPreview;
+    expect(preview.items.map((item) => [item.completed, item.locked])).toEqual([
+      [true, false],
+      [false, false],
+    ]);
+  });
+});

@@ -1,0 +1,206 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Button, Checkbox, Group, Paper, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useEffect } from 'react';
+import { Controller, useForm, useWatch } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { diplomaInputSchema, type AdminDiploma, type DiplomaInput } from '#shared/diplomas/diplomas.admin.schemas.ts';
+import { useErrorModal } from '#web/components/error-modal.tsx';
+import { RichTextField } from '#web/features/admin/components/rich-text-field.tsx';
+import { UploadField } from '#web/features/admin/components/upload-field.tsx';
+import { applyServerFieldErrors, useGoBack } from '#web/features/admin/form-errors.ts';
+import { usePendingUploads } from '#web/features/admin/pending-uploads.ts';
+import { href, paths } from '#web/paths.ts';
+import { useDiplomaOptions, useSaveDiploma } from '../api.ts';
+
+const emptyDiploma: DiplomaInput = {
+  title: '',
+  descriptionHtml: '',
+  previewImage: '',
+  previewPdf: '',
+  certificateImage: null,
+  cost: '',
+  kind: 'CxVet',
+  organizationId: null,
+  adminEmail: '',
+  isTest: false,
+};
+
+const fileFields = [
+  { name: 'previewImage', label: 'Imagen de vista previa', target: 'diploma-preview-image', hint: 'Tamaño mínimo recomendado: 1090x720 px. Formatos: jpeg, jpg, png.', required: true },
+  { name: 'previewPdf', label: 'PDF de información previa', target: 'diploma-preview-pdf', hint: 'Formato: pdf.', required: true },
+  { name: 'certificateImage', label: 'Imagen del certificado', target: 'diploma-certificate', hint: 'Fondo de la constancia (16x12 in, horizontal). Formatos: jpeg, jpg, png.', required: false },
+] as const;
+
+/** Tab 1, 'Información general': creating one leads to its other tabs; saving an existing one returns to the list. */
+export function DiplomaGeneralForm({ id, diploma }: { id: string; diploma?: AdminDiploma }) {
+  const isEdit = Boolean(diploma);
+  const navigate = useNavigate();
+  const goBack = useGoBack(paths.adminDiplomas);
+  const { showAppError } = useErrorModal();
+  const pending = usePendingUploads();
+  const options = useDiplomaOptions();
+  const save = useSaveDiploma(id);
+  const form = useForm<DiplomaInput>({ resolver: zodResolver(diplomaInputSchema), defaultValues: emptyDiploma });
+  const { errors } = form.formState;
+  const kind = useWatch({ control: form.control, name: 'kind' });
+
+  useEffect(() => {
+    if (diploma) {
+      const { id: _id, isActive: _active, createdAt: _created, ...values } = diploma;
+      form.reset(values);
+    }
+  }, [diploma, form]);
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      await save.mutateAsync(values);
+      pending.commit();
+      if (isEdit) {
+        notifications.show({ color: 'green', message: 'Se guardó la información del diplomado.' });
+        await navigate(paths.adminDiplomas);
+      } else {
+        notifications.show({ color: 'green', message: 'Diplomado creado. Agrega sus videos para poder activarlo.' });
+        await navigate(`${href.adminDiploma(id)}?tab=videos`, { replace: true });
+      }
+    } catch (error) {
+      if (!applyServerFieldErrors(error, form.setError)) showAppError(error);
+    }
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <Stack gap="lg">
+        <Paper withBorder p="md">
+          <Stack>
+            <Title order={2} fz="lg">
+              Información general
+            </Title>
+            <TextInput label="Título" required {...form.register('title')} error={errors.title?.message} />
+            <Controller
+              control={form.control}
+              name="descriptionHtml"
+              render={({ field }) => (
+                <RichTextField label="Descripción" required value={field.value} onChange={field.onChange} error={errors.descriptionHtml?.message} />
+              )}
+            />
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <TextInput
+                label="Costo (USD)"
+                description="Número con 2 decimales, por ejemplo 149.90"
+                required
+                inputMode="decimal"
+                {...form.register('cost')}
+                error={errors.cost?.message}
+              />
+              <Controller
+                control={form.control}
+                name="kind"
+                render={({ field }) => (
+                  <Stack gap={4}>
+                    <Text size="sm" fw={500} id="diploma-kind-label">
+                      Tipo de diplomado
+                    </Text>
+                    <SegmentedControl
+                      aria-labelledby="diploma-kind-label"
+                      data={[
+                        { value: 'CxVet', label: 'CxVet' },
+                        { value: 'External', label: 'External' },
+                      ]}
+                      value={field.value}
+                      onChange={(value) => {
+                        field.onChange(value);
+                        if (value === 'CxVet') form.setValue('organizationId', null);
+                        form.clearErrors('organizationId');
+                      }}
+                    />
+                  </Stack>
+                )}
+              />
+              <Controller
+                control={form.control}
+                name="organizationId"
+                render={({ field }) => (
+                  <Select
+                    label="Organización"
+                    placeholder={kind === 'External' ? 'Selecciona una organización' : 'Solo para diplomados External'}
+                    required={kind === 'External'}
+                    disabled={kind !== 'External'}
+                    searchable
+                    data={(options.data?.organizations ?? []).map((organization) => ({ value: organization.id, label: organization.title }))}
+                    value={field.value}
+                    onChange={(value) => field.onChange(value)}
+                    error={errors.organizationId?.message}
+                    nothingFoundMessage="Sin resultados"
+                  />
+                )}
+              />
+              <Controller
+                control={form.control}
+                name="adminEmail"
+                render={({ field }) => (
+                  <Select
+                    label="Administrador del diplomado (correo)"
+                    placeholder="Sin administrador"
+                    searchable
+                    clearable
+                    limit={50}
+                    data={(options.data?.people ?? []).map((person) => ({ value: person.email, label: person.email }))}
+                    value={field.value || null}
+                    onChange={(value) => field.onChange(value ?? '')}
+                    error={errors.adminEmail?.message}
+                    nothingFoundMessage="Sin resultados"
+                  />
+                )}
+              />
+            </SimpleGrid>
+            <Checkbox label="Diplomado de prueba (no se muestra a los miembros)" {...form.register('isTest')} />
+          </Stack>
+        </Paper>
+
+        <Paper withBorder p="md">
+          <Stack>
+            <Title order={2} fz="lg">
+              Archivos
+            </Title>
+            <SimpleGrid cols={{ base: 1, md: 3 }} spacing="lg">
+              {fileFields.map((file) => (
+                <Controller
+                  key={file.name}
+                  control={form.control}
+                  name={file.name}
+                  render={({ field }) => (
+                    <UploadField
+                      label={file.label}
+                      hint={file.hint}
+                      target={file.target}
+                      recordId={id}
+                      required={file.required}
+                      preview={file.name === 'previewImage'}
+                      value={field.value || null}
+                      onChange={(key) => {
+                        field.onChange(file.required ? (key ?? '') : key);
+                        form.clearErrors(file.name);
+                      }}
+                      pending={pending}
+                      error={errors[file.name]?.message}
+                    />
+                  )}
+                />
+              ))}
+            </SimpleGrid>
+          </Stack>
+        </Paper>
+
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={goBack}>
+            Cancelar
+          </Button>
+          <Button type="submit" loading={save.isPending}>
+            Guardar
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,73 @@
+import { Checkbox, Stack, Switch } from '@mantine/core';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import type { DiplomaUserRow } from '#shared/diplomas/diplomas.admin.schemas.ts';
+import { PageLoader } from '#web/components/page-loader.tsx';
+import { useErrorModal } from '#web/components/error-modal.tsx';
+import { AdminDataTable } from '#web/features/admin/components/admin-data-table.tsx';
+import { useAssignDiplomaUser, useDiplomaUsers, type UserListApi } from '../api.ts';
+
+/** Tab 3 and the 'Administrar Usuarios' modal: Premium and Admin users with a checkbox, and 'only assigned'. */
+export function DiplomaUsersTable({ scope, diplomaId }: { scope: UserListApi; diplomaId: string }) {
+  const users = useDiplomaUsers(scope, diplomaId);
+  const assign = useAssignDiplomaUser(scope, diplomaId);
+  const { showAppError } = useErrorModal();
+  const [onlyAssigned, setOnlyAssigned] = useState(false);
+  // the box follows the click at once; the server's answer (and the refreshed list) settles it
+  const [overrides, setOverrides] = useState<Record<string, boolean>>({});
+
+  function toggle(userId: string, assigned: boolean) {
+    setOverrides((current) => ({ ...current, [userId]: assigned }));
+    void assign
+      .mutateAsync({ userId, assigned })
+      .catch(showAppError)
+      .finally(() =>
+        setOverrides((current) => {
+          const { [userId]: _settled, ...rest } = current;
+          return rest;
+        }),
+      );
+  }
+
+  if (users.isPending) return <PageLoader />;
+  if (users.isError) throw users.error;
+  const records = onlyAssigned ? users.data.filter((user) => user.assigned) : users.data;
+
+  return (
+    <Stack>
+      <Switch label="Mostrar solo usuarios asignados" checked={onlyAssigned} onChange={(event) => setOnlyAssigned(event.currentTarget.checked)} />
+      <AdminDataTable<DiplomaUserRow>
+        mode="client"
+        label="Usuarios del diplomado"
+        records={records}
+        fetching={users.isFetching}
+        initialSort={{ column: 'email', direction: 'asc' }}
+        searchText={(user) => `${user.name} ${user.email} ${user.type}`}
+        sortValue={(user, column) => (column === 'assigned' ? Number(user.assigned) : String(user[column as keyof DiplomaUserRow] ?? ''))}
+        columns={[
+          {
+            accessor: 'assigned',
+            title: 'Asignado',
+            sortable: true,
+            render: (user) => (
+              <Checkbox
+                checked={overrides[user.id] ?? user.assigned}
+                onChange={(event) => toggle(user.id, event.currentTarget.checked)}
+                aria-label={`Asignar ${user.email}`}
+              />
+            ),
+          },
+          { accessor: 'name', title: 'Nombre', sortable: true },
+          { accessor: 'email', title: 'Correo', sortable: true },
+          { accessor: 'type', title: 'Tipo', sortable: true },
+          {
+            accessor: 'beganAt',
+            title: 'Inicio',
+            sortable: true,
+            render: (user) => (user.beganAt ? dayjs(user.beganAt).format('DD/MM/YYYY HH:mm') : '—'),
+          },
+        ]}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,42 @@
+import { Anchor, Button, Modal, Stack, Text } from '@mantine/core';
+import { Link } from 'react-router';
+import type { Course } from '#shared/diplomas/diplomas.schemas.ts';
+import { useErrorModal } from '#web/components/error-modal.tsx';
+import { href } from '#web/paths.ts';
+import { useDownloadCertificate } from '../api.ts';
+
+/** Opens at 100% (spec 3 §2). */
+export function CertificateModal({ course, opened, onClose }: { course: Course; opened: boolean; onClose: () => void }) {
+  return (
+    <Modal opened={opened} onClose={onClose} centered title="¡Felicidades!">
+      <CertificateActions course={course} />
+    </Modal>
+  );
+}
+
+/** Downloading assigns the folio once; the PDF is rendered by the server. */
+export function CertificateActions({ course }: { course: Course }) {
+  const download = useDownloadCertificate(course.id);
+  const { showAppError } = useErrorModal();
+  const certificate = course.certificate;
+  return (
+    <Stack gap="sm">
+      <Text>Completaste el diplomado {course.title}. Descarga tu constancia.</Text>
+      {certificate?.isRevoked ? (
+        <Text c="red.8">Esta constancia fue revocada. Contacta a un administrador.</Text>
+      ) : (
+        <Button onClick={() => download.mutate(undefined, { onError: (error) => showAppError(error) })} loading={download.isPending}>
+          Descargar constancia
+        </Button>
+      )}
+      {certificate && (
+        <Text size="sm">
+          Folio {certificate.folio} ·{' '}
+          <Anchor component={Link} to={href.certificateVerification(certificate.verificationCode)}>
+            Verificar constancia ({certificate.verificationCode})
+          </Anchor>
+        </Text>
+      )}
+    </Stack>
+  );
+}

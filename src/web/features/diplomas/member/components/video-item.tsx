@@ -1,0 +1,97 @@
+import { Anchor, Button, Group, Image, SimpleGrid, Stack, Text } from '@mantine/core';
+import { useRef } from 'react';
+import { Link } from 'react-router';
+import type { CourseItem } from '#shared/diplomas/diplomas.schemas.ts';
+import { formatChapterTime } from '#shared/catalog/catalog.rules.ts';
+import { useErrorModal } from '#web/components/error-modal.tsx';
+import { href } from '#web/paths.ts';
+import { useCompleteVideo } from '../api.ts';
+
+type CourseVideo = Extract<CourseItem, { type: 'video' }>;
+
+/** A diploma video: its own file with markers, PDFs and images, or a linked catalogue procedure with its guide. */
+export function VideoItem({ diplomaId, video }: { diplomaId: string; video: CourseVideo }) {
+  const player = useRef<HTMLVideoElement>(null);
+  const complete = useCompleteVideo(diplomaId);
+  const { showAppError } = useErrorModal();
+  const markDone = () => {
+    if (!video.completed && !complete.isPending) complete.mutate(video.id, { onError: (error) => showAppError(error) });
+  };
+
+  return (
+    <Stack gap="sm">
+      {video.description && <Text size="sm">{video.description}</Text>}
+      {video.videoUrl && (
+        <video ref={player} src={video.videoUrl} controls preload="metadata" style={{ width: '100%', borderRadius: 8, background: '#000' }} onEnded={markDone}>
+          <track kind="captions" />
+        </video>
+      )}
+      {video.procedureId && (
+        <Group gap="md">
+          <Anchor component={Link} to={href.procedure(video.procedureId)}>
+            Ver el video del procedimiento
+          </Anchor>
+          {video.guidePdfUrl && (
+            <Anchor href={video.guidePdfUrl} target="_blank" rel="noopener">
+              Guía en PDF
+            </Anchor>
+          )}
+        </Group>
+      )}
+      {video.chapters.length > 0 && (
+        <Stack gap={4}>
+          <Text fw={600} size="sm">
+            Secciones
+          </Text>
+          <Group gap="xs">
+            {video.chapters.map((chapter) => (
+              <Button
+                key={`${chapter.timeSeconds}-${chapter.name}`}
+                size="compact-sm"
+                variant="light"
+                onClick={() => {
+                  if (player.current) {
+                    player.current.currentTime = chapter.timeSeconds;
+                    void player.current.play().catch(() => {});
+                  }
+                }}
+              >
+                {formatChapterTime(chapter.timeSeconds)} {chapter.name}
+              </Button>
+            ))}
+          </Group>
+        </Stack>
+      )}
+      {video.pdfs.length > 0 && (
+        <Stack gap={4}>
+          <Text fw={600} size="sm">
+            Documentos
+          </Text>
+          {video.pdfs.map((pdf) => (
+            <Anchor key={pdf.url} href={pdf.url} target="_blank" rel="noopener" size="sm">
+              {pdf.title}
+            </Anchor>
+          ))}
+        </Stack>
+      )}
+      {video.images.length > 0 && (
+        <SimpleGrid cols={{ base: 2, sm: 4 }}>
+          {video.images.map((image) => (
+            <Anchor key={image.url} href={image.url} download title={image.title}>
+              <Image src={image.url} alt={image.title} radius="sm" />
+            </Anchor>
+          ))}
+        </SimpleGrid>
+      )}
+      {video.completed ? (
+        <Text c="green.8" fw={600} size="sm">
+          Video completado
+        </Text>
+      ) : (
+        <Button variant="light" onClick={markDone} loading={complete.isPending} w={{ base: '100%', sm: 'auto' }}>
+          Marcar como completado
+        </Button>
+      )}
+    </Stack>
+  );
+}
