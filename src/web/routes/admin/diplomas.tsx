@@ -88,8 +88,9 @@ export function AdminDiplomasPage() {
             render: (diploma) => (
               <Button
                 size="compact-sm"
-                variant={diploma.isActive ? 'outline' : 'filled'}
-                color={diploma.isActive ? 'red' : 'green'}
+                // an outlined red label fails colour contrast: Desactivar is the neutral button
+                variant={diploma.isActive ? 'default' : 'filled'}
+                color={diploma.isActive ? undefined : 'green.9'}
                 loading={setActive.isPending && setActive.variables?.id === diploma.id}
                 onClick={() => void toggle(diploma)}
                 aria-label={`${diploma.isActive ? 'Desactivar' : 'Activar'} ${diploma.title}`}

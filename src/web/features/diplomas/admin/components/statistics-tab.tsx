@@ -5,6 +5,7 @@ import { chartPalette, type DiplomaStatistics, type ProgressStatus } from '#shar
 import { messages } from '#shared/messages.ts';
 import { PageLoader } from '#web/components/page-loader.tsx';
 import { useDiplomaStatistics } from '../api.ts';
+import { CertificatesPanel } from './certificates-panel.tsx';
 
 const statusLabels: Record<ProgressStatus, string> = { completed: 'Completado', inProgress: 'En progreso', notStarted: 'Sin iniciar' };
 const [blue, orange, teal, red] = chartPalette;
@@ -186,6 +187,8 @@ export function DiplomaStatisticsTab({ diplomaId }: { diplomaId: string }) {
           {exams.length === 0 ? <Text c="dimmed">{messages.emptyTable}</Text> : exams.map((exam) => <ExamFigures key={exam.id} exam={exam} />)}
         </Stack>
       </Paper>
+
+      <CertificatesPanel diplomaId={diplomaId} />
     </Stack>
   );
 }

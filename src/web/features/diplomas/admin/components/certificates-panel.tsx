@@ -1,0 +1,132 @@
+import { Anchor, Badge, Button, Group, Modal, Paper, Stack, Table, Text, Textarea, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import type { z } from 'zod';
+import { adminCertificateRowSchema, revokeCertificateInputSchema } from '#shared/diplomas/diplomas.schemas.ts';
+import { messages } from '#shared/messages.ts';
+import { useErrorModal } from '#web/components/error-modal.tsx';
+import { api } from '#web/lib/api-client.ts';
+
+type CertificateRow = z.infer<typeof adminCertificateRowSchema>;
+const revokeReasonMessage = 'Escribe el motivo (al menos 3 caracteres).';
+
+/** Issued certificates of a diploma; the Admin can revoke one with a reason (its folio is never given again). */
+export function CertificatesPanel({ diplomaId }: { diplomaId: string }) {
+  const queryClient = useQueryClient();
+  const { showAppError } = useErrorModal();
+  const certificates = useQuery({
+    queryKey: ['admin', 'diplomas', diplomaId, 'certificates'],
+    queryFn: () => api.get<{ items: CertificateRow[] }>(`/api/admin/diplomas/${encodeURIComponent(diplomaId)}/certificates`).then((body) => body.items),
+  });
+  const revoke = useMutation({
+    mutationFn: ({ id, reason }: { id: string; reason: string }) => api.post(`/api/admin/certificates/${encodeURIComponent(id)}/revoke`, { reason }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin', 'diplomas', diplomaId, 'certificates'] }),
+  });
+  const [revoking, setRevoking] = useState<CertificateRow | null>(null);
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+
+  async function confirm() {
+    if (!revoking) return;
+    if (!revokeCertificateInputSchema.safeParse({ reason }).success) {
+      setError(revokeReasonMessage);
+      return;
+    }
+    try {
+      await revoke.mutateAsync({ id: revoking.id, reason: reason.trim() });
+      setRevoking(null);
+    } catch (failure) {
+      showAppError(failure);
+    }
+  }
+
+  return (
+    <Paper withBorder p="md">
+      <Stack>
+        <Title order={2} fz="lg">
+          Constancias emitidas
+        </Title>
+        {certificates.isPending ? (
+          <Text c="dimmed">Cargando…</Text>
+        ) : certificates.isError || certificates.data.length === 0 ? (
+          <Text c="dimmed">{messages.emptyTable}</Text>
+        ) : (
+          <Table.ScrollContainer minWidth={520} type="native" tabIndex={0} aria-label="Constancias emitidas (desplazable)">
+            <Table striped withTableBorder aria-label="Constancias emitidas">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Folio</Table.Th>
+                  <Table.Th>Nombre</Table.Th>
+                  <Table.Th>Emitida</Table.Th>
+                  <Table.Th>Estado</Table.Th>
+                  <Table.Th>Acción</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {certificates.data.map((certificate) => (
+                  <Table.Tr key={certificate.id}>
+                    <Table.Td>
+                      <Anchor href={`/certificados/${encodeURIComponent(certificate.verificationCode)}`} target="_blank" rel="noopener" size="sm">
+                        {certificate.folio}
+                      </Anchor>
+                    </Table.Td>
+                    <Table.Td>{certificate.holderName}</Table.Td>
+                    <Table.Td>{dayjs(certificate.issuedAt).format('DD/MM/YYYY')}</Table.Td>
+                    <Table.Td>
+                      {certificate.isRevoked ? (
+                        <Stack gap={2}>
+                          <Badge color="red" variant="light">
+                            Revocada
+                          </Badge>
+                          {certificate.revokeReason ? <Text size="xs">{certificate.revokeReason}</Text> : null}
+                        </Stack>
+                      ) : (
+                        <Badge color="teal" variant="light">
+                          Válida
+                        </Badge>
+                      )}
+                    </Table.Td>
+                    <Table.Td>
+                      {certificate.isRevoked ? null : (
+                        <Button
+                          size="compact-sm"
+                          color="red"
+                          variant="outline"
+                          onClick={() => {
+                            setReason('');
+                            setError(null);
+                            setRevoking(certificate);
+                          }}
+                          aria-label={`Revocar constancia ${certificate.folio}`}
+                        >
+                          Revocar
+                        </Button>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Stack>
+      <Modal opened={revoking !== null} onClose={() => setRevoking(null)} title="Revocar constancia" centered>
+        <Stack>
+          <Text size="sm">
+            La constancia con folio {revoking?.folio} de {revoking?.holderName} dejará de ser válida en su página de verificación. El folio no se vuelve a asignar.
+          </Text>
+          <Textarea label="Motivo" required autosize minRows={2} value={reason} onChange={(event) => setReason(event.currentTarget.value)} error={error} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setRevoking(null)}>
+              Cancelar
+            </Button>
+            <Button color="red" onClick={() => void confirm()} loading={revoke.isPending}>
+              Revocar
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Paper>
+  );
+}
