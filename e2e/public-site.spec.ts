@@ -128,9 +128,9 @@ test.describe('catalogue', () => {
     await expect(page).toHaveURL(/\/procedimientos\/kynd\/Perro$/);
   });
 
-  test('an unknown filter shows Pagina no encontrada', async ({ page }) => {
+  test('an unknown filter shows Página no encontrada', async ({ page }) => {
     await page.goto('/procedimientos/kynd/Caballo');
-    await expect(page.getByRole('heading', { name: 'Pagina no encontrada' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Página no encontrada' })).toBeVisible();
   });
 });
 
@@ -190,15 +190,15 @@ test('a failed contact message shows the error modal and the inline alert', asyn
   const modal = page.getByRole('dialog', { name: 'ERROR CORREO CONTACTO' });
   await expect(modal.getByText('No se pudo enviar correo')).toBeVisible();
   await modal.getByRole('button', { name: 'Aceptar' }).click();
-  await expect(page.getByText('Ocurrio un error.')).toBeVisible();
+  await expect(page.getByText('Ocurrió un error.')).toBeVisible();
   await page.getByLabel('Asunto').fill('Hola de nuevo');
-  await expect(page.getByText('Ocurrio un error.')).toHaveCount(0);
+  await expect(page.getByText('Ocurrió un error.')).toHaveCount(0);
 });
 
 test('the catalogue shows the spec\'s texts when its lists fail to load', async ({ page }) => {
   await page.route(/\/api\/catalog\/(procedures|filters)/, (route) => route.fulfill({ status: 500, body: '{}' }));
   await page.goto('/procedimientos');
-  await expect(page.getByText('No se pudo cargar la lista de cirugías, intente mas tarde')).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText('No se pudo cargar la lista de cirugías, intente más tarde')).toBeVisible({ timeout: 15_000 });
   await expect(page.getByText('No se pudo cargar la lista de etiquetas').last()).toBeVisible({ timeout: 15_000 });
 });
 

@@ -1,6 +1,6 @@
 import { paths } from '#web/paths.ts';
 
-/** Every console area of the three specs; those not built yet show 'Pagina no encontrada' in the frame. */
+/** Every console area of the three specs; those not built yet show 'Página no encontrada' in the frame. */
 export const adminNavLinks: { label: string; to: string }[] = [
   { label: 'Procedimientos', to: paths.adminProcedures },
   { label: 'Etiquetas', to: paths.adminTags },
