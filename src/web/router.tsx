@@ -51,6 +51,7 @@ const adminPages: RouteObject[] = [
   ),
   screen(paths.adminMailing, () => import('#web/routes/admin/people/mailing.tsx').then((m) => m.AdminMailingPage)),
   screen(paths.adminStatistics, () => import('#web/routes/admin/people/statistics.tsx').then((m) => m.AdminStatisticsPage)),
+  screen(paths.adminOutbox, () => import('#web/routes/admin/outbox.tsx').then((m) => m.AdminOutboxPage)),
   ...notBuilt(
     paths.adminClassrooms,
     paths.adminClassroomCreate,
@@ -90,7 +91,8 @@ export function createAppRouter(queryClient: QueryClient) {
 
     guarded(guards.guestsOnly, [
       screen(paths.login, () => import('#web/routes/login.tsx').then((m) => m.LoginPage)),
-      ...notBuilt(paths.loginPassword),
+      // an old address people still follow from mails and bookmarks: the password page is recovery
+      { path: paths.loginPassword, loader: ({ request }) => redirect(`${paths.passwordRecovery}${new URL(request.url).search}`) },
       screen(paths.passwordRecovery, () => import('#web/routes/password-recovery.tsx').then((m) => m.PasswordRecoveryPage)),
       screen(paths.passwordReset, () => import('#web/routes/password-reset.tsx').then((m) => m.PasswordResetPage)),
     ]),

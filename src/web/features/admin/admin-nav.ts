@@ -12,6 +12,7 @@ export const adminNavLinks: { label: string; to: string }[] = [
   { label: 'Newsletter', to: paths.adminNewsletter },
   { label: 'Mailing', to: paths.adminMailing },
   { label: 'Estadísticas', to: paths.adminStatistics },
+  { label: 'Correos enviados', to: paths.adminOutbox },
   { label: 'Aulas', to: paths.adminClassrooms },
   { label: 'Diplomados', to: paths.adminDiplomas },
 ];
