@@ -3,7 +3,7 @@ import { useDebouncedCallback, useDisclosure, useMediaQuery } from '@mantine/hoo
 import { useMemo, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { messages } from '#shared/messages.ts';
-import { useCatalogPage } from '#web/features/catalog/api.ts';
+import { useCatalogFilters, useCatalogPage } from '#web/features/catalog/api.ts';
 import { catalogViewHref, parseCatalogView, toApiQuery, type CatalogView } from '#web/features/catalog/catalog-url.ts';
 import { CatalogFilters } from '#web/features/catalog/components/catalog-filters.tsx';
 import { CatalogPagination } from '#web/features/catalog/components/catalog-pagination.tsx';
@@ -26,6 +26,8 @@ function Catalog({ view }: { view: CatalogView }) {
   const theme = useMantineTheme();
   const isDesktop = useMediaQuery(`(min-width: ${theme.breakpoints.md})`, window.innerWidth >= 992);
   const activeCount = Object.keys(view.filters).length;
+  // the phone's collapsed filters render hidden (effects paused): load their lists here
+  useCatalogFilters();
   const query = toApiQuery(view);
   const result = useCatalogPage(query);
 
