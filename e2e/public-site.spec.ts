@@ -45,38 +45,58 @@ test.describe('landing', () => {
 });
 
 test.describe('catalogue', () => {
-  test('filters by species, type and tag through links that change the URL', async ({ page }) => {
+  test('filters combine: species, type, tag and search together, in a URL that reproduces the view', async ({ page }) => {
     await page.goto('/procedimientos');
     await expect(page.getByRole('heading', { level: 1, name: 'Catálogo de cirugías' })).toBeVisible();
     await expect(cards(page)).toHaveCount(9);
 
-    await sidebar(page).getByRole('link', { name: 'Gato', exact: true }).click();
-    await expect(page).toHaveURL(/\/procedimientos\/kynd\/Gato$/);
-    await expect(cards(page).first()).toBeVisible();
-    await expect(cards(page).filter({ hasNot: page.getByText('Gato', { exact: true }) })).toHaveCount(0);
+    await sidebar(page).getByRole('link', { name: 'Perro', exact: true }).click();
+    await expect(page).toHaveURL(/\/procedimientos\/kynd\/Perro$/);
     await settled(page);
-    await expect(sidebar(page).getByRole('link', { name: 'Gato', exact: true })).toHaveAttribute('aria-current', 'page');
+    await expect(cards(page).filter({ hasText: 'Orquiectomía en gato' })).toHaveCount(0);
 
     await sidebar(page).getByRole('link', { name: 'Premium', exact: true }).click();
-    await expect(page).toHaveURL(/\/procedimientos\/type\/Premium$/);
+    await expect(page).toHaveURL(/\/procedimientos\/kynd\/Perro\?type=Premium$/);
+    await settled(page);
     await expect(cards(page).filter({ hasText: 'Ovariohisterectomía en perra' })).toHaveCount(0);
     await expect(cards(page).filter({ hasText: 'Reparación de ligamento cruzado craneal' })).toHaveCount(1);
 
-    await sidebar(page).getByRole('link', { name: 'Oftalmología', exact: true }).click();
-    await expect(page).toHaveURL(/\/procedimientos\/tag\/[0-9a-f-]{36}$/);
-    await expect(cards(page).filter({ hasText: 'Enucleación transpalpebral en gato' })).toHaveCount(1);
+    await sidebar(page).getByRole('link', { name: 'Oncología', exact: true }).click();
+    await expect(page).toHaveURL(/\/procedimientos\/kynd\/Perro\?tag=[0-9a-f-]{36}&type=Premium$/);
+    await settled(page);
+    await expect(cards(page)).toHaveCount(2);
+    await expect(cards(page).filter({ hasText: 'Esplenectomía' })).toHaveCount(1);
+    await expect(cards(page).filter({ hasText: 'Amputación de miembro torácico' })).toHaveCount(1);
 
+    await page.getByRole('searchbox', { name: 'Buscar en catálogo' }).fill('amputacion');
+    await expect(page).toHaveURL(/&q=amputacion$/);
+    await expect(cards(page)).toHaveCount(1);
+
+    // The link reproduces the whole view, for another person too.
+    const shared = await page.context().newPage();
+    await shared.goto(page.url());
+    await expect(cards(shared)).toHaveCount(1);
+    await expect(cards(shared).filter({ hasText: 'Amputación de miembro torácico' })).toHaveCount(1);
+    await expect(shared.getByRole('searchbox', { name: 'Buscar en catálogo' })).toHaveValue('amputacion');
+    for (const name of ['Perro', 'Premium', 'Oncología']) {
+      await expect(sidebar(shared).getByRole('link', { name, exact: true })).toHaveAttribute('aria-current', 'page');
+    }
+    await shared.close();
+
+    // 'Todas' clears only its own group.
+    await sidebar(page).getByRole('link', { name: 'Todas', exact: true }).last().click();
+    await expect(page).toHaveURL(/\/procedimientos\/kynd\/Perro\?type=Premium&q=amputacion$/);
+    await settled(page);
+    await expect(cards(page)).toHaveCount(1);
+  });
+
+  test('an aula filter shows its procedures only', async ({ page }) => {
+    await page.goto('/procedimientos');
     await sidebar(page).getByRole('link', { name: 'Aula de Cirugía de Tejidos Blandos' }).click();
     await expect(page).toHaveURL(/\/procedimientos\/aula\/[0-9a-f-]{36}$/);
+    await settled(page);
     await expect(cards(page).filter({ hasText: 'Esplenectomía' })).toHaveCount(1);
     await expect(cards(page).filter({ hasText: 'Ovariohisterectomía en perra' })).toHaveCount(0);
-
-    await sidebar(page).getByRole('link', { name: 'Oftalmología', exact: true }).click();
-    // The link reproduces the view.
-    await page.reload();
-    await expect(cards(page).filter({ hasText: 'Enucleación transpalpebral en gato' })).toHaveCount(1);
-    await sidebar(page).getByRole('link', { name: 'Todas', exact: true }).last().click();
-    await expect(page).toHaveURL(/\/procedimientos$/);
   });
 
   test('searches on the server ignoring accents and keeps the search in the URL', async ({ page }) => {
