@@ -115,9 +115,11 @@ for (const route of [...guestRoutes, ...memberRoutes, ...adminRoutes]) {
 }
 
 test.describe('keyboard', () => {
+  test.beforeEach(() => test.setTimeout(60_000));
+
   test('the skip link is the first Tab stop and jumps past the header to the page', async ({ page }) => {
     await page.goto('/procedimientos');
-    await expect(page.getByRole('heading', { level: 1, name: 'Catálogo de cirugías' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Catálogo de cirugías' })).toBeVisible({ timeout: 20_000 });
     await page.keyboard.press('Tab');
     const skip = page.getByRole('link', { name: 'Saltar al contenido' });
     await expect(skip).toBeFocused();
@@ -134,8 +136,10 @@ test.describe('keyboard', () => {
     await expect(page).toHaveTitle('Catálogo de cirugías · CxVet');
     await expect(page.getByRole('heading', { level: 1, name: 'Catálogo de cirugías' })).toBeFocused();
 
-    await page.getByRole('article').first().getByRole('link').first().click();
-    const name = await page.getByRole('heading', { level: 1 }).textContent();
+    const card = page.getByRole('article').first().getByRole('heading').getByRole('link');
+    const name = (await card.textContent()) ?? '';
+    await card.click();
+    await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
     await expect(page).toHaveTitle(`${name} · CxVet`);
     await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
 
@@ -151,7 +155,7 @@ test.describe('keyboard', () => {
   test('after signing in, focus is on the heading of the page the member lands on', async ({ page }) => {
     await page.goto('/login');
     await page.getByRole('textbox', { name: 'Correo electrónico' }).fill(demoAccounts.legacy);
-    await page.getByLabel('Contraseña', { exact: true }).fill('Demo1234');
+    await page.getByRole('textbox', { name: 'Contraseña', exact: true }).fill('Demo1234');
     await page.getByRole('button', { name: 'Iniciar sesión' }).click();
     await expect(page).not.toHaveURL(/\/login/);
     await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
@@ -187,7 +191,7 @@ test.describe('keyboard', () => {
       await page.goto(list);
       const table = page.getByRole('table');
       const firstLink = table.getByRole('link').first();
-      await expect(firstLink).toBeVisible();
+      await expect(firstLink).toBeVisible({ timeout: 20_000 });
       await firstLink.focus();
       await page.keyboard.press('Enter');
       await expect(page).toHaveURL(pattern);
@@ -220,7 +224,7 @@ test.describe('keyboard', () => {
     await page.clock.install();
     await page.goto('/');
     const hero = page.getByRole('region', { name: 'Presentación de CxVet' });
-    await expect(hero.getByText('Aprende cirugía veterinaria con expertos')).toBeInViewport();
+    await expect(hero.getByText('Aprende cirugía veterinaria con expertos')).toBeInViewport({ timeout: 20_000 });
     // Mantine's English 'Slide N of M' region is silenced: ours is the only status
     await expect(hero.getByRole('status')).toHaveCount(1);
     await page.clock.runFor(7_000);
