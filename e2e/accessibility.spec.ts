@@ -94,7 +94,7 @@ async function waitForPage(page: Page, heading?: string | RegExp) {
 
 for (const route of [...guestRoutes, ...memberRoutes, ...adminRoutes]) {
   test(`${route.name}: no serious axe violations at 360 and 1280 px, and a title of its own`, async ({ page }) => {
-    test.setTimeout(60_000);
+    test.setTimeout(120_000);
     await loginAs(page, 'admin');
     const path = route.path(await recordIds(page));
     await page.context().clearCookies();
@@ -115,7 +115,7 @@ for (const route of [...guestRoutes, ...memberRoutes, ...adminRoutes]) {
 }
 
 test.describe('keyboard', () => {
-  test.beforeEach(() => test.setTimeout(60_000));
+  test.beforeEach(() => test.setTimeout(120_000));
 
   test('the skip link is the first Tab stop and jumps past the header to the page', async ({ page }) => {
     await page.goto('/procedimientos');

@@ -6,6 +6,7 @@ import { expect, loginAs, saveScreenshot, test } from './fixtures.ts';
 const runId = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 
 test('admin: saving and deleting a record say so in a toast, and the list stays consistent', async ({ page }) => {
+  test.setTimeout(120_000);
   const errors: string[] = [];
   const missing: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
