@@ -7,7 +7,7 @@ import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { TextWithLinks } from '#web/features/admin/components/text-with-links.tsx';
 
 /** Links inside the rendered mail open in the whole window, as they would from a mail client. */
-const mailDocument = (html: string) => `<!doctype html><html lang="es"><head><meta charset="utf-8"><base target="_top"></head><body>${html}</body></html>`;
+const mailDocument = (html: string) => `<!doctype html><html lang="es"><head><meta charset="utf-8"><base target="_top"><style>body{font-family:Arial,sans-serif;color:#1a1b1e;margin:16px}</style></head><body>${html}</body></html>`;
 
 /** /admin/correos: every mail the site kept instead of sending (no SMTP_URL), so recovery links can be followed. */
 export function AdminOutboxPage() {
@@ -88,7 +88,7 @@ export function AdminOutboxPage() {
       )}
       {outbox.data && outbox.data.length > 0 && (
         <Text size="sm" c="dimmed">
-          Se muestran los {outbox.data.length} correos más recientes.{' '}
+          {outbox.data.length === 1 ? 'Se muestra el correo más reciente.' : `Se muestran los ${outbox.data.length} correos más recientes.`}{' '}
           <Anchor component="button" type="button" size="sm" onClick={() => void outbox.refetch()}>
             Actualizar
           </Anchor>
