@@ -127,7 +127,7 @@ test('the sign-up form names every rule as you type and refuses a registered e-m
   await page.getByRole('textbox', { name: 'Correo electrónico', exact: true }).fill('no-es-correo');
   await expect(page.getByText('Introduce un correo válido.')).toBeVisible();
   await page.getByRole('textbox', { name: 'Correo electrónico', exact: true }).fill(demoAccounts.gratis);
-  await expect(page.getByText('Este correo ya esta registrado, elige otro por favor.')).toBeVisible();
+  await expect(page.getByText('Este correo ya está registrado, elige otro por favor.')).toBeVisible();
   await page.getByRole('textbox', { name: 'Confirma tu correo electrónico' }).fill('otro@example.com');
   await expect(page.getByText('Las direcciones de correo deben ser idénticas.')).toBeVisible();
   await page.getByRole('textbox', { name: 'Teléfono', exact: true }).fill('+52 12');

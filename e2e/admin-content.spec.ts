@@ -163,7 +163,7 @@ test.describe('console screens at 360 px and 1280 px', () => {
     { name: 'admin-organization-new', path: '/admin/organizations/crear-organization', heading: 'Crear organización' },
     { name: 'admin-landing-photos', path: '/admin/landing/fotos', heading: 'Fotos landing' },
     { name: 'admin-newsletter', path: '/admin/newsletter', heading: 'Newsletter' },
-    { name: 'admin-not-found', path: '/admin/no-existe', heading: 'Pagina no encontrada' },
+    { name: 'admin-not-found', path: '/admin/no-existe', heading: 'Página no encontrada' },
   ];
   for (const { name, path: url, heading } of screens) {
     test(`${name} has no serious accessibility violations`, async ({ page }) => {

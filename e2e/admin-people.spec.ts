@@ -85,7 +85,7 @@ test('an administrator creates a user, finds it, changes its e-mail and deletes 
   await page.getByRole('combobox', { name: 'Universidad de origen' }).fill('Universidad de Prueba E2E');
   // an e-mail already in use comes back on its field, and nothing typed is lost
   await page.getByRole('button', { name: 'Guardar' }).click();
-  await expect(page.getByRole('textbox', { name: 'Correo' })).toHaveAccessibleDescription('Este correo ya esta registrado, elige otro por favor.');
+  await expect(page.getByRole('textbox', { name: 'Correo' })).toHaveAccessibleDescription('Este correo ya está registrado, elige otro por favor.');
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await expect(page.getByRole('textbox', { name: 'Nombre' })).toHaveValue('Persona de Prueba');
 
@@ -127,7 +127,7 @@ test('manual Premium for 1 Mes shows in the manual list and is removed again', a
   await pick(page, 'Correo del usuario', 'basico@', basicEmail);
   await page.getByRole('radio', { name: '1 Mes' }).check();
   await page.getByRole('button', { name: 'Confirmar' }).click();
-  await expect(page.getByText('Este usuario se actualizó con éxito manualmente a una prima durante 1 mes.')).toBeVisible();
+  await expect(page.getByText('Este usuario se actualizó con éxito manualmente a Premium durante 1 mes.')).toBeVisible();
 
   await page.getByRole('link', { name: 'Lista premium manual' }).click();
   const row = page.getByRole('row').filter({ hasText: basicEmail });

@@ -1,6 +1,6 @@
 import { expect, loginAs, test } from './fixtures.ts';
 
-const notFound = 'Pagina no encontrada';
+const notFound = 'Página no encontrada';
 
 test('a guest asking for /perfil is sent to /login', async ({ page }) => {
   await page.goto('/perfil');

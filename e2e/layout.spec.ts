@@ -117,9 +117,9 @@ test('a guest\'s first page loads no member, admin, editor, chart or table code'
   expect(scripts.filter((name) => /admin|perfil|profile|diplom|aula|classroom|editor|chart|table|login/i.test(name))).toEqual([]);
 });
 
-test('an unknown path shows Pagina no encontrada', async ({ page }) => {
+test('an unknown path shows Página no encontrada', async ({ page }) => {
   await page.goto('/esta-pagina-no-existe');
-  await expect(page.getByRole('heading', { name: 'Pagina no encontrada' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Página no encontrada' })).toBeVisible();
   await expect(page.getByRole('banner')).toBeVisible();
 });
 

@@ -111,9 +111,9 @@ test('opening the procedure on a second device stops the first until it takes th
   }
 });
 
-test('an unknown procedure shows Pagina no encontrada', async ({ page }) => {
+test('an unknown procedure shows Página no encontrada', async ({ page }) => {
   await page.goto('/procedimiento/00000000-0000-4000-8000-000000000000');
-  await expect(page.getByRole('heading', { name: 'Pagina no encontrada' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Página no encontrada' })).toBeVisible();
 });
 
 test('the guest procedure page has no serious accessibility violations', async ({ page }) => {

@@ -45,38 +45,58 @@ test.describe('landing', () => {
 });
 
 test.describe('catalogue', () => {
-  test('filters by species, type and tag through links that change the URL', async ({ page }) => {
+  test('filters combine: species, type, tag and search together, in a URL that reproduces the view', async ({ page }) => {
     await page.goto('/procedimientos');
     await expect(page.getByRole('heading', { level: 1, name: 'Catálogo de cirugías' })).toBeVisible();
     await expect(cards(page)).toHaveCount(9);
 
-    await sidebar(page).getByRole('link', { name: 'Gato', exact: true }).click();
-    await expect(page).toHaveURL(/\/procedimientos\/kynd\/Gato$/);
-    await expect(cards(page).first()).toBeVisible();
-    await expect(cards(page).filter({ hasNot: page.getByText('Gato', { exact: true }) })).toHaveCount(0);
+    await sidebar(page).getByRole('link', { name: 'Perro', exact: true }).click();
+    await expect(page).toHaveURL(/\/procedimientos\/kynd\/Perro$/);
     await settled(page);
-    await expect(sidebar(page).getByRole('link', { name: 'Gato', exact: true })).toHaveAttribute('aria-current', 'page');
+    await expect(cards(page).filter({ hasText: 'Orquiectomía en gato' })).toHaveCount(0);
 
     await sidebar(page).getByRole('link', { name: 'Premium', exact: true }).click();
-    await expect(page).toHaveURL(/\/procedimientos\/type\/Premium$/);
+    await expect(page).toHaveURL(/\/procedimientos\/kynd\/Perro\?type=Premium$/);
+    await settled(page);
     await expect(cards(page).filter({ hasText: 'Ovariohisterectomía en perra' })).toHaveCount(0);
     await expect(cards(page).filter({ hasText: 'Reparación de ligamento cruzado craneal' })).toHaveCount(1);
 
-    await sidebar(page).getByRole('link', { name: 'Oftalmología', exact: true }).click();
-    await expect(page).toHaveURL(/\/procedimientos\/tag\/[0-9a-f-]{36}$/);
-    await expect(cards(page).filter({ hasText: 'Enucleación transpalpebral en gato' })).toHaveCount(1);
+    await sidebar(page).getByRole('link', { name: 'Oncología', exact: true }).click();
+    await expect(page).toHaveURL(/\/procedimientos\/kynd\/Perro\?tag=[0-9a-f-]{36}&type=Premium$/);
+    await settled(page);
+    await expect(cards(page)).toHaveCount(2);
+    await expect(cards(page).filter({ hasText: 'Esplenectomía' })).toHaveCount(1);
+    await expect(cards(page).filter({ hasText: 'Amputación de miembro torácico' })).toHaveCount(1);
 
+    await page.getByRole('searchbox', { name: 'Buscar en catálogo' }).fill('amputacion');
+    await expect(page).toHaveURL(/&q=amputacion$/);
+    await expect(cards(page)).toHaveCount(1);
+
+    // The link reproduces the whole view, for another person too.
+    const shared = await page.context().newPage();
+    await shared.goto(page.url());
+    await expect(cards(shared)).toHaveCount(1);
+    await expect(cards(shared).filter({ hasText: 'Amputación de miembro torácico' })).toHaveCount(1);
+    await expect(shared.getByRole('searchbox', { name: 'Buscar en catálogo' })).toHaveValue('amputacion');
+    for (const name of ['Perro', 'Premium', 'Oncología']) {
+      await expect(sidebar(shared).getByRole('link', { name, exact: true })).toHaveAttribute('aria-current', 'page');
+    }
+    await shared.close();
+
+    // 'Todas' clears only its own group.
+    await sidebar(page).getByRole('link', { name: 'Todas', exact: true }).last().click();
+    await expect(page).toHaveURL(/\/procedimientos\/kynd\/Perro\?type=Premium&q=amputacion$/);
+    await settled(page);
+    await expect(cards(page)).toHaveCount(1);
+  });
+
+  test('an aula filter shows its procedures only', async ({ page }) => {
+    await page.goto('/procedimientos');
     await sidebar(page).getByRole('link', { name: 'Aula de Cirugía de Tejidos Blandos' }).click();
     await expect(page).toHaveURL(/\/procedimientos\/aula\/[0-9a-f-]{36}$/);
+    await settled(page);
     await expect(cards(page).filter({ hasText: 'Esplenectomía' })).toHaveCount(1);
     await expect(cards(page).filter({ hasText: 'Ovariohisterectomía en perra' })).toHaveCount(0);
-
-    await sidebar(page).getByRole('link', { name: 'Oftalmología', exact: true }).click();
-    // The link reproduces the view.
-    await page.reload();
-    await expect(cards(page).filter({ hasText: 'Enucleación transpalpebral en gato' })).toHaveCount(1);
-    await sidebar(page).getByRole('link', { name: 'Todas', exact: true }).last().click();
-    await expect(page).toHaveURL(/\/procedimientos$/);
   });
 
   test('searches on the server ignoring accents and keeps the search in the URL', async ({ page }) => {
@@ -128,9 +148,9 @@ test.describe('catalogue', () => {
     await expect(page).toHaveURL(/\/procedimientos\/kynd\/Perro$/);
   });
 
-  test('an unknown filter shows Pagina no encontrada', async ({ page }) => {
+  test('an unknown filter shows Página no encontrada', async ({ page }) => {
     await page.goto('/procedimientos/kynd/Caballo');
-    await expect(page.getByRole('heading', { name: 'Pagina no encontrada' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Página no encontrada' })).toBeVisible();
   });
 });
 
@@ -190,15 +210,15 @@ test('a failed contact message shows the error modal and the inline alert', asyn
   const modal = page.getByRole('dialog', { name: 'ERROR CORREO CONTACTO' });
   await expect(modal.getByText('No se pudo enviar correo')).toBeVisible();
   await modal.getByRole('button', { name: 'Aceptar' }).click();
-  await expect(page.getByText('Ocurrio un error.')).toBeVisible();
+  await expect(page.getByText('Ocurrió un error.')).toBeVisible();
   await page.getByLabel('Asunto').fill('Hola de nuevo');
-  await expect(page.getByText('Ocurrio un error.')).toHaveCount(0);
+  await expect(page.getByText('Ocurrió un error.')).toHaveCount(0);
 });
 
 test('the catalogue shows the spec\'s texts when its lists fail to load', async ({ page }) => {
   await page.route(/\/api\/catalog\/(procedures|filters)/, (route) => route.fulfill({ status: 500, body: '{}' }));
   await page.goto('/procedimientos');
-  await expect(page.getByText('No se pudo cargar la lista de cirugías, intente mas tarde')).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText('No se pudo cargar la lista de cirugías, intente más tarde')).toBeVisible({ timeout: 15_000 });
   await expect(page.getByText('No se pudo cargar la lista de etiquetas').last()).toBeVisible({ timeout: 15_000 });
 });
 

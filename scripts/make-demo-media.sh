@@ -65,6 +65,23 @@ ffmpeg -hide_banner -loglevel error -y \
   -c:v libx264 -profile:v main -pix_fmt yuv420p -preset veryslow -crf 30 -g 30 \
   -c:a aac -ac 1 -b:a 24k -movflags +faststart -map_metadata -1 "$out/video.mp4"
 
+# The full video members get: 45 s, another palette, no demo label, so it differs visibly from the demo.
+graph="[0:v]drawbox=x=40:y=300:w=560:h=16:color=white@0.35:t=fill[track]"
+graph="$graph;[track][1:v]overlay=x='40-560+560*t/45':y=300:eval=frame,drawbox=x=0:y=300:w=40:h=16:color=0x2a1446:t=fill"
+graph="$graph,drawtext=fontfile=$font:text='CxVet':fontcolor=white:fontsize=44:x=(w-tw)/2:y=40"
+graph="$graph,drawtext=fontfile=$font_regular:text='Video completo · para miembros':fontcolor=0xffd54f:fontsize=24:x=(w-tw)/2:y=100"
+graph="$graph,drawtext=fontfile=$font:text='%{pts\\:hms}':fontcolor=white:fontsize=64:x=(w-tw)/2:y=170[v]"
+ffmpeg -hide_banner -loglevel error -y \
+  -f lavfi -i 'color=c=0x2a1446:s=640x360:r=10:d=45' \
+  -f lavfi -i 'color=c=0xffd54f:s=560x16:r=10:d=45' \
+  -f lavfi -i 'aevalsrc=0.2*sin(2*PI*660*t)*lt(mod(t\,5)\,0.15):s=22050:d=45' \
+  -filter_complex "$graph" -map '[v]' -map 2:a \
+  -c:v libx264 -profile:v main -pix_fmt yuv420p -preset veryslow -crf 32 -g 30 \
+  -c:a aac -ac 1 -b:a 24k -movflags +faststart -map_metadata -1 "$out/video-completo.mp4"
+
+# A title card per demo procedure (name, species, type, the full video's length).
+node --import tsx scripts/make-procedure-cards.ts
+
 # The same video as WebM (VP9 + Opus) for the diploma's own video.
 ffmpeg -hide_banner -loglevel error -y -i "$out/video.mp4" \
   -c:v libvpx-vp9 -crf 45 -b:v 0 -row-mt 1 -g 30 -c:a libopus -b:a 24k -map_metadata -1 "$out/video.webm"

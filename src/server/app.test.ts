@@ -30,7 +30,7 @@ describe('errors', () => {
   it('answers unknown API routes with the JSON error shape', async () => {
     const response = await t.app.inject({ url: '/api/no-existe' });
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ code: 'NOT_FOUND', message: 'Pagina no encontrada' });
+    expect(response.json()).toEqual({ code: 'NOT_FOUND', message: 'Página no encontrada' });
   });
 
   it('never shows a stack trace', async () => {

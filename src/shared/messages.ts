@@ -1,6 +1,6 @@
 import type { ErrorCode } from './errors.ts';
 
-/** Spanish texts of the specs, word for word. */
+/** Spanish texts of the specs, with their spelling corrected (docs/decisions/005). */
 export const messages = {
   required: 'Debes llenar este campo',
   requiredDot: 'Debes llenar este campo.',
@@ -11,21 +11,21 @@ export const messages = {
   passwordTooShort: 'La contraseña debe tener al menos 6 caracteres.',
   passwordsDiffer: 'Las contraseñas deben ser idénticas.',
   termsRequired: 'Debes leer y aceptar los términos y condiciones.',
-  emailTaken: 'Este correo ya esta registrado, elige otro por favor.',
+  emailTaken: 'Este correo ya está registrado, elige otro por favor.',
   resetPasswordTooShort: 'El password debe tener al menos 6 caracteres',
   resetPasswordsDiffer: 'Los password no coinciden',
   selectValue: 'Debes seleccionar un valor',
   invalidTimeFormat: 'Introduce un formato válido.',
   invalidFileFormat: 'El formato del archivo no es correcto.',
-  notFoundPage: 'Pagina no encontrada',
-  proceduresLoadFailed: 'No se pudo cargar la lista de cirugías, intente mas tarde',
+  notFoundPage: 'Página no encontrada',
+  proceduresLoadFailed: 'No se pudo cargar la lista de cirugías, intente más tarde',
   tagsLoadFailed: 'No se pudo cargar la lista de etiquetas',
   guideNeedsPremium: 'Para poder descargar este procedimiento necesitas tener una membresía premium.',
   noUpcomingEvents: 'No hay eventos próximos',
   contactSending: 'Enviando mensaje, espere por favor...',
   contactFailedTitle: 'ERROR CORREO CONTACTO',
   contactFailed: 'No se pudo enviar correo',
-  contactFailedInline: 'Ocurrio un error.',
+  contactFailedInline: 'Ocurrió un error.',
   emptyTable: 'No hay información para mostrar.',
   fieldRequired: 'Este campo es requerido.',
   logoRequired: 'Se requiere la imagen del logo.',
@@ -71,7 +71,7 @@ export const errorMessages: Record<ErrorCode, { message: string; title?: string 
   VALIDATION: { message: 'Revisa los campos marcados.' },
   UNAUTHENTICATED: { message: 'Debes iniciar sesión para continuar.' },
   FORBIDDEN: { message: 'No tienes permiso para realizar esta acción.' },
-  NOT_FOUND: { message: 'Pagina no encontrada' },
+  NOT_FOUND: { message: 'Página no encontrada' },
   CONFLICT: { message: 'El registro fue modificado, recarga la página.' },
   RATE_LIMITED: { message: 'Demasiados intentos, espera unos minutos e intenta de nuevo.' },
   PAYLOAD_TOO_LARGE: { message: 'El archivo es demasiado grande.' },
@@ -81,10 +81,10 @@ export const errorMessages: Record<ErrorCode, { message: string; title?: string 
   LOGIN_USER_NOT_FOUND: { message: 'Usuario no encontrado.' },
   LOGIN_WRONG_PASSWORD: { message: 'Contraseña incorrecta' },
   LOGIN_USER_DISABLED: {
-    message: 'Este usuario esta deshabilitado, por favor contacta con el administrador.',
+    message: 'Este usuario está deshabilitado, por favor contacta con el administrador.',
   },
   LOGIN_INVALID_EMAIL: { message: 'Dirección de correo inválida.' },
-  EMAIL_TAKEN: { message: 'Este correo ya esta registrado, elige otro por favor.' },
+  EMAIL_TAKEN: { message: 'Este correo ya está registrado, elige otro por favor.' },
   PASSWORD_CHANGE_FAILED: {
     message: 'Hubo un error al cambiar password',
     title: 'ERROR CAMBIO DE PASSWORD',
@@ -99,7 +99,7 @@ export const errorMessages: Record<ErrorCode, { message: string; title?: string 
   SIGNUP_FAILED: { message: 'No se pudo crear usuario, intenta de nuevo. Si el error persiste contáctanos' },
   PROFILE_SAVE_FAILED: { message: 'No se pudo guardar perfil' },
   SUBSCRIPTION_UNMAPPED_ERROR: {
-    message: 'Por el momento no es posible suspender tu suscripción, porfavor espera unos minutos e intenta de nuevo',
+    message: 'Por el momento no es posible suspender tu suscripción, por favor espera unos minutos e intenta de nuevo',
   },
   SUBSCRIPTION_CREATE_FAILED: { message: 'No se pudo crear la suscripción', title: 'PayPal' },
   MEMBERSHIP_CHANGE_NOT_ALLOWED: { message: 'Este cambio de membresía no está disponible para tu cuenta.' },

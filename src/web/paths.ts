@@ -58,6 +58,7 @@ export const paths = {
   adminOrganizationCreate: '/admin/organizations/crear-organization',
   adminOrganization: '/admin/organizations/organization/:id',
   adminLandingPhotos: '/admin/landing/fotos',
+  adminOutbox: '/admin/correos',
   adminClassrooms: '/admin/aulas',
   adminClassroomCreate: '/admin/aulas/crear-aula',
   adminClassroom: '/admin/aulas/aula/:id',

@@ -15,10 +15,6 @@ const screen = (path: string, load: () => Promise<ComponentType>): RouteObject =
   lazy: { Component: load },
 });
 
-/** A declared route whose screen is not built yet: its guard still applies. */
-const notBuilt = (...routePaths: string[]): RouteObject[] =>
-  routePaths.map((path) => ({ path, Component: NotFoundPage }));
-
 const homeScreen = () => import('#web/routes/landing.tsx').then((m) => m.LandingPage);
 const catalogScreen = () => import('#web/routes/catalog.tsx').then((m) => m.CatalogPage);
 const diplomaCourseScreen = () => import('#web/routes/diploma-course.tsx').then((m) => m.DiplomaCoursePage);
@@ -59,6 +55,7 @@ const adminPages: RouteObject[] = [
   screen(paths.adminDiplomaCreate, () => import('#web/routes/admin/diplomas-editor.tsx').then((m) => m.AdminDiplomaCreatePage)),
   screen(paths.adminDiploma, () => import('#web/routes/admin/diplomas-editor.tsx').then((m) => m.AdminDiplomaEditPage)),
   screen(paths.adminDiplomaPreview, () => import('#web/routes/admin/diplomas-preview.tsx').then((m) => m.AdminDiplomaPreviewPage)),
+  screen(paths.adminOutbox, () => import('#web/routes/admin/outbox.tsx').then((m) => m.AdminOutboxPage)),
   { path: '*', Component: NotFoundPage },
 ];
 
@@ -89,7 +86,8 @@ export function createAppRouter(queryClient: QueryClient) {
 
     guarded(guards.guestsOnly, [
       screen(paths.login, () => import('#web/routes/login.tsx').then((m) => m.LoginPage)),
-      ...notBuilt(paths.loginPassword),
+      // an old address people still follow from mails and bookmarks: the password page is recovery
+      { path: paths.loginPassword, loader: ({ request }) => redirect(`${paths.passwordRecovery}${new URL(request.url).search}`) },
       screen(paths.passwordRecovery, () => import('#web/routes/password-recovery.tsx').then((m) => m.PasswordRecoveryPage)),
       screen(paths.passwordReset, () => import('#web/routes/password-reset.tsx').then((m) => m.PasswordResetPage)),
     ]),

@@ -13,7 +13,8 @@ export const theme = createTheme({
     Modal: Modal.extend({ defaultProps: { closeButtonProps } }),
     Drawer: Drawer.extend({ defaultProps: { closeButtonProps } }),
     PasswordInput: PasswordInput.extend({
-      defaultProps: { visibilityToggleButtonProps: { 'aria-label': 'Mostrar u ocultar contraseña' } },
+      // the show-password button is a Tab stop (Mantine leaves it out by default)
+      defaultProps: { visibilityToggleFocusable: true, visibilityToggleButtonProps: { 'aria-label': 'Mostrar u ocultar contraseña' } },
     }),
   },
 });

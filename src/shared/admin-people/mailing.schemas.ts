@@ -20,6 +20,6 @@ export const bulkMailCreatedSchema = z.object({ id: z.string(), recipients: z.nu
 export const bulkMailTexts = {
   sending: 'Enviando mensaje, espere por favor...',
   sent: 'Mensaje enviado correctamente.',
-  error: 'Ocurrio un error.',
+  error: 'Ocurrió un error.',
   notice: 'Este correo se enviará a todos los usuarios registrados que aceptaron recibir correos promocionales.',
 } as const;

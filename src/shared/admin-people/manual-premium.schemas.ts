@@ -30,7 +30,7 @@ export const userPickSchema = z.object({ users: z.array(z.object({ id: z.string(
 /** Spec 3 §8 success texts. */
 export const manualPremiumMessages = {
   upgraded: (period: ManualPremiumPeriod) =>
-    `Este usuario se actualizó con éxito manualmente a una prima durante ${period === 'month' ? '1 mes' : '1 año'}.`,
+    `Este usuario se actualizó con éxito manualmente a Premium durante ${period === 'month' ? '1 mes' : '1 año'}.`,
   downgraded: 'Premium se eliminó correctamente de este usuario.',
   failed: 'Ha ocurrido un error. Por favor intente de nuevo.',
 } as const;

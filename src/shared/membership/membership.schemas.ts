@@ -8,7 +8,7 @@ export const membershipSchema = z.object({
   paymentDay: z.string().nullable(),
   /** null when paymentDay is 'Sin cobro' or nothing is billed. */
   nextPaymentDate: z.string().nullable(),
-  /** When a downgrade or a Legacy membership ends. */
+  /** When a downgrade, a Legacy membership or a manual Premium ends. */
   terminationDate: z.string().nullable(),
   isManual: z.boolean(),
   hasPremiumAccess: z.boolean(),

@@ -1,9 +1,9 @@
-import { Alert, Box, Button, Collapse, Container, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useDebouncedCallback, useDisclosure } from '@mantine/hooks';
+import { Alert, Box, Button, Collapse, Container, SimpleGrid, Skeleton, Stack, Text, TextInput, Title, useMantineTheme } from '@mantine/core';
+import { useDebouncedCallback, useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useMemo, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { messages } from '#shared/messages.ts';
-import { useCatalogPage } from '#web/features/catalog/api.ts';
+import { useCatalogFilters, useCatalogPage } from '#web/features/catalog/api.ts';
 import { catalogViewHref, parseCatalogView, toApiQuery, type CatalogView } from '#web/features/catalog/catalog-url.ts';
 import { CatalogFilters } from '#web/features/catalog/components/catalog-filters.tsx';
 import { CatalogPagination } from '#web/features/catalog/components/catalog-pagination.tsx';
@@ -23,6 +23,11 @@ export function CatalogPage() {
 function Catalog({ view }: { view: CatalogView }) {
   const navigate = useNavigate();
   const [filtersOpened, filtersToggle] = useDisclosure(false);
+  const theme = useMantineTheme();
+  const isDesktop = useMediaQuery(`(min-width: ${theme.breakpoints.md})`, window.innerWidth >= 992);
+  const activeCount = Object.keys(view.filters).length;
+  // the phone's collapsed filters render hidden (effects paused): load their lists here
+  useCatalogFilters();
   const query = toApiQuery(view);
   const result = useCatalogPage(query);
 
@@ -54,25 +59,27 @@ function Catalog({ view }: { view: CatalogView }) {
       </Title>
       <div className={classes.layout}>
         <aside className={classes.sidebar} aria-label="Filtros del catálogo">
-          <Box hiddenFrom="md">
-            <Button
-              variant="default"
-              fullWidth
-              onClick={filtersToggle.toggle}
-              aria-expanded={filtersOpened}
-              aria-controls="filtros-catalogo"
-            >
-              {filtersOpened ? 'Ocultar filtros' : 'Mostrar filtros'}
-            </Button>
-            <Collapse expanded={filtersOpened} id="filtros-catalogo">
-              <Box pt="md">
-                <CatalogFilters view={view} />
-              </Box>
-            </Collapse>
-          </Box>
-          <Box visibleFrom="md">
+          {/* one copy of the filters, so their headings' ids stay unique */}
+          {isDesktop ? (
             <CatalogFilters view={view} />
-          </Box>
+          ) : (
+            <>
+              <Button
+                variant="default"
+                fullWidth
+                onClick={filtersToggle.toggle}
+                aria-expanded={filtersOpened}
+                aria-controls="filtros-catalogo"
+              >
+                {filtersOpened ? 'Ocultar filtros' : `Mostrar filtros${activeCount ? ` (${activeCount})` : ''}`}
+              </Button>
+              <Collapse expanded={filtersOpened} id="filtros-catalogo">
+                <Box pt="md">
+                  <CatalogFilters view={view} />
+                </Box>
+              </Collapse>
+            </>
+          )}
         </aside>
 
         <section aria-label="Resultados" aria-busy={result.isFetching}>

@@ -20,6 +20,10 @@ export function ProfilePaymentPage() {
   const profile = useProfile();
   const history = usePaymentHistory();
   const membership = profile.data?.membership;
+  // the history is the record of what was charged, so the card and the table cannot disagree
+  const lastPayment = history.data
+    ?.filter((payment) => payment.result === 'COMPLETADO')
+    .reduce<(typeof history.data)[number] | undefined>((latest, payment) => (!latest || payment.occurredAt > latest.occurredAt ? payment : latest), undefined);
 
   return (
     <Container size="lg" py="xl">
@@ -28,7 +32,7 @@ export function ProfilePaymentPage() {
         <Anchor component={Link} to={paths.profile} size="sm">
           Volver a Mi CxVet
         </Anchor>
-        {membership?.paymentFailed && <Alert color="red">{failedPaymentBanner}</Alert>}
+        {membership?.paymentFailed && <Alert color="red">{failedPaymentBanner(membership)}</Alert>}
         <Card withBorder radius="md" padding="lg">
           <Title order={2} size="h3" mb="sm">
             Suscripción
@@ -42,8 +46,14 @@ export function ProfilePaymentPage() {
                 {membership.type === 'Premium' ? ` · ${membership.annualPlan ? 'Plan anual' : 'Plan mensual'}` : ''}
               </Text>
               <Text>Estado: {statusLabels[membership.paymentStatus]}</Text>
-              {membership.paymentDay && <Text>Último pago: {longDate(membership.paymentDay)}</Text>}
-              {membership.nextPaymentDate ? <Text>Próxima fecha de pago: {longDate(membership.nextPaymentDate)}</Text> : <Text>Sin cobro programado</Text>}
+              {lastPayment && <Text>Último pago: {longDate(lastPayment.occurredAt)}</Text>}
+              {membership.nextPaymentDate ? (
+                <Text>Próxima fecha de pago: {longDate(membership.nextPaymentDate)}</Text>
+              ) : membership.isManual && membership.terminationDate ? (
+                <Text>Premium hasta: {longDate(membership.terminationDate)} (sin cobro)</Text>
+              ) : (
+                <Text>Sin cobro programado</Text>
+              )}
             </Stack>
           )}
         </Card>

@@ -10,7 +10,7 @@ import { CertificatesCard } from '#web/features/diplomas/member/components/certi
 import { failedPaymentBanner } from '#web/features/accounts/membership-labels.ts';
 import { paths } from '#web/paths.ts';
 
-const profileLoadFailed = 'No se pudo recuperar usuaro';
+const profileLoadFailed = 'No se pudo recuperar usuario';
 
 function Row({ label, value }: { label: string; value: string }) {
   return (
@@ -80,7 +80,7 @@ export function ProfilePage() {
         <Title order={1}>Mi CxVet</Title>
         {membership.paymentFailed && (
           <Alert color="red" variant="filled" title="Pago no realizado">
-            {failedPaymentBanner}
+            {failedPaymentBanner(membership)}
           </Alert>
         )}
         <SimpleGrid cols={{ base: 1, md: 2 }}>

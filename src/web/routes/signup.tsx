@@ -2,6 +2,7 @@ import { Anchor, Button, Container, Group, Paper, Stack, Text, Title } from '@ma
 import { Link } from 'react-router';
 import { SignUpWizard } from '#web/features/accounts/components/signup-wizard.tsx';
 import { useCurrentUser } from '#web/features/accounts/api.ts';
+import { longDate } from '#web/features/accounts/membership-labels.ts';
 import { paths } from '#web/paths.ts';
 
 /** /registro: the sign-up wizard for guests; a welcome (or the premium view) for members. */
@@ -14,7 +15,9 @@ export function SignUpPage() {
       </Container>
     );
   }
-  const premium = user.type === 'Premium';
+  // Legacy members and Basic members still in their paid period hold Premium benefits too.
+  const premium = user.hasPremiumAccess;
+  const until = user.type === 'Legacy' || user.paymentStatus === 'POR_TERMINAR' ? user.terminationDate : null;
   return (
     <Container size={640} py="xl">
       <Paper withBorder radius="md" p={{ base: 'md', sm: 'xl' }}>
@@ -22,8 +25,8 @@ export function SignUpPage() {
           <Title order={1}>{premium ? `¡Bienvenido a CxVet Premium, ${user.name}!` : `¡Bienvenido a CxVet, ${user.name}!`}</Title>
           {premium ? (
             <Text>
-              Tu membresía Premium está activa: tienes acceso a todo el catálogo de cirugías, las guías en PDF, descuentos en cursos y
-              talleres, y los diplomados.
+              {until ? `Tus beneficios Premium están activos hasta el ${longDate(until)}` : 'Tu membresía Premium está activa'}: tienes
+              acceso a todo el catálogo de cirugías, las guías en PDF, descuentos en cursos y talleres, y los diplomados.
             </Text>
           ) : (
             <Text>

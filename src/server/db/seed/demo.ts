@@ -48,6 +48,7 @@ const asset = {
   logo: 'logo.png',
   certificate: 'certificado.jpg',
   video: 'video.mp4',
+  fullVideo: 'video-completo.mp4',
   videoWebm: 'video.webm',
   pdf: 'guia.pdf',
 } as const;
@@ -64,7 +65,7 @@ const tagNames = [
 ] as const;
 type TagName = (typeof tagNames)[number];
 
-type DemoProcedure = {
+export type DemoProcedure = {
   name: string;
   species: Species;
   type: ProcedureType;
@@ -75,7 +76,11 @@ type DemoProcedure = {
   chapters: [string, number][];
 };
 
-const demoProcedures: DemoProcedure[] = [
+/** Each procedure's own title card in assets/demo/procedures (scripts/make-demo-media.sh). */
+export const procedureCardFile = (name: string) =>
+  `procedures/${name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}.jpg`;
+
+export const demoProcedures: DemoProcedure[] = [
   {
     name: 'Ovariohisterectomía en perra',
     species: 'Perro',
@@ -418,9 +423,10 @@ export async function seedDemo(deps: { db: Db; storage: FileStorage; accounts: A
       type: procedure.type,
       species: procedure.species,
       meta: procedure.meta,
-      previewImage: store(`${folder}/${ts}_preview.jpg`, req(asset.previews[index % asset.previews.length], 'preview')),
+      previewImage: store(`${folder}/${ts}_preview.jpg`, procedureCardFile(procedure.name)),
+      // the full video differs visibly from the demo, so an evaluator sees what members get
       demoVideo: store(`${folder}/${ts}_demo.mp4`, asset.video),
-      fullVideo: store(`${folder}/${ts}_video.mp4`, asset.video),
+      fullVideo: store(`${folder}/${ts}_video.mp4`, asset.fullVideo),
       guidePdf: store(`${folder}/${ts}_guia.pdf`, asset.pdf),
       // the first in the list is the newest
       createdAt: new Date(ts - (index + 1) * dayMs),

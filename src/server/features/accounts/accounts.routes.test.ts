@@ -92,7 +92,7 @@ describe('POST /api/account/login', () => {
     const user = await createUser(t, { email: 'off@example.com', isDisabled: true });
     const response = await login({ email: 'off@example.com', password: testPassword });
     expect(response.statusCode).toBe(403);
-    expect(response.json().message).toBe('Este usuario esta deshabilitado, por favor contacta con el administrador.');
+    expect(response.json().message).toBe('Este usuario está deshabilitado, por favor contacta con el administrador.');
     expect(await t.db.select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(0);
   });
 

@@ -143,7 +143,7 @@ describe('PUT /api/profile', () => {
     const { cookie } = await signedInAs(t, { type: 'Gratis' });
     const response = await putProfile(cookie, edit({ email: other.email.toUpperCase() }));
     expect(response.statusCode).toBe(409);
-    expect(response.json().fields).toEqual({ email: 'Este correo ya esta registrado, elige otro por favor.' });
+    expect(response.json().fields).toEqual({ email: 'Este correo ya está registrado, elige otro por favor.' });
   });
 
   it('names every missing field and the e-mail, phone and password rules', async () => {

@@ -129,7 +129,7 @@ describe('POST /api/account/signup', () => {
     const upper = existing.email.toUpperCase();
     const response = await signUp(validInput({ email: upper, confirmEmail: upper }));
     expect(response.statusCode).toBe(409);
-    expect(response.json()).toMatchObject({ code: 'EMAIL_TAKEN', fields: { email: 'Este correo ya esta registrado, elige otro por favor.' } });
+    expect(response.json()).toMatchObject({ code: 'EMAIL_TAKEN', fields: { email: 'Este correo ya está registrado, elige otro por favor.' } });
   });
 
   it('adds a typed home university to the public catalogue once', async () => {

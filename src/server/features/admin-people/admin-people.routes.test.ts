@@ -87,7 +87,7 @@ describe('user form', () => {
     const [company] = await t.db.insert(organizations).values({ title: 'Empresa', type: 'Empresa' }).returning();
     expect((await call('POST', '/api/admin/users', admin.cookie, { name: 'X', email: 'jefa@example.com', password: 'Clave123' })).json()).toMatchObject({
       code: 'EMAIL_TAKEN',
-      fields: { email: 'Este correo ya esta registrado, elige otro por favor.' },
+      fields: { email: 'Este correo ya está registrado, elige otro por favor.' },
     });
     const short = await call('POST', '/api/admin/users', admin.cookie, { name: 'X', email: 'x1@example.com', password: '123' });
     expect(short.json().fields).toEqual({ password: 'La contraseña debe tener al menos 6 caracteres.' });

@@ -63,12 +63,14 @@ export function accountMail(action: AccountMailAction, data: AccountMailData) {
   };
 }
 
-/** Sent once when a subscription payment fails and the membership becomes Basic. */
-export function paymentFailedMail(data: { name: string; publicUrl: string }) {
+/** Sent once when a subscription payment fails; only a member who had paid before loses Premium. */
+export function paymentFailedMail(data: { name: string; publicUrl: string; wasPremium: boolean }) {
   const paragraphs = [
     `Hola ${data.name}:`,
-    'No se pudo realizar el pago de tu suscripción , tu membresía ha sido cambiada a básica.',
-    'Puedes volver a suscribirte a Premium desde tu perfil cuando quieras.',
+    data.wasPremium
+      ? 'No se pudo realizar el pago de tu suscripción, tu membresía ha sido cambiada a básica.'
+      : 'No se pudo realizar el pago de tu suscripción. Tu membresía sigue siendo Básica.',
+    data.wasPremium ? 'Puedes volver a suscribirte a Premium desde tu perfil cuando quieras.' : 'Puedes intentarlo de nuevo desde tu perfil cuando quieras.',
   ];
   const link = `${data.publicUrl}/perfil`;
   return {

@@ -49,7 +49,7 @@ describe('POST /api/membership/downgrade', () => {
     expect(response.statusCode).toBe(503);
     expect(response.json()).toMatchObject({
       code: 'SUBSCRIPTION_UNMAPPED_ERROR',
-      message: 'Por el momento no es posible suspender tu suscripción, porfavor espera unos minutos e intenta de nuevo',
+      message: 'Por el momento no es posible suspender tu suscripción, por favor espera unos minutos e intenta de nuevo',
     });
     expect(await userRow(user.id)).toMatchObject({ type: 'Premium', paymentStatus: 'BIEN' });
   });

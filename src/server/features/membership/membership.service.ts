@@ -65,14 +65,16 @@ export function createMembershipService(deps: {
   function describe(user: UserRow): Membership {
     const at = now();
     const isManual = user.subscriptionId === manualSubscriptionId;
-    const billed = user.type === 'Premium' && user.paymentDay !== null;
+    // a manual Premium is never charged: it shows when it ends instead of a next payment
+    const billed = user.type === 'Premium' && user.paymentDay !== null && !isManual;
+    const manualUntil = isManual && user.type === 'Premium' && user.paymentDay ? manualPremiumExpiry(user.paymentDay, user.annualPlan) : null;
     return {
       type: user.type,
       paymentStatus: user.paymentStatus,
       annualPlan: user.annualPlan,
       paymentDay: user.paymentDay?.toISOString() ?? null,
       nextPaymentDate: billed ? nextPaymentDate(user.paymentDay!, user.annualPlan, at).toISOString() : null,
-      terminationDate: user.terminationDate?.toISOString() ?? null,
+      terminationDate: (manualUntil ?? user.terminationDate)?.toISOString() ?? null,
       isManual,
       hasPremiumAccess: hasPremiumAccess(user, at),
       paymentFailed: user.paymentStatus === 'FALLIDO',
@@ -274,7 +276,8 @@ export function createMembershipService(deps: {
       )
       .returning();
     if (!failed) return false;
-    await mailer.send({ to: failed.email, ...paymentFailedMail({ name: failed.name, publicUrl }) });
+    // paymentDay is set only by a completed payment, so without one this was a first payment
+    await mailer.send({ to: failed.email, ...paymentFailedMail({ name: failed.name, publicUrl, wasPremium: failed.paymentDay !== null }) });
     return true;
   }
 

@@ -51,6 +51,8 @@ export function SiteHeader() {
             opened={drawerOpened}
             onClick={drawer.toggle}
             aria-label={drawerOpened ? 'Cerrar menú' : 'Abrir menú'}
+            aria-expanded={drawerOpened}
+            aria-haspopup="dialog"
           />
         </div>
         <Group visibleFrom="md" component="nav" aria-label="Principal" className={classes.mainNav}>

@@ -19,4 +19,8 @@ export const planOptions = [
 /** Spanish long date (DESIGN.md: explicit format). */
 export const longDate = (iso: string) => dayjs(iso).format('D [de] MMMM [de] YYYY');
 
-export const failedPaymentBanner = 'No se pudo realizar el pago de tu suscripción , tu membresía ha sido cambiada a básica.';
+/** The FALLIDO banner: only a member who had paid before lost Premium (a first payment has no paymentDay yet). */
+export const failedPaymentBanner = (membership: { paymentDay: string | null }) =>
+  membership.paymentDay
+    ? 'No se pudo realizar el pago de tu suscripción, tu membresía ha sido cambiada a básica.'
+    : 'No se pudo realizar el pago de tu suscripción. Tu membresía sigue siendo Básica; puedes intentarlo de nuevo desde tu perfil.';

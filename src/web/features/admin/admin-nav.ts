@@ -1,6 +1,6 @@
 import { paths } from '#web/paths.ts';
 
-/** Every console area of the three specs; those not built yet show 'Pagina no encontrada' in the frame. */
+/** Every console area of the three specs; those not built yet show 'Página no encontrada' in the frame. */
 export const adminNavLinks: { label: string; to: string }[] = [
   { label: 'Procedimientos', to: paths.adminProcedures },
   { label: 'Etiquetas', to: paths.adminTags },
@@ -12,6 +12,7 @@ export const adminNavLinks: { label: string; to: string }[] = [
   { label: 'Newsletter', to: paths.adminNewsletter },
   { label: 'Mailing', to: paths.adminMailing },
   { label: 'Estadísticas', to: paths.adminStatistics },
+  { label: 'Correos enviados', to: paths.adminOutbox },
   { label: 'Aulas', to: paths.adminClassrooms },
   { label: 'Diplomados', to: paths.adminDiplomas },
 ];

@@ -14,6 +14,7 @@ import type {
   ProcedureInput,
   TagInput,
 } from '#shared/admin-content/admin-content.schemas.ts';
+import type { OutboxMail } from '#shared/admin/outbox.schemas.ts';
 import { api } from '#web/lib/api-client.ts';
 
 const keys = {
@@ -28,10 +29,18 @@ const keys = {
 /** Public pages read the same records: refresh them too after a console change. */
 const publicKeys = [['catalog'], ['procedure'], ['events'], ['landing']];
 
+/**
+ * Refreshes the console list and the public pages after a change. After a delete the record's own
+ * query is dropped instead: refetching it while its form is still on screen answers 404.
+ */
 function useInvalidate() {
   const queryClient = useQueryClient();
-  return (key: readonly string[]) =>
-    Promise.all([key, ...publicKeys].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+  return (key: readonly string[], deletedId?: string) => {
+    const isDeleted = (queryKey: readonly unknown[]) => deletedId !== undefined && queryKey.length === key.length + 1 && queryKey[key.length] === deletedId;
+    return Promise.all(
+      [key, ...publicKeys].map((queryKey) => queryClient.invalidateQueries({ queryKey, predicate: (query) => !isDeleted(query.queryKey) })),
+    );
+  };
 }
 
 type Items<T> = { items: T[] };
@@ -67,7 +76,7 @@ export function useDeleteProcedure(id: string) {
   const invalidate = useInvalidate();
   return useMutation({
     mutationFn: () => api.delete<unknown>(`/api/admin/procedures/${id}`),
-    onSuccess: () => invalidate(keys.procedures),
+    onSuccess: () => invalidate(keys.procedures, id),
   });
 }
 
@@ -93,7 +102,7 @@ export function useDeleteTag(id: string) {
   const invalidate = useInvalidate();
   return useMutation({
     mutationFn: () => api.delete<unknown>(`/api/admin/tags/${id}`),
-    onSuccess: () => Promise.all([invalidate(keys.tags), invalidate(keys.procedures)]),
+    onSuccess: () => Promise.all([invalidate(keys.tags, id), invalidate(keys.procedures)]),
   });
 }
 
@@ -119,7 +128,7 @@ export function useDeleteEvent(id: string) {
   const invalidate = useInvalidate();
   return useMutation({
     mutationFn: () => api.delete<unknown>(`/api/admin/events/${id}`),
-    onSuccess: () => invalidate(keys.events),
+    onSuccess: () => invalidate(keys.events, id),
   });
 }
 
@@ -171,5 +180,17 @@ export function useSaveNewsletter() {
   return useMutation({
     mutationFn: (image: string) => api.put<AdminNewsletter>('/api/admin/newsletter', { image }),
     onSuccess: () => invalidate(keys.newsletter),
+  });
+}
+
+// ---------- outbox ----------
+
+/** The mails kept in the database when no SMTP server is configured, newest first. */
+export function useOutbox(to: string) {
+  const params = new URLSearchParams({ limit: '50', ...(to ? { to } : {}) });
+  return useQuery({
+    queryKey: ['admin', 'outbox', to],
+    queryFn: () => api.get<{ mails: OutboxMail[] }>(`/api/admin/outbox?${params}`).then((body) => body.mails),
+    refetchInterval: 10_000,
   });
 }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { apiQueryString, catalogViewHref, isActiveFilter, parseCatalogView, toApiQuery } from './catalog-url.ts';
+import { apiQueryString, catalogViewHref, isActiveFilter, parseCatalogView, toApiQuery, withFilter } from './catalog-url.ts';
 
 const tagId = '3f2b9c1e-8d4a-4e6b-9c7d-1a2b3c4d5e6f';
 const search = (text = '') => new URLSearchParams(text);
 
 describe('parseCatalogView', () => {
   it('reads the whole catalogue with no params', () => {
-    expect(parseCatalogView({}, search())).toEqual({ filter: null, q: '', page: 1 });
+    expect(parseCatalogView({}, search())).toEqual({ filters: {}, q: '', page: 1 });
   });
 
   it.each([
@@ -14,11 +14,19 @@ describe('parseCatalogView', () => {
     ['type', 'Premium'],
     ['tag', tagId],
     ['aula', tagId],
-  ] as const)('reads a %s filter', (kind, value) => {
+  ] as const)('reads a %s filter from the path', (kind, value) => {
     expect(parseCatalogView({ type: kind, filter: value }, search('q=perra&page=2'))).toEqual({
-      filter: { kind, value },
+      filters: { [kind]: value },
       q: 'perra',
       page: 2,
+    });
+  });
+
+  it('combines the path filter with the filters of the query', () => {
+    expect(parseCatalogView({ type: 'kynd', filter: 'Gato' }, search(`tag=${tagId}&type=Premium&q=ovario`))).toEqual({
+      filters: { kynd: 'Gato', tag: tagId, type: 'Premium' },
+      q: 'ovario',
+      page: 1,
     });
   });
 
@@ -31,25 +39,49 @@ describe('parseCatalogView', () => {
     expect(parseCatalogView({ type, filter }, search())).toBeNull();
   });
 
+  it('refuses an invalid query filter and a query filter that contradicts the path', () => {
+    expect(parseCatalogView({}, search('kynd=Caballo'))).toBeNull();
+    expect(parseCatalogView({ type: 'kynd', filter: 'Gato' }, search('kynd=Perro'))).toBeNull();
+  });
+
   it.each(['0', '-1', 'dos', '1.5', ''])('falls back to page 1 for page=%j', (page) => {
     expect(parseCatalogView({}, search(`page=${page}`))?.page).toBe(1);
   });
 });
 
 describe('catalogViewHref', () => {
-  it('round-trips a view through its link', () => {
-    const view = { filter: { kind: 'kynd', value: 'Otras especies' }, q: 'cirugía ósea', page: 3 } as const;
-    const url = new URL(catalogViewHref(view), 'http://x');
-    expect(url.pathname).toBe('/procedimientos/kynd/Otras%20especies');
+  const roundTrip = (href: string) => {
+    const url = new URL(href, 'http://x');
     const [, , type, filter] = url.pathname.split('/');
-    expect(parseCatalogView({ type, filter: decodeURIComponent(filter!) }, url.searchParams)).toEqual(view);
+    return parseCatalogView(type ? { type, filter: decodeURIComponent(filter!) } : {}, url.searchParams);
+  };
+
+  it('round-trips a view through its link', () => {
+    const view = { filters: { kynd: 'Otras especies' }, q: 'cirugía ósea', page: 3 };
+    const href = catalogViewHref(view);
+    expect(new URL(href, 'http://x').pathname).toBe('/procedimientos/kynd/Otras%20especies');
+    expect(roundTrip(href)).toEqual(view);
+  });
+
+  it('round-trips every filter together: the first in the path, the rest in the query', () => {
+    const view = { filters: { kynd: 'Perro', tag: tagId, type: 'Premium', aula: tagId }, q: 'fractura', page: 1 };
+    const href = catalogViewHref(view);
+    expect(href).toBe(`/procedimientos/kynd/Perro?tag=${tagId}&type=Premium&aula=${tagId}&q=fractura`);
+    expect(roundTrip(href)).toEqual(view);
   });
 
   it('leaves out the first page and an empty search', () => {
-    expect(catalogViewHref({ filter: null, q: '', page: 1 })).toBe('/procedimientos');
-    expect(catalogViewHref({ filter: { kind: 'type', value: 'Gratis' }, q: '', page: 2 })).toBe(
-      '/procedimientos/type/Gratis?page=2',
-    );
+    expect(catalogViewHref({ filters: {}, q: '', page: 1 })).toBe('/procedimientos');
+    expect(catalogViewHref({ filters: { type: 'Gratis' }, q: '', page: 2 })).toBe('/procedimientos/type/Gratis?page=2');
+  });
+});
+
+describe('withFilter', () => {
+  it('adds a kind to the others, replaces the same kind, clears it with null, and goes back to page 1', () => {
+    const view = { filters: { kynd: 'Gato' }, q: 'piometra', page: 4 };
+    expect(withFilter(view, 'tag', tagId)).toEqual({ filters: { kynd: 'Gato', tag: tagId }, q: 'piometra', page: 1 });
+    expect(withFilter(view, 'kynd', 'Perro')).toEqual({ filters: { kynd: 'Perro' }, q: 'piometra', page: 1 });
+    expect(withFilter(view, 'kynd', null)).toEqual({ filters: {}, q: 'piometra', page: 1 });
   });
 });
 
@@ -60,16 +92,26 @@ describe('toApiQuery', () => {
     ['tag', tagId, { tag: tagId }],
     ['aula', tagId, { classroom: tagId }],
   ] as const)('maps %s to the API parameter', (kind, value, expected) => {
-    expect(toApiQuery({ filter: { kind, value }, q: '', page: 1 })).toEqual({ page: 1, ...expected });
+    expect(toApiQuery({ filters: { [kind]: value }, q: '', page: 1 })).toEqual({ page: 1, ...expected });
+  });
+
+  it('sends every chosen filter with the search', () => {
+    expect(toApiQuery({ filters: { kynd: 'Gato', type: 'Premium', tag: tagId }, q: 'ovario', page: 1 })).toEqual({
+      page: 1,
+      q: 'ovario',
+      species: 'Gato',
+      type: 'Premium',
+      tag: tagId,
+    });
   });
 
   it('builds the query string without empty values', () => {
-    expect(apiQueryString(toApiQuery({ filter: null, q: 'perra', page: 2 }))).toBe('page=2&q=perra');
+    expect(apiQueryString(toApiQuery({ filters: {}, q: 'perra', page: 2 }))).toBe('page=2&q=perra');
   });
 });
 
 describe('isActiveFilter', () => {
-  const view = { filter: { kind: 'kynd', value: 'Gato' }, q: '', page: 1 } as const;
+  const view = { filters: { kynd: 'Gato' }, q: '', page: 1 };
   it('marks the chosen value and the other groups’ "all" entries', () => {
     expect(isActiveFilter(view, 'kynd', 'Gato')).toBe(true);
     expect(isActiveFilter(view, 'kynd', null)).toBe(false);

@@ -1,10 +1,11 @@
 import { procedureTypes, species } from '#shared/catalog/catalog.rules.ts';
 import { catalogFilterKinds, type CatalogFilterKind } from '#shared/catalog/catalog.schemas.ts';
 
-export type CatalogFilter = { kind: CatalogFilterKind; value: string };
+/** At most one value per kind; the kinds combine (species and tag and type and aula). */
+export type CatalogFilters = Partial<Record<CatalogFilterKind, string>>;
 
-/** What a catalogue URL shows: one filter from the path, the search and the page from the query. */
-export type CatalogView = { filter: CatalogFilter | null; q: string; page: number };
+/** What a catalogue URL shows: its filters, the search and the page. */
+export type CatalogView = { filters: CatalogFilters; q: string; page: number };
 
 /** The API's query parameters for a view. */
 export type CatalogApiQuery = {
@@ -28,34 +29,52 @@ const validValue: Record<CatalogFilterKind, (value: string) => boolean> = {
 const isFilterKind = (value: string): value is CatalogFilterKind =>
   (catalogFilterKinds as readonly string[]).includes(value);
 
-/** Reads a view from the route params and query string; null when the path names no valid filter. */
+/**
+ * Reads a view from the route params and query string; null when the URL names an invalid filter.
+ * The spec's path /procedimientos/{type}/{filter} carries one filter; the others ride in the query.
+ */
 export function parseCatalogView(
   params: { type?: string; filter?: string },
   search: URLSearchParams,
 ): CatalogView | null {
-  let filter: CatalogFilter | null = null;
+  const filters: CatalogFilters = {};
   if (params.type !== undefined || params.filter !== undefined) {
     const kind = params.type ?? '';
     const value = params.filter ?? '';
     if (!isFilterKind(kind) || !validValue[kind](value)) return null;
-    filter = { kind, value };
+    filters[kind] = value;
+  }
+  for (const kind of catalogFilterKinds) {
+    const value = search.get(kind);
+    if (value === null) continue;
+    if (!validValue[kind](value) || (filters[kind] !== undefined && filters[kind] !== value)) return null;
+    filters[kind] = value;
   }
   const q = (search.get('q') ?? '').trim().slice(0, 100);
   const pageNumber = Number(search.get('page'));
   const page = Number.isInteger(pageNumber) && pageNumber >= 1 && pageNumber <= 10_000 ? pageNumber : 1;
-  return { filter, q, page };
+  return { filters, q, page };
 }
 
-/** The link that reproduces a view: /procedimientos[/{type}/{filter}][?q=&page=]. */
+/** The link that reproduces a view: the first filter in the path (the spec's links), the rest in the query. */
 export function catalogViewHref(view: CatalogView): string {
-  const path = view.filter
-    ? `/procedimientos/${view.filter.kind}/${encodeURIComponent(view.filter.value)}`
-    : '/procedimientos';
+  const chosen = catalogFilterKinds.filter((kind) => view.filters[kind] !== undefined);
+  const [first, ...rest] = chosen;
+  const path = first ? `/procedimientos/${first}/${encodeURIComponent(view.filters[first]!)}` : '/procedimientos';
   const search = new URLSearchParams();
+  for (const kind of rest) search.set(kind, view.filters[kind]!);
   if (view.q) search.set('q', view.q);
   if (view.page > 1) search.set('page', String(view.page));
   const query = search.toString();
   return query ? `${path}?${query}` : path;
+}
+
+/** The view with one kind set to a value (or cleared with null), back on the first page. */
+export function withFilter(view: CatalogView, kind: CatalogFilterKind, value: string | null): CatalogView {
+  const filters = { ...view.filters };
+  if (value === null) delete filters[kind];
+  else filters[kind] = value;
+  return { filters, q: view.q, page: 1 };
 }
 
 const apiKeyByKind: Record<CatalogFilterKind, 'species' | 'type' | 'tag' | 'classroom'> = {
@@ -68,7 +87,10 @@ const apiKeyByKind: Record<CatalogFilterKind, 'species' | 'type' | 'tag' | 'clas
 export function toApiQuery(view: CatalogView): CatalogApiQuery {
   const query: CatalogApiQuery = { page: view.page };
   if (view.q) query.q = view.q;
-  if (view.filter) query[apiKeyByKind[view.filter.kind]] = view.filter.value;
+  for (const kind of catalogFilterKinds) {
+    const value = view.filters[kind];
+    if (value !== undefined) query[apiKeyByKind[kind]] = value;
+  }
   return query;
 }
 
@@ -81,4 +103,4 @@ export function apiQueryString(query: CatalogApiQuery): string {
 }
 
 export const isActiveFilter = (view: CatalogView, kind: CatalogFilterKind, value: string | null) =>
-  value === null ? view.filter?.kind !== kind : view.filter?.kind === kind && view.filter.value === value;
+  value === null ? view.filters[kind] === undefined : view.filters[kind] === value;

@@ -1,6 +1,8 @@
-import { Anchor, AppShell, Burger, Button, Group, NavLink, ScrollArea, Text } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { Anchor, AppShell, Burger, Button, Group, NavLink, ScrollArea, Text, useMantineTheme } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { useRef } from 'react';
 import { Link, Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
+import { skipToMain, useRouteAnnouncer } from '#web/components/layout/route-announcer.ts';
 import { NavigationOverlay } from '#web/components/page-loader.tsx';
 import { useLogout } from '#web/features/accounts/api.ts';
 import { activeNavLink, adminNavLinks } from '#web/features/admin/admin-nav.ts';
@@ -14,9 +16,18 @@ export function AdminLayout() {
   const navigation = useNavigation();
   const logout = useLogout();
   const active = activeNavLink(pathname);
+  const main = useRef<HTMLElement>(null);
+  useRouteAnnouncer(main, 'Admin');
+  const theme = useMantineTheme();
+  const isDesktop = useMediaQuery(`(min-width: ${theme.breakpoints.md})`, window.innerWidth >= 992);
+  // the closed side menu of a phone is off-screen: none of its links may take focus
+  const navHidden = !isDesktop && !opened;
 
   return (
     <AppShell header={{ height: 60 }} navbar={{ width: 240, breakpoint: 'md', collapsed: { mobile: !opened } }} padding="md">
+      <a href="#contenido" className="skip-link" onClick={(event) => skipToMain(event, main.current)}>
+        Saltar al contenido
+      </a>
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="xs">
           <Group gap="sm" wrap="nowrap">
@@ -26,6 +37,8 @@ export function AdminLayout() {
               hiddenFrom="md"
               size="sm"
               aria-label={opened ? 'Cerrar menú de administración' : 'Abrir menú de administración'}
+              aria-expanded={opened}
+              aria-controls="menu-administracion"
             />
             <Text fw={700} size="sm" visibleFrom="xs">
               Bienvenid@ Administrador
@@ -41,7 +54,7 @@ export function AdminLayout() {
           </Group>
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar p="xs" aria-label="Administración">
+      <AppShell.Navbar p="xs" aria-label="Administración" id="menu-administracion" inert={navHidden}>
         <Text fw={700} size="sm" hiddenFrom="xs" px="sm" py="xs">
           Bienvenid@ Administrador
         </Text>
@@ -59,7 +72,7 @@ export function AdminLayout() {
           ))}
         </AppShell.Section>
       </AppShell.Navbar>
-      <AppShell.Main>
+      <AppShell.Main id="contenido" ref={main} tabIndex={-1}>
         <TestModeBanner />
         <Outlet />
       </AppShell.Main>

@@ -1,6 +1,6 @@
 import { Badge, Button, Group, Modal, Text } from '@mantine/core';
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import type { AdminClassroomRow } from '#shared/classrooms/classrooms.schemas.ts';
 import { messages } from '#shared/messages.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
@@ -13,7 +13,6 @@ import { href, paths } from '#web/paths.ts';
 type Notice = { kind: 'activated' } | { kind: 'delete'; classroom: AdminClassroomRow } | { kind: 'deleted' } | null;
 
 export function AdminClassroomsPage() {
-  const navigate = useNavigate();
   const classrooms = useAdminClassrooms();
   const setActive = useSetClassroomActive();
   const remove = useDeleteClassroom();
@@ -60,7 +59,7 @@ export function AdminClassroomsPage() {
         fetching={classrooms.isPending}
         initialSort={{ column: 'title', direction: 'asc' }}
         searchText={(row) => `${row.title} ${row.accessType} ${row.organizationTitle}`}
-        onRowClick={(row) => navigate(href.adminClassroom(row.id))}
+        rowLink={{ href: (row) => href.adminClassroom(row.id), column: 'title' }}
         columns={[
           {
             accessor: 'title',

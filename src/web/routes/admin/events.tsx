@@ -1,6 +1,6 @@
 import { Button } from '@mantine/core';
 import dayjs from 'dayjs';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import type { AdminEventRow } from '#shared/admin-content/admin-content.schemas.ts';
 import { useAdminEvents } from '#web/features/admin/api.ts';
 import { AdminDataTable } from '#web/features/admin/components/admin-data-table.tsx';
@@ -8,7 +8,6 @@ import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { href } from '#web/paths.ts';
 
 export function AdminEventsPage() {
-  const navigate = useNavigate();
   const events = useAdminEvents();
   return (
     <AdminPage
@@ -26,7 +25,7 @@ export function AdminEventsPage() {
         fetching={events.isPending}
         initialSort={{ column: 'sortDate', direction: 'asc' }}
         searchText={(event) => `${event.name} ${event.type} ${event.displayDate} ${event.status}`}
-        onRowClick={(event) => navigate(href.adminEvent(event.id))}
+        rowLink={{ href: (event) => href.adminEvent(event.id), column: 'name' }}
         columns={[
           { accessor: 'sortDate', title: 'Fecha de orden', sortable: true, render: (event) => dayjs(event.sortDate).format('DD/MM/YYYY') },
           { accessor: 'name', title: 'Nombre', sortable: true },

@@ -12,6 +12,7 @@ import { UploadField } from '#web/features/admin/components/upload-field.tsx';
 import { newRecordId } from '#web/features/admin/form-errors.ts';
 import { usePendingUploads } from '#web/features/admin/pending-uploads.ts';
 import { mediaPath } from '#web/features/admin/upload-client.ts';
+import { notify } from '#web/features/admin/notify.ts';
 
 const isVideoKey = (key: string) => uploadFormats.video.extensions.includes(fileExtension(key));
 
@@ -98,6 +99,7 @@ function LandingPhotosEditor({ stored }: { stored: LandingInput }) {
       pending.commit();
       setState(result);
       setSaved(true);
+      notify.saved();
     } catch (error) {
       showAppError(error);
     }

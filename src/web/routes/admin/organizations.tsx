@@ -1,5 +1,5 @@
 import { Button } from '@mantine/core';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import type { AdminOrganization } from '#shared/admin-content/admin-content.schemas.ts';
 import { useAdminOrganizations } from '#web/features/admin/api.ts';
 import { AdminDataTable } from '#web/features/admin/components/admin-data-table.tsx';
@@ -7,7 +7,6 @@ import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { href, paths } from '#web/paths.ts';
 
 export function AdminOrganizationsPage() {
-  const navigate = useNavigate();
   const organizations = useAdminOrganizations();
   return (
     <AdminPage
@@ -25,7 +24,7 @@ export function AdminOrganizationsPage() {
         fetching={organizations.isPending}
         initialSort={{ column: 'title', direction: 'asc' }}
         searchText={(organization) => `${organization.title} ${organization.type}`}
-        onRowClick={(organization) => navigate(href.adminOrganization(organization.id))}
+        rowLink={{ href: (organization) => href.adminOrganization(organization.id), column: 'title' }}
         columns={[
           { accessor: 'title', title: 'Título', sortable: true },
           { accessor: 'type', title: 'Tipo de organización', sortable: true },

@@ -1,7 +1,7 @@
 import { Badge, Button, Group } from '@mantine/core';
 import dayjs from 'dayjs';
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import type { AdminProcedureRow } from '#shared/admin-content/admin-content.schemas.ts';
 import { adminProcedureSortColumns } from '#shared/admin-content/admin-content.schemas.ts';
 import { useAdminProcedures } from '#web/features/admin/api.ts';
@@ -12,7 +12,6 @@ import { href, paths } from '#web/paths.ts';
 type SortColumn = (typeof adminProcedureSortColumns)[number];
 
 export function AdminProceduresPage() {
-  const navigate = useNavigate();
   const { search, setSearch, debounced } = useDebouncedSearch();
   const [sort, setSort] = useState<SortState>({ column: 'createdAt', direction: 'desc' });
   const [page, setPage] = useState(1);
@@ -50,18 +49,13 @@ export function AdminProceduresPage() {
           setSearch(value);
           setPage(1);
         }}
-        onRowClick={(record) => navigate(href.adminProcedure(record.id))}
+        rowLink={{ href: (record) => href.adminProcedure(record.id), column: 'name' }}
         columns={[
           { accessor: 'createdAt', title: 'Fecha de creación', sortable: true, render: (row) => dayjs(row.createdAt).format('DD/MM/YYYY') },
           {
             accessor: 'name',
             title: 'Nombre',
             sortable: true,
-            render: (row) => (
-              <Link to={href.adminProcedure(row.id)} style={{ color: 'inherit' }} onClick={(event) => event.stopPropagation()}>
-                {row.name}
-              </Link>
-            ),
           },
           { accessor: 'type', title: 'Tipo de usuario', sortable: true },
           { accessor: 'species', title: 'Especie', sortable: true },

@@ -1,5 +1,5 @@
 import { Button } from '@mantine/core';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import type { AdminTag } from '#shared/admin-content/admin-content.schemas.ts';
 import { useAdminTags } from '#web/features/admin/api.ts';
 import { AdminDataTable } from '#web/features/admin/components/admin-data-table.tsx';
@@ -7,7 +7,6 @@ import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { href, paths } from '#web/paths.ts';
 
 export function AdminTagsPage() {
-  const navigate = useNavigate();
   const tags = useAdminTags();
   return (
     <AdminPage
@@ -30,7 +29,7 @@ export function AdminTagsPage() {
         fetching={tags.isPending}
         initialSort={{ column: 'name', direction: 'asc' }}
         searchText={(tag) => tag.name}
-        onRowClick={(tag) => navigate(href.adminTag(tag.id))}
+        rowLink={{ href: (tag) => href.adminTag(tag.id), column: 'name' }}
         columns={[{ accessor: 'name', title: 'Nombre', sortable: true }]}
       />
     </AdminPage>

@@ -11,6 +11,8 @@ export function CountrySelect({ value, onChange, onBlur, error }: Props) {
       label="País"
       withAsterisk
       searchable
+      // typing a few letters and pressing Enter picks the first match
+      selectFirstOptionOnChange
       placeholder="Elige tu país"
       nothingFoundMessage="Sin resultados"
       data={data}

@@ -68,6 +68,11 @@ export function MembershipCard({ membership }: { membership: Membership }) {
         </Group>
         {planText && <Text>{planText}</Text>}
         {membership.isManual && <Text size="sm">Premium asignado por un administrador.</Text>}
+        {membership.isManual && membership.terminationDate && (
+          <Text>
+            Premium hasta: <strong>{longDate(membership.terminationDate)}</strong>
+          </Text>
+        )}
         {membership.nextPaymentDate && (
           <Text>
             Próxima fecha de pago: <strong>{longDate(membership.nextPaymentDate)}</strong>

@@ -44,8 +44,8 @@ const emptyForm: SignUpInput = {
   city: '',
   homeUniversity: '',
   organizationId: null,
-  promoMail: true,
-  newsMail: true,
+  promoMail: false,
+  newsMail: false,
   terms: false,
 };
 

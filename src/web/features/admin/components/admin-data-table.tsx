@@ -3,9 +3,11 @@ import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { DataTable, type DataTableColumn, type DataTableSortStatus } from 'mantine-datatable';
 import { useMemo, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
 import { adminPageSize } from '#shared/admin-content/admin-content.schemas.ts';
 import { foldForSearch } from '#shared/catalog/catalog.schemas.ts';
 import { messages } from '#shared/messages.ts';
+import classes from './admin-data-table.module.css';
 
 export type SortState = { column: string; direction: 'asc' | 'desc' };
 
@@ -13,9 +15,28 @@ type CommonProps<T> = {
   /** Accessible name of the table. */
   label: string;
   columns: DataTableColumn<T>[];
-  onRowClick?: (record: T) => void;
+  /** Where a row leads: its `column` cell becomes a link (keyboard), and a click anywhere on the row follows it. */
+  rowLink?: { href: (record: T) => string; column: string };
   fetching?: boolean;
 };
+
+/** The row's link cell, so every table opens its records by keyboard the same way. */
+function withRowLink<T>(columns: DataTableColumn<T>[], rowLink: CommonProps<T>['rowLink']): DataTableColumn<T>[] {
+  if (!rowLink) return columns;
+  return columns.map((column) => {
+    if (column.accessor !== rowLink.column) return column;
+    const content = (record: T, index: number) =>
+      column.render ? column.render(record, index) : String((record as Record<string, unknown>)[column.accessor as string] ?? '');
+    return {
+      ...column,
+      render: (record: T, index: number) => (
+        <Link to={rowLink.href(record)} className={classes.rowLink} onClick={(event) => event.stopPropagation()}>
+          {content(record, index)}
+        </Link>
+      ),
+    };
+  });
+}
 
 /** Rows the server already searched, sorted and cut into pages. */
 type ServerProps<T> = CommonProps<T> & {
@@ -53,8 +74,8 @@ function Pager({ page, total, onPageChange }: { page: number; total: number; onP
         <Button variant="default" size="xs" disabled={page <= 1} onClick={() => onPageChange(page - 1)}>
           Anterior
         </Button>
-        <Text size="sm" aria-label={`Página ${page} de ${lastPage}`}>
-          {page} / {lastPage}
+        <Text size="sm">
+          Página {page} de {lastPage}
         </Text>
         <Button variant="default" size="xs" disabled={page >= lastPage} onClick={() => onPageChange(page + 1)}>
           Siguiente
@@ -65,6 +86,9 @@ function Pager({ page, total, onPageChange }: { page: number; total: number; onP
 }
 
 function Table<T>(props: CommonProps<T> & { records: T[]; sort: SortState; onSortChange: (sort: SortState) => void }) {
+  const navigate = useNavigate();
+  const { rowLink } = props;
+  const columns = useMemo(() => withRowLink(props.columns, rowLink), [props.columns, rowLink]);
   const sortStatus: DataTableSortStatus<T> = { columnAccessor: props.sort.column, direction: props.sort.direction };
   return (
     <DataTable<T>
@@ -75,13 +99,13 @@ function Table<T>(props: CommonProps<T> & { records: T[]; sort: SortState; onSor
       highlightOnHover
       minHeight={props.records.length === 0 ? 160 : undefined}
       records={props.records}
-      columns={props.columns}
+      columns={columns}
       idAccessor={'id' as never}
       fetching={props.fetching}
       noRecordsText={messages.emptyTable}
       sortStatus={sortStatus}
       onSortStatusChange={(status) => props.onSortChange({ column: String(status.columnAccessor), direction: status.direction })}
-      onRowClick={props.onRowClick ? ({ record }) => props.onRowClick?.(record) : undefined}
+      onRowClick={rowLink ? ({ record }) => void navigate(rowLink.href(record)) : undefined}
     />
   );
 }

@@ -2,8 +2,8 @@ import { Button, Group } from '@mantine/core';
 import { useState } from 'react';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import { useErrorModal } from '#web/components/error-modal.tsx';
 import { applyServerFieldErrors, useGoBack } from '#web/features/admin/form-errors.ts';
+import { notify } from '#web/features/admin/notify.ts';
 import type { PendingUploads } from '#web/features/admin/pending-uploads.ts';
 import { ConfirmDeleteModal } from './confirm-delete-modal.tsx';
 
@@ -21,28 +21,33 @@ export function useRecordForm<TInput extends FieldValues, TOutput>(options: {
   const { form, save, remove, listPath, pending } = options;
   const navigate = useNavigate();
   const goBack = useGoBack(listPath);
-  const { showAppError } = useErrorModal();
   const [confirming, setConfirming] = useState(false);
 
-  const onSubmit = form.handleSubmit(async (values) => {
-    try {
-      await save.mutateAsync(values);
-      pending?.commit();
-      await navigate(listPath);
-    } catch (error) {
-      if (!applyServerFieldErrors(error, form.setError)) showAppError(error);
-    }
-  });
+  const onSubmit = form.handleSubmit(
+    async (values) => {
+      try {
+        await save.mutateAsync(values);
+        pending?.commit();
+        notify.saved();
+        await navigate(listPath);
+      } catch (error) {
+        if (applyServerFieldErrors(error, form.setError)) notify.invalid();
+        else notify.failed(error);
+      }
+    },
+    () => notify.invalid(),
+  );
 
   async function onDelete() {
     if (!remove) return;
     try {
       await remove.mutateAsync();
       setConfirming(false);
+      notify.deleted();
       await navigate(listPath);
     } catch (error) {
       setConfirming(false);
-      showAppError(error);
+      notify.failed(error);
     }
   }
 

@@ -1,16 +1,17 @@
 import { Alert, NavLink, Skeleton, Stack, Text } from '@mantine/core';
+import { useId } from 'react';
 import { Link } from 'react-router';
 import { procedureTypes, species } from '#shared/catalog/catalog.rules.ts';
 import type { CatalogFilterKind } from '#shared/catalog/catalog.schemas.ts';
 import { messages } from '#shared/messages.ts';
 import { useCatalogFilters } from '../api.ts';
-import { catalogViewHref, isActiveFilter, type CatalogView } from '../catalog-url.ts';
+import { catalogViewHref, isActiveFilter, withFilter, type CatalogView } from '../catalog-url.ts';
 
 type Option = { label: string; value: string | null };
 
 function FilterGroup(props: { title: string; kind: CatalogFilterKind; options: Option[]; view: CatalogView }) {
   const { title, kind, options, view } = props;
-  const headingId = `filtro-${kind}`;
+  const headingId = `filtro-${useId()}`;
   return (
     <nav aria-labelledby={headingId}>
       <Text id={headingId} component="h2" fw={700} size="sm" tt="uppercase" c="gray.8" mb={4}>
@@ -19,11 +20,7 @@ function FilterGroup(props: { title: string; kind: CatalogFilterKind; options: O
       <Stack gap={2}>
         {options.map((option) => {
           const active = isActiveFilter(view, kind, option.value);
-          const to = catalogViewHref({
-            filter: option.value === null ? null : { kind, value: option.value },
-            q: view.q,
-            page: 1,
-          });
+          const to = catalogViewHref(withFilter(view, kind, option.value));
           return (
             <NavLink
               key={option.value ?? 'all'}

@@ -6,7 +6,8 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import type { LandingSlide } from '#shared/landing/landing.schemas.ts';
 import { paths } from '#web/paths.ts';
-import { useAutoplay, usePauseOnInteraction } from './autoplay.ts';
+import { useCarouselAutoplay } from './autoplay.ts';
+import { CarouselPauseButton } from './carousel-pause-button.tsx';
 import classes from './hero-carousel.module.css';
 
 const pitch =
@@ -45,17 +46,28 @@ export function DefaultHero({ isGuest }: { isGuest: boolean }) {
 export function HeroCarousel(props: { slides: LandingSlide[]; slideSeconds: number; isGuest: boolean }) {
   const { slides, slideSeconds, isGuest } = props;
   const [embla, setEmbla] = useState<EmblaCarouselType | null>(null);
-  const { paused, handlers } = usePauseOnInteraction();
-  useAutoplay(embla, slideSeconds * 1000, paused);
+  const { setRoot, handlers, announcement, canPlay, stopped, toggleStopped } = useCarouselAutoplay(embla, slideSeconds * 1000, describeSlide);
   // Video slides load only once they are shown, so phones do not download every slide up front.
   const [shown, setShown] = useState<ReadonlySet<number>>(() => new Set([0]));
   const onSlideChange = (index: number) => setShown((previous) => (previous.has(index) ? previous : new Set(previous).add(index)));
 
   return (
-    <section aria-roledescription="carrusel" aria-label="Presentación de CxVet" {...handlers}>
+    <section
+      ref={setRoot}
+      aria-roledescription="carrusel"
+      aria-label="Presentación de CxVet"
+      className={classes.root}
+      {...handlers}
+    >
       <Title order={1} style={visuallyHidden}>
         CxVet
       </Title>
+      <div role="status" style={visuallyHidden}>
+        {announcement}
+      </div>
+      {canPlay && slides.length > 1 && (
+        <CarouselPauseButton stopped={stopped} onToggle={toggleStopped} what="presentación" className={classes.pause} />
+      )}
       <Carousel
         getEmblaApi={setEmbla}
         onSlideChange={onSlideChange}
@@ -121,6 +133,8 @@ export function HeroCarousel(props: { slides: LandingSlide[]; slideSeconds: numb
     </section>
   );
 }
+
+const describeSlide = (index: number, count: number) => `Diapositiva ${index + 1} de ${count}`;
 
 const visuallyHidden: React.CSSProperties = {
   position: 'absolute',

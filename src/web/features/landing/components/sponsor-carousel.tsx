@@ -2,7 +2,8 @@ import '@mantine/carousel/styles.css';
 import { Carousel } from '@mantine/carousel';
 import type { EmblaCarouselType } from 'embla-carousel';
 import { useState } from 'react';
-import { useAutoplay, usePauseOnInteraction } from './autoplay.ts';
+import { useCarouselAutoplay } from './autoplay.ts';
+import { CarouselPauseButton } from './carousel-pause-button.tsx';
 import classes from './sponsor-carousel.module.css';
 
 export type LogoLink = { id: string; title: string; logoUrl: string; link: string | null };
@@ -19,14 +20,21 @@ export function PartnerLogo({ partner }: { partner: LogoLink }) {
   );
 }
 
+const describeSponsor = (index: number, count: number) => `Patrocinador ${index + 1} de ${count}`;
+
 /** The sponsor logos, 2.5 s per step. */
 export function SponsorCarousel({ sponsors }: { sponsors: LogoLink[] }) {
   const [embla, setEmbla] = useState<EmblaCarouselType | null>(null);
-  const { paused, handlers } = usePauseOnInteraction();
-  useAutoplay(embla, sponsors.length > 1 ? 2500 : 0, paused);
+  const { setRoot, handlers, announcement, canPlay, stopped, toggleStopped } = useCarouselAutoplay(embla, sponsors.length > 1 ? 2500 : 0, describeSponsor);
 
   return (
-    <div {...handlers}>
+    <div ref={setRoot} className={classes.root} {...handlers}>
+      <div role="status" className={classes.status}>
+        {announcement}
+      </div>
+      {canPlay && (
+        <CarouselPauseButton stopped={stopped} onToggle={toggleStopped} what="patrocinadores" className={classes.pause} />
+      )}
       <Carousel
         getEmblaApi={setEmbla}
         emblaOptions={{ loop: sponsors.length > 1, align: sponsors.length < 4 ? 'center' : 'start' }}

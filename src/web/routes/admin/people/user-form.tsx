@@ -6,6 +6,7 @@ import { useNavigate, useParams } from 'react-router';
 import type { z } from 'zod';
 import { adminCreatedUserDefaults, adminUserInputSchema } from '#shared/admin-people/users.schemas.ts';
 import { messages } from '#shared/messages.ts';
+import { notify } from '#web/features/admin/notify.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { PageLoader } from '#web/components/page-loader.tsx';
 import { PhoneField } from '#web/features/accounts/components/phone-field.tsx';
@@ -78,6 +79,7 @@ export function AdminUserFormPage() {
         homeUniversity: values.homeUniversity ?? undefined,
         organizationId: values.organizationId,
       });
+      notify.saved(isEdit ? 'El usuario se guardó correctamente.' : 'El usuario se creó correctamente.');
       await navigate(paths.adminUsers);
     } catch (error) {
       // creating answers a taken e-mail without `fields`: it still belongs on the e-mail field
@@ -90,6 +92,7 @@ export function AdminUserFormPage() {
     try {
       await remove.mutateAsync();
       setConfirming(false);
+      notify.deleted('El usuario se eliminó.');
       await navigate(paths.adminUsers);
     } catch {
       setConfirming(false);

@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Checkbox, Group } from '@mantine/core';
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import type { AdminUserRow } from '#shared/admin-people/users.schemas.ts';
 import { errorContent } from '#web/components/error-modal.tsx';
 import { useAdminUsers, type AdminUsersListQuery } from '#web/features/admin-people/api.ts';
@@ -11,7 +11,6 @@ import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { href, paths } from '#web/paths.ts';
 
 export function AdminUsersPage() {
-  const navigate = useNavigate();
   const { search, setSearch, debounced } = useDebouncedSearch();
   const [sort, setSort] = useState<SortState>({ column: 'createdAt', direction: 'desc' });
   const [page, setPage] = useState(1);
@@ -80,17 +79,13 @@ export function AdminUsersPage() {
           setSearch(value);
           setPage(1);
         }}
-        onRowClick={(record) => navigate(href.adminUser(record.id))}
+        rowLink={{ href: (record) => href.adminUser(record.id), column: 'name' }}
         columns={[
           {
             accessor: 'name',
             title: 'Nombre',
             sortable: true,
-            render: (row) => (
-              <Link to={href.adminUser(row.id)} style={{ color: 'inherit' }} onClick={(event) => event.stopPropagation()}>
-                {row.name || row.email}
-              </Link>
-            ),
+            render: (row) => row.name || row.email,
           },
           { accessor: 'email', title: 'Correo', sortable: true },
           { accessor: 'phoneNumber', title: 'Teléfono', sortable: true, noWrap: true, render: (row) => phoneLabel(row.phoneNumber) },

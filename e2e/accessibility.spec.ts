@@ -1,0 +1,254 @@
+import type { Page } from '@playwright/test';
+import { expectNoSeriousAxeViolations } from './a11y.ts';
+import { demoAccounts, expect, loginAs, test, type DemoRole } from './fixtures.ts';
+
+/**
+ * Issue #14, item 12: every route of specs 1 and 2, as the audience that may open it, at 360 px and
+ * 1280 px: 0 serious or critical axe violations (WCAG 2.0/2.1/2.2 A and AA), a title of its own,
+ * no horizontal scrolling.
+ */
+type RouteCase = { name: string; role: DemoRole | null; path: (ids: Ids) => string; heading?: string | RegExp };
+type Ids = { procedure: string; premiumProcedure: string; tag: string; event: string; user: string; organization: string };
+
+const guestRoutes: RouteCase[] = [
+  { name: 'landing', role: null, path: () => '/' },
+  { name: 'catalogue', role: null, path: () => '/procedimientos', heading: 'Catálogo de cirugías' },
+  { name: 'catalogue filtered', role: null, path: () => '/procedimientos/kynd/Perro?type=Premium', heading: 'Catálogo de cirugías' },
+  { name: 'procedure', role: null, path: (ids) => `/procedimiento/${ids.premiumProcedure}` },
+  { name: 'events', role: null, path: () => '/eventos' },
+  { name: 'faq', role: null, path: () => '/FAQ', heading: 'Preguntas frecuentes' },
+  { name: 'about', role: null, path: () => '/about' },
+  { name: 'contact', role: null, path: () => '/contacto' },
+  { name: 'terms', role: null, path: () => '/tos' },
+  { name: 'privacy', role: null, path: () => '/aviso_privacidad' },
+  { name: 'sign-up', role: null, path: () => '/registro' },
+  { name: 'login', role: null, path: () => '/login', heading: 'Iniciar sesión' },
+  { name: 'password recovery', role: null, path: () => '/login/recuperar_password' },
+  { name: 'not found', role: null, path: () => '/no-existe', heading: 'Página no encontrada' },
+];
+
+const memberRoutes: RouteCase[] = [
+  { name: 'profile (Basic)', role: 'gratis', path: () => '/perfil', heading: 'Mi CxVet' },
+  { name: 'profile (Premium)', role: 'premium', path: () => '/perfil', heading: 'Mi CxVet' },
+  { name: 'payments (Premium)', role: 'premium', path: () => '/perfil/pago', heading: 'Pagos' },
+  { name: 'account re-login (Premium)', role: 'premium', path: () => '/perfil/usuario' },
+  { name: 'welcome (Legacy)', role: 'legacy', path: () => '/registro' },
+  { name: 'procedure (Premium)', role: 'premium', path: (ids) => `/procedimiento/${ids.premiumProcedure}` },
+];
+
+const adminRoutes: RouteCase[] = [
+  { name: 'admin procedures', role: 'admin', path: () => '/admin/procedures', heading: 'Procedimientos' },
+  { name: 'admin procedure form', role: 'admin', path: (ids) => `/admin/procedures/procedure/${ids.procedure}` },
+  { name: 'admin new procedure', role: 'admin', path: () => '/admin/procedures/procedure' },
+  { name: 'admin tags', role: 'admin', path: () => '/admin/tags', heading: 'Etiquetas' },
+  { name: 'admin tag form', role: 'admin', path: (ids) => `/admin/tags/tag/${ids.tag}` },
+  { name: 'admin events', role: 'admin', path: () => '/admin/events', heading: 'Eventos' },
+  { name: 'admin event form', role: 'admin', path: (ids) => `/admin/events/event/${ids.event}` },
+  { name: 'admin users', role: 'admin', path: () => '/admin/users', heading: 'Usuarios' },
+  { name: 'admin user form', role: 'admin', path: (ids) => `/admin/Users/User/${ids.user}` },
+  { name: 'admin manual premium', role: 'admin', path: () => '/admin/users/premium-manual' },
+  { name: 'admin manual premium upgrade', role: 'admin', path: () => '/admin/users/actualizar-premium-manual' },
+  { name: 'admin manual premium downgrade', role: 'admin', path: () => '/admin/users/downgrade-premium-manual' },
+  { name: 'admin organizations', role: 'admin', path: () => '/admin/organizations', heading: 'Organizaciones' },
+  { name: 'admin new organization', role: 'admin', path: () => '/admin/organizations/crear-organization' },
+  { name: 'admin organization form', role: 'admin', path: (ids) => `/admin/organizations/organization/${ids.organization}` },
+  { name: 'admin landing photos', role: 'admin', path: () => '/admin/landing/fotos', heading: 'Fotos landing' },
+  { name: 'admin newsletter', role: 'admin', path: () => '/admin/newsletter' },
+  { name: 'admin mailing', role: 'admin', path: () => '/admin/mailing' },
+  { name: 'admin statistics', role: 'admin', path: () => '/admin/estadisticas' },
+  { name: 'admin outbox', role: 'admin', path: () => '/admin/correos', heading: 'Correos enviados' },
+];
+
+let ids: Ids | null = null;
+
+/** Record ids for the detail routes, read once per worker through the Admin API. */
+async function recordIds(page: Page): Promise<Ids> {
+  if (ids) return ids;
+  const get = async <T,>(url: string): Promise<T> => {
+    const response = await page.request.get(url);
+    expect(response.status(), url).toBe(200);
+    return (await response.json()) as T;
+  };
+  const premium = await get<{ items: { id: string; type: string }[] }>('/api/catalog/procedures?type=Premium');
+  const procedures = await get<{ items: { id: string }[] }>('/api/admin/procedures?sort=name&dir=asc&page=1');
+  const tags = await get<{ items: { id: string }[] }>('/api/admin/tags');
+  const events = await get<{ items: { id: string }[] }>('/api/admin/events');
+  const users = await get<{ items: { id: string; email: string }[] }>(`/api/admin/users?q=${encodeURIComponent(demoAccounts.gratis)}`);
+  const organizations = await get<{ items: { id: string }[] }>('/api/admin/organizations');
+  ids = {
+    procedure: procedures.items[0]!.id,
+    premiumProcedure: premium.items[0]!.id,
+    tag: tags.items[0]!.id,
+    event: events.items[0]!.id,
+    user: users.items[0]!.id,
+    organization: organizations.items[0]!.id,
+  };
+  return ids;
+}
+
+async function waitForPage(page: Page, heading?: string | RegExp) {
+  const h1 = page.getByRole('heading', { level: 1, ...(heading ? { name: heading } : {}) });
+  await expect(h1.first()).toBeAttached({ timeout: 20_000 });
+  await expect(page.locator('.mantine-Skeleton-root, [role="status"][aria-label^="Cargando"]').filter({ visible: true })).toHaveCount(0, { timeout: 20_000 });
+}
+
+for (const route of [...guestRoutes, ...memberRoutes, ...adminRoutes]) {
+  test(`${route.name}: no serious axe violations at 360 and 1280 px, and a title of its own`, async ({ page }) => {
+    test.setTimeout(120_000);
+    await loginAs(page, 'admin');
+    const path = route.path(await recordIds(page));
+    await page.context().clearCookies();
+    if (route.role) await loginAs(page, route.role);
+    for (const width of [360, 1280]) {
+      await page.setViewportSize({ width, height: width === 360 ? 740 : 800 });
+      await page.goto(path);
+      await waitForPage(page, route.heading);
+      const title = await page.title();
+      if (route.name === 'landing') expect(title).toBe('CxVet');
+      else expect(title, 'a descriptive title, not just the site name').toMatch(/^.+ · CxVet$/);
+      if (route.role === 'admin') expect(title).toMatch(/ · Admin · CxVet$/);
+      await expectNoSeriousAxeViolations(page);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, 'no horizontal scrolling').toBeLessThanOrEqual(0);
+    }
+  });
+}
+
+test.describe('keyboard', () => {
+  test.beforeEach(() => test.setTimeout(120_000));
+
+  test('the skip link is the first Tab stop and jumps past the header to the page', async ({ page }) => {
+    await page.goto('/procedimientos');
+    await expect(page.getByRole('heading', { level: 1, name: 'Catálogo de cirugías' })).toBeVisible({ timeout: 20_000 });
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Saltar al contenido' });
+    await expect(skip).toBeFocused();
+    await expect(skip).toBeInViewport();
+    await page.keyboard.press('Enter');
+    await expect(page.locator('main')).toBeFocused();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => Boolean(document.activeElement?.closest('main')))).toBe(true);
+  });
+
+  test('after a route change the title changes and focus is on the new page’s heading', async ({ page }) => {
+    await page.goto('/');
+    await page.getByRole('banner').getByRole('link', { name: 'Procedimientos', exact: true }).click();
+    await expect(page).toHaveTitle('Catálogo de cirugías · CxVet');
+    await expect(page.getByRole('heading', { level: 1, name: 'Catálogo de cirugías' })).toBeFocused();
+
+    const card = page.getByRole('article').first().getByRole('heading').getByRole('link');
+    const name = (await card.textContent()) ?? '';
+    await card.click();
+    await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+    await expect(page).toHaveTitle(`${name} · CxVet`);
+    await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
+
+    // a catalogue filter is the same page: focus stays on the chosen link
+    await page.goto('/procedimientos');
+    const gato = page.getByRole('complementary', { name: 'Filtros del catálogo' }).getByRole('link', { name: 'Gato', exact: true });
+    await gato.focus();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/procedimientos\/kynd\/Gato$/);
+    await expect(gato).toBeFocused();
+  });
+
+  test('after signing in, focus is on the heading of the page the member lands on', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByRole('textbox', { name: 'Correo electrónico' }).fill(demoAccounts.legacy);
+    await page.getByRole('textbox', { name: 'Contraseña', exact: true }).fill('Demo1234');
+    await page.getByRole('button', { name: 'Iniciar sesión' }).click();
+    await expect(page).not.toHaveURL(/\/login/);
+    await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
+    expect(await page.title()).not.toBe('Iniciar sesión · CxVet');
+  });
+
+  test('every focused control shows a visible ring of at least 2 px, text fields included', async ({ page }) => {
+    await page.goto('/login');
+    await expect(page.getByRole('heading', { level: 1, name: 'Iniciar sesión' })).toBeVisible();
+    const email = page.getByRole('textbox', { name: 'Correo electrónico' });
+    await email.focus();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    await expect(email).toBeFocused();
+    const ring = await email.evaluate((element) => {
+      const style = getComputedStyle(element);
+      return { style: style.outlineStyle, width: parseFloat(style.outlineWidth) };
+    });
+    expect(ring.style).not.toBe('none');
+    expect(ring.width).toBeGreaterThanOrEqual(2);
+    // the show-password button is reachable by keyboard
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('button', { name: 'Mostrar u ocultar contraseña' })).toBeFocused();
+  });
+
+  test('the admin tag and event lists open a record by keyboard', async ({ page }) => {
+    await loginAs(page, 'admin');
+    for (const [list, pattern] of [
+      ['/admin/tags', /\/admin\/tags\/tag\/[0-9a-f-]{36}$/],
+      ['/admin/events', /\/admin\/events\/event\/[0-9a-f-]{36}$/],
+    ] as const) {
+      await page.goto(list);
+      const table = page.getByRole('table');
+      const firstLink = table.getByRole('link').first();
+      await expect(firstLink).toBeVisible({ timeout: 20_000 });
+      await firstLink.focus();
+      await page.keyboard.press('Enter');
+      await expect(page).toHaveURL(pattern);
+      await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
+    }
+  });
+
+  test('on a phone the closed admin menu takes no focus, and the open one does', async ({ page }) => {
+    await page.setViewportSize({ width: 360, height: 740 });
+    await loginAs(page, 'admin');
+    await page.goto('/admin/procedures');
+    await expect(page.getByRole('heading', { level: 1, name: 'Procedimientos' })).toBeVisible();
+    for (let step = 0; step < 8; step++) {
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => Boolean(document.activeElement?.closest('#menu-administracion')))).toBe(false);
+    }
+    const burger = page.getByRole('button', { name: 'Abrir menú de administración' });
+    await expect(burger).toHaveAttribute('aria-expanded', 'false');
+    await burger.click();
+    await expect(page.getByRole('button', { name: 'Cerrar menú de administración' })).toHaveAttribute('aria-expanded', 'true');
+    const tags = page.getByRole('navigation', { name: 'Administración' }).getByRole('link', { name: 'Etiquetas' });
+    await tags.focus();
+    await expect(tags).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/admin\/tags$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Etiquetas' })).toBeFocused();
+  });
+
+  test('the landing carousel can be paused and announces only what the visitor does, in Spanish', async ({ page }) => {
+    await page.clock.install();
+    await page.goto('/');
+    const hero = page.getByRole('region', { name: 'Presentación de CxVet' });
+    await expect(hero.getByText('Aprende cirugía veterinaria con expertos')).toBeInViewport({ timeout: 20_000 });
+    // Mantine's English 'Slide N of M' region is silenced: ours is the only status
+    await expect(hero.getByRole('status')).toHaveCount(1);
+    await page.clock.runFor(7_000);
+    await expect(hero.getByRole('status')).toHaveText('');
+
+    await hero.getByRole('button', { name: 'Pausar presentación' }).click();
+    await expect(hero.getByRole('button', { name: 'Reanudar presentación' })).toBeVisible();
+    // stopped stays stopped once the pointer and focus leave
+    await page.mouse.move(640, 790);
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    const shown = await hero.getByRole('tab', { selected: true }).getAttribute('aria-label');
+    await page.clock.runFor(20_000);
+    await expect(hero.getByRole('tab', { selected: true })).toHaveAttribute('aria-label', shown ?? '');
+
+    await hero.getByRole('button', { name: 'Diapositiva siguiente' }).click();
+    await expect(hero.getByRole('status')).toHaveText(/^Diapositiva \d+ de \d+$/);
+  });
+
+  test('a burger says whether its menu is open', async ({ page }) => {
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto('/');
+    const burger = page.getByRole('button', { name: 'Abrir menú' });
+    await expect(burger).toHaveAttribute('aria-expanded', 'false');
+    await burger.click();
+    await expect(page.getByRole('dialog', { name: 'Menú' })).toBeVisible();
+  });
+});

@@ -1,0 +1,56 @@
+import { useEffect, useRef, type RefObject } from 'react';
+import { useLocation } from 'react-router';
+
+const siteName = 'CxVet';
+
+/** 'Catálogo de cirugías · CxVet'; a console page adds 'Admin'. */
+export function documentTitle(heading: string | null, section?: string): string {
+  const parts = [heading?.replace(/\s+/g, ' ').trim(), section, siteName].filter(Boolean);
+  return [...new Set(parts)].join(' · ');
+}
+
+/**
+ * Every page has one h1: it names the document (WCAG 2.4.2), and after a route change focus moves
+ * to it, so screen readers announce the new page and the next Tab starts there.
+ * A page may name itself differently with data-page-title on its h1.
+ */
+export function useRouteAnnouncer(main: RefObject<HTMLElement | null>, section?: string) {
+  const { pathname } = useLocation();
+  const previousPath = useRef<string | null>(null);
+  const lastHeading = useRef<string | null>(null);
+
+  useEffect(() => {
+    const container = main.current;
+    if (!container) return;
+    // the first page load keeps focus at the top, so the skip link is the first Tab stop
+    let focusPending = previousPath.current !== null && previousPath.current !== pathname;
+    previousPath.current = pathname;
+
+    const update = () => {
+      const heading = container.querySelector('h1');
+      const text = heading?.dataset.pageTitle ?? heading?.textContent ?? null;
+      document.title = documentTitle(text, section);
+      if (!heading) return;
+      // the same screen with other filters (catalogue links) is not a new page: focus stays on the link
+      if (focusPending && text !== lastHeading.current) {
+        if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
+        // a dialog opened by the new page keeps its focus
+        if (!document.activeElement?.closest('[role="dialog"]')) heading.focus({ preventScroll: true });
+      }
+      focusPending = false;
+      lastHeading.current = text;
+    };
+    update();
+    const observer = new MutationObserver(update);
+    observer.observe(container, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['data-page-title'] });
+    return () => observer.disconnect();
+  }, [pathname, main, section]);
+}
+
+/** Jumps past the header and navigation to the page's main content. */
+export function skipToMain(event: React.MouseEvent<HTMLAnchorElement>, main: HTMLElement | null) {
+  if (!main) return;
+  event.preventDefault();
+  main.focus({ preventScroll: true });
+  main.scrollIntoView({ block: 'start' });
+}
