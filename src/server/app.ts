@@ -108,7 +108,7 @@ export async function buildApp(deps: AppDeps) {
   const viewing = createViewingService({ database });
   const media = createMediaService({ db, classrooms, diplomas, viewing });
   const analytics = createAnalyticsService({ db });
-  const catalog = createCatalogService({ db, classrooms, analytics });
+  const catalog = createCatalogService({ db, classrooms, analytics, listen: database.listen });
   const events = createEventsService({ db });
   const landing = createLandingService({ db, catalog });
   const contact = createContactService({ db, mailer, contactEmail: config.contactEmail });
