@@ -35,10 +35,10 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 }
 
 /** A fresh database per call: in-memory PGlite, or a new database on TEST_DATABASE_URL's server. */
-export async function createTestDatabase(): Promise<Database & { drop(): Promise<void> }> {
+export async function createTestDatabase(onQuery?: (query: string) => void): Promise<Database & { drop(): Promise<void> }> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
-    const database = await openDatabase({ pgliteDir: 'memory://' });
+    const database = await openDatabase({ pgliteDir: 'memory://', onQuery });
     await database.migrate();
     return Object.assign(database, { drop: async () => {} });
   }
@@ -49,7 +49,7 @@ export async function createTestDatabase(): Promise<Database & { drop(): Promise
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString() });
+  const database = await openDatabase({ url: url.toString(), onQuery });
   await database.migrate();
   return Object.assign(database, {
     drop: async () => {
@@ -62,8 +62,8 @@ export async function createTestDatabase(): Promise<Database & { drop(): Promise
 }
 
 /** The real app on a fresh database and a temporary upload folder. */
-export async function createTestApp(overrides: Partial<Config> = {}) {
-  const database = await createTestDatabase();
+export async function createTestApp(overrides: Partial<Config> = {}, options: { onQuery?: (query: string) => void } = {}) {
+  const database = await createTestDatabase(options.onQuery);
   const uploads = await mkdtemp(path.join(tmpdir(), 'cxvet-test-'));
   const storage = createLocalStorage(uploads);
   const config = testConfig(overrides);
