@@ -10,3 +10,7 @@ export type PaymentProviderName = (typeof paymentProviders)[number];
 export const subscriptionStates = ['PENDIENTE', 'ACTIVA', 'CANCELADA', 'SUSPENDIDA', 'EXPIRADA'] as const;
 export const paymentKinds = ['subscription', 'order'] as const;
 export const paymentResults = ['COMPLETADO', 'FALLIDO', 'REEMBOLSADO'] as const;
+
+export function formatUsd(cents: number): string {
+  return `${(cents / 100).toFixed(2)} USD`;
+}
