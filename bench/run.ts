@@ -1,103 +1,321 @@
-// `npm run bench`: prints figures on this machine; no thresholds, no pass/fail.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+// `npm run bench`: every figure of issue #13 with its goal, on PGlite and (with TEST_DATABASE_URL) on PostgreSQL.
+import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { sql } from 'drizzle-orm';
-import { chromium } from '@playwright/test';
-import { openDatabase } from '#server/db/client.ts';
+import pg from 'pg';
+import { eq, sql } from 'drizzle-orm';
+import { openDatabase, type Database } from '#server/db/client.ts';
 import { buildApp } from '#server/app.ts';
 import { createLocalStorage } from '#server/services/storage.ts';
 import { createMailer } from '#server/services/mail.ts';
 import { seedDemo } from '#server/db/seed/demo.ts';
+import { procedures } from '#server/db/schema/index.ts';
 import { testConfig } from '#server/testing/test-app.ts';
+import { insertProcedures, insertUsers, searchQueries } from './data.ts';
+import { measurePages, type PageFigures } from './pages.ts';
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 5);
-const dataDir = await mkdtemp(path.join(tmpdir(), 'cxvet-bench-'));
-const database = await openDatabase({ pgliteDir: path.join(dataDir, 'db') });
-await database.migrate();
-const storage = createLocalStorage(path.join(dataDir, 'uploads'));
-const config = testConfig({ dataDir });
-const mailer = createMailer({ db: database.db, from: config.mailFrom, log: { info() {} } });
-const hasBuild = existsSync('dist/index.html');
-const app = await buildApp({ config, database, storage, mailer, distDir: hasBuild ? path.resolve('dist') : null });
-await seedDemo({ db: database.db, storage, accounts: app.services.accounts });
-
-const searchUrl = '/api/catalog/procedures?q=perra&page=1';
-let searchBody = '';
-// Fastify refuses new routes once inject() has made the app ready, so the route comes first.
-app.get('/bench/constant', async (_request, reply) => reply.type('application/json').send(searchBody));
-searchBody = (await app.inject({ url: searchUrl })).body;
-const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
-
-async function measure(url: string) {
-  const result = await autocannon({ url: `${baseUrl}${url}`, connections: 10, duration: seconds });
-  return { rps: result.requests.average, p95: result.latency.p97_5 ?? result.latency.p99, errors: result.errors + result.non2xx };
-}
-
-console.log(`CxVet benchmarks (${seconds} s each, 10 connections, PGlite, demo content)\n`);
-const search = await measure(searchUrl);
-const constant = await measure('/bench/constant');
-console.log(`catalogue search  ${searchUrl}`);
-console.log(`  ${search.rps.toFixed(0)} req/s, p97.5 ${search.p95} ms, errors ${search.errors}, body ${searchBody.length} bytes`);
-console.log(`constant JSON of the same size`);
-console.log(`  ${constant.rps.toFixed(0)} req/s, p97.5 ${constant.p95} ms`);
-console.log(`  search / constant = ${(search.rps / constant.rps).toFixed(2)}`);
-
-if (!hasBuild) {
-  console.log('\nguest JavaScript for /: skipped, run `npm run build` first');
-} else if (!existsSync('/usr/bin/chromium')) {
-  console.log('\nguest JavaScript for /: skipped, /usr/bin/chromium is missing');
-} else {
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium' });
-  const page = await browser.newPage();
-  const scripts: { url: string; bytes: number }[] = [];
-  page.on('response', async (response) => {
-    if (response.request().resourceType() !== 'script') return;
-    const sizes = await response.request().sizes();
-    scripts.push({ url: new URL(response.url()).pathname, bytes: sizes.responseBodySize });
-  });
-  await page.goto(`${baseUrl}/`, { waitUntil: 'networkidle' });
-  await browser.close();
-  const total = scripts.reduce((sum, script) => sum + script.bytes, 0);
-  console.log(`\nguest JavaScript for / (compressed as sent): ${(total / 1024).toFixed(1)} KiB in ${scripts.length} files`);
-  for (const script of scripts.sort((a, b) => b.bytes - a.bytes)) {
-    console.log(`  ${(script.bytes / 1024).toFixed(1).padStart(7)} KiB  ${script.url}`);
-  }
-  const adminLike = scripts.filter((script) => /admin|datatable|tiptap|chart|recharts/i.test(script.url));
-  console.log(`  admin, editor, chart or table chunks among them: ${adminLike.length === 0 ? 'none' : adminLike.map((s) => s.url).join(', ')}`);
-}
-
-// people: 100,000 members for the admin list and the users report
+const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const userCount = Number(process.env.BENCH_USERS ?? 100_000);
-let started = performance.now();
-await database.db.execute(sql`
-  insert into users (id, name, email, type, annual_plan, payment_day, country, city, phone_number, home_university)
-  select gen_random_uuid()::text, 'Usuario ' || i, 'usuario' || i || '@bench.example',
-    (case when i % 10 = 0 then 'Premium' when i % 97 = 0 then 'Legacy' else 'Gratis' end)::account_type,
-    i % 20 = 0, case when i % 10 = 0 then now() - (i % 300) * interval '1 day' end,
-    'México', 'Ciudad ' || (i % 50), '+52155' || lpad(i::text, 8, '0'), case when i % 3 = 0 then 'UNAM' end
-  from generate_series(1, ${userCount}) as i`);
-console.log(`\ninserted ${userCount} users in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-const admin = await app.services.accounts.createAccount({ name: 'Bench', email: 'bench-admin@bench.example', password: 'Bench1234', values: { type: 'Admin' } });
-const login = await app.inject({ method: 'POST', url: '/api/account/login', headers: { origin: config.publicUrl }, payload: { email: admin.email, password: 'Bench1234' } });
-const adminCookie = String(login.headers['set-cookie']).split(';')[0]!;
-const usersSearch = '/api/admin/users?q=usuario4567&sort=name&dir=asc&page=1';
-const usersResult = await autocannon({ url: `${baseUrl}${usersSearch}`, connections: 4, duration: seconds, headers: { cookie: adminCookie } });
-console.log(`admin users list with search at ${userCount} users  ${usersSearch}`);
-console.log(`  ${usersResult.requests.average.toFixed(0)} req/s, p50 ${usersResult.latency.p50} ms, p97.5 ${usersResult.latency.p97_5} ms, p99 ${usersResult.latency.p99} ms, errors ${usersResult.errors + usersResult.non2xx}`);
+const password = 'Bench1234';
+const origin = 'http://localhost:3000';
+const benchStarted = performance.now();
+const step = (what: string) => console.error(`[${((performance.now() - benchStarted) / 1000).toFixed(0).padStart(4)} s] ${what}`);
 
-let peakRss = process.memoryUsage().rss;
-const baselineRss = peakRss;
-const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
-started = performance.now();
-const report = await fetch(`${baseUrl}/api/admin/users/report.xlsx`, { headers: { cookie: adminCookie } });
-let reportBytes = 0;
-for await (const chunk of report.body!) reportBytes += (chunk as Uint8Array).length;
-clearInterval(sampler);
-console.log(`users report at ${userCount} users: ${((performance.now() - started) / 1000).toFixed(1)} s, ${(reportBytes / 1024 / 1024).toFixed(1)} MiB, peak RSS ${(peakRss / 1024 / 1024).toFixed(0)} MiB (+${((peakRss - baselineRss) / 1024 / 1024).toFixed(0)} MiB over the server's own)`);
+type Row = { figure: string; value: string; goal: string; holds: boolean | null };
+const results = new Map<string, Row[]>();
 
-await app.close();
-await database.close();
-await rm(dataDir, { recursive: true, force: true });
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+async function rate(url: string, headers: Record<string, string> = {}, connections = 10) {
+  const result = await autocannon({ url, connections, duration: seconds, headers });
+  return { rps: result.requests.average, errors: result.errors + result.non2xx };
+}
+
+async function signIn(baseUrl: string, email: string, from = origin): Promise<string> {
+  const response = await fetch(`${baseUrl}/api/account/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: from },
+    body: JSON.stringify({ email, password }),
+  });
+  if (!response.ok) throw new Error(`sign-in of ${email} failed: ${response.status}`);
+  return response.headers.getSetCookie().map((cookie) => cookie.split(';')[0]).join('; ');
+}
+
+/** nginx serving `root` on a free port, one worker like our one process; null when nginx is not installed. */
+async function startNginx(root: string, workDir: string): Promise<{ url: string; stop: () => void } | null> {
+  const binary = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((candidate) => existsSync(candidate));
+  if (!binary) return null;
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const conf = path.join(workDir, 'nginx.conf');
+  await writeFile(
+    conf,
+    `daemon off; worker_processes 1; pid ${workDir}/nginx.pid; error_log ${workDir}/nginx-error.log;
+events { worker_connections 256; }
+http { access_log off; sendfile on; client_body_temp_path ${workDir}; proxy_temp_path ${workDir}; fastcgi_temp_path ${workDir}; uwsgi_temp_path ${workDir}; scgi_temp_path ${workDir};
+  server { listen 127.0.0.1:${port}; root ${root}; } }`,
+  );
+  const child = spawn(binary, ['-c', conf, '-p', workDir], { stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; attempt < 50; attempt++) {
+    if (await fetch(url).then(() => true, () => false)) return { url, stop: () => child.kill() };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill();
+  return null;
+}
+
+/** Phase 1, in this process: search and media against the app with generated content. */
+async function measureInProcess(kind: string, database: Database, dataDir: string, rows: Row[], queryCount: { n: number }) {
+  const storage = createLocalStorage(path.join(dataDir, 'uploads'));
+  const config = testConfig({ dataDir });
+  const mailer = createMailer({ db: database.db, from: config.mailFrom, log: { info() {} } });
+  const app = await buildApp({ config, database, storage, mailer, distDir: null });
+  step(`${kind}: demo content`);
+  await seedDemo({ db: database.db, storage, accounts: app.services.accounts });
+  const demoCount = (await database.db.select({ id: procedures.id }).from(procedures)).length;
+  await insertProcedures(database.db, 1, 1000 - demoCount);
+  await app.services.accounts.createAccount({ name: 'Bench Premium', email: 'bench-premium@bench.example', password, values: { type: 'Premium' } });
+  await app.services.accounts.createAccount({ name: 'Bench Admin', email: 'bench-admin@bench.example', password, values: { type: 'Admin' } });
+
+  const searchUrl = '/api/catalog/procedures?q=perra&page=1';
+  let constantBody = '';
+  // Fastify refuses new routes once inject() has made the app ready, so the route comes first.
+  app.get('/bench/constant', async (_request, reply) => reply.type('application/json').send(constantBody));
+  constantBody = (await app.inject({ url: searchUrl })).body;
+  const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
+  const premiumCookie = await signIn(baseUrl, 'bench-premium@bench.example');
+
+  step(`${kind}: search load at 1,000 procedures`);
+  const total = (await app.inject({ url: '/api/catalog/procedures' })).json().total as number;
+  const guest = await rate(`${baseUrl}${searchUrl}`);
+  const constant = await rate(`${baseUrl}/bench/constant`);
+  const member = await rate(`${baseUrl}${searchUrl}`, { cookie: premiumCookie });
+  const ratio = guest.rps / constant.rps;
+  rows.push({
+    figure: `catalogue search req/s ÷ constant JSON (${total} procedures, guest)`,
+    value: `${ratio.toFixed(2)} (${guest.rps.toFixed(0)} / ${constant.rps.toFixed(0)} req/s${guest.errors ? `, ${guest.errors} errors` : ''})`,
+    goal: '≥ 0.5',
+    holds: ratio >= 0.5 && guest.errors === 0,
+  });
+  rows.push({
+    figure: `  same search signed in (no page cache)`,
+    value: `${(member.rps / constant.rps).toFixed(2)} (${member.rps.toFixed(0)} req/s)`,
+    goal: 'info',
+    holds: null,
+  });
+
+  step(`${kind}: 10,000 procedures`);
+  await insertProcedures(database.db, 1001 - demoCount, 10_000 - demoCount);
+  step(`${kind}: searches at 10,000 procedures`);
+  await database.db.execute(sql`analyze`);
+  const atTenThousand = (await app.inject({ url: '/api/catalog/procedures?page=2' })).json().total as number;
+  const latencies: number[] = [];
+  // each search twice: a new filter, then paging back to it
+  for (let round = 0; round < 2; round++) {
+    for (const query of searchQueries) {
+      const started = performance.now();
+      const response = await fetch(`${baseUrl}/api/catalog/procedures?${query}`, { headers: { cookie: premiumCookie } });
+      await response.arrayBuffer();
+      if (!response.ok) throw new Error(`search ${query} failed: ${response.status}`);
+      latencies.push(performance.now() - started);
+    }
+  }
+  const p95 = percentile(latencies, 95);
+  const searchGoal = kind === 'PGlite' ? 100 : 50;
+  rows.push({
+    figure: `catalogue search p95 at ${atTenThousand} procedures (${latencies.length} searches, signed in)`,
+    value: `${p95.toFixed(1)} ms (p50 ${percentile(latencies, 50).toFixed(1)} ms)`,
+    goal: `< ${searchGoal} ms`,
+    holds: p95 < searchGoal,
+  });
+
+  step(`${kind}: media ranges`);
+  // media: a 32 MiB full video watched by a Premium member, 1 MiB ranges
+  const [target] = await database.db.select().from(procedures).where(eq(procedures.type, 'Premium')).limit(1);
+  const videoKey = `procedures/${target!.id}/bench_video.mp4`;
+  await mkdir(path.join(dataDir, 'uploads', 'procedures', target!.id), { recursive: true });
+  await writeFile(path.join(dataDir, 'uploads', ...videoKey.split('/')), Buffer.alloc(32 * 1024 * 1024, 7));
+  await database.db.update(procedures).set({ fullVideo: videoKey }).where(eq(procedures.id, target!.id));
+  const token = ((await (await fetch(`${baseUrl}/api/viewing/token`, { method: 'POST', headers: { cookie: premiumCookie, origin } })).json()) as { token: string }).token;
+  const range = { range: 'bytes=4194304-5242879' };
+  const mediaUrl = `${baseUrl}/media/${videoKey}?vt=${token}`;
+  await fetch(mediaUrl, { headers: { cookie: premiumCookie, ...range } }).then((response) => response.arrayBuffer());
+  const before = queryCount.n;
+  for (let index = 0; index < 20; index++) {
+    await fetch(mediaUrl, { headers: { cookie: premiumCookie, ...range } }).then((response) => response.arrayBuffer());
+  }
+  const queriesPerRange = (queryCount.n - before) / 20;
+  const ours = await rate(mediaUrl, { cookie: premiumCookie, ...range });
+  const nginx = await startNginx(path.join(dataDir, 'uploads'), await mkdtemp(path.join(tmpdir(), 'cxvet-bench-nginx-')));
+  if (nginx) {
+    const theirs = await rate(`${nginx.url}/${videoKey}`, range);
+    nginx.stop();
+    const mediaRatio = ours.rps / theirs.rps;
+    rows.push({
+      figure: 'video 1 MiB range requests req/s ÷ nginx (Premium, full video)',
+      value: `${mediaRatio.toFixed(2)} (${ours.rps.toFixed(0)} / ${theirs.rps.toFixed(0)} req/s${ours.errors ? `, ${ours.errors} errors` : ''})`,
+      goal: '≥ 0.8',
+      holds: mediaRatio >= 0.8 && ours.errors === 0,
+    });
+  } else {
+    rows.push({ figure: 'video range requests ÷ nginx', value: `${ours.rps.toFixed(0)} req/s (nginx not installed)`, goal: '≥ 0.8', holds: null });
+  }
+  rows.push({ figure: '  database queries per range request', value: queriesPerRange.toFixed(1), goal: '≤ 1', holds: queriesPerRange <= 1 });
+
+  step(`${kind}: ${userCount} users`);
+  await insertUsers(database.db, userCount);
+  await app.close();
+}
+
+function rssMiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
+  return kb / 1024;
+}
+
+/** Phase 2: the server as `npm start` runs it, in its own process. */
+async function measureServer(kind: string, env: Record<string, string>, rows: Row[]): Promise<PageFigures | null> {
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  step(`${kind}: npm start`);
+  const started = performance.now();
+  const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], {
+    env: { ...process.env, ...env, PORT: String(port), PUBLIC_URL: baseUrl, LOG_LEVEL: 'warn', SEED_DEMO: '0', ADMIN_EMAIL: 'bench-admin@bench.example', ADMIN_PASSWORD: password },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+      if (await fetch(`${baseUrl}/api/health`).then((response) => response.ok, () => false)) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const startMs = performance.now() - started;
+    const startGoal = kind === 'PostgreSQL' ? 1000 : null;
+    rows.push({ figure: '`npm start` to healthy', value: `${(startMs / 1000).toFixed(2)} s`, goal: startGoal ? '< 1 s' : '< 1 s on PostgreSQL', holds: startGoal ? startMs < startGoal : null });
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const idle = rssMiB(child.pid!, 'VmRSS');
+    const idleGoal = kind === 'PGlite' ? 250 : 150;
+    rows.push({ figure: 'server idle RSS after start', value: `${idle.toFixed(0)} MiB`, goal: `< ${idleGoal} MiB`, holds: idle < idleGoal });
+
+    step(`${kind}: guest pages in Chromium`);
+    const pages = kind === 'PGlite' ? await measurePages(baseUrl) : null;
+    step(`${kind}: users report`);
+
+    const adminCookie = await signIn(baseUrl, 'bench-admin@bench.example', baseUrl);
+    const baseRss = rssMiB(child.pid!, 'VmRSS');
+    let peak = baseRss;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(child.pid!, 'VmRSS'))), 25);
+    // without a callback autocannon returns its running instance, which is also a promise of the result
+    const health = autocannon({ url: `${baseUrl}/api/health`, connections: 2, duration: 120 }) as unknown as Promise<autocannon.Result> & { stop(): void };
+    const reportStarted = performance.now();
+    const report = await fetch(`${baseUrl}/api/admin/users/report.xlsx`, { headers: { cookie: adminCookie } });
+    let firstByte = NaN;
+    let bytes = 0;
+    for await (const chunk of report.body!) {
+      if (bytes === 0) firstByte = performance.now() - reportStarted;
+      bytes += (chunk as Uint8Array).length;
+    }
+    const reportMs = performance.now() - reportStarted;
+    health.stop();
+    const healthResult = await health;
+    clearInterval(sampler);
+    const p99 = healthResult.latency.p99;
+    rows.push({
+      figure: `/api/health p99 while an Admin downloads the ${userCount}-user xlsx`,
+      value: `${p99} ms (${healthResult.requests.total} checks)`,
+      goal: '< 50 ms',
+      holds: p99 < 50 && healthResult.non2xx === 0,
+    });
+    rows.push({
+      figure: `users xlsx at ${userCount} users`,
+      value: `${(reportMs / 1000).toFixed(1)} s, ${(bytes / 1024 / 1024).toFixed(1)} MiB, first byte ${firstByte.toFixed(0)} ms, peak RSS ${peak.toFixed(0)} MiB`,
+      goal: '< 15 s, first byte < 1 s, peak RSS < 300 MiB',
+      holds: report.ok && reportMs < 15_000 && firstByte < 1000 && peak < 300,
+    });
+    return pages;
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+  }
+}
+
+async function runOn(kind: 'PGlite' | 'PostgreSQL', serverUrl?: string) {
+  const rows: Row[] = [];
+  results.set(kind, rows);
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'cxvet-bench-'));
+  let databaseUrl: string | undefined;
+  let dropDatabase = async () => {};
+  if (serverUrl) {
+    const name = `cxvet_bench_${process.pid}`;
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    await client.query(`drop database if exists ${name} with (force)`);
+    await client.query(`create database ${name}`);
+    await client.end();
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    dropDatabase = async () => {
+      const admin = new pg.Client({ connectionString: serverUrl });
+      await admin.connect();
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    };
+  }
+  try {
+    const queryCount = { n: 0 };
+    const database = await openDatabase(
+      databaseUrl ? { url: databaseUrl, onQuery: () => queryCount.n++ } : { pgliteDir: path.join(dataDir, 'db'), onQuery: () => queryCount.n++ },
+    );
+    await database.migrate();
+    try {
+      await measureInProcess(kind, database, dataDir, rows, queryCount);
+    } finally {
+      await database.close();
+    }
+    const env: Record<string, string> = { DATA_DIR: dataDir, SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-01' };
+    if (databaseUrl) env.DATABASE_URL = databaseUrl;
+    const pages = await measureServer(kind, env, rows);
+    if (pages) {
+      rows.push({
+        figure: 'guest JavaScript for / (brotli as sent)',
+        value: `${pages.scriptKiB.toFixed(1)} KiB in ${pages.scriptFiles} files${pages.forbidden.length ? `; also ${pages.forbidden.join(', ')}` : ''}`,
+        goal: '≤ 130 KiB in ≤ 10 files, no zod or admin code',
+        holds: pages.scriptKiB <= 130 && pages.scriptFiles <= 10 && pages.forbidden.length === 0,
+      });
+      rows.push({ figure: 'guest CSS for / (brotli as sent)', value: `${pages.cssKiB.toFixed(1)} KiB in ${pages.cssFiles} files`, goal: 'info', holds: null });
+      for (const page of pages.layout) {
+        rows.push({
+          figure: `layout shift (CLS) at 360 px on ${page.name}`,
+          value: `${page.cls.toFixed(3)} (LCP ${page.lcpMs.toFixed(0)} ms, unthrottled)`,
+          goal: '< 0.05',
+          holds: page.cls < 0.05,
+        });
+      }
+    }
+  } finally {
+    await dropDatabase();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (!existsSync('dist/index.html')) {
+  console.log('Building first (the bench measures what `npm start` serves)…');
+  spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
+}
+await runOn('PGlite');
+if (process.env.TEST_DATABASE_URL) await runOn('PostgreSQL', process.env.TEST_DATABASE_URL);
+
+const mark = (holds: boolean | null) => (holds === null ? '' : holds ? 'yes' : 'NO');
+console.log(`\nCxVet benchmarks (${seconds} s per load test, 10 connections; generated: 1,000 and 10,000 procedures, ${userCount} users)`);
+for (const [kind, rows] of results) {
+  console.log(`\n${kind}`);
+  console.log('| figure | measured | goal | holds |\n|---|---|---|---|');
+  for (const row of rows) console.log(`| ${row.figure} | ${row.value} | ${row.goal} | ${mark(row.holds)} |`);
+}

@@ -132,7 +132,7 @@ export async function buildApp(deps: AppDeps) {
   const diplomas = createDiplomasService({ db, analytics });
   const viewing = createViewingService({ database });
   const media = createMediaService({ db, classrooms, diplomas, viewing });
-  const catalog = createCatalogService({ db, classrooms, analytics });
+  const catalog = createCatalogService({ db, classrooms, analytics, listen: database.listen });
   const events = createEventsService({ db });
   const landing = createLandingService({ db, catalog });
   const contact = createContactService({ db, mailer, contactEmail: config.contactEmail });

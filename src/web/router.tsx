@@ -5,6 +5,7 @@ import { AppLayout } from '#web/components/layout/app-layout.tsx';
 import { PageLoader } from '#web/components/page-loader.tsx';
 import { RouteError } from '#web/components/route-error.tsx';
 import { loadCurrentUser } from '#web/features/accounts/api.ts';
+import { procedureQuery } from '#web/features/catalog/api.ts';
 import { guards, type Guard } from '#web/features/accounts/guards.ts';
 import { paths } from '#web/paths.ts';
 import { NotFoundPage } from '#web/routes/not-found.tsx';
@@ -74,7 +75,14 @@ export function createAppRouter(queryClient: QueryClient) {
     screen(paths.index, homeScreen),
     screen(paths.catalog, catalogScreen),
     screen(paths.catalogFiltered, catalogScreen),
-    screen(paths.procedure, () => import('#web/routes/procedure.tsx').then((m) => m.ProcedurePage)),
+    {
+      ...screen(paths.procedure, () => import('#web/routes/procedure.tsx').then((m) => m.ProcedurePage)),
+      // the detail loads beside the screen's code, and the page paints once, complete: nothing shifts under the video
+      loader: async ({ params }) => {
+        await queryClient.prefetchQuery(procedureQuery(params.id ?? ''));
+        return null;
+      },
+    },
     screen(paths.events, () => import('#web/routes/events.tsx').then((m) => m.EventsPage)),
     screen(paths.faq, () => import('#web/routes/faq.tsx').then((m) => m.FaqPage)),
     screen(paths.about, () => import('#web/routes/about.tsx').then((m) => m.AboutPage)),

@@ -49,12 +49,14 @@ const channelPattern = /^[a-z_]+$/;
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
 /** Opens PostgreSQL when a URL is given, else PGlite at `pgliteDir` ('memory://' for tests). */
-export async function openDatabase(options: { url?: string; pgliteDir?: string }): Promise<Database> {
+export async function openDatabase(options: { url?: string; pgliteDir?: string; onQuery?: (query: string) => void }): Promise<Database> {
+  const { onQuery } = options;
+  const logger = onQuery ? { logQuery: (query: string) => onQuery(query) } : undefined;
   if (options.url) {
     const pool = new pg.Pool({ connectionString: options.url, max: 10 });
     // an idle connection dropped by the server (restart, failover) must not crash the process
     pool.on('error', () => {});
-    const db = drizzlePg(pool, { schema, casing: 'snake_case' }) as unknown as Db;
+    const db = drizzlePg(pool, { schema, casing: 'snake_case', logger }) as unknown as Db;
     let listener: pg.Client | undefined;
     const listen = createFanOut(async (channel, deliver) => {
       if (!channelPattern.test(channel)) throw new Error(`bad channel ${channel}`);
@@ -82,7 +84,7 @@ export async function openDatabase(options: { url?: string; pgliteDir?: string }
     };
   }
   const client = await PGlite.create(options.pgliteDir ?? 'memory://', { extensions: { pg_trgm } });
-  const db = drizzlePglite(client, { schema, casing: 'snake_case' }) as unknown as Db;
+  const db = drizzlePglite(client, { schema, casing: 'snake_case', logger }) as unknown as Db;
   return {
     db,
     kind: 'pglite',

@@ -1,9 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
 
-/** CSP and friends on every response; HTTPS-only headers only when we are served over HTTPS. */
+// built, hashed assets are our own scripts and styles, never documents; uploaded media keep the headers (an upload opened directly must not run)
+const isBuiltAsset = (url: string) => url.startsWith('/assets/');
+
+/** CSP and friends on HTML and API responses; HTTPS-only headers only when we are served over HTTPS. */
 export async function registerSecurityHeaders(app: FastifyInstance, options: { https: boolean }): Promise<void> {
   await app.register(helmet, {
+    global: false,
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -27,5 +31,8 @@ export async function registerSecurityHeaders(app: FastifyInstance, options: { h
     hsts: options.https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     crossOriginEmbedderPolicy: false,
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (!isBuiltAsset(request.url)) reply.helmet();
   });
 }

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
-export type StoredFile = { size: number };
+export type StoredFile = { size: number; modifiedAt?: Date };
 export type ByteRange = { start: number; end: number };
 
 /** Where uploaded and demo files live; an S3-compatible store implements the same methods. */
@@ -49,13 +49,14 @@ export function createLocalStorage(root: string): FileStorage {
       if (!isSafeKey(key)) return null;
       try {
         const info = await stat(resolve(key));
-        return info.isFile() ? { size: info.size } : null;
+        return info.isFile() ? { size: info.size, modifiedAt: info.mtime } : null;
       } catch {
         return null;
       }
     },
     read(key, range) {
-      return createReadStream(resolve(key), range ? { start: range.start, end: range.end } : {});
+      // 1 MiB reads: a 64 KiB default means sixteen times the system calls and stream turns per video second
+      return createReadStream(resolve(key), { highWaterMark: 1024 * 1024, ...(range ? { start: range.start, end: range.end } : {}) });
     },
     async delete(key) {
       if (!isSafeKey(key)) return;

@@ -36,10 +36,10 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 }
 
 /** A fresh database per call: in-memory PGlite, or a new database on TEST_DATABASE_URL's server. */
-export async function createTestDatabase(): Promise<Database & { drop(): Promise<void> }> {
+export async function createTestDatabase(onQuery?: (query: string) => void): Promise<Database & { drop(): Promise<void> }> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
-    const database = await openDatabase({ pgliteDir: 'memory://' });
+    const database = await openDatabase({ pgliteDir: 'memory://', onQuery });
     await database.migrate();
     return Object.assign(database, { drop: async () => {} });
   }
@@ -50,7 +50,7 @@ export async function createTestDatabase(): Promise<Database & { drop(): Promise
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString() });
+  const database = await openDatabase({ url: url.toString(), onQuery });
   await database.migrate();
   return Object.assign(database, {
     drop: async () => {
@@ -69,9 +69,9 @@ export async function createTestDatabase(): Promise<Database & { drop(): Promise
 export async function createTestApp(
   overrides: Partial<Config> = {},
   on?: { database: Database },
-  options: { logStream?: NodeJS.WritableStream } = {},
+  options: { logStream?: NodeJS.WritableStream; onQuery?: (query: string) => void } = {},
 ) {
-  const owned = on ? null : await createTestDatabase();
+  const owned = on ? null : await createTestDatabase(options.onQuery);
   // a database passed in is the caller's to drop
   const database: Database & { drop(): Promise<void> } = owned ?? { ...on!.database, drop: async () => {} };
   const uploads = await mkdtemp(path.join(tmpdir(), 'cxvet-test-'));

@@ -28,3 +28,7 @@ export function canWatchFullProcedure(viewer: Viewer, procedureType: ProcedureTy
   if (procedureType === 'Gratis') return true;
   return viewer.hasPremiumAccess || viewer.hasClassroomAccess;
 }
+
+/** The catalogue's URL filter kinds (/procedimientos/:type/:filter). */
+export const catalogFilterKinds = ['kynd', 'tag', 'type', 'aula'] as const;
+export type CatalogFilterKind = (typeof catalogFilterKinds)[number];

@@ -4,8 +4,8 @@ import { procedureTypes, species } from './catalog.rules.ts';
 export const catalogPageSize = 9;
 
 /** The catalogue route's {type}: kynd, tag, type or aula (spec 1 §2). */
-export const catalogFilterKinds = ['kynd', 'tag', 'type', 'aula'] as const;
-export type CatalogFilterKind = (typeof catalogFilterKinds)[number];
+// defined with the rules so that browser code can use them without loading zod
+export { catalogFilterKinds, type CatalogFilterKind } from './catalog.rules.ts';
 
 export const catalogQuerySchema = z.object({
   q: z.string().trim().max(100).optional(),

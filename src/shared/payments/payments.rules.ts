@@ -12,3 +12,7 @@ export const paymentKinds = ['subscription', 'order'] as const;
 /** COMPLETADO, FALLIDO (declined), REEMBOLSADO, PENDIENTE (the provider has not settled it yet), REEMBOLSO_PARCIAL. */
 export const paymentResults = ['COMPLETADO', 'FALLIDO', 'REEMBOLSADO', 'PENDIENTE', 'REEMBOLSO_PARCIAL'] as const;
 export type PaymentResult = (typeof paymentResults)[number];
+
+export function formatUsd(cents: number): string {
+  return `${(cents / 100).toFixed(2)} USD`;
+}

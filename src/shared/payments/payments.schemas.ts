@@ -43,6 +43,5 @@ export type PaymentRecord = z.infer<typeof paymentRecordSchema>;
 export const paymentHistoryResponseSchema = z.object({ payments: z.array(paymentRecordSchema) });
 
 /** Formats integer cents as the spec's prices: 9.99 USD. */
-export function formatUsd(cents: number): string {
-  return `${(cents / 100).toFixed(2)} USD`;
-}
+// defined with the rules so that browser code can use it without loading zod
+export { formatUsd } from './payments.rules.ts';

@@ -2,9 +2,5 @@ import { z } from 'zod';
 
 export const viewingTokenSchema = z.object({ token: z.string() });
 
-/** Spec 1 §8: shown when the same account opens a procedure on another device. */
-export const secondDeviceMessage = 'Detectamos que se ha ingresado con esta cuenta en otro dispositivo.';
-export const useHereLabel = 'Usar en este dispositivo';
-
-/** Server-Sent Event name telling a viewer its token was taken by another device. */
-export const tokenReplacedEvent = 'replaced';
+// defined with the rules so that browser code can use them without loading zod
+export { secondDeviceMessage, tokenReplacedEvent, useHereLabel } from './viewing.rules.ts';

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import type { ProcedureDetail } from '#shared/catalog/catalog.schemas.ts';
 import { messages } from '#shared/messages.ts';
-import { secondDeviceMessage, useHereLabel } from '#shared/viewing/viewing.schemas.ts';
+import { secondDeviceMessage, useHereLabel } from '#shared/viewing/viewing.rules.ts';
 import { useCurrentUser } from '#web/features/accounts/api.ts';
 import { procedureQuery, useGuideClick } from '#web/features/catalog/api.ts';
 import { LockIcon } from '#web/features/catalog/components/lock-icon.tsx';

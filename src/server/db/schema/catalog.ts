@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { procedureTypeEnum, speciesEnum } from './enums.ts';
 
@@ -23,9 +24,12 @@ export const procedures = pgTable(
     guidePdf: text('guide_pdf'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    // name, detail, meta and tag names folded like foldSql; kept by database triggers (migration 0005)
+    searchText: text('search_text').notNull().default(''),
   },
   (table) => [
     index('procedures_created_at_idx').on(table.createdAt),
+    index('procedures_search_text_trgm_idx').using('gin', sql`${table.searchText} gin_trgm_ops`),
     index('procedures_species_idx').on(table.species),
     index('procedures_type_idx').on(table.type),
   ],

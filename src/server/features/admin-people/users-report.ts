@@ -1,11 +1,14 @@
 import { PassThrough, type Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import ExcelJS from 'exceljs';
 import { and, asc, ne, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { reportExports, users } from '#server/db/schema/index.ts';
 import { nextPaymentDate } from '#shared/membership/membership.rules.ts';
 
-const batchSize = 2000;
+// small batches and a turn of the event loop between them: other requests never wait long behind the report
+const batchSize = 250;
+const maxBufferedBytes = 4 * 1024 * 1024;
 
 export const reportColumns = [
   { header: 'Nombre', key: 'name', width: 30 },
@@ -22,7 +25,22 @@ export const reportColumns = [
 // spec 2 §9: annual Premium first, then Premium, then the other types
 const rankSql = sql<number>`case when ${users.type} = 'Premium' and ${users.annualPlan} then 0 when ${users.type} = 'Premium' then 1 else 2 end`;
 
-type ReportUser = typeof users.$inferSelect;
+// only what the sheet shows: on the embedded database every column of every row costs main-thread time
+const reportFields = {
+  name: users.name,
+  email: users.email,
+  phoneNumber: users.phoneNumber,
+  type: users.type,
+  annualPlan: users.annualPlan,
+  city: users.city,
+  country: users.country,
+  createdAt: users.createdAt,
+  homeUniversity: users.homeUniversity,
+  paymentDay: users.paymentDay,
+  userNumber: users.userNumber,
+};
+
+type ReportUser = Pick<typeof users.$inferSelect, keyof typeof reportFields>;
 
 const dateText = (date: Date) => date.toISOString().slice(0, 10);
 const orDash = (text: string | null | undefined) => (text && text.trim() ? text : '-');
@@ -60,12 +78,26 @@ export function streamUsersReport(deps: { db: Db; requestedBy: string; now?: Dat
   const sheet = workbook.addWorksheet('Usuarios');
   sheet.columns = reportColumns.map((column) => ({ ...column }));
 
+  /** Waits while the client is slower than the report, so unsent bytes never pile up in memory. */
+  async function drained(): Promise<void> {
+    if (output.writableLength < maxBufferedBytes || output.destroyed) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        output.off('drain', done);
+        output.off('close', done);
+        resolve();
+      };
+      output.on('drain', done);
+      output.on('close', done);
+    });
+  }
+
   async function write() {
     let after: { rank: number; type: string; userNumber: number } | null = null;
     let rowCount = 0;
     for (;;) {
       const batch: (ReportUser & { rank: number })[] = await db
-        .select({ user: users, rank: rankSql })
+        .select({ ...reportFields, rank: rankSql })
         .from(users)
         .where(
           and(
@@ -77,7 +109,7 @@ export function streamUsersReport(deps: { db: Db; requestedBy: string; now?: Dat
         )
         .orderBy(asc(rankSql), asc(users.type), asc(users.userNumber))
         .limit(batchSize)
-        .then((rows) => rows.map((row) => ({ ...row.user, rank: Number(row.rank) })));
+        .then((rows) => rows.map((row) => ({ ...row, rank: Number(row.rank) })));
       for (const user of batch) {
         const row = sheet.addRow(reportRow(user, now));
         row.eachCell((cell) => {
@@ -86,6 +118,9 @@ export function streamUsersReport(deps: { db: Db; requestedBy: string; now?: Dat
         row.commit();
       }
       rowCount += batch.length;
+      if (output.destroyed) return;
+      await drained();
+      await nextTurn();
       const last = batch.at(-1);
       if (!last || batch.length < batchSize) break;
       after = { rank: last.rank, type: last.type, userNumber: last.userNumber };

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
 import { createClassroom, createProcedure, signedInAs } from '#server/testing/factories.ts';
-import { analyticsEvents, procedureChapters, procedureTags, tags } from '#server/db/schema/index.ts';
+import { analyticsEvents, procedureChapters, procedureTags, procedures, tags } from '#server/db/schema/index.ts';
 
 let t: TestApp;
 let gratis: string;
@@ -60,8 +60,50 @@ describe('catalogue search', () => {
     ['tag names', 'q=ortoped', ['Reparación de ligamento cruzado']],
     ['substring inside a word', 'q=cruz', ['Reparación de ligamento cruzado']],
     ['wildcards taken literally', 'q=%25', []],
+    ['a capitalised word', 'q=Perra', ['Ovariohisterectomía en perra']],
+    ['search and filters combined', 'q=castracion&species=Otras especies', ['Castración en conejo']],
+    ['search, type and tag combined', 'q=ligamento&type=Premium&tag=ORTOPEDIA_ID', ['Reparación de ligamento cruzado']],
+    ['nothing when a filter excludes the match', 'q=ligamento&type=Gratis', []],
   ])('matches %s', async (_case, query, expected) => {
-    expect(names(await list(query))).toEqual(expected);
+    expect(names(await list(query.replace('ORTOPEDIA_ID', ids.ortopedia!)))).toEqual(expected);
+  });
+
+  // writes outside this instance reach its cache through the database's notification, on PostgreSQL a moment later
+  const eventually = (query: string, cookie?: string) => expect.poll(async () => names(await list(query, cookie)));
+  it('follows tag renames, new tag links and edits, also for guests served from the cache', async () => {
+    const [tag] = await t.db.insert(tags).values({ name: 'Cirugía de tejidos blandos' }).returning();
+    await eventually('q=tejidos blandos').toEqual([]);
+    await t.db.insert(procedureTags).values({ procedureId: ids.conejo!, tagId: tag!.id });
+    await eventually('q=tejidos blandos').toEqual(['Castración en conejo']);
+    await t.db.update(tags).set({ name: 'Cirugía de mínima invasión' }).where(eq(tags.id, tag!.id));
+    await eventually('q=tejidos blandos').toEqual([]);
+    await eventually('q=minima invasion').toEqual(['Castración en conejo']);
+    await t.db.delete(tags).where(eq(tags.id, tag!.id));
+    await eventually('q=minima invasion').toEqual([]);
+    await t.db.update(procedures).set({ meta: 'lagomorfo' }).where(eq(procedures.id, ids.conejo!));
+    await eventually('q=lagomorfo', gratis).toEqual(['Castración en conejo']);
+    await expect.poll(async () => (await list('q=lagomorfo')).total).toBe(1);
+  });
+
+  it('drops the guests cache as soon as an Admin saves a tag on this instance', async () => {
+    const tagOfCruzado = async () => (await list('q=ligamento')).items[0]!.tags.map((tag) => tag.name);
+    expect(await tagOfCruzado()).toEqual(['Ortopedia']);
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: `/api/admin/tags/${ids.ortopedia}`,
+      headers: { cookie: admin, origin: testPublicUrl },
+      payload: { name: 'Traumatología' },
+    });
+    expect(saved.statusCode).toBe(200);
+    expect(await tagOfCruzado()).toEqual(['Traumatología']);
+    expect(names(await list('q=traumatologia'))).toEqual(['Reparación de ligamento cruzado']);
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/admin/tags/${ids.ortopedia}`,
+      headers: { cookie: admin, origin: testPublicUrl },
+      payload: { name: 'Ortopedia' },
+    });
+    expect(await tagOfCruzado()).toEqual(['Ortopedia']);
   });
 });
 

@@ -19,6 +19,12 @@ export function registerCatalogRoutes(
   const { catalog, classrooms, analytics } = deps;
   const api = app.withTypeProvider<ZodTypeProvider>();
 
+  // an Admin's save shows to guests at once here; other instances drop their cache on the database's notification
+  app.addHook('onSend', async (request, _reply, payload) => {
+    if (request.method !== 'GET' && request.url.startsWith('/api/admin/')) catalog.invalidate();
+    return payload;
+  });
+
   api.get(
     '/api/catalog/procedures',
     { schema: { querystring: catalogQuerySchema, response: { 200: catalogPageSchema } } },

@@ -1,5 +1,6 @@
-import { and, asc, count, desc, eq, exists, inArray, or, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '#server/db/client.ts';
+import { and, asc, count, desc, eq, exists, inArray, sql, type SQL } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
+import type { Database, Db } from '#server/db/client.ts';
 import { procedureChapters, procedureTags, procedures, tags } from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
 import { hasPremiumAccess } from '#shared/accounts/accounts.rules.ts';
@@ -17,29 +18,38 @@ import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import type { ClassroomsService } from '#server/features/classrooms/classrooms.service.ts';
 import type { AnalyticsService } from '#server/features/analytics/analytics.service.ts';
 import { mediaUrl } from '#server/services/media-url.ts';
-import { containsPattern, foldSql } from './search-sql.ts';
+import { containsPattern } from './search-sql.ts';
 
 type ProcedureRow = typeof procedures.$inferSelect;
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function createCatalogService(deps: { db: Db; classrooms: ClassroomsService; analytics: AnalyticsService }) {
+// guests all see the same pages: cache them briefly; any catalogue write clears the cache at once
+const cacheTtlMs = 30_000;
+const cachedGuestPages = 3;
+
+export function createCatalogService(deps: {
+  db: Db;
+  classrooms: ClassroomsService;
+  analytics: AnalyticsService;
+  /** Subscribes to the database's catalog_changed notifications (sent by triggers on procedures, tags and their links). */
+  listen?: Database['listen'];
+}) {
   const { db, classrooms, analytics } = deps;
+  const guestPages = new LRUCache<string, CatalogPage>({ max: 500, ttl: cacheTtlMs });
+  const totals = new LRUCache<string, number>({ max: 2000, ttl: cacheTtlMs });
+  const guestSamples = new LRUCache<number, ProcedureCard[]>({ max: 4, ttl: cacheTtlMs });
+  // entries computed from reads that started before a change must not land in the fresh cache
+  let generation = 0;
+  function invalidate() {
+    generation += 1;
+    guestPages.clear();
+    totals.clear();
+    guestSamples.clear();
+  }
+  void deps.listen?.('catalog_changed', invalidate);
 
   function searchCondition(q: string): SQL {
-    const pattern = containsPattern(foldForSearch(q));
-    const matches = (column: Parameters<typeof foldSql>[0]) => sql`${foldSql(column)} like ${pattern}`;
-    return or(
-      matches(procedures.name),
-      matches(procedures.detail),
-      matches(procedures.meta),
-      exists(
-        db
-          .select({ one: sql`1` })
-          .from(procedureTags)
-          .innerJoin(tags, eq(tags.id, procedureTags.tagId))
-          .where(and(eq(procedureTags.procedureId, procedures.id), matches(tags.name))),
-      ),
-    )!;
+    return sql`${procedures.searchText} like ${containsPattern(foldForSearch(q))}`;
   }
 
   function filterConditions(query: Omit<CatalogQuery, 'page'>): SQL | undefined {
@@ -108,26 +118,55 @@ export function createCatalogService(deps: { db: Db; classrooms: ClassroomsServi
     return rows.map((row) => toCard(row, tagMap.get(row.id) ?? [], allowed.has(row.id)));
   }
 
-  /** One page of the catalogue, filtered and searched by the database. */
-  async function list(user: UserRow | null, query: CatalogQuery): Promise<CatalogPage> {
+  /** The number of procedures a filter matches, counted once per filter while the catalogue is unchanged. */
+  async function countMatching(query: Omit<CatalogQuery, 'page'>, where: SQL | undefined): Promise<number> {
+    const key = JSON.stringify([query.q ?? '', query.species ?? '', query.type ?? '', query.tag ?? '', query.classroom ?? '']);
+    const known = totals.get(key);
+    if (known !== undefined) return known;
+    const started = generation;
+    const [row] = await db.select({ total: count() }).from(procedures).where(where);
+    const total = row?.total ?? 0;
+    // aula membership changes do not notify the catalogue, so an aula filter's count is never kept
+    if (started === generation && !query.classroom) totals.set(key, total);
+    return total;
+  }
+
+  async function loadPage(user: UserRow | null, query: CatalogQuery): Promise<CatalogPage> {
     const where = filterConditions(query);
-    // the total rides along with the page (one query); only a page past the end needs its own count
-    const found = await db
-      .select({ procedure: procedures, total: sql<number>`count(*) over ()`.mapWith(Number) })
-      .from(procedures)
-      .where(where)
-      .orderBy(desc(procedures.createdAt), asc(procedures.name))
-      .limit(catalogPageSize)
-      .offset((query.page - 1) * catalogPageSize);
-    const rows = found.map((row) => row.procedure);
-    const total = found[0]?.total ?? (query.page > 1 ? ((await db.select({ total: count() }).from(procedures).where(where))[0]?.total ?? 0) : 0);
+    const [rows, total] = await Promise.all([
+      db
+        .select()
+        .from(procedures)
+        .where(where)
+        .orderBy(desc(procedures.createdAt), asc(procedures.name))
+        .limit(catalogPageSize)
+        .offset((query.page - 1) * catalogPageSize),
+      countMatching(query, where),
+    ]);
     return { items: await toCards(user, rows), total, page: query.page, pageSize: catalogPageSize };
+  }
+
+  /** One page of the catalogue, filtered and searched by the database (guests' first pages from a short cache). */
+  async function list(user: UserRow | null, query: CatalogQuery): Promise<CatalogPage> {
+    if (user || query.classroom || query.page > cachedGuestPages) return loadPage(user, query);
+    const key = JSON.stringify([query.q ?? '', query.species ?? '', query.type ?? '', query.tag ?? '', query.page]);
+    const cached = guestPages.get(key);
+    if (cached) return cached;
+    const started = generation;
+    const page = await loadPage(null, query);
+    if (started === generation) guestPages.set(key, page);
+    return page;
   }
 
   /** The landing page's three sample procedures. */
   async function samples(user: UserRow | null, limit = 3): Promise<ProcedureCard[]> {
+    const cached = user ? undefined : guestSamples.get(limit);
+    if (cached) return cached;
+    const started = generation;
     const rows = await db.select().from(procedures).orderBy(desc(procedures.createdAt)).limit(limit);
-    return toCards(user, rows);
+    const cards = await toCards(user, rows);
+    if (!user && started === generation) guestSamples.set(limit, cards);
+    return cards;
   }
 
   async function listTags(): Promise<Tag[]> {
@@ -165,7 +204,7 @@ export function createCatalogService(deps: { db: Db; classrooms: ClassroomsServi
     return row ?? null;
   }
 
-  return { list, samples, listTags, detail, find };
+  return { list, samples, listTags, detail, find, invalidate };
 }
 
 export type CatalogService = ReturnType<typeof createCatalogService>;

@@ -16,8 +16,10 @@ let paid: Awaited<ReturnType<typeof createProcedure>>;
 let inClassroom: Awaited<ReturnType<typeof createProcedure>>;
 let inOpenClassroom: Awaited<ReturnType<typeof createProcedure>>;
 
+const queries: string[] = [];
+
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({}, undefined, { onQuery: (query) => queries.push(query) });
   gratis = (await signedInAs(t, { type: 'Gratis' })).cookie;
   premium = (await signedInAs(t, { type: 'Premium' })).cookie;
   legacyEnded = (await signedInAs(t, { type: 'Legacy', terminationDate: new Date(Date.now() - 1000) })).cookie;
@@ -126,6 +128,36 @@ describe('single-device rule on media', () => {
   });
 });
 
+describe('revalidation', () => {
+  it('answers 304 to a known ETag or an unchanged date, with no body', async () => {
+    const first = await get(paid.demoVideo!);
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/);
+    expect(first.headers['last-modified']).toBeTruthy();
+    const byTag = await get(paid.demoVideo!, undefined, { 'if-none-match': etag });
+    expect(byTag.statusCode).toBe(304);
+    expect(byTag.rawPayload.length).toBe(0);
+    const byDate = await get(paid.demoVideo!, undefined, { 'if-modified-since': String(first.headers['last-modified']) });
+    expect(byDate.statusCode).toBe(304);
+    expect((await get(paid.demoVideo!, undefined, { 'if-none-match': '"otra-version"' })).statusCode).toBe(200);
+  });
+
+  it('checks permission before a 304, so a guest learns nothing of a protected file', async () => {
+    const owner = await get(paid.fullVideo!, premium);
+    const response = await get(paid.fullVideo!, undefined, { 'if-none-match': String(owner.headers.etag) });
+    expect(response.statusCode).toBe(401);
+  });
+
+  it('sends the whole file when If-Range names another version, and the range when it names this one', async () => {
+    const full = await get(paid.demoVideo!);
+    const stale = await get(paid.demoVideo!, undefined, { range: 'bytes=0-3', 'if-range': '"otra-version"' });
+    expect(stale.statusCode).toBe(200);
+    expect(stale.rawPayload.length).toBe(full.rawPayload.length);
+    const current = await get(paid.demoVideo!, undefined, { range: 'bytes=0-3', 'if-range': String(full.headers.etag) });
+    expect(current.statusCode).toBe(206);
+  });
+});
+
 describe('byte ranges', () => {
   it('answers a single range with 206 and the slice', async () => {
     const full = await get(paid.demoVideo!);
@@ -162,6 +194,28 @@ describe('byte ranges', () => {
     expect(response.statusCode).toBe(206);
     expect(response.headers['content-range']).toBe(`bytes ${start}-${start + 9}/${size}`);
     expect(response.rawPayload.length).toBe(10);
+  });
+
+  it('asks the database once per range of a full video after the first, and still cuts a replaced device off', async () => {
+    const viewer = await signedInAs(t, { type: 'Premium' });
+    const issue = async () =>
+      (await t.app.inject({ method: 'POST', url: '/api/viewing/token', headers: { cookie: viewer.cookie, origin: testPublicUrl } })).json().token as string;
+    const play = (token: string) =>
+      t.app.inject({ url: `/media/${paid.fullVideo}?vt=${token}`, headers: { cookie: viewer.cookie, range: 'bytes=0-3' } });
+    const first = await issue();
+    expect((await play(first)).statusCode).toBe(206);
+    queries.length = 0;
+    for (let index = 0; index < 5; index++) expect((await play(first)).statusCode).toBe(206);
+    expect(queries.length).toBeLessThanOrEqual(5);
+    await issue();
+    expect((await play(first)).statusCode).toBe(409);
+  });
+
+  it('serves a public demo range without asking the database once permitted', async () => {
+    await get(paid.demoVideo!, undefined, { range: 'bytes=0-3' });
+    queries.length = 0;
+    expect((await get(paid.demoVideo!, undefined, { range: 'bytes=4-7' })).statusCode).toBe(206);
+    expect(queries).toEqual([]);
   });
 
   it('checks permission before answering a range', async () => {

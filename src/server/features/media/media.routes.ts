@@ -1,31 +1,56 @@
 import type { FastifyInstance } from 'fastify';
 import rangeParser from 'range-parser';
 import mime from 'mime-types';
+import fresh from 'fresh';
 import { AppError } from '#shared/errors.ts';
-import type { FileStorage } from '#server/services/storage.ts';
+import type { FileStorage, StoredFile } from '#server/services/storage.ts';
 import { isSafeKey } from '#server/services/storage.ts';
 import type { MediaService } from './media.service.ts';
 
-/** Serves stored files with single-range support after the per-file permission check. */
+// stored files are written once under a new key and never changed in place: size and time identify a version
+function validators(file: StoredFile): { etag: string; lastModified: string | undefined } {
+  const time = file.modifiedAt?.getTime() ?? 0;
+  return { etag: `"${file.size.toString(16)}-${time.toString(16)}"`, lastModified: file.modifiedAt?.toUTCString() };
+}
+
+/** If-Range: a range of a changed file would splice two versions, so the whole new file is sent instead. */
+function rangeStillValid(ifRange: string | undefined, etag: string, modifiedAt: Date | undefined): boolean {
+  if (!ifRange) return true;
+  if (ifRange.startsWith('"') || ifRange.startsWith('W/')) return ifRange === etag;
+  const since = Date.parse(ifRange);
+  return modifiedAt !== undefined && !Number.isNaN(since) && Math.floor(modifiedAt.getTime() / 1000) * 1000 <= since;
+}
+
+/** Serves stored files with single-range support and revalidation (304) after the per-file permission check. */
 export function registerMediaRoutes(app: FastifyInstance, deps: { media: MediaService; storage: FileStorage }) {
   const { media, storage } = deps;
 
   app.get<{ Params: { '*': string }; Querystring: { vt?: string } }>('/media/*', async (request, reply) => {
     const key = request.params['*'];
     if (!isSafeKey(key)) throw new AppError('NOT_FOUND');
-    const viewingToken = typeof request.query.vt === 'string' ? request.query.vt : undefined;
-    const visibility = await media.authorize(key, await request.currentUser(), viewingToken);
+    const visibility = await media.authorize(key, {
+      cookie: request.headers.cookie,
+      viewingToken: typeof request.query.vt === 'string' ? request.query.vt : undefined,
+      currentUser: () => request.currentUser(),
+    });
     const file = await storage.stat(key);
     if (!file) throw new AppError('NOT_FOUND');
+    const { etag, lastModified } = validators(file);
 
     reply
       .header('content-type', mime.lookup(key) || 'application/octet-stream')
       .header('x-content-type-options', 'nosniff')
       .header('accept-ranges', 'bytes')
-      .header('cache-control', visibility === 'public' ? 'public, max-age=3600' : 'private, no-store');
+      .header('cache-control', visibility === 'public' ? 'public, max-age=3600' : 'private, no-store')
+      .header('etag', etag);
+    if (lastModified) reply.header('last-modified', lastModified);
+
+    if (fresh(request.headers, { etag, 'last-modified': lastModified })) {
+      return reply.status(304).send();
+    }
 
     const rangeHeader = request.headers.range;
-    if (rangeHeader && file.size > 0) {
+    if (rangeHeader && file.size > 0 && rangeStillValid(String(request.headers['if-range'] ?? '') || undefined, etag, file.modifiedAt)) {
       const ranges = rangeParser(file.size, rangeHeader, { combine: true });
       if (ranges === -1 || (Array.isArray(ranges) && ranges.length > 1)) {
         // many-range requests are refused: they cost far more to serve than to send

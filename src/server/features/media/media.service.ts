@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
 import type { Db } from '#server/db/client.ts';
 import { procedures } from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
@@ -11,6 +13,12 @@ import type { ViewingService } from '#server/features/viewing/viewing.service.ts
 
 export type MediaVisibility = 'public' | 'private';
 
+/** What a visitor may do with one file: the single-device check stays exact, it is never cached. */
+type Grant = { visibility: MediaVisibility; singleDeviceUserId: string | null };
+
+// a video plays as dozens of range requests: decide once per visitor and file, for a short while
+const grantTtlMs = 30_000;
+
 const publicFolders = new Set(['events', 'landing_page', 'organizations', 'bulk_email_imgs', 'newsletter']);
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -21,18 +29,21 @@ export function createMediaService(deps: {
   viewing: ViewingService;
 }) {
   const { db, classrooms, diplomas, viewing } = deps;
+  const grants = new LRUCache<string, Grant>({ max: 20_000, ttl: grantTtlMs });
+  const publicGrant: Grant = { visibility: 'public', singleDeviceUserId: null };
+  const privateGrant: Grant = { visibility: 'private', singleDeviceUserId: null };
 
   /** Decides, per stored file, whether this visitor may receive it; throws 401/403/404 otherwise. */
-  async function authorize(key: string, user: UserRow | null, viewingToken?: string): Promise<MediaVisibility> {
+  async function decide(key: string, user: UserRow | null): Promise<Grant> {
     const [folder, id, ...rest] = key.split('/');
     if (!folder || !id) throw new AppError('NOT_FOUND');
-    if (publicFolders.has(folder)) return 'public';
+    if (publicFolders.has(folder)) return publicGrant;
     if (!uuidPattern.test(id)) throw new AppError('NOT_FOUND');
 
     if (folder === 'procedures') {
       const [procedure] = await db.select().from(procedures).where(eq(procedures.id, id));
       if (!procedure) throw new AppError('NOT_FOUND');
-      if (key === procedure.previewImage || key === procedure.demoVideo) return 'public';
+      if (key === procedure.previewImage || key === procedure.demoVideo) return publicGrant;
       if (key !== procedure.fullVideo && key !== procedure.guidePdf) throw new AppError('NOT_FOUND');
       if (!user) throw new AppError('UNAUTHENTICATED');
       const allowed = canWatchFullProcedure(
@@ -45,26 +56,43 @@ export function createMediaService(deps: {
       );
       if (!allowed) throw new AppError('FORBIDDEN');
       // single-device rule: the full video plays only on the device holding the account's viewing token
-      if (key === procedure.fullVideo && (!viewingToken || viewingToken !== (await viewing.current(user.id)))) {
-        throw new AppError('VIEWING_TOKEN_REPLACED');
-      }
-      return 'private';
+      return { visibility: 'private', singleDeviceUserId: key === procedure.fullVideo ? user.id : null };
     }
 
     if (folder === 'aulas') {
       if (!user) throw new AppError('UNAUTHENTICATED');
-      return 'private';
+      return privateGrant;
     }
 
     if (folder === 'diplomados') {
       // the preview image and PDF advertise the diploma to anyone
-      if (rest[0] === 'Preview-Image' || rest[0] === 'Preview-pdf') return 'public';
+      if (rest[0] === 'Preview-Image' || rest[0] === 'Preview-pdf') return publicGrant;
       if (!user) throw new AppError('UNAUTHENTICATED');
       if (!(await diplomas.canAccessContent(user, id))) throw new AppError('FORBIDDEN');
-      return 'private';
+      return privateGrant;
     }
 
     throw new AppError('NOT_FOUND');
+  }
+
+  /**
+   * May this request receive the file? The permission is remembered briefly per session cookie and file,
+   * so a range request costs at most the one viewing-token lookup of a full video.
+   */
+  async function authorize(
+    key: string,
+    visitor: { cookie: string | undefined; viewingToken: string | undefined; currentUser: () => Promise<UserRow | null> },
+  ): Promise<MediaVisibility> {
+    const cacheKey = `${visitor.cookie ? createHash('sha256').update(visitor.cookie).digest('base64url') : ''} ${key}`;
+    let grant = grants.get(cacheKey);
+    if (!grant) {
+      grant = await decide(key, await visitor.currentUser());
+      grants.set(cacheKey, grant);
+    }
+    if (grant.singleDeviceUserId && (!visitor.viewingToken || visitor.viewingToken !== (await viewing.current(grant.singleDeviceUserId)))) {
+      throw new AppError('VIEWING_TOKEN_REPLACED');
+    }
+    return grant.visibility;
   }
 
   return { authorize };

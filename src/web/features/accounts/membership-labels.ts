@@ -1,7 +1,7 @@
 import dayjs from 'dayjs';
 import type { AccountType } from '#shared/accounts/accounts.rules.ts';
 import { planPriceCents } from '#shared/payments/payments.rules.ts';
-import { formatUsd } from '#shared/payments/payments.schemas.ts';
+import { formatUsd } from '#shared/payments/payments.rules.ts';
 
 export const typeLabels: Record<AccountType, string> = {
   Gratis: 'Básica',

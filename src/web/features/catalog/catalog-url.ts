@@ -1,5 +1,4 @@
-import { procedureTypes, species } from '#shared/catalog/catalog.rules.ts';
-import { catalogFilterKinds, type CatalogFilterKind } from '#shared/catalog/catalog.schemas.ts';
+import { catalogFilterKinds, procedureTypes, species, type CatalogFilterKind } from '#shared/catalog/catalog.rules.ts';
 
 /** At most one value per kind; the kinds combine (species and tag and type and aula). */
 export type CatalogFilters = Partial<Record<CatalogFilterKind, string>>;

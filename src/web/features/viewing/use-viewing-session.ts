@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { tokenReplacedEvent } from '#shared/viewing/viewing.schemas.ts';
+import { tokenReplacedEvent } from '#shared/viewing/viewing.rules.ts';
 import { api } from '#web/lib/api-client.ts';
 
 type Outcome = { attempt: number; status: 'active' | 'failed' | 'replaced'; token: string | null };

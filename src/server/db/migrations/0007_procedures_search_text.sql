@@ -1,0 +1,2 @@
+ALTER TABLE "procedures" ADD COLUMN "search_text" text DEFAULT '' NOT NULL;--> statement-breakpoint
+CREATE INDEX "procedures_search_text_trgm_idx" ON "procedures" USING gin ("search_text" gin_trgm_ops);
