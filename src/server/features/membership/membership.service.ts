@@ -96,11 +96,8 @@ export function createMembershipService(deps: {
     let providerPeriodEnd: Date | null = null;
     if (mapped) {
       try {
-        const record = await provider.getSubscription(mapped.providerSubscriptionId);
-        providerPeriodEnd = record?.nextBillingTime ?? null;
-        // a subscription the provider does not know charges nothing: there is nothing to stop
-        if (record) await provider.suspendSubscription(mapped.providerSubscriptionId, 'Cambio a membresía básica');
-        else log.warn({ subscriptionId: mapped.providerSubscriptionId }, 'provider does not know the subscription; downgrade without it');
+        providerPeriodEnd = (await provider.getSubscription(mapped.providerSubscriptionId))?.nextBillingTime ?? null;
+        await provider.suspendSubscription(mapped.providerSubscriptionId, 'Cambio a membresía básica');
       } catch (error) {
         log.warn({ err: error, subscriptionId: mapped.providerSubscriptionId }, 'provider refused to suspend');
         throw new AppError('SUBSCRIPTION_UNMAPPED_ERROR');
