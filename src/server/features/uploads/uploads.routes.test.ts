@@ -44,7 +44,7 @@ describe('what an upload may contain', () => {
     const { key, kind } = response.json();
     expect(key).toMatch(/^events\/\d+_Cartel_ano\.png$/);
     expect(kind).toBe('image');
-    expect(await t.storage.stat(key)).toEqual({ size: sampleBytes.png.length });
+    expect(await t.storage.stat(key)).toMatchObject({ size: sampleBytes.png.length });
     expect(await t.db.select().from(pendingUploads).where(eq(pendingUploads.key, key))).toHaveLength(1);
   });
 
