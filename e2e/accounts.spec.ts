@@ -188,7 +188,8 @@ test('a declined payment leaves the member Basic with the FALLIDO banner', async
   await expect(page).toHaveURL(/\/registro-finalizar/);
   await expect(page.getByText('Pago no realizado')).toBeVisible();
   await page.goto('/perfil');
-  await expect(page.getByText('No se pudo realizar el pago de tu suscripción , tu membresía ha sido cambiada a básica.')).toBeVisible();
+  // it never was Premium, so nothing was 'changed to Basic' (issue #14 item 4)
+  await expect(page.getByText(/No se pudo realizar el pago de tu suscripción\. Tu membresía sigue siendo Básica/)).toBeVisible();
   await expect(page.getByRole('button', { name: /Obtener Premium/ })).toBeVisible();
 });
 

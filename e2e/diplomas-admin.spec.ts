@@ -1,3 +1,4 @@
+import { storageKeys } from '../src/web/lib/storage-keys.ts';
 import AxeBuilder from '@axe-core/playwright';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
@@ -54,6 +55,8 @@ test('an Admin builds a CxVet diploma with two videos and an exam; its administr
   const managerEmail = `gestor-${stamp}@example.com`;
   const managerContext = await browser.newContext({ baseURL });
   const manager = await managerContext.newPage();
+  // a second browser: the cookie notice accepted, as the test fixture does for the first
+  await manager.addInitScript((key) => window.localStorage.setItem(key, 'true'), storageKeys.cookiesAccepted);
   const signUp = await manager.request.post('/api/account/signup', {
     headers: { origin: new URL(baseURL!).origin },
     data: {

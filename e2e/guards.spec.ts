@@ -56,7 +56,7 @@ test('a Premium member may open /mis-diplomados', async ({ page }) => {
   await loginAs(page, 'premium');
   await page.goto('/mis-diplomados');
   await expect(page).toHaveURL(/\/mis-diplomados$/);
-  await expect(page.getByRole('heading', { name: notFound })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Cursos y diplomados' })).toBeVisible();
 });
 
 test('a guest asking for /mis-aulas is sent to /login; a Basic member may open it', async ({ page }) => {

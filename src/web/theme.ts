@@ -1,4 +1,4 @@
-import { createTheme, Drawer, Modal, PasswordInput, type CSSVariablesResolver } from '@mantine/core';
+import { createTheme, Drawer, Modal, Notification, PasswordInput, type CSSVariablesResolver } from '@mantine/core';
 
 const closeButtonProps = { 'aria-label': 'Cerrar' };
 
@@ -12,6 +12,8 @@ export const theme = createTheme({
   components: {
     Modal: Modal.extend({ defaultProps: { closeButtonProps } }),
     Drawer: Drawer.extend({ defaultProps: { closeButtonProps } }),
+    // every toast's close button (notifications.show renders a Notification)
+    Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Cerrar aviso' } } }),
     PasswordInput: PasswordInput.extend({
       // the show-password button is a Tab stop (Mantine leaves it out by default)
       defaultProps: { visibilityToggleFocusable: true, visibilityToggleButtonProps: { 'aria-label': 'Mostrar u ocultar contraseña' } },
