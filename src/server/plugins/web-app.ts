@@ -13,9 +13,10 @@ export async function registerWebApp(app: FastifyInstance, distDir: string | nul
       wildcard: false,
       index: false,
       preCompressed: true,
-      setHeaders(reply, filePath) {
+      cacheControl: false, // ours below; send's 'max-age=0' would replace it
+      setHeaders(res, filePath) {
         const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
-        reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+        res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
   }
