@@ -19,6 +19,8 @@ export type Database = {
   db: Db;
   kind: 'pglite' | 'postgres';
   migrate(): Promise<void>;
+  /** PGlite only: the whole cluster as a tarball (a template for fresh test databases). */
+  dumpDataDir?(): Promise<Blob>;
   ping(): Promise<void>;
   /** PostgreSQL LISTEN, fanned out to in-process handlers; live updates work across instances. */
   listen(channel: string, handler: Handler): Promise<() => void>;
@@ -46,10 +48,19 @@ function createFanOut(startListening: (channel: string, deliver: Handler) => Pro
 
 const channelPattern = /^[a-z_]+$/;
 
-const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+/** Folder of the SQL migrations that `migrate()` applies. */
+export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
-/** Opens PostgreSQL when a URL is given, else PGlite at `pgliteDir` ('memory://' for tests). */
-export async function openDatabase(options: { url?: string; pgliteDir?: string; onQuery?: (query: string) => void }): Promise<Database> {
+/**
+ * Opens PostgreSQL when a URL is given, else PGlite at `pgliteDir` ('memory://' for tests).
+ * `pgliteTemplate` starts PGlite from a `dumpDataDir()` tarball instead of an empty cluster.
+ */
+export async function openDatabase(options: {
+  url?: string;
+  pgliteDir?: string;
+  pgliteTemplate?: Blob;
+  onQuery?: (query: string) => void;
+}): Promise<Database> {
   const { onQuery } = options;
   const logger = onQuery ? { logQuery: (query: string) => onQuery(query) } : undefined;
   if (options.url) {
@@ -83,7 +94,10 @@ export async function openDatabase(options: { url?: string; pgliteDir?: string; 
       },
     };
   }
-  const client = await PGlite.create(options.pgliteDir ?? 'memory://', { extensions: { pg_trgm } });
+  const client = await PGlite.create(options.pgliteDir ?? 'memory://', {
+    extensions: { pg_trgm },
+    ...(options.pgliteTemplate ? { loadDataDir: options.pgliteTemplate } : {}),
+  });
   const db = drizzlePglite(client, { schema, casing: 'snake_case', logger }) as unknown as Db;
   return {
     db,
@@ -98,6 +112,10 @@ export async function openDatabase(options: { url?: string; pgliteDir?: string; 
       await client.listen(channel, deliver);
     }),
     notify: async (channel, payload) => void (await db.execute(sql`select pg_notify(${channel}, ${payload})`)),
+    dumpDataDir: async () => {
+      const dump = await client.dumpDataDir('none');
+      return dump instanceof Blob ? dump : new Blob([dump]);
+    },
     close: () => client.close(),
   };
 }
