@@ -221,7 +221,7 @@ export async function buildApp(deps: AppDeps) {
   registerMailingPublicRoutes(app, { mailing });
   registerSignUpAndProfileRoutes(app, { signUp, profile, membership, accounts });
   registerMembershipRoutes(app, { membership });
-  registerPrivacyRoutes(app, { privacy, accounts });
+  registerPrivacyRoutes(app, { privacy, accounts, jobs });
   registerPaymentRoutes(app, { payments, jobs });
   registerClassroomRoutes(app, { classrooms });
   await registerClassroomAdminRoutes(app, { service: createClassroomAdminService({ db, members: classroomMembers }), members: classroomMembers });
@@ -262,7 +262,7 @@ export async function buildApp(deps: AppDeps) {
     });
     registerDiplomasAdminRoutes(admin, { diplomasAdmin });
     registerCertificateAdminRoutes(admin, { certificates });
-    registerPrivacyAdminRoutes(admin, { privacy });
+    registerPrivacyAdminRoutes(admin, { privacy, jobs });
   });
   await registerWebApp(app, deps.distDir === undefined ? defaultDistDir : deps.distDir);
 

@@ -64,7 +64,7 @@ export function ProfilePrivacyPage() {
           </Title>
           <Text c="dimmed" size="sm" mt={4}>
             Tus derechos de acceso, rectificación, cancelación y oposición (ARCO). Consulta el{' '}
-            <Anchor component={Link} to={paths.privacy}>
+            <Anchor component={Link} to={paths.privacy} underline="always">
               aviso de privacidad
             </Anchor>
             .
@@ -109,7 +109,7 @@ export function ProfilePrivacyPage() {
             </Title>
             <Text size="sm">
               Guardamos cuándo y cómo aceptaste o retiraste cada consentimiento; el historial viene en tu archivo. Cámbialos cuando quieras en{' '}
-              <Anchor component={Link} to={paths.profileAccount}>
+              <Anchor component={Link} to={paths.profileAccount} underline="always">
                 Mi cuenta
               </Anchor>{' '}
               o con el enlace «Dejar de recibir correos» de cada correo promocional.

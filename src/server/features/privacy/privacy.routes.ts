@@ -5,13 +5,19 @@ import { requireAdmin, requireUser } from '#server/plugins/authorization.ts';
 import { adminDeleteAccountSchema, dataExportStateSchema, deleteAccountSchema } from '#shared/privacy/privacy.schemas.ts';
 import type { AccountsService } from '#server/features/accounts/accounts.service.ts';
 import { forwardCookies } from '#server/features/accounts/auth-bridge.ts';
+import type { JobRunner } from '#server/services/jobs.ts';
 import type { PrivacyService } from './privacy.service.ts';
+
+/** Runs the queued work now (the export, the mail) instead of at the next poll. */
+function kick(app: FastifyInstance, jobs: Pick<JobRunner, 'runDue'>) {
+  setImmediate(() => void jobs.runDue().catch((error: unknown) => app.log.error({ err: error }, 'privacy job pass failed')));
+}
 
 const exportParams = z.object({ id: z.uuid() });
 
 /** /perfil/privacidad: the member's own export and deletion. */
-export function registerPrivacyRoutes(app: FastifyInstance, deps: { privacy: PrivacyService; accounts: AccountsService }) {
-  const { privacy, accounts } = deps;
+export function registerPrivacyRoutes(app: FastifyInstance, deps: { privacy: PrivacyService; accounts: AccountsService; jobs: Pick<JobRunner, 'runDue'> }) {
+  const { privacy, accounts, jobs } = deps;
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.get('/api/privacy/export', { schema: { response: { 200: dataExportStateSchema } } }, async (request, reply) => {
@@ -25,7 +31,9 @@ export function registerPrivacyRoutes(app: FastifyInstance, deps: { privacy: Pri
     { schema: { response: { 202: dataExportStateSchema } }, config: { rateLimit: { max: 20, timeWindow: '1 hour' } } },
     async (request, reply) => {
       const user = await requireUser(request);
-      return reply.status(202).send({ export: await privacy.requestExport(user.id) });
+      const state = await privacy.requestExport(user.id);
+      kick(app, jobs);
+      return reply.status(202).send({ export: state });
     },
   );
 
@@ -46,6 +54,7 @@ export function registerPrivacyRoutes(app: FastifyInstance, deps: { privacy: Pri
     async (request, reply) => {
       const user = await requireUser(request);
       await privacy.deleteOwnAccount(user, request.body);
+      kick(app, jobs);
       // every session row is gone already; sign-out makes the browser forget its cookies too
       const signedOut = await accounts.logout(request).catch(() => ({ setCookies: [] as string[] }));
       forwardCookies(reply, signedOut.setCookies);
@@ -55,7 +64,7 @@ export function registerPrivacyRoutes(app: FastifyInstance, deps: { privacy: Pri
 }
 
 /** The Admin's deletion on a member's request; registered inside the Admin scope. */
-export function registerPrivacyAdminRoutes(app: FastifyInstance, deps: { privacy: PrivacyService }) {
+export function registerPrivacyAdminRoutes(app: FastifyInstance, deps: { privacy: PrivacyService; jobs: Pick<JobRunner, 'runDue'> }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.post(
     '/api/admin/users/:id/delete-data',
@@ -63,6 +72,7 @@ export function registerPrivacyAdminRoutes(app: FastifyInstance, deps: { privacy
     async (request, reply) => {
       const actor = await requireAdmin(request);
       await deps.privacy.deleteOnRequest(request.params.id, actor, request.body);
+      kick(app, deps.jobs);
       return reply.status(204).send();
     },
   );
