@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { request, type Page } from '@playwright/test';
-import { expect, saveScreenshot, test } from './fixtures.ts';
+import { expect, loginAs, saveScreenshot, test } from './fixtures.ts';
 
 const runId = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 let counter = 0;
@@ -106,4 +106,38 @@ test('a freshly registered member deletes the account and cannot sign in again',
   await page.getByRole('textbox', { name: 'Contraseña', exact: true }).fill(password);
   await page.getByRole('button', { name: 'Iniciar sesión' }).click();
   await expect(page.getByRole('dialog')).toContainText('Usuario no encontrado.');
+});
+
+test('an Admin deletes a member\'s data on request from the user form', async ({ page, baseURL }) => {
+  const email = freshEmail('solicitud');
+  const member = await request.newContext({ baseURL });
+  const created = await member.post('/api/account/signup', {
+    headers: { origin: new URL(baseURL!).origin },
+    data: {
+      plan: 'basic', name: 'Solicita Borrado', email, confirmEmail: email, phoneNumber: '+525512345678', confirmPhoneNumber: '+525512345678',
+      password, confirmPassword: password, country: 'México', city: 'Puebla', homeUniversity: '', organizationId: null,
+      promoMail: false, newsMail: false, terms: true,
+    },
+  });
+  expect(created.status()).toBe(200);
+  const { uid } = (await created.json()) as { uid: string };
+  await member.dispose();
+
+  await loginAs(page, 'admin');
+  await page.goto(`/admin/Users/User/${uid}`);
+  await expect(page.getByRole('textbox', { name: 'Correo' })).toHaveValue(email);
+  await page.getByRole('button', { name: 'Borrar datos a solicitud' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Borrar datos a solicitud del titular' });
+  await checkScreen(page, 'admin-borrar-datos', async () => {
+    await expect(dialog.getByRole('textbox', { name: 'Motivo de la solicitud' })).toBeVisible();
+  });
+  await dialog.getByRole('button', { name: 'Borrar datos' }).click();
+  await expect(dialog.getByText('Escribe el motivo (al menos 5 caracteres).')).toBeVisible();
+  await dialog.getByRole('textbox', { name: 'Motivo de la solicitud' }).fill('Lo pidió por correo el 23 de noviembre');
+  await dialog.getByRole('button', { name: 'Borrar datos' }).click();
+  await expect(page).toHaveURL(/\/admin\/users$/);
+  await expect(page.getByText('Se eliminaron los datos del usuario.')).toBeVisible();
+
+  const login = await page.request.post('/api/account/login', { headers: { origin: new URL(baseURL!).origin }, data: { email, password } });
+  expect(login.status()).toBe(404);
 });

@@ -38,8 +38,8 @@ export function AdminDeleteDataModal(props: { userId: string | undefined; opened
   });
 
   return (
-    <Modal opened={props.opened} onClose={close} title="Eliminar datos a solicitud del titular" centered>
-      <form onSubmit={onSubmit} noValidate aria-label="Eliminar datos a solicitud del titular">
+    <Modal opened={props.opened} onClose={close} title="Borrar datos a solicitud del titular" centered>
+      <form onSubmit={onSubmit} noValidate aria-label="Borrar datos a solicitud del titular">
         <Stack>
           <Text size="sm">
             Cancela su suscripción activa, borra sus datos personales, cierra todas sus sesiones y le envía un correo de confirmación. Sus pagos
@@ -59,7 +59,7 @@ export function AdminDeleteDataModal(props: { userId: string | undefined; opened
             )}
           />
           {failure && (
-            <Alert color="red" title="No se eliminaron los datos" role="alert">
+            <Alert color="red" title="No se borraron los datos" role="alert">
               {failure}
             </Alert>
           )}
@@ -68,7 +68,7 @@ export function AdminDeleteDataModal(props: { userId: string | undefined; opened
               Cancelar
             </Button>
             <Button type="submit" color="red" loading={remove.isPending}>
-              Eliminar datos
+              Borrar datos
             </Button>
           </Group>
         </Stack>

@@ -187,7 +187,7 @@ export function AdminUserFormPage() {
                     Eliminar
                   </Button>
                   <Button color="red" variant="subtle" onClick={() => setErasing(true)}>
-                    Eliminar datos a solicitud
+                    Borrar datos a solicitud
                   </Button>
                 </Group>
               ) : null}
