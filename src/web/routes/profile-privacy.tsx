@@ -37,6 +37,13 @@ function ExportStatus({ current }: { current: DataExport | null }) {
       </Stack>
     );
   }
+  if (current.status === 'FALLIDA') {
+    return (
+      <Text size="sm" role="status" c="red.8">
+        No pudimos preparar tu archivo. Pide uno nuevo; si vuelve a fallar, escríbenos desde la página de contacto.
+      </Text>
+    );
+  }
   return (
     <Text size="sm" role="status">
       Tu último archivo ya expiró{current.expiresAt ? ` (estuvo disponible hasta el ${longDateTime(current.expiresAt)})` : ''}. Puedes pedir uno nuevo.

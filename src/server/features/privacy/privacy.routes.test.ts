@@ -116,6 +116,11 @@ describe('Descargar mis datos', () => {
     expect((await request('GET', `/api/privacy/export/${ready.id}/file`, stranger.cookie)).statusCode).toBe(404);
     expect((await request('GET', `/api/privacy/export/${ready.id}/file`, admin.cookie)).statusCode).toBe(404);
     expect((await request('GET', '/api/privacy/export', stranger.cookie)).json()).toEqual({ export: null });
+    // the file store's public media route never serves the private folder, not even to the owner
+    const [row] = await t.db.select().from(dataExports).where(eq(dataExports.id, ready.id));
+    expect(row!.storageKey).toMatch(/^private\//);
+    expect((await request('GET', `/media/${row!.storageKey}`, owner.cookie)).statusCode).toBe(404);
+    expect((await request('GET', `/api/privacy/export/${ready.id}/file`, owner.cookie)).statusCode).toBe(200);
   });
 
   it('makes one export and one job from two requests at once', async () => {
