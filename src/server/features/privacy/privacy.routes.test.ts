@@ -1,4 +1,4 @@
-import { PassThrough } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { strFromU8, unzipSync } from 'fflate';
@@ -22,7 +22,7 @@ import {
 } from '#server/db/schema/index.ts';
 import { subscribeAndApprove } from '#server/features/payments/payments.testing.ts';
 import { anonymizedEmail } from '#shared/privacy/privacy.rules.ts';
-import { privacyJobKinds } from './privacy.service.ts';
+import { maxExportAttempts, privacyJobKinds } from './privacy.service.ts';
 
 let t: TestApp;
 const lines: string[] = [];
@@ -148,6 +148,25 @@ describe('Descargar mis datos', () => {
     expect(await t.storage.stat(row!.storageKey!)).toBeNull();
     const [after] = await t.db.select().from(dataExports).where(eq(dataExports.id, ready.id));
     expect(after).toMatchObject({ status: 'EXPIRADA', storageKey: null });
+  });
+
+  it('retries a failing export and then tells the member it failed, so a new one can be asked for', async () => {
+    const me = await member();
+    // a file where the member's export folder should be: every write of the ZIP fails
+    await t.storage.put(`private/data-exports/${me.user.id}`, Readable.from([Buffer.from('x')]));
+    // through the service, so no request starts the job before the loop counts its tries
+    const requested = { export: await t.app.services.privacy.requestExport(me.user.id) };
+    for (let attempt = 1; attempt <= maxExportAttempts; attempt++) {
+      await t.db.update(jobs).set({ runAt: new Date(Date.now() - 1000) }).where(eq(jobs.uniqueKey, `privacy-export:${requested.export.id}`));
+      await runJobs();
+      const status = (await request('GET', '/api/privacy/export', me.cookie)).json().export.status;
+      expect(status).toBe(attempt < maxExportAttempts ? 'PENDIENTE' : 'FALLIDA');
+    }
+    await t.storage.delete(`private/data-exports/${me.user.id}`);
+    const again = (await request('POST', '/api/privacy/export', me.cookie)).json();
+    expect(again.export.id).not.toBe(requested.export.id);
+    await runJobs();
+    expect((await request('GET', '/api/privacy/export', me.cookie)).json().export.status).toBe('LISTA');
   });
 
   it('finishes an export requested before a restart', async () => {

@@ -54,6 +54,9 @@ export const privacyJobKinds = { export: 'privacy.export', mail: 'privacy.mail',
 
 type PrivacyMail = { token: string } & ({ kind: 'export-ready'; exportId: string } | { kind: 'account-deleted'; to: string; name: string; bySelf: boolean });
 
+/** Tries of the export job (about half an hour with the runner's backoff) before it is marked failed. */
+export const maxExportAttempts = 5;
+
 const exportKey = (userId: string, exportId: string) => `private/data-exports/${userId}/${exportId}.zip`;
 
 function toDataExport(row: typeof dataExports.$inferSelect): DataExport {
@@ -134,7 +137,14 @@ export function createPrivacyService(deps: {
       await sweepExpired();
     } catch (error) {
       await storage.delete(key).catch(() => {});
-      throw error;
+      const [job] = await db.select({ attempts: jobs.attempts }).from(jobs).where(eq(jobs.uniqueKey, `privacy-export:${exportId}`));
+      // retried with backoff; after the last try the member is told instead of waiting forever
+      if (!job || job.attempts < maxExportAttempts) throw error;
+      log.warn({ err: error, exportId }, 'data export failed for good');
+      await db
+        .update(dataExports)
+        .set({ status: 'FALLIDA', error: error instanceof Error ? error.message.slice(0, 500) : 'error' })
+        .where(and(eq(dataExports.id, exportId), eq(dataExports.status, 'PENDIENTE')));
     }
   }
 
