@@ -283,8 +283,10 @@ describe('Eliminar mi cuenta', () => {
     expect(row!.holderName).toBe('');
   });
 
-  it('deletes once when asked twice at once: one audit entry, one mail', async () => {
+  it('deletes once when asked twice at once, live subscription included: one audit entry, one mail', async () => {
     const me = await member();
+    const subscriptionId = await subscribeAndApprove(t, me.cookie);
+    await runJobs();
     const responses = await Promise.all([
       remove(me.cookie, { password: testPassword, certificates: 'keep' }),
       remove(me.cookie, { password: testPassword, certificates: 'keep' }),
@@ -292,6 +294,7 @@ describe('Eliminar mi cuenta', () => {
     expect(responses.map((response) => response.statusCode)).toContain(204);
     for (const response of responses) expect([204, 401]).toContain(response.statusCode);
     expect(await t.db.select().from(accountDeletions).where(eq(accountDeletions.userId, me.user.id))).toHaveLength(1);
+    expect((await t.app.services.paymentProvider.getSubscription(subscriptionId))?.status).toBe('CANCELLED');
     await runJobs();
     const mails = await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, me.user.email));
     expect(mails.map((mail) => mail.subject)).toEqual(['Tu cuenta de CxVet fue eliminada']);

@@ -246,8 +246,12 @@ export function createPrivacyService(deps: {
       try {
         await provider.cancelSubscription(subscription.providerSubscriptionId, 'Cuenta eliminada a petición del titular');
       } catch (error) {
-        log.warn({ err: error, subscriptionId: subscription.providerSubscriptionId }, 'provider refused to cancel before an account deletion');
-        throw new AppError('ACCOUNT_DELETE_PROVIDER_REFUSED');
+        // a refusal because it is already cancelled (a second click, a cancel at PayPal itself) is no refusal
+        const after = await provider.getSubscription(subscription.providerSubscriptionId).catch(() => null);
+        if (after?.status !== 'CANCELLED' && after?.status !== 'EXPIRED') {
+          log.warn({ err: error, subscriptionId: subscription.providerSubscriptionId }, 'provider refused to cancel before an account deletion');
+          throw new AppError('ACCOUNT_DELETE_PROVIDER_REFUSED');
+        }
       }
       await db.update(paymentSubscriptions).set({ state: 'CANCELADA', updatedAt: now() }).where(eq(paymentSubscriptions.id, subscription.id));
       cancelled.push(subscription.providerSubscriptionId);
