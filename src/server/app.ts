@@ -78,6 +78,9 @@ import { registerDiplomaRoutes } from './features/diplomas/diplomas.routes.ts';
 import { createCertificatesService } from './features/diplomas/certificates.service.ts';
 import { registerCertificateAdminRoutes, registerCertificateRoutes } from './features/diplomas/certificates.routes.ts';
 import { createDiplomaPurchaseService } from './features/diplomas/diploma-purchase.service.ts';
+import { createConsentsService } from './features/privacy/consents.service.ts';
+import { createPrivacyService, privacyJobKinds } from './features/privacy/privacy.service.ts';
+import { registerPrivacyAdminRoutes, registerPrivacyRoutes } from './features/privacy/privacy.routes.ts';
 
 export type AppDeps = {
   config: Config;
@@ -154,8 +157,12 @@ export async function buildApp(deps: AppDeps) {
       'bulk-mail': async (payload) => mailing.send((payload as { bulkMailId: string }).bulkMailId),
       [webhookJobKind]: async (payload) => void (await payments.applyStoredWebhook((payload as { eventId: string }).eventId)),
       'rate-counters.prune': async () => rateCounter.prune(),
+      [privacyJobKinds.export]: async (payload) => privacy.buildExport((payload as { exportId: string }).exportId),
+      [privacyJobKinds.mail]: async (payload) => privacy.sendMail(payload as Parameters<typeof privacy.sendMail>[0]),
+      [privacyJobKinds.sweep]: async () => void (await privacy.sweepExpired()),
     },
     recurring: [
+      { kind: privacyJobKinds.sweep, everyMs: 3600_000 },
       { kind: 'membership.sweep', everyMs: 15 * 60_000 },
       { kind: 'rate-counters.prune', everyMs: 3600_000 },
     ],
@@ -171,11 +178,25 @@ export async function buildApp(deps: AppDeps) {
     log: app.log,
   });
   const certificates = createCertificatesService({ db, diplomas, storage, publicUrl: config.publicUrl });
+  const consents = createConsentsService({ db });
+  const privacy = createPrivacyService({
+    db,
+    storage,
+    mailer,
+    auth,
+    provider: paymentProvider,
+    certificates,
+    consents,
+    rateCounter,
+    schedule: jobs.schedule,
+    publicUrl: config.publicUrl,
+    log: app.log,
+  });
   const diplomaPurchase = createDiplomaPurchaseService({ db, diplomas, payments, publicUrl: config.publicUrl, log: app.log });
   // order outcomes reach the diplomas through the payments job pipeline: a browser closed after paying still ends enrolled
   payments.onOrder(diplomaPurchase.applyOrderEvent);
-  const signUp = createSignUpService({ db, auth, accounts });
-  const profile = createProfileService({ db, auth, membership, signUp });
+  const signUp = createSignUpService({ db, auth, accounts, consents });
+  const profile = createProfileService({ db, auth, membership, signUp, consents });
   app.addHook('onClose', async () => jobs.stop());
   const uploads = createUploadsService({ db, storage });
   const mailing = createMailingService({
@@ -184,6 +205,7 @@ export async function buildApp(deps: AppDeps) {
     uploads,
     publicUrl: config.publicUrl,
     secret: config.sessionSecret,
+    consents,
     enqueue: (bulkMailId) => jobs.schedule('bulk-mail', { payload: { bulkMailId } }),
   });
 
@@ -199,6 +221,7 @@ export async function buildApp(deps: AppDeps) {
   registerMailingPublicRoutes(app, { mailing });
   registerSignUpAndProfileRoutes(app, { signUp, profile, membership, accounts });
   registerMembershipRoutes(app, { membership });
+  registerPrivacyRoutes(app, { privacy, accounts, jobs });
   registerPaymentRoutes(app, { payments, jobs });
   registerClassroomRoutes(app, { classrooms });
   await registerClassroomAdminRoutes(app, { service: createClassroomAdminService({ db, members: classroomMembers }), members: classroomMembers });
@@ -239,10 +262,11 @@ export async function buildApp(deps: AppDeps) {
     });
     registerDiplomasAdminRoutes(admin, { diplomasAdmin });
     registerCertificateAdminRoutes(admin, { certificates });
+    registerPrivacyAdminRoutes(admin, { privacy, jobs });
   });
   await registerWebApp(app, deps.distDir === undefined ? defaultDistDir : deps.distDir);
 
-  return Object.assign(app, { services: { membership, payments, paymentProvider, simulatedProvider, jobs, signUp, profile, accounts, auth, classrooms, diplomas, media, catalog, analytics, viewing, uploads } }) as FastifyInstance & {
+  return Object.assign(app, { services: { membership, payments, paymentProvider, simulatedProvider, jobs, signUp, profile, accounts, auth, classrooms, diplomas, media, catalog, analytics, viewing, uploads, privacy, consents } }) as FastifyInstance & {
     services: {
       membership: typeof membership;
       payments: typeof payments;
@@ -260,6 +284,8 @@ export async function buildApp(deps: AppDeps) {
       analytics: typeof analytics;
       viewing: typeof viewing;
       uploads: typeof uploads;
+      privacy: typeof privacy;
+      consents: typeof consents;
     };
   };
 }

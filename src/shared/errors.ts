@@ -35,6 +35,8 @@ export const errorCodes = [
   'DIPLOMA_NEEDS_VIDEO',
   'DIPLOMA_EXAM_LIMIT',
   'DIPLOMA_EXAM_LOCKED',
+  'DATA_EXPORT_EXPIRED',
+  'ACCOUNT_DELETE_PROVIDER_REFUSED',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

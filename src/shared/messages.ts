@@ -117,6 +117,11 @@ export const errorMessages: Record<ErrorCode, { message: string; title?: string 
   DIPLOMA_NEEDS_VIDEO: { message: 'El diplomado requiere al menos un video para poder guardar.' },
   DIPLOMA_EXAM_LIMIT: { message: 'Solo puedes agregar un examen mientras haya menos exámenes que videos.' },
   DIPLOMA_EXAM_LOCKED: { message: 'Este examen ya tiene respuestas de alumnos: solo puedes cambiar el título, el video y el estado.' },
+  DATA_EXPORT_EXPIRED: { message: 'Este archivo ya no está disponible: las descargas duran 7 días. Solicita uno nuevo desde tu perfil.' },
+  ACCOUNT_DELETE_PROVIDER_REFUSED: {
+    message: 'No pudimos cancelar tu suscripción con el proveedor de pagos, así que no eliminamos nada. Intenta de nuevo en unos minutos o escríbenos desde la página de contacto.',
+    title: 'No se eliminó la cuenta',
+  },
 };
 
 /** Shown for a login failure the catalogue does not name. */

@@ -35,6 +35,8 @@ const statusByCode: Partial<Record<ErrorCode, number>> = {
   PAYMENT_DECLINED: 402,
   PAYMENT_PENDING: 409,
   DIPLOMA_EXAM_LOCKED: 409,
+  DATA_EXPORT_EXPIRED: 410,
+  ACCOUNT_DELETE_PROVIDER_REFUSED: 502,
 };
 
 export function errorBody(code: ErrorCode, fields?: FieldErrors): ErrorBody {

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { errorBody } from './error-handler.ts';
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
-// provider webhooks are posted by servers, and verified by signature instead
-const exemptPrefixes = ['/api/payments/webhooks/'];
+// provider webhooks and one-click unsubscribes (RFC 8058) are posted by servers, and verified by signature instead
+const exemptPrefixes = ['/api/payments/webhooks/', '/api/mailing/unsubscribe'];
 
 /** Refuses state-changing requests that a browser sent from another site (CSRF). */
 export function registerSameOriginCheck(app: FastifyInstance, trustedOrigins: string[]): void {

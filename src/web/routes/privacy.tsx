@@ -23,7 +23,8 @@ const sections: LegalSection[] = [
   {
     title: 'Tus derechos',
     paragraphs: [
-      'Puedes consultar y corregir tus datos desde tu perfil, y pedir que eliminemos tu cuenta escribiéndonos desde la página de contacto.',
+      'Puedes consultar y corregir tus datos desde tu perfil. En Mi CxVet › Privacidad (/perfil/privacidad) descargas en un archivo todo lo que guardamos sobre ti y eliminas tu cuenta cuando quieras; también puedes pedirlo escribiéndonos desde la página de contacto.',
+      'Guardamos cuándo y cómo aceptaste o retiraste los correos de promociones y noticias. Cada correo promocional trae un enlace para darte de baja con un clic, sin iniciar sesión.',
     ],
   },
 ];

@@ -113,6 +113,9 @@ export function ProfilePage() {
               <Anchor component={Link} to={paths.profileAccount} size="sm">
                 Cambiar preferencias
               </Anchor>
+              <Anchor component={Link} to={paths.profilePrivacy} size="sm">
+                Privacidad: descargar mis datos o eliminar mi cuenta
+              </Anchor>
             </Stack>
           </Card>
           <Card withBorder radius="md" padding="lg">

@@ -34,6 +34,8 @@ export const users = pgTable(
     homeUniversity: text('home_university'),
     userNumber: integer('user_number').generatedAlwaysAsIdentity(),
     isDisabled: boolean('is_disabled').notNull().default(false),
+    // set when the member's data was deleted: the row stays only so payments keep their amounts and dates
+    anonymizedAt: timestamp('anonymized_at', { withTimezone: true }),
     // folded like foldSql: the admin list searches it through a trigram index
     searchText: text('search_text').generatedAlwaysAs(
       sql`translate(lower(name || ' ' || email || ' ' || phone_number), 'ÁÀÄÂÃÉÈËÊÍÌÏÎÓÒÖÔÕÚÙÜÛÑÇáàäâãéèëêíìïîóòöôõúùüûñç', 'aaaaaeeeeiiiiooooouuuuncaaaaaeeeeiiiiooooouuuunc')`,

@@ -11,11 +11,12 @@ import type { profileUpdateSchema } from '#shared/accounts/signup.schemas.ts';
 import type { Auth } from './auth.ts';
 import type { UserRow } from './accounts.service.ts';
 import type { SignUpService } from './signup.service.ts';
+import type { ConsentsService } from '#server/features/privacy/consents.service.ts';
 
 type ProfileUpdate = z.output<typeof profileUpdateSchema>;
 
 /** 'Mi CxVet' and 'Mi cuenta': what a member sees and may change about themselves. */
-export function createProfileService(deps: { db: Db; auth: Auth; membership: MembershipService; signUp: SignUpService }) {
+export function createProfileService(deps: { db: Db; auth: Auth; membership: MembershipService; signUp: SignUpService; consents?: ConsentsService }) {
   const { db, auth, membership, signUp } = deps;
 
   async function getProfile(user: UserRow): Promise<Profile> {
@@ -97,6 +98,7 @@ export function createProfileService(deps: { db: Db; auth: Auth; membership: Mem
       throw new AppError('PROFILE_SAVE_FAILED');
     }
     if (!updated) throw new AppError('PROFILE_SAVE_FAILED');
+    await deps.consents?.record(user.id, { promoMail: user.promoMail, newsMail: user.newsMail }, { promoMail: updated.promoMail, newsMail: updated.newsMail }, 'perfil');
     await signUp.rememberUniversity(input.homeUniversity).catch(() => {});
     return getProfile(updated);
   }

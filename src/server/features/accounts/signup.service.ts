@@ -7,12 +7,13 @@ import { messages } from '#shared/messages.ts';
 import type { SignUpData, SignUpResponse, UniversitySuggestion } from '#shared/accounts/signup.schemas.ts';
 import type { Auth } from './auth.ts';
 import { authHeaders } from './auth-bridge.ts';
+import type { ConsentsService } from '#server/features/privacy/consents.service.ts';
 import type { AccountsService, UserRow } from './accounts.service.ts';
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
 /** Sign-up (spec 1 §4–§5): a Basic account whatever the plan chosen; Premium comes only from a verified payment. */
-export function createSignUpService(deps: { db: Db; auth: Auth; accounts: AccountsService }) {
+export function createSignUpService(deps: { db: Db; auth: Auth; accounts: AccountsService; consents?: ConsentsService }) {
   const { db, auth, accounts } = deps;
 
   async function isEmailAvailable(email: string): Promise<boolean> {
@@ -102,6 +103,7 @@ export function createSignUpService(deps: { db: Db; auth: Auth; accounts: Accoun
       request.log.error({ err: error }, 'sign-up failed');
       throw new AppError('SIGNUP_FAILED');
     }
+    await deps.consents?.record(user.id, null, { promoMail: input.promoMail, newsMail: input.newsMail }, 'registro');
     await rememberUniversity(input.homeUniversity).catch((error: unknown) => request.log.warn({ err: error }, 'university not saved'));
     const signedIn = await auth.api.signInEmail({
       body: { email: user.email, password: input.password, rememberMe: true },

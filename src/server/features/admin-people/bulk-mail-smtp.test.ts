@@ -5,12 +5,19 @@ import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test
 import { createUser, signedInAs } from '#server/testing/factories.ts';
 
 const recipients: string[] = [];
+const messages: string[] = [];
 const server = new SMTPServer({
   authOptional: true,
   disabledCommands: ['STARTTLS'],
   onData(stream, session, callback) {
-    stream.resume();
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
     stream.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      // only the bulk mail counts here (a deleted member's last mail is their confirmation)
+      if (!raw.includes('Subject: Novedades de CxVet')) return callback();
+      // unfold long header lines (RFC 5322)
+      messages.push(raw.replace(/\r\n[ \t]+/g, ' '));
       recipients.push(...session.envelope.rcptTo.map((rcpt) => rcpt.address));
       callback();
     });
@@ -37,6 +44,9 @@ describe('bulk e-mail over SMTP', () => {
     }
     await createUser(t, { email: 'sin-promo@example.com', promoMail: false });
     await createUser(t, { email: 'deshabilitado@example.com', promoMail: true, isDisabled: true });
+    // a member who deleted their account is never mailed again
+    const deleted = await signedInAs(t, { email: 'eliminado@example.com', promoMail: true });
+    await t.app.services.privacy.anonymize(deleted.user.id, { certificates: 'keep', actorId: deleted.user.id, bySelf: true, reason: 'prueba' });
 
     const response = await t.app.inject({
       method: 'POST',
@@ -48,5 +58,11 @@ describe('bulk e-mail over SMTP', () => {
     await t.app.services.jobs.runDue();
     await t.app.services.jobs.runDue();
     expect([...recipients].sort()).toEqual(optedIn.sort());
+    // RFC 8058: every promotional mail offers the one-click unsubscribe
+    expect(messages).toHaveLength(optedIn.length);
+    for (const message of messages) {
+      expect(message).toMatch(/^List-Unsubscribe: <http:\/\/localhost:3000\/api\/mailing\/unsubscribe\?u=[^>]+>\r?$/m);
+      expect(message).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r?$/m);
+    }
   });
 });

@@ -7,6 +7,7 @@ import type { Mailer } from '#server/services/mail.ts';
 import type { UploadsService } from '#server/features/uploads/uploads.service.ts';
 import { escapeHtml, layoutMail } from '#server/services/mail-layout.ts';
 import { mediaUrl } from '#server/services/media-url.ts';
+import type { ConsentsService } from '#server/features/privacy/consents.service.ts';
 
 const batchSize = 50;
 const maxAttempts = 5;
@@ -23,6 +24,7 @@ export function createMailingService(deps: {
   uploads: UploadsService;
   publicUrl: string;
   secret: string;
+  consents?: ConsentsService;
   enqueue: (bulkMailId: string) => Promise<void>;
 }) {
   const { db, mailer, uploads, publicUrl, secret } = deps;
@@ -50,7 +52,7 @@ export function createMailingService(deps: {
       .returning();
     const inserted = await db.execute(sql`
       insert into ${bulkMailDeliveries} (bulk_mail_id, user_id, email)
-      select ${record!.id}, ${users.id}, ${users.email} from ${users} where ${users.promoMail} and not ${users.isDisabled}`);
+      select ${record!.id}, ${users.id}, ${users.email} from ${users} where ${users.promoMail} and not ${users.isDisabled} and ${users.anonymizedAt} is null`);
     const recipients = Number((inserted as { affectedRows?: number; rowCount?: number }).affectedRows ?? (inserted as { rowCount?: number }).rowCount ?? 0);
     await db.update(bulkMails).set({ recipientCount: recipients }).where(eq(bulkMails.id, record!.id));
     await deps.enqueue(record!.id);
@@ -74,7 +76,8 @@ export function createMailingService(deps: {
 ${paragraphs}
 <p style="font-size:12px"><a href="${escapeHtml(unsubscribe)}">Dejar de recibir correos promocionales</a></p>`,
       ),
-      headers: { 'List-Unsubscribe': `<${unsubscribe}>` },
+      // RFC 8058: mail clients offer a one-click button that POSTs to the link, no sign-in needed
+      headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
     };
   }
 
@@ -137,7 +140,16 @@ ${paragraphs}
     const expected = Buffer.from(unsubscribeToken(userId));
     const given = Buffer.from(token);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return false;
-    await db.update(users).set({ promoMail: false }).where(eq(users.id, userId));
+    await db.transaction(async (tx) => {
+      const [before] = await tx
+        .select({ promoMail: users.promoMail, newsMail: users.newsMail })
+        .from(users)
+        .where(eq(users.id, userId))
+        .for('update');
+      if (!before) return;
+      await tx.update(users).set({ promoMail: false }).where(eq(users.id, userId));
+      await deps.consents?.record(userId, before, { ...before, promoMail: false }, 'enlace de baja', tx);
+    });
     return true;
   }
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike } from 'drizzle-orm';
+import { and, asc, eq, ilike, isNull } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { users } from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
@@ -32,7 +32,7 @@ export function createManualPremiumService(deps: { db: Db }) {
     return db
       .select({ id: users.id, name: users.name, email: users.email })
       .from(users)
-      .where(and(eq(users.type, 'Gratis'), q ? ilike(users.email, `%${q.replace(/[\\%_]/g, '\\$&')}%`) : undefined))
+      .where(and(eq(users.type, 'Gratis'), isNull(users.anonymizedAt), q ? ilike(users.email, `%${q.replace(/[\\%_]/g, '\\$&')}%`) : undefined))
       .orderBy(asc(users.email))
       .limit(50);
   }

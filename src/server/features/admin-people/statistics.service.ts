@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, lt, ne } from 'drizzle-orm';
+import { and, count, desc, eq, gte, isNull, lt, ne } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { analyticsEvents, users } from '#server/db/schema/index.ts';
 import { analyticsCategories, type AnalyticsCategory } from '#shared/analytics/analytics.rules.ts';
@@ -14,6 +14,7 @@ export function createStatisticsService(deps: { db: Db }) {
     const rows = await db
       .select({ type: users.type, annualPlan: users.annualPlan, total: count() })
       .from(users)
+      .where(isNull(users.anonymizedAt))
       .groupBy(users.type, users.annualPlan);
     const sum = (predicate: (row: (typeof rows)[number]) => boolean) =>
       rows.filter(predicate).reduce((total, row) => total + Number(row.total), 0);
@@ -60,7 +61,7 @@ export function createStatisticsService(deps: { db: Db }) {
       db
         .select({ country: users.country, users: count() })
         .from(users)
-        .where(ne(users.country, ''))
+        .where(and(ne(users.country, ''), isNull(users.anonymizedAt)))
         .groupBy(users.country)
         .orderBy(desc(count()), users.country)
         .limit(topCountriesLimit),

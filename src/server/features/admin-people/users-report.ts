@@ -1,7 +1,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import ExcelJS from 'exceljs';
-import { and, asc, ne, sql } from 'drizzle-orm';
+import { and, asc, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { reportExports, users } from '#server/db/schema/index.ts';
 import { nextPaymentDate } from '#shared/membership/membership.rules.ts';
@@ -102,6 +102,8 @@ export function streamUsersReport(deps: { db: Db; requestedBy: string; now?: Dat
         .where(
           and(
             ne(users.type, 'Admin'),
+            // deleted members never reappear
+            isNull(users.anonymizedAt),
             after
               ? sql`(${rankSql}, ${users.type}, ${users.userNumber}) > (${after.rank}, ${after.type}::account_type, ${after.userNumber})`
               : undefined,

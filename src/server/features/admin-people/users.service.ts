@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { authAccounts, organizations, publicUniversities, sessions, users } from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
@@ -53,7 +53,8 @@ export function createAdminUsersService(deps: { db: Db; auth: Auth; accounts: Ac
 
   /** One page of users, searched, sorted and paged by the database. */
   async function list(query: AdminUsersQuery) {
-    const conditions: SQL[] = [];
+    // deleted (anonymised) accounts are not people any more
+    const conditions: SQL[] = [isNull(users.anonymizedAt)];
     if (query.q) {
       const pattern = containsPattern(foldForSearch(query.q));
       conditions.push(sql`${users.searchText} like ${pattern}`);

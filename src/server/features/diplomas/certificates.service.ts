@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
-import { certificates, diplomaUsers } from '#server/db/schema/index.ts';
+import { certificates, diplomaUsers, diplomas as diplomaTable } from '#server/db/schema/index.ts';
 import type { FileStorage } from '#server/services/storage.ts';
 import { AppError } from '#shared/errors.ts';
 import { formatFolio } from '#shared/diplomas/diplomas.rules.ts';
@@ -136,7 +136,33 @@ export function createCertificatesService(deps: { db: Db; diplomas: DiplomasServ
     if (updated.length === 0) throw new AppError('NOT_FOUND');
   }
 
-  return { issue, download, listForUser, verify, listForDiploma, revoke };
+  /** The member's issued, unrevoked certificates as PDFs (for 'Descargar mis datos'); an inactive diploma still renders. */
+  async function pdfsForUser(userId: string): Promise<{ fileName: string; bytes: Uint8Array }[]> {
+    const rows = await db
+      .select({ certificate: certificates, image: diplomaTable.certificateImage })
+      .from(certificates)
+      .leftJoin(diplomaTable, eq(diplomaTable.id, certificates.diplomaId))
+      .where(eq(certificates.userId, userId));
+    const files: { fileName: string; bytes: Uint8Array }[] = [];
+    for (const { certificate: row, image } of rows) {
+      if (row.revokedAt) continue;
+      const background = image ? await readAll(storage, image) : null;
+      const bytes = await renderCertificatePdf({
+        holderName: row.holderName,
+        diplomaTitle: row.diplomaTitle,
+        folio: formatFolio(row.folio),
+        issuerName: row.issuerName,
+        completedOn: spanishDate.format(row.completedAt),
+        verificationUrl: new URL(`/certificados/${row.verificationCode}`, publicUrl).toString(),
+        verificationCode: row.verificationCode,
+        backgroundImage: background,
+      });
+      files.push({ fileName: `constancia-${formatFolio(row.folio)}-${row.verificationCode}.pdf`, bytes });
+    }
+    return files;
+  }
+
+  return { issue, download, listForUser, verify, listForDiploma, revoke, pdfsForUser };
 }
 
 export type CertificatesService = ReturnType<typeof createCertificatesService>;

@@ -19,6 +19,7 @@ import { ConfirmDeleteModal } from '#web/features/admin/components/confirm-delet
 import { applyServerFieldErrors, useGoBack } from '#web/features/admin/form-errors.ts';
 import { ApiError } from '#web/lib/api-client.ts';
 import { paths } from '#web/paths.ts';
+import { AdminDeleteDataModal } from '#web/features/privacy/components/admin-delete-data-modal.tsx';
 
 type FormValues = z.input<typeof adminUserInputSchema>;
 type SubmitValues = z.output<typeof adminUserInputSchema>;
@@ -38,6 +39,7 @@ export function AdminUserFormPage() {
   const save = useSaveAdminUser(id);
   const remove = useDeleteAdminUser(id);
   const [confirming, setConfirming] = useState(false);
+  const [erasing, setErasing] = useState(false);
   const form = useForm<FormValues, unknown, SubmitValues>({ resolver: zodResolver(adminUserInputSchema), defaultValues: emptyUser });
   const { errors } = form.formState;
 
@@ -180,9 +182,14 @@ export function AdminUserFormPage() {
 
             <Group justify="flex-end" gap="sm">
               {isEdit ? (
-                <Button color="red" variant="outline" onClick={() => setConfirming(true)} mr="auto">
-                  Eliminar
-                </Button>
+                <Group gap="sm" mr="auto">
+                  <Button color="red" variant="outline" onClick={() => setConfirming(true)}>
+                    Eliminar
+                  </Button>
+                  <Button color="red" variant="subtle" onClick={() => setErasing(true)}>
+                    Borrar datos a solicitud
+                  </Button>
+                </Group>
               ) : null}
               <Button variant="default" onClick={goBack}>
                 Cancelar
@@ -194,6 +201,16 @@ export function AdminUserFormPage() {
           </Stack>
         </form>
       </Paper>
+      <AdminDeleteDataModal
+        userId={id}
+        opened={erasing}
+        onClose={() => setErasing(false)}
+        onDone={async () => {
+          setErasing(false);
+          notify.deleted('Se eliminaron los datos del usuario.');
+          await navigate(paths.adminUsers);
+        }}
+      />
       <ConfirmDeleteModal opened={confirming} onCancel={() => setConfirming(false)} onConfirm={onDelete} loading={remove.isPending} />
     </AdminPage>
   );

@@ -1,0 +1,373 @@
+import { randomUUID } from 'node:crypto';
+import { and, desc, eq, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
+import type { Db } from '#server/db/client.ts';
+import {
+  accountDeletions,
+  analyticsEvents,
+  authAccounts,
+  bulkMailDeliveries,
+  certificates,
+  classrooms,
+  classroomUsers,
+  classroomWarnings,
+  contactMessages,
+  dataExports,
+  diplomas,
+  diplomaTransactions,
+  diplomaUsers,
+  diplomaVideoCompletions,
+  examAnswers,
+  examResults,
+  jobs,
+  loginFailures,
+  mailOutbox,
+  paymentSubscriptions,
+  rateCounters,
+  sessions,
+  users,
+  verifications,
+  viewingTokens,
+} from '#server/db/schema/index.ts';
+import type { FileStorage } from '#server/services/storage.ts';
+import type { Mailer } from '#server/services/mail.ts';
+import type { PaymentProvider } from '#server/services/payments/payment-provider.ts';
+import type { Auth } from '#server/features/accounts/auth.ts';
+import type { UserRow } from '#server/features/accounts/accounts.service.ts';
+import type { CertificatesService } from '#server/features/diplomas/certificates.service.ts';
+import type { RateCounter } from '#server/services/rate-counter.ts';
+import { AppError } from '#shared/errors.ts';
+import {
+  anonymizedEmail,
+  anonymizedName,
+  dataExportLifetimeMs,
+  type CertificateChoice,
+} from '#shared/privacy/privacy.rules.ts';
+import type { DataExport } from '#shared/privacy/privacy.schemas.ts';
+import type { ConsentsService } from './consents.service.ts';
+import { collectMemberData, zipMemberData } from './privacy.export.ts';
+import { accountDeletedMail, exportReadyMail } from './privacy.mails.ts';
+
+type Log = { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
+type Schedule = (kind: string, options?: { runAt?: Date; payload?: object; uniqueKey?: string; tx?: Db }) => Promise<void>;
+
+export const privacyJobKinds = { export: 'privacy.export', mail: 'privacy.mail', sweep: 'privacy.exports-sweep' } as const;
+
+type PrivacyMail = { token: string } & ({ kind: 'export-ready'; exportId: string } | { kind: 'account-deleted'; to: string; name: string; bySelf: boolean });
+
+/** Tries of the export job (about half an hour with the runner's backoff) before it is marked failed. */
+export const maxExportAttempts = 5;
+
+const exportKey = (userId: string, exportId: string) => `private/data-exports/${userId}/${exportId}.zip`;
+
+function toDataExport(row: typeof dataExports.$inferSelect): DataExport {
+  return {
+    id: row.id,
+    status: row.status,
+    requestedAt: row.requestedAt.toISOString(),
+    readyAt: row.readyAt?.toISOString() ?? null,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    sizeBytes: row.sizeBytes ?? null,
+  };
+}
+
+/** Members' data rights (LFPDPPP, ARCO): download everything we hold, and delete the account. */
+export function createPrivacyService(deps: {
+  db: Db;
+  storage: FileStorage;
+  mailer: Mailer;
+  auth: Auth;
+  provider: PaymentProvider;
+  certificates: CertificatesService;
+  consents: ConsentsService;
+  rateCounter: RateCounter;
+  schedule: Schedule;
+  publicUrl: string;
+  log: Log;
+  now?: () => Date;
+}) {
+  const { db, storage, mailer, auth, provider, certificates: certificatesService, consents, rateCounter, schedule, publicUrl, log } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  /** The member's latest export; one past its date reads as expired even before the sweep runs. */
+  async function latestExport(userId: string): Promise<DataExport | null> {
+    const [row] = await db.select().from(dataExports).where(eq(dataExports.userId, userId)).orderBy(desc(dataExports.requestedAt)).limit(1);
+    if (!row) return null;
+    const view = toDataExport(row);
+    if (row.status === 'LISTA' && row.expiresAt && row.expiresAt <= now()) view.status = 'EXPIRADA';
+    return view;
+  }
+
+  /** Queues an export; while one is being prepared, asking again returns that one (one job, one file). */
+  async function requestExport(userId: string): Promise<DataExport> {
+    await db.transaction(async (tx) => {
+      const [created] = await tx.insert(dataExports).values({ userId, requestedAt: now() }).onConflictDoNothing().returning({ id: dataExports.id });
+      if (created) await schedule(privacyJobKinds.export, { payload: { exportId: created.id }, uniqueKey: `privacy-export:${created.id}`, tx });
+    });
+    return (await latestExport(userId))!;
+  }
+
+  /** The job: builds the ZIP, stores it privately, marks it ready for 7 days and queues the mail in one transaction. */
+  async function buildExport(exportId: string): Promise<void> {
+    const [row] = await db.select().from(dataExports).where(eq(dataExports.id, exportId));
+    if (!row || row.status !== 'PENDIENTE') return;
+    const key = exportKey(row.userId, row.id);
+    try {
+      const data = await collectMemberData(db, row.userId);
+      const pdfs = await certificatesService.pdfsForUser(row.userId);
+      const stored = await storage.put(key, zipMemberData(data, pdfs));
+      const readyAt = now();
+      const expiresAt = new Date(readyAt.getTime() + dataExportLifetimeMs);
+      const previous = await db.transaction(async (tx) => {
+        const [updated] = await tx
+          .update(dataExports)
+          .set({ status: 'LISTA', storageKey: key, sizeBytes: stored.size, readyAt, expiresAt, error: null })
+          .where(and(eq(dataExports.id, exportId), eq(dataExports.status, 'PENDIENTE')))
+          .returning({ id: dataExports.id });
+        if (!updated) return null;
+        // a newer file replaces an older one: only the latest stays downloadable
+        const older = await tx
+          .update(dataExports)
+          .set({ status: 'EXPIRADA' })
+          .where(and(eq(dataExports.userId, row.userId), eq(dataExports.status, 'LISTA'), sql`${dataExports.id} <> ${exportId}`))
+          .returning({ key: dataExports.storageKey });
+        await queueMail({ kind: 'export-ready', exportId, token: randomUUID() }, tx);
+        return older;
+      });
+      if (previous === null) return void (await storage.delete(key));
+      await sweepExpired();
+    } catch (error) {
+      await storage.delete(key).catch(() => {});
+      const [job] = await db.select({ attempts: jobs.attempts }).from(jobs).where(eq(jobs.uniqueKey, `privacy-export:${exportId}`));
+      // retried with backoff; after the last try the member is told instead of waiting forever
+      if (!job || job.attempts < maxExportAttempts) throw error;
+      log.warn({ err: error, exportId }, 'data export failed for good');
+      await db
+        .update(dataExports)
+        .set({ status: 'FALLIDA', error: error instanceof Error ? error.message.slice(0, 500) : 'error' })
+        .where(and(eq(dataExports.id, exportId), eq(dataExports.status, 'PENDIENTE')));
+    }
+  }
+
+  /** Expired files are deleted (the row stays, so the member sees it expired). */
+  async function sweepExpired(): Promise<number> {
+    await db
+      .update(dataExports)
+      .set({ status: 'EXPIRADA' })
+      .where(and(eq(dataExports.status, 'LISTA'), lte(dataExports.expiresAt, now())));
+    const stale = await db
+      .select({ id: dataExports.id, key: dataExports.storageKey })
+      .from(dataExports)
+      .where(and(eq(dataExports.status, 'EXPIRADA'), isNotNull(dataExports.storageKey)));
+    for (const each of stale) {
+      await storage.delete(each.key!);
+      await db.update(dataExports).set({ storageKey: null }).where(eq(dataExports.id, each.id));
+    }
+    return stale.length;
+  }
+
+  /** The file, for its owner only; an expired or unknown one is refused in Spanish. */
+  async function openExport(user: UserRow, exportId: string) {
+    const [row] = await db
+      .select()
+      .from(dataExports)
+      .where(and(eq(dataExports.id, exportId), eq(dataExports.userId, user.id)));
+    if (!row) throw new AppError('NOT_FOUND');
+    if (row.status === 'EXPIRADA' || (row.status === 'LISTA' && row.expiresAt! <= now())) throw new AppError('DATA_EXPORT_EXPIRED');
+    if (row.status !== 'LISTA' || !row.storageKey) throw new AppError('NOT_FOUND');
+    const stored = await storage.stat(row.storageKey);
+    if (!stored) throw new AppError('DATA_EXPORT_EXPIRED');
+    return { stream: storage.read(row.storageKey), size: stored.size, fileName: `mis-datos-cxvet-${row.readyAt!.toISOString().slice(0, 10)}.zip` };
+  }
+
+  async function queueMail(mail: PrivacyMail, tx: Db) {
+    await schedule(privacyJobKinds.mail, { payload: mail, uniqueKey: `privacy-mail:${mail.token}`, tx });
+  }
+
+  /** The mail job; afterwards the job row forgets the address it carried. */
+  async function sendMail(payload: PrivacyMail): Promise<void> {
+    if (payload.kind === 'export-ready') {
+      const [row] = await db
+        .select({ expiresAt: dataExports.expiresAt, status: dataExports.status, name: users.name, email: users.email, anonymizedAt: users.anonymizedAt })
+        .from(dataExports)
+        .innerJoin(users, eq(users.id, dataExports.userId))
+        .where(eq(dataExports.id, payload.exportId));
+      if (!row || row.status !== 'LISTA' || row.anonymizedAt) return;
+      const link = new URL('/perfil/privacidad', publicUrl).toString();
+      await mailer.send({ to: row.email, ...exportReadyMail({ name: row.name, link, expiresAt: row.expiresAt! }) });
+      return;
+    }
+    await mailer.send({ to: payload.to, ...accountDeletedMail({ name: payload.name, bySelf: payload.bySelf }) });
+    await db
+      .update(jobs)
+      .set({ payload: { kind: payload.kind, token: payload.token } })
+      .where(and(eq(jobs.kind, privacyJobKinds.mail), sql`${jobs.payload}->>'token' = ${payload.token}`));
+  }
+
+  /** Checks the member's password with better-auth's own hasher; 5 tries per 15 minutes per account. */
+  async function verifyPassword(user: UserRow, password: string): Promise<void> {
+    if (!(await rateCounter.hit({ key: `delete-account:${user.id}`, max: 5, windowMs: 15 * 60_000 }))) throw new AppError('RATE_LIMITED');
+    const [credential] = await db
+      .select({ password: authAccounts.password })
+      .from(authAccounts)
+      .where(and(eq(authAccounts.userId, user.id), eq(authAccounts.providerId, 'credential')));
+    const context = await auth.$context;
+    const valid = credential?.password ? await context.password.verify({ hash: credential.password, password }) : false;
+    if (!valid) throw new AppError('LOGIN_WRONG_PASSWORD', { fields: { password: 'La contraseña no es correcta.' } });
+  }
+
+  /**
+   * Cancels every live subscription with the provider first; a refusal stops the deletion before
+   * anything is written. Returns the ids cancelled.
+   */
+  async function cancelSubscriptions(userId: string): Promise<string[]> {
+    const live = await db
+      .select()
+      .from(paymentSubscriptions)
+      .where(
+        and(
+          eq(paymentSubscriptions.userId, userId),
+          eq(paymentSubscriptions.provider, provider.name),
+          or(inArray(paymentSubscriptions.state, ['ACTIVA', 'SUSPENDIDA']), and(eq(paymentSubscriptions.state, 'PENDIENTE'), isNull(paymentSubscriptions.supersededAt))),
+        ),
+      );
+    const cancelled: string[] = [];
+    for (const subscription of live) {
+      if (subscription.state === 'PENDIENTE') {
+        // a checkout never approved cannot charge; cancelling it is a courtesy the provider may refuse
+        await provider.cancelSubscription(subscription.providerSubscriptionId, 'Cuenta eliminada').catch(() => {});
+        await db.update(paymentSubscriptions).set({ supersededAt: now(), updatedAt: now() }).where(eq(paymentSubscriptions.id, subscription.id));
+        continue;
+      }
+      const remote = await provider.getSubscription(subscription.providerSubscriptionId).catch(() => undefined);
+      if (remote && (remote.status === 'CANCELLED' || remote.status === 'EXPIRED')) {
+        await db.update(paymentSubscriptions).set({ state: 'CANCELADA', updatedAt: now() }).where(eq(paymentSubscriptions.id, subscription.id));
+        continue;
+      }
+      try {
+        await provider.cancelSubscription(subscription.providerSubscriptionId, 'Cuenta eliminada a petición del titular');
+      } catch (error) {
+        // a refusal because it is already cancelled (a second click, a cancel at PayPal itself) is no refusal
+        const after = await provider.getSubscription(subscription.providerSubscriptionId).catch(() => null);
+        if (after?.status !== 'CANCELLED' && after?.status !== 'EXPIRED') {
+          log.warn({ err: error, subscriptionId: subscription.providerSubscriptionId }, 'provider refused to cancel before an account deletion');
+          throw new AppError('ACCOUNT_DELETE_PROVIDER_REFUSED');
+        }
+      }
+      await db.update(paymentSubscriptions).set({ state: 'CANCELADA', updatedAt: now() }).where(eq(paymentSubscriptions.id, subscription.id));
+      cancelled.push(subscription.providerSubscriptionId);
+    }
+    return cancelled;
+  }
+
+  /**
+   * Anonymises the account in one transaction: identity, credentials, sessions, consents, memberships
+   * and history go; payments keep amounts and dates without identity; certificates stay verifiable
+   * without the name, or are revoked. The confirmation mail is queued in the same transaction.
+   * A second call for the same account does nothing (returns false).
+   */
+  async function anonymize(
+    userId: string,
+    options: { certificates: CertificateChoice; actorId: string | null; bySelf: boolean; reason: string },
+  ): Promise<boolean> {
+    const [user] = await db.select().from(users).where(eq(users.id, userId));
+    if (!user) throw new AppError('NOT_FOUND');
+    if (user.anonymizedAt) return false;
+    const cancelled = await cancelSubscriptions(userId);
+    const at = now();
+    const done = await db.transaction(async (tx) => {
+      const [before] = await tx
+        .update(users)
+        .set({
+          name: anonymizedName,
+          email: anonymizedEmail(userId),
+          emailVerified: false,
+          image: null,
+          phoneNumber: '',
+          city: '',
+          country: '',
+          homeUniversity: null,
+          organizationId: null,
+          promoMail: false,
+          newsMail: false,
+          isDisabled: true,
+          anonymizedAt: at,
+          type: 'Gratis',
+          paymentStatus: 'CANCELLED',
+          annualPlan: false,
+          paymentDay: null,
+          subscriptionId: null,
+          terminationDate: null,
+          updatedAt: at,
+        })
+        .where(and(eq(users.id, userId), isNull(users.anonymizedAt)))
+        .returning({ id: users.id });
+      // another request deleted it first
+      if (!before) return false;
+      await consents.record(userId, { promoMail: user.promoMail, newsMail: user.newsMail }, { promoMail: false, newsMail: false }, 'eliminación de cuenta', tx);
+      await tx.delete(sessions).where(eq(sessions.userId, userId));
+      await tx.delete(authAccounts).where(eq(authAccounts.userId, userId));
+      await tx.delete(verifications).where(eq(verifications.value, userId));
+      await tx.delete(viewingTokens).where(eq(viewingTokens.userId, userId));
+      await tx.delete(loginFailures).where(eq(loginFailures.email, user.email));
+      await tx.delete(rateCounters).where(sql`position(${user.email} in ${rateCounters.key}) > 0`);
+      await tx.delete(classroomUsers).where(eq(classroomUsers.userId, userId));
+      await tx.delete(classroomWarnings).where(eq(classroomWarnings.userId, userId));
+      await tx.update(classrooms).set({ adminUserId: null }).where(eq(classrooms.adminUserId, userId));
+      await tx.update(diplomas).set({ adminUserId: null }).where(eq(diplomas.adminUserId, userId));
+      await tx.delete(examAnswers).where(eq(examAnswers.userId, userId));
+      await tx.delete(examResults).where(eq(examResults.userId, userId));
+      await tx.delete(diplomaVideoCompletions).where(eq(diplomaVideoCompletions.userId, userId));
+      await tx.delete(diplomaUsers).where(eq(diplomaUsers.userId, userId));
+      await tx.update(diplomaTransactions).set({ data: null, error: null }).where(eq(diplomaTransactions.userId, userId));
+      await tx
+        .update(certificates)
+        .set(
+          options.certificates === 'revoke'
+            ? { holderName: '', revokedAt: at, revokeReason: 'Cuenta eliminada por su titular' }
+            : { holderName: '' },
+        )
+        .where(eq(certificates.userId, userId));
+      // statistics keep their counts; nothing ties them to the member any more
+      await tx.update(analyticsEvents).set({ userId: null }).where(eq(analyticsEvents.userId, userId));
+      await tx.delete(bulkMailDeliveries).where(eq(bulkMailDeliveries.userId, userId));
+      await tx.delete(mailOutbox).where(eq(mailOutbox.to, user.email));
+      await tx.delete(contactMessages).where(eq(contactMessages.email, user.email));
+      await tx.update(dataExports).set({ status: 'EXPIRADA' }).where(and(eq(dataExports.userId, userId), inArray(dataExports.status, ['LISTA', 'PENDIENTE'])));
+      await queueMail({ kind: 'account-deleted', to: user.email, name: user.name, bySelf: options.bySelf, token: randomUUID() }, tx);
+      await tx.insert(accountDeletions).values({
+        userId,
+        actorId: options.actorId,
+        bySelf: options.bySelf,
+        reason: options.reason,
+        certificates: options.certificates,
+        cancelledSubscriptionId: cancelled.join(',') || null,
+        createdAt: at,
+      });
+      return true;
+    });
+    if (done) {
+      await sweepExpired().catch((error: unknown) => log.warn({ err: error }, 'export files of a deleted account not removed yet'));
+      log.info({ userId, bySelf: options.bySelf }, 'account anonymised');
+    }
+    return done;
+  }
+
+  /** 'Eliminar mi cuenta': the member's own password first. */
+  async function deleteOwnAccount(user: UserRow, input: { password: string; certificates: CertificateChoice }): Promise<void> {
+    await verifyPassword(user, input.password);
+    await anonymize(user.id, { certificates: input.certificates, actorId: user.id, bySelf: true, reason: 'Solicitud del titular desde su perfil' });
+  }
+
+  /** An Admin, on the member's request: recorded with who, when and why. */
+  async function deleteOnRequest(userId: string, actor: UserRow, input: { reason: string; certificates: CertificateChoice }): Promise<void> {
+    if (userId === actor.id) throw new AppError('FORBIDDEN');
+    const [target] = await db.select({ anonymizedAt: users.anonymizedAt }).from(users).where(eq(users.id, userId));
+    if (!target) throw new AppError('NOT_FOUND');
+    if (target.anonymizedAt) throw new AppError('CONFLICT');
+    await anonymize(userId, { certificates: input.certificates, actorId: actor.id, bySelf: false, reason: input.reason });
+  }
+
+  return { latestExport, requestExport, buildExport, sweepExpired, openExport, sendMail, deleteOwnAccount, deleteOnRequest, anonymize };
+}
+
+export type PrivacyService = ReturnType<typeof createPrivacyService>;
