@@ -223,6 +223,8 @@ export function createAccountsService(deps: {
     email: string;
     password: string;
     values?: Partial<Omit<typeof users.$inferInsert, 'id' | 'email' | 'name' | 'userNumber'>>;
+    /** More writes that belong to the new account, in its transaction (sign-up's consent log). */
+    alsoWrite?: (tx: Db, row: UserRow) => Promise<void>;
   }): Promise<UserRow> {
     const email = normalize(input.email);
     if (await findByEmail(email)) throw new AppError('EMAIL_TAKEN');
@@ -237,6 +239,7 @@ export function createAccountsService(deps: {
           .values({ ...input.values, id, name: input.name, email, emailVerified: false })
           .returning();
         await tx.insert(authAccounts).values({ id: crypto.randomUUID(), accountId: id, providerId: 'credential', userId: id, password: passwordHash });
+        await input.alsoWrite?.(tx as unknown as Db, row!);
         return row!;
       });
     } catch (error) {

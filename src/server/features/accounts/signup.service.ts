@@ -95,6 +95,9 @@ export function createSignUpService(deps: { db: Db; auth: Auth; accounts: Accoun
           organizationId: input.organizationId,
           homeUniversity: input.homeUniversity || null,
         },
+        // the consent log is written with the account: no account without the record of its consents
+        alsoWrite: async (tx, row) =>
+          deps.consents?.record(row.id, null, { promoMail: input.promoMail, newsMail: input.newsMail }, 'registro', tx),
       });
     } catch (error) {
       if (error instanceof AppError && error.code === 'EMAIL_TAKEN') throw new AppError('SIGNUP_USER_EXISTS');
@@ -103,7 +106,6 @@ export function createSignUpService(deps: { db: Db; auth: Auth; accounts: Accoun
       request.log.error({ err: error }, 'sign-up failed');
       throw new AppError('SIGNUP_FAILED');
     }
-    await deps.consents?.record(user.id, null, { promoMail: input.promoMail, newsMail: input.newsMail }, 'registro');
     await rememberUniversity(input.homeUniversity).catch((error: unknown) => request.log.warn({ err: error }, 'university not saved'));
     const signedIn = await auth.api.signInEmail({
       body: { email: user.email, password: input.password, rememberMe: true },

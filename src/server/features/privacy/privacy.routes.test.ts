@@ -424,6 +424,24 @@ describe('consents', () => {
     ]);
   });
 
+  it('writes the sign-up consents with the account: when the log cannot be written, no account is left behind', async () => {
+    const email = uniqueEmail('registro-caida');
+    await t.db.execute(sql`create function fail_consent_log() returns trigger language plpgsql as $$ begin raise exception 'simulated crash'; end $$`);
+    await t.db.execute(sql`create trigger fail_consent_log before insert on consent_events for each row execute function fail_consent_log()`);
+    try {
+      const signUp = await request('POST', '/api/account/signup', undefined, {
+        plan: 'basic', name: 'Sin Registro', email, confirmEmail: email, phoneNumber: '+525598765431', confirmPhoneNumber: '+525598765431',
+        password: 'ClaveSecreta9', confirmPassword: 'ClaveSecreta9', country: 'México', city: 'Oaxaca', homeUniversity: '', organizationId: null,
+        promoMail: true, newsMail: true, terms: true,
+      });
+      expect(signUp.statusCode).toBe(500);
+    } finally {
+      await t.db.execute(sql`drop trigger fail_consent_log on consent_events`);
+      await t.db.execute(sql`drop function fail_consent_log()`);
+    }
+    expect(await t.db.select().from(users).where(eq(users.email, email))).toEqual([]);
+  });
+
   it('unsubscribes with one click (RFC 8058 POST) without signing in, and logs the withdrawal', async () => {
     const me = await member({ promoMail: true });
     const admin = await member({ type: 'Admin' });
