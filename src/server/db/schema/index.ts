@@ -11,3 +11,4 @@ export * from './payments.ts';
 export * from './mailing.ts';
 export * from './platform.ts';
 export * from './uploads.ts';
+export * from './watching.ts';
