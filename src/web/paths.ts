@@ -23,6 +23,7 @@ export const paths = {
   profileAccount: '/perfil/usuario',
   profilePayment: '/perfil/pago',
 
+  myFavorites: '/mis-favoritos',
   myDiplomas: '/mis-diplomados',
   myDiploma: '/mis-diplomados/diplomado/:id',
   myCxVetDiploma: '/mis-diplomados/diplomado-CxVet/:id',
