@@ -62,7 +62,8 @@ function Catalog({ view }: { view: CatalogView }) {
       <Title order={1} mb="lg">
         Catálogo de cirugías
       </Title>
-      {user && view.page === 1 && (
+      {/* only on the plain catalogue: a search or a filter asks for something else */}
+      {user && view.page === 1 && !view.q && activeCount === 0 && (
         <Suspense fallback={null}>
           <ContinueWatching headingLevel={2} />
         </Suspense>

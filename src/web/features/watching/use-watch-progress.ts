@@ -1,6 +1,8 @@
+import { useQueryClient } from '@tanstack/react-query';
 import type { MediaPlayerInstance } from '@vidstack/react';
 import { useEffect, useRef } from 'react';
 import { saveEverySeconds } from '#shared/watching/watching.rules.ts';
+import { watchingKeys } from './api.ts';
 
 type Sample = { time: number; duration: number };
 
@@ -13,6 +15,7 @@ const positionUrl = (procedureId: string) => `/api/watching/procedures/${encodeU
 export function useWatchProgress(procedureId: string, token: string | null, player: MediaPlayerInstance | null) {
   const latest = useRef<Sample>({ time: 0, duration: 0 });
   const saved = useRef<number | null>(null);
+  const queryClient = useQueryClient();
 
   useEffect(() => {
     if (!token || !player) return;
@@ -27,10 +30,10 @@ export function useWatchProgress(procedureId: string, token: string | null, play
       return JSON.stringify({ positionSeconds: Math.min(time, duration), durationSeconds: duration, viewingToken: token });
     };
 
-    const send = () => {
+    const send = (): Promise<void> => {
       const json = body();
-      if (!json || stopped) return;
-      void fetch(url, { method: 'POST', credentials: 'same-origin', keepalive: true, headers: { 'content-type': 'application/json' }, body: json })
+      if (!json || stopped) return Promise.resolve();
+      return fetch(url, { method: 'POST', credentials: 'same-origin', keepalive: true, headers: { 'content-type': 'application/json' }, body: json })
         .then((response) => {
           // another device took the video: this one stops writing
           if (response.status === 409 || response.status === 403 || response.status === 401) stopped = true;
@@ -51,11 +54,11 @@ export function useWatchProgress(procedureId: string, token: string | null, play
     let wasPaused = true;
     const unsubscribe = player.subscribe(({ currentTime, duration, paused, ended }) => {
       latest.current = { time: currentTime, duration };
-      if ((paused || ended) && !wasPaused) send();
+      if ((paused || ended) && !wasPaused) void send();
       wasPaused = paused || ended;
     });
     const timer = window.setInterval(() => {
-      if (!wasPaused) send();
+      if (!wasPaused) void send();
     }, saveEverySeconds * 1000);
     const onHidden = () => {
       if (document.visibilityState === 'hidden') sendBeacon();
@@ -67,10 +70,10 @@ export function useWatchProgress(procedureId: string, token: string | null, play
       window.clearInterval(timer);
       window.removeEventListener('pagehide', sendBeacon);
       document.removeEventListener('visibilitychange', onHidden);
-      // leaving the procedure inside the app: the last place goes out like a page close
-      sendBeacon();
+      // leaving the procedure inside the app: the page lives on, so the rows it shows next wait for this save
+      void send().then(() => queryClient.invalidateQueries({ queryKey: watchingKeys.all }));
     };
-  }, [procedureId, token, player]);
+  }, [procedureId, token, player, queryClient]);
 }
 
 /** Seeks to `seconds` once the player can, then plays. */
