@@ -16,9 +16,12 @@ import { procedures } from '#server/db/schema/index.ts';
 import { testConfig } from '#server/testing/test-app.ts';
 import { insertProcedures, insertUsers, searchQueries } from './data.ts';
 import { measurePages, type PageFigures } from './pages.ts';
+import { measureWatching } from './watching.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const userCount = Number(process.env.BENCH_USERS ?? 100_000);
+const watchingMembers = Number(process.env.BENCH_WATCHING_MEMBERS ?? 200);
+const watchingSeconds = Number(process.env.BENCH_WATCHING_SECONDS ?? 20);
 const password = 'Bench1234';
 const origin = 'http://localhost:3000';
 const benchStarted = performance.now();
@@ -167,6 +170,28 @@ async function measureInProcess(kind: string, database: Database, dataDir: strin
     rows.push({ figure: 'video range requests ÷ nginx', value: `${ours.rps.toFixed(0)} req/s (nginx not installed)`, goal: '≥ 0.8', holds: null });
   }
   rows.push({ figure: '  database queries per range request', value: queriesPerRange.toFixed(1), goal: '≤ 1', holds: queriesPerRange <= 1 });
+
+  step(`${kind}: ${watchingMembers} members saving positions while a guest browses`);
+  const watching = await measureWatching({ app, database, baseUrl, origin, members: watchingMembers, seconds: watchingSeconds, signIn, password });
+  const browseGoal = kind === 'PGlite' ? 100 : 50;
+  rows.push({
+    figure: `guest catalogue pages p95, alone (${watching.alone.count} uncached pages in ${watchingSeconds} s)`,
+    value: `${watching.alone.p95.toFixed(1)} ms (p50 ${watching.alone.p50.toFixed(1)} ms)`,
+    goal: 'info',
+    holds: null,
+  });
+  rows.push({
+    figure: `  same while ${watching.members} members save their place every 10 s (${watching.loaded.count} pages)`,
+    value: `${watching.loaded.p95.toFixed(1)} ms (p50 ${watching.loaded.p50.toFixed(1)} ms, ×${(watching.loaded.p95 / watching.alone.p95).toFixed(2)})`,
+    goal: `< ${browseGoal} ms`,
+    holds: watching.loaded.p95 < browseGoal,
+  });
+  rows.push({
+    figure: `  position saves during that time`,
+    value: `${watching.saves.count} saved, p95 ${watching.saves.p95.toFixed(1)} ms, ${watching.saves.errors} errors`,
+    goal: '0 errors, p95 < 100 ms',
+    holds: watching.saves.errors === 0 && watching.saves.p95 < 100,
+  });
 
   step(`${kind}: ${userCount} users`);
   await insertUsers(database.db, userCount);
