@@ -174,6 +174,7 @@ async function measureInProcess(kind: string, database: Database, dataDir: strin
   step(`${kind}: ${watchingMembers} members saving positions while a guest browses`);
   const watching = await measureWatching({ app, database, baseUrl, origin, members: watchingMembers, seconds: watchingSeconds, signIn, password });
   const browseGoal = kind === 'PGlite' ? 100 : 50;
+  step(`${kind}: catalogue p95 ${watching.alone.p95.toFixed(1)} ms alone, ${watching.loaded.p95.toFixed(1)} ms with ${watching.saves.count} saves (${watching.saves.errors} errors)`);
   rows.push({
     figure: `guest catalogue pages p95, alone (${watching.alone.count} uncached pages in ${watchingSeconds} s)`,
     value: `${watching.alone.p95.toFixed(1)} ms (p50 ${watching.alone.p50.toFixed(1)} ms)`,
@@ -211,7 +212,7 @@ async function measureServer(kind: string, env: Record<string, string>, rows: Ro
   step(`${kind}: npm start`);
   const started = performance.now();
   const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], {
-    env: { ...process.env, ...env, PORT: String(port), PUBLIC_URL: baseUrl, LOG_LEVEL: 'warn', SEED_DEMO: '0', ADMIN_EMAIL: 'bench-admin@bench.example', ADMIN_PASSWORD: password },
+    env: { ...process.env, ...env, PORT: String(port), PUBLIC_URL: baseUrl, LOG_LEVEL: 'warn', SEED_DEMO: '0', PAYMENTS_PROVIDER: 'simulado', ADMIN_EMAIL: 'bench-admin@bench.example', ADMIN_PASSWORD: password },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   try {
