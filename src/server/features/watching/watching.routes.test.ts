@@ -329,3 +329,23 @@ describe('log', () => {
     expect(await t.db.select().from(watchPositions).where(and(eq(watchPositions.positionSeconds, 98.765)))).toHaveLength(1);
   });
 });
+
+describe('guests', () => {
+  it('the guest catalogue and landing never query positions or favourites; a member’s catalogue does', async () => {
+    const queries: string[] = [];
+    const own = await createTestApp({}, undefined, { onQuery: (query) => queries.push(query) });
+    try {
+      await createProcedure(own);
+      const member = await signedInAs(own, { type: 'Premium' });
+      queries.length = 0;
+      for (const url of ['/api/catalog/procedures', '/api/catalog/procedures?unwatched=1&page=2', '/api/catalog/procedures?species=Perro&unwatched=1', '/api/landing']) {
+        expect((await own.app.inject({ url })).statusCode, url).toBe(200);
+      }
+      expect(queries.filter((query) => /watch_positions|favorite_procedures/.test(query))).toEqual([]);
+      await own.app.inject({ url: '/api/catalog/procedures?unwatched=1', headers: { cookie: member.cookie } });
+      expect(queries.filter((query) => /watch_positions|favorite_procedures/.test(query)).length).toBeGreaterThan(0);
+    } finally {
+      await own.close();
+    }
+  });
+});
