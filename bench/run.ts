@@ -16,9 +16,12 @@ import { procedures } from '#server/db/schema/index.ts';
 import { testConfig } from '#server/testing/test-app.ts';
 import { insertProcedures, insertUsers, searchQueries } from './data.ts';
 import { measurePages, type PageFigures } from './pages.ts';
+import { measureWatching } from './watching.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const userCount = Number(process.env.BENCH_USERS ?? 100_000);
+const watchingMembers = Number(process.env.BENCH_WATCHING_MEMBERS ?? 200);
+const watchingSeconds = Number(process.env.BENCH_WATCHING_SECONDS ?? 20);
 const password = 'Bench1234';
 const origin = 'http://localhost:3000';
 const benchStarted = performance.now();
@@ -168,6 +171,29 @@ async function measureInProcess(kind: string, database: Database, dataDir: strin
   }
   rows.push({ figure: '  database queries per range request', value: queriesPerRange.toFixed(1), goal: '≤ 1', holds: queriesPerRange <= 1 });
 
+  step(`${kind}: ${watchingMembers} members saving positions while a guest browses`);
+  const watching = await measureWatching({ app, database, baseUrl, origin, members: watchingMembers, seconds: watchingSeconds, signIn, password });
+  const browseGoal = kind === 'PGlite' ? 100 : 50;
+  step(`${kind}: catalogue p95 ${watching.alone.p95.toFixed(1)} ms alone, ${watching.loaded.p95.toFixed(1)} ms with ${watching.saves.count} saves (${watching.saves.errors} errors)`);
+  rows.push({
+    figure: `guest catalogue pages p95, alone (${watching.alone.count} uncached pages in ${watchingSeconds} s)`,
+    value: `${watching.alone.p95.toFixed(1)} ms (p50 ${watching.alone.p50.toFixed(1)} ms)`,
+    goal: 'info',
+    holds: null,
+  });
+  rows.push({
+    figure: `  same while ${watching.members} members save their place every 10 s (${watching.loaded.count} pages)`,
+    value: `${watching.loaded.p95.toFixed(1)} ms (p50 ${watching.loaded.p50.toFixed(1)} ms, ×${(watching.loaded.p95 / watching.alone.p95).toFixed(2)})`,
+    goal: `< ${browseGoal} ms`,
+    holds: watching.loaded.p95 < browseGoal,
+  });
+  rows.push({
+    figure: `  position saves during that time`,
+    value: `${watching.saves.count} saved, p95 ${watching.saves.p95.toFixed(1)} ms, ${watching.saves.errors} errors`,
+    goal: '0 errors, p95 < 100 ms',
+    holds: watching.saves.errors === 0 && watching.saves.p95 < 100,
+  });
+
   step(`${kind}: ${userCount} users`);
   await insertUsers(database.db, userCount);
   await app.close();
@@ -186,7 +212,7 @@ async function measureServer(kind: string, env: Record<string, string>, rows: Ro
   step(`${kind}: npm start`);
   const started = performance.now();
   const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], {
-    env: { ...process.env, ...env, PORT: String(port), PUBLIC_URL: baseUrl, LOG_LEVEL: 'warn', SEED_DEMO: '0', ADMIN_EMAIL: 'bench-admin@bench.example', ADMIN_PASSWORD: password },
+    env: { ...process.env, ...env, PORT: String(port), PUBLIC_URL: baseUrl, LOG_LEVEL: 'warn', SEED_DEMO: '0', PAYMENTS_PROVIDER: 'simulado', ADMIN_EMAIL: 'bench-admin@bench.example', ADMIN_PASSWORD: password },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   try {

@@ -34,6 +34,8 @@ const memberRoutes: RouteCase[] = [
   { name: 'account re-login (Premium)', role: 'premium', path: () => '/perfil/usuario' },
   { name: 'welcome (Legacy)', role: 'legacy', path: () => '/registro' },
   { name: 'procedure (Premium)', role: 'premium', path: (ids) => `/procedimiento/${ids.premiumProcedure}` },
+  { name: 'favourites (Basic)', role: 'gratis', path: () => '/mis-favoritos', heading: 'Mis favoritos' },
+  { name: 'catalogue No vistos (Premium)', role: 'premium', path: () => '/procedimientos/kynd/Perro?vistos=no', heading: 'Catálogo de cirugías' },
 ];
 
 const adminRoutes: RouteCase[] = [

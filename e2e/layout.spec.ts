@@ -64,6 +64,7 @@ test.describe('header links by audience', () => {
       await expectLinks(page, [
         ...publicLinks,
         ['Aulas Virtuales', '/mis-aulas'],
+        ['Mis favoritos', '/mis-favoritos'],
         ['Mi perfil', '/perfil'],
         ...extra,
       ]);

@@ -35,6 +35,9 @@ import { createCatalogService } from './features/catalog/catalog.service.ts';
 import { registerCatalogRoutes } from './features/catalog/catalog.routes.ts';
 import { createViewingService } from './features/viewing/viewing.service.ts';
 import { registerViewingRoutes } from './features/viewing/viewing.routes.ts';
+import { createWatchMarksService } from './features/watching/watch-marks.service.ts';
+import { createWatchingService } from './features/watching/watching.service.ts';
+import { registerWatchingRoutes } from './features/watching/watching.routes.ts';
 import { createEventsService } from './features/events/events.service.ts';
 import { registerEventRoutes } from './features/events/events.routes.ts';
 import { createLandingService } from './features/landing/landing.service.ts';
@@ -135,7 +138,8 @@ export async function buildApp(deps: AppDeps) {
   const diplomas = createDiplomasService({ db, analytics });
   const viewing = createViewingService({ database });
   const media = createMediaService({ db, classrooms, diplomas, viewing });
-  const catalog = createCatalogService({ db, classrooms, analytics, listen: database.listen });
+  const catalog = createCatalogService({ db, classrooms, analytics, marks: createWatchMarksService({ db }), listen: database.listen });
+  const watching = createWatchingService({ db, catalog, viewing });
   const events = createEventsService({ db });
   const landing = createLandingService({ db, catalog });
   const contact = createContactService({ db, mailer, contactEmail: config.contactEmail });
@@ -215,6 +219,7 @@ export async function buildApp(deps: AppDeps) {
   registerMediaRoutes(app, { media, storage });
   registerCatalogRoutes(app, { catalog, classrooms, analytics });
   registerViewingRoutes(app, { viewing });
+  await registerWatchingRoutes(app, { watching });
   registerEventRoutes(app, { events });
   registerLandingRoutes(app, { landing });
   registerContactRoutes(app, { contact });

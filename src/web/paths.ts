@@ -24,6 +24,7 @@ export const paths = {
   profilePayment: '/perfil/pago',
   profilePrivacy: '/perfil/privacidad',
 
+  myFavorites: '/mis-favoritos',
   myDiplomas: '/mis-diplomados',
   myDiploma: '/mis-diplomados/diplomado/:id',
   myCxVetDiploma: '/mis-diplomados/diplomado-CxVet/:id',

@@ -116,6 +116,7 @@ export function createAppRouter(queryClient: QueryClient) {
     ]),
     screen(paths.certificateVerification, () => import('#web/routes/certificate-verification.tsx').then((m) => m.CertificateVerificationPage)),
     guarded(guards.signedIn, [
+      screen(paths.myFavorites, () => import('#web/routes/my-favorites.tsx').then((m) => m.MyFavoritesPage)),
       screen(paths.myClassrooms, () => import('#web/routes/my-classrooms.tsx').then((m) => m.MyClassroomsPage)),
       screen(paths.myClassroom, () => import('#web/routes/my-classroom.tsx').then((m) => m.MyClassroomPage)),
     ]),

@@ -13,6 +13,8 @@ export const catalogQuerySchema = z.object({
   type: z.enum(procedureTypes).optional(),
   tag: z.uuid().optional(),
   classroom: z.uuid().optional(),
+  /** 'No vistos': only for signed-in members; a guest has watched nothing, so it changes nothing for them. */
+  unwatched: z.enum(['1']).optional(),
   page: z.coerce.number().int().min(1).max(10_000).default(1),
 });
 export type CatalogQuery = z.infer<typeof catalogQuerySchema>;
@@ -30,6 +32,9 @@ export const procedureCardSchema = z.object({
   tags: z.array(tagSchema),
   /** The visitor gets only the demo: the card shows the premium lock. */
   isLocked: z.boolean(),
+  /** Present for signed-in members only ('Visto' badge and the heart); guests' cached cards have neither. */
+  isWatched: z.boolean().optional(),
+  isFavorite: z.boolean().optional(),
 });
 export type ProcedureCard = z.infer<typeof procedureCardSchema>;
 

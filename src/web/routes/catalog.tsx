@@ -1,8 +1,9 @@
 import { Alert, Box, Button, Collapse, Container, SimpleGrid, Skeleton, Stack, Text, TextInput, Title, useMantineTheme } from '@mantine/core';
 import { useDebouncedCallback, useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { messages } from '#shared/messages.ts';
+import { useCurrentUser } from '#web/features/accounts/api.ts';
 import { useCatalogFilters, useCatalogPage } from '#web/features/catalog/api.ts';
 import { catalogViewHref, parseCatalogView, toApiQuery, type CatalogView } from '#web/features/catalog/catalog-url.ts';
 import { CatalogFilters } from '#web/features/catalog/components/catalog-filters.tsx';
@@ -11,6 +12,9 @@ import { ProcedureCard } from '#web/features/catalog/components/procedure-card.t
 import { pageCount } from '#web/features/catalog/pagination.ts';
 import { NotFoundPage } from './not-found.tsx';
 import classes from './catalog.module.css';
+
+// members only: guests never load the row's code
+const ContinueWatching = lazy(() => import('#web/features/watching/components/continue-watching.tsx'));
 
 export function CatalogPage() {
   const params = useParams();
@@ -25,7 +29,8 @@ function Catalog({ view }: { view: CatalogView }) {
   const [filtersOpened, filtersToggle] = useDisclosure(false);
   const theme = useMantineTheme();
   const isDesktop = useMediaQuery(`(min-width: ${theme.breakpoints.md})`, window.innerWidth >= 992);
-  const activeCount = Object.keys(view.filters).length;
+  const { user } = useCurrentUser();
+  const activeCount = Object.keys(view.filters).length + (view.unwatched ? 1 : 0);
   // the phone's collapsed filters render hidden (effects paused): load their lists here
   useCatalogFilters();
   const query = toApiQuery(view);
@@ -57,6 +62,12 @@ function Catalog({ view }: { view: CatalogView }) {
       <Title order={1} mb="lg">
         Catálogo de cirugías
       </Title>
+      {/* only on the plain catalogue: a search or a filter asks for something else */}
+      {user && view.page === 1 && !view.q && activeCount === 0 && (
+        <Suspense fallback={null}>
+          <ContinueWatching headingLevel={2} />
+        </Suspense>
+      )}
       <div className={classes.layout}>
         <aside className={classes.sidebar} aria-label="Filtros del catálogo">
           {/* one copy of the filters, so their headings' ids stay unique */}

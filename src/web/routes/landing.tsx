@@ -1,5 +1,5 @@
 import { Anchor, Box, Button, Card, Container, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { defaultHeroSeconds } from '#shared/landing/landing.rules.ts';
 import { useCurrentUser } from '#web/features/accounts/api.ts';
@@ -11,6 +11,9 @@ import { MembershipPlans } from '#web/features/landing/components/membership-pla
 import { PartnerLogo, SponsorCarousel } from '#web/features/landing/components/sponsor-carousel.tsx';
 import { paths } from '#web/paths.ts';
 import classes from './landing.module.css';
+
+// members only: guests never load the row's code
+const ContinueWatching = lazy(() => import('#web/features/watching/components/continue-watching.tsx'));
 
 const reasons = [
   {
@@ -81,6 +84,14 @@ export function LandingPage() {
         <HeroCarousel slides={slides} slideSeconds={landing.data?.slideSeconds || defaultHeroSeconds} isGuest={isGuest} />
       ) : (
         <DefaultHero isGuest={isGuest} />
+      )}
+
+      {user && (
+        <Container size="lg">
+          <Suspense fallback={null}>
+            <ContinueWatching headingLevel={2} pt="xl" />
+          </Suspense>
+        </Container>
       )}
 
       <Section id="razones" title="¿Por qué unirte a CxVet?">

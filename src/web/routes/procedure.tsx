@@ -1,6 +1,8 @@
 import { Alert, Anchor, Badge, Button, Card, Container, Grid, Group, Modal, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
+import type { MediaPlayerInstance } from '@vidstack/react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import type { ProcedureDetail } from '#shared/catalog/catalog.schemas.ts';
 import { messages } from '#shared/messages.ts';
@@ -13,6 +15,11 @@ import { useViewingSession } from '#web/features/viewing/use-viewing-session.ts'
 import { ApiError } from '#web/lib/api-client.ts';
 import { href, paths } from '#web/paths.ts';
 import { NotFoundPage } from './not-found.tsx';
+
+// members only: a guest's procedure page never loads the favourites and resume code
+const memberTools = () => import('#web/features/watching/components/procedure-member-tools.tsx');
+const ProcedureFavorite = lazy(() => memberTools().then((m) => ({ default: m.ProcedureFavorite })));
+const WatchProgress = lazy(() => memberTools().then((m) => ({ default: m.WatchProgress })));
 
 export function ProcedurePage() {
   const { id = '' } = useParams();
@@ -46,9 +53,14 @@ function ProcedureView({ procedure }: { procedure: ProcedureDetail }) {
 
   return (
     <Container size="xl" py={{ base: 'lg', md: 40 }}>
-      <Title order={1} mb="xs">
-        {procedure.name}
-      </Title>
+      <Group justify="space-between" align="flex-start" wrap="nowrap" mb="xs">
+        <Title order={1}>{procedure.name}</Title>
+        {user && (
+          <Suspense fallback={null}>
+            <ProcedureFavorite procedureId={procedure.id} procedureName={procedure.name} />
+          </Suspense>
+        )}
+      </Group>
       <Group gap="xs" mb="lg">
         <Anchor component={Link} to={href.catalogFiltered('kynd', procedure.species)} fw={600}>
           {procedure.species}
@@ -96,6 +108,7 @@ function VideoArea(props: {
   viewing: ReturnType<typeof useViewingSession>;
 }) {
   const { procedure, needsToken, viewing } = props;
+  const [player, setPlayer] = useState<MediaPlayerInstance | null>(null);
   if (!procedure.videoUrl) {
     return <Text c="dimmed">Este procedimiento aún no tiene video.</Text>;
   }
@@ -119,13 +132,22 @@ function VideoArea(props: {
   }
   if (viewing.status !== 'active') return <Skeleton style={{ aspectRatio: '16 / 9' }} />;
   return (
-    <ProcedurePlayer
-      key={viewing.token}
-      src={`${procedure.videoUrl}?vt=${encodeURIComponent(viewing.token)}`}
-      title={procedure.name}
-      poster={procedure.previewUrl}
-      chapters={procedure.chapters}
-    />
+    <Stack gap="sm">
+      {/* room kept for 'Continuar desde …' so the video does not move when it appears */}
+      <Group mih={36}>
+        <Suspense fallback={null}>
+          <WatchProgress key={viewing.token} procedureId={procedure.id} token={viewing.token} player={player} />
+        </Suspense>
+      </Group>
+      <ProcedurePlayer
+        key={viewing.token}
+        playerRef={setPlayer}
+        src={`${procedure.videoUrl}?vt=${encodeURIComponent(viewing.token)}`}
+        title={procedure.name}
+        poster={procedure.previewUrl}
+        chapters={procedure.chapters}
+      />
+    </Stack>
   );
 }
 

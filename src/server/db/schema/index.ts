@@ -12,3 +12,4 @@ export * from './mailing.ts';
 export * from './platform.ts';
 export * from './uploads.ts';
 export * from './privacy.ts';
+export * from './watching.ts';

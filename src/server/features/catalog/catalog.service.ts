@@ -17,6 +17,7 @@ import {
 import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import type { ClassroomsService } from '#server/features/classrooms/classrooms.service.ts';
 import type { AnalyticsService } from '#server/features/analytics/analytics.service.ts';
+import type { CardMarks, WatchMarksService } from '#server/features/watching/watch-marks.service.ts';
 import { mediaUrl } from '#server/services/media-url.ts';
 import { containsPattern } from './search-sql.ts';
 
@@ -31,10 +32,12 @@ export function createCatalogService(deps: {
   db: Db;
   classrooms: ClassroomsService;
   analytics: AnalyticsService;
+  /** A member's 'Visto' and favourite marks on cards and the 'No vistos' filter (never consulted for guests). */
+  marks: WatchMarksService;
   /** Subscribes to the database's catalog_changed notifications (sent by triggers on procedures, tags and their links). */
   listen?: Database['listen'];
 }) {
-  const { db, classrooms, analytics } = deps;
+  const { db, classrooms, analytics, marks } = deps;
   const guestPages = new LRUCache<string, CatalogPage>({ max: 500, ttl: cacheTtlMs });
   const totals = new LRUCache<string, number>({ max: 2000, ttl: cacheTtlMs });
   const guestSamples = new LRUCache<number, ProcedureCard[]>({ max: 4, ttl: cacheTtlMs });
@@ -52,8 +55,9 @@ export function createCatalogService(deps: {
     return sql`${procedures.searchText} like ${containsPattern(foldForSearch(q))}`;
   }
 
-  function filterConditions(query: Omit<CatalogQuery, 'page'>): SQL | undefined {
+  function filterConditions(user: UserRow | null, query: Omit<CatalogQuery, 'page'>): SQL | undefined {
     const conditions: SQL[] = [];
+    if (user && query.unwatched) conditions.push(marks.notWatchedBy(user.id, procedures.id));
     if (query.q) conditions.push(searchCondition(query.q));
     if (query.species) conditions.push(eq(procedures.species, query.species));
     if (query.type) conditions.push(eq(procedures.type, query.type));
@@ -100,8 +104,9 @@ export function createCatalogService(deps: {
     );
   }
 
-  function toCard(row: ProcedureRow, tagList: Tag[], canWatch: boolean): ProcedureCard {
+  function toCard(row: ProcedureRow, tagList: Tag[], canWatch: boolean, mark?: CardMarks): ProcedureCard {
     return {
+      ...mark,
       id: row.id,
       name: row.name,
       detail: row.detail,
@@ -114,25 +119,31 @@ export function createCatalogService(deps: {
   }
 
   async function toCards(user: UserRow | null, rows: ProcedureRow[]): Promise<ProcedureCard[]> {
-    const [tagMap, allowed] = await Promise.all([tagsByProcedure(rows.map((row) => row.id)), fullAccess(user, rows)]);
-    return rows.map((row) => toCard(row, tagMap.get(row.id) ?? [], allowed.has(row.id)));
+    const ids = rows.map((row) => row.id);
+    const [tagMap, allowed, markMap] = await Promise.all([
+      tagsByProcedure(ids),
+      fullAccess(user, rows),
+      user ? marks.forCards(user.id, ids) : undefined,
+    ]);
+    return rows.map((row) => toCard(row, tagMap.get(row.id) ?? [], allowed.has(row.id), markMap?.get(row.id)));
   }
 
   /** The number of procedures a filter matches, counted once per filter while the catalogue is unchanged. */
-  async function countMatching(query: Omit<CatalogQuery, 'page'>, where: SQL | undefined): Promise<number> {
+  async function countMatching(user: UserRow | null, query: Omit<CatalogQuery, 'page'>, where: SQL | undefined): Promise<number> {
     const key = JSON.stringify([query.q ?? '', query.species ?? '', query.type ?? '', query.tag ?? '', query.classroom ?? '']);
-    const known = totals.get(key);
+    const personal = Boolean(user && query.unwatched);
+    const known = personal ? undefined : totals.get(key);
     if (known !== undefined) return known;
     const started = generation;
     const [row] = await db.select({ total: count() }).from(procedures).where(where);
     const total = row?.total ?? 0;
-    // aula membership changes do not notify the catalogue, so an aula filter's count is never kept
-    if (started === generation && !query.classroom) totals.set(key, total);
+    // aula membership changes do not notify the catalogue, and 'No vistos' is one member's: neither count is kept
+    if (started === generation && !query.classroom && !personal) totals.set(key, total);
     return total;
   }
 
   async function loadPage(user: UserRow | null, query: CatalogQuery): Promise<CatalogPage> {
-    const where = filterConditions(query);
+    const where = filterConditions(user, query);
     const [rows, total] = await Promise.all([
       db
         .select()
@@ -141,7 +152,7 @@ export function createCatalogService(deps: {
         .orderBy(desc(procedures.createdAt), asc(procedures.name))
         .limit(catalogPageSize)
         .offset((query.page - 1) * catalogPageSize),
-      countMatching(query, where),
+      countMatching(user, query, where),
     ]);
     return { items: await toCards(user, rows), total, page: query.page, pageSize: catalogPageSize };
   }
@@ -198,13 +209,28 @@ export function createCatalogService(deps: {
     };
   }
 
+  /** Whether this visitor gets the full video of a procedure, by the rule the detail page uses; null if there is no such procedure. */
+  async function canWatchFull(user: UserRow | null, id: string): Promise<boolean | null> {
+    const row = await find(id);
+    if (!row) return null;
+    return (await fullAccess(user, [row])).has(id);
+  }
+
+  /** Cards of these procedures in the order given, leaving out ids that no longer exist. */
+  async function cardsByIds(user: UserRow | null, ids: string[]): Promise<ProcedureCard[]> {
+    if (ids.length === 0) return [];
+    const rows = await db.select().from(procedures).where(inArray(procedures.id, ids));
+    const cards = new Map((await toCards(user, rows)).map((card) => [card.id, card]));
+    return ids.flatMap((id) => cards.get(id) ?? []);
+  }
+
   async function find(id: string): Promise<ProcedureRow | null> {
     if (!uuidPattern.test(id)) return null;
     const [row] = await db.select().from(procedures).where(eq(procedures.id, id));
     return row ?? null;
   }
 
-  return { list, samples, listTags, detail, find, invalidate };
+  return { list, samples, listTags, detail, find, canWatchFull, cardsByIds, invalidate };
 }
 
 export type CatalogService = ReturnType<typeof createCatalogService>;

@@ -30,6 +30,9 @@ import {
   paymentSubscriptions,
   sessions,
   users,
+  procedures,
+  watchPositions,
+  favoriteProcedures,
 } from '#server/db/schema/index.ts';
 
 const iso = (date: Date | null | undefined) => date?.toISOString() ?? null;
@@ -140,6 +143,20 @@ export async function collectMemberData(db: Db, userId: string) {
       .orderBy(asc(dataExports.requestedAt)),
   ]);
   const [deletion] = await db.select({ at: accountDeletions.createdAt }).from(accountDeletions).where(eq(accountDeletions.userId, userId));
+  const [positions, favorites] = await Promise.all([
+    db
+      .select({ procedure: procedures.name, position: watchPositions })
+      .from(watchPositions)
+      .innerJoin(procedures, eq(procedures.id, watchPositions.procedureId))
+      .where(eq(watchPositions.userId, userId))
+      .orderBy(asc(watchPositions.updatedAt)),
+    db
+      .select({ procedure: procedures.name, at: favoriteProcedures.createdAt })
+      .from(favoriteProcedures)
+      .innerJoin(procedures, eq(procedures.id, favoriteProcedures.procedureId))
+      .where(eq(favoriteProcedures.userId, userId))
+      .orderBy(asc(favoriteProcedures.createdAt)),
+  ]);
 
   return {
     generatedAt: new Date().toISOString(),
@@ -230,6 +247,14 @@ export async function collectMemberData(db: Db, userId: string) {
       revokedAt: iso(row.revokedAt),
     })),
     viewingHistory: viewing.map((row) => ({ category: row.category, label: row.label, at: iso(row.at) })),
+    watchPositions: positions.map(({ procedure, position }) => ({
+      procedure,
+      positionSeconds: position.positionSeconds,
+      durationSeconds: position.durationSeconds,
+      watchedAt: iso(position.watchedAt),
+      updatedAt: iso(position.updatedAt),
+    })),
+    favorites: favorites.map((row) => ({ procedure: row.procedure, at: iso(row.at) })),
     mailsSent: [...mails.map((row) => ({ subject: row.subject, at: iso(row.at) })), ...bulk.map((row) => ({ subject: row.subject, at: iso(row.sentAt) }))],
     contactMessages: contact.map((row) => ({ name: row.name, subject: row.subject, message: row.message, at: iso(row.at) })),
     dataExports: exportsRequested.map((row) => ({ requestedAt: iso(row.requestedAt), status: row.status })),
@@ -259,7 +284,7 @@ export function zipMemberData(data: MemberData, pdfs: { fileName: string; bytes:
         'LEEME.txt',
         encoder.encode(
           'Datos personales que CxVet guarda sobre tu cuenta.\r\n\r\n' +
-            'datos.json: perfil, consentimientos con sus fechas, membresía y pagos, aulas, diplomados, exámenes, constancias, historial de visualización, correos enviados y mensajes de contacto.\r\n' +
+            'datos.json: perfil, consentimientos con sus fechas, membresía y pagos, aulas, diplomados, exámenes, constancias, historial de visualización, avance en los videos y favoritos, correos enviados y mensajes de contacto.\r\n' +
             'constancias/: tus constancias vigentes en PDF.\r\n',
         ),
         true,

@@ -4,7 +4,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { strFromU8, unzipSync } from 'fflate';
 import ExcelJS from 'exceljs';
 import { createTestApp, createTestDatabase, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
-import { createUser, loginCookie, randomTestIp, signedInAs, testPassword } from '#server/testing/factories.ts';
+import { createProcedure, createUser, loginCookie, randomTestIp, signedInAs, testPassword } from '#server/testing/factories.ts';
 import {
   accountDeletions,
   analyticsEvents,
@@ -19,6 +19,8 @@ import {
   paymentSubscriptions,
   sessions,
   users,
+  watchPositions,
+  favoriteProcedures,
 } from '#server/db/schema/index.ts';
 import { subscribeAndApprove } from '#server/features/payments/payments.testing.ts';
 import { anonymizedEmail } from '#shared/privacy/privacy.rules.ts';
@@ -77,6 +79,13 @@ describe('Descargar mis datos', () => {
       { category: 'VIDEOS', label: 'Video ajeno', userType: 'Gratis', userId: other.user.id },
     ]);
     await t.app.services.consents.record(me.user.id, null, { promoMail: true, newsMail: false }, 'registro');
+    const watched = await createProcedure(t, { name: 'Cistotomía exportada' });
+    const foreign = await createProcedure(t, { name: 'Favorito ajeno' });
+    await t.db.insert(watchPositions).values({ userId: me.user.id, procedureId: watched.id, positionSeconds: 95, durationSeconds: 600 });
+    await t.db.insert(favoriteProcedures).values([
+      { userId: me.user.id, procedureId: watched.id },
+      { userId: other.user.id, procedureId: foreign.id },
+    ]);
 
     const before = Date.now();
     const ready = await readyExport(me.cookie);
@@ -101,9 +110,11 @@ describe('Descargar mis datos', () => {
     expect(data.payments).toMatchObject([{ amount: '9.99', result: 'COMPLETADO' }]);
     expect(data.certificates).toMatchObject([{ diploma: 'Diplomado de Exportación', folio: 1, holderName: 'Lucía Exportada' }]);
     expect(data.viewingHistory).toMatchObject([{ category: 'VIDEOS', label: 'Ovariohisterectomía' }]);
+    expect(data.watchPositions).toMatchObject([{ procedure: 'Cistotomía exportada', positionSeconds: 95, durationSeconds: 600, watchedAt: null }]);
+    expect(data.favorites).toMatchObject([{ procedure: 'Cistotomía exportada' }]);
     expect(data.sessions.length).toBeGreaterThan(0);
     expect(JSON.stringify(data.sessions)).not.toContain('token');
-    for (const foreign of ['Otra Persona Ajena', other.user.email, other.user.id, 'Mérida', 'Video ajeno', '99.90']) {
+    for (const foreign of ['Otra Persona Ajena', other.user.email, other.user.id, 'Mérida', 'Video ajeno', '99.90', 'Favorito ajeno']) {
       expect(text).not.toContain(foreign);
     }
   });
@@ -218,8 +229,14 @@ describe('Eliminar mi cuenta', () => {
       .values({ diplomaId: diploma!.id, userId: me.user.id, diplomaTitle: 'Diplomado Conservado', folio: 1, holderName: 'Mario Suscrito' })
       .returning();
 
+    const procedure = await createProcedure(t);
+    await t.db.insert(watchPositions).values({ userId: me.user.id, procedureId: procedure.id, positionSeconds: 30, durationSeconds: 600 });
+    await t.db.insert(favoriteProcedures).values({ userId: me.user.id, procedureId: procedure.id });
+
     const response = await remove(me.cookie, { password: testPassword, certificates: 'keep' });
     expect(response.statusCode).toBe(204);
+    expect(await t.db.select().from(watchPositions).where(eq(watchPositions.userId, me.user.id))).toEqual([]);
+    expect(await t.db.select().from(favoriteProcedures).where(eq(favoriteProcedures.userId, me.user.id))).toEqual([]);
 
     expect((await t.app.services.paymentProvider.getSubscription(subscriptionId))?.status).toBe('CANCELLED');
     const [row] = await t.db.select().from(users).where(eq(users.id, me.user.id));

@@ -27,6 +27,8 @@ import {
   users,
   verifications,
   viewingTokens,
+  watchPositions,
+  favoriteProcedures,
 } from '#server/db/schema/index.ts';
 import type { FileStorage } from '#server/services/storage.ts';
 import type { Mailer } from '#server/services/mail.ts';
@@ -318,6 +320,8 @@ export function createPrivacyService(deps: {
       await tx.delete(examResults).where(eq(examResults.userId, userId));
       await tx.delete(diplomaVideoCompletions).where(eq(diplomaVideoCompletions.userId, userId));
       await tx.delete(diplomaUsers).where(eq(diplomaUsers.userId, userId));
+      await tx.delete(watchPositions).where(eq(watchPositions.userId, userId));
+      await tx.delete(favoriteProcedures).where(eq(favoriteProcedures.userId, userId));
       await tx.update(diplomaTransactions).set({ data: null, error: null }).where(eq(diplomaTransactions.userId, userId));
       await tx
         .update(certificates)

@@ -31,7 +31,7 @@ describe('header links', () => {
 
   it('a Basic member sees Aulas Virtuales but not Cursos y diplomados', () => {
     expect(labels(mainLinks(base))).toEqual([...publicLabels, 'Aulas Virtuales']);
-    expect(labels(accountLinks(base))).toEqual(['Mi perfil']);
+    expect(labels(accountLinks(base))).toEqual(['Mis favoritos', 'Mi perfil']);
   });
 
   it('a member with Premium access sees Cursos y diplomados', () => {
@@ -48,7 +48,7 @@ describe('header links', () => {
 
   it('an Admin sees Administrador and Fotos landing', () => {
     const admin = { ...base, type: 'Admin' as const, hasPremiumAccess: true };
-    expect(labels(accountLinks(admin))).toEqual(['Administrador', 'Fotos landing', 'Mi perfil']);
+    expect(labels(accountLinks(admin))).toEqual(['Administrador', 'Fotos landing', 'Mis favoritos', 'Mi perfil']);
     expect(labels(mainLinks(admin))).toContain('Cursos y diplomados');
   });
 });

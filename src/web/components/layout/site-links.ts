@@ -36,6 +36,7 @@ export function accountLinks(user: CurrentUser | null): SiteLink[] {
     links.push({ label: 'Administrador', to: paths.admin });
     links.push({ label: 'Fotos landing', to: paths.adminLandingPhotos });
   }
+  links.push({ label: 'Mis favoritos', to: paths.myFavorites });
   links.push({ label: 'Mi perfil', to: paths.profile });
   return links;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiQueryString, catalogViewHref, isActiveFilter, parseCatalogView, toApiQuery, withFilter } from './catalog-url.ts';
+import { apiQueryString, catalogViewHref, isActiveFilter, parseCatalogView, toApiQuery, withFilter, withUnwatched } from './catalog-url.ts';
 
 const tagId = '3f2b9c1e-8d4a-4e6b-9c7d-1a2b3c4d5e6f';
 const search = (text = '') => new URLSearchParams(text);
@@ -116,5 +116,22 @@ describe('isActiveFilter', () => {
     expect(isActiveFilter(view, 'kynd', 'Gato')).toBe(true);
     expect(isActiveFilter(view, 'kynd', null)).toBe(false);
     expect(isActiveFilter(view, 'type', null)).toBe(true);
+  });
+});
+
+describe("'No vistos'", () => {
+  it('rides in the query beside every other filter and survives a change of filter', () => {
+    const view = parseCatalogView({ type: 'kynd', filter: 'Gato' }, search('vistos=no&type=Premium&q=ovario&page=2'));
+    expect(view).toEqual({ filters: { kynd: 'Gato', type: 'Premium' }, q: 'ovario', page: 2, unwatched: true });
+    expect(catalogViewHref(view!)).toBe('/procedimientos/kynd/Gato?type=Premium&q=ovario&vistos=no&page=2');
+    expect(withFilter(view!, 'tag', tagId)).toEqual({ filters: { kynd: 'Gato', type: 'Premium', tag: tagId }, q: 'ovario', page: 1, unwatched: true });
+    expect(toApiQuery(view!)).toMatchObject({ species: 'Gato', type: 'Premium', unwatched: '1' });
+  });
+
+  it('is turned off and on without touching the filters', () => {
+    const view = { filters: { kynd: 'Perro' }, q: '', page: 3, unwatched: true as const };
+    expect(withUnwatched(view, false)).toEqual({ filters: { kynd: 'Perro' }, q: '', page: 1 });
+    expect(catalogViewHref(withUnwatched({ filters: {}, q: '', page: 1 }, true))).toBe('/procedimientos?vistos=no');
+    expect(parseCatalogView({}, search('vistos=si'))).toEqual({ filters: {}, q: '', page: 1 });
   });
 });

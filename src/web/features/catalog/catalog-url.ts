@@ -3,8 +3,11 @@ import { catalogFilterKinds, procedureTypes, species, type CatalogFilterKind } f
 /** At most one value per kind; the kinds combine (species and tag and type and aula). */
 export type CatalogFilters = Partial<Record<CatalogFilterKind, string>>;
 
-/** What a catalogue URL shows: its filters, the search and the page. */
-export type CatalogView = { filters: CatalogFilters; q: string; page: number };
+/** What a catalogue URL shows: its filters, the search, the page and a member's 'No vistos' (`?vistos=no`). */
+export type CatalogView = { filters: CatalogFilters; q: string; page: number; unwatched?: true };
+
+/** The query parameter of the 'No vistos' filter: signed-in members only, combined with every other filter. */
+export const unwatchedParam = { name: 'vistos', value: 'no' } as const;
 
 /** The API's query parameters for a view. */
 export type CatalogApiQuery = {
@@ -13,6 +16,7 @@ export type CatalogApiQuery = {
   type?: string;
   tag?: string;
   classroom?: string;
+  unwatched?: '1';
   page: number;
 };
 
@@ -52,7 +56,9 @@ export function parseCatalogView(
   const q = (search.get('q') ?? '').trim().slice(0, 100);
   const pageNumber = Number(search.get('page'));
   const page = Number.isInteger(pageNumber) && pageNumber >= 1 && pageNumber <= 10_000 ? pageNumber : 1;
-  return { filters, q, page };
+  const view: CatalogView = { filters, q, page };
+  if (search.get(unwatchedParam.name) === unwatchedParam.value) view.unwatched = true;
+  return view;
 }
 
 /** The link that reproduces a view: the first filter in the path (the spec's links), the rest in the query. */
@@ -63,6 +69,7 @@ export function catalogViewHref(view: CatalogView): string {
   const search = new URLSearchParams();
   for (const kind of rest) search.set(kind, view.filters[kind]!);
   if (view.q) search.set('q', view.q);
+  if (view.unwatched) search.set(unwatchedParam.name, unwatchedParam.value);
   if (view.page > 1) search.set('page', String(view.page));
   const query = search.toString();
   return query ? `${path}?${query}` : path;
@@ -73,7 +80,14 @@ export function withFilter(view: CatalogView, kind: CatalogFilterKind, value: st
   const filters = { ...view.filters };
   if (value === null) delete filters[kind];
   else filters[kind] = value;
-  return { filters, q: view.q, page: 1 };
+  return { ...withUnwatched(view, view.unwatched === true), filters };
+}
+
+/** The view with 'No vistos' on or off, back on the first page. */
+export function withUnwatched(view: CatalogView, unwatched: boolean): CatalogView {
+  const next: CatalogView = { filters: view.filters, q: view.q, page: 1 };
+  if (unwatched) next.unwatched = true;
+  return next;
 }
 
 const apiKeyByKind: Record<CatalogFilterKind, 'species' | 'type' | 'tag' | 'classroom'> = {
@@ -86,6 +100,7 @@ const apiKeyByKind: Record<CatalogFilterKind, 'species' | 'type' | 'tag' | 'clas
 export function toApiQuery(view: CatalogView): CatalogApiQuery {
   const query: CatalogApiQuery = { page: view.page };
   if (view.q) query.q = view.q;
+  if (view.unwatched) query.unwatched = '1';
   for (const kind of catalogFilterKinds) {
     const value = view.filters[kind];
     if (value !== undefined) query[apiKeyByKind[kind]] = value;

@@ -4,8 +4,9 @@ import { Link } from 'react-router';
 import { procedureTypes, species } from '#shared/catalog/catalog.rules.ts';
 import type { CatalogFilterKind } from '#shared/catalog/catalog.schemas.ts';
 import { messages } from '#shared/messages.ts';
+import { useCurrentUser } from '#web/features/accounts/api.ts';
 import { useCatalogFilters } from '../api.ts';
-import { catalogViewHref, isActiveFilter, withFilter, type CatalogView } from '../catalog-url.ts';
+import { catalogViewHref, isActiveFilter, withFilter, withUnwatched, type CatalogView } from '../catalog-url.ts';
 
 type Option = { label: string; value: string | null };
 
@@ -39,13 +40,48 @@ function FilterGroup(props: { title: string; kind: CatalogFilterKind; options: O
   );
 }
 
+/** 'No vistos', offered to signed-in members only; it combines with the other filters. */
+function WatchedGroup({ view }: { view: CatalogView }) {
+  const headingId = `filtro-${useId()}`;
+  const options = [
+    { label: 'Todos', unwatched: false },
+    { label: 'No vistos', unwatched: true },
+  ];
+  return (
+    <nav aria-labelledby={headingId}>
+      <Text id={headingId} component="h2" fw={700} size="sm" tt="uppercase" c="gray.8" mb={4}>
+        Mis videos
+      </Text>
+      <Stack gap={2}>
+        {options.map((option) => {
+          const active = (view.unwatched === true) === option.unwatched;
+          return (
+            <NavLink
+              key={option.label}
+              component={Link}
+              to={catalogViewHref(withUnwatched(view, option.unwatched))}
+              label={option.label}
+              active={active}
+              aria-current={active ? 'page' : undefined}
+              variant="light"
+              py={6}
+            />
+          );
+        })}
+      </Stack>
+    </nav>
+  );
+}
+
 /** The catalogue's filter sidebar: aulas, Tipo, Especie and Etiquetas, each with its "all" entry. */
 export function CatalogFilters({ view }: { view: CatalogView }) {
   const filters = useCatalogFilters();
   const classrooms = filters.data?.classrooms ?? [];
+  const { user } = useCurrentUser();
 
   return (
     <Stack gap="lg">
+      {user && <WatchedGroup view={view} />}
       {classrooms.length > 0 && (
         <FilterGroup
           title="Aulas virtuales"

@@ -1,14 +1,18 @@
 import { Badge, Card, Group, Text, Title, VisuallyHidden } from '@mantine/core';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { ProcedureCard as ProcedureCardData } from '#shared/catalog/catalog.schemas.ts';
 import { href } from '#web/paths.ts';
 import { LockIcon } from './lock-icon.tsx';
 import classes from './procedure-card.module.css';
 
-type Props = { procedure: ProcedureCardData; headingLevel?: 2 | 3; eager?: boolean };
+// members only: a guest's card never loads the favourites code
+const FavoriteButton = lazy(() => import('#web/features/watching/components/favorite-button.tsx'));
 
-/** A catalogue card: preview, name, species, tags, a clamped description and the premium lock. */
-export function ProcedureCard({ procedure, headingLevel = 3, eager = false }: Props) {
+type Props = { procedure: ProcedureCardData; headingLevel?: 2 | 3; eager?: boolean; footer?: ReactNode };
+
+/** A catalogue card: preview, name, species, tags, a clamped description, the premium lock and a member's marks. */
+export function ProcedureCard({ procedure, headingLevel = 3, eager = false, footer }: Props) {
   return (
     <Card withBorder radius="md" padding="md" className={classes.card} component="article">
       <Card.Section pos="relative">
@@ -31,6 +35,18 @@ export function ProcedureCard({ procedure, headingLevel = 3, eager = false }: Pr
             {procedure.type === 'Premium' ? 'Premium' : 'Con registro'}
           </Badge>
         )}
+        {procedure.isWatched && (
+          <Badge className={classes.watched} color="green.9" variant="filled">
+            Visto
+          </Badge>
+        )}
+        {procedure.isFavorite !== undefined && (
+          <div className={classes.favorite}>
+            <Suspense fallback={null}>
+              <FavoriteButton procedureId={procedure.id} procedureName={procedure.name} isFavorite={procedure.isFavorite} size="md" />
+            </Suspense>
+          </div>
+        )}
       </Card.Section>
       <Title order={headingLevel} size="h4" mt="md" lh={1.3}>
         <Link to={href.procedure(procedure.id)} className={classes.title}>
@@ -52,6 +68,7 @@ export function ProcedureCard({ procedure, headingLevel = 3, eager = false }: Pr
       <Text size="sm" mt="sm" lineClamp={3}>
         {procedure.detail}
       </Text>
+      {footer}
     </Card>
   );
 }

@@ -3,7 +3,8 @@ import '@vidstack/react/player/styles/default/layouts/video.css';
 import { Button, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { MediaPlayer, MediaProvider, Track, type MediaPlayerInstance } from '@vidstack/react';
 import { DefaultVideoLayout, defaultLayoutIcons, type DefaultLayoutTranslations } from '@vidstack/react/player/layouts/default';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMergedRef } from '@mantine/hooks';
+import { useEffect, useMemo, useRef, useState, type Ref } from 'react';
 import { formatChapterTime } from '#shared/catalog/catalog.rules.ts';
 import { buildChaptersVtt } from '../chapters-vtt.ts';
 import classes from './procedure-player.module.css';
@@ -50,9 +51,17 @@ const spanish: Partial<DefaultLayoutTranslations> = {
 const mimeOf = (url: string) => (new URL(url, 'http://x').pathname.toLowerCase().endsWith('.webm') ? 'video/webm' : 'video/mp4');
 
 /** Vidstack player with the chapters as a WebVTT track and as the 'Secciones navegables' list. */
-export function ProcedurePlayer(props: { src: string; title: string; poster?: string | null; chapters: Chapter[] }) {
+export function ProcedurePlayer(props: {
+  src: string;
+  title: string;
+  poster?: string | null;
+  chapters: Chapter[];
+  /** Lets the page follow and seek the player (resume positions). */
+  playerRef?: Ref<MediaPlayerInstance>;
+}) {
   const { src, title, poster, chapters } = props;
   const player = useRef<MediaPlayerInstance>(null);
+  const mergedRef = useMergedRef(player, props.playerRef);
   const [duration, setDuration] = useState(0);
 
   const vttUrl = useMemo(() => {
@@ -73,7 +82,7 @@ export function ProcedurePlayer(props: { src: string; title: string; poster?: st
   return (
     <Stack gap="lg">
       <MediaPlayer
-        ref={player}
+        ref={mergedRef}
         className={classes.player}
         title={title}
         src={{ src, type: mimeOf(src) }}

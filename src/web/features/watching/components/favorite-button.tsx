@@ -1,0 +1,37 @@
+import { ActionIcon, Tooltip } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useSetFavorite } from '../api.ts';
+import { HeartIcon } from './heart-icon.tsx';
+
+type Props = { procedureId: string; procedureName: string; isFavorite: boolean; size?: 'md' | 'lg' };
+
+/** The heart: adds or removes a favourite, showing the new state at once. */
+export function FavoriteButton({ procedureId, procedureName, isFavorite, size = 'lg' }: Props) {
+  const setFavorite = useSetFavorite(procedureId);
+  const shown = setFavorite.isPending ? (setFavorite.variables ?? isFavorite) : isFavorite;
+  const label = shown ? `Quitar ${procedureName} de favoritos` : `Añadir ${procedureName} a favoritos`;
+  return (
+    <Tooltip label={shown ? 'Quitar de favoritos' : 'Añadir a favoritos'} withArrow>
+      <ActionIcon
+        variant="white"
+        color="red.9"
+        size={size}
+        radius="xl"
+        aria-label={label}
+        aria-pressed={shown}
+        onClick={(event) => {
+          event.preventDefault();
+          setFavorite.mutate(!shown, {
+            onError: () =>
+              notifications.show({ color: 'red', title: 'Error', message: 'No se pudo guardar el favorito. Intenta de nuevo.' }),
+          });
+        }}
+        style={{ boxShadow: 'var(--mantine-shadow-sm)' }}
+      >
+        <HeartIcon filled={shown} />
+      </ActionIcon>
+    </Tooltip>
+  );
+}
+
+export default FavoriteButton;

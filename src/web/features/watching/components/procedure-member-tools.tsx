@@ -1,0 +1,42 @@
+import { Box, Button } from '@mantine/core';
+import type { MediaPlayerInstance } from '@vidstack/react';
+import { useState } from 'react';
+import { resumeLabel, resumePoint } from '#shared/watching/watching.rules.ts';
+import { useProcedureProgress } from '../api.ts';
+import { seekWhenReady, useWatchProgress } from '../use-watch-progress.ts';
+import { FavoriteButton } from './favorite-button.tsx';
+
+// the heart's size, kept while it loads so the title does not move
+const heartSize = 34;
+
+/** The procedure page's heart, for signed-in members. */
+export function ProcedureFavorite({ procedureId, procedureName }: { procedureId: string; procedureName: string }) {
+  const progress = useProcedureProgress(procedureId, true);
+  if (!progress.data) return <Box w={heartSize} h={heartSize} />;
+  return <FavoriteButton procedureId={procedureId} procedureName={procedureName} isFavorite={progress.data.isFavorite} />;
+}
+
+/** Saves the member's place while the full video plays and offers 'Continuar desde …' where they left it. */
+export function WatchProgress(props: { procedureId: string; token: string; player: MediaPlayerInstance | null }) {
+  const { procedureId, token, player } = props;
+  useWatchProgress(procedureId, token, player);
+  const progress = useProcedureProgress(procedureId, true);
+  const [used, setUsed] = useState(false);
+  const point = resumePoint(
+    progress.data?.positionSeconds != null && progress.data.durationSeconds != null
+      ? { positionSeconds: progress.data.positionSeconds, durationSeconds: progress.data.durationSeconds }
+      : null,
+  );
+  if (point === null || used || !player) return null;
+  return (
+    <Button
+      variant="light"
+      onClick={() => {
+        setUsed(true);
+        seekWhenReady(player, point);
+      }}
+    >
+      {resumeLabel(point)}
+    </Button>
+  );
+}
