@@ -78,6 +78,9 @@ import { registerDiplomaRoutes } from './features/diplomas/diplomas.routes.ts';
 import { createCertificatesService } from './features/diplomas/certificates.service.ts';
 import { registerCertificateAdminRoutes, registerCertificateRoutes } from './features/diplomas/certificates.routes.ts';
 import { createDiplomaPurchaseService } from './features/diplomas/diploma-purchase.service.ts';
+import { backupJobKinds, createBackupsService, scheduleEveryMs } from './features/backups/backups.service.ts';
+import { registerBackupAdminRoutes, registerBackupCliRoute } from './features/backups/backups.routes.ts';
+import path from 'node:path';
 
 export type AppDeps = {
   config: Config;
@@ -154,10 +157,16 @@ export async function buildApp(deps: AppDeps) {
       'bulk-mail': async (payload) => mailing.send((payload as { bulkMailId: string }).bulkMailId),
       [webhookJobKind]: async (payload) => void (await payments.applyStoredWebhook((payload as { eventId: string }).eventId)),
       'rate-counters.prune': async () => rateCounter.prune(),
+      [backupJobKinds.scheduled]: async () => void (await backups.run('programado')),
+      [backupJobKinds.manual]: async () => void (await backups.run('consola')),
     },
     recurring: [
       { kind: 'membership.sweep', everyMs: 15 * 60_000 },
       { kind: 'rate-counters.prune', everyMs: 3600_000 },
+      // the first one an hour after the very first start (not during set-up), then at the chosen interval
+      ...(config.backup.schedule === 'off'
+        ? []
+        : [{ kind: backupJobKinds.scheduled, everyMs: scheduleEveryMs[config.backup.schedule], firstAfterMs: Math.min(3600_000, scheduleEveryMs[config.backup.schedule]) }]),
     ],
     log: app.log,
   });
@@ -177,6 +186,14 @@ export async function buildApp(deps: AppDeps) {
   const signUp = createSignUpService({ db, auth, accounts });
   const profile = createProfileService({ db, auth, membership, signUp });
   app.addHook('onClose', async () => jobs.stop());
+  const backups = createBackupsService({
+    database,
+    uploadsRoot: storage.root,
+    backup: config.backup,
+    sessionSecretFile: path.join(config.dataDir, 'session-secret'),
+    schedule: jobs.queue,
+    log: app.log,
+  });
   const uploads = createUploadsService({ db, storage });
   const mailing = createMailingService({
     db,
@@ -199,6 +216,7 @@ export async function buildApp(deps: AppDeps) {
   registerMailingPublicRoutes(app, { mailing });
   registerSignUpAndProfileRoutes(app, { signUp, profile, membership, accounts });
   registerMembershipRoutes(app, { membership });
+  registerBackupCliRoute(app, { backups, sessionSecret: config.sessionSecret });
   registerPaymentRoutes(app, { payments, jobs });
   registerClassroomRoutes(app, { classrooms });
   await registerClassroomAdminRoutes(app, { service: createClassroomAdminService({ db, members: classroomMembers }), members: classroomMembers });
@@ -239,11 +257,13 @@ export async function buildApp(deps: AppDeps) {
     });
     registerDiplomasAdminRoutes(admin, { diplomasAdmin });
     registerCertificateAdminRoutes(admin, { certificates });
+    registerBackupAdminRoutes(admin, { backups, runJobs: () => void jobs.runDue().catch(() => {}) });
   });
   await registerWebApp(app, deps.distDir === undefined ? defaultDistDir : deps.distDir);
 
-  return Object.assign(app, { services: { membership, payments, paymentProvider, simulatedProvider, jobs, signUp, profile, accounts, auth, classrooms, diplomas, media, catalog, analytics, viewing, uploads } }) as FastifyInstance & {
+  return Object.assign(app, { services: { backups, membership, payments, paymentProvider, simulatedProvider, jobs, signUp, profile, accounts, auth, classrooms, diplomas, media, catalog, analytics, viewing, uploads } }) as FastifyInstance & {
     services: {
+      backups: typeof backups;
       membership: typeof membership;
       payments: typeof payments;
       paymentProvider: PaymentProvider;

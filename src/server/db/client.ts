@@ -18,6 +18,10 @@ type Handler = (payload: string) => void;
 export type Database = {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** The embedded client (PGlite only): backups snapshot its data folder. */
+  pglite?: PGlite;
+  /** The connection string (PostgreSQL only): backups hand it to pg_dump. */
+  url?: string;
   migrate(): Promise<void>;
   ping(): Promise<void>;
   /** PostgreSQL LISTEN, fanned out to in-process handlers; live updates work across instances. */
@@ -46,7 +50,7 @@ function createFanOut(startListening: (channel: string, deliver: Handler) => Pro
 
 const channelPattern = /^[a-z_]+$/;
 
-const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
 /** Opens PostgreSQL when a URL is given, else PGlite at `pgliteDir` ('memory://' for tests). */
 export async function openDatabase(options: { url?: string; pgliteDir?: string; onQuery?: (query: string) => void }): Promise<Database> {
@@ -73,6 +77,7 @@ export async function openDatabase(options: { url?: string; pgliteDir?: string; 
     return {
       db,
       kind: 'postgres',
+      url: options.url,
       migrate: () => migratePg(drizzlePg(pool), { migrationsFolder }),
       ping: async () => void (await db.execute(sql`select 1`)),
       listen,
@@ -88,6 +93,7 @@ export async function openDatabase(options: { url?: string; pgliteDir?: string; 
   return {
     db,
     kind: 'pglite',
+    pglite: client,
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
     ping: async () => {
       if (client.closed) throw new Error('database closed');

@@ -31,6 +31,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     production: false,
     secureCookies: false,
     logLevel: 'silent',
+    backup: { dir: '/nonexistent/backups', schedule: 'off', keep: 7 },
     ...overrides,
   };
 }
