@@ -32,6 +32,8 @@ export const manifestSchema = z.object({
   fileCount: z.number().int().min(0),
   files: z.array(fileEntry),
   secret: fileEntry.nullable(),
+  /** The backup_runs row of this backup: the snapshot holds it as 'running', the restore records it as succeeded. */
+  runId: z.number().int().nullable(),
 });
 export type Manifest = z.infer<typeof manifestSchema>;
 
@@ -191,7 +193,7 @@ export type CreatedArchive = { fileName: string; path: string; sizeBytes: number
  * zlib's thread pool and the files stream, so requests keep being served; the archive is written under a hidden
  * temporary name and renamed when complete, so a crash never leaves a file that looks like a backup.
  */
-export async function createArchive(input: { database: Database; uploadsRoot: string; backupDir: string; sessionSecretFile?: string; now?: Date }): Promise<CreatedArchive> {
+export async function createArchive(input: { database: Database; uploadsRoot: string; backupDir: string; sessionSecretFile?: string; now?: Date; runId?: number }): Promise<CreatedArchive> {
   const now = input.now ?? new Date();
   await mkdir(input.backupDir, { recursive: true });
   const fileName = archiveFileName(now);
@@ -222,6 +224,7 @@ export async function createArchive(input: { database: Database; uploadsRoot: st
       fileCount: files.length,
       files,
       secret,
+      runId: input.runId ?? null,
     };
     await writeFile(path.join(stagingDir, manifestName), JSON.stringify(manifest, null, 2));
     const entries = [manifestName, 'database', ...(existsSync(path.join(stagingDir, 'uploads')) ? ['uploads'] : []), ...(secret ? ['secrets'] : [])];

@@ -83,7 +83,7 @@ export function createBackupsService(deps: {
     const startedAt = Date.now();
     try {
       if (!deps.uploadsRoot) throw new BackupError('Los archivos están en un almacenamiento de objetos: respáldalo con sus propias herramientas (ver README).');
-      const archive = await createArchive({ database, uploadsRoot: deps.uploadsRoot, backupDir: backup.dir, sessionSecretFile: deps.sessionSecretFile });
+      const archive = await createArchive({ database, uploadsRoot: deps.uploadsRoot, backupDir: backup.dir, sessionSecretFile: deps.sessionSecretFile, runId: id });
       const [row] = await db
         .update(backupRuns)
         .set({ status: 'succeeded', finishedAt: new Date(), fileName: archive.fileName, sizeBytes: archive.sizeBytes, fileCount: archive.fileCount })

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import { backupRuns } from '#server/db/schema/index.ts';
 import { openDatabase } from '#server/db/client.ts';
 import { BackupError, describe, libpqEnv, pgliteDumpName, postgresDumpName, run, secretName, unpackAndVerify, type Manifest } from './archive.ts';
 
@@ -113,6 +114,14 @@ export async function restoreArchive(archive: string, target: RestoreTarget): Pr
         if (tables[name] !== count) throw new BackupError(`La restauración no coincide con el respaldo: la tabla ${name} tiene ${tables[name] ?? 0} filas y el respaldo ${count}.`);
       }
       await database.migrate();
+      if (manifest.runId !== null) {
+        // the snapshot was taken while this backup's own record said 'running'
+        const archived = await stat(archive);
+        await database.db
+          .update(backupRuns)
+          .set({ status: 'succeeded', finishedAt: archived.mtime, fileName: path.basename(archive), sizeBytes: archived.size, fileCount: manifest.fileCount, error: null })
+          .where(and(eq(backupRuns.id, manifest.runId), eq(backupRuns.status, 'running')));
+      }
     } finally {
       await database.close();
     }
