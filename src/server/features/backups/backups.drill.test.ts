@@ -81,8 +81,8 @@ async function orphans(database: Database) {
   const keys = rowsOf(
     await database.db.execute(
       sql.raw(`select c.conname as name, c.conrelid::regclass::text as child, c.confrelid::regclass::text as parent,
-        (select array_agg(a.attname order by k.i) from unnest(c.conkey) with ordinality k(n, i) join pg_attribute a on a.attrelid = c.conrelid and a.attnum = k.n) as child_cols,
-        (select array_agg(a.attname order by k.i) from unnest(c.confkey) with ordinality k(n, i) join pg_attribute a on a.attrelid = c.confrelid and a.attnum = k.n) as parent_cols
+        (select array_agg(a.attname::text order by k.i) from unnest(c.conkey) with ordinality k(n, i) join pg_attribute a on a.attrelid = c.conrelid and a.attnum = k.n) as child_cols,
+        (select array_agg(a.attname::text order by k.i) from unnest(c.confkey) with ordinality k(n, i) join pg_attribute a on a.attrelid = c.confrelid and a.attnum = k.n) as parent_cols
        from pg_constraint c where c.contype = 'f'`),
     ),
   );

@@ -88,7 +88,7 @@ export async function restoreArchive(archive: string, target: RestoreTarget): Pr
       if (target.force) await emptyPostgres(target.databaseUrl);
       await run(
         'pg_restore',
-        ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', path.join(workDir, ...postgresDumpName.split('/'))],
+        ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', `--dbname=${new URL(target.databaseUrl).pathname.slice(1)}`, path.join(workDir, ...postgresDumpName.split('/'))],
         libpqEnv(target.databaseUrl),
       );
     } else {
