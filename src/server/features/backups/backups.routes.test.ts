@@ -8,6 +8,7 @@ import { signedInAs } from '#server/testing/factories.ts';
 import { backupRuns, jobs } from '#server/db/schema/index.ts';
 import { backupCliHeader, backupCliToken } from './backups.routes.ts';
 import { archiveFileName } from './archive.ts';
+import { createBackupsService } from './backups.service.ts';
 
 let t: TestApp;
 let backupDir: string;
@@ -79,14 +80,20 @@ describe('the console backups API', () => {
   });
 
   it('records a failure instead of throwing, so the console shows it (the job is not retried in a loop)', async () => {
-    const broken = await createTestApp({ backup: { dir: '/proc/no-se-puede', schedule: 'off', keep: 7 } });
-    try {
-      const run = await broken.app.services.backups.run('programado');
-      expect(run.status).toBe('failed');
-      expect(run.error).toBeTruthy();
-    } finally {
-      await broken.close();
-    }
+    // the backup folder cannot be created: a file stands where it should be
+    const blocker = path.join(backupDir, 'un-archivo');
+    await writeFile(blocker, 'x');
+    const broken = createBackupsService({
+      database: t.database,
+      uploadsRoot: t.storage.root,
+      backup: { dir: path.join(blocker, 'respaldos'), schedule: 'off', keep: 7 },
+      schedule: async () => false,
+    });
+    const run = await broken.run('programado');
+    expect(run.status).toBe('failed');
+    expect(run.error).toMatch(/ENOTDIR/);
+    expect((await status()).json()).toMatchObject({ warning: 'failed', last: { id: run.id } });
+    await rm(blocker);
   });
 });
 
