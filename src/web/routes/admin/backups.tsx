@@ -7,9 +7,10 @@ import { useBackups, useStartBackup } from '#web/features/backups/api.ts';
 import { formatSize, formatWhen, scheduleLabels, triggerLabels } from '#web/features/backups/format.ts';
 
 const statusBadges: Record<BackupRun['status'], { label: string; color: string }> = {
-  succeeded: { label: 'Correcto', color: 'green' },
-  failed: { label: 'Falló', color: 'red' },
-  running: { label: 'En curso', color: 'blue' },
+  // dark enough for white text at badge size (WCAG AA)
+  succeeded: { label: 'Correcto', color: '#1b5e20' },
+  failed: { label: 'Falló', color: '#b71c1c' },
+  running: { label: 'En curso', color: '#0d47a1' },
 };
 
 function Warning({ status }: { status: BackupsStatus }) {
@@ -58,7 +59,7 @@ function LastRun({ run }: { run: BackupRun | null }) {
   ];
   return (
     <Stack gap="xs">
-      <Badge color={badge.color} variant="light" size="lg">
+      <Badge color={badge.color} variant="filled" size="lg" tt="none">
         {badge.label}
       </Badge>
       <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs" component="dl" m={0}>
@@ -141,26 +142,24 @@ export function AdminBackupsPage() {
           {backups.data.archives.length === 0 ? (
             <Text role="status">No hay respaldos guardados.</Text>
           ) : (
-            <Table.ScrollContainer minWidth={420}>
-              <Table striped aria-label="Respaldos guardados">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Archivo</Table.Th>
-                    <Table.Th>Fecha</Table.Th>
-                    <Table.Th>Tamaño</Table.Th>
+            <Table striped aria-label="Respaldos guardados" fz="sm" horizontalSpacing="xs" layout="fixed">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th w="45%">Archivo</Table.Th>
+                  <Table.Th>Fecha</Table.Th>
+                  <Table.Th w={80}>Tamaño</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {backups.data.archives.map((archive) => (
+                  <Table.Tr key={archive.fileName}>
+                    <Table.Td style={{ overflowWrap: 'anywhere' }}>{archive.fileName}</Table.Td>
+                    <Table.Td>{formatWhen(archive.createdAt)}</Table.Td>
+                    <Table.Td>{formatSize(archive.sizeBytes)}</Table.Td>
                   </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {backups.data.archives.map((archive) => (
-                    <Table.Tr key={archive.fileName}>
-                      <Table.Td style={{ overflowWrap: 'anywhere' }}>{archive.fileName}</Table.Td>
-                      <Table.Td>{formatWhen(archive.createdAt)}</Table.Td>
-                      <Table.Td>{formatSize(archive.sizeBytes)}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+                ))}
+              </Table.Tbody>
+            </Table>
           )}
         </>
       )}
