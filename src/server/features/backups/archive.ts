@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, readFileSync } from 'node:fs';
-import { copyFile, link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, cp, link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { pipeline } from 'node:stream/promises';
@@ -82,8 +82,9 @@ async function listFiles(root: string): Promise<string[]> {
 type Rows = { rows: Record<string, unknown>[] };
 type Query = (text: string) => Promise<Rows>;
 
-const tablesSql = `select table_schema as schema, table_name as name from information_schema.tables
-  where table_type = 'BASE TABLE' and table_schema in ('public', 'drizzle') order by 1, 2`;
+// pg_catalog rather than information_schema: the same list, several times faster on PGlite
+const tablesSql = `select n.nspname as schema, c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+  where c.relkind in ('r', 'p') and n.nspname in ('public', 'drizzle') order by 1, 2`;
 
 /** Row counts of every application table and the last applied migration, read inside the snapshot. */
 async function describe(query: Query) {
@@ -114,6 +115,16 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.e
   });
 }
 
+/** The system's cp (native, a fraction of the time of Node's recursive copy), else Node's. */
+async function copyFolder(from: string, to: string) {
+  try {
+    await run('cp', ['-a', from, to]);
+  } catch {
+    await rm(to, { recursive: true, force: true });
+    await cp(from, to, { recursive: true });
+  }
+}
+
 /** pg_dump and pg_restore take the URL in the environment, so the password never shows in a process list. */
 function libpqEnv(url: string): NodeJS.ProcessEnv {
   const parsed = new URL(url);
@@ -134,14 +145,30 @@ async function snapshotDatabase(database: Database, stagingDir: string) {
   await mkdir(path.join(stagingDir, 'database'), { recursive: true });
   if (database.pglite) {
     const client = database.pglite;
+    const dumpFile = path.join(stagingDir, pgliteDumpName);
     // fewer WAL records to replay when the copy is opened; runs between requests like any query
     await client.exec('checkpoint');
+    const folder = client.dataDir;
+    if (folder && !folder.includes('://') && existsSync(path.join(folder, 'PG_VERSION'))) {
+      // PGlite writes straight through to this folder and has no background writer: while this transaction holds
+      // PGlite's only connection, the folder is still. It is copied with asynchronous file calls (requests that need
+      // the database wait, the others are served), then tarred the way PGlite's own dumpDataDir lays it out.
+      const copy = path.join(stagingDir, 'pgdata');
+      const summary = await client.transaction(async (tx) => {
+        const described = await describe((text) => tx.query(text));
+        await copyFolder(folder, copy);
+        return described;
+      });
+      await pipeline(tar.c({ cwd: copy, portable: true }, await readdir(copy)), createWriteStream(dumpFile));
+      await rm(copy, { recursive: true, force: true });
+      return { ...summary, dumpName: pgliteDumpName };
+    }
+    // in memory (tests): PGlite's own tarball, taken while no transaction runs
     const { summary, blob } = await client.transaction(async (tx) => ({
       summary: await describe((text) => tx.query(text)),
       blob: await client.dumpDataDir('none'),
     }));
-    // written after the transaction: requests wait only for the counts and the in-memory tarball
-    await pipeline(Readable.fromWeb(blob.stream() as WebReadableStream), createWriteStream(path.join(stagingDir, pgliteDumpName)));
+    await pipeline(Readable.fromWeb(blob.stream() as WebReadableStream), createWriteStream(dumpFile));
     return { ...summary, dumpName: pgliteDumpName };
   }
   if (!database.url) throw new Error('database without url or PGlite client');

@@ -65,7 +65,8 @@ export async function restoreArchive(archive: string, target: RestoreTarget): Pr
     occupied.push(target.databaseUrl ? 'la base de datos PostgreSQL indicada' : pgliteDir);
   }
   if (occupied.length > 0 && !target.force) {
-    throw new BackupError(`No se restauró nada: ${occupied.join(' y ')} no está vacía. Usa una carpeta o base de datos vacía, o añade --force para reemplazar su contenido.`);
+    const what = occupied.length === 1 ? `${occupied[0]} no está vacía` : `${occupied.join(' y ')} no están vacías`;
+    throw new BackupError(`No se restauró nada: ${what}. Usa una carpeta o base de datos vacía, o añade --force para reemplazar su contenido.`);
   }
 
   // unpacked next to its destination, so the uploads folder is moved in with one rename
