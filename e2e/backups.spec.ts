@@ -9,6 +9,7 @@ test('the Admin opens Respaldos from the console menu, starts a backup and sees 
   await page.goto('/admin');
   await page.getByRole('navigation', { name: 'Administración' }).getByRole('link', { name: 'Respaldos' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Respaldos' })).toBeVisible();
+  await expect(page).toHaveTitle('Respaldos · Admin · CxVet');
   await expect(page.getByRole('heading', { name: 'Último respaldo' })).toBeVisible();
 
   const rows = page.getByRole('table', { name: 'Respaldos guardados' }).getByRole('row');

@@ -93,7 +93,9 @@ export function createBackupsService(deps: {
       log.info({ backup: archive.fileName, sizeBytes: archive.sizeBytes, files: archive.fileCount, ms: Date.now() - startedAt, trigger }, 'backup written');
       return toRun(row!);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const detail = error instanceof Error ? error.message : String(error);
+      // our refusals are written for the console; anything else is a system error shown as it came
+      const message = error instanceof BackupError ? detail : `Error del sistema: ${detail}`;
       log.error({ err: error, trigger }, 'backup failed');
       const [row] = await db.update(backupRuns).set({ status: 'failed', finishedAt: new Date(), error: message.slice(0, 2000) }).where(eq(backupRuns.id, id)).returning();
       return toRun(row!);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -103,6 +103,7 @@ export async function restoreArchive(archive: string, target: RestoreTarget): Pr
     else await mkdir(uploadsDir, { recursive: true });
     if (manifest.secret && (target.force || !existsSync(secretFile))) {
       await copyFile(path.join(workDir, ...secretName.split('/')), secretFile);
+      await chmod(secretFile, 0o600);
     }
 
     const database = await openDatabase(target.databaseUrl ? { url: target.databaseUrl } : { pgliteDir });
