@@ -93,6 +93,8 @@ describe('the console backups API', () => {
     expect(run.status).toBe('failed');
     expect(run.error).toMatch(/ENOTDIR/);
     expect((await status()).json()).toMatchObject({ warning: 'failed', last: { id: run.id } });
+    // the configured folder itself unusable (a file stands in its path): the status still answers, with no archives
+    expect(await broken.status()).toMatchObject({ warning: 'failed', archives: [] });
     await rm(blocker);
   });
 });

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
@@ -37,8 +36,9 @@ export function createBackupsService(deps: {
   let current: Promise<BackupRun> | null = null;
 
   async function listArchives(): Promise<BackupArchive[]> {
-    if (!existsSync(backup.dir)) return [];
-    const names = (await readdir(backup.dir)).filter((name) => archivePattern.test(name)).sort().reverse();
+    // a missing or broken folder lists nothing: the status must still load to show why backups fail
+    const all = await readdir(backup.dir).catch(() => [] as string[]);
+    const names = all.filter((name) => archivePattern.test(name)).sort().reverse();
     const archives: BackupArchive[] = [];
     for (const fileName of names) {
       const info = await stat(path.join(backup.dir, fileName)).catch(() => null);
@@ -51,7 +51,7 @@ export function createBackupsService(deps: {
   async function prune() {
     const archives = await listArchives();
     for (const old of archives.slice(backup.keep)) await rm(path.join(backup.dir, old.fileName), { force: true });
-    for (const name of await readdir(backup.dir)) {
+    for (const name of await readdir(backup.dir).catch(() => [] as string[])) {
       if (!name.startsWith('.staging-') && !name.endsWith('.partial')) continue;
       const info = await stat(path.join(backup.dir, name)).catch(() => null);
       if (info && Date.now() - info.mtimeMs > abandonedAfterMs) await rm(path.join(backup.dir, name), { recursive: true, force: true });
