@@ -94,7 +94,8 @@ describe('the console backups API', () => {
     expect(run.error).toMatch(/ENOTDIR/);
     expect((await status()).json()).toMatchObject({ warning: 'failed', last: { id: run.id } });
     // the configured folder itself unusable (a file stands in its path): the status still answers, with no archives
-    expect(await broken.status()).toMatchObject({ warning: 'failed', archives: [] });
+    const onAFile = createBackupsService({ database: t.database, uploadsRoot: t.storage.root, backup: { dir: blocker, schedule: 'off', keep: 7 }, schedule: async () => false });
+    expect(await onAFile.status()).toMatchObject({ warning: 'failed', archives: [] });
     await rm(blocker);
   });
 });
