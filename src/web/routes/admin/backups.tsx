@@ -24,7 +24,11 @@ function Warning({ status }: { status: BackupsStatus }) {
               : 'Todavía no hay ningún respaldo correcto.'}{' '}
             Revisa la causa y vuelve a intentarlo.
           </Text>
-          {status.last?.error ? <Code block>{status.last.error}</Code> : null}
+          {status.last?.error ? (
+            <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}>
+              {status.last.error}
+            </Text>
+          ) : null}
         </Stack>
       </Alert>
     );
