@@ -12,8 +12,9 @@ function report(run: BackupRun, where: string): never {
     console.error(`\nEl respaldo falló: ${run.error ?? 'error desconocido'}\n`);
     process.exit(1);
   }
-  const megabytes = ((run.sizeBytes ?? 0) / 1024 / 1024).toFixed(1);
-  console.log(`Respaldo escrito: ${path.join(where, run.fileName!)} (${megabytes} MB, ${run.fileCount} archivos subidos).`);
+  const bytes = run.sizeBytes ?? 0;
+  const size = bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  console.log(`Respaldo escrito: ${path.join(where, run.fileName!)} (${size}, ${run.fileCount} archivos subidos).`);
   process.exit(0);
 }
 
