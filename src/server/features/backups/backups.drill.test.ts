@@ -117,6 +117,8 @@ beforeAll(async () => {
   sourceDataDir = await tempDir();
   source = await sourceDatabase(sourceDataDir);
   t = await createTestApp({ dataDir: sourceDataDir, backup: { dir: path.join(sourceDataDir, 'backups'), schedule: 'off', keep: 7 } }, { database: source });
+  // an app on a database passed in leaves its upload folder to the caller
+  dirs.push(t.storage.root!);
 }, 120_000);
 
 afterAll(async () => {
