@@ -84,6 +84,9 @@ import { createDiplomaPurchaseService } from './features/diplomas/diploma-purcha
 import { createConsentsService } from './features/privacy/consents.service.ts';
 import { createPrivacyService, privacyJobKinds } from './features/privacy/privacy.service.ts';
 import { registerPrivacyAdminRoutes, registerPrivacyRoutes } from './features/privacy/privacy.routes.ts';
+import { backupJobKinds, createBackupsService, scheduleEveryMs } from './features/backups/backups.service.ts';
+import { registerBackupAdminRoutes, registerBackupCliRoute } from './features/backups/backups.routes.ts';
+import path from 'node:path';
 
 export type AppDeps = {
   config: Config;
@@ -164,11 +167,17 @@ export async function buildApp(deps: AppDeps) {
       [privacyJobKinds.export]: async (payload) => privacy.buildExport((payload as { exportId: string }).exportId),
       [privacyJobKinds.mail]: async (payload) => privacy.sendMail(payload as Parameters<typeof privacy.sendMail>[0]),
       [privacyJobKinds.sweep]: async () => void (await privacy.sweepExpired()),
+      [backupJobKinds.scheduled]: async () => void (await backups.run('programado')),
+      [backupJobKinds.manual]: async () => void (await backups.run('consola')),
     },
     recurring: [
       { kind: privacyJobKinds.sweep, everyMs: 3600_000 },
       { kind: 'membership.sweep', everyMs: 15 * 60_000 },
       { kind: 'rate-counters.prune', everyMs: 3600_000 },
+      // the first one an hour after the very first start (not during set-up), then at the chosen interval
+      ...(config.backup.schedule === 'off'
+        ? []
+        : [{ kind: backupJobKinds.scheduled, everyMs: scheduleEveryMs[config.backup.schedule], firstAfterMs: Math.min(3600_000, scheduleEveryMs[config.backup.schedule]) }]),
     ],
     log: app.log,
   });
@@ -202,6 +211,14 @@ export async function buildApp(deps: AppDeps) {
   const signUp = createSignUpService({ db, auth, accounts, consents });
   const profile = createProfileService({ db, auth, membership, signUp, consents });
   app.addHook('onClose', async () => jobs.stop());
+  const backups = createBackupsService({
+    database,
+    uploadsRoot: storage.root,
+    backup: config.backup,
+    sessionSecretFile: path.join(config.dataDir, 'session-secret'),
+    schedule: jobs.queue,
+    log: app.log,
+  });
   const uploads = createUploadsService({ db, storage });
   const mailing = createMailingService({
     db,
@@ -227,6 +244,7 @@ export async function buildApp(deps: AppDeps) {
   registerSignUpAndProfileRoutes(app, { signUp, profile, membership, accounts });
   registerMembershipRoutes(app, { membership });
   registerPrivacyRoutes(app, { privacy, accounts, jobs });
+  registerBackupCliRoute(app, { backups, sessionSecret: config.sessionSecret });
   registerPaymentRoutes(app, { payments, jobs });
   registerClassroomRoutes(app, { classrooms });
   await registerClassroomAdminRoutes(app, { service: createClassroomAdminService({ db, members: classroomMembers }), members: classroomMembers });
@@ -268,11 +286,13 @@ export async function buildApp(deps: AppDeps) {
     registerDiplomasAdminRoutes(admin, { diplomasAdmin });
     registerCertificateAdminRoutes(admin, { certificates });
     registerPrivacyAdminRoutes(admin, { privacy, jobs });
+    registerBackupAdminRoutes(admin, { backups, runJobs: () => void jobs.runDue().catch(() => {}) });
   });
   await registerWebApp(app, deps.distDir === undefined ? defaultDistDir : deps.distDir);
 
-  return Object.assign(app, { services: { membership, payments, paymentProvider, simulatedProvider, jobs, signUp, profile, accounts, auth, classrooms, diplomas, media, catalog, analytics, viewing, uploads, privacy, consents } }) as FastifyInstance & {
+  return Object.assign(app, { services: { backups, membership, payments, paymentProvider, simulatedProvider, jobs, signUp, profile, accounts, auth, classrooms, diplomas, media, catalog, analytics, viewing, uploads, privacy, consents } }) as FastifyInstance & {
     services: {
+      backups: typeof backups;
       membership: typeof membership;
       payments: typeof payments;
       paymentProvider: PaymentProvider;

@@ -37,3 +37,25 @@ describe('PAYMENTS_PROVIDER', () => {
     expect(() => loadConfig({ ...base, PAYMENTS_PROVIDER: 'paypal' })).toThrow(/PAYPAL_CLIENT_ID/);
   });
 });
+
+describe('BACKUP_*', () => {
+  it('backs the embedded database up daily into DATA_DIR/backups, keeping 7, by default', () => {
+    expect(loadConfig(base).backup).toEqual({ dir: '/nonexistent/backups', schedule: 'daily', keep: 7 });
+  });
+
+  it('schedules nothing on PostgreSQL unless asked (its operator backs it up)', () => {
+    const env = { ...base, DATABASE_URL: 'postgres://x@localhost/db', PAYMENTS_PROVIDER: 'simulado' };
+    expect(loadConfig(env).backup.schedule).toBe('off');
+    expect(loadConfig({ ...env, BACKUP_SCHEDULE: 'daily' }).backup.schedule).toBe('daily');
+  });
+
+  it('takes the folder, schedule and count given, and refuses bad values by name', () => {
+    expect(loadConfig({ ...base, BACKUP_DIR: '/srv/respaldos', BACKUP_SCHEDULE: 'hourly', BACKUP_KEEP: '30' }).backup).toEqual({
+      dir: '/srv/respaldos',
+      schedule: 'hourly',
+      keep: 30,
+    });
+    expect(() => loadConfig({ ...base, BACKUP_KEEP: '0' })).toThrow(/BACKUP_KEEP/);
+    expect(() => loadConfig({ ...base, BACKUP_SCHEDULE: 'monthly' })).toThrow(/BACKUP_SCHEDULE/);
+  });
+});

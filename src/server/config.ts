@@ -38,6 +38,10 @@ const envSchema = z.object({
   SIGN_IN_ACCOUNT_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).optional(),
   // per IP over every account (a classroom behind one NAT); unset: 30 × SIGN_IN_LIMIT_PER_MINUTE (at least 300)
   SIGN_IN_IP_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).optional(),
+  // backups (npm run backup and the scheduled job): folder, how often, how many archives to keep
+  BACKUP_DIR: z.string().optional(),
+  BACKUP_SCHEDULE: z.enum(['off', 'hourly', 'daily', 'weekly']).optional(),
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -63,6 +67,8 @@ export type Config = {
   production: boolean;
   secureCookies: boolean;
   logLevel: string;
+  /** Scheduled backups: daily on the embedded database, off on PostgreSQL (its operator's tools back it up). */
+  backup: { dir: string; schedule: 'off' | 'hourly' | 'daily' | 'weekly'; keep: number };
 };
 
 /** Reads the environment once at start; a bad value stops the server with its name. */
@@ -116,6 +122,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     production: e.NODE_ENV === 'production',
     secureCookies: publicUrl.startsWith('https://'),
     logLevel: e.LOG_LEVEL,
+    backup: {
+      dir: path.resolve(e.BACKUP_DIR ?? path.join(dataDir, 'backups')),
+      schedule: e.BACKUP_SCHEDULE ?? (e.DATABASE_URL ? 'off' : 'daily'),
+      keep: e.BACKUP_KEEP,
+    },
   };
 }
 

@@ -61,6 +61,7 @@ export const paths = {
   adminOrganization: '/admin/organizations/organization/:id',
   adminLandingPhotos: '/admin/landing/fotos',
   adminOutbox: '/admin/correos',
+  adminBackups: '/admin/respaldos',
   adminClassrooms: '/admin/aulas',
   adminClassroomCreate: '/admin/aulas/crear-aula',
   adminClassroom: '/admin/aulas/aula/:id',

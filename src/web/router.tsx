@@ -57,6 +57,7 @@ const adminPages: RouteObject[] = [
   screen(paths.adminDiploma, () => import('#web/routes/admin/diplomas-editor.tsx').then((m) => m.AdminDiplomaEditPage)),
   screen(paths.adminDiplomaPreview, () => import('#web/routes/admin/diplomas-preview.tsx').then((m) => m.AdminDiplomaPreviewPage)),
   screen(paths.adminOutbox, () => import('#web/routes/admin/outbox.tsx').then((m) => m.AdminOutboxPage)),
+  screen(paths.adminBackups, () => import('#web/routes/admin/backups.tsx').then((m) => m.AdminBackupsPage)),
   { path: '*', Component: NotFoundPage },
 ];
 

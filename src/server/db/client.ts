@@ -18,9 +18,11 @@ type Handler = (payload: string) => void;
 export type Database = {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** The embedded client (PGlite only): backups snapshot its data folder. */
+  pglite?: PGlite;
+  /** The connection string (PostgreSQL only): backups hand it to pg_dump. */
+  url?: string;
   migrate(): Promise<void>;
-  /** PGlite only: the whole cluster as a tarball (a template for fresh test databases). */
-  dumpDataDir?(): Promise<Blob>;
   ping(): Promise<void>;
   /** PostgreSQL LISTEN, fanned out to in-process handlers; live updates work across instances. */
   listen(channel: string, handler: Handler): Promise<() => void>;
@@ -84,6 +86,7 @@ export async function openDatabase(options: {
     return {
       db,
       kind: 'postgres',
+      url: options.url,
       migrate: () => migratePg(drizzlePg(pool), { migrationsFolder }),
       ping: async () => void (await db.execute(sql`select 1`)),
       listen,
@@ -102,6 +105,7 @@ export async function openDatabase(options: {
   return {
     db,
     kind: 'pglite',
+    pglite: client,
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
     ping: async () => {
       if (client.closed) throw new Error('database closed');
@@ -112,10 +116,6 @@ export async function openDatabase(options: {
       await client.listen(channel, deliver);
     }),
     notify: async (channel, payload) => void (await db.execute(sql`select pg_notify(${channel}, ${payload})`)),
-    dumpDataDir: async () => {
-      const dump = await client.dumpDataDir('none');
-      return dump instanceof Blob ? dump : new Blob([dump]);
-    },
     close: () => client.close(),
   };
 }

@@ -67,4 +67,28 @@ describe('the job runner', () => {
     expect(pending).toHaveLength(1);
     expect(pending[0]!.runAt.getTime()).toBeGreaterThan(Date.now() + 50_000);
   });
+
+  it('queues a recurring job with a first delay once, and a restart keeps the time already queued (the scheduled backup)', async () => {
+    const make = () =>
+      createJobRunner({ db: database.db, handlers: { 'test.daily': async () => {} }, recurring: [{ kind: 'test.daily', everyMs: 86_400_000, firstAfterMs: 3_600_000 }] });
+    const first = make();
+    const before = Date.now();
+    await first.start();
+    await first.stop();
+    const [queued] = await database.db.select().from(jobs).where(eq(jobs.kind, 'test.daily'));
+    expect(queued!.runAt.getTime()).toBeGreaterThanOrEqual(before + 3_600_000 - 1000);
+    expect(queued!.runAt.getTime()).toBeLessThanOrEqual(Date.now() + 3_600_000 + 1000);
+    // a restart: still one job, at the same time
+    const second = make();
+    await second.start();
+    await second.stop();
+    const rows = await database.db.select().from(jobs).where(eq(jobs.kind, 'test.daily'));
+    expect(rows.map((row) => row.runAt.getTime())).toEqual([queued!.runAt.getTime()]);
+  });
+
+  it('tells whether a keyed job was queued or one was already waiting', async () => {
+    const runner = createJobRunner({ db: database.db, handlers: {} });
+    expect(await runner.queue('test.keyed', { uniqueKey: 'keyed' })).toBe(true);
+    expect(await runner.queue('test.keyed', { uniqueKey: 'keyed' })).toBe(false);
+  });
 });

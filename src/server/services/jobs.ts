@@ -6,7 +6,10 @@ type Log = { info(obj: object, msg: string): void; error(obj: object, msg: strin
 
 export type JobHandler = (payload: unknown) => Promise<void>;
 
-export type RecurringJob = { kind: string; everyMs: number };
+/** `firstAfterMs`: how long after the very first start the first one runs (default: at once). */
+export type RecurringJob = { kind: string; everyMs: number; firstAfterMs?: number };
+
+type ScheduleOptions = { runAt?: Date; payload?: object; uniqueKey?: string; tx?: Db };
 
 const lockMs = 5 * 60_000;
 const maxBackoffMs = 60 * 60_000;
@@ -34,11 +37,18 @@ export function createJobRunner(deps: {
    * Queues a job; with a uniqueKey, only one such job waits at a time. Pass `tx` to queue it in the
    * same transaction as the write it follows from: both commit, or neither.
    */
-  async function schedule(kind: string, options: { runAt?: Date; payload?: object; uniqueKey?: string; tx?: Db } = {}): Promise<void> {
-    await (options.tx ?? db)
+  async function schedule(kind: string, options: ScheduleOptions = {}): Promise<void> {
+    await queue(kind, options);
+  }
+
+  /** schedule, telling whether the job was queued (false: one with that key was already waiting). */
+  async function queue(kind: string, options: ScheduleOptions = {}): Promise<boolean> {
+    const queued = await (options.tx ?? db)
       .insert(jobs)
       .values({ kind, payload: options.payload ?? {}, runAt: options.runAt ?? new Date(), uniqueKey: options.uniqueKey ?? null })
-      .onConflictDoNothing();
+      .onConflictDoNothing()
+      .returning({ id: jobs.id });
+    return queued.length > 0;
   }
 
   async function claimOne() {
@@ -114,10 +124,12 @@ export function createJobRunner(deps: {
 
   return {
     schedule,
+    queue,
     runDue: tick,
     /** Queues the recurring jobs and polls until stop(). */
     async start() {
-      for (const each of recurring) await schedule(each.kind, { uniqueKey: `recurring:${each.kind}` });
+      // a job already waiting (from before a restart) keeps its time
+      for (const each of recurring) await schedule(each.kind, { uniqueKey: `recurring:${each.kind}`, runAt: new Date(Date.now() + (each.firstAfterMs ?? 0)) });
       timer = setInterval(() => void tick().catch((error: unknown) => log.error({ err: error }, 'job poll failed')), deps.pollMs ?? 30_000);
       timer.unref();
       void tick().catch(() => {});

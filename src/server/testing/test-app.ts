@@ -32,6 +32,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     production: false,
     secureCookies: false,
     logLevel: 'silent',
+    backup: { dir: '/nonexistent/backups', schedule: 'off', keep: 7 },
     ...overrides,
   };
 }
@@ -52,7 +53,8 @@ async function migratedPgliteTemplate(): Promise<Blob> {
   } catch {
     const database = await openDatabase({ pgliteDir: 'memory://' });
     await database.migrate();
-    const dump = await database.dumpDataDir!();
+    const dumped = await database.pglite!.dumpDataDir('none');
+    const dump = dumped instanceof Blob ? dumped : new Blob([dumped]);
     await database.close();
     // written under a unique name, then renamed: a worker never reads a half-written template
     const partial = `${file}.${randomUUID()}`;

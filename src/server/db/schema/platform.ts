@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { analyticsCategoryEnum } from './enums.ts';
 import { users } from './accounts.ts';
 
@@ -46,4 +46,23 @@ export const jobs = pgTable(
     uniqueKey: text('unique_key').unique(),
   },
   (table) => [index('jobs_pending_idx').on(table.runAt).where(sql`${table.doneAt} is null`)],
+);
+
+/** One row per backup run (scheduled, from the console or from `npm run backup`): the console reads the last one. */
+export const backupRuns = pgTable(
+  'backup_runs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    // 'programado' | 'manual' | 'consola'
+    trigger: text('trigger').notNull(),
+    // 'running' | 'succeeded' | 'failed'
+    status: text('status').notNull().default('running'),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    fileName: text('file_name'),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }),
+    fileCount: integer('file_count'),
+    error: text('error'),
+  },
+  (table) => [index('backup_runs_started_at_idx').on(table.startedAt)],
 );

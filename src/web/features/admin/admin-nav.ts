@@ -13,6 +13,7 @@ export const adminNavLinks: { label: string; to: string }[] = [
   { label: 'Mailing', to: paths.adminMailing },
   { label: 'Estadísticas', to: paths.adminStatistics },
   { label: 'Correos enviados', to: paths.adminOutbox },
+  { label: 'Respaldos', to: paths.adminBackups },
   { label: 'Aulas', to: paths.adminClassrooms },
   { label: 'Diplomados', to: paths.adminDiplomas },
 ];

@@ -7,6 +7,7 @@ import { NavigationOverlay } from '#web/components/page-loader.tsx';
 import { useLogout } from '#web/features/accounts/api.ts';
 import { activeNavLink, adminNavLinks } from '#web/features/admin/admin-nav.ts';
 import { TestModeBanner } from '#web/features/payments/test-mode-banner.tsx';
+import { BackupWarningBanner } from '#web/features/backups/backup-warning-banner.tsx';
 import { paths } from '#web/paths.ts';
 
 /** The console frame for every /admin route: top bar, side navigation (a drawer on phones) and the page. */
@@ -74,6 +75,7 @@ export function AdminLayout() {
       </AppShell.Navbar>
       <AppShell.Main id="contenido" ref={main} tabIndex={-1}>
         <TestModeBanner />
+        <BackupWarningBanner pathname={pathname} />
         <Outlet />
       </AppShell.Main>
       <NavigationOverlay visible={navigation.state === 'loading'} />
