@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '#server/db/client.ts';
-import { procedures } from '#server/db/schema/index.ts';
+import { procedureCaptions, procedures } from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
 import { canWatchFullProcedure } from '#shared/catalog/catalog.rules.ts';
 import { hasPremiumAccess } from '#shared/accounts/accounts.rules.ts';
@@ -44,7 +44,15 @@ export function createMediaService(deps: {
       const [procedure] = await db.select().from(procedures).where(eq(procedures.id, id));
       if (!procedure) throw new AppError('NOT_FOUND');
       if (key === procedure.previewImage || key === procedure.demoVideo) return publicGrant;
-      if (key !== procedure.fullVideo && key !== procedure.guidePdf) throw new AppError('NOT_FOUND');
+      if (key !== procedure.fullVideo && key !== procedure.guidePdf) {
+        // subtitles follow their own video's rule: the demo's are public, the full video's are not
+        const [caption] = await db
+          .select({ video: procedureCaptions.video })
+          .from(procedureCaptions)
+          .where(and(eq(procedureCaptions.procedureId, id), eq(procedureCaptions.fileKey, key)));
+        if (!caption) throw new AppError('NOT_FOUND');
+        if (caption.video === 'demo') return publicGrant;
+      }
       if (!user) throw new AppError('UNAUTHENTICATED');
       const allowed = canWatchFullProcedure(
         {

@@ -5,6 +5,7 @@ import { MediaPlayer, MediaProvider, Track, type MediaPlayerInstance } from '@vi
 import { DefaultVideoLayout, defaultLayoutIcons, type DefaultLayoutTranslations } from '@vidstack/react/player/layouts/default';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { formatChapterTime } from '#shared/catalog/catalog.rules.ts';
+import type { CaptionTrack } from '#shared/catalog/catalog.schemas.ts';
 import { buildChaptersVtt } from '../chapters-vtt.ts';
 import classes from './procedure-player.module.css';
 
@@ -49,9 +50,9 @@ const spanish: Partial<DefaultLayoutTranslations> = {
 
 const mimeOf = (url: string) => (new URL(url, 'http://x').pathname.toLowerCase().endsWith('.webm') ? 'video/webm' : 'video/mp4');
 
-/** Vidstack player with the chapters as a WebVTT track and as the 'Secciones navegables' list. */
-export function ProcedurePlayer(props: { src: string; title: string; poster?: string | null; chapters: Chapter[] }) {
-  const { src, title, poster, chapters } = props;
+/** Vidstack player with the chapters as a WebVTT track and as the 'Secciones navegables' list, and a captions menu. */
+export function ProcedurePlayer(props: { src: string; title: string; poster?: string | null; chapters: Chapter[]; captions?: CaptionTrack[] }) {
+  const { src, title, poster, chapters, captions = [] } = props;
   const player = useRef<MediaPlayerInstance>(null);
   const [duration, setDuration] = useState(0);
 
@@ -86,6 +87,9 @@ export function ProcedurePlayer(props: { src: string; title: string; poster?: st
       >
         <MediaProvider>
           {vttUrl && <Track kind="chapters" src={vttUrl} type="vtt" lang="es" label="Secciones" default />}
+          {captions.map((caption) => (
+            <Track key={caption.url} kind="subtitles" src={caption.url} type="vtt" lang={caption.language} label={caption.label} />
+          ))}
         </MediaProvider>
         <DefaultVideoLayout icons={defaultLayoutIcons} translations={spanish} noScrubGesture slots={{ googleCastButton: null }} />
       </MediaPlayer>
