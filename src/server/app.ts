@@ -34,6 +34,8 @@ import { createAnalyticsService } from './features/analytics/analytics.service.t
 import { createCatalogService } from './features/catalog/catalog.service.ts';
 import { registerCatalogRoutes } from './features/catalog/catalog.routes.ts';
 import { createViewingService } from './features/viewing/viewing.service.ts';
+import { createDevicesService } from './features/accounts/devices.service.ts';
+import { registerDeviceRoutes } from './features/accounts/devices.routes.ts';
 import { registerViewingRoutes } from './features/viewing/viewing.routes.ts';
 import { createEventsService } from './features/events/events.service.ts';
 import { registerEventRoutes } from './features/events/events.routes.ts';
@@ -131,6 +133,7 @@ export async function buildApp(deps: AppDeps) {
   const analytics = createAnalyticsService({ db, secret: config.sessionSecret });
   const diplomas = createDiplomasService({ db, analytics });
   const viewing = createViewingService({ database });
+  const devices = createDevicesService({ database });
   const media = createMediaService({ db, classrooms, diplomas, viewing });
   const catalog = createCatalogService({ db, classrooms, analytics, listen: database.listen });
   const events = createEventsService({ db });
@@ -192,7 +195,8 @@ export async function buildApp(deps: AppDeps) {
   registerAccountRoutes(app, { accounts });
   registerMediaRoutes(app, { media, storage });
   registerCatalogRoutes(app, { catalog, classrooms, analytics });
-  registerViewingRoutes(app, { viewing });
+  registerViewingRoutes(app, { viewing, sessions: devices });
+  registerDeviceRoutes(app, { devices });
   registerEventRoutes(app, { events });
   registerLandingRoutes(app, { landing });
   registerContactRoutes(app, { contact });
