@@ -4,7 +4,7 @@ import { parseChapterTime, procedureTypes, species } from '../catalog/catalog.ru
 import { eventStatuses } from '../events/events.rules.ts';
 import { organizationTypes } from '../organizations/organizations.rules.ts';
 import { textColors } from '../landing/landing.rules.ts';
-import { uploadTargetNames } from '../uploads/uploads.rules.ts';
+import { uploadKinds, uploadTargetNames } from '../uploads/uploads.rules.ts';
 import type { CaptionLanguage, CaptionVideo } from '../catalog/captions.rules.ts';
 
 /** Spec 2 §1 and §9: every console table shows 12 rows a page. */
@@ -197,7 +197,7 @@ export type AdminNewsletter = z.infer<typeof adminNewsletterSchema>;
 
 // ---------- uploads ----------
 
-export const uploadResultSchema = z.object({ key: z.string(), kind: z.enum(['image', 'video', 'pdf']) });
+export const uploadResultSchema = z.object({ key: z.string(), kind: z.enum(uploadKinds) });
 export type UploadResult = z.infer<typeof uploadResultSchema>;
 export const discardUploadSchema = z.object({ key: z.string().min(1).max(512) });
 export const uploadQuerySchema = z.object({
