@@ -22,6 +22,7 @@ export const paths = {
   profile: '/perfil',
   profileAccount: '/perfil/usuario',
   profilePayment: '/perfil/pago',
+  profileDevices: '/perfil/dispositivos',
 
   myDiplomas: '/mis-diplomados',
   myDiploma: '/mis-diplomados/diplomado/:id',

@@ -104,6 +104,7 @@ export function createAppRouter(queryClient: QueryClient) {
       screen(paths.profile, () => import('#web/routes/profile.tsx').then((m) => m.ProfilePage)),
       screen(paths.profileAccount, () => import('#web/routes/profile-account.tsx').then((m) => m.ProfileAccountPage)),
       screen(paths.profilePayment, () => import('#web/routes/profile-payment.tsx').then((m) => m.ProfilePaymentPage)),
+      screen(paths.profileDevices, () => import('#web/routes/profile-devices.tsx').then((m) => m.ProfileDevicesPage)),
     ]),
 
     guarded(guards.premiumAccess, [

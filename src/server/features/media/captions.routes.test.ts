@@ -37,7 +37,7 @@ async function captionKey(recordId: string, text?: string): Promise<string> {
   return response.json().key;
 }
 
-const putProcedure = (id: string, payload: unknown) =>
+const putProcedure = (id: string, payload: object) =>
   t.app.inject({ method: 'PUT', url: `/api/admin/procedures/${id}`, headers: { origin: testPublicUrl, cookie: admin }, payload });
 
 async function procedureInput(id: string, type: 'Gratis' | 'Premium', captions?: unknown) {
