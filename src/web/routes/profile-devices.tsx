@@ -136,12 +136,12 @@ function SessionCard({ session }: { session: DeviceSession }) {
           </Stack>
           <Group gap={6}>
             {session.isCurrent && (
-              <Badge color="green" variant="light" tt="none">
+              <Badge color="#1b5e20" tt="none">
                 Este dispositivo
               </Badge>
             )}
             {session.isPlaying && (
-              <Badge color="blue" variant="light" tt="none">
+              <Badge color="blue.9" tt="none">
                 Reproduciendo aquí
               </Badge>
             )}
@@ -206,7 +206,16 @@ function CloseOthersButton({ count }: { count: number }) {
   return (
     <>
       <Group>
-        <Button color="red" variant="light" onClick={modal.open} disabled={count === 0}>
+        <Button
+          color="red"
+          variant="light"
+          onClick={modal.open}
+          disabled={count === 0}
+          h="auto"
+          py={8}
+          maw="100%"
+          styles={{ label: { whiteSpace: 'normal', textAlign: 'center' } }}
+        >
           Cerrar sesión en todos los demás dispositivos
         </Button>
         {count === 0 && (
