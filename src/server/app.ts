@@ -134,7 +134,7 @@ export async function buildApp(deps: AppDeps) {
   const diplomas = createDiplomasService({ db, analytics });
   const viewing = createViewingService({ database });
   const devices = createDevicesService({ database });
-  const media = createMediaService({ db, classrooms, diplomas, viewing });
+  const media = createMediaService({ db, classrooms, diplomas, viewing, listen: database.listen });
   const catalog = createCatalogService({ db, classrooms, analytics, listen: database.listen });
   const events = createEventsService({ db });
   const landing = createLandingService({ db, catalog });

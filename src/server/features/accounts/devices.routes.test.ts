@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
-import { createUser, testPassword } from '#server/testing/factories.ts';
-import { sessions, viewingTokens } from '#server/db/schema/index.ts';
+import { Readable } from 'node:stream';
+import { createProcedure, createUser, testPassword } from '#server/testing/factories.ts';
+import { procedureCaptions, sessions, viewingTokens } from '#server/db/schema/index.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -111,6 +112,22 @@ describe('DELETE /api/account/sessions/:id', () => {
     expect(await me(desktop)).toMatchObject({ id: user.id });
     expect(await t.db.select().from(viewingTokens).where(eq(viewingTokens.userId, user.id))).toEqual([]);
     expect((await listSessions(desktop)).json().sessions).toHaveLength(1);
+  });
+
+  it('stops serving the closed browser the files it had already opened', async () => {
+    const { desktop, phone } = await memberOnTwoDevices('Premium');
+    const procedure = await createProcedure(t, { type: 'Premium' });
+    const key = `procedures/${procedure.id}/1700000000000_subtitulos.vtt`;
+    await t.storage.put(key, Readable.from([Buffer.from('WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nHola\n')]));
+    await t.db.insert(procedureCaptions).values({ procedureId: procedure.id, video: 'full', language: 'es', fileKey: key });
+    const fetchAs = async (cookie: string) => (await t.app.inject({ url: `/media/${key}`, headers: { cookie } })).statusCode;
+    expect(await fetchAs(phone)).toBe(200);
+    expect(await fetchAs(phone)).toBe(200);
+    const other = (await listSessions(desktop)).json().sessions.find((session: { isCurrent: boolean }) => !session.isCurrent);
+    await closeSession(desktop, other.id);
+    // the permission cache hears of the closed session through a database notification
+    await expect.poll(() => fetchAs(phone), { timeout: 3000 }).toBe(401);
+    expect(await fetchAs(desktop)).toBe(200);
   });
 
   it("answers 404 for another member's session and leaves it signed in", async () => {

@@ -5,7 +5,8 @@ import { AppError } from '#shared/errors.ts';
 import type { DeviceSession } from '#shared/accounts/devices.schemas.ts';
 import { describeIpAddress, describeUserAgent } from './device-labels.ts';
 
-const endedChannel = 'sessions_ended';
+/** Notified with a session id whenever 'Mis dispositivos' closes a session. */
+export const sessionsEndedChannel = 'sessions_ended';
 
 /** 'Mis dispositivos': a member's own signed-in sessions, and ending them (another member's are never reached). */
 export function createDevicesService(deps: { database: Database }) {
@@ -33,7 +34,7 @@ export function createDevicesService(deps: { database: Database }) {
   }
 
   async function announce(sessionIds: string[]): Promise<void> {
-    await Promise.all(sessionIds.map((id) => deps.database.notify(endedChannel, id)));
+    await Promise.all(sessionIds.map((id) => deps.database.notify(sessionsEndedChannel, id)));
   }
 
   /** Signs one of the member's sessions out (its viewing token goes with it); 404 for any other session. */
@@ -59,7 +60,7 @@ export function createDevicesService(deps: { database: Database }) {
   /** Calls `onEnded` once when this session is closed from 'Mis dispositivos' (any instance); returns the unsubscribe. */
   function watchEnd(sessionId: string, onEnded: () => void): Promise<() => void> {
     let fired = false;
-    return deps.database.listen(endedChannel, (payload) => {
+    return deps.database.listen(sessionsEndedChannel, (payload) => {
       if (payload !== sessionId || fired) return;
       fired = true;
       onEnded();

@@ -10,6 +10,8 @@ import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import type { ClassroomsService } from '#server/features/classrooms/classrooms.service.ts';
 import type { DiplomasService } from '#server/features/diplomas/diplomas.service.ts';
 import type { ViewingService } from '#server/features/viewing/viewing.service.ts';
+import { sessionsEndedChannel } from '#server/features/accounts/devices.service.ts';
+import type { Database } from '#server/db/client.ts';
 
 export type MediaVisibility = 'public' | 'private';
 
@@ -27,9 +29,12 @@ export function createMediaService(deps: {
   classrooms: ClassroomsService;
   diplomas: DiplomasService;
   viewing: ViewingService;
+  listen?: Database['listen'];
 }) {
   const { db, classrooms, diplomas, viewing } = deps;
   const grants = new LRUCache<string, Grant>({ max: 20_000, ttl: grantTtlMs });
+  // grants are keyed by cookie, not session: a session closed from another device forgets them all (rare, cheap)
+  void deps.listen?.(sessionsEndedChannel, () => grants.clear());
   const publicGrant: Grant = { visibility: 'public', singleDeviceUserId: null };
   const privateGrant: Grant = { visibility: 'private', singleDeviceUserId: null };
 
