@@ -80,6 +80,8 @@ describe('caption uploads', () => {
   it.each([
     ['a file without the WEBVTT header', Buffer.from('1\n00:00:01.000 --> 00:00:04.000\nHola\n'), 'Línea 1: el archivo debe comenzar con la palabra WEBVTT.'],
     ['a badly written timing', Buffer.from('WEBVTT\n\n00:00:01,000 --> 00:00:04.000\nHola\n'), 'Línea 3: la línea de tiempo debe tener la forma 00:00:01.000 --> 00:00:04.000.'],
+    ['an arrow without its two dashes', Buffer.from('WEBVTT\n\n00:00:01.000 -> 00:00:04.000\nHola\n'), 'Línea 3: la línea de tiempo debe tener la forma 00:00:01.000 --> 00:00:04.000.'],
+    ['a cue without its timing line', Buffer.from('WEBVTT\n\n1\nHola\n'), 'Línea 4: falta la línea de tiempo del subtítulo, con la forma 00:00:01.000 --> 00:00:04.000.'],
     ['a cue that ends before it starts', Buffer.from('WEBVTT\n\n00:00:05.000 --> 00:00:04.000\nHola\n'), 'Línea 3: el final de un subtítulo debe ser posterior a su inicio.'],
     ['a file that is not UTF-8', Buffer.concat([Buffer.from('WEBVTT\n\n00:00:01.000 --> 00:00:04.000\nIncisi'), Buffer.from([0xf3]), Buffer.from('n\n')]), 'Línea 1: el archivo debe estar guardado con codificación UTF-8.'],
     ['a file without any subtitle', Buffer.from('WEBVTT\n'), 'Línea 1: el archivo no contiene ningún subtítulo.'],

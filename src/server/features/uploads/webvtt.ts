@@ -2,11 +2,13 @@ import webvtt from 'webvtt-parser';
 
 type Problem = { line: number; reason: string };
 
+const timingReason = 'la línea de tiempo debe tener la forma 00:00:01.000 --> 00:00:04.000';
+
 // the parser's English messages, grouped into the reasons an admin can act on
 const reasons: [RegExp, string][] = [
   [/signature/i, 'el archivo debe comenzar con la palabra WEBVTT'],
   [/not greater than start/i, 'el final de un subtítulo debe ser posterior a su inicio'],
-  [/timestamp|digits|separator|seconds|time unit|decimal/i, 'la línea de tiempo debe tener la forma 00:00:01.000 --> 00:00:04.000'],
+  [/timestamp|digits|separator|seconds|time unit|decimal/i, timingReason],
   [/cue identifier/i, 'a un identificador de subtítulo le debe seguir su línea de tiempo'],
   [/blank line/i, 'falta una línea en blanco entre subtítulos'],
   [/tag|annotation|escape/i, 'una etiqueta de formato del texto está mal escrita'],
@@ -25,8 +27,15 @@ export function findWebVttProblem(bytes: Buffer): Problem | null {
   } catch {
     return { line: 1, reason: 'el archivo debe estar guardado con codificación UTF-8' };
   }
-  const result = new webvtt.WebVTTParser().parse(text.replace(/^\uFEFF/, ''), 'subtitles');
+  const content = text.replace(/^\uFEFF/, '');
+  const result = new webvtt.WebVTTParser().parse(content, 'subtitles');
   const [first] = [...result.errors].sort((a, b) => a.line - b.line);
+  if (first && /identifier needs to be followed by timestamp/i.test(first.message)) {
+    // the parser took the line before for a cue identifier: usually a mistyped timing line
+    const previous = content.split(/\r\n|\r|\n/)[first.line - 2] ?? '';
+    if (/\d:\d/.test(previous)) return { line: first.line - 1, reason: timingReason };
+    return { line: first.line, reason: 'falta la línea de tiempo del subtítulo, con la forma 00:00:01.000 --> 00:00:04.000' };
+  }
   if (first) return { line: first.line, reason: spanishReason(first.message) };
   if (result.cues.length === 0) return { line: 1, reason: 'el archivo no contiene ningún subtítulo' };
   return null;
