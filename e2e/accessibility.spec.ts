@@ -31,6 +31,7 @@ const memberRoutes: RouteCase[] = [
   { name: 'profile (Basic)', role: 'gratis', path: () => '/perfil', heading: 'Mi CxVet' },
   { name: 'profile (Premium)', role: 'premium', path: () => '/perfil', heading: 'Mi CxVet' },
   { name: 'payments (Premium)', role: 'premium', path: () => '/perfil/pago', heading: 'Pagos' },
+  { name: 'devices (Premium)', role: 'premium', path: () => '/perfil/dispositivos', heading: 'Mis dispositivos' },
   { name: 'account re-login (Premium)', role: 'premium', path: () => '/perfil/usuario' },
   { name: 'welcome (Legacy)', role: 'legacy', path: () => '/registro' },
   { name: 'procedure (Premium)', role: 'premium', path: (ids) => `/procedimiento/${ids.premiumProcedure}` },
