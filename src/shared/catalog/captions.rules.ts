@@ -12,6 +12,3 @@ export const captionLabels: Record<CaptionLanguage, string> = {
   en: 'English',
   pt: 'Português',
 };
-
-/** Largest caption file: an hour of dense subtitles is about 100 KB. */
-export const captionSizeLimit = 1024 * 1024;

@@ -9,6 +9,7 @@ export const uploadSizeLimits: Record<UploadKind, number> = {
   image: 10 * megabyte,
   pdf: 50 * megabyte,
   video: 5 * 1024 * megabyte,
+  // an hour of dense subtitles is about 100 KB
   captions: megabyte,
 };
 

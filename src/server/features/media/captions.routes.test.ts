@@ -6,7 +6,7 @@ import { signedInAs } from '#server/testing/factories.ts';
 import { postUpload, uploadSample } from '#server/features/uploads/uploads.testing.ts';
 import { pendingUploads, procedureCaptions } from '#server/db/schema/index.ts';
 import { messages } from '#shared/messages.ts';
-import { captionSizeLimit } from '#shared/catalog/captions.rules.ts';
+import { uploadSizeLimits } from '#shared/uploads/uploads.rules.ts';
 
 let t: TestApp;
 let admin: string;
@@ -103,7 +103,7 @@ describe('caption uploads', () => {
   });
 
   it('refuses a caption file over 1 MB with 413', async () => {
-    const big = Buffer.concat([validVtt(), Buffer.from(`\n3\n00:00:09.000 --> 00:00:10.000\n${'a'.repeat(captionSizeLimit)}\n`)]);
+    const big = Buffer.concat([validVtt(), Buffer.from(`\n3\n00:00:09.000 --> 00:00:10.000\n${'a'.repeat(uploadSizeLimits.captions)}\n`)]);
     expect((await uploadCaptions(randomUUID(), big)).statusCode).toBe(413);
   });
 
