@@ -31,6 +31,8 @@ const memberRoutes: RouteCase[] = [
   { name: 'profile (Basic)', role: 'gratis', path: () => '/perfil', heading: 'Mi CxVet' },
   { name: 'profile (Premium)', role: 'premium', path: () => '/perfil', heading: 'Mi CxVet' },
   { name: 'payments (Premium)', role: 'premium', path: () => '/perfil/pago', heading: 'Pagos' },
+  { name: 'devices (Premium)', role: 'premium', path: () => '/perfil/dispositivos', heading: 'Mis dispositivos' },
+  { name: 'privacy and my data (Basic)', role: 'gratis', path: () => '/perfil/privacidad', heading: 'Privacidad y mis datos' },
   { name: 'account re-login (Premium)', role: 'premium', path: () => '/perfil/usuario' },
   { name: 'welcome (Legacy)', role: 'legacy', path: () => '/registro' },
   { name: 'procedure (Premium)', role: 'premium', path: (ids) => `/procedimiento/${ids.premiumProcedure}` },
@@ -59,6 +61,7 @@ const adminRoutes: RouteCase[] = [
   { name: 'admin mailing', role: 'admin', path: () => '/admin/mailing' },
   { name: 'admin statistics', role: 'admin', path: () => '/admin/estadisticas' },
   { name: 'admin outbox', role: 'admin', path: () => '/admin/correos', heading: 'Correos enviados' },
+  { name: 'admin backups', role: 'admin', path: () => '/admin/respaldos', heading: 'Respaldos' },
 ];
 
 let ids: Ids | null = null;

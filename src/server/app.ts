@@ -34,6 +34,8 @@ import { createAnalyticsService } from './features/analytics/analytics.service.t
 import { createCatalogService } from './features/catalog/catalog.service.ts';
 import { registerCatalogRoutes } from './features/catalog/catalog.routes.ts';
 import { createViewingService } from './features/viewing/viewing.service.ts';
+import { createDevicesService } from './features/accounts/devices.service.ts';
+import { registerDeviceRoutes } from './features/accounts/devices.routes.ts';
 import { registerViewingRoutes } from './features/viewing/viewing.routes.ts';
 import { createWatchMarksService } from './features/watching/watch-marks.service.ts';
 import { createWatchingService } from './features/watching/watching.service.ts';
@@ -140,7 +142,8 @@ export async function buildApp(deps: AppDeps) {
   const analytics = createAnalyticsService({ db, secret: config.sessionSecret });
   const diplomas = createDiplomasService({ db, analytics });
   const viewing = createViewingService({ database });
-  const media = createMediaService({ db, classrooms, diplomas, viewing });
+  const devices = createDevicesService({ database });
+  const media = createMediaService({ db, classrooms, diplomas, viewing, listen: database.listen });
   const catalog = createCatalogService({ db, classrooms, analytics, marks: createWatchMarksService({ db }), listen: database.listen });
   const watching = createWatchingService({ db, catalog, viewing });
   const events = createEventsService({ db });
@@ -235,7 +238,8 @@ export async function buildApp(deps: AppDeps) {
   registerAccountRoutes(app, { accounts });
   registerMediaRoutes(app, { media, storage });
   registerCatalogRoutes(app, { catalog, classrooms, analytics });
-  registerViewingRoutes(app, { viewing });
+  registerViewingRoutes(app, { viewing, sessions: devices });
+  registerDeviceRoutes(app, { devices });
   await registerWatchingRoutes(app, { watching });
   registerEventRoutes(app, { events });
   registerLandingRoutes(app, { landing });

@@ -17,6 +17,7 @@ export const messages = {
   selectValue: 'Debes seleccionar un valor',
   invalidTimeFormat: 'Introduce un formato válido.',
   invalidFileFormat: 'El formato del archivo no es correcto.',
+  captionsSpanishFirst: 'Sube primero los subtítulos en español.',
   notFoundPage: 'Página no encontrada',
   proceduresLoadFailed: 'No se pudo cargar la lista de cirugías, intente más tarde',
   tagsLoadFailed: 'No se pudo cargar la lista de etiquetas',
@@ -91,6 +92,7 @@ export const errorMessages: Record<ErrorCode, { message: string; title?: string 
   },
   RESET_CODE_INVALID: { message: 'El código ya no es válido', title: 'CÓDIGO INVÁLIDO' },
   FILE_FORMAT: { message: 'El formato del archivo no es correcto.' },
+  CAPTIONS_INVALID: { message: 'El archivo de subtítulos no es un WebVTT válido.' },
   REAUTH_REQUIRED: { message: 'Por tu seguridad, vuelve a iniciar sesión para editar tu cuenta.' },
   VIEWING_TOKEN_REPLACED: { message: 'Detectamos que se ha ingresado con esta cuenta en otro dispositivo.' },
   SIGNUP_USER_EXISTS: {

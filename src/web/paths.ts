@@ -23,6 +23,7 @@ export const paths = {
   profileAccount: '/perfil/usuario',
   profilePayment: '/perfil/pago',
   profilePrivacy: '/perfil/privacidad',
+  profileDevices: '/perfil/dispositivos',
 
   myFavorites: '/mis-favoritos',
   myDiplomas: '/mis-diplomados',

@@ -106,6 +106,7 @@ export function createAppRouter(queryClient: QueryClient) {
       screen(paths.profileAccount, () => import('#web/routes/profile-account.tsx').then((m) => m.ProfileAccountPage)),
       screen(paths.profilePayment, () => import('#web/routes/profile-payment.tsx').then((m) => m.ProfilePaymentPage)),
       screen(paths.profilePrivacy, () => import('#web/routes/profile-privacy.tsx').then((m) => m.ProfilePrivacyPage)),
+      screen(paths.profileDevices, () => import('#web/routes/profile-devices.tsx').then((m) => m.ProfileDevicesPage)),
     ]),
 
     guarded(guards.premiumAccess, [

@@ -7,6 +7,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in account, looked up once per request; null for a guest. */
     currentUser(): Promise<UserRow | null>;
+    /** The signed-in session (device) of this request; null for a guest. */
+    currentSessionId(): Promise<string | null>;
   }
 }
 
@@ -29,6 +31,10 @@ export function registerAuthorization(app: FastifyInstance, accounts: AccountsSe
       cache.set(this, pending);
     }
     return pending;
+  });
+  app.decorateRequest('currentSessionId', async function (this: FastifyRequest) {
+    const user = await this.currentUser();
+    return user ? accounts.sessionIdOf(this) : null;
   });
 }
 

@@ -4,7 +4,8 @@ import { parseChapterTime, procedureTypes, species } from '../catalog/catalog.ru
 import { eventStatuses } from '../events/events.rules.ts';
 import { organizationTypes } from '../organizations/organizations.rules.ts';
 import { textColors } from '../landing/landing.rules.ts';
-import { uploadTargetNames } from '../uploads/uploads.rules.ts';
+import { uploadKinds, uploadTargetNames } from '../uploads/uploads.rules.ts';
+import type { CaptionLanguage, CaptionVideo } from '../catalog/captions.rules.ts';
 
 /** Spec 2 §1 and §9: every console table shows 12 rows a page. */
 export const adminPageSize = 12;
@@ -59,6 +60,17 @@ export const chapterInputSchema = z.object({
     .refine((value) => value === '' || parseChapterTime(value) !== null, messages.invalidTimeFormat),
 });
 
+/** One video's subtitle files by language ('' = none); another language only once Spanish is there. */
+const captionSetSchema = z
+  .object({ es: optionalCaptionKey(), en: optionalCaptionKey(), pt: optionalCaptionKey() })
+  .refine((set) => set.es !== '' || (set.en === '' && set.pt === ''), { message: messages.captionsSpanishFirst, path: ['es'] });
+function optionalCaptionKey() {
+  return z.string().max(512);
+}
+export const procedureCaptionsInputSchema = z.object({ demo: captionSetSchema, full: captionSetSchema });
+export type ProcedureCaptionsInput = Record<CaptionVideo, Record<CaptionLanguage, string>>;
+export const emptyProcedureCaptions: ProcedureCaptionsInput = { demo: { es: '', en: '', pt: '' }, full: { es: '', en: '', pt: '' } };
+
 export const procedureInputSchema = z.object({
   name: requiredText(messages.requiredDot, 300),
   type: z.enum(procedureTypes, { error: messages.selectValue }),
@@ -71,6 +83,8 @@ export const procedureInputSchema = z.object({
   guidePdf: fileKey(),
   fullVideo: fileKey(),
   chapters: z.array(chapterInputSchema).max(300),
+  /** Left out, the saved subtitles stay as they are (API clients older than captions). */
+  captions: procedureCaptionsInputSchema.optional(),
 });
 export type ProcedureInput = z.infer<typeof procedureInputSchema>;
 
@@ -183,7 +197,7 @@ export type AdminNewsletter = z.infer<typeof adminNewsletterSchema>;
 
 // ---------- uploads ----------
 
-export const uploadResultSchema = z.object({ key: z.string(), kind: z.enum(['image', 'video', 'pdf']) });
+export const uploadResultSchema = z.object({ key: z.string(), kind: z.enum(uploadKinds) });
 export type UploadResult = z.infer<typeof uploadResultSchema>;
 export const discardUploadSchema = z.object({ key: z.string().min(1).max(512) });
 export const uploadQuerySchema = z.object({

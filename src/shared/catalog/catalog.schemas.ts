@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { procedureTypes, species } from './catalog.rules.ts';
+import { captionLanguages } from './captions.rules.ts';
 
 export const catalogPageSize = 9;
 
@@ -54,6 +55,9 @@ export type CatalogFilters = z.infer<typeof catalogFiltersSchema>;
 
 export const chapterSchema = z.object({ name: z.string(), timeSeconds: z.number().int() });
 
+export const captionTrackSchema = z.object({ language: z.enum(captionLanguages), label: z.string(), url: z.string() });
+export type CaptionTrack = z.infer<typeof captionTrackSchema>;
+
 export const procedureDetailSchema = procedureCardSchema.extend({
   chapters: z.array(chapterSchema),
   /** The full video for those allowed, else the demo; always a /media URL. */
@@ -61,6 +65,8 @@ export const procedureDetailSchema = procedureCardSchema.extend({
   isDemo: z.boolean(),
   /** Null for those without access: the PDF button opens the 'Aviso' modal instead. */
   guidePdfUrl: z.string().nullable(),
+  /** Subtitles of the video in videoUrl (demo or full), Spanish first. */
+  captions: z.array(captionTrackSchema),
 });
 export type ProcedureDetail = z.infer<typeof procedureDetailSchema>;
 

@@ -17,10 +17,13 @@ describe('upload names', () => {
     expect(kindByName('a.svg', ['image'])).toBeNull();
     expect(kindByName('a.webm', ['image', 'video'])).toBe('video');
     expect(kindByName('a.pdf', ['image'])).toBeNull();
+    expect(kindByName('subtitulos.VTT', ['captions'])).toBe('captions');
+    expect(kindByName('subtitulos.srt', ['captions'])).toBeNull();
   });
 
   it('puts procedure files in the procedure folder and landing files in landing_page', () => {
     expect(uploadFolder('procedure-demo', 'abc')).toBe('procedures/abc');
+    expect(uploadFolder('procedure-captions', 'abc')).toBe('procedures/abc');
     expect(uploadFolder('landing-media')).toBe('landing_page');
   });
 

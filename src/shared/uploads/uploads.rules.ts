@@ -1,5 +1,5 @@
 /** What a console upload may contain: checked by name and by the file's first bytes. */
-export const uploadKinds = ['image', 'video', 'pdf'] as const;
+export const uploadKinds = ['image', 'video', 'pdf', 'captions'] as const;
 export type UploadKind = (typeof uploadKinds)[number];
 
 const megabyte = 1024 * 1024;
@@ -9,6 +9,8 @@ export const uploadSizeLimits: Record<UploadKind, number> = {
   image: 10 * megabyte,
   pdf: 50 * megabyte,
   video: 5 * 1024 * megabyte,
+  // an hour of dense subtitles is about 100 KB
+  captions: megabyte,
 };
 
 /** Spec 2 §5: images jpeg/jpg/png, videos ogg/mp4/webm, documents pdf (no SVG). */
@@ -16,6 +18,8 @@ export const uploadFormats: Record<UploadKind, { extensions: readonly string[]; 
   image: { extensions: ['jpeg', 'jpg', 'png'], mimeTypes: ['image/jpeg', 'image/png'] },
   video: { extensions: ['ogg', 'ogv', 'mp4', 'webm'], mimeTypes: ['video/ogg', 'video/mp4', 'video/webm'] },
   pdf: { extensions: ['pdf'], mimeTypes: ['application/pdf'] },
+  // plain text has no magic bytes: a WebVTT parser checks the content instead (server)
+  captions: { extensions: ['vtt'], mimeTypes: ['text/vtt'] },
 };
 
 /** The `accept` attribute of a file input for these kinds. */
@@ -29,6 +33,7 @@ export const uploadTargets = {
   'procedure-demo': { folder: 'procedures', perRecord: true, kinds: ['video'] },
   'procedure-guide': { folder: 'procedures', perRecord: true, kinds: ['pdf'] },
   'procedure-video': { folder: 'procedures', perRecord: true, kinds: ['video'] },
+  'procedure-captions': { folder: 'procedures', perRecord: true, kinds: ['captions'] },
   'event-image': { folder: 'events', perRecord: false, kinds: ['image'] },
   'event-pdf': { folder: 'events', perRecord: false, kinds: ['pdf'] },
   'event-program': { folder: 'events', perRecord: false, kinds: ['pdf'] },

@@ -114,7 +114,13 @@ function VideoArea(props: {
   }
   if (!needsToken) {
     return (
-      <ProcedurePlayer src={procedure.videoUrl} title={procedure.name} poster={procedure.previewUrl} chapters={procedure.chapters} />
+      <ProcedurePlayer
+        src={procedure.videoUrl}
+        title={procedure.name}
+        poster={procedure.previewUrl}
+        chapters={procedure.chapters}
+        captions={procedure.captions}
+      />
     );
   }
   if (viewing.status === 'replaced') {
@@ -146,6 +152,7 @@ function VideoArea(props: {
         title={procedure.name}
         poster={procedure.previewUrl}
         chapters={procedure.chapters}
+        captions={procedure.captions}
       />
     </Stack>
   );

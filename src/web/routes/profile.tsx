@@ -129,6 +129,17 @@ export function ProfilePage() {
               </Anchor>
             </Stack>
           </Card>
+          <Card withBorder radius="md" padding="lg">
+            <Stack gap="xs">
+              <Title order={2} size="h3">
+                Dispositivos
+              </Title>
+              <Text size="sm">Consulta dónde está abierta tu cuenta y cierra las sesiones que no reconozcas.</Text>
+              <Anchor component={Link} to={paths.profileDevices} size="sm">
+                Ver mis dispositivos
+              </Anchor>
+            </Stack>
+          </Card>
         </SimpleGrid>
         {membership.hasPremiumAccess && certificates.length > 0 && <CertificatesCard />}
       </Stack>

@@ -71,6 +71,8 @@ export const sessions = pgTable('sessions', {
     .notNull()
     .references(() => users.id, { onDelete: 'cascade' }),
   ...timestamps,
+  // 'Mis dispositivos': refreshed at most every few minutes by our session lookup, not by better-auth
+  lastActiveAt: timestamp('last_active_at', { withTimezone: true }).notNull().defaultNow(),
 }, (table) => [index('sessions_user_id_idx').on(table.userId)]);
 
 /** better-auth's credential records (the password hash lives here). */

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, pgEnum, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { captionLanguages, captionVideos } from '#shared/catalog/captions.rules.ts';
 import { procedureTypeEnum, speciesEnum } from './enums.ts';
 
 export const tags = pgTable('tags', {
@@ -62,4 +63,21 @@ export const procedureTags = pgTable(
     primaryKey({ columns: [table.procedureId, table.tagId] }),
     index('procedure_tags_tag_id_idx').on(table.tagId),
   ],
+);
+
+export const captionLanguageEnum = pgEnum('caption_language', captionLanguages);
+export const captionVideoEnum = pgEnum('caption_video', captionVideos);
+
+/** WebVTT subtitles of one of a procedure's two videos, one file per language; served with that video's access rule. */
+export const procedureCaptions = pgTable(
+  'procedure_captions',
+  {
+    procedureId: uuid('procedure_id')
+      .notNull()
+      .references(() => procedures.id, { onDelete: 'cascade' }),
+    video: captionVideoEnum('video').notNull(),
+    language: captionLanguageEnum('language').notNull(),
+    fileKey: text('file_key').notNull().unique(),
+  },
+  (table) => [primaryKey({ columns: [table.procedureId, table.video, table.language] })],
 );

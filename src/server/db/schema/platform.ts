@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, bigserial, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { analyticsCategoryEnum } from './enums.ts';
-import { users } from './accounts.ts';
+import { sessions, users } from './accounts.ts';
 
 /** One viewing token per user: the single-device rule. */
 export const viewingTokens = pgTable('viewing_tokens', {
@@ -9,6 +9,8 @@ export const viewingTokens = pgTable('viewing_tokens', {
     .primaryKey()
     .references(() => users.id, { onDelete: 'cascade' }),
   token: text('token').notNull(),
+  // the signed-in session (device) holding the token; ending that session ends its viewing too
+  sessionId: text('session_id').references(() => sessions.id, { onDelete: 'cascade' }),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -10,6 +10,7 @@ import {
   diplomaUsers,
   diplomaVideoChapters,
   diplomaVideoFiles,
+  procedureCaptions,
   diplomaVideos,
   diplomas,
   events,
@@ -26,6 +27,7 @@ import {
   tags,
   users,
 } from '#server/db/schema/index.ts';
+import { findWebVttProblem } from '#server/features/uploads/webvtt.ts';
 import { seedDemo } from './demo.ts';
 import { demoAccounts, demoPassword } from './demo-accounts.ts';
 
@@ -171,12 +173,24 @@ describe('seedDemo', () => {
       ...(await t.db.select().from(diplomas)).flatMap((row) => [row.previewImage, row.previewPdf, row.certificateImage]),
       ...(await t.db.select().from(diplomaVideos)).map((row) => row.video),
       ...(await t.db.select().from(diplomaVideoFiles)).map((row) => row.file),
+      ...(await t.db.select().from(procedureCaptions)).map((row) => row.fileKey),
     ].filter((key): key is string => Boolean(key));
     expect(keys.length).toBeGreaterThan(70);
     for (const key of keys) {
       expect(key, key).not.toMatch(/^(https?:)?\//);
       expect(await t.storage.stat(key), key).toMatchObject({ size: expect.any(Number) });
       expect((await t.storage.stat(key))!.size, key).toBeGreaterThan(0);
+    }
+  });
+
+  it('gives the newest procedures Spanish subtitles that pass the upload check', async () => {
+    const rows = await t.db.select().from(procedureCaptions);
+    expect(rows.filter((row) => row.language === 'es' && row.video === 'full').length).toBeGreaterThanOrEqual(1);
+    expect(rows.filter((row) => row.language === 'es' && row.video === 'demo').length).toBeGreaterThanOrEqual(1);
+    for (const row of rows) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of t.storage.read(row.fileKey)) chunks.push(chunk as Buffer);
+      expect(findWebVttProblem(Buffer.concat(chunks)), row.fileKey).toBeNull();
     }
   });
 

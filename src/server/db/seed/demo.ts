@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { inArray } from 'drizzle-orm';
@@ -22,6 +23,7 @@ import {
   paymentSubscriptions,
   simulatedProviderRecords,
   payments,
+  procedureCaptions,
   procedureChapters,
   procedureTags,
   procedures,
@@ -395,6 +397,20 @@ function req<T>(value: T | undefined, what: string): T {
   return value;
 }
 
+const demoCaptionLines = {
+  es: ['Colocamos al paciente en decúbito dorsal.', 'Preparamos el campo quirúrgico de forma aséptica.', 'Incidimos la piel sobre la línea media.', 'Identificamos las estructuras antes de continuar.', 'Cerramos por planos con sutura absorbible.'],
+  en: ['We place the patient in dorsal recumbency.', 'We prepare the surgical field aseptically.', 'We incise the skin along the midline.', 'We identify the structures before going on.', 'We close in layers with absorbable suture.'],
+} as const;
+
+const vttTime = (seconds: number) => `00:${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}.000`;
+
+/** A valid WebVTT file spreading these lines over a video of this many seconds. */
+export function demoCaptionsVtt(lines: readonly string[], seconds: number): string {
+  const step = Math.floor(seconds / lines.length);
+  const cues = lines.map((line, index) => `${index + 1}\n${vttTime(index * step)} --> ${vttTime((index + 1) * step - 1)}\n${line}`);
+  return `WEBVTT\n\n${cues.join('\n\n')}\n`;
+}
+
 /** Fills an empty database with Spanish demo content and the demo accounts; false when it holds any procedure or user. */
 export async function seedDemo(deps: { db: Db; storage: FileStorage; accounts: AccountsService }): Promise<boolean> {
   const { db, storage, accounts } = deps;
@@ -434,6 +450,21 @@ export async function seedDemo(deps: { db: Db; storage: FileStorage; accounts: A
     };
   });
   const procedureId = (name: string) => req(procedureRows.find((row) => row.name === name), `procedure ${name}`).id;
+  // the two newest procedures carry Spanish subtitles on both videos, the newest English ones on its full video too
+  const captionFiles = new Map<string, string>(); // storage key -> WebVTT text
+  const captionRows = procedureRows.slice(0, 2).flatMap((row, index) => {
+    const folder = `procedures/${row.id}`;
+    const entries = [
+      { video: 'demo' as const, language: 'es' as const, seconds: 30 },
+      { video: 'full' as const, language: 'es' as const, seconds: 45 },
+      ...(index === 0 ? [{ video: 'full' as const, language: 'en' as const, seconds: 45 }] : []),
+    ];
+    return entries.map((entry) => {
+      const fileKey = `${folder}/${ts}_subtitulos-${entry.video}-${entry.language}.vtt`;
+      captionFiles.set(fileKey, demoCaptionsVtt(demoCaptionLines[entry.language], entry.seconds));
+      return { procedureId: row.id, video: entry.video, language: entry.language, fileKey };
+    });
+  });
   const chapterRows = demoProcedures.flatMap((procedure, index) =>
     procedure.chapters.map(([name, timeSeconds], position) => ({
       procedureId: req(procedureRows[index], 'procedure').id,
@@ -671,6 +702,7 @@ export async function seedDemo(deps: { db: Db; storage: FileStorage; accounts: A
 
   // Files first: if copying fails nothing has been written to the database yet
   for (const [key, file] of files) await storage.put(key, createReadStream(assetsDir + file));
+  for (const [key, text] of captionFiles) await storage.put(key, Readable.from([Buffer.from(text, 'utf8')]));
 
   const created = new Map<DemoRole, UserRow>();
   try {
@@ -692,6 +724,7 @@ export async function seedDemo(deps: { db: Db; storage: FileStorage; accounts: A
       await tx.insert(tags).values(tagRows);
       await tx.insert(procedures).values(procedureRows);
       await tx.insert(procedureChapters).values(chapterRows);
+      await tx.insert(procedureCaptions).values(captionRows);
       await tx.insert(procedureTags).values(procedureTagRows);
       await tx.insert(events).values(eventRows);
       await tx.insert(landingSlides).values(slideRows);

@@ -1,5 +1,6 @@
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import type { Db } from '#server/db/client.ts';
 import { authAccounts, classrooms, diplomas, loginFailures, sessions, users, verifications } from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
@@ -10,6 +11,9 @@ import { authHeaders, callAuth } from './auth-bridge.ts';
 import type { RateCounter, RateRule } from '#server/services/rate-counter.ts';
 
 export type UserRow = typeof users.$inferSelect;
+
+/** A session's 'última actividad' is written at most this often (per instance), not on every request. */
+export const lastActiveEveryMs = 5 * 60_000;
 
 const failureWindowMs = 15 * 60_000;
 const maxFailuresPerAccount = 5;
@@ -41,6 +45,14 @@ export function createAccountsService(deps: {
 }) {
   const { db, auth, publicUrl, rateCounter, signInLimits } = deps;
   const normalize = (email: string) => email.trim().toLowerCase();
+  const sessionIds = new WeakMap<FastifyRequest, string>();
+  const recentlyActive = new LRUCache<string, true>({ max: 100_000, ttl: lastActiveEveryMs });
+
+  async function noteActivity(sessionId: string): Promise<void> {
+    if (recentlyActive.has(sessionId)) return;
+    recentlyActive.set(sessionId, true);
+    await db.update(sessions).set({ lastActiveAt: new Date() }).where(eq(sessions.id, sessionId));
+  }
 
   /** The signed-in user of a request, or null for a guest (a failed lookup is a guest too). */
   async function resolveUser(request: FastifyRequest): Promise<UserRow | null> {
@@ -53,7 +65,14 @@ export function createAccountsService(deps: {
     }
     const [row] = await db.select().from(users).where(eq(users.id, result.user.id));
     if (!row || row.isDisabled) return null;
+    sessionIds.set(request, result.session.id);
+    await noteActivity(result.session.id);
     return row;
+  }
+
+  /** The session id `resolveUser` found for this request (call that first); null for a guest. */
+  function sessionIdOf(request: FastifyRequest): string | null {
+    return sessionIds.get(request) ?? null;
   }
 
   /** The request's session: its id and when it was signed in (not refreshed); null for a guest. */
@@ -271,6 +290,7 @@ export function createAccountsService(deps: {
     currentSession,
     toCurrentUser,
     findByEmail,
+    sessionIdOf,
     login,
     logout,
     requestPasswordReset,

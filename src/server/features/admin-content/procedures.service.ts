@@ -1,6 +1,6 @@
 import { asc, count, desc, eq, inArray, or, sql, exists, and, type SQL } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
-import { procedureChapters, procedureTags, procedures, tags } from '#server/db/schema/index.ts';
+import { procedureCaptions, procedureChapters, procedureTags, procedures, tags } from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
 import { formatChapterTime, parseChapterTime } from '#shared/catalog/catalog.rules.ts';
 import { foldForSearch } from '#shared/catalog/catalog.schemas.ts';
@@ -9,8 +9,11 @@ import {
   type AdminProcedure,
   type AdminProcedureListQuery,
   type AdminProcedurePage,
+  emptyProcedureCaptions,
+  type ProcedureCaptionsInput,
   type ProcedureInput,
 } from '#shared/admin-content/admin-content.schemas.ts';
+import { captionLanguages, captionVideos } from '#shared/catalog/captions.rules.ts';
 import { uploadTargets } from '#shared/uploads/uploads.rules.ts';
 import { containsPattern, foldSql } from '#server/features/catalog/search-sql.ts';
 import type { UploadsService } from '#server/features/uploads/uploads.service.ts';
@@ -81,6 +84,13 @@ export function createAdminProceduresService(deps: { db: Db; uploads: UploadsSer
     };
   }
 
+  async function captionsOf(id: string): Promise<ProcedureCaptionsInput> {
+    const rows = await db.select().from(procedureCaptions).where(eq(procedureCaptions.procedureId, id));
+    const captions = structuredClone(emptyProcedureCaptions);
+    for (const row of rows) captions[row.video][row.language] = row.fileKey;
+    return captions;
+  }
+
   async function find(id: string) {
     const [row] = await db.select().from(procedures).where(eq(procedures.id, id));
     return row ?? null;
@@ -90,9 +100,10 @@ export function createAdminProceduresService(deps: { db: Db; uploads: UploadsSer
   async function get(id: string): Promise<AdminProcedure> {
     const row = await find(id);
     if (!row) throw new AppError('NOT_FOUND');
-    const [tagRows, chapters] = await Promise.all([
+    const [tagRows, chapters, captions] = await Promise.all([
       db.select({ tagId: procedureTags.tagId }).from(procedureTags).where(eq(procedureTags.procedureId, id)),
       db.select().from(procedureChapters).where(eq(procedureChapters.procedureId, id)).orderBy(asc(procedureChapters.position)),
+      captionsOf(id),
     ]);
     return {
       id: row.id,
@@ -107,6 +118,7 @@ export function createAdminProceduresService(deps: { db: Db; uploads: UploadsSer
       guidePdf: row.guidePdf ?? '',
       fullVideo: row.fullVideo ?? '',
       chapters: chapters.map((chapter) => ({ name: chapter.name, time: formatChapterTime(chapter.timeSeconds) })),
+      captions,
       createdAt: row.createdAt.toISOString(),
     };
   }
@@ -114,15 +126,28 @@ export function createAdminProceduresService(deps: { db: Db; uploads: UploadsSer
   /** Creates or replaces a surgery with its tags, markers and files; replaced files are deleted. */
   async function save(id: string, input: ProcedureInput): Promise<AdminProcedure> {
     const current = await find(id);
-    const { claimed, obsolete } = await uploads.plan(
-      fileFields.map(([field, target]) => ({
+    const currentCaptions = current ? await captionsOf(id) : emptyProcedureCaptions;
+    const captionFields = input.captions
+      ? captionVideos.flatMap((video) =>
+          captionLanguages.map((language) => ({
+            field: `captions.${video}.${language}`,
+            next: input.captions![video][language] || null,
+            current: currentCaptions[video][language] || null,
+            folder: `procedures/${id}`,
+            kinds: uploadTargets['procedure-captions'].kinds,
+          })),
+        )
+      : [];
+    const { claimed, obsolete } = await uploads.plan([
+      ...fileFields.map(([field, target]) => ({
         field,
         next: input[field],
         current: current?.[field] ?? null,
         folder: `procedures/${id}`,
         kinds: uploadTargets[target].kinds,
       })),
-    );
+      ...captionFields,
+    ]);
     const knownTags = input.tagIds.length
       ? await db.select({ id: tags.id }).from(tags).where(inArray(tags.id, [...new Set(input.tagIds)]))
       : [];
@@ -153,17 +178,26 @@ export function createAdminProceduresService(deps: { db: Db; uploads: UploadsSer
       }
       await tx.delete(procedureTags).where(eq(procedureTags.procedureId, id));
       if (knownTags.length > 0) await tx.insert(procedureTags).values(knownTags.map((tag) => ({ procedureId: id, tagId: tag.id })));
+      if (input.captions) {
+        const { captions } = input;
+        await tx.delete(procedureCaptions).where(eq(procedureCaptions.procedureId, id));
+        const rows = captionVideos.flatMap((video) =>
+          captionLanguages.filter((language) => captions[video][language]).map((language) => ({ procedureId: id, video, language, fileKey: captions[video][language] })),
+        );
+        if (rows.length > 0) await tx.insert(procedureCaptions).values(rows);
+      }
       await uploads.claim(claimed, tx);
     });
     await uploads.removeFiles(obsolete);
     return get(id);
   }
 
-  /** Deletes a surgery, its markers and tag links (cascade) and its four files. */
+  /** Deletes a surgery, its markers, tag links and subtitles (cascade) and all its files. */
   async function remove(id: string): Promise<void> {
+    const captionKeys = await db.select({ key: procedureCaptions.fileKey }).from(procedureCaptions).where(eq(procedureCaptions.procedureId, id));
     const [row] = await db.delete(procedures).where(eq(procedures.id, id)).returning();
     if (!row) throw new AppError('NOT_FOUND');
-    await uploads.removeFiles(fileFields.map(([field]) => row[field]));
+    await uploads.removeFiles([...fileFields.map(([field]) => row[field]), ...captionKeys.map((caption) => caption.key)]);
   }
 
   return { list, get, save, remove };

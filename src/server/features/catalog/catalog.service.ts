@@ -1,10 +1,11 @@
 import { and, asc, count, desc, eq, exists, inArray, sql, type SQL } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { Database, Db } from '#server/db/client.ts';
-import { procedureChapters, procedureTags, procedures, tags } from '#server/db/schema/index.ts';
+import { procedureCaptions, procedureChapters, procedureTags, procedures, tags } from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
 import { hasPremiumAccess } from '#shared/accounts/accounts.rules.ts';
 import { canWatchFullProcedure } from '#shared/catalog/catalog.rules.ts';
+import { captionLabels, captionLanguages } from '#shared/catalog/captions.rules.ts';
 import {
   catalogPageSize,
   foldForSearch,
@@ -199,6 +200,10 @@ export function createCatalogService(deps: {
         .orderBy(asc(procedureChapters.position)),
     ]);
     const canWatch = allowed.has(id);
+    const captionRows = await db
+      .select({ language: procedureCaptions.language, fileKey: procedureCaptions.fileKey })
+      .from(procedureCaptions)
+      .where(and(eq(procedureCaptions.procedureId, id), eq(procedureCaptions.video, canWatch ? 'full' : 'demo')));
     await analytics.record('VIDEOS', row.name, user);
     return {
       ...toCard(row, tagMap.get(id) ?? [], canWatch),
@@ -206,6 +211,9 @@ export function createCatalogService(deps: {
       videoUrl: mediaUrl(canWatch ? row.fullVideo : row.demoVideo),
       isDemo: !canWatch,
       guidePdfUrl: canWatch ? mediaUrl(row.guidePdf) : null,
+      captions: captionRows
+        .sort((a, b) => captionLanguages.indexOf(a.language) - captionLanguages.indexOf(b.language))
+        .map((caption) => ({ language: caption.language, label: captionLabels[caption.language], url: mediaUrl(caption.fileKey)! })),
     };
   }
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '#server/db/client.ts';
-import { procedures } from '#server/db/schema/index.ts';
+import { procedureCaptions, procedures } from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
 import { canWatchFullProcedure } from '#shared/catalog/catalog.rules.ts';
 import { hasPremiumAccess } from '#shared/accounts/accounts.rules.ts';
@@ -10,6 +10,8 @@ import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import type { ClassroomsService } from '#server/features/classrooms/classrooms.service.ts';
 import type { DiplomasService } from '#server/features/diplomas/diplomas.service.ts';
 import type { ViewingService } from '#server/features/viewing/viewing.service.ts';
+import { sessionsEndedChannel } from '#server/features/accounts/devices.service.ts';
+import type { Database } from '#server/db/client.ts';
 
 export type MediaVisibility = 'public' | 'private';
 
@@ -27,9 +29,12 @@ export function createMediaService(deps: {
   classrooms: ClassroomsService;
   diplomas: DiplomasService;
   viewing: ViewingService;
+  listen?: Database['listen'];
 }) {
   const { db, classrooms, diplomas, viewing } = deps;
   const grants = new LRUCache<string, Grant>({ max: 20_000, ttl: grantTtlMs });
+  // grants are keyed by cookie, not session: a session closed from another device forgets them all (rare, cheap)
+  void deps.listen?.(sessionsEndedChannel, () => grants.clear());
   const publicGrant: Grant = { visibility: 'public', singleDeviceUserId: null };
   const privateGrant: Grant = { visibility: 'private', singleDeviceUserId: null };
 
@@ -44,7 +49,15 @@ export function createMediaService(deps: {
       const [procedure] = await db.select().from(procedures).where(eq(procedures.id, id));
       if (!procedure) throw new AppError('NOT_FOUND');
       if (key === procedure.previewImage || key === procedure.demoVideo) return publicGrant;
-      if (key !== procedure.fullVideo && key !== procedure.guidePdf) throw new AppError('NOT_FOUND');
+      if (key !== procedure.fullVideo && key !== procedure.guidePdf) {
+        // subtitles follow their own video's rule: the demo's are public, the full video's are not
+        const [caption] = await db
+          .select({ video: procedureCaptions.video })
+          .from(procedureCaptions)
+          .where(and(eq(procedureCaptions.procedureId, id), eq(procedureCaptions.fileKey, key)));
+        if (!caption) throw new AppError('NOT_FOUND');
+        if (caption.video === 'demo') return publicGrant;
+      }
       if (!user) throw new AppError('UNAUTHENTICATED');
       const allowed = canWatchFullProcedure(
         {

@@ -6,6 +6,7 @@ import { pendingUploads } from '#server/db/schema/index.ts';
 import type { FileStorage } from '#server/services/storage.ts';
 import { AppError } from '#shared/errors.ts';
 import { messages } from '#shared/messages.ts';
+import { describeWebVttProblem, findWebVttProblem } from './webvtt.ts';
 import {
   kindByName,
   safeFileName,
@@ -73,13 +74,28 @@ export function createUploadsService(deps: { db: Db; storage: FileStorage; now?:
       throw new AppError('FILE_FORMAT');
     }
     const { head, body, drain } = await splitHead(stream);
-    const detected = await fileTypeFromBuffer(head);
-    if (!detected || !uploadFormats[kind].mimeTypes.includes(detected.mime)) {
-      drain();
-      throw new AppError('FILE_FORMAT');
-    }
     const key = `${uploadFolder(target, recordId)}/${now()}_${safeFileName(fileName)}`;
-    await storage.put(key, body(uploadSizeLimits[kind]));
+    if (kind === 'captions') {
+      // text has no magic bytes: the whole (small) file is parsed before it is stored
+      const chunks: Buffer[] = [];
+      try {
+        for await (const chunk of body(uploadSizeLimits[kind])) chunks.push(chunk as Buffer);
+      } catch (error) {
+        drain();
+        throw error;
+      }
+      const bytes = Buffer.concat(chunks);
+      const problem = findWebVttProblem(bytes);
+      if (problem) throw new AppError('CAPTIONS_INVALID', { fields: { file: describeWebVttProblem(problem) } });
+      await storage.put(key, Readable.from([bytes]));
+    } else {
+      const detected = await fileTypeFromBuffer(head);
+      if (!detected || !uploadFormats[kind].mimeTypes.includes(detected.mime)) {
+        drain();
+        throw new AppError('FILE_FORMAT');
+      }
+      await storage.put(key, body(uploadSizeLimits[kind]));
+    }
     await db.insert(pendingUploads).values({ key, kind }).onConflictDoUpdate({ target: pendingUploads.key, set: { kind } });
     await sweep();
     return { key, kind };

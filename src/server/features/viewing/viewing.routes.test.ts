@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
-import { signedInAs } from '#server/testing/factories.ts';
+import { createUser, loginCookie, signedInAs } from '#server/testing/factories.ts';
 
 let t: TestApp;
 let baseUrl: string;
@@ -44,7 +44,57 @@ async function waitForReplaced(cookie: string, token: string, trigger?: () => Pr
   }
 }
 
+/** Opens the event stream and resolves true when the server ends it, false if it is still open after the time. */
+async function streamEnds(cookie: string, token: string, trigger: () => Promise<unknown>, timeoutMs = 5000) {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  try {
+    const response = await fetch(`${baseUrl}/api/viewing/events?token=${token}`, { headers: { cookie }, signal: controller.signal });
+    const reader = response.body!.getReader();
+    await reader.read();
+    await trigger();
+    for (;;) {
+      const { done } = await reader.read();
+      if (done) return true;
+    }
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
+  }
+}
+
 describe('viewing events', () => {
+  it("ends the stream of a session closed from another device's 'Mis dispositivos'", async () => {
+    const user = await createUser(t, { type: 'Premium' });
+    const desk = await loginCookie(t, user.email);
+    const phone = await loginCookie(t, user.email);
+    const token = await issue(phone);
+    const list = (await (await fetch(`${baseUrl}/api/account/sessions`, { headers: { cookie: desk } })).json()) as {
+      sessions: { id: string; isCurrent: boolean; isPlaying: boolean }[];
+    };
+    const phoneSession = list.sessions.find((session) => !session.isCurrent)!;
+    expect(phoneSession.isPlaying).toBe(true);
+    const closeIt = () => fetch(`${baseUrl}/api/account/sessions/${phoneSession.id}`, { method: 'DELETE', headers: { cookie: desk, origin: testPublicUrl } });
+    expect(await streamEnds(phone, token, closeIt)).toBe(true);
+  });
+
+  it("keeps the stream of a session that stays signed in when another one is closed", async () => {
+    const user = await createUser(t, { type: 'Premium' });
+    const desk = await loginCookie(t, user.email);
+    const phone = await loginCookie(t, user.email);
+    const tablet = await loginCookie(t, user.email);
+    const token = await issue(phone);
+    const list = (await (await fetch(`${baseUrl}/api/account/sessions`, { headers: { cookie: desk } })).json()) as {
+      sessions: { id: string; isCurrent: boolean; isPlaying: boolean }[];
+    };
+    const tabletSession = list.sessions.find((session) => !session.isCurrent && !session.isPlaying)!;
+    expect(tablet).not.toBe(phone);
+    const closeIt = () => fetch(`${baseUrl}/api/account/sessions/${tabletSession.id}`, { method: 'DELETE', headers: { cookie: desk, origin: testPublicUrl } });
+    expect(await streamEnds(phone, token, closeIt, 1500)).toBe(false);
+  });
+
   it('tells a watching device live when another device opens a procedure', async () => {
     const { cookie } = await signedInAs(t, { type: 'Premium' });
     const first = await issue(cookie);

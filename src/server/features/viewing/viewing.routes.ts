@@ -11,7 +11,10 @@ const heartbeatMs = 25_000;
 // an evicted stream's browser waits this long before reconnecting, so two crowded tabs do not take turns every few seconds
 const evictedRetryMs = 60_000;
 
-export function registerViewingRoutes(app: FastifyInstance, deps: { viewing: ViewingService; streams?: StreamRegistry }) {
+/** Ends a stream when its session is signed out from another device ('Mis dispositivos'). */
+type SessionEnds = { watchEnd(sessionId: string, onEnded: () => void): Promise<() => void> };
+
+export function registerViewingRoutes(app: FastifyInstance, deps: { viewing: ViewingService; streams?: StreamRegistry; sessions?: SessionEnds }) {
   const { viewing } = deps;
   const streams = deps.streams ?? createStreamRegistry();
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -19,7 +22,7 @@ export function registerViewingRoutes(app: FastifyInstance, deps: { viewing: Vie
   // opening a procedure (or pressing 'Usar en este dispositivo') takes the account's single viewing slot
   api.post('/api/viewing/token', { schema: { response: { 200: viewingTokenSchema } } }, async (request) => {
     const user = await requireUser(request);
-    return { token: await viewing.issue(user.id) };
+    return { token: await viewing.issue(user.id, await request.currentSessionId()) };
   });
 
   api.get(
@@ -27,6 +30,7 @@ export function registerViewingRoutes(app: FastifyInstance, deps: { viewing: Vie
     { schema: { querystring: z.object({ token: z.string().min(1).max(100) }) } },
     async (request, reply) => {
       const user = await requireUser(request);
+      const sessionId = await request.currentSessionId();
       reply.hijack();
       const raw = reply.raw;
       raw.writeHead(200, {
@@ -44,10 +48,12 @@ export function registerViewingRoutes(app: FastifyInstance, deps: { viewing: Vie
       const stop = await viewing.watch(user.id, request.query.token, () => {
         raw.write(`event: ${tokenReplacedEvent}\ndata: {}\n\n`);
       });
+      const stopSessionWatch = sessionId && deps.sessions ? await deps.sessions.watchEnd(sessionId, () => raw.end()) : () => {};
       request.raw.on('close', () => {
         clearInterval(heartbeat);
         unregister();
         stop();
+        stopSessionWatch();
       });
     },
   );

@@ -9,12 +9,13 @@ const channel = 'viewing_tokens';
 export function createViewingService(deps: { database: Database }) {
   const { db } = deps.database;
 
-  async function issue(userId: string): Promise<string> {
+  /** Gives the account's one viewing token to this session (device); 'Mis dispositivos' shows which one holds it. */
+  async function issue(userId: string, sessionId: string | null = null): Promise<string> {
     const token = randomBytes(24).toString('base64url');
     await db
       .insert(viewingTokens)
-      .values({ userId, token })
-      .onConflictDoUpdate({ target: viewingTokens.userId, set: { token, updatedAt: new Date() } });
+      .values({ userId, token, sessionId })
+      .onConflictDoUpdate({ target: viewingTokens.userId, set: { token, sessionId, updatedAt: new Date() } });
     await deps.database.notify(channel, userId);
     return token;
   }

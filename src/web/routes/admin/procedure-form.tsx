@@ -3,7 +3,8 @@ import { ActionIcon, Button, Checkbox, Group, Paper, Select, SimpleGrid, Stack, 
 import { useEffect, useState } from 'react';
 import { Controller, useFieldArray, useForm } from 'react-hook-form';
 import { useParams } from 'react-router';
-import { procedureInputSchema, type ProcedureInput } from '#shared/admin-content/admin-content.schemas.ts';
+import { emptyProcedureCaptions, procedureInputSchema, type ProcedureInput } from '#shared/admin-content/admin-content.schemas.ts';
+import { captionLabels, captionLanguages, captionVideos } from '#shared/catalog/captions.rules.ts';
 import { procedureTypes, species } from '#shared/catalog/catalog.rules.ts';
 import { PageLoader } from '#web/components/page-loader.tsx';
 import { useAdminProcedure, useAdminTags, useDeleteProcedure, useSaveProcedure } from '#web/features/admin/api.ts';
@@ -27,7 +28,11 @@ const emptyProcedure: ProcedureInput = {
   guidePdf: '',
   fullVideo: '',
   chapters: [],
+  captions: emptyProcedureCaptions,
 };
+
+const captionVideoTitles = { demo: 'Subtítulos del video demo', full: 'Subtítulos del video completo' } as const;
+const captionLanguageNames = { es: 'Español', en: 'Inglés', pt: 'Portugués' } as const;
 
 const fileFields = [
   { name: 'previewImage', label: 'Imagen de vista previa', target: 'procedure-preview', hint: 'Tamaño mínimo recomendado: 1090x720 px. Formatos: jpeg, jpg, png.' },
@@ -59,7 +64,7 @@ function AdminProcedureForm({ recordId }: { recordId?: string }) {
   useEffect(() => {
     if (procedure.data) {
       const { id: _id, createdAt: _createdAt, ...values } = procedure.data;
-      form.reset(values);
+      form.reset({ ...values, captions: values.captions ?? emptyProcedureCaptions });
     }
   }, [procedure.data, form]);
 
@@ -153,6 +158,48 @@ function AdminProcedureForm({ recordId }: { recordId?: string }) {
                       />
                     )}
                   />
+                ))}
+              </SimpleGrid>
+            </Stack>
+          </Paper>
+
+          <Paper withBorder p="md">
+            <Stack>
+              <Title order={2} fz="lg">
+                Subtítulos
+              </Title>
+              <Text size="sm" c="dimmed">
+                Archivos WebVTT (.vtt) codificados en UTF-8, de hasta 1 MB. El español va primero; inglés y portugués son opcionales.
+              </Text>
+              <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+                {captionVideos.map((video) => (
+                  <Stack key={video} gap="sm">
+                    <Title order={3} fz="md">
+                      {captionVideoTitles[video]}
+                    </Title>
+                    {captionLanguages.map((language) => (
+                      <Controller
+                        key={language}
+                        control={form.control}
+                        name={`captions.${video}.${language}`}
+                        render={({ field }) => (
+                          <UploadField
+                            label={`${captionVideoTitles[video]}: ${captionLanguageNames[language]}`}
+                            hint={language === 'es' ? undefined : `En el reproductor: ${captionLabels[language]}`}
+                            target="procedure-captions"
+                            recordId={id}
+                            value={field.value || null}
+                            onChange={(key) => {
+                              field.onChange(key ?? '');
+                              form.clearErrors(`captions.${video}`);
+                            }}
+                            pending={pending}
+                            error={errors.captions?.[video]?.[language]?.message}
+                          />
+                        )}
+                      />
+                    ))}
+                  </Stack>
                 ))}
               </SimpleGrid>
             </Stack>

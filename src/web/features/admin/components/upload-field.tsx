@@ -64,6 +64,7 @@ export function UploadField(props: Props) {
     } catch (error) {
       if (error instanceof DOMException && error.name === 'AbortError') return;
       if (error instanceof ApiError && (error.code === 'FILE_FORMAT' || error.code === 'PAYLOAD_TOO_LARGE')) setLocalError(error.message);
+      else if (error instanceof ApiError && error.code === 'CAPTIONS_INVALID') setLocalError(error.fields?.file ?? error.message);
       else showAppError(error);
     } finally {
       handle.current = null;

@@ -6,6 +6,7 @@ import { DefaultVideoLayout, defaultLayoutIcons, type DefaultLayoutTranslations 
 import { useMergedRef } from '@mantine/hooks';
 import { useEffect, useMemo, useRef, useState, type Ref } from 'react';
 import { formatChapterTime } from '#shared/catalog/catalog.rules.ts';
+import type { CaptionTrack } from '#shared/catalog/catalog.schemas.ts';
 import { buildChaptersVtt } from '../chapters-vtt.ts';
 import classes from './procedure-player.module.css';
 
@@ -50,16 +51,17 @@ const spanish: Partial<DefaultLayoutTranslations> = {
 
 const mimeOf = (url: string) => (new URL(url, 'http://x').pathname.toLowerCase().endsWith('.webm') ? 'video/webm' : 'video/mp4');
 
-/** Vidstack player with the chapters as a WebVTT track and as the 'Secciones navegables' list. */
+/** Vidstack player with the chapters as a WebVTT track and as the 'Secciones navegables' list, and a captions menu. */
 export function ProcedurePlayer(props: {
   src: string;
   title: string;
   poster?: string | null;
   chapters: Chapter[];
+  captions?: CaptionTrack[];
   /** Lets the page follow and seek the player (resume positions). */
   playerRef?: Ref<MediaPlayerInstance>;
 }) {
-  const { src, title, poster, chapters } = props;
+  const { src, title, poster, chapters, captions = [] } = props;
   const player = useRef<MediaPlayerInstance>(null);
   const mergedRef = useMergedRef(player, props.playerRef);
   const [duration, setDuration] = useState(0);
@@ -95,6 +97,9 @@ export function ProcedurePlayer(props: {
       >
         <MediaProvider>
           {vttUrl && <Track kind="chapters" src={vttUrl} type="vtt" lang="es" label="Secciones" default />}
+          {captions.map((caption) => (
+            <Track key={caption.url} kind="subtitles" src={caption.url} type="vtt" lang={caption.language} label={caption.label} />
+          ))}
         </MediaProvider>
         <DefaultVideoLayout icons={defaultLayoutIcons} translations={spanish} noScrubGesture slots={{ googleCastButton: null }} />
       </MediaPlayer>
