@@ -60,6 +60,10 @@ async function migratedPgliteTemplate(): Promise<Blob> {
     const partial = `${file}.${randomUUID()}`;
     await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
     await rename(partial, file);
+    // templates of older migrations are 40 MB each: drop them (another checkout remakes its own if needed)
+    for (const stale of (await readdir(tmpdir())).filter((name) => /^cxvet-pglite-template-\w+\.tar$/.test(name))) {
+      if (path.join(tmpdir(), stale) !== file) await rm(path.join(tmpdir(), stale), { force: true });
+    }
     return dump;
   }
 }
