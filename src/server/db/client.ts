@@ -39,9 +39,15 @@ function createFanOut(startListening: (channel: string, deliver: Handler) => Pro
       const created = new Set<Handler>();
       handlers.set(channel, created);
       set = created;
-      await startListening(channel, (payload) => {
-        for (const each of created) each(payload);
-      });
+      try {
+        await startListening(channel, (payload) => {
+          for (const each of created) each(payload);
+        });
+      } catch (error) {
+        // the next subscriber tries LISTEN again instead of joining a channel nobody listens on
+        handlers.delete(channel);
+        throw error;
+      }
     }
     set.add(handler);
     return () => void set.delete(handler);
@@ -74,9 +80,14 @@ export async function openDatabase(options: {
     const listen = createFanOut(async (channel, deliver) => {
       if (!channelPattern.test(channel)) throw new Error(`bad channel ${channel}`);
       if (!listener) {
-        listener = new pg.Client({ connectionString: options.url });
-        listener.on('error', () => {});
-        await listener.connect();
+        const client = new pg.Client({ connectionString: options.url });
+        client.on('error', () => {});
+        listener = client;
+        // a client that never connected is dropped, so the next LISTEN connects anew
+        await client.connect().catch((error: unknown) => {
+          if (listener === client) listener = undefined;
+          throw error;
+        });
       }
       listener.on('notification', (message) => {
         if (message.channel === channel) deliver(message.payload ?? '');

@@ -50,7 +50,8 @@ export function createCatalogService(deps: {
     totals.clear();
     guestSamples.clear();
   }
-  void deps.listen?.('catalog_changed', invalidate);
+  // without LISTEN (database down at start) only this instance's own saves drop the cache; never an unhandled rejection
+  deps.listen?.('catalog_changed', invalidate).catch(() => {});
 
   function searchCondition(q: string): SQL {
     return sql`${procedures.searchText} like ${containsPattern(foldForSearch(q))}`;

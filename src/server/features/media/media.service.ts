@@ -34,7 +34,8 @@ export function createMediaService(deps: {
   const { db, classrooms, diplomas, viewing } = deps;
   const grants = new LRUCache<string, Grant>({ max: 20_000, ttl: grantTtlMs });
   // grants are keyed by cookie, not session: a session closed from another device forgets them all (rare, cheap)
-  void deps.listen?.(sessionsEndedChannel, () => grants.clear());
+  // without LISTEN (database down at start) grants still expire after grantTtlMs; never an unhandled rejection
+  deps.listen?.(sessionsEndedChannel, () => grants.clear()).catch(() => {});
   const publicGrant: Grant = { visibility: 'public', singleDeviceUserId: null };
   const privateGrant: Grant = { visibility: 'private', singleDeviceUserId: null };
 
