@@ -21,12 +21,14 @@ export const theme = createTheme({
   },
 });
 
-/** Darker error and dimmed text so both reach WCAG AA contrast. */
+/** Darker error, dimmed and yellow-alert text so all reach WCAG AA contrast. */
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
   light: {
     '--mantine-color-error': 'var(--mantine-color-red-9)',
     '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
+    // yellow light variants (warnings) write in yellow-8 on pale yellow: 2:1; dark amber reads at 6.5:1
+    '--mantine-color-yellow-light-color': '#7a5200',
   },
   dark: {},
 });
