@@ -131,7 +131,7 @@ export function ProfilePrivacyPage() {
             </Title>
             <List size="sm" spacing={4}>
               <List.Item>Si tienes una suscripción activa, primero la cancelamos con el proveedor de pagos.</List.Item>
-              <List.Item>Borramos tu nombre, correo, teléfono, ciudad, preferencias, aulas y avance en diplomados.</List.Item>
+              <List.Item>Borramos tu nombre, correo, teléfono, ciudad, preferencias, aulas, avance en diplomados, dónde ibas en cada video y tus favoritos.</List.Item>
               <List.Item>De tus pagos solo conservamos montos y fechas, sin tus datos, como lo exige la contabilidad.</List.Item>
               <List.Item>Tus constancias siguen verificables sin tu nombre, o las revocamos: tú eliges.</List.Item>
               <List.Item>Cerramos tu sesión en todos tus dispositivos y te enviamos un último correo de confirmación.</List.Item>

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, Modal, Radio, Stack, Text, Textarea } from '@mantine/core';
+import { Modal, Stack, Text, Textarea } from '@mantine/core';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import type { z } from 'zod';
@@ -7,6 +7,7 @@ import { adminDeleteAccountSchema, type AdminDeleteAccountInput } from '#shared/
 import { errorMessages } from '#shared/messages.ts';
 import { ApiError } from '#web/lib/api-client.ts';
 import { useAdminDeleteData } from '../api.ts';
+import { CertificateChoiceField, DeletionFormActions } from './deletion-form-parts.tsx';
 
 type FormValues = z.input<typeof adminDeleteAccountSchema>;
 
@@ -50,27 +51,16 @@ export function AdminDeleteDataModal(props: { userId: string | undefined; opened
             control={form.control}
             name="certificates"
             render={({ field }) => (
-              <Radio.Group label="Constancias" value={field.value} onChange={(value) => field.onChange(value as AdminDeleteAccountInput['certificates'])}>
-                <Stack gap="xs" mt={6}>
-                  <Radio value="keep" label="Conservarlas verificables, sin nombre" />
-                  <Radio value="revoke" label="Revocarlas" />
-                </Stack>
-              </Radio.Group>
+              <CertificateChoiceField
+                label="Constancias"
+                keepLabel="Conservarlas verificables, sin nombre"
+                revokeLabel="Revocarlas"
+                value={field.value}
+                onChange={field.onChange}
+              />
             )}
           />
-          {failure && (
-            <Alert color="red" title="No se borraron los datos" role="alert">
-              {failure}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close} disabled={remove.isPending}>
-              Cancelar
-            </Button>
-            <Button type="submit" color="red" loading={remove.isPending}>
-              Borrar datos
-            </Button>
-          </Group>
+          <DeletionFormActions failureTitle="No se borraron los datos" failure={failure} pending={remove.isPending} onCancel={close} submitLabel="Borrar datos" />
         </Stack>
       </form>
     </Modal>

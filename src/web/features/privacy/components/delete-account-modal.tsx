@@ -1,11 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, Modal, PasswordInput, Radio, Stack, Text } from '@mantine/core';
+import { Modal, PasswordInput, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { deleteAccountSchema, type DeleteAccountInput } from '#shared/privacy/privacy.schemas.ts';
 import { ApiError } from '#web/lib/api-client.ts';
 import { errorMessages } from '#shared/messages.ts';
 import { useDeleteAccount } from '../api.ts';
+import { CertificateChoiceField, DeletionFormActions } from './deletion-form-parts.tsx';
 
 /** 'Eliminar mi cuenta': the current password and what becomes of the certificates. */
 export function DeleteAccountModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
@@ -54,27 +55,22 @@ export function DeleteAccountModal({ opened, onClose }: { opened: boolean; onClo
             control={form.control}
             name="certificates"
             render={({ field }) => (
-              <Radio.Group label="Tus constancias" value={field.value} onChange={(value) => field.onChange(value as DeleteAccountInput['certificates'])}>
-                <Stack gap="xs" mt={6}>
-                  <Radio value="keep" label="Conservarlas verificables, sin mi nombre" />
-                  <Radio value="revoke" label="Revocarlas: su página de verificación dirá que ya no son válidas" />
-                </Stack>
-              </Radio.Group>
+              <CertificateChoiceField
+                label="Tus constancias"
+                keepLabel="Conservarlas verificables, sin mi nombre"
+                revokeLabel="Revocarlas: su página de verificación dirá que ya no son válidas"
+                value={field.value}
+                onChange={field.onChange}
+              />
             )}
           />
-          {failure && (
-            <Alert color="red" title="No se eliminó la cuenta" role="alert">
-              {failure}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close} disabled={remove.isPending}>
-              Cancelar
-            </Button>
-            <Button type="submit" color="red" loading={remove.isPending}>
-              Eliminar definitivamente
-            </Button>
-          </Group>
+          <DeletionFormActions
+            failureTitle="No se eliminó la cuenta"
+            failure={failure}
+            pending={remove.isPending}
+            onCancel={close}
+            submitLabel="Eliminar definitivamente"
+          />
         </Stack>
       </form>
     </Modal>
