@@ -25,6 +25,19 @@ export async function checkScreen(page: Page, name: string, path: string, ready:
   }
 }
 
+/** The same checks for a screen already open (a modal, a step reached by clicking): `ready` waits for it at each width. */
+export async function checkOpenScreen(page: Page, name: string, ready: () => Promise<void>) {
+  for (const width of [360, 1280]) {
+    await page.setViewportSize({ width, height: width === 360 ? 740 : 800 });
+    await ready();
+    await saveScreenshot(page, `${name}-${width}`);
+    await expectNoSeriousAxeViolations(page);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, 'no horizontal scrolling').toBeLessThanOrEqual(0);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
 /** Scrolls through the page so lazy images load before a full-page screenshot. */
 async function loadLazyImages(page: Page) {
   await page.evaluate(async () => {

@@ -1,30 +1,11 @@
-import AxeBuilder from '@axe-core/playwright';
 import { request, type APIRequestContext, type Page } from '@playwright/test';
-import { demoAccounts, demoPassword, expect, saveScreenshot, test } from './fixtures.ts';
+import { checkOpenScreen } from './a11y.ts';
+import { demoAccounts, demoPassword, expect, test } from './fixtures.ts';
 
 const runId = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 let counter = 0;
 const freshEmail = (label: string) => `e2e-${label}-${runId}-${counter++}@example.com`;
 const password = 'Clave1234';
-
-async function expectNoSeriousAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
-
-/** Screenshots at 360 px and 1280 px plus axe, for a screen already open. */
-async function checkScreen(page: Page, name: string, ready: () => Promise<void>) {
-  for (const width of [360, 1280]) {
-    await page.setViewportSize({ width, height: width === 360 ? 740 : 800 });
-    await ready();
-    await saveScreenshot(page, `${name}-${width}`);
-    await expectNoSeriousAxeViolations(page);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, 'no horizontal scrolling').toBeLessThanOrEqual(0);
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 let adminContext: APIRequestContext | null = null;
 
@@ -115,7 +96,7 @@ async function payOnSimulatedCheckout(page: Page, button: 'Aprobar suscripción'
 test('the sign-up form names every rule as you type and refuses a registered e-mail', async ({ page }) => {
   await page.goto('/registro');
   await expect(page.getByRole('heading', { name: 'Elige tu membresía' })).toBeVisible();
-  await checkScreen(page, 'signup-step1', async () => {
+  await checkOpenScreen(page, 'signup-step1', async () => {
     await expect(page.getByRole('button', { name: /Premium anual 99.90 USD/ })).toBeVisible();
   });
   await page.getByRole('button', { name: /Premium mensual 9.99 USD/ }).click();
@@ -136,7 +117,7 @@ test('the sign-up form names every rule as you type and refuses a registered e-m
   await expect(page.getByText('La contraseña debe tener al menos 6 caracteres.')).toBeVisible();
   await page.getByRole('textbox', { name: 'Confirma tu contraseña' }).fill('1234');
   await expect(page.getByText('Las contraseñas deben ser idénticas.')).toBeVisible();
-  await checkScreen(page, 'signup-step2-errors', async () => {
+  await checkOpenScreen(page, 'signup-step2-errors', async () => {
     await expect(page.getByRole('heading', { name: 'Información personal' })).toBeVisible();
   });
 
@@ -150,13 +131,13 @@ test('a guest signs up as Basic and finishes with FINALIZAR', async ({ page, bas
   const url = new URL(page.url());
   expect(Object.fromEntries(url.searchParams)).toMatchObject({ email, planAnual: 'false', paymentType: 'basic', type: 'Gratis', userName: 'Prueba E2E' });
   expect(url.searchParams.get('uid')).toBeTruthy();
-  await checkScreen(page, 'signup-finish-basic', async () => {
+  await checkOpenScreen(page, 'signup-finish-basic', async () => {
     await expect(page.getByRole('button', { name: 'FINALIZAR' })).toBeVisible();
   });
   await page.getByRole('button', { name: 'FINALIZAR' }).click();
   await expect(page).toHaveURL(/\/registro$/);
   await expect(page.getByRole('heading', { name: '¡Bienvenido a CxVet, Prueba E2E!' })).toBeVisible();
-  await checkScreen(page, 'signup-welcome', async () => {
+  await checkOpenScreen(page, 'signup-welcome', async () => {
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   });
   const mail = await latestMail(baseURL!, email, /Bienvenido/);
@@ -166,12 +147,12 @@ test('a guest signs up as Basic and finishes with FINALIZAR', async ({ page, bas
 test('a guest signs up as Premium through the simulated provider', async ({ page }) => {
   const email = freshEmail('premium');
   await signUpThroughWizard(page, /Premium anual/, email);
-  await checkScreen(page, 'signup-finish-premium', async () => {
+  await checkOpenScreen(page, 'signup-finish-premium', async () => {
     await expect(page.getByRole('button', { name: /Pagar con Pago simulado/ })).toBeVisible();
   });
   await page.getByRole('button', { name: /Pagar con Pago simulado/ }).click();
   await expect(page).toHaveURL(/\/pago-simulado\/suscripcion\//);
-  await checkScreen(page, 'simulated-checkout', async () => {
+  await checkOpenScreen(page, 'simulated-checkout', async () => {
     await expect(page.getByRole('button', { name: 'Aprobar suscripción' })).toBeVisible();
   });
   await page.getByRole('button', { name: 'Aprobar suscripción' }).click();
@@ -202,7 +183,7 @@ test('a Premium member downgrades with confirmation and reactivates', async ({ p
 
   await page.goto('/perfil');
   await expect(page.getByRole('heading', { name: 'Mi CxVet' })).toBeVisible();
-  await checkScreen(page, 'profile-premium', async () => {
+  await checkOpenScreen(page, 'profile-premium', async () => {
     await expect(page.getByRole('button', { name: 'Cambiar a membresía Básica' })).toBeVisible();
   });
   await page.getByRole('button', { name: 'Cambiar a membresía Básica' }).click();
@@ -219,7 +200,7 @@ test('a Premium member downgrades with confirmation and reactivates', async ({ p
   await page.goto('/perfil/pago');
   await expect(page.getByRole('heading', { name: 'Historial de pagos' })).toBeVisible();
   await expect(page.getByRole('cell', { name: 'Premium mensual' })).toBeVisible();
-  await checkScreen(page, 'profile-payment', async () => {
+  await checkOpenScreen(page, 'profile-payment', async () => {
     await expect(page.getByRole('cell', { name: '9.99 USD' })).toBeVisible();
   });
 });
@@ -234,7 +215,7 @@ test('a member recovers the password with the link from the outbox', async ({ br
   await context.addInitScript(() => window.localStorage.setItem('cxvet-cookies-accepted', 'true'));
   const page = await context.newPage();
   await page.goto('/login/recuperar_password');
-  await checkScreen(page, 'password-recovery', async () => {
+  await checkOpenScreen(page, 'password-recovery', async () => {
     await expect(page.getByRole('heading', { name: 'Recuperar contraseña' })).toBeVisible();
   });
   await page.getByRole('button', { name: 'Enviar' }).click();
@@ -255,7 +236,7 @@ test('a member recovers the password with the link from the outbox', async ({ br
   const link = new URL(/https?:\/\/\S+\/reasignar_password\?\S+/.exec(mail.text)![0]);
   await page.goto(`${link.pathname}${link.search}`);
   await expect(page.getByRole('heading', { name: 'Asignar nueva contraseña' })).toBeVisible();
-  await checkScreen(page, 'password-reset', async () => {
+  await checkOpenScreen(page, 'password-reset', async () => {
     await expect(page.getByRole('textbox', { name: 'Nueva contraseña', exact: true })).toBeEnabled();
   });
   await page.getByRole('textbox', { name: 'Nueva contraseña', exact: true }).fill('123');
@@ -291,14 +272,14 @@ test('a member edits the profile after signing in again, changing the e-mail', a
   await signUpByApi(page, baseURL!, email);
   await page.goto('/perfil/usuario');
   await expect(page.getByText('Por tu seguridad, vuelve a iniciar sesión para editar tu cuenta.')).toBeVisible();
-  await checkScreen(page, 'profile-account-relogin', async () => {
+  await checkOpenScreen(page, 'profile-account-relogin', async () => {
     await expect(page.getByRole('heading', { name: 'Iniciar sesión' })).toBeVisible();
   });
   await page.getByRole('textbox', { name: 'Correo electrónico' }).fill(email);
   await page.getByRole('textbox', { name: 'Contraseña', exact: true }).fill(password);
   await page.getByRole('button', { name: 'Iniciar sesión' }).click();
   await expect(page.getByRole('heading', { name: 'Mi cuenta' })).toBeVisible();
-  await checkScreen(page, 'profile-account-form', async () => {
+  await checkOpenScreen(page, 'profile-account-form', async () => {
     await expect(page.getByRole('button', { name: 'Guardar' })).toBeVisible();
   });
   await page.getByLabel('Nombre completo').fill('');

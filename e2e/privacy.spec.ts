@@ -1,31 +1,12 @@
 import fs from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { request, type Page } from '@playwright/test';
-import { expect, loginAs, saveScreenshot, test } from './fixtures.ts';
+import { checkOpenScreen } from './a11y.ts';
+import { expect, loginAs, test } from './fixtures.ts';
 
 const runId = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 let counter = 0;
 const freshEmail = (label: string) => `e2e-privacidad-${label}-${runId}-${counter++}@example.com`;
 const password = 'Clave1234';
-
-async function expectNoSeriousAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
-
-/** Screenshots at 360 px and 1280 px plus axe and no sideways scrolling, for a screen already open. */
-async function checkScreen(page: Page, name: string, ready: () => Promise<void>) {
-  for (const width of [360, 1280]) {
-    await page.setViewportSize({ width, height: width === 360 ? 740 : 800 });
-    await ready();
-    await saveScreenshot(page, `${name}-${width}`);
-    await expectNoSeriousAxeViolations(page);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, 'no horizontal scrolling').toBeLessThanOrEqual(0);
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 /** A new Basic member, signed in in the page's own context. */
 async function signUp(page: Page, baseURL: string, email: string) {
@@ -52,14 +33,14 @@ test('a member requests their data, it becomes available and downloads as a ZIP'
   await openPrivacyFromProfile(page);
   const exportCard = page.getByRole('region', { name: 'Descargar mis datos' });
   await expect(exportCard).toContainText('Aún no has pedido tus datos.');
-  await checkScreen(page, 'privacidad', async () => {
+  await checkOpenScreen(page, 'privacidad', async () => {
     await expect(exportCard.getByRole('button', { name: 'Descargar mis datos' })).toBeVisible();
   });
 
   await exportCard.getByRole('button', { name: 'Descargar mis datos' }).click();
   // prepared by the job runner; the page asks again until it is ready
   await expect(exportCard.getByText(/Disponible hasta el/)).toBeVisible({ timeout: 20_000 });
-  await checkScreen(page, 'privacidad-lista', async () => {
+  await checkOpenScreen(page, 'privacidad-lista', async () => {
     await expect(exportCard.getByRole('link', { name: 'Descargar archivo ZIP' })).toBeVisible();
   });
 
@@ -85,7 +66,7 @@ test('a freshly registered member deletes the account and cannot sign in again',
   await openPrivacyFromProfile(page);
   await page.getByRole('region', { name: 'Eliminar mi cuenta' }).getByRole('button', { name: 'Eliminar mi cuenta' }).click();
   const modal = page.getByRole('dialog', { name: 'Eliminar mi cuenta' });
-  await checkScreen(page, 'privacidad-eliminar', async () => {
+  await checkOpenScreen(page, 'privacidad-eliminar', async () => {
     await expect(modal.getByLabel('Contraseña actual')).toBeVisible();
   });
 
@@ -128,7 +109,7 @@ test('an Admin deletes a member\'s data on request from the user form', async ({
   await expect(page.getByRole('textbox', { name: 'Correo' })).toHaveValue(email);
   await page.getByRole('button', { name: 'Borrar datos a solicitud' }).click();
   const dialog = page.getByRole('dialog', { name: 'Borrar datos a solicitud del titular' });
-  await checkScreen(page, 'admin-borrar-datos', async () => {
+  await checkOpenScreen(page, 'admin-borrar-datos', async () => {
     await expect(dialog.getByRole('textbox', { name: 'Motivo de la solicitud' })).toBeVisible();
   });
   await dialog.getByRole('button', { name: 'Borrar datos' }).click();

@@ -87,8 +87,13 @@ export function createCertificatesService(deps: { db: Db; diplomas: DiplomasServ
     const row = await issue(user, diplomaId);
     if (row.revokedAt) throw new AppError('FORBIDDEN');
     const diploma = await diplomas.findActive(diplomaId);
-    const background = diploma.certificateImage ? await readAll(storage, diploma.certificateImage) : null;
-    const bytes = await renderCertificatePdf({
+    const bytes = await renderFrozen(row, diploma.certificateImage);
+    return { bytes, fileName: `constancia-${formatFolio(row.folio)}.pdf` };
+  }
+
+  /** The PDF of an issued certificate, from what was frozen at issue and the diploma's background image. */
+  async function renderFrozen(row: typeof certificates.$inferSelect, image: string | null): Promise<Uint8Array> {
+    return renderCertificatePdf({
       holderName: row.holderName,
       diplomaTitle: row.diplomaTitle,
       folio: formatFolio(row.folio),
@@ -96,9 +101,8 @@ export function createCertificatesService(deps: { db: Db; diplomas: DiplomasServ
       completedOn: spanishDate.format(row.completedAt),
       verificationUrl: new URL(`/certificados/${row.verificationCode}`, publicUrl).toString(),
       verificationCode: row.verificationCode,
-      backgroundImage: background,
+      backgroundImage: image ? await readAll(storage, image) : null,
     });
-    return { bytes, fileName: `constancia-${formatFolio(row.folio)}.pdf` };
   }
 
   /** The profile's certificates card. */
@@ -146,17 +150,7 @@ export function createCertificatesService(deps: { db: Db; diplomas: DiplomasServ
     const files: { fileName: string; bytes: Uint8Array }[] = [];
     for (const { certificate: row, image } of rows) {
       if (row.revokedAt) continue;
-      const background = image ? await readAll(storage, image) : null;
-      const bytes = await renderCertificatePdf({
-        holderName: row.holderName,
-        diplomaTitle: row.diplomaTitle,
-        folio: formatFolio(row.folio),
-        issuerName: row.issuerName,
-        completedOn: spanishDate.format(row.completedAt),
-        verificationUrl: new URL(`/certificados/${row.verificationCode}`, publicUrl).toString(),
-        verificationCode: row.verificationCode,
-        backgroundImage: background,
-      });
+      const bytes = await renderFrozen(row, image);
       files.push({ fileName: `constancia-${formatFolio(row.folio)}-${row.verificationCode}.pdf`, bytes });
     }
     return files;
