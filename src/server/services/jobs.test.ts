@@ -30,6 +30,28 @@ describe('the job runner', () => {
     expect(row!.uniqueKey).toBeNull();
   });
 
+  it('renews the claim of a job running longer than its lock, so another instance never runs it twice (a long backup)', async () => {
+    let runs = 0;
+    const slow = async () => {
+      runs++;
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+    };
+    const first = createJobRunner({ db: database.db, handlers: { 'test.slow': slow }, lockMs: 300 });
+    const second = createJobRunner({ db: database.db, handlers: { 'test.slow': slow }, lockMs: 300 });
+    await first.schedule('test.slow');
+    const running = first.runDue();
+    // the other instance polls all along the run, well past the 300 ms lock
+    for (let poll = 0; poll < 10; poll++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await second.runDue();
+    }
+    await running;
+    expect(runs).toBe(1);
+    const [row] = await database.db.select().from(jobs).where(eq(jobs.kind, 'test.slow'));
+    expect(row!.doneAt).not.toBeNull();
+    expect(row!.attempts).toBe(1);
+  });
+
   it('keeps a failed job with its error and retries it later', async () => {
     let attempts = 0;
     const runner = createJobRunner({

@@ -11,7 +11,7 @@ export type RecurringJob = { kind: string; everyMs: number; firstAfterMs?: numbe
 
 type ScheduleOptions = { runAt?: Date; payload?: object; uniqueKey?: string; tx?: Db };
 
-const lockMs = 5 * 60_000;
+const defaultLockMs = 5 * 60_000;
 const maxBackoffMs = 60 * 60_000;
 
 /**
@@ -23,9 +23,12 @@ export function createJobRunner(deps: {
   handlers: Record<string, JobHandler>;
   recurring?: RecurringJob[];
   pollMs?: number;
+  /** How long a claim holds; a running job renews it every third of that, so a long job (a backup) never runs twice. */
+  lockMs?: number;
   log?: Log;
 }) {
   const { db, handlers } = deps;
+  const lockMs = deps.lockMs ?? defaultLockMs;
   const recurring = deps.recurring ?? [];
   const log = deps.log ?? { info() {}, error() {} };
   let timer: NodeJS.Timeout | null = null;
@@ -73,6 +76,18 @@ export function createJobRunner(deps: {
     return row ? { ...row, id: Number(row.id) } : null;
   }
 
+  /** Extends a claim this process still holds (same attempt), while its handler runs. */
+  async function renewClaim(id: number, attempts: number) {
+    try {
+      await db
+        .update(jobs)
+        .set({ lockedUntil: sql`now() + ${`${lockMs} milliseconds`}::interval` })
+        .where(and(eq(jobs.id, id), eq(jobs.attempts, attempts), isNull(jobs.doneAt)));
+    } catch (error) {
+      log.error({ err: error, job: id }, 'job claim renewal failed');
+    }
+  }
+
   /** Runs every due job once; returns how many ran. */
   async function runDue(): Promise<number> {
     let count = 0;
@@ -81,14 +96,17 @@ export function createJobRunner(deps: {
       if (!job) return count;
       count++;
       const handler = handlers[job.kind];
+      const renewal = setInterval(() => void renewClaim(job.id, job.attempts), lockMs / 3);
       try {
         if (!handler) throw new Error(`no handler for job ${job.kind}`);
         await handler(job.payload);
+        clearInterval(renewal);
         // the key is released so the next occurrence can be queued
         await db.update(jobs).set({ doneAt: new Date(), lockedUntil: null, uniqueKey: null, lastError: null }).where(eq(jobs.id, job.id));
         const every = recurring.find((each) => each.kind === job.kind);
         if (every) await schedule(job.kind, { runAt: new Date(Date.now() + every.everyMs), uniqueKey: `recurring:${job.kind}` });
       } catch (error) {
+        clearInterval(renewal);
         const backoff = Math.min(maxBackoffMs, 30_000 * 2 ** Math.min(job.attempts, 10));
         log.error({ err: error, job: job.kind }, 'job failed');
         await db
