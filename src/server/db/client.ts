@@ -56,6 +56,77 @@ function createFanOut(startListening: (channel: string, deliver: Handler) => Pro
 
 const channelPattern = /^[a-z_]+$/;
 
+/**
+ * One PostgreSQL connection holding every LISTEN of this process. When the server drops it (restart, failover,
+ * an idle timeout), it reconnects with backoff and listens again on every channel, so live updates resume.
+ */
+function createPgListener(url: string, retryMs = { first: 500, max: 30_000 }) {
+  const channels = new Map<string, Handler>();
+  let client: pg.Client | undefined;
+  let connecting: Promise<pg.Client> | undefined;
+  let closed = false;
+  let delay = retryMs.first;
+
+  function reconnectLater() {
+    if (closed || channels.size === 0) return;
+    const timer = setTimeout(() => {
+      connect().catch(() => reconnectLater());
+    }, delay);
+    timer.unref();
+    delay = Math.min(retryMs.max, delay * 2);
+  }
+
+  function connect(): Promise<pg.Client> {
+    if (client) return Promise.resolve(client);
+    connecting ??= (async () => {
+      const fresh = new pg.Client({ connectionString: url });
+      let dropped = false;
+      const drop = () => {
+        if (dropped) return;
+        dropped = true;
+        if (client === fresh) client = undefined;
+        reconnectLater();
+      };
+      fresh.on('error', drop);
+      fresh.on('end', drop);
+      fresh.on('notification', (message) => channels.get(message.channel)?.(message.payload ?? ''));
+      try {
+        await fresh.connect();
+        for (const channel of channels.keys()) await fresh.query(`listen ${channel}`);
+      } catch (error) {
+        dropped = true;
+        void fresh.end().catch(() => {});
+        throw error;
+      }
+      client = fresh;
+      delay = retryMs.first;
+      return fresh;
+    })().finally(() => {
+      connecting = undefined;
+    });
+    return connecting;
+  }
+
+  return {
+    async listen(channel: string, deliver: Handler) {
+      if (!channelPattern.test(channel)) throw new Error(`bad channel ${channel}`);
+      channels.set(channel, deliver);
+      try {
+        const connected = await connect();
+        await connected.query(`listen ${channel}`);
+      } catch (error) {
+        // the fan-out forgets the channel, and the next subscriber tries again
+        channels.delete(channel);
+        throw error;
+      }
+    },
+    async close() {
+      closed = true;
+      await client?.end().catch(() => {});
+    },
+  };
+}
+
 /** Folder of the SQL migrations that `migrate()` applies. */
 export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
@@ -76,24 +147,8 @@ export async function openDatabase(options: {
     // an idle connection dropped by the server (restart, failover) must not crash the process
     pool.on('error', () => {});
     const db = drizzlePg(pool, { schema, casing: 'snake_case', logger }) as unknown as Db;
-    let listener: pg.Client | undefined;
-    const listen = createFanOut(async (channel, deliver) => {
-      if (!channelPattern.test(channel)) throw new Error(`bad channel ${channel}`);
-      if (!listener) {
-        const client = new pg.Client({ connectionString: options.url });
-        client.on('error', () => {});
-        listener = client;
-        // a client that never connected is dropped, so the next LISTEN connects anew
-        await client.connect().catch((error: unknown) => {
-          if (listener === client) listener = undefined;
-          throw error;
-        });
-      }
-      listener.on('notification', (message) => {
-        if (message.channel === channel) deliver(message.payload ?? '');
-      });
-      await listener.query(`listen ${channel}`);
-    });
+    const listener = createPgListener(options.url);
+    const listen = createFanOut((channel, deliver) => listener.listen(channel, deliver));
     return {
       db,
       kind: 'postgres',
@@ -103,7 +158,7 @@ export async function openDatabase(options: {
       listen,
       notify: async (channel, payload) => void (await db.execute(sql`select pg_notify(${channel}, ${payload})`)),
       close: async () => {
-        await listener?.end();
+        await listener.close();
         await pool.end();
       },
     };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { createCatalogService } from '#server/features/catalog/catalog.service.ts';
 import { createMediaService } from '#server/features/media/media.service.ts';
 import type { Database } from './client.ts';
@@ -15,5 +16,35 @@ describe('LISTEN while the database is unreachable', () => {
     createMediaService({ db: {} as never, classrooms: {} as never, diplomas: {} as never, viewing: {} as never, listen });
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(attempts).toBe(2);
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)('LISTEN on PostgreSQL after the connection drops', () => {
+  it('reconnects and listens again, so notifications sent after the drop still arrive', async () => {
+    const { createTestDatabase } = await import('#server/testing/test-app.ts');
+    const database = await createTestDatabase();
+    try {
+      const received: string[] = [];
+      await database.listen('listen_reconnect_test', (payload) => received.push(payload));
+      await database.notify('listen_reconnect_test', 'before');
+      await expect.poll(() => received).toEqual(['before']);
+      // the server ends the listening connection (a restart or a failover does the same)
+      const name = new URL(database.url!).pathname.slice(1);
+      await database.db.execute(
+        sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${name} and query like 'listen %' and pid <> pg_backend_pid()`,
+      );
+      await expect
+        .poll(
+          async () => {
+            await database.notify('listen_reconnect_test', 'after');
+            return received.includes('after');
+          },
+          { timeout: 10_000, interval: 300 },
+        )
+        .toBe(true);
+    } finally {
+      await database.close();
+      await database.drop();
+    }
   });
 });
