@@ -268,7 +268,13 @@ export async function buildApp(deps: AppDeps) {
     registerOutboxRoutes(admin, { db });
     registerAdminPeopleRoutes(admin, {
       db,
-      users: createAdminUsersService({ db, auth, accounts }),
+      users: createAdminUsersService({
+        db,
+        auth,
+        accounts,
+        anonymize: (userId, actorId) =>
+          privacy.anonymize(userId, { certificates: 'keep', actorId, bySelf: false, reason: 'Eliminado desde la consola de administración' }),
+      }),
       manualPremium: createManualPremiumService({ db }),
       statistics: createStatisticsService({ db }),
       mailing,

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { createReadStream } from 'node:fs';
 import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
 import { createUser, loginCookie, signedInAs, testPassword } from '#server/testing/factories.ts';
-import { analyticsEvents, bulkMailDeliveries, mailOutbox, organizations, publicUniversities, reportExports, sessions, users } from '#server/db/schema/index.ts';
+import { analyticsEvents, bulkMailDeliveries, mailOutbox, organizations, payments, publicUniversities, reportExports, sessions, users } from '#server/db/schema/index.ts';
 
 let t: TestApp;
 let admin: { cookie: string; user: { id: string } };
@@ -120,6 +120,25 @@ describe('user form', () => {
     expect(await t.db.select().from(users).where(eq(users.id, user.id))).toHaveLength(0);
     expect(await t.db.select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(0);
     expect((await call('DELETE', `/api/admin/users/${admin.user.id}`, admin.cookie)).statusCode).toBe(403);
+  });
+
+  it('anonymises instead of deleting an account with payments, so the accounting records stay', async () => {
+    const { user, cookie } = await signedInAs(t, { email: 'con-pagos@example.com', name: 'Pagadora Constante' });
+    await t.db
+      .insert(payments)
+      .values({ userId: user.id, provider: 'simulado', providerPaymentId: 'pay-admin-delete', kind: 'subscription', result: 'COMPLETADO', amountCents: 999 });
+    expect((await call('DELETE', `/api/admin/users/${user.id}`, admin.cookie)).statusCode).toBe(204);
+    const [row] = await t.db.select().from(users).where(eq(users.id, user.id));
+    expect(row).toMatchObject({ name: expect.not.stringContaining('Pagadora'), isDisabled: true });
+    expect(row!.email).not.toBe('con-pagos@example.com');
+    expect(row!.anonymizedAt).not.toBeNull();
+    expect(await t.db.select().from(payments).where(eq(payments.userId, user.id))).toHaveLength(1);
+    expect(await t.db.select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(0);
+    expect((await call('GET', '/api/me', cookie)).json()).toMatchObject({ user: null });
+    const list = (await call('GET', '/api/admin/users?q=Pagadora', admin.cookie)).json() as { total: number };
+    expect(list.total).toBe(0);
+    // a second delete finds nobody
+    expect((await call('DELETE', `/api/admin/users/${user.id}`, admin.cookie)).statusCode).toBe(404);
   });
 });
 

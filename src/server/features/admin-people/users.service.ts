@@ -1,6 +1,17 @@
 import { and, asc, count, desc, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
-import { authAccounts, organizations, publicUniversities, sessions, users } from '#server/db/schema/index.ts';
+import {
+  authAccounts,
+  certificates,
+  diplomaTransactions,
+  organizations,
+  paymentOrders,
+  payments,
+  paymentSubscriptions,
+  publicUniversities,
+  sessions,
+  users,
+} from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
 import { errorMessages } from '#shared/messages.ts';
 import {
@@ -48,7 +59,13 @@ function toRow(user: UserRow): AdminUserRow {
   };
 }
 
-export function createAdminUsersService(deps: { db: Db; auth: Auth; accounts: AccountsService }) {
+export function createAdminUsersService(deps: {
+  db: Db;
+  auth: Auth;
+  accounts: AccountsService;
+  /** Data-rights deletion: keeps payments and certificates without the identity. */
+  anonymize: (userId: string, actorId: string) => Promise<unknown>;
+}) {
   const { db, auth, accounts } = deps;
 
   /** One page of users, searched, sorted and paged by the database. */
@@ -158,12 +175,21 @@ export function createAdminUsersService(deps: { db: Db; auth: Auth; accounts: Ac
     return get(id);
   }
 
-  /** Removes the account with its sessions and credentials; an administrator cannot remove themself. */
+  /**
+   * Removes the account with its sessions and credentials; an administrator cannot remove themself. An account with
+   * payments or certificates is anonymised instead, since deleting the row would take the accounting records with it.
+   */
   async function remove(id: string, actingAdminId: string): Promise<void> {
     if (id === actingAdminId) throw new AppError('FORBIDDEN');
-    const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.id, id));
-    if (!existing) throw new AppError('NOT_FOUND');
-    await accounts.deleteAccount(id);
+    const [existing] = await db.select({ id: users.id, anonymizedAt: users.anonymizedAt }).from(users).where(eq(users.id, id));
+    if (!existing || existing.anonymizedAt) throw new AppError('NOT_FOUND');
+    const keptRecords = await Promise.all(
+      [payments, paymentSubscriptions, diplomaTransactions, paymentOrders, certificates].map((table) =>
+        db.select({ userId: table.userId }).from(table).where(eq(table.userId, id)).limit(1),
+      ),
+    );
+    if (keptRecords.some((rows) => rows.length > 0)) await deps.anonymize(id, actingAdminId);
+    else await accounts.deleteAccount(id);
   }
 
   return { list, get, create, update, remove };
