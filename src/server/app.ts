@@ -85,6 +85,7 @@ import { registerCertificateAdminRoutes, registerCertificateRoutes } from './fea
 import { createDiplomaPurchaseService } from './features/diplomas/diploma-purchase.service.ts';
 import { createConsentsService } from './features/privacy/consents.service.ts';
 import { createPrivacyService, privacyJobKinds } from './features/privacy/privacy.service.ts';
+import { createDeletionLedger } from './features/privacy/deletion-ledger.ts';
 import { registerPrivacyAdminRoutes, registerPrivacyRoutes } from './features/privacy/privacy.routes.ts';
 import { backupJobKinds, createBackupsService, scheduleEveryMs } from './features/backups/backups.service.ts';
 import { registerBackupAdminRoutes, registerBackupCliRoute } from './features/backups/backups.routes.ts';
@@ -170,6 +171,7 @@ export async function buildApp(deps: AppDeps) {
       [privacyJobKinds.export]: async (payload) => privacy.buildExport((payload as { exportId: string }).exportId),
       [privacyJobKinds.mail]: async (payload) => privacy.sendMail(payload as Parameters<typeof privacy.sendMail>[0]),
       [privacyJobKinds.sweep]: async () => void (await privacy.sweepExpired()),
+      [privacyJobKinds.reconcile]: async () => void (await privacy.reconcileDeletions()),
       [backupJobKinds.scheduled]: async () => void (await backups.run('programado')),
       [backupJobKinds.manual]: async () => void (await backups.run('consola')),
     },
@@ -205,6 +207,7 @@ export async function buildApp(deps: AppDeps) {
     consents,
     rateCounter,
     schedule: jobs.schedule,
+    ledger: createDeletionLedger(path.join(config.backup.dir, 'cuentas-eliminadas.jsonl')),
     publicUrl: config.publicUrl,
     log: app.log,
   });
@@ -272,6 +275,7 @@ export async function buildApp(deps: AppDeps) {
         db,
         auth,
         accounts,
+        recordDeletion: (userId) => privacy.recordDeletion(userId),
         anonymize: (userId, actorId) =>
           privacy.anonymize(userId, { certificates: 'keep', actorId, bySelf: false, reason: 'Eliminado desde la consola de administración' }),
       }),

@@ -7,6 +7,7 @@ import { createLocalStorage } from './services/storage.ts';
 import { createMailer } from './services/mail.ts';
 import { seedDemo } from './db/seed/demo.ts';
 import { demoAccounts } from './db/seed/demo-accounts.ts';
+import { privacyJobKinds } from './features/privacy/privacy.service.ts';
 
 function fail(error: unknown): never {
   console.error(`\nNo se pudo iniciar CxVet: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -57,6 +58,8 @@ await app.listen({ port: config.port, host: config.host }).catch(async (error: u
   fail(error);
 });
 app.log.level = logLevel;
+// deletions are checked against the ledger beside the backups at every start (a restored backup brings none back)
+await app.services.jobs.schedule(privacyJobKinds.reconcile, { uniqueKey: privacyJobKinds.reconcile });
 // scheduled membership changes; app.close() stops the runner
 await app.services.jobs.start();
 const lines = [

@@ -65,6 +65,8 @@ export function createAdminUsersService(deps: {
   accounts: AccountsService;
   /** Data-rights deletion: keeps payments and certificates without the identity. */
   anonymize: (userId: string, actorId: string) => Promise<unknown>;
+  /** The deletion ledger beside the backups, so a restore cannot bring the account back. */
+  recordDeletion: (userId: string) => Promise<void>;
 }) {
   const { db, auth, accounts } = deps;
 
@@ -189,7 +191,10 @@ export function createAdminUsersService(deps: {
       ),
     );
     if (keptRecords.some((rows) => rows.length > 0)) await deps.anonymize(id, actingAdminId);
-    else await accounts.deleteAccount(id);
+    else {
+      await accounts.deleteAccount(id);
+      await deps.recordDeletion(id);
+    }
   }
 
   return { list, get, create, update, remove };

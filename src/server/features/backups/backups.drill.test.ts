@@ -5,16 +5,17 @@ import * as tar from 'tar';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { openDatabase, type Database } from '#server/db/client.ts';
 import { buildApp } from '#server/app.ts';
 import { createLocalStorage } from '#server/services/storage.ts';
 import { createMailer } from '#server/services/mail.ts';
 import { createTestApp, testConfig, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
-import { createProcedure, loginCookie, signedInAs } from '#server/testing/factories.ts';
+import { createProcedure, loginCookie, signedInAs, testPassword } from '#server/testing/factories.ts';
 import { createDiploma, memberRequest, submitExam } from '#server/features/diplomas/diplomas.testing.ts';
 import { subscribeAndApprove } from '#server/features/payments/payments.testing.ts';
-import { users, viewingTokens } from '#server/db/schema/index.ts';
+import { mailOutbox, users, viewingTokens } from '#server/db/schema/index.ts';
+import { privacyJobKinds } from '#server/features/privacy/privacy.service.ts';
 import { listFiles } from './archive.ts';
 import { restoreArchive } from './restore.ts';
 
@@ -99,9 +100,9 @@ async function orphans(database: Database) {
   return found;
 }
 
-async function openRestored(target: { dataDir: string; databaseUrl: string | undefined }) {
+async function openRestored(target: { dataDir: string; databaseUrl: string | undefined }, backupDir?: string) {
   const database = await openDatabase(target.databaseUrl ? { url: target.databaseUrl } : { pgliteDir: path.join(target.dataDir, 'db') });
-  const config = testConfig({ dataDir: target.dataDir });
+  const config = testConfig({ dataDir: target.dataDir, ...(backupDir ? { backup: { dir: backupDir, schedule: 'off', keep: 7 } } : {}) });
   const storage = createLocalStorage(path.join(target.dataDir, 'uploads'));
   const mailer = createMailer({ db: database.db, smtpUrl: undefined, from: config.mailFrom, log: { info() {} } });
   const app = await buildApp({ config, database, storage, mailer, distDir: null });
@@ -189,6 +190,48 @@ describe('restore drill', () => {
       expect((await restored.app.inject({ url: `/media/${procedure.fullVideo}` })).statusCode).not.toBe(200);
       const again = await memberRequest(restoredApp, cookie, 'GET', `/api/diplomas/${diploma.id}/certificate.pdf`);
       expect(Buffer.compare(again.rawPayload, certificate.rawPayload)).toBe(0);
+    } finally {
+      await restored.app.close();
+      await restored.database.close();
+    }
+  }, 300_000);
+
+  it('keeps deleted accounts deleted when an older backup is restored: the ledger beside the backups is applied again at start', async () => {
+    const leaver = await signedInAs(t, { type: 'Gratis', name: 'Rocío Desaparecida', email: 'rocio.desaparecida@example.com' });
+    const removed = await signedInAs(t, { type: 'Gratis', email: 'quitado@example.com' });
+    const run = await t.app.services.backups.run('comando');
+    expect(run.status).toBe('succeeded');
+    // after the backup: the member deletes her account, and an Admin deletes another one from the console
+    await t.app.services.privacy.deleteOwnAccount(leaver.user as never, { password: testPassword, certificates: 'revoke' });
+    const boss = await signedInAs(t, { type: 'Admin' });
+    const deleted = await t.app.inject({ method: 'DELETE', url: `/api/admin/users/${removed.user.id}`, headers: { cookie: boss.cookie, origin: testPublicUrl } });
+    expect(deleted.statusCode).toBe(204);
+
+    const target = await freshTarget();
+    await restoreArchive(path.join(sourceDataDir, 'backups', run.fileName!), target);
+    const restored = await openRestored(target, path.join(sourceDataDir, 'backups'));
+    try {
+      const [before] = await restored.db.select().from(users).where(eq(users.id, leaver.user.id));
+      expect(before).toMatchObject({ name: 'Rocío Desaparecida', anonymizedAt: null });
+      await restored.app.services.jobs.schedule(privacyJobKinds.reconcile, { uniqueKey: privacyJobKinds.reconcile });
+      await restored.app.services.jobs.runDue();
+      const [after] = await restored.db.select().from(users).where(eq(users.id, leaver.user.id));
+      expect(after!.name).not.toBe('Rocío Desaparecida');
+      expect(after!.email).not.toBe('rocio.desaparecida@example.com');
+      expect(after!.anonymizedAt).not.toBeNull();
+      // the console's deletion (a row the restore brought back) is applied again too
+      expect((await restored.db.select().from(users).where(eq(users.id, removed.user.id)))[0]!.anonymizedAt).not.toBeNull();
+      // nobody is mailed twice, and the deleted member cannot sign in on the restored site
+      expect(await restored.db.select().from(mailOutbox).where(eq(mailOutbox.to, 'rocio.desaparecida@example.com'))).toHaveLength(0);
+      const signIn = await restored.app.inject({
+        method: 'POST',
+        url: '/api/account/login',
+        headers: { origin: testPublicUrl },
+        payload: { email: 'rocio.desaparecida@example.com', password: testPassword },
+      });
+      expect(signIn.statusCode).not.toBe(200);
+      // a second start finds nothing more to do
+      expect(await restored.app.services.privacy.reconcileDeletions()).toEqual({ replayed: 0, recorded: 0 });
     } finally {
       await restored.app.close();
       await restored.database.close();

@@ -1,4 +1,6 @@
 import { PassThrough, Readable } from 'node:stream';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { strFromU8, unzipSync } from 'fflate';
@@ -298,6 +300,27 @@ describe('Eliminar mi cuenta', () => {
     const [row] = await t.db.select().from(certificates).where(eq(certificates.id, certificate!.id));
     expect(row!.revokedAt).not.toBeNull();
     expect(row!.holderName).toBe('');
+  });
+
+  it('writes the deletion to the ledger beside the backups: the id and the certificate choice, no personal data', async () => {
+    const email = uniqueEmail('libro');
+    const me = await member({ email, name: 'Libro Mayor' });
+    expect((await remove(me.cookie, { password: testPassword, certificates: 'revoke' })).statusCode).toBe(204);
+    const ledger = await readFile(path.join(t.config.backup.dir, 'cuentas-eliminadas.jsonl'), 'utf8');
+    const line = ledger.split('\n').find((each) => each.includes(me.user.id));
+    expect(JSON.parse(line!)).toMatchObject({ userId: me.user.id, certificates: 'revoke' });
+    expect(ledger).not.toContain(email);
+    expect(ledger).not.toContain('Libro Mayor');
+  });
+
+  it('adds to the ledger at start an anonymised account it misses (a crash after the deletion, before the ledger line)', async () => {
+    const me = await member({ name: 'Sin Renglón' });
+    await t.db.update(users).set({ anonymizedAt: new Date() }).where(eq(users.id, me.user.id));
+    const file = path.join(t.config.backup.dir, 'cuentas-eliminadas.jsonl');
+    const result = await t.app.services.privacy.reconcileDeletions();
+    expect(result.recorded).toBeGreaterThanOrEqual(1);
+    expect(await readFile(file, 'utf8')).toContain(me.user.id);
+    expect(await t.app.services.privacy.reconcileDeletions()).toEqual({ replayed: 0, recorded: 0 });
   });
 
   it('deletes once when asked twice at once, live subscription included: one audit entry, one mail', async () => {

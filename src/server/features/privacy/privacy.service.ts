@@ -47,12 +47,18 @@ import {
 import type { DataExport } from '#shared/privacy/privacy.schemas.ts';
 import type { ConsentsService } from './consents.service.ts';
 import { collectMemberData, zipMemberData } from './privacy.export.ts';
+import type { DeletionLedger } from './deletion-ledger.ts';
 import { accountDeletedMail, exportReadyMail } from './privacy.mails.ts';
 
 type Log = { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
 type Schedule = (kind: string, options?: { runAt?: Date; payload?: object; uniqueKey?: string; tx?: Db }) => Promise<void>;
 
-export const privacyJobKinds = { export: 'privacy.export', mail: 'privacy.mail', sweep: 'privacy.exports-sweep' } as const;
+export const privacyJobKinds = {
+  export: 'privacy.export',
+  mail: 'privacy.mail',
+  sweep: 'privacy.exports-sweep',
+  reconcile: 'privacy.reconcile-deletions',
+} as const;
 
 type PrivacyMail = { token: string } & ({ kind: 'export-ready'; exportId: string } | { kind: 'account-deleted'; to: string; name: string; bySelf: boolean });
 
@@ -83,11 +89,12 @@ export function createPrivacyService(deps: {
   consents: ConsentsService;
   rateCounter: RateCounter;
   schedule: Schedule;
+  ledger: DeletionLedger;
   publicUrl: string;
   log: Log;
   now?: () => Date;
 }) {
-  const { db, storage, mailer, auth, provider, certificates: certificatesService, consents, rateCounter, schedule, publicUrl, log } = deps;
+  const { db, storage, mailer, auth, provider, certificates: certificatesService, consents, rateCounter, schedule, ledger, publicUrl, log } = deps;
   const now = deps.now ?? (() => new Date());
 
   /** The member's latest export; one past its date reads as expired even before the sweep runs. */
@@ -269,7 +276,7 @@ export function createPrivacyService(deps: {
    */
   async function anonymize(
     userId: string,
-    options: { certificates: CertificateChoice; actorId: string | null; bySelf: boolean; reason: string },
+    options: { certificates: CertificateChoice; actorId: string | null; bySelf: boolean; reason: string; replay?: boolean },
   ): Promise<boolean> {
     const [user] = await db.select().from(users).where(eq(users.id, userId));
     if (!user) throw new AppError('NOT_FOUND');
@@ -337,7 +344,8 @@ export function createPrivacyService(deps: {
       await tx.delete(mailOutbox).where(eq(mailOutbox.to, user.email));
       await tx.delete(contactMessages).where(eq(contactMessages.email, user.email));
       await tx.update(dataExports).set({ status: 'EXPIRADA' }).where(and(eq(dataExports.userId, userId), inArray(dataExports.status, ['LISTA', 'PENDIENTE'])));
-      await queueMail({ kind: 'account-deleted', to: user.email, name: user.name, bySelf: options.bySelf, token: randomUUID() }, tx);
+      // a deletion applied again after a restore already told the member
+      if (!options.replay) await queueMail({ kind: 'account-deleted', to: user.email, name: user.name, bySelf: options.bySelf, token: randomUUID() }, tx);
       await tx.insert(accountDeletions).values({
         userId,
         actorId: options.actorId,
@@ -349,11 +357,43 @@ export function createPrivacyService(deps: {
       });
       return true;
     });
+    if (done && !options.replay) await recordDeletion(userId, options.certificates);
     if (done) {
       await sweepExpired().catch((error: unknown) => log.warn({ err: error }, 'export files of a deleted account not removed yet'));
       log.info({ userId, bySelf: options.bySelf }, 'account anonymised');
     }
     return done;
+  }
+
+  /** Writes the deletion to the ledger beside the backups; a failure is logged, and the next start writes it. */
+  async function recordDeletion(userId: string, choice: CertificateChoice = 'keep'): Promise<void> {
+    await ledger.append([{ userId, certificates: choice }], now()).catch((error: unknown) => log.warn({ err: error, file: ledger.file }, 'deletion ledger not written'));
+  }
+
+  /**
+   * At every start: deletions in the ledger that the database does not show (an older backup was restored) are
+   * applied again, without mail; anonymised accounts missing from the ledger (a crash before it was written) are added.
+   */
+  async function reconcileDeletions(): Promise<{ replayed: number; recorded: number }> {
+    const entries = await ledger.read();
+    const choices = new Map(entries.map((entry) => [entry.userId, entry.certificates ?? 'keep']));
+    const ids = [...choices.keys()];
+    let replayed = 0;
+    for (let start = 0; start < ids.length; start += 1000) {
+      const back = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(inArray(users.id, ids.slice(start, start + 1000)), isNull(users.anonymizedAt)));
+      for (const { id } of back) {
+        const reason = 'Eliminación aplicada de nuevo tras restaurar un respaldo';
+        if (await anonymize(id, { certificates: choices.get(id)!, actorId: null, bySelf: false, reason, replay: true })) replayed++;
+      }
+    }
+    const anonymised = await db.select({ id: users.id }).from(users).where(isNotNull(users.anonymizedAt));
+    const missing = anonymised.filter(({ id }) => !choices.has(id)).map(({ id }) => ({ userId: id }));
+    await ledger.append(missing, now());
+    if (replayed > 0) log.info({ replayed }, 'deletions applied again after a restore');
+    return { replayed, recorded: missing.length };
   }
 
   /** 'Eliminar mi cuenta': the member's own password first. */
@@ -371,7 +411,19 @@ export function createPrivacyService(deps: {
     await anonymize(userId, { certificates: input.certificates, actorId: actor.id, bySelf: false, reason: input.reason });
   }
 
-  return { latestExport, requestExport, buildExport, sweepExpired, openExport, sendMail, deleteOwnAccount, deleteOnRequest, anonymize };
+  return {
+    latestExport,
+    requestExport,
+    buildExport,
+    sweepExpired,
+    openExport,
+    sendMail,
+    deleteOwnAccount,
+    deleteOnRequest,
+    anonymize,
+    recordDeletion,
+    reconcileDeletions,
+  };
 }
 
 export type PrivacyService = ReturnType<typeof createPrivacyService>;
