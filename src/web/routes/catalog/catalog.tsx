@@ -10,7 +10,7 @@ import { CatalogFilters } from '#web/features/catalog/components/catalog-filters
 import { CatalogPagination } from '#web/features/catalog/components/catalog-pagination.tsx';
 import { ProcedureCard } from '#web/features/catalog/components/procedure-card.tsx';
 import { pageCount } from '#web/features/catalog/pagination.ts';
-import { NotFoundPage } from './not-found.tsx';
+import { NotFoundPage } from '#web/routes/not-found.tsx';
 import classes from './catalog.module.css';
 
 // members only: guests never load the row's code

@@ -14,7 +14,7 @@ import { ProcedurePlayer, ReplacedNotice } from '#web/features/catalog/component
 import { useViewingSession } from '#web/features/viewing/use-viewing-session.ts';
 import { ApiError } from '#web/lib/api-client.ts';
 import { href, paths } from '#web/paths.ts';
-import { NotFoundPage } from './not-found.tsx';
+import { NotFoundPage } from '#web/routes/not-found.tsx';
 
 // members only: a guest's procedure page never loads the favourites and resume code
 const memberTools = () => import('#web/features/watching/components/procedure-member-tools.tsx');

@@ -9,7 +9,7 @@ import { procedureTypes, species } from '#shared/catalog/catalog.rules.ts';
 import { PageLoader } from '#web/components/page-loader.tsx';
 import { useAdminProcedure, useAdminTags, useDeleteProcedure, useSaveProcedure } from '#web/features/admin/api.ts';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
-import { ChapterTimeInput } from '#web/features/admin/components/chapter-time-input.tsx';
+import { ChapterTimeInput } from '#web/features/catalog/components/chapter-time-input.tsx';
 import { UploadField } from '#web/features/admin/components/upload-field.tsx';
 import { newRecordId } from '#web/features/admin/form-errors.ts';
 import { usePendingUploads } from '#web/features/admin/pending-uploads.ts';

@@ -1,8 +1,8 @@
 import { Alert } from '@mantine/core';
 import { manualPremiumMessages, type ManualPremiumRow } from '#shared/admin-people/manual-premium.schemas.ts';
-import { useManualPremiumUsers } from '#web/features/admin-people/api.ts';
-import { ManualPremiumLinks, useManualPremiumLoadFailure } from '#web/features/admin-people/components/manual-premium-links.tsx';
-import { spanishDate } from '#web/features/admin-people/format.ts';
+import { useManualPremiumUsers } from '#web/features/users/users.api.ts';
+import { ManualPremiumLinks, useManualPremiumLoadFailure } from '#web/features/membership/components/manual-premium-links.tsx';
+import { spanishDate } from '#web/features/users/format.ts';
 import { AdminDataTable } from '#web/features/admin/components/admin-data-table.tsx';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { paths } from '#web/paths.ts';

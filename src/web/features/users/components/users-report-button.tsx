@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { errorMessages } from '#shared/messages.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { ApiError } from '#web/lib/api-client.ts';
-import { usersReportUrl } from '../api.ts';
+import { usersReportUrl } from '#web/features/users/users.api.ts';
 
 /** The server's file name from Content-Disposition, or a dated fallback of the same shape. */
 function fileNameOf(response: Response): string {
