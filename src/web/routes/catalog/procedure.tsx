@@ -7,8 +7,8 @@ import { Link, useParams } from 'react-router';
 import type { ProcedureDetail } from '#shared/catalog/catalog.schemas.ts';
 import { messages } from '#shared/messages.ts';
 import { secondDeviceMessage, useHereLabel } from '#shared/viewing/viewing.rules.ts';
-import { useCurrentUser } from '#web/features/accounts/api.ts';
-import { procedureQuery, useGuideClick } from '#web/features/catalog/api.ts';
+import { useCurrentUser } from '#web/features/accounts/accounts.api.ts';
+import { procedureQuery, useGuideClick } from '#web/features/catalog/catalog.api.ts';
 import { LockIcon } from '#web/features/catalog/components/lock-icon.tsx';
 import { ProcedurePlayer, ReplacedNotice } from '#web/features/catalog/components/procedure-player.tsx';
 import { useViewingSession } from '#web/features/viewing/use-viewing-session.ts';
@@ -48,8 +48,7 @@ export function ProcedurePage() {
 
 function ProcedureView({ procedure }: { procedure: ProcedureDetail }) {
   const { user } = useCurrentUser();
-  const needsToken = Boolean(user) && !procedure.isDemo && procedure.videoUrl !== null;
-  const viewing = useViewingSession(needsToken);
+  const viewing = useViewingSession(procedure.needsViewingToken);
 
   return (
     <Container size="xl" py={{ base: 'lg', md: 40 }}>
@@ -75,8 +74,8 @@ function ProcedureView({ procedure }: { procedure: ProcedureDetail }) {
       <Grid gap="xl">
         <Grid.Col span={{ base: 12, md: 8 }}>
           <Stack gap="lg">
-            {procedure.isDemo && <DemoBanner procedure={procedure} isGuest={!user} />}
-            <VideoArea procedure={procedure} needsToken={needsToken} viewing={viewing} />
+            {!procedure.canWatchFullVideo && <DemoBanner procedure={procedure} isGuest={!user} />}
+            <VideoArea procedure={procedure} viewing={viewing} />
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4 }}>
@@ -102,17 +101,12 @@ function ProcedureView({ procedure }: { procedure: ProcedureDetail }) {
   );
 }
 
-function VideoArea(props: {
-  procedure: ProcedureDetail;
-  needsToken: boolean;
-  viewing: ReturnType<typeof useViewingSession>;
-}) {
-  const { procedure, needsToken, viewing } = props;
+function VideoArea({ procedure, viewing }: { procedure: ProcedureDetail; viewing: ReturnType<typeof useViewingSession> }) {
   const [player, setPlayer] = useState<MediaPlayerInstance | null>(null);
   if (!procedure.videoUrl) {
     return <Text c="dimmed">Este procedimiento aún no tiene video.</Text>;
   }
-  if (!needsToken) {
+  if (!procedure.needsViewingToken) {
     return (
       <ProcedurePlayer
         src={procedure.videoUrl}
