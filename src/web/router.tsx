@@ -4,8 +4,8 @@ import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
 import { AppLayout } from '#web/components/layout/app-layout.tsx';
 import { PageLoader } from '#web/components/page-loader.tsx';
 import { RouteError } from '#web/components/route-error.tsx';
-import { loadCurrentUser } from '#web/features/accounts/api.ts';
-import { procedureQuery } from '#web/features/catalog/api.ts';
+import { loadCurrentUser } from '#web/features/accounts/accounts.api.ts';
+import { procedureQuery } from '#web/features/catalog/catalog.api.ts';
 import { guards, type Guard } from '#web/features/accounts/guards.ts';
 import { paths } from '#web/paths.ts';
 import { NotFoundPage } from '#web/routes/not-found.tsx';
@@ -40,12 +40,12 @@ const adminPages: RouteObject[] = [
   screen(paths.adminNewsletter, () => import('#web/routes/landing/admin-newsletter.tsx').then((m) => m.AdminNewsletterPage)),
   screen(paths.adminUsers, () => import('#web/routes/users/admin-users.tsx').then((m) => m.AdminUsersPage)),
   screen(paths.adminUser, () => import('#web/routes/users/admin-user-form.tsx').then((m) => m.AdminUserFormPage)),
-  screen(paths.adminManualPremium, () => import('#web/routes/membership/admin-manual-premium.tsx').then((m) => m.AdminManualPremiumPage)),
+  screen(paths.adminManualPremium, () => import('#web/routes/users/admin-manual-premium.tsx').then((m) => m.AdminManualPremiumPage)),
   screen(paths.adminManualPremiumUpgrade, () =>
-    import('#web/routes/membership/admin-manual-premium-upgrade.tsx').then((m) => m.AdminManualPremiumUpgradePage),
+    import('#web/routes/users/admin-manual-premium-upgrade.tsx').then((m) => m.AdminManualPremiumUpgradePage),
   ),
   screen(paths.adminManualPremiumDowngrade, () =>
-    import('#web/routes/membership/admin-manual-premium-downgrade.tsx').then((m) => m.AdminManualPremiumDowngradePage),
+    import('#web/routes/users/admin-manual-premium-downgrade.tsx').then((m) => m.AdminManualPremiumDowngradePage),
   ),
   screen(paths.adminMailing, () => import('#web/routes/mailing/admin-mailing.tsx').then((m) => m.AdminMailingPage)),
   screen(paths.adminStatistics, () => import('#web/routes/analytics/admin-statistics.tsx').then((m) => m.AdminStatisticsPage)),

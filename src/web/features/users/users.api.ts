@@ -1,130 +1,94 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { BulkMailInput } from '#shared/admin-people/mailing.schemas.ts';
-import type { ManualPremiumPeriod, ManualPremiumRow } from '#shared/admin-people/manual-premium.schemas.ts';
-import type { Statistics } from '#shared/admin-people/statistics.schemas.ts';
-import type { AdminUser, AdminUserInput, AdminUserRow } from '#shared/admin-people/users.schemas.ts';
-import type { AnalyticsCategory } from '#shared/analytics/analytics.rules.ts';
-import { api } from '#web/lib/api-client.ts';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type {
+  manualPremiumDowngradeSchema,
+  manualPremiumListSchema,
+  manualPremiumUpgradeSchema,
+  userPickSchema,
+} from '#shared/admin-people/manual-premium.schemas.ts';
+import type { AdminUser, AdminUserInput, AdminUsersQuery, adminUsersPageSchema } from '#shared/admin-people/users.schemas.ts';
+import { useRefreshQueries } from '#web/features/admin/console-cache.ts';
+import { analyticsKeys } from '#web/features/analytics/analytics.api.ts';
+import { api, downloadFile, queryString } from '#web/lib/api-client.ts';
 
-const keys = {
-  users: ['admin', 'users'] as const,
-  manualPremium: ['admin', 'manual-premium'] as const,
-  statistics: ['admin', 'statistics'] as const,
+/** The people console: users and their manual Premium, all under ['users']. */
+export const userKeys = {
+  all: ['users'] as const,
+  list: (query: AdminUsersQuery) => [...userKeys.all, 'list', query] as const,
+  detail: (id: string) => [...userKeys.all, 'detail', id] as const,
+  manualPremium: () => [...userKeys.all, 'manual-premium'] as const,
+  manualPremiumCandidates: (q: string) => [...userKeys.manualPremium(), 'candidates', q] as const,
 };
 
-export type AdminUsersListQuery = {
-  q?: string;
-  sort: 'name' | 'email' | 'phoneNumber' | 'type' | 'createdAt';
-  dir: 'asc' | 'desc';
-  page: number;
-  manualOnly: boolean;
+const userPath = (id: string) => `/api/admin/users/${encodeURIComponent(id)}`;
+
+export const usersApi = {
+  list: (query: AdminUsersQuery, signal?: AbortSignal) =>
+    api.get<z.infer<typeof adminUsersPageSchema>>(`/api/admin/users${queryString(query)}`, { signal }),
+  get: (id: string, signal?: AbortSignal) => api.get<AdminUser>(userPath(id), { signal }),
+  create: (input: AdminUserInput) => api.post<AdminUser>('/api/admin/users', input),
+  update: (id: string, input: AdminUserInput) => api.put<AdminUser>(userPath(id), input),
+  remove: (id: string) => api.delete<unknown>(userPath(id)),
+  /** The server names the file Usuarios-{date}.xlsx. */
+  downloadReport: () => downloadFile('/api/admin/users/report.xlsx', `Usuarios-${new Date().toISOString().slice(0, 10)}.xlsx`),
+  manualPremium: (signal?: AbortSignal) => api.get<z.infer<typeof manualPremiumListSchema>>('/api/admin/manual-premium', { signal }),
+  manualPremiumCandidates: (q: string, signal?: AbortSignal) =>
+    api.get<z.infer<typeof userPickSchema>>(`/api/admin/manual-premium/candidates${queryString({ q })}`, { signal }),
+  upgrade: (input: z.input<typeof manualPremiumUpgradeSchema>) => api.post<unknown>('/api/admin/manual-premium/upgrade', input),
+  downgrade: (input: z.input<typeof manualPremiumDowngradeSchema>) => api.post<unknown>('/api/admin/manual-premium/downgrade', input),
 };
 
-type UsersPage = { items: AdminUserRow[]; total: number; page: number; pageSize: number };
-type PickableUser = { id: string; name: string; email: string };
+/** A change to a user shows in the lists, the manual Premium pages and the statistics. */
+export function useRefreshPeople(deletedId?: string) {
+  const refresh = useRefreshQueries();
+  return () => refresh([userKeys.all, analyticsKeys.all], deletedId === undefined ? undefined : userKeys.detail(deletedId));
+}
 
-/** Where the users spreadsheet is downloaded from (the server names it Usuarios-{date}.xlsx). */
-export const usersReportUrl = '/api/admin/users/report.xlsx';
-
-export function useAdminUsers(query: AdminUsersListQuery) {
-  const params = new URLSearchParams({ sort: query.sort, dir: query.dir, page: String(query.page) });
-  if (query.q) params.set('q', query.q);
-  if (query.manualOnly) params.set('manualOnly', 'true');
+export function useAdminUsers(query: AdminUsersQuery) {
   return useQuery({
-    queryKey: [...keys.users, 'list', query],
-    queryFn: ({ signal }) => api.get<UsersPage>(`/api/admin/users?${params}`, { signal }),
+    queryKey: userKeys.list(query),
+    queryFn: ({ signal }) => usersApi.list(query, signal),
     placeholderData: keepPreviousData,
   });
 }
 
 export function useAdminUser(id: string | undefined) {
-  return useQuery({
-    queryKey: [...keys.users, id],
-    queryFn: ({ signal }) => api.get<AdminUser>(`/api/admin/users/${encodeURIComponent(id ?? '')}`, { signal }),
-    enabled: Boolean(id),
-  });
-}
-
-/** Refreshes every people query; a deleted user's own query is left alone, so it is not fetched again (404). */
-function useInvalidatePeople(deletedId?: string) {
-  const queryClient = useQueryClient();
-  return () =>
-    Promise.all(
-      [keys.users, keys.manualPremium, keys.statistics].map((queryKey) =>
-        queryClient.invalidateQueries({ queryKey, predicate: (query) => !deletedId || query.queryKey[2] !== deletedId }),
-      ),
-    );
+  return useQuery({ queryKey: userKeys.detail(id ?? ''), queryFn: ({ signal }) => usersApi.get(id ?? '', signal), enabled: Boolean(id) });
 }
 
 /** Creates (no id) or edits a user. */
 export function useSaveAdminUser(id: string | undefined) {
-  const invalidate = useInvalidatePeople();
+  const refresh = useRefreshPeople();
   return useMutation({
-    mutationFn: (input: AdminUserInput) =>
-      id ? api.put<AdminUser>(`/api/admin/users/${encodeURIComponent(id)}`, input) : api.post<AdminUser>('/api/admin/users', input),
-    onSuccess: invalidate,
+    mutationFn: (input: AdminUserInput) => (id ? usersApi.update(id, input) : usersApi.create(input)),
+    onSuccess: refresh,
   });
 }
 
 export function useDeleteAdminUser(id: string | undefined) {
-  const invalidate = useInvalidatePeople(id);
-  return useMutation({
-    mutationFn: () => api.delete<unknown>(`/api/admin/users/${encodeURIComponent(id ?? '')}`),
-    onSuccess: invalidate,
-  });
+  const refresh = useRefreshPeople(id);
+  return useMutation({ mutationFn: () => usersApi.remove(id ?? ''), onSuccess: refresh });
 }
 
 export function useManualPremiumUsers() {
-  return useQuery({
-    queryKey: keys.manualPremium,
-    queryFn: ({ signal }) => api.get<{ users: ManualPremiumRow[] }>('/api/admin/manual-premium', { signal }).then((body) => body.users),
-  });
+  return useQuery({ queryKey: userKeys.manualPremium(), queryFn: ({ signal }) => usersApi.manualPremium(signal).then((body) => body.users) });
 }
 
 /** Free users whose e-mail contains the text, for the upgrade picker. */
 export function useManualPremiumCandidates(query: string) {
   return useQuery({
-    queryKey: [...keys.manualPremium, 'candidates', query],
-    queryFn: ({ signal }) =>
-      api
-        .get<{ users: PickableUser[] }>(`/api/admin/manual-premium/candidates?q=${encodeURIComponent(query)}`, { signal })
-        .then((body) => body.users),
+    queryKey: userKeys.manualPremiumCandidates(query),
+    queryFn: ({ signal }) => usersApi.manualPremiumCandidates(query, signal).then((body) => body.users),
     placeholderData: (previous) => previous,
   });
 }
 
 export function useManualPremiumUpgrade() {
-  const invalidate = useInvalidatePeople();
-  return useMutation({
-    mutationFn: (input: { userId: string; period: ManualPremiumPeriod }) => api.post<unknown>('/api/admin/manual-premium/upgrade', input),
-    onSuccess: invalidate,
-  });
+  const refresh = useRefreshPeople();
+  return useMutation({ mutationFn: usersApi.upgrade, onSuccess: refresh });
 }
 
 export function useManualPremiumDowngrade() {
-  const invalidate = useInvalidatePeople();
-  return useMutation({
-    mutationFn: (input: { userId: string }) => api.post<unknown>('/api/admin/manual-premium/downgrade', input),
-    onSuccess: invalidate,
-  });
-}
-
-export type StatisticsFilter = { from?: string; to?: string; category?: AnalyticsCategory };
-
-export function useAdminStatistics(filter: StatisticsFilter) {
-  const params = new URLSearchParams();
-  if (filter.from) params.set('from', filter.from);
-  if (filter.to) params.set('to', filter.to);
-  if (filter.category) params.set('category', filter.category);
-  return useQuery({
-    queryKey: [...keys.statistics, filter],
-    queryFn: ({ signal }) => api.get<Statistics>(`/api/admin/statistics?${params}`, { signal }),
-    placeholderData: keepPreviousData,
-  });
-}
-
-export function useSendBulkMail() {
-  return useMutation({
-    mutationFn: (input: BulkMailInput) => api.post<{ id: string; recipients: number }>('/api/admin/mailing', input),
-  });
+  const refresh = useRefreshPeople();
+  return useMutation({ mutationFn: usersApi.downgrade, onSuccess: refresh });
 }

@@ -5,7 +5,7 @@ import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { passwordResetRequestSchema } from '#shared/accounts/password.schemas.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
-import { usePasswordRecovery } from '#web/features/accounts/account-api.ts';
+import { usePasswordRecovery } from '#web/features/accounts/accounts.api.ts';
 import { ApiError } from '#web/lib/api-client.ts';
 import { paths } from '#web/paths.ts';
 

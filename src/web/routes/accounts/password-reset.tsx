@@ -6,7 +6,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { passwordResetConfirmSchema } from '#shared/accounts/password.schemas.ts';
 import { errorMessages } from '#shared/messages.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
-import { usePasswordReset, useResetCodeCheck } from '#web/features/accounts/account-api.ts';
+import { usePasswordReset, useResetCodeCheck } from '#web/features/accounts/accounts.api.ts';
 import { ApiError } from '#web/lib/api-client.ts';
 import { paths } from '#web/paths.ts';
 

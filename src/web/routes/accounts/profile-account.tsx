@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Anchor, Button, Checkbox, Container, Group, Loader, Paper, PasswordInput, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Container, Group, Loader, Paper, PasswordInput, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { Controller, useForm, type FieldPath } from 'react-hook-form';
@@ -7,11 +7,10 @@ import { Link, useNavigate } from 'react-router';
 import type { Profile } from '#shared/accounts/profile.schemas.ts';
 import { profileUpdateSchema, type ProfileUpdateInput } from '#shared/accounts/signup.schemas.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
-import { useProfile, useUpdateProfile } from '#web/features/accounts/account-api.ts';
-import { CountrySelect } from '#web/features/accounts/components/country-select.tsx';
+import { useProfile, useUpdateProfile } from '#web/features/accounts/accounts.api.ts';
 import { LoginForm } from '#web/features/accounts/components/login-form.tsx';
 import { PhoneField } from '#web/features/accounts/components/phone-field.tsx';
-import { UniversityField } from '#web/features/accounts/components/university-field.tsx';
+import { ProfileFields } from '#web/features/accounts/components/profile-fields.tsx';
 import { ApiError } from '#web/lib/api-client.ts';
 import { paths } from '#web/paths.ts';
 
@@ -76,30 +75,7 @@ function AccountForm({ profile }: { profile: Profile }) {
             )}
           />
         </SimpleGrid>
-        <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <Controller
-            control={control}
-            name="country"
-            render={({ field, fieldState }) => <CountrySelect value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={fieldState.error?.message} />}
-          />
-          <TextInput label="Ciudad" withAsterisk autoComplete="address-level2" error={errors.city?.message} {...register('city')} />
-        </SimpleGrid>
-        <Controller
-          control={control}
-          name="homeUniversity"
-          render={({ field, fieldState }) => (
-            <UniversityField
-              value={field.value ?? ''}
-              onChange={(name, organizationId) => {
-                field.onChange(name);
-                setValue('organizationId', organizationId);
-              }}
-              error={fieldState.error?.message}
-            />
-          )}
-        />
-        <Checkbox label="Quiero recibir promociones de CxVet" {...register('promoMail')} />
-        <Checkbox label="Quiero recibir noticias de CxVet" {...register('newsMail')} />
+        <ProfileFields control={control} register={register} setValue={setValue} errors={errors} />
         <Title order={2} size="h4" mt="sm">
           Cambiar contraseña (opcional)
         </Title>

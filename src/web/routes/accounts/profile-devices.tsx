@@ -4,8 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { Link } from 'react-router';
 import type { DeviceKind, DeviceSession } from '#shared/accounts/devices.schemas.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
-import { useLogout } from '#web/features/accounts/api.ts';
-import { useCloseOtherSessions, useCloseSession, useDeviceSessions } from '#web/features/accounts/devices-api.ts';
+import { useCloseOtherSessions, useCloseSession, useDeviceSessions, useLogout } from '#web/features/accounts/accounts.api.ts';
 import { ApiError } from '#web/lib/api-client.ts';
 import { paths } from '#web/paths.ts';
 

@@ -2,7 +2,7 @@ import { Alert, Anchor, Card, Container, Loader, Stack, Table, Text, Title } fro
 import { Link } from 'react-router';
 import { messages } from '#shared/messages.ts';
 import { formatUsd } from '#shared/payments/payments.rules.ts';
-import { usePaymentHistory, useProfile } from '#web/features/accounts/account-api.ts';
+import { usePaymentHistory, useProfile } from '#web/features/accounts/accounts.api.ts';
 import { failedPaymentBanner, longDate, typeLabels } from '#web/features/accounts/membership-labels.ts';
 import { paths } from '#web/paths.ts';
 

@@ -7,7 +7,7 @@ import { userTypes } from '#shared/accounts/accounts.rules.ts';
 import { analyticsCategories, type AnalyticsCategory } from '#shared/analytics/analytics.rules.ts';
 import { messages } from '#shared/messages.ts';
 import { errorContent } from '#web/components/error-modal.tsx';
-import { useAdminStatistics } from '#web/features/users/users.api.ts';
+import { useAdminStatistics } from '#web/features/analytics/analytics.api.ts';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 
 const allEvents = 'Todos';

@@ -3,7 +3,7 @@ import { notifications } from '@mantine/notifications';
 import type { BackupRun, BackupsStatus } from '#shared/backups/backups.schemas.ts';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { notify } from '#web/features/admin/notify.ts';
-import { useBackups, useStartBackup } from '#web/features/backups/api.ts';
+import { useBackups, useStartBackup } from '#web/features/backups/backups.api.ts';
 import { formatSize, formatWhen, scheduleLabels, triggerLabels } from '#web/features/backups/format.ts';
 
 const statusBadges: Record<BackupRun['status'], { label: string; color: string }> = {

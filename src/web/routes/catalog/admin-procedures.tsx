@@ -1,21 +1,18 @@
 import { Badge, Button, Group } from '@mantine/core';
 import dayjs from 'dayjs';
-import { useState } from 'react';
 import { Link } from 'react-router';
 import type { AdminProcedureRow } from '#shared/admin-content/admin-content.schemas.ts';
 import { adminProcedureSortColumns } from '#shared/admin-content/admin-content.schemas.ts';
-import { useAdminProcedures } from '#web/features/admin/api.ts';
-import { AdminDataTable, useDebouncedSearch, type SortState } from '#web/features/admin/components/admin-data-table.tsx';
+import { useAdminProcedures } from '#web/features/catalog/catalog.api.ts';
+import { AdminDataTable, useServerTable } from '#web/features/admin/components/admin-data-table.tsx';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { href, paths } from '#web/paths.ts';
 
 type SortColumn = (typeof adminProcedureSortColumns)[number];
 
 export function AdminProceduresPage() {
-  const { search, setSearch, debounced } = useDebouncedSearch();
-  const [sort, setSort] = useState<SortState>({ column: 'createdAt', direction: 'desc' });
-  const [page, setPage] = useState(1);
-  const query = useAdminProcedures({ q: debounced || undefined, sort: sort.column as SortColumn, dir: sort.direction, page });
+  const table = useServerTable<SortColumn>({ column: 'createdAt', direction: 'desc' });
+  const query = useAdminProcedures(table.query);
 
   return (
     <AdminPage
@@ -37,18 +34,7 @@ export function AdminProceduresPage() {
         records={query.data?.items ?? []}
         total={query.data?.total ?? 0}
         fetching={query.isFetching}
-        page={page}
-        onPageChange={setPage}
-        sort={sort}
-        onSortChange={(next) => {
-          setSort(next);
-          setPage(1);
-        }}
-        search={search}
-        onSearchChange={(value) => {
-          setSearch(value);
-          setPage(1);
-        }}
+        {...table.props}
         rowLink={{ href: (record) => href.adminProcedure(record.id), column: 'name' }}
         columns={[
           { accessor: 'createdAt', title: 'Fecha de creación', sortable: true, render: (row) => dayjs(row.createdAt).format('DD/MM/YYYY') },

@@ -3,8 +3,8 @@ import { useDebouncedCallback, useDisclosure, useMediaQuery } from '@mantine/hoo
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { messages } from '#shared/messages.ts';
-import { useCurrentUser } from '#web/features/accounts/api.ts';
-import { useCatalogFilters, useCatalogPage } from '#web/features/catalog/api.ts';
+import { useCurrentUser } from '#web/features/accounts/accounts.api.ts';
+import { useCatalogFilters, useCatalogPage } from '#web/features/catalog/catalog.api.ts';
 import { catalogViewHref, parseCatalogView, toApiQuery, type CatalogView } from '#web/features/catalog/catalog-url.ts';
 import { CatalogFilters } from '#web/features/catalog/components/catalog-filters.tsx';
 import { CatalogPagination } from '#web/features/catalog/components/catalog-pagination.tsx';

@@ -11,7 +11,7 @@ import { classroomInputSchema, type ClassroomInput, type ClassroomMember, type C
 import { messages } from '#shared/messages.ts';
 import { organizationTypes } from '#shared/organizations/organizations.rules.ts';
 import { PageLoader } from '#web/components/page-loader.tsx';
-import { useAdminOrganizations } from '#web/features/admin/api.ts';
+import { useAdminOrganizations } from '#web/features/organizations/organizations.api.ts';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { UploadField } from '#web/features/admin/components/upload-field.tsx';
 import { newRecordId } from '#web/features/admin/form-errors.ts';
@@ -25,7 +25,7 @@ import {
   useClassroomVideoOptions,
   useDeleteClassroom,
   useSaveClassroom,
-} from '#web/features/classrooms/api.ts';
+} from '#web/features/classrooms/classrooms.api.ts';
 import { ImportMembersModal } from '#web/features/classrooms/components/import-members-modal.tsx';
 import { SelectableTable } from '#web/features/classrooms/components/selectable-table.tsx';
 import { paths } from '#web/paths.ts';

@@ -6,7 +6,7 @@ import { messages } from '#shared/messages.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { AdminDataTable } from '#web/features/admin/components/admin-data-table.tsx';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
-import { useAdminClassrooms, useDeleteClassroom, useSetClassroomActive } from '#web/features/classrooms/api.ts';
+import { useAdminClassrooms, useDeleteClassroom, useSetClassroomActive } from '#web/features/classrooms/classrooms.api.ts';
 import { longSpanishDate } from '#web/features/classrooms/format.ts';
 import { href, paths } from '#web/paths.ts';
 

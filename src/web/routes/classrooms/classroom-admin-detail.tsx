@@ -11,7 +11,7 @@ import {
   useManagedClassroom,
   useManagedImportPreview,
   useSetManagedUsers,
-} from '#web/features/classrooms/api.ts';
+} from '#web/features/classrooms/classrooms.api.ts';
 import { ImportMembersModal } from '#web/features/classrooms/components/import-members-modal.tsx';
 import { SelectableTable } from '#web/features/classrooms/components/selectable-table.tsx';
 import { longSpanishDate } from '#web/features/classrooms/format.ts';

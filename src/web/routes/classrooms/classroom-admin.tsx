@@ -1,6 +1,6 @@
 import { Alert, Button, Card, Container, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { useManagedClassrooms } from '#web/features/classrooms/api.ts';
+import { useManagedClassrooms } from '#web/features/classrooms/classrooms.api.ts';
 import { longSpanishDate } from '#web/features/classrooms/format.ts';
 import { href } from '#web/paths.ts';
 

@@ -3,11 +3,11 @@ import { useState } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { messages } from '#shared/messages.ts';
 import { PageLoader } from '#web/components/page-loader.tsx';
-import { useCatalogPage } from '#web/features/catalog/api.ts';
+import { useCatalogPage } from '#web/features/catalog/catalog.api.ts';
 import { CatalogPagination } from '#web/features/catalog/components/catalog-pagination.tsx';
 import { ProcedureCard } from '#web/features/catalog/components/procedure-card.tsx';
 import { pageCount } from '#web/features/catalog/pagination.ts';
-import { useMyClassroom } from '#web/features/classrooms/api.ts';
+import { useMyClassroom } from '#web/features/classrooms/classrooms.api.ts';
 import { longSpanishDate } from '#web/features/classrooms/format.ts';
 import { paths } from '#web/paths.ts';
 

@@ -1,5 +1,5 @@
 import { Alert, Container, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { useMyClassrooms } from '#web/features/classrooms/api.ts';
+import { useMyClassrooms } from '#web/features/classrooms/classrooms.api.ts';
 import { ClassroomCard } from '#web/features/classrooms/components/classroom-card.tsx';
 
 /** /mis-aulas: the aulas this account may enter whose expiry lies in the future. */

@@ -10,7 +10,7 @@ import { eventInputSchema, type EventInput } from '#shared/admin-content/admin-c
 import { eventStatuses } from '#shared/events/events.rules.ts';
 import { promoVideoWatchPrefix } from '#shared/events/events.schemas.ts';
 import { PageLoader } from '#web/components/page-loader.tsx';
-import { useAdminEvent, useDeleteEvent, useSaveEvent } from '#web/features/admin/api.ts';
+import { useAdminEvent, useDeleteEvent, useSaveEvent } from '#web/features/events/events.api.ts';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { RichTextField } from '#web/features/admin/components/rich-text-field.tsx';
 import { UploadField } from '#web/features/admin/components/upload-field.tsx';

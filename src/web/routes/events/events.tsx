@@ -2,7 +2,7 @@ import { Alert, Badge, Button, Card, Container, Group, Image, Modal, Skeleton, S
 import { useState } from 'react';
 import { promoVideoEmbedUrl, type PublicEvent } from '#shared/events/events.schemas.ts';
 import { messages } from '#shared/messages.ts';
-import { usePublicEvents } from '#web/features/events/api.ts';
+import { usePublicEvents } from '#web/features/events/events.api.ts';
 
 export function EventsPage() {
   const events = usePublicEvents();

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { bulkMailSchema, bulkMailTexts } from '#shared/admin-people/mailing.schemas.ts';
-import { useSendBulkMail } from '#web/features/users/users.api.ts';
+import { useSendBulkMail } from '#web/features/mailing/mailing.api.ts';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { applyServerFieldErrors } from '#web/features/admin/form-errors.ts';
 import { UploadField } from '#web/features/admin/components/upload-field.tsx';

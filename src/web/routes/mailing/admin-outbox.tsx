@@ -2,7 +2,7 @@ import { Accordion, Alert, Anchor, Button, Group, Loader, Stack, Text, TextInput
 import dayjs from 'dayjs';
 import { useState, type FormEvent } from 'react';
 import { messages } from '#shared/messages.ts';
-import { useOutbox } from '#web/features/admin/api.ts';
+import { useOutbox } from '#web/features/mailing/mailing.api.ts';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { TextWithLinks } from '#web/features/admin/components/text-with-links.tsx';
 

@@ -6,7 +6,7 @@ import { useParams } from 'react-router';
 import { organizationInputSchema, type OrganizationInput } from '#shared/admin-content/admin-content.schemas.ts';
 import { organizationTypes } from '#shared/organizations/organizations.rules.ts';
 import { PageLoader } from '#web/components/page-loader.tsx';
-import { useAdminOrganization, useSaveOrganization } from '#web/features/admin/api.ts';
+import { useAdminOrganization, useSaveOrganization } from '#web/features/organizations/organizations.api.ts';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { UploadField } from '#web/features/admin/components/upload-field.tsx';
 import { newRecordId } from '#web/features/admin/form-errors.ts';

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import type { DataExport } from '#shared/privacy/privacy.schemas.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
-import { exportFileUrl, usePrivacyExport, useRequestExport } from '#web/features/privacy/api.ts';
+import { exportFileUrl, usePrivacyExport, useRequestExport } from '#web/features/privacy/privacy.api.ts';
 import { DeleteAccountModal } from '#web/features/privacy/components/delete-account-modal.tsx';
 import { paths } from '#web/paths.ts';
 

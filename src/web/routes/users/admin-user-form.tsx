@@ -13,7 +13,7 @@ import { PhoneField } from '#web/features/accounts/components/phone-field.tsx';
 import { useAdminUser, useDeleteAdminUser, useSaveAdminUser } from '#web/features/users/users.api.ts';
 import { HomeUniversityField } from '#web/features/users/components/home-university-field.tsx';
 import { membershipLabel, spanishDate } from '#web/features/users/format.ts';
-import { useAdminOrganizations } from '#web/features/admin/api.ts';
+import { useAdminOrganizations } from '#web/features/organizations/organizations.api.ts';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { ConfirmDeleteModal } from '#web/features/admin/components/confirm-delete-modal.tsx';
 import { applyServerFieldErrors, useGoBack } from '#web/features/admin/form-errors.ts';

@@ -1,27 +1,19 @@
 import { Alert, Anchor, Button, Checkbox, Group } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { AdminUserRow } from '#shared/admin-people/users.schemas.ts';
+import type { AdminUserRow, AdminUsersQuery } from '#shared/admin-people/users.schemas.ts';
 import { errorContent } from '#web/components/error-modal.tsx';
-import { useAdminUsers, type AdminUsersListQuery } from '#web/features/users/users.api.ts';
+import { useAdminUsers } from '#web/features/users/users.api.ts';
 import { UsersReportButton } from '#web/features/users/components/users-report-button.tsx';
 import { membershipLabel, phoneLabel, spanishDate } from '#web/features/users/format.ts';
-import { AdminDataTable, useDebouncedSearch, type SortState } from '#web/features/admin/components/admin-data-table.tsx';
+import { AdminDataTable, useServerTable } from '#web/features/admin/components/admin-data-table.tsx';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { href, paths } from '#web/paths.ts';
 
 export function AdminUsersPage() {
-  const { search, setSearch, debounced } = useDebouncedSearch();
-  const [sort, setSort] = useState<SortState>({ column: 'createdAt', direction: 'desc' });
-  const [page, setPage] = useState(1);
+  const table = useServerTable<AdminUsersQuery['sort']>({ column: 'createdAt', direction: 'desc' });
   const [manualOnly, setManualOnly] = useState(false);
-  const query = useAdminUsers({
-    q: debounced || undefined,
-    sort: sort.column as AdminUsersListQuery['sort'],
-    dir: sort.direction,
-    page,
-    manualOnly,
-  });
+  const query = useAdminUsers({ ...table.query, manualOnly });
 
   return (
     <AdminPage
@@ -41,7 +33,7 @@ export function AdminUsersPage() {
           checked={manualOnly}
           onChange={(event) => {
             setManualOnly(event.currentTarget.checked);
-            setPage(1);
+            table.resetPage();
           }}
         />
         <Group gap="md">
@@ -67,18 +59,7 @@ export function AdminUsersPage() {
         records={query.data?.items ?? []}
         total={query.data?.total ?? 0}
         fetching={query.isFetching}
-        page={page}
-        onPageChange={setPage}
-        sort={sort}
-        onSortChange={(next) => {
-          setSort(next);
-          setPage(1);
-        }}
-        search={search}
-        onSearchChange={(value) => {
-          setSearch(value);
-          setPage(1);
-        }}
+        {...table.props}
         rowLink={{ href: (record) => href.adminUser(record.id), column: 'name' }}
         columns={[
           {

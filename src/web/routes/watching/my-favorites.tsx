@@ -1,7 +1,7 @@
 import { Alert, Anchor, Container, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { ProcedureCard } from '#web/features/catalog/components/procedure-card.tsx';
-import { useFavorites } from '#web/features/watching/api.ts';
+import { useFavorites } from '#web/features/watching/watching.api.ts';
 import { paths } from '#web/paths.ts';
 
 /** /mis-favoritos: the procedures the member marked with the heart, newest first. */

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
 import type {
   AdminDiploma,
   AdminDiplomaRow,
@@ -13,33 +14,34 @@ import type {
   ManagedDiploma,
   OwnVideoInput,
 } from '#shared/diplomas/diplomas.admin.schemas.ts';
+import type { adminCertificateListSchema } from '#shared/diplomas/diplomas.schemas.ts';
 import { api } from '#web/lib/api-client.ts';
 
 type Items<T> = { items: T[] };
 const base = (id: string) => `/api/admin/diplomas/${encodeURIComponent(id)}`;
-const keys = {
-  all: ['admin', 'diplomas'] as const,
-  one: (id: string) => ['admin', 'diplomas', id] as const,
-  managed: ['diploma-admin'] as const,
+/** Console and diploma-administrator queries, under the diplomas prefix the member pages share. */
+export const diplomaAdminKeys = {
+  all: ['diplomas'] as const,
+  admin: () => [...diplomaAdminKeys.all, 'admin'] as const,
+  one: (id: string) => [...diplomaAdminKeys.admin(), id] as const,
+  certificates: (id: string) => [...diplomaAdminKeys.one(id), 'certificates'] as const,
+  managed: () => [...diplomaAdminKeys.all, 'managed'] as const,
 };
+const keys = diplomaAdminKeys;
 
 /** Any change can show in the list, the tabs, the statistics and the member pages: refresh them all. */
 function useInvalidate() {
   const queryClient = useQueryClient();
   return () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: keys.all }),
-      queryClient.invalidateQueries({ queryKey: keys.managed }),
-      queryClient.invalidateQueries({ queryKey: ['diplomas'] }),
-    ]);
+    queryClient.invalidateQueries({ queryKey: keys.all });
 }
 
 export function useAdminDiplomas() {
-  return useQuery({ queryKey: [...keys.all, 'list'], queryFn: () => api.get<Items<AdminDiplomaRow>>('/api/admin/diplomas').then((body) => body.items) });
+  return useQuery({ queryKey: [...keys.admin(), 'list'], queryFn: () => api.get<Items<AdminDiplomaRow>>('/api/admin/diplomas').then((body) => body.items) });
 }
 
 export function useDiplomaOptions() {
-  return useQuery({ queryKey: [...keys.all, 'options'], queryFn: () => api.get<DiplomaOptions>('/api/admin/diplomas/options') });
+  return useQuery({ queryKey: [...keys.admin(), 'options'], queryFn: () => api.get<DiplomaOptions>('/api/admin/diplomas/options') });
 }
 
 export function useAdminDiploma(id: string, enabled = true) {
@@ -118,7 +120,7 @@ const usersBase = (scope: UserListApi, id: string) =>
 
 export function useDiplomaUsers(scope: UserListApi, id: string) {
   return useQuery({
-    queryKey: [...(scope === 'admin' ? keys.one(id) : [...keys.managed, id]), 'users'],
+    queryKey: [...(scope === 'admin' ? keys.one(id) : [...keys.managed(), id]), 'users'],
     queryFn: () => api.get<Items<DiplomaUserRow>>(usersBase(scope, id)).then((body) => body.items),
   });
 }
@@ -144,9 +146,28 @@ export function useDiplomaPreview(id: string) {
 // ---------- diploma administrators ----------
 
 export function useManagedDiplomas() {
-  return useQuery({ queryKey: [...keys.managed, 'list'], queryFn: () => api.get<Items<ManagedDiploma>>('/api/diploma-admin/diplomas').then((body) => body.items) });
+  return useQuery({ queryKey: [...keys.managed(), 'list'], queryFn: () => api.get<Items<ManagedDiploma>>('/api/diploma-admin/diplomas').then((body) => body.items) });
 }
 
 export function useManagedDiploma(id: string) {
-  return useQuery({ queryKey: [...keys.managed, id], queryFn: () => api.get<ManagedDiploma>(`/api/diploma-admin/diplomas/${encodeURIComponent(id)}`) });
+  return useQuery({ queryKey: [...keys.managed(), id], queryFn: () => api.get<ManagedDiploma>(`/api/diploma-admin/diplomas/${encodeURIComponent(id)}`) });
+}
+
+// ---------- certificates ----------
+
+export function useDiplomaCertificates(id: string) {
+  return useQuery({
+    queryKey: keys.certificates(id),
+    queryFn: () => api.get<z.infer<typeof adminCertificateListSchema>>(`${base(id)}/certificates`).then((body) => body.items),
+  });
+}
+
+/** Revokes a certificate with a reason; its folio is never given again. */
+export function useRevokeCertificate(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ certificateId, reason }: { certificateId: string; reason: string }) =>
+      api.post(`/api/admin/certificates/${encodeURIComponent(certificateId)}/revoke`, { reason }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: keys.certificates(id) }),
+  });
 }

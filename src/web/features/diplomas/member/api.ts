@@ -8,23 +8,26 @@ import type {
   MemberDiplomaCard,
   SubmitExamInput,
 } from '#shared/diplomas/diplomas.schemas.ts';
-import type { ErrorCode } from '#shared/errors.ts';
-import { api, ApiError } from '#web/lib/api-client.ts';
+import { api, downloadFile } from '#web/lib/api-client.ts';
 
-const keys = {
-  list: ['diplomas', 'member'] as const,
-  salesPage: (id: string) => ['diplomas', 'sales-page', id] as const,
-  course: (id: string) => ['diplomas', 'course', id] as const,
-  exam: (id: string, examId: string) => ['diplomas', 'exam', id, examId] as const,
-  enrollment: (id: string) => ['diplomas', 'enrollment', id] as const,
-  certificates: ['profile', 'certificates'] as const,
+/** The member's diplomas, under the prefix the console's diploma queries share. */
+export const diplomaKeys = {
+  all: ['diplomas'] as const,
+  list: () => [...diplomaKeys.all, 'member'] as const,
+  salesPage: (id: string) => [...diplomaKeys.all, 'sales-page', id] as const,
+  course: (id: string) => [...diplomaKeys.all, 'course', id] as const,
+  exam: (id: string, examId: string) => [...diplomaKeys.all, 'exam', id, examId] as const,
+  enrollment: (id: string) => [...diplomaKeys.all, 'enrollment', id] as const,
+  certificates: () => [...diplomaKeys.all, 'certificates'] as const,
+  verification: (code: string) => [...diplomaKeys.all, 'verify', code] as const,
 };
+const keys = diplomaKeys;
 
 export const certificatePdfUrl = (diplomaId: string) => `/api/diplomas/${encodeURIComponent(diplomaId)}/certificate.pdf`;
 
 export function useMyDiplomas() {
   return useQuery({
-    queryKey: keys.list,
+    queryKey: keys.list(),
     queryFn: async ({ signal }) => (await api.get<{ items: MemberDiplomaCard[] }>('/api/diplomas', { signal })).items,
   });
 }
@@ -56,7 +59,7 @@ export function useExam(id: string, examId: string | null) {
 
 function useRefreshCourse(id: string) {
   const queryClient = useQueryClient();
-  return () => Promise.all([queryClient.invalidateQueries({ queryKey: keys.course(id) }), queryClient.invalidateQueries({ queryKey: keys.list })]);
+  return () => Promise.all([queryClient.invalidateQueries({ queryKey: keys.course(id) }), queryClient.invalidateQueries({ queryKey: keys.list() })]);
 }
 
 export function useCompleteVideo(id: string) {
@@ -129,14 +132,14 @@ export function useEnrollment(id: string, poll: boolean) {
 
 export function useMyCertificates() {
   return useQuery({
-    queryKey: keys.certificates,
+    queryKey: keys.certificates(),
     queryFn: async ({ signal }) => (await api.get<{ items: CertificateSummary[] }>('/api/profile/certificates', { signal })).items,
   });
 }
 
 export function useCertificateVerification(code: string) {
   return useQuery({
-    queryKey: ['certificates', 'verify', code],
+    queryKey: keys.verification(code),
     queryFn: ({ signal }) => api.get<CertificateVerification>(`/api/certificates/${encodeURIComponent(code)}`, { signal }),
     retry: false,
   });
@@ -144,30 +147,14 @@ export function useCertificateVerification(code: string) {
 
 export function useInvalidateCertificates(id: string) {
   const queryClient = useQueryClient();
-  return () => Promise.all([queryClient.invalidateQueries({ queryKey: keys.course(id) }), queryClient.invalidateQueries({ queryKey: keys.certificates })]);
+  return () => Promise.all([queryClient.invalidateQueries({ queryKey: keys.course(id) }), queryClient.invalidateQueries({ queryKey: keys.certificates() })]);
 }
 
 /** Downloads the certificate (the server assigns the folio on the first one), then refreshes what shows it. */
 export function useDownloadCertificate(id: string) {
   const refresh = useInvalidateCertificates(id);
   return useMutation({
-    mutationFn: async () => {
-      const response = await fetch(certificatePdfUrl(id), { credentials: 'same-origin' });
-      if (!response.ok) {
-        const body = (await response.json().catch(() => ({}))) as { code?: string; message?: string };
-        throw new ApiError(response.status, { code: (body.code as ErrorCode | undefined) ?? 'INTERNAL', message: body.message ?? 'Ocurrió un error, intente más tarde' });
-      }
-      const blob = await response.blob();
-      const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'constancia.pdf';
-      const url = URL.createObjectURL(blob);
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = name;
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
-    },
+    mutationFn: () => downloadFile(certificatePdfUrl(id), 'constancia.pdf'),
     onSettled: refresh,
   });
 }

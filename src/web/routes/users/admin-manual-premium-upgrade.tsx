@@ -10,7 +10,7 @@ import {
 import { messages } from '#shared/messages.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { useManualPremiumCandidates, useManualPremiumUpgrade } from '#web/features/users/users.api.ts';
-import { ManualPremiumLinks, useManualPremiumLoadFailure } from '#web/features/membership/components/manual-premium-links.tsx';
+import { ManualPremiumLinks, useManualPremiumLoadFailure } from '#web/features/users/components/manual-premium-links.tsx';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { paths } from '#web/paths.ts';
 

@@ -3,16 +3,28 @@ import { notifications } from '@mantine/notifications';
 import { useNavigate } from 'react-router';
 import type { AdminDeleteAccountInput, DataExportState, DeleteAccountInput } from '#shared/privacy/privacy.schemas.ts';
 import { api } from '#web/lib/api-client.ts';
-import { currentUserQueryKey } from '#web/features/accounts/api.ts';
+import { forgetMember } from '#web/features/accounts/accounts.api.ts';
+import { useRefreshPeople } from '#web/features/users/users.api.ts';
 import { paths } from '#web/paths.ts';
 
-const exportQueryKey = ['privacy-export'] as const;
+export const privacyKeys = {
+  all: ['privacy'] as const,
+  export: () => [...privacyKeys.all, 'export'] as const,
+};
+
+export const privacyApi = {
+  exportState: (signal?: AbortSignal) => api.get<DataExportState>('/api/privacy/export', { signal }),
+  requestExport: () => api.post<DataExportState>('/api/privacy/export'),
+  deleteAccount: (input: DeleteAccountInput) => api.post<void>('/api/privacy/delete-account', input),
+  adminDeleteData: (userId: string, input: AdminDeleteAccountInput) =>
+    api.post<void>(`/api/admin/users/${encodeURIComponent(userId)}/delete-data`, input),
+};
 
 /** The member's last export; asked again every few seconds while it is being prepared. */
 export function usePrivacyExport() {
   return useQuery({
-    queryKey: exportQueryKey,
-    queryFn: () => api.get<DataExportState>('/api/privacy/export'),
+    queryKey: privacyKeys.export(),
+    queryFn: ({ signal }) => privacyApi.exportState(signal),
     refetchInterval: (query) => (query.state.data?.export?.status === 'PENDIENTE' ? 3000 : false),
   });
 }
@@ -20,8 +32,8 @@ export function usePrivacyExport() {
 export function useRequestExport() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post<DataExportState>('/api/privacy/export'),
-    onSuccess: (state) => queryClient.setQueryData(exportQueryKey, state),
+    mutationFn: privacyApi.requestExport,
+    onSuccess: (state) => queryClient.setQueryData(privacyKeys.export(), state),
   });
 }
 
@@ -32,7 +44,7 @@ export function useDeleteAccount() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   return useMutation({
-    mutationFn: (input: DeleteAccountInput) => api.post<void>('/api/privacy/delete-account', input),
+    mutationFn: privacyApi.deleteAccount,
     onSuccess: async () => {
       notifications.show({
         color: 'green',
@@ -41,18 +53,17 @@ export function useDeleteAccount() {
         autoClose: 10_000,
       });
       await navigate(paths.home);
-      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== currentUserQueryKey[0] });
-      queryClient.setQueryData(currentUserQueryKey, null);
+      forgetMember(queryClient);
     },
   });
 }
 
 /** An Admin deletes a member's data on their request. */
 export function useAdminDeleteData(userId: string | undefined) {
-  const queryClient = useQueryClient();
+  // the users list, report and statistics all drop the account
+  const refresh = useRefreshPeople();
   return useMutation({
-    mutationFn: (input: AdminDeleteAccountInput) => api.post<void>(`/api/admin/users/${encodeURIComponent(userId ?? '')}/delete-data`, input),
-    // the users list, report and statistics all drop the account
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin'] }),
+    mutationFn: (input: AdminDeleteAccountInput) => privacyApi.adminDeleteData(userId ?? '', input),
+    onSuccess: refresh,
   });
 }

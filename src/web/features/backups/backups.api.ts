@@ -2,13 +2,21 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { BackupsStatus } from '#shared/backups/backups.schemas.ts';
 import { api } from '#web/lib/api-client.ts';
 
-const key = ['admin', 'backups'] as const;
+export const backupKeys = {
+  all: ['backups'] as const,
+  status: () => [...backupKeys.all, 'status'] as const,
+};
+
+export const backupsApi = {
+  status: (signal?: AbortSignal) => api.get<BackupsStatus>('/api/admin/backups', { signal }),
+  start: () => api.post<{ queued: boolean }>('/api/admin/backups', {}),
+};
 
 /** The last backup, the kept archives and the schedule; polled while a backup waits or runs. */
 export function useBackups() {
   return useQuery({
-    queryKey: key,
-    queryFn: () => api.get<BackupsStatus>('/api/admin/backups'),
+    queryKey: backupKeys.status(),
+    queryFn: ({ signal }) => backupsApi.status(signal),
     refetchInterval: (query) => (query.state.data?.pending ? 3000 : 60_000),
   });
 }
@@ -17,7 +25,7 @@ export function useBackups() {
 export function useStartBackup() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post<{ queued: boolean }>('/api/admin/backups', {}),
-    onSettled: () => client.invalidateQueries({ queryKey: key }),
+    mutationFn: backupsApi.start,
+    onSettled: () => client.invalidateQueries({ queryKey: backupKeys.all }),
   });
 }

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import type {
   AdminClassroom,
   AdminClassroomRow,
@@ -13,48 +13,52 @@ import type {
   ManagedClassroomRow,
   MyClassroom,
 } from '#shared/classrooms/classrooms.schemas.ts';
-import { currentUserQueryKey } from '#web/features/accounts/api.ts';
+import { accountKeys } from '#web/features/accounts/accounts.api.ts';
+import { useRefreshQueries } from '#web/features/admin/console-cache.ts';
+import { catalogKeys } from '#web/features/catalog/catalog.api.ts';
 import { api } from '#web/lib/api-client.ts';
 
 type Items<T> = { items: T[] };
 
-const keys = {
-  admin: ['admin', 'classrooms'] as const,
-  mine: ['classrooms'] as const,
-  managed: ['classroom-admin'] as const,
+/** Aulas for the Admin, the member and the aula administrator, all under ['classrooms']. */
+export const classroomKeys = {
+  all: ['classrooms'] as const,
+  admin: () => [...classroomKeys.all, 'admin'] as const,
+  adminDetail: (id: string) => [...classroomKeys.admin(), 'detail', id] as const,
+  videoOptions: () => [...classroomKeys.admin(), 'videos'] as const,
+  candidates: (organizationId: string | null) => [...classroomKeys.admin(), 'candidates', organizationId] as const,
+  mine: () => [...classroomKeys.all, 'mine'] as const,
+  mineDetail: (id: string) => [...classroomKeys.mine(), id] as const,
+  managed: () => [...classroomKeys.all, 'managed'] as const,
+  managedDetail: (id: string) => [...classroomKeys.managed(), id] as const,
 };
 
-/** Catalogue pages show aula filters and locks: refresh them after an aula changes. */
+/** Catalogue pages show aula filters and locks, and the user's aula flags: refresh them after an aula changes. */
 function useInvalidate() {
-  const queryClient = useQueryClient();
-  return () =>
-    Promise.all(
-      [keys.admin, keys.mine, keys.managed, ['catalog'], ['procedure'], currentUserQueryKey].map((queryKey) =>
-        queryClient.invalidateQueries({ queryKey }),
-      ),
-    );
+  const refresh = useRefreshQueries();
+  return () => refresh([classroomKeys.all, catalogKeys.all, accountKeys.me()]);
 }
 
 // ---------- Admin ----------
 
 export function useAdminClassrooms() {
-  return useQuery({ queryKey: keys.admin, queryFn: () => api.get<Items<AdminClassroomRow>>('/api/admin/classrooms').then((body) => body.items) });
+  return useQuery({ queryKey: classroomKeys.admin(), queryFn: () => api.get<Items<AdminClassroomRow>>('/api/admin/classrooms').then((body) => body.items) });
 }
 
 export function useAdminClassroom(id: string, enabled: boolean) {
-  return useQuery({ queryKey: [...keys.admin, id], queryFn: () => api.get<AdminClassroom>(`/api/admin/classrooms/${id}`), enabled });
+  return useQuery({ queryKey: classroomKeys.adminDetail(id), queryFn: () => api.get<AdminClassroom>(`/api/admin/classrooms/${id}`), enabled });
 }
 
 export function useClassroomVideoOptions() {
   return useQuery({
-    queryKey: [...keys.admin, 'videos'],
+    queryKey: classroomKeys.videoOptions(),
     queryFn: () => api.get<Items<ClassroomVideoOption>>('/api/admin/classrooms/videos').then((body) => body.items),
   });
 }
 
 export function useClassroomCandidates(organizationId: string | null) {
   return useQuery({
-    queryKey: [...keys.admin, 'candidates', organizationId],
+    queryKey: classroomKeys.candidates(organizationId),
     queryFn: () => api.get<Items<ClassroomMember>>(`/api/admin/classrooms/candidates?organizationId=${organizationId}`).then((body) => body.items),
     enabled: Boolean(organizationId),
   });
@@ -93,12 +97,12 @@ export const adminExportHref = (id: string) => `/api/admin/classrooms/${id}/user
 // ---------- members ----------
 
 export function useMyClassrooms() {
-  return useQuery({ queryKey: keys.mine, queryFn: () => api.get<Items<MyClassroom>>('/api/classrooms').then((body) => body.items) });
+  return useQuery({ queryKey: classroomKeys.mine(), queryFn: () => api.get<Items<MyClassroom>>('/api/classrooms').then((body) => body.items) });
 }
 
 export function useMyClassroom(id: string) {
   return useQuery({
-    queryKey: [...keys.mine, id],
+    queryKey: classroomKeys.mineDetail(id),
     queryFn: () => api.get<MyClassroom>(`/api/classrooms/${encodeURIComponent(id)}`),
     retry: false,
   });
@@ -113,14 +117,14 @@ export function claimExpiryWarnings(): Promise<ExpiryWarning[]> {
 
 export function useManagedClassrooms() {
   return useQuery({
-    queryKey: keys.managed,
+    queryKey: classroomKeys.managed(),
     queryFn: () => api.get<Items<ManagedClassroomRow>>('/api/classroom-admin/classrooms').then((body) => body.items),
   });
 }
 
 export function useManagedClassroom(id: string) {
   return useQuery({
-    queryKey: [...keys.managed, id],
+    queryKey: classroomKeys.managedDetail(id),
     queryFn: () => api.get<ManagedClassroom>(`/api/classroom-admin/classrooms/${encodeURIComponent(id)}`),
     retry: false,
   });

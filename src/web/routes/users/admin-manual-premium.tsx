@@ -1,7 +1,7 @@
 import { Alert } from '@mantine/core';
 import { manualPremiumMessages, type ManualPremiumRow } from '#shared/admin-people/manual-premium.schemas.ts';
 import { useManualPremiumUsers } from '#web/features/users/users.api.ts';
-import { ManualPremiumLinks, useManualPremiumLoadFailure } from '#web/features/membership/components/manual-premium-links.tsx';
+import { ManualPremiumLinks, useManualPremiumLoadFailure } from '#web/features/users/components/manual-premium-links.tsx';
 import { spanishDate } from '#web/features/users/format.ts';
 import { AdminDataTable } from '#web/features/admin/components/admin-data-table.tsx';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
