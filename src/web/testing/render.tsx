@@ -46,7 +46,7 @@ export function renderWithApp(ui: ReactNode, options: { path?: string; url?: str
     [{ path, element: ui }, ...Object.entries(options.routes ?? {}).map(([routePath, element]) => ({ path: routePath, element }))],
     { initialEntries: [options.url ?? path] },
   );
-  const user = userEvent.setup();
+  const user = userEvent.setup({ delay: null });
   const result = render(
     <QueryClientProvider client={queryClient}>
       <MantineProvider theme={theme} env="test">
