@@ -28,7 +28,7 @@ export const accountKeys = {
 
 const sessionPath = (id: string) => `/api/account/sessions/${encodeURIComponent(id)}`;
 
-export const accountsApi = {
+const accountsApi = {
   me: (signal?: AbortSignal) => api.get<MeResponse>('/api/me', { signal }),
   login: (input: LoginInput) => api.post<{ user: CurrentUser }>('/api/account/login', input),
   logout: () => api.post<void>('/api/account/logout'),

@@ -3,14 +3,14 @@ import type { z } from 'zod';
 import type { Statistics, statisticsQuerySchema } from '#shared/admin-people/statistics.schemas.ts';
 import { api, queryString } from '#web/lib/api-client.ts';
 
-export type StatisticsFilter = z.infer<typeof statisticsQuerySchema>;
+type StatisticsFilter = z.infer<typeof statisticsQuerySchema>;
 
 export const analyticsKeys = {
   all: ['analytics'] as const,
   statistics: (filter: StatisticsFilter) => [...analyticsKeys.all, 'statistics', filter] as const,
 };
 
-export const analyticsApi = {
+const analyticsApi = {
   statistics: (filter: StatisticsFilter, signal?: AbortSignal) => api.get<Statistics>(`/api/admin/statistics${queryString(filter)}`, { signal }),
 };
 

@@ -2,12 +2,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { BackupsStatus } from '#shared/backups/backups.schemas.ts';
 import { api } from '#web/lib/api-client.ts';
 
-export const backupKeys = {
+const backupKeys = {
   all: ['backups'] as const,
   status: () => [...backupKeys.all, 'status'] as const,
 };
 
-export const backupsApi = {
+const backupsApi = {
   status: (signal?: AbortSignal) => api.get<BackupsStatus>('/api/admin/backups', { signal }),
   start: () => api.post<{ queued: boolean }>('/api/admin/backups', {}),
 };

@@ -34,7 +34,7 @@ const adminProcedurePath = (id: string) => `/api/admin/procedures/${encodeURICom
 const adminTagPath = (id: string) => `/api/admin/tags/${encodeURIComponent(id)}`;
 type Ok = z.infer<typeof okSchema>;
 
-export const catalogApi = {
+const catalogApi = {
   page: (query: CatalogApiQuery, signal?: AbortSignal) => api.get<CatalogPage>(`/api/catalog/procedures?${apiQueryString(query)}`, { signal }),
   filters: (signal?: AbortSignal) => api.get<CatalogFilters>('/api/catalog/filters', { signal }),
   procedure: (id: string, signal?: AbortSignal) => api.get<ProcedureDetail>(procedurePath(id), { signal }),

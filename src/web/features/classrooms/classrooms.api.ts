@@ -21,7 +21,7 @@ import { api } from '#web/lib/api-client.ts';
 type Items<T> = { items: T[] };
 
 /** Aulas for the Admin, the member and the aula administrator, all under ['classrooms']. */
-export const classroomKeys = {
+const classroomKeys = {
   all: ['classrooms'] as const,
   admin: () => [...classroomKeys.all, 'admin'] as const,
   adminDetail: (id: string) => [...classroomKeys.admin(), 'detail', id] as const,

@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import type { ContactInput } from '#shared/contact/contact.schemas.ts';
 import { api } from '#web/lib/api-client.ts';
 
-export const contactApi = {
+const contactApi = {
   send: (input: ContactInput) => api.post<void>('/api/contact', input),
 };
 

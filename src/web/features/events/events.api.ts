@@ -6,7 +6,7 @@ import { useRefreshQueries } from '#web/features/admin/console-cache.ts';
 import { landingKeys } from '#web/features/landing/landing.api.ts';
 import { api } from '#web/lib/api-client.ts';
 
-export const eventKeys = {
+const eventKeys = {
   all: ['events'] as const,
   list: (filters: { audience: 'public' | 'admin' }) => [...eventKeys.all, 'list', filters] as const,
   detail: (id: string) => [...eventKeys.all, 'detail', id] as const,
@@ -14,7 +14,7 @@ export const eventKeys = {
 
 const adminPath = (id: string) => `/api/admin/events/${encodeURIComponent(id)}`;
 
-export const eventsApi = {
+const eventsApi = {
   listPublic: (signal?: AbortSignal) => api.get<z.infer<typeof publicEventsSchema>>('/api/events', { signal }),
   listAdmin: (signal?: AbortSignal) => api.get<z.infer<typeof adminEventListSchema>>('/api/admin/events', { signal }),
   get: (id: string, signal?: AbortSignal) => api.get<AdminEvent>(adminPath(id), { signal }),

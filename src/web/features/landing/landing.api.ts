@@ -12,7 +12,7 @@ export const landingKeys = {
   newsletter: () => [...landingKeys.all, 'newsletter'] as const,
 };
 
-export const landingApi = {
+const landingApi = {
   page: (signal?: AbortSignal) => api.get<Landing>('/api/landing', { signal }),
   settings: (signal?: AbortSignal) => api.get<LandingInput>('/api/admin/landing', { signal }),
   saveSettings: (input: LandingInput) => api.put<LandingInput>('/api/admin/landing', input),

@@ -4,12 +4,12 @@ import type { BulkMailInput, bulkMailCreatedSchema } from '#shared/admin-people/
 import type { outboxResponseSchema } from '#shared/admin/outbox.schemas.ts';
 import { api, queryString } from '#web/lib/api-client.ts';
 
-export const mailingKeys = {
+const mailingKeys = {
   all: ['mailing'] as const,
   outbox: (filters: { to: string }) => [...mailingKeys.all, 'outbox', filters] as const,
 };
 
-export const mailingApi = {
+const mailingApi = {
   send: (input: BulkMailInput) => api.post<z.infer<typeof bulkMailCreatedSchema>>('/api/admin/mailing', input),
   outbox: (to: string, signal?: AbortSignal) =>
     api.get<z.infer<typeof outboxResponseSchema>>(`/api/admin/outbox${queryString({ limit: 50, to })}`, { signal }),

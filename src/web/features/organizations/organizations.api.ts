@@ -5,7 +5,7 @@ import { useRefreshQueries } from '#web/features/admin/console-cache.ts';
 import { landingKeys } from '#web/features/landing/landing.api.ts';
 import { api } from '#web/lib/api-client.ts';
 
-export const organizationKeys = {
+const organizationKeys = {
   all: ['organizations'] as const,
   list: () => [...organizationKeys.all, 'list'] as const,
   detail: (id: string) => [...organizationKeys.all, 'detail', id] as const,
@@ -13,7 +13,7 @@ export const organizationKeys = {
 
 const adminPath = (id: string) => `/api/admin/organizations/${encodeURIComponent(id)}`;
 
-export const organizationsApi = {
+const organizationsApi = {
   list: (signal?: AbortSignal) => api.get<z.infer<typeof adminOrganizationListSchema>>('/api/admin/organizations', { signal }),
   get: (id: string, signal?: AbortSignal) => api.get<AdminOrganization>(adminPath(id), { signal }),
   save: (id: string, input: OrganizationInput) => api.put<AdminOrganization>(adminPath(id), input),

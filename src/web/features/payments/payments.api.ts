@@ -9,12 +9,12 @@ import type {
 import { useRefreshAccount } from '#web/features/accounts/accounts.api.ts';
 import { api } from '#web/lib/api-client.ts';
 
-export const paymentKeys = {
+const paymentKeys = {
   all: ['payments'] as const,
   config: () => [...paymentKeys.all, 'config'] as const,
 };
 
-export const paymentsApi = {
+const paymentsApi = {
   config: (signal?: AbortSignal) => api.get<PaymentsConfig>('/api/payments/config', { signal }),
   startSubscription: (input: z.input<typeof startSubscriptionSchema>) =>
     api.post<z.infer<typeof startSubscriptionResponseSchema>>('/api/payments/subscriptions', input),

@@ -7,12 +7,12 @@ import { forgetMember } from '#web/features/accounts/accounts.api.ts';
 import { useRefreshPeople } from '#web/features/users/users.api.ts';
 import { paths } from '#web/paths.ts';
 
-export const privacyKeys = {
+const privacyKeys = {
   all: ['privacy'] as const,
   export: () => [...privacyKeys.all, 'export'] as const,
 };
 
-export const privacyApi = {
+const privacyApi = {
   exportState: (signal?: AbortSignal) => api.get<DataExportState>('/api/privacy/export', { signal }),
   requestExport: () => api.post<DataExportState>('/api/privacy/export'),
   deleteAccount: (input: DeleteAccountInput) => api.post<void>('/api/privacy/delete-account', input),

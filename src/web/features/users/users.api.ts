@@ -12,7 +12,7 @@ import { analyticsKeys } from '#web/features/analytics/analytics.api.ts';
 import { api, downloadFile, queryString } from '#web/lib/api-client.ts';
 
 /** The people console: users and their manual Premium, all under ['users']. */
-export const userKeys = {
+const userKeys = {
   all: ['users'] as const,
   list: (query: AdminUsersQuery) => [...userKeys.all, 'list', query] as const,
   detail: (id: string) => [...userKeys.all, 'detail', id] as const,

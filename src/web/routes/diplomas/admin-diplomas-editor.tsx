@@ -4,7 +4,7 @@ import { useParams, useSearchParams } from 'react-router';
 import { PageLoader } from '#web/components/page-loader.tsx';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { newRecordId } from '#web/features/admin/form-errors.ts';
-import { useAdminDiploma } from '#web/features/diplomas/admin/api.ts';
+import { useAdminDiploma } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
 import { DiplomaGeneralForm } from '#web/features/diplomas/admin/components/general-form.tsx';
 import { DiplomaVideosTab } from '#web/features/diplomas/admin/components/videos-tab.tsx';
 import { DiplomaUsersTable } from '#web/features/diplomas/admin/components/users-table.tsx';

@@ -6,7 +6,7 @@ import type { AdminDiplomaVideo, AdminExam, DiplomaPreview } from '#shared/diplo
 import { PageLoader } from '#web/components/page-loader.tsx';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { mediaPath } from '#web/features/admin/upload-client.ts';
-import { useDiplomaPreview } from '#web/features/diplomas/admin/api.ts';
+import { useDiplomaPreview } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
 
 function OwnVideo({ video }: { video: AdminDiplomaVideo }) {
   const player = useRef<HTMLVideoElement>(null);

@@ -7,7 +7,7 @@ import { messages } from '#shared/messages.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { AdminDataTable } from '#web/features/admin/components/admin-data-table.tsx';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
-import { useAdminDiplomas, useDeleteDiploma, useSetDiplomaActive } from '#web/features/diplomas/admin/api.ts';
+import { useAdminDiplomas, useDeleteDiploma, useSetDiplomaActive } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
 import { href, paths } from '#web/paths.ts';
 
 type Notice = { title: string; message: string };

@@ -3,7 +3,7 @@ import dayjs from 'dayjs';
 import 'dayjs/locale/es';
 import { useParams } from 'react-router';
 import { messages } from '#shared/messages.ts';
-import { useCertificateVerification } from '#web/features/diplomas/member/api.ts';
+import { useCertificateVerification } from '#web/features/diplomas/member/diplomas.api.ts';
 
 function Field({ label, value }: { label: string; value: string }) {
   return (

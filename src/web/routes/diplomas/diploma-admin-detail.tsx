@@ -2,7 +2,7 @@ import { Anchor, Badge, Button, Container, Group, Modal, Paper, Stack, Text, Tit
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { PageLoader } from '#web/components/page-loader.tsx';
-import { useManagedDiploma } from '#web/features/diplomas/admin/api.ts';
+import { useManagedDiploma } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
 import { DiplomaUsersTable } from '#web/features/diplomas/admin/components/users-table.tsx';
 import { paths } from '#web/paths.ts';
 

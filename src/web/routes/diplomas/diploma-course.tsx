@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Link, Navigate, useMatch, useParams } from 'react-router';
 import { formatProgress } from '#shared/diplomas/diplomas.rules.ts';
 import { ApiError } from '#web/lib/api-client.ts';
-import { useCourse } from '#web/features/diplomas/member/api.ts';
+import { useCourse } from '#web/features/diplomas/member/diplomas.api.ts';
 import { CertificateActions, CertificateModal } from '#web/features/diplomas/member/components/certificate-modal.tsx';
 import { ExamPanel } from '#web/features/diplomas/member/components/exam-panel.tsx';
 import { VideoItem } from '#web/features/diplomas/member/components/video-item.tsx';

@@ -2,7 +2,7 @@ import { Button, Center, Container, Loader, Modal, Stack, Text, Title } from '@m
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { messages } from '#shared/messages.ts';
-import { useConfirmPurchase, useEnrollment, useReportPurchaseError } from '#web/features/diplomas/member/api.ts';
+import { useConfirmPurchase, useEnrollment, useReportPurchaseError } from '#web/features/diplomas/member/diplomas.api.ts';
 import { href } from '#web/paths.ts';
 
 /**

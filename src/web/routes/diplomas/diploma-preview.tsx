@@ -4,7 +4,7 @@ import { useEffect, useRef } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { messages } from '#shared/messages.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
-import { useReportPurchaseError, useSalesPage, useStartPurchase } from '#web/features/diplomas/member/api.ts';
+import { useReportPurchaseError, useSalesPage, useStartPurchase } from '#web/features/diplomas/member/diplomas.api.ts';
 import { diplomaLink } from '#web/features/diplomas/member/components/diploma-card.tsx';
 import { formatUsd } from '#web/features/diplomas/member/format.ts';
 import { paths } from '#web/paths.ts';

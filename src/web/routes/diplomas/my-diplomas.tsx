@@ -1,5 +1,5 @@
 import { Alert, Container, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { useMyDiplomas } from '#web/features/diplomas/member/api.ts';
+import { useMyDiplomas } from '#web/features/diplomas/member/diplomas.api.ts';
 import { DiplomaCard } from '#web/features/diplomas/member/components/diploma-card.tsx';
 
 /** /mis-diplomados: active diplomas, newest first. */

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { adminCertificateRowSchema, revokeCertificateInputSchema } from '#shared/diplomas/diplomas.schemas.ts';
 import { messages } from '#shared/messages.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
-import { useDiplomaCertificates, useRevokeCertificate } from '../api.ts';
+import { useDiplomaCertificates, useRevokeCertificate } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
 
 type CertificateRow = z.infer<typeof adminCertificateRowSchema>;
 const revokeReasonMessage = 'Escribe el motivo (al menos 3 caracteres).';

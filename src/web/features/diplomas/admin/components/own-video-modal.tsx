@@ -8,7 +8,7 @@ import { ChapterTimeInput } from '#web/features/catalog/components/chapter-time-
 import { UploadField } from '#web/features/admin/components/upload-field.tsx';
 import { applyServerFieldErrors, newRecordId } from '#web/features/admin/form-errors.ts';
 import { usePendingUploads } from '#web/features/admin/pending-uploads.ts';
-import { useVideoActions } from '../api.ts';
+import { useVideoActions } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
 
 type Props = { diplomaId: string; video: AdminDiplomaVideo | null; opened: boolean; onClose: () => void };
 

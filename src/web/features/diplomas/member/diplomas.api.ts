@@ -11,17 +11,16 @@ import type {
 import { api, downloadFile } from '#web/lib/api-client.ts';
 
 /** The member's diplomas, under the prefix the console's diploma queries share. */
-export const diplomaKeys = {
+const keys = {
   all: ['diplomas'] as const,
-  list: () => [...diplomaKeys.all, 'member'] as const,
-  salesPage: (id: string) => [...diplomaKeys.all, 'sales-page', id] as const,
-  course: (id: string) => [...diplomaKeys.all, 'course', id] as const,
-  exam: (id: string, examId: string) => [...diplomaKeys.all, 'exam', id, examId] as const,
-  enrollment: (id: string) => [...diplomaKeys.all, 'enrollment', id] as const,
-  certificates: () => [...diplomaKeys.all, 'certificates'] as const,
-  verification: (code: string) => [...diplomaKeys.all, 'verify', code] as const,
+  list: () => [...keys.all, 'member'] as const,
+  salesPage: (id: string) => [...keys.all, 'sales-page', id] as const,
+  course: (id: string) => [...keys.all, 'course', id] as const,
+  exam: (id: string, examId: string) => [...keys.all, 'exam', id, examId] as const,
+  enrollment: (id: string) => [...keys.all, 'enrollment', id] as const,
+  certificates: () => [...keys.all, 'certificates'] as const,
+  verification: (code: string) => [...keys.all, 'verify', code] as const,
 };
-const keys = diplomaKeys;
 
 export const certificatePdfUrl = (diplomaId: string) => `/api/diplomas/${encodeURIComponent(diplomaId)}/certificate.pdf`;
 

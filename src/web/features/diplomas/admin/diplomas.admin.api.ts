@@ -20,14 +20,13 @@ import { api } from '#web/lib/api-client.ts';
 type Items<T> = { items: T[] };
 const base = (id: string) => `/api/admin/diplomas/${encodeURIComponent(id)}`;
 /** Console and diploma-administrator queries, under the diplomas prefix the member pages share. */
-export const diplomaAdminKeys = {
+const keys = {
   all: ['diplomas'] as const,
-  admin: () => [...diplomaAdminKeys.all, 'admin'] as const,
-  one: (id: string) => [...diplomaAdminKeys.admin(), id] as const,
-  certificates: (id: string) => [...diplomaAdminKeys.one(id), 'certificates'] as const,
-  managed: () => [...diplomaAdminKeys.all, 'managed'] as const,
+  admin: () => [...keys.all, 'admin'] as const,
+  one: (id: string) => [...keys.admin(), id] as const,
+  certificates: (id: string) => [...keys.one(id), 'certificates'] as const,
+  managed: () => [...keys.all, 'managed'] as const,
 };
-const keys = diplomaAdminKeys;
 
 /** Any change can show in the list, the tabs, the statistics and the member pages: refresh them all. */
 function useInvalidate() {
