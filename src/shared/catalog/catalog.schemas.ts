@@ -62,7 +62,12 @@ export const procedureDetailSchema = procedureCardSchema.extend({
   chapters: z.array(chapterSchema),
   /** The full video for those allowed, else the demo; always a /media URL. */
   videoUrl: z.string().nullable(),
+  /** videoUrl is the demo (the inverse of canWatchFullVideo). */
   isDemo: z.boolean(),
+  /** The server's one access decision: this visitor may watch the full video and download the PDF. */
+  canWatchFullVideo: z.boolean(),
+  /** The full video plays only with the account's single-device viewing token (POST /api/viewing/token). */
+  needsViewingToken: z.boolean(),
   /** Null for those without access: the PDF button opens the 'Aviso' modal instead. */
   guidePdfUrl: z.string().nullable(),
   /** Subtitles of the video in videoUrl (demo or full), Spanish first. */

@@ -54,7 +54,7 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-type RequestOptions = { signal?: AbortSignal; headers?: Record<string, string> };
+type RequestOptions = { signal?: AbortSignal; headers?: Record<string, string>; keepalive?: boolean };
 
 /** Calls the API; resolves with the JSON body (undefined for 204) or throws an ApiError. */
 export async function apiRequest<T>(
@@ -74,6 +74,7 @@ export async function apiRequest<T>(
       headers,
       credentials: 'same-origin',
       signal: options.signal,
+      keepalive: options.keepalive,
       body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
     });
   } catch (error) {
@@ -84,6 +85,36 @@ export async function apiRequest<T>(
   const payload = await readJson(response);
   if (!response.ok) throw new ApiError(response.status, toErrorBody(response.status, payload));
   return payload as T;
+}
+
+/** A query string from the set values only (`?a=1&b=x`), or '' when none is set. */
+export function queryString(params: Record<string, string | number | boolean | null | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null && value !== '' && value !== false) search.set(name, String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+/** Fetches a file and saves it under the server's Content-Disposition name; errors come back as ApiError. */
+export async function downloadFile(path: string, fallbackName: string): Promise<void> {
+  let response: Response;
+  try {
+    response = await fetch(path, { credentials: 'same-origin' });
+  } catch {
+    throw new ApiError(0, toErrorBody(503, undefined));
+  }
+  if (!response.ok) throw new ApiError(response.status, toErrorBody(response.status, await readJson(response)));
+  const name = /filename="?([^";]+)"?/i.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
 export const api = {

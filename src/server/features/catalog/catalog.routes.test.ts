@@ -203,6 +203,23 @@ describe('procedure detail', () => {
     expect((await detail(ids.enucleacion!, member)).isDemo).toBe(false);
   });
 
+  it.each([
+    ['a guest', 'ovh', () => undefined, false],
+    ['a guest', 'cruzado', () => undefined, false],
+    ['a Basic member', 'ovh', () => gratis, true],
+    ['a Basic member', 'cruzado', () => gratis, false],
+    ['a Basic member of the aula', 'enucleacion', () => member, true],
+    ['a Premium member', 'cruzado', () => premium, true],
+    ['an Admin', 'cruzado', () => admin, true],
+  ])('tells %s whether the full %s video plays and needs a viewing token, as the media route decides', async (_who, key, cookie, full) => {
+    const body = await detail(ids[key]!, cookie());
+    expect(body).toMatchObject({ canWatchFullVideo: full, needsViewingToken: full, isDemo: !full });
+    // the decision is the media route's: a full video without the device's viewing token is refused (409), the demo is not
+    const [row] = await t.db.select().from(procedures).where(eq(procedures.id, ids[key]!));
+    const withoutToken = await t.app.inject({ url: `/media/${full ? row!.fullVideo : row!.demoVideo}`, headers: cookie() ? { cookie: cookie()! } : {} });
+    expect(withoutToken.statusCode).toBe(full ? 409 : 200);
+  });
+
   it('answers 404 for an unknown or malformed id', async () => {
     expect((await t.app.inject({ url: '/api/catalog/procedures/00000000-0000-4000-8000-000000000000' })).statusCode).toBe(404);
     expect((await t.app.inject({ url: '/api/catalog/procedures/abc' })).statusCode).toBe(404);

@@ -211,6 +211,9 @@ export function createCatalogService(deps: {
       chapters,
       videoUrl: mediaUrl(canWatch ? row.fullVideo : row.demoVideo),
       isDemo: !canWatch,
+      canWatchFullVideo: canWatch,
+      // the media route serves a full video only to the device holding the viewing token
+      needsViewingToken: canWatch && row.fullVideo !== null,
       guidePdfUrl: canWatch ? mediaUrl(row.guidePdf) : null,
       captions: captionRows
         .sort((a, b) => captionLanguages.indexOf(a.language) - captionLanguages.indexOf(b.language))

@@ -2,7 +2,7 @@ import { Burger, Button, Container, Group, Text } from '@mantine/core';
 import { useDisclosure, useHeadroom } from '@mantine/hooks';
 import { Link, NavLink } from 'react-router';
 import { useErrorModal } from '#web/components/error-modal.tsx';
-import { useCurrentUser, useLogout } from '#web/features/accounts/api.ts';
+import { useCurrentUser, useLogout } from '#web/features/accounts/accounts.api.ts';
 import { paths } from '#web/paths.ts';
 import { MobileNavDrawer } from './mobile-nav-drawer.tsx';
 import classes from './site-header.module.css';

@@ -1,7 +1,7 @@
 import { Alert, Anchor } from '@mantine/core';
 import { Link } from 'react-router';
 import { paths } from '#web/paths.ts';
-import { useBackups } from './api.ts';
+import { useBackups } from './backups.api.ts';
 import { formatWhen } from './format.ts';
 
 /** On every console page: the last backup failed or the last good one is older than two days (not on the Respaldos page itself). */

@@ -1,7 +1,5 @@
 import { Box, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import type { PaymentsConfig } from '#shared/payments/payments.schemas.ts';
-import { api } from '#web/lib/api-client.ts';
+import { usePaymentsConfig } from './payments.api.ts';
 
 export const testModeText = 'Modo de pruebas: los pagos son simulados';
 
@@ -10,12 +8,7 @@ export const testModeText = 'Modo de pruebas: los pagos son simulados';
  * the demo checkout for a real one. Nothing shows while loading or with a real provider.
  */
 export function TestModeBanner() {
-  // same key and shape as the accounts feature's payments config: one request for both
-  const config = useQuery({
-    queryKey: ['payments-config'],
-    queryFn: () => api.get<PaymentsConfig>('/api/payments/config'),
-    staleTime: Infinity,
-  });
+  const config = usePaymentsConfig();
   if (config.data?.provider !== 'simulado') return null;
   return (
     <Box component="aside" aria-label="Aviso de pagos" bg="#fff3bf" px="sm" py={2} style={{ borderBottom: '1px solid #f0c419' }}>

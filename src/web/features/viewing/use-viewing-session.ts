@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { tokenReplacedEvent } from '#shared/viewing/viewing.rules.ts';
-import { api } from '#web/lib/api-client.ts';
+import { viewingApi } from './viewing.api.ts';
 
 type Outcome = { attempt: number; status: 'active' | 'failed' | 'replaced'; token: string | null };
 type ViewingState =
@@ -18,8 +18,8 @@ export function useViewingSession(enabled: boolean) {
   useEffect(() => {
     if (!enabled) return;
     let cancelled = false;
-    api
-      .post<{ token: string }>('/api/viewing/token')
+    viewingApi
+      .takeToken()
       .then(({ token }) => {
         if (!cancelled) setOutcome({ attempt, status: 'active', token });
       })
@@ -36,7 +36,7 @@ export function useViewingSession(enabled: boolean) {
 
   useEffect(() => {
     if (!token) return;
-    const source = new EventSource(`/api/viewing/events?token=${encodeURIComponent(token)}`);
+    const source = new EventSource(viewingApi.eventsUrl(token));
     source.addEventListener(tokenReplacedEvent, () => {
       source.close();
       setOutcome((previous) => (previous?.token === token ? { ...previous, status: 'replaced', token: null } : previous));

@@ -1,12 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { MediaPlayerInstance } from '@vidstack/react';
 import { useEffect, useRef } from 'react';
+import type { SavePosition } from '#shared/watching/watching.schemas.ts';
 import { saveEverySeconds } from '#shared/watching/watching.rules.ts';
-import { watchingKeys } from './api.ts';
+import { ApiError } from '#web/lib/api-client.ts';
+import { watchingApi, watchingKeys } from './watching.api.ts';
 
 type Sample = { time: number; duration: number };
-
-const positionUrl = (procedureId: string) => `/api/watching/procedures/${encodeURIComponent(procedureId)}/position`;
 
 /**
  * Saves a signed-in member's place in a full video: every few seconds while it plays, on pause and
@@ -19,36 +19,35 @@ export function useWatchProgress(procedureId: string, token: string | null, play
 
   useEffect(() => {
     if (!token || !player) return;
-    const url = positionUrl(procedureId);
+    const url = watchingApi.positionUrl(procedureId);
     let stopped = false;
 
-    const body = (): string | null => {
+    const body = (): SavePosition | null => {
       const { time, duration } = latest.current;
       if (!(duration > 0) || !Number.isFinite(duration) || time <= 0) return null;
       if (saved.current !== null && Math.abs(saved.current - time) < 1) return null;
       saved.current = time;
-      return JSON.stringify({ positionSeconds: Math.min(time, duration), durationSeconds: duration, viewingToken: token });
+      return { positionSeconds: Math.min(time, duration), durationSeconds: duration, viewingToken: token };
     };
 
     const send = (): Promise<void> => {
-      const json = body();
-      if (!json || stopped) return Promise.resolve();
-      return fetch(url, { method: 'POST', credentials: 'same-origin', keepalive: true, headers: { 'content-type': 'application/json' }, body: json })
-        .then((response) => {
-          // another device took the video: this one stops writing
-          if (response.status === 409 || response.status === 403 || response.status === 401) stopped = true;
-        })
-        .catch(() => {
-          saved.current = null;
-        });
+      const position = body();
+      if (!position || stopped) return Promise.resolve();
+      return watchingApi.savePosition(procedureId, position).catch((error: unknown) => {
+        const status = error instanceof ApiError ? error.status : 0;
+        // another device took the video: this one stops writing
+        if (status === 409 || status === 403 || status === 401) stopped = true;
+        else if (status === 0) saved.current = null;
+      });
     };
 
     // text/plain: a Blob type every browser's sendBeacon accepts without a preflight
     const sendBeacon = () => {
-      const json = body();
-      if (!json || stopped) return;
+      const position = body();
+      if (!position || stopped) return;
+      const json = JSON.stringify(position);
       const queued = typeof navigator.sendBeacon === 'function' && navigator.sendBeacon(url, new Blob([json], { type: 'text/plain;charset=UTF-8' }));
-      if (!queued) void fetch(url, { method: 'POST', credentials: 'same-origin', keepalive: true, headers: { 'content-type': 'application/json' }, body: json }).catch(() => undefined);
+      if (!queued) void watchingApi.savePosition(procedureId, position).catch(() => undefined);
     };
 
     let wasPaused = true;

@@ -9,7 +9,7 @@ import { loginFallback } from '#shared/messages.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { ApiError } from '#web/lib/api-client.ts';
 import { paths } from '#web/paths.ts';
-import { useLogin } from '../api.ts';
+import { useLogin } from '#web/features/accounts/accounts.api.ts';
 
 /** Login failures whose Spanish message the server already sends. */
 const namedLoginErrors: ReadonlySet<ErrorCode> = new Set([

@@ -4,7 +4,8 @@ import { useState } from 'react';
 import type { Membership } from '#shared/membership/membership.schemas.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { ApiError } from '#web/lib/api-client.ts';
-import { useMembershipChange, usePaymentsConfig, useStartSubscription } from '../account-api.ts';
+import { useMembershipChange } from '#web/features/membership/membership.api.ts';
+import { usePaymentsConfig, useStartSubscription } from '#web/features/payments/payments.api.ts';
 import { longDate, planOptions, typeLabels } from '../membership-labels.ts';
 
 /** The membership card of /perfil: type, next payment date, and the changes the member may ask for. */

@@ -1,8 +1,8 @@
 import { Button, Group, Modal, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { api } from '#web/lib/api-client.ts';
-import { useCurrentUser } from '../api.ts';
+import { useCurrentUser } from '#web/features/accounts/accounts.api.ts';
+import { membershipApi } from '#web/features/membership/membership.api.ts';
 
 const checkedUsers = new Set<string>();
 
@@ -16,8 +16,8 @@ export function MembershipCheckNotice() {
   useEffect(() => {
     if (!userId || checkedUsers.has(userId)) return;
     checkedUsers.add(userId);
-    api
-      .post<{ changed: boolean }>('/api/membership/check')
+    membershipApi
+      .check()
       .then(async (result) => {
         if (!result.changed) return;
         setChanged(true);

@@ -24,12 +24,12 @@ import { messages } from '#shared/messages.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { ApiError } from '#web/lib/api-client.ts';
 import { paths } from '#web/paths.ts';
-import { isEmailAvailable, usePaymentsConfig, useSignUp } from '../account-api.ts';
+import { isEmailAvailable, useSignUp } from '#web/features/accounts/accounts.api.ts';
+import { usePaymentsConfig } from '#web/features/payments/payments.api.ts';
 import { planOptions } from '../membership-labels.ts';
-import { CountrySelect } from './country-select.tsx';
 import { PhoneField } from './phone-field.tsx';
+import { ProfileFields } from './profile-fields.tsx';
 import classes from './signup-wizard.module.css';
-import { UniversityField } from './university-field.tsx';
 
 const emptyForm: SignUpInput = {
   plan: 'basic',
@@ -238,30 +238,7 @@ export function SignUpWizard() {
                 <PasswordInput label="Contraseña" withAsterisk autoComplete="new-password" error={errors.password?.message} {...register('password', { deps: ['confirmPassword'] })} />
                 <PasswordInput label="Confirma tu contraseña" withAsterisk autoComplete="new-password" error={errors.confirmPassword?.message} {...register('confirmPassword')} />
               </SimpleGrid>
-              <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                <Controller
-                  control={control}
-                  name="country"
-                  render={({ field, fieldState }) => <CountrySelect value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={fieldState.error?.message} />}
-                />
-                <TextInput label="Ciudad" withAsterisk autoComplete="address-level2" error={errors.city?.message} {...register('city')} />
-              </SimpleGrid>
-              <Controller
-                control={control}
-                name="homeUniversity"
-                render={({ field, fieldState }) => (
-                  <UniversityField
-                    value={field.value ?? ''}
-                    onChange={(name, organizationId) => {
-                      field.onChange(name);
-                      setValue('organizationId', organizationId);
-                    }}
-                    error={fieldState.error?.message}
-                  />
-                )}
-              />
-              <Checkbox label="Quiero recibir promociones de CxVet" {...register('promoMail')} />
-              <Checkbox label="Quiero recibir noticias de CxVet" {...register('newsMail')} />
+              <ProfileFields control={control} register={register} setValue={setValue} errors={errors} />
               <Checkbox
                 label={
                   <>

@@ -1,6 +1,6 @@
 import { Autocomplete } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useUniversitySuggestions } from '../account-api.ts';
+import { useUniversitySuggestions } from '#web/features/accounts/accounts.api.ts';
 
 type Props = {
   value: string;

@@ -170,9 +170,32 @@ function ClientTable<T>(props: ClientProps<T>) {
   );
 }
 
-/** A search box value that settles before it becomes a query. */
-export function useDebouncedSearch(delay = 300) {
+/**
+ * The state of a server-paged table: the search (settled before it becomes a query), the sort and the
+ * page, which goes back to 1 whenever the search or the sort changes. `props` spreads into a
+ * `<AdminDataTable mode="server">`; `query` is what the list endpoint takes.
+ */
+export function useServerTable<Column extends string>(initialSort: { column: Column; direction: 'asc' | 'desc' }, delay = 300) {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), delay);
-  return { search, setSearch, debounced };
+  const [sort, setSort] = useState<SortState>(initialSort);
+  const [page, setPage] = useState(1);
+  return {
+    query: { q: debounced || undefined, sort: sort.column as Column, dir: sort.direction, page },
+    props: {
+      page,
+      onPageChange: setPage,
+      sort,
+      onSortChange: (next: SortState) => {
+        setSort(next);
+        setPage(1);
+      },
+      search,
+      onSearchChange: (value: string) => {
+        setSearch(value);
+        setPage(1);
+      },
+    },
+    resetPage: () => setPage(1),
+  };
 }

@@ -1,8 +1,8 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import type { ExpiryWarning } from '#shared/classrooms/classrooms.schemas.ts';
-import { useCurrentUser } from '#web/features/accounts/api.ts';
-import { claimExpiryWarnings } from '../api.ts';
+import { useCurrentUser } from '#web/features/accounts/accounts.api.ts';
+import { claimExpiryWarnings } from '#web/features/classrooms/classrooms.api.ts';
 
 const checkedUsers = new Set<string>();
 

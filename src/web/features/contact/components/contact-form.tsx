@@ -6,7 +6,7 @@ import { contactSchema, type ContactInput } from '#shared/contact/contact.schema
 import { messages } from '#shared/messages.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { ApiError } from '#web/lib/api-client.ts';
-import { useSendContactMessage } from '../api.ts';
+import { useSendContactMessage } from '#web/features/contact/contact.api.ts';
 
 type Status = 'idle' | 'sending' | 'sent' | 'error';
 const fieldNames = ['name', 'email', 'subject', 'message'] as const;

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { adminDeleteAccountSchema, type AdminDeleteAccountInput } from '#shared/privacy/privacy.schemas.ts';
 import { errorMessages } from '#shared/messages.ts';
 import { ApiError } from '#web/lib/api-client.ts';
-import { useAdminDeleteData } from '../api.ts';
+import { useAdminDeleteData } from '#web/features/privacy/privacy.api.ts';
 import { CertificateChoiceField, DeletionFormActions } from './deletion-form-parts.tsx';
 
 type FormValues = z.input<typeof adminDeleteAccountSchema>;

@@ -5,7 +5,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { deleteAccountSchema, type DeleteAccountInput } from '#shared/privacy/privacy.schemas.ts';
 import { ApiError } from '#web/lib/api-client.ts';
 import { errorMessages } from '#shared/messages.ts';
-import { useDeleteAccount } from '../api.ts';
+import { useDeleteAccount } from '#web/features/privacy/privacy.api.ts';
 import { CertificateChoiceField, DeletionFormActions } from './deletion-form-parts.tsx';
 
 /** 'Eliminar mi cuenta': the current password and what becomes of the certificates. */

@@ -1,7 +1,7 @@
 import { Box, Group, Progress, SimpleGrid, Skeleton, Text, Title, type MantineSpacing } from '@mantine/core';
 import { formatClock, watchedPercent } from '#shared/watching/watching.rules.ts';
 import { ProcedureCard } from '#web/features/catalog/components/procedure-card.tsx';
-import { useContinueWatching } from '../api.ts';
+import { useContinueWatching } from '#web/features/watching/watching.api.ts';
 
 type Props = { headingLevel: 2; titleAlign?: 'left' | 'center'; pt?: MantineSpacing };
 

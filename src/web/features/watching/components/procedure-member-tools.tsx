@@ -2,7 +2,7 @@ import { Box, Button } from '@mantine/core';
 import type { MediaPlayerInstance } from '@vidstack/react';
 import { useState } from 'react';
 import { resumeLabel, resumePoint } from '#shared/watching/watching.rules.ts';
-import { useProcedureProgress } from '../api.ts';
+import { useProcedureProgress } from '#web/features/watching/watching.api.ts';
 import { seekWhenReady, useWatchProgress } from '../use-watch-progress.ts';
 import { FavoriteButton } from './favorite-button.tsx';
 

@@ -1,28 +1,20 @@
 import { Anchor, Badge, Button, Group, Modal, Paper, Stack, Table, Text, Textarea, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import type { z } from 'zod';
 import { adminCertificateRowSchema, revokeCertificateInputSchema } from '#shared/diplomas/diplomas.schemas.ts';
 import { messages } from '#shared/messages.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
-import { api } from '#web/lib/api-client.ts';
+import { useDiplomaCertificates, useRevokeCertificate } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
 
 type CertificateRow = z.infer<typeof adminCertificateRowSchema>;
 const revokeReasonMessage = 'Escribe el motivo (al menos 3 caracteres).';
 
 /** Issued certificates of a diploma; the Admin can revoke one with a reason (its folio is never given again). */
 export function CertificatesPanel({ diplomaId }: { diplomaId: string }) {
-  const queryClient = useQueryClient();
   const { showAppError } = useErrorModal();
-  const certificates = useQuery({
-    queryKey: ['admin', 'diplomas', diplomaId, 'certificates'],
-    queryFn: () => api.get<{ items: CertificateRow[] }>(`/api/admin/diplomas/${encodeURIComponent(diplomaId)}/certificates`).then((body) => body.items),
-  });
-  const revoke = useMutation({
-    mutationFn: ({ id, reason }: { id: string; reason: string }) => api.post(`/api/admin/certificates/${encodeURIComponent(id)}/revoke`, { reason }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin', 'diplomas', diplomaId, 'certificates'] }),
-  });
+  const certificates = useDiplomaCertificates(diplomaId);
+  const revoke = useRevokeCertificate(diplomaId);
   const [revoking, setRevoking] = useState<CertificateRow | null>(null);
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -34,7 +26,7 @@ export function CertificatesPanel({ diplomaId }: { diplomaId: string }) {
       return;
     }
     try {
-      await revoke.mutateAsync({ id: revoking.id, reason: reason.trim() });
+      await revoke.mutateAsync({ certificateId: revoking.id, reason: reason.trim() });
       setRevoking(null);
     } catch (failure) {
       showAppError(failure);

@@ -5,7 +5,7 @@ import { examInputSchema } from '#shared/diplomas/diplomas.admin.schemas.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { newRecordId } from '#web/features/admin/form-errors.ts';
 import { ApiError } from '#web/lib/api-client.ts';
-import { useExamActions } from '../api.ts';
+import { useExamActions } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
 
 type Props = { diplomaId: string; exam: AdminExam | null; exams: AdminExam[]; videos: AdminDiplomaVideo[]; opened: boolean; onClose: () => void };
 

@@ -4,7 +4,7 @@ import type { AdminExam } from '#shared/diplomas/diplomas.admin.schemas.ts';
 import { errorMessages, messages } from '#shared/messages.ts';
 import { PageLoader } from '#web/components/page-loader.tsx';
 import { useErrorModal } from '#web/components/error-modal.tsx';
-import { useDiplomaExams, useDiplomaVideos, useExamActions } from '../api.ts';
+import { useDiplomaExams, useDiplomaVideos, useExamActions } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
 import { ExamModal } from './exam-modal.tsx';
 
 /** Tab 4, 'Exámenes': title, video, edit, active toggle and remove; a new exam only while exams are fewer than videos. */

@@ -11,7 +11,7 @@ import { UploadField } from '#web/features/admin/components/upload-field.tsx';
 import { applyServerFieldErrors, useGoBack } from '#web/features/admin/form-errors.ts';
 import { usePendingUploads } from '#web/features/admin/pending-uploads.ts';
 import { href, paths } from '#web/paths.ts';
-import { useDiplomaOptions, useSaveDiploma } from '../api.ts';
+import { useDiplomaOptions, useSaveDiploma } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
 
 const emptyDiploma: DiplomaInput = {
   title: '',

@@ -4,11 +4,11 @@ import { useState } from 'react';
 import { Controller, useFieldArray, useForm, type FieldErrors } from 'react-hook-form';
 import { ownVideoInputSchema, type AdminDiplomaVideo, type OwnVideoInput } from '#shared/diplomas/diplomas.admin.schemas.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
-import { ChapterTimeInput } from '#web/features/admin/components/chapter-time-input.tsx';
+import { ChapterTimeInput } from '#web/features/catalog/components/chapter-time-input.tsx';
 import { UploadField } from '#web/features/admin/components/upload-field.tsx';
 import { applyServerFieldErrors, newRecordId } from '#web/features/admin/form-errors.ts';
 import { usePendingUploads } from '#web/features/admin/pending-uploads.ts';
-import { useVideoActions } from '../api.ts';
+import { useVideoActions } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
 
 type Props = { diplomaId: string; video: AdminDiplomaVideo | null; opened: boolean; onClose: () => void };
 

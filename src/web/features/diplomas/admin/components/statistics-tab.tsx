@@ -4,7 +4,7 @@ import { Badge, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@man
 import { chartPalette, type DiplomaStatistics, type ProgressStatus } from '#shared/diplomas/diplomas.admin.schemas.ts';
 import { messages } from '#shared/messages.ts';
 import { PageLoader } from '#web/components/page-loader.tsx';
-import { useDiplomaStatistics } from '../api.ts';
+import { useDiplomaStatistics } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
 import { CertificatesPanel } from './certificates-panel.tsx';
 
 const statusLabels: Record<ProgressStatus, string> = { completed: 'Completado', inProgress: 'En progreso', notStarted: 'Sin iniciar' };

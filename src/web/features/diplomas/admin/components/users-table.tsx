@@ -5,7 +5,7 @@ import type { DiplomaUserRow } from '#shared/diplomas/diplomas.admin.schemas.ts'
 import { PageLoader } from '#web/components/page-loader.tsx';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { AdminDataTable } from '#web/features/admin/components/admin-data-table.tsx';
-import { useAssignDiplomaUser, useDiplomaUsers, type UserListApi } from '../api.ts';
+import { useAssignDiplomaUser, useDiplomaUsers, type UserListApi } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
 
 /** Tab 3 and the 'Administrar Usuarios' modal: Premium and Admin users with a checkbox, and 'only assigned'. */
 export function DiplomaUsersTable({ scope, diplomaId }: { scope: UserListApi; diplomaId: string }) {

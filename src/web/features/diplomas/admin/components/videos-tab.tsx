@@ -7,7 +7,7 @@ import { PageLoader } from '#web/components/page-loader.tsx';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { mediaPath } from '#web/features/admin/upload-client.ts';
 import { href } from '#web/paths.ts';
-import { useDiplomaOptions, useDiplomaVideos, useVideoActions } from '../api.ts';
+import { useDiplomaOptions, useDiplomaVideos, useVideoActions } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
 import { OwnVideoModal } from './own-video-modal.tsx';
 
 /** Tab 2, 'Videos': ordered list with move up/down, preview, edit, active toggle and remove. */

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import type { Course } from '#shared/diplomas/diplomas.schemas.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { href } from '#web/paths.ts';
-import { useDownloadCertificate } from '../api.ts';
+import { useDownloadCertificate } from '#web/features/diplomas/member/diplomas.api.ts';
 
 /** Opens at 100% (spec 3 §2). */
 export function CertificateModal({ course, opened, onClose }: { course: Course; opened: boolean; onClose: () => void }) {

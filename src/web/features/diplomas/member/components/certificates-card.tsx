@@ -2,7 +2,7 @@ import { Anchor, Badge, Card, Loader, Table, Text, Title } from '@mantine/core';
 import dayjs from 'dayjs';
 import { Link } from 'react-router';
 import { href } from '#web/paths.ts';
-import { certificatePdfUrl, useMyCertificates } from '../api.ts';
+import { certificatePdfUrl, useMyCertificates } from '#web/features/diplomas/member/diplomas.api.ts';
 
 /** The profile's 'Diplomados y constancias' card: each certificate with its PDF and public verification page. */
 export function CertificatesCard() {

@@ -2,7 +2,7 @@ import { Alert, Button, Group, Loader, Radio, Stack, Text } from '@mantine/core'
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useErrorModal } from '#web/components/error-modal.tsx';
-import { useExam, useRetakeExam, useSaveAnswer, useSubmitExam } from '../api.ts';
+import { useExam, useRetakeExam, useSaveAnswer, useSubmitExam } from '#web/features/diplomas/member/diplomas.api.ts';
 
 const statusText = { notStarted: 'Sin iniciar', inProgress: 'En progreso', passed: 'Aprobado', failed: 'No aprobado' } as const;
 

@@ -5,7 +5,7 @@ import type { CourseItem } from '#shared/diplomas/diplomas.schemas.ts';
 import { formatChapterTime } from '#shared/catalog/catalog.rules.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { href } from '#web/paths.ts';
-import { useCompleteVideo } from '../api.ts';
+import { useCompleteVideo } from '#web/features/diplomas/member/diplomas.api.ts';
 
 type CourseVideo = Extract<CourseItem, { type: 'video' }>;
 

@@ -1,0 +1,153 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import type {
+  AdminClassroom,
+  AdminClassroomRow,
+  AdminImportInput,
+  ClassroomMember,
+  ClassroomValues,
+  ClassroomVideoOption,
+  ExpiryWarning,
+  ImportInput,
+  ImportPreview,
+  ManagedClassroom,
+  ManagedClassroomRow,
+  MyClassroom,
+} from '#shared/classrooms/classrooms.schemas.ts';
+import { accountKeys } from '#web/features/accounts/accounts.api.ts';
+import { useRefreshQueries } from '#web/features/admin/console-cache.ts';
+import { catalogKeys } from '#web/features/catalog/catalog.api.ts';
+import { api } from '#web/lib/api-client.ts';
+
+type Items<T> = { items: T[] };
+
+/** Aulas for the Admin, the member and the aula administrator, all under ['classrooms']. */
+const classroomKeys = {
+  all: ['classrooms'] as const,
+  admin: () => [...classroomKeys.all, 'admin'] as const,
+  adminDetail: (id: string) => [...classroomKeys.admin(), 'detail', id] as const,
+  videoOptions: () => [...classroomKeys.admin(), 'videos'] as const,
+  candidates: (organizationId: string | null) => [...classroomKeys.admin(), 'candidates', organizationId] as const,
+  mine: () => [...classroomKeys.all, 'mine'] as const,
+  mineDetail: (id: string) => [...classroomKeys.mine(), id] as const,
+  managed: () => [...classroomKeys.all, 'managed'] as const,
+  managedDetail: (id: string) => [...classroomKeys.managed(), id] as const,
+};
+
+/** Catalogue pages show aula filters and locks, and the user's aula flags: refresh them after an aula changes. */
+function useInvalidate() {
+  const refresh = useRefreshQueries();
+  return () => refresh([classroomKeys.all, catalogKeys.all, accountKeys.me()]);
+}
+
+// ---------- Admin ----------
+
+export function useAdminClassrooms() {
+  return useQuery({ queryKey: classroomKeys.admin(), queryFn: () => api.get<Items<AdminClassroomRow>>('/api/admin/classrooms').then((body) => body.items) });
+}
+
+export function useAdminClassroom(id: string, enabled: boolean) {
+  return useQuery({ queryKey: classroomKeys.adminDetail(id), queryFn: () => api.get<AdminClassroom>(`/api/admin/classrooms/${id}`), enabled });
+}
+
+export function useClassroomVideoOptions() {
+  return useQuery({
+    queryKey: classroomKeys.videoOptions(),
+    queryFn: () => api.get<Items<ClassroomVideoOption>>('/api/admin/classrooms/videos').then((body) => body.items),
+  });
+}
+
+export function useClassroomCandidates(organizationId: string | null) {
+  return useQuery({
+    queryKey: classroomKeys.candidates(organizationId),
+    queryFn: () => api.get<Items<ClassroomMember>>(`/api/admin/classrooms/candidates?organizationId=${organizationId}`).then((body) => body.items),
+    enabled: Boolean(organizationId),
+  });
+}
+
+export function useSaveClassroom(id: string) {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: (input: ClassroomValues) => api.put<AdminClassroom>(`/api/admin/classrooms/${id}`, input),
+    onSuccess: invalidate,
+  });
+}
+
+export function useSetClassroomActive() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: (input: { id: string; isActive: boolean }) => api.put<unknown>(`/api/admin/classrooms/${input.id}/active`, { isActive: input.isActive }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useDeleteClassroom() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: (id: string) => api.delete<unknown>(`/api/admin/classrooms/${id}`),
+    onSuccess: invalidate,
+  });
+}
+
+export function useAdminImportPreview() {
+  return useMutation({ mutationFn: (input: AdminImportInput) => api.post<ImportPreview>('/api/admin/classrooms/import-preview', input) });
+}
+
+export const adminExportHref = (id: string) => `/api/admin/classrooms/${id}/users.xlsx`;
+
+// ---------- members ----------
+
+export function useMyClassrooms() {
+  return useQuery({ queryKey: classroomKeys.mine(), queryFn: () => api.get<Items<MyClassroom>>('/api/classrooms').then((body) => body.items) });
+}
+
+export function useMyClassroom(id: string) {
+  return useQuery({
+    queryKey: classroomKeys.mineDetail(id),
+    queryFn: () => api.get<MyClassroom>(`/api/classrooms/${encodeURIComponent(id)}`),
+    retry: false,
+  });
+}
+
+/** Claims the expiry warnings due now: the server returns each one once. */
+export function claimExpiryWarnings(): Promise<ExpiryWarning[]> {
+  return api.post<Items<ExpiryWarning>>('/api/classrooms/expiry-warnings').then((body) => body.items);
+}
+
+// ---------- aula administrators ----------
+
+export function useManagedClassrooms() {
+  return useQuery({
+    queryKey: classroomKeys.managed(),
+    queryFn: () => api.get<Items<ManagedClassroomRow>>('/api/classroom-admin/classrooms').then((body) => body.items),
+  });
+}
+
+export function useManagedClassroom(id: string) {
+  return useQuery({
+    queryKey: classroomKeys.managedDetail(id),
+    queryFn: () => api.get<ManagedClassroom>(`/api/classroom-admin/classrooms/${encodeURIComponent(id)}`),
+    retry: false,
+  });
+}
+
+export function useSetManagedUsers(id: string) {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: (userIds: string[]) => api.put<unknown>(`/api/classroom-admin/classrooms/${id}/users`, { userIds }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useAddManagedUsers(id: string) {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: (userIds: string[]) => api.post<{ added: number }>(`/api/classroom-admin/classrooms/${id}/users`, { userIds }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useManagedImportPreview(id: string) {
+  return useMutation({ mutationFn: (input: ImportInput) => api.post<ImportPreview>(`/api/classroom-admin/classrooms/${id}/import-preview`, input) });
+}
+
+export const managedExportHref = (id: string) => `/api/classroom-admin/classrooms/${id}/users.xlsx`;

@@ -1,0 +1,172 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type {
+  AdminDiploma,
+  AdminDiplomaRow,
+  AdminDiplomaVideo,
+  AdminExam,
+  DiplomaInput,
+  DiplomaOptions,
+  DiplomaPreview,
+  DiplomaStatistics,
+  DiplomaUserRow,
+  ExamInput,
+  ManagedDiploma,
+  OwnVideoInput,
+} from '#shared/diplomas/diplomas.admin.schemas.ts';
+import type { adminCertificateListSchema } from '#shared/diplomas/diplomas.schemas.ts';
+import { api } from '#web/lib/api-client.ts';
+
+type Items<T> = { items: T[] };
+const base = (id: string) => `/api/admin/diplomas/${encodeURIComponent(id)}`;
+/** Console and diploma-administrator queries, under the diplomas prefix the member pages share. */
+const keys = {
+  all: ['diplomas'] as const,
+  admin: () => [...keys.all, 'admin'] as const,
+  one: (id: string) => [...keys.admin(), id] as const,
+  certificates: (id: string) => [...keys.one(id), 'certificates'] as const,
+  managed: () => [...keys.all, 'managed'] as const,
+};
+
+/** Any change can show in the list, the tabs, the statistics and the member pages: refresh them all. */
+function useInvalidate() {
+  const queryClient = useQueryClient();
+  return () =>
+    queryClient.invalidateQueries({ queryKey: keys.all });
+}
+
+export function useAdminDiplomas() {
+  return useQuery({ queryKey: [...keys.admin(), 'list'], queryFn: () => api.get<Items<AdminDiplomaRow>>('/api/admin/diplomas').then((body) => body.items) });
+}
+
+export function useDiplomaOptions() {
+  return useQuery({ queryKey: [...keys.admin(), 'options'], queryFn: () => api.get<DiplomaOptions>('/api/admin/diplomas/options') });
+}
+
+export function useAdminDiploma(id: string, enabled = true) {
+  return useQuery({ queryKey: [...keys.one(id), 'general'], queryFn: () => api.get<AdminDiploma>(base(id)), enabled });
+}
+
+export function useSaveDiploma(id: string) {
+  const invalidate = useInvalidate();
+  return useMutation({ mutationFn: (input: DiplomaInput) => api.put<AdminDiploma>(base(id), input), onSuccess: invalidate });
+}
+
+export function useSetDiplomaActive() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: ({ id, isActive }: { id: string; isActive: boolean }) => api.put(`${base(id)}/active`, { isActive }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useDeleteDiploma() {
+  const invalidate = useInvalidate();
+  return useMutation({ mutationFn: (id: string) => api.delete(base(id)), onSuccess: invalidate });
+}
+
+// ---------- videos ----------
+
+export function useDiplomaVideos(id: string) {
+  return useQuery({ queryKey: [...keys.one(id), 'videos'], queryFn: () => api.get<Items<AdminDiplomaVideo>>(`${base(id)}/videos`).then((body) => body.items) });
+}
+
+export function useVideoActions(id: string) {
+  const invalidate = useInvalidate();
+  const options = { onSuccess: invalidate };
+  return {
+    link: useMutation({ mutationFn: (procedureId: string) => api.post(`${base(id)}/videos`, { procedureId }), ...options }),
+    save: useMutation({
+      mutationFn: ({ videoId, input }: { videoId: string; input: OwnVideoInput }) => api.put(`${base(id)}/videos/${videoId}`, input),
+      ...options,
+    }),
+    setActive: useMutation({
+      mutationFn: ({ videoId, isActive }: { videoId: string; isActive: boolean }) => api.put(`${base(id)}/videos/${videoId}/active`, { isActive }),
+      ...options,
+    }),
+    move: useMutation({
+      mutationFn: ({ videoId, direction }: { videoId: string; direction: 'up' | 'down' }) => api.post(`${base(id)}/videos/${videoId}/move`, { direction }),
+      ...options,
+    }),
+    remove: useMutation({ mutationFn: (videoId: string) => api.delete(`${base(id)}/videos/${videoId}`), ...options }),
+  };
+}
+
+// ---------- exams ----------
+
+export function useDiplomaExams(id: string) {
+  return useQuery({ queryKey: [...keys.one(id), 'exams'], queryFn: () => api.get<Items<AdminExam>>(`${base(id)}/exams`).then((body) => body.items) });
+}
+
+export function useExamActions(id: string) {
+  const invalidate = useInvalidate();
+  const options = { onSuccess: invalidate };
+  return {
+    save: useMutation({ mutationFn: ({ examId, input }: { examId: string; input: ExamInput }) => api.put(`${base(id)}/exams/${examId}`, input), ...options }),
+    setActive: useMutation({
+      mutationFn: ({ examId, isActive }: { examId: string; isActive: boolean }) => api.put(`${base(id)}/exams/${examId}/active`, { isActive }),
+      ...options,
+    }),
+    remove: useMutation({ mutationFn: (examId: string) => api.delete(`${base(id)}/exams/${examId}`), ...options }),
+  };
+}
+
+// ---------- users (Admin console and diploma administrators share the table) ----------
+
+export type UserListApi = 'admin' | 'diploma-admin';
+const usersBase = (scope: UserListApi, id: string) =>
+  scope === 'admin' ? `${base(id)}/users` : `/api/diploma-admin/diplomas/${encodeURIComponent(id)}/users`;
+
+export function useDiplomaUsers(scope: UserListApi, id: string) {
+  return useQuery({
+    queryKey: [...(scope === 'admin' ? keys.one(id) : [...keys.managed(), id]), 'users'],
+    queryFn: () => api.get<Items<DiplomaUserRow>>(usersBase(scope, id)).then((body) => body.items),
+  });
+}
+
+export function useAssignDiplomaUser(scope: UserListApi, id: string) {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: ({ userId, assigned }: { userId: string; assigned: boolean }) => api.put(`${usersBase(scope, id)}/${encodeURIComponent(userId)}`, { assigned }),
+    onSuccess: invalidate,
+  });
+}
+
+// ---------- statistics and preview ----------
+
+export function useDiplomaStatistics(id: string) {
+  return useQuery({ queryKey: [...keys.one(id), 'statistics'], queryFn: () => api.get<DiplomaStatistics>(`${base(id)}/statistics`) });
+}
+
+export function useDiplomaPreview(id: string) {
+  return useQuery({ queryKey: [...keys.one(id), 'preview'], queryFn: () => api.get<DiplomaPreview>(`${base(id)}/preview`) });
+}
+
+// ---------- diploma administrators ----------
+
+export function useManagedDiplomas() {
+  return useQuery({ queryKey: [...keys.managed(), 'list'], queryFn: () => api.get<Items<ManagedDiploma>>('/api/diploma-admin/diplomas').then((body) => body.items) });
+}
+
+export function useManagedDiploma(id: string) {
+  return useQuery({ queryKey: [...keys.managed(), id], queryFn: () => api.get<ManagedDiploma>(`/api/diploma-admin/diplomas/${encodeURIComponent(id)}`) });
+}
+
+// ---------- certificates ----------
+
+export function useDiplomaCertificates(id: string) {
+  return useQuery({
+    queryKey: keys.certificates(id),
+    queryFn: () => api.get<z.infer<typeof adminCertificateListSchema>>(`${base(id)}/certificates`).then((body) => body.items),
+  });
+}
+
+/** Revokes a certificate with a reason; its folio is never given again. */
+export function useRevokeCertificate(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ certificateId, reason }: { certificateId: string; reason: string }) =>
+      api.post(`/api/admin/certificates/${encodeURIComponent(certificateId)}/revoke`, { reason }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: keys.certificates(id) }),
+  });
+}

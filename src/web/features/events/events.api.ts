@@ -1,0 +1,48 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { AdminEvent, adminEventListSchema, EventInput, okSchema } from '#shared/admin-content/admin-content.schemas.ts';
+import type { publicEventsSchema } from '#shared/events/events.schemas.ts';
+import { useRefreshQueries } from '#web/features/admin/console-cache.ts';
+import { landingKeys } from '#web/features/landing/landing.api.ts';
+import { api } from '#web/lib/api-client.ts';
+
+const eventKeys = {
+  all: ['events'] as const,
+  list: (filters: { audience: 'public' | 'admin' }) => [...eventKeys.all, 'list', filters] as const,
+  detail: (id: string) => [...eventKeys.all, 'detail', id] as const,
+};
+
+const adminPath = (id: string) => `/api/admin/events/${encodeURIComponent(id)}`;
+
+const eventsApi = {
+  listPublic: (signal?: AbortSignal) => api.get<z.infer<typeof publicEventsSchema>>('/api/events', { signal }),
+  listAdmin: (signal?: AbortSignal) => api.get<z.infer<typeof adminEventListSchema>>('/api/admin/events', { signal }),
+  get: (id: string, signal?: AbortSignal) => api.get<AdminEvent>(adminPath(id), { signal }),
+  save: (id: string, input: EventInput) => api.put<AdminEvent>(adminPath(id), input),
+  remove: (id: string) => api.delete<z.infer<typeof okSchema>>(adminPath(id)),
+};
+
+export function usePublicEvents() {
+  return useQuery({ queryKey: eventKeys.list({ audience: 'public' }), queryFn: ({ signal }) => eventsApi.listPublic(signal) });
+}
+
+export function useAdminEvents() {
+  return useQuery({
+    queryKey: eventKeys.list({ audience: 'admin' }),
+    queryFn: ({ signal }) => eventsApi.listAdmin(signal).then((body) => body.items),
+  });
+}
+
+export function useAdminEvent(id: string, enabled: boolean) {
+  return useQuery({ queryKey: eventKeys.detail(id), queryFn: ({ signal }) => eventsApi.get(id, signal), enabled });
+}
+
+export function useSaveEvent(id: string) {
+  const refresh = useRefreshQueries();
+  return useMutation({ mutationFn: (input: EventInput) => eventsApi.save(id, input), onSuccess: () => refresh([eventKeys.all, landingKeys.all]) });
+}
+
+export function useDeleteEvent(id: string) {
+  const refresh = useRefreshQueries();
+  return useMutation({ mutationFn: () => eventsApi.remove(id), onSuccess: () => refresh([eventKeys.all, landingKeys.all], eventKeys.detail(id)) });
+}

@@ -1,0 +1,36 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { AdminOrganization, adminOrganizationListSchema, OrganizationInput } from '#shared/admin-content/admin-content.schemas.ts';
+import { useRefreshQueries } from '#web/features/admin/console-cache.ts';
+import { landingKeys } from '#web/features/landing/landing.api.ts';
+import { api } from '#web/lib/api-client.ts';
+
+const organizationKeys = {
+  all: ['organizations'] as const,
+  list: () => [...organizationKeys.all, 'list'] as const,
+  detail: (id: string) => [...organizationKeys.all, 'detail', id] as const,
+};
+
+const adminPath = (id: string) => `/api/admin/organizations/${encodeURIComponent(id)}`;
+
+const organizationsApi = {
+  list: (signal?: AbortSignal) => api.get<z.infer<typeof adminOrganizationListSchema>>('/api/admin/organizations', { signal }),
+  get: (id: string, signal?: AbortSignal) => api.get<AdminOrganization>(adminPath(id), { signal }),
+  save: (id: string, input: OrganizationInput) => api.put<AdminOrganization>(adminPath(id), input),
+};
+
+export function useAdminOrganizations() {
+  return useQuery({ queryKey: organizationKeys.list(), queryFn: ({ signal }) => organizationsApi.list(signal).then((body) => body.items) });
+}
+
+export function useAdminOrganization(id: string, enabled: boolean) {
+  return useQuery({ queryKey: organizationKeys.detail(id), queryFn: ({ signal }) => organizationsApi.get(id, signal), enabled });
+}
+
+export function useSaveOrganization(id: string) {
+  const refresh = useRefreshQueries();
+  return useMutation({
+    mutationFn: (input: OrganizationInput) => organizationsApi.save(id, input),
+    onSuccess: () => refresh([organizationKeys.all, landingKeys.all]),
+  });
+}

@@ -1,0 +1,39 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type {
+  confirmSubscriptionResponseSchema,
+  PaymentsConfig,
+  startSubscriptionResponseSchema,
+  startSubscriptionSchema,
+} from '#shared/payments/payments.schemas.ts';
+import { useRefreshAccount } from '#web/features/accounts/accounts.api.ts';
+import { api } from '#web/lib/api-client.ts';
+
+const paymentKeys = {
+  all: ['payments'] as const,
+  config: () => [...paymentKeys.all, 'config'] as const,
+};
+
+const paymentsApi = {
+  config: (signal?: AbortSignal) => api.get<PaymentsConfig>('/api/payments/config', { signal }),
+  startSubscription: (input: z.input<typeof startSubscriptionSchema>) =>
+    api.post<z.infer<typeof startSubscriptionResponseSchema>>('/api/payments/subscriptions', input),
+  confirmSubscription: (subscriptionId: string) =>
+    api.post<z.infer<typeof confirmSubscriptionResponseSchema>>(`/api/payments/subscriptions/${encodeURIComponent(subscriptionId)}/confirm`),
+};
+
+/** The payment provider in use; the test-mode banner and the plan pickers share this one request. */
+export function usePaymentsConfig() {
+  return useQuery({ queryKey: paymentKeys.config(), queryFn: ({ signal }) => paymentsApi.config(signal), staleTime: Infinity });
+}
+
+/** Starts a subscription at the provider; the caller sends the browser to approvalUrl. */
+export function useStartSubscription() {
+  return useMutation({ mutationFn: paymentsApi.startSubscription });
+}
+
+/** Asks the server to check a returning subscription with the provider. */
+export function useConfirmSubscription() {
+  const refresh = useRefreshAccount();
+  return useMutation({ mutationFn: paymentsApi.confirmSubscription, onSuccess: refresh });
+}

@@ -1,0 +1,98 @@
+import { Alert, Anchor, Card, Container, Loader, Stack, Table, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
+import { messages } from '#shared/messages.ts';
+import { formatUsd } from '#shared/payments/payments.rules.ts';
+import { usePaymentHistory, useProfile } from '#web/features/accounts/accounts.api.ts';
+import { failedPaymentBanner, longDate, typeLabels } from '#web/features/accounts/membership-labels.ts';
+import { paths } from '#web/paths.ts';
+
+const resultLabels = {
+  COMPLETADO: 'Completado',
+  FALLIDO: 'Fallido',
+  REEMBOLSADO: 'Reembolsado',
+  PENDIENTE: 'Pendiente',
+  REEMBOLSO_PARCIAL: 'Reembolso parcial',
+} as const;
+const statusLabels = { BIEN: 'Al corriente', POR_TERMINAR: 'Cambio a Básica programado', CANCELLED: 'Cancelada', FALLIDO: 'Pago fallido' } as const;
+
+/** /perfil/pago: the subscription's details and the payment history. */
+export function ProfilePaymentPage() {
+  const profile = useProfile();
+  const history = usePaymentHistory();
+  const membership = profile.data?.membership;
+  // the history is the record of what was charged, so the card and the table cannot disagree
+  const lastPayment = history.data
+    ?.filter((payment) => payment.result === 'COMPLETADO')
+    .reduce<(typeof history.data)[number] | undefined>((latest, payment) => (!latest || payment.occurredAt > latest.occurredAt ? payment : latest), undefined);
+
+  return (
+    <Container size="lg" py="xl">
+      <Stack gap="lg">
+        <Title order={1}>Pagos</Title>
+        <Anchor component={Link} to={paths.profile} size="sm">
+          Volver a Mi CxVet
+        </Anchor>
+        {membership?.paymentFailed && <Alert color="red">{failedPaymentBanner(membership)}</Alert>}
+        <Card withBorder radius="md" padding="lg">
+          <Title order={2} size="h3" mb="sm">
+            Suscripción
+          </Title>
+          {!membership ? (
+            <Loader size="sm" aria-label="Cargando suscripción" />
+          ) : (
+            <Stack gap={4}>
+              <Text>
+                Membresía: <strong>{typeLabels[membership.type]}</strong>
+                {membership.type === 'Premium' ? ` · ${membership.annualPlan ? 'Plan anual' : 'Plan mensual'}` : ''}
+              </Text>
+              <Text>Estado: {statusLabels[membership.paymentStatus]}</Text>
+              {lastPayment && <Text>Último pago: {longDate(lastPayment.occurredAt)}</Text>}
+              {membership.nextPaymentDate ? (
+                <Text>Próxima fecha de pago: {longDate(membership.nextPaymentDate)}</Text>
+              ) : membership.isManual && membership.terminationDate ? (
+                <Text>Premium hasta: {longDate(membership.terminationDate)} (sin cobro)</Text>
+              ) : (
+                <Text>Sin cobro programado</Text>
+              )}
+            </Stack>
+          )}
+        </Card>
+        <Card withBorder radius="md" padding="lg">
+          <Title order={2} size="h3" mb="sm">
+            Historial de pagos
+          </Title>
+          {history.isPending ? (
+            <Loader size="sm" aria-label="Cargando pagos" />
+          ) : !history.data || history.data.length === 0 ? (
+            <Text>{messages.emptyTable}</Text>
+          ) : (
+              <Table striped fz="sm" horizontalSpacing="xs">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Fecha</Table.Th>
+                    <Table.Th>Concepto</Table.Th>
+                    <Table.Th>Importe</Table.Th>
+                    <Table.Th>Estado</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {history.data.map((payment) => (
+                    <Table.Tr key={payment.id}>
+                      <Table.Td>{longDate(payment.occurredAt)}</Table.Td>
+                      <Table.Td>{payment.description}</Table.Td>
+                      <Table.Td>{formatUsd(payment.amountCents)}</Table.Td>
+                      <Table.Td>
+                        <Text span fz="sm" fw={600}>
+                          {resultLabels[payment.result]}
+                        </Text>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+          )}
+        </Card>
+      </Stack>
+    </Container>
+  );
+}

@@ -1,0 +1,149 @@
+import { Alert, Anchor, Button, Card, Container, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useEffect, useRef } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { formatPhoneNumberIntl } from 'react-phone-number-input';
+import { useErrorModal } from '#web/components/error-modal.tsx';
+import { useConfirmSubscription } from '#web/features/payments/payments.api.ts';
+import { useProfile } from '#web/features/accounts/accounts.api.ts';
+import { MembershipCard } from '#web/features/accounts/components/membership-card.tsx';
+import { CertificatesCard } from '#web/features/diplomas/member/components/certificates-card.tsx';
+import { failedPaymentBanner } from '#web/features/accounts/membership-labels.ts';
+import { paths } from '#web/paths.ts';
+
+const profileLoadFailed = 'No se pudo recuperar usuario';
+
+function Row({ label, value }: { label: string; value: string }) {
+  return (
+    <Group gap={6} wrap="nowrap" align="baseline">
+      <Text fw={600} size="sm" miw={110}>
+        {label}
+      </Text>
+      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+        {value || '—'}
+      </Text>
+    </Group>
+  );
+}
+
+/** /perfil: 'Mi CxVet'. */
+export function ProfilePage() {
+  const profile = useProfile();
+  const [params, setParams] = useSearchParams();
+  const confirm = useConfirmSubscription();
+  const { showError, showAppError } = useErrorModal();
+  const returned = params.get('subscription_id');
+  const handled = useRef(false);
+
+  useEffect(() => {
+    if (profile.isError) showError({ message: profileLoadFailed });
+  }, [profile.isError, showError]);
+
+  useEffect(() => {
+    if (handled.current) return;
+    if (params.get('pago') === 'cancelado') {
+      handled.current = true;
+      notifications.show({ color: 'yellow', title: 'Pago cancelado', message: 'No se realizó ningún cambio en tu membresía.' });
+      setParams({}, { replace: true });
+      return;
+    }
+    if (!returned) return;
+    handled.current = true;
+    confirm.mutate(returned, {
+      onSuccess: (result) => {
+        notifications.show(
+          result.isPremium
+            ? { color: 'green', title: 'Bienvenido a Premium', message: 'Tu membresía Premium está activa.' }
+            : { color: 'yellow', title: 'Pago pendiente', message: 'Aún no se confirma tu pago; tu membresía se actualizará en cuanto se confirme.' },
+        );
+        setParams({}, { replace: true });
+      },
+      onError: (error) => showAppError(error),
+    });
+  }, [params, returned, confirm, setParams, showAppError]);
+
+  if (profile.isPending) return <Loader m="xl" aria-label="Cargando perfil" />;
+  if (!profile.data) {
+    return (
+      <Container py="xl">
+        <Title order={1}>Mi CxVet</Title>
+        <Alert color="red" mt="md">
+          {profileLoadFailed}
+        </Alert>
+      </Container>
+    );
+  }
+  const { personal, preferences, membership, certificates } = profile.data;
+
+  return (
+    <Container size="lg" py="xl">
+      <Stack gap="lg">
+        <Title order={1}>Mi CxVet</Title>
+        {membership.paymentFailed && (
+          <Alert color="red" variant="filled" title="Pago no realizado">
+            {failedPaymentBanner(membership)}
+          </Alert>
+        )}
+        <SimpleGrid cols={{ base: 1, md: 2 }}>
+          <Card withBorder radius="md" padding="lg">
+            <Stack gap="xs">
+              <Group justify="space-between">
+                <Title order={2} size="h3">
+                  Información personal
+                </Title>
+                <Button component={Link} to={paths.profileAccount} variant="light" size="xs">
+                  Editar
+                </Button>
+              </Group>
+              <Row label="Nombre" value={personal.name} />
+              <Row label="Correo" value={personal.email} />
+              <Row label="Teléfono" value={formatPhoneNumberIntl(personal.phoneNumber) || personal.phoneNumber} />
+              <Row label="País" value={personal.country} />
+              <Row label="Ciudad" value={personal.city} />
+              <Row label="Universidad" value={personal.organizationTitle ?? personal.homeUniversity} />
+            </Stack>
+          </Card>
+          <MembershipCard membership={membership} />
+          <Card withBorder radius="md" padding="lg">
+            <Stack gap="xs">
+              <Title order={2} size="h3">
+                Preferencias de correo
+              </Title>
+              <Row label="Promociones" value={preferences.promoMail ? 'Sí, quiero recibirlas' : 'No'} />
+              <Row label="Noticias" value={preferences.newsMail ? 'Sí, quiero recibirlas' : 'No'} />
+              <Anchor component={Link} to={paths.profileAccount} size="sm">
+                Cambiar preferencias
+              </Anchor>
+              <Anchor component={Link} to={paths.profilePrivacy} size="sm">
+                Privacidad: descargar mis datos o eliminar mi cuenta
+              </Anchor>
+            </Stack>
+          </Card>
+          <Card withBorder radius="md" padding="lg">
+            <Stack gap="xs">
+              <Title order={2} size="h3">
+                Pagos
+              </Title>
+              <Text size="sm">Consulta el detalle de tu suscripción y tu historial de pagos.</Text>
+              <Anchor component={Link} to={paths.profilePayment} size="sm">
+                Ver pagos
+              </Anchor>
+            </Stack>
+          </Card>
+          <Card withBorder radius="md" padding="lg">
+            <Stack gap="xs">
+              <Title order={2} size="h3">
+                Dispositivos
+              </Title>
+              <Text size="sm">Consulta dónde está abierta tu cuenta y cierra las sesiones que no reconozcas.</Text>
+              <Anchor component={Link} to={paths.profileDevices} size="sm">
+                Ver mis dispositivos
+              </Anchor>
+            </Stack>
+          </Card>
+        </SimpleGrid>
+        {membership.hasPremiumAccess && certificates.length > 0 && <CertificatesCard />}
+      </Stack>
+    </Container>
+  );
+}

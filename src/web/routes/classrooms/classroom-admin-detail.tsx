@@ -1,0 +1,108 @@
+import { Alert, Button, Container, Group, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState } from 'react';
+import { Navigate, useParams } from 'react-router';
+import type { ClassroomMember } from '#shared/classrooms/classrooms.schemas.ts';
+import { PageLoader } from '#web/components/page-loader.tsx';
+import { useErrorModal } from '#web/components/error-modal.tsx';
+import {
+  managedExportHref,
+  useAddManagedUsers,
+  useManagedClassroom,
+  useManagedImportPreview,
+  useSetManagedUsers,
+} from '#web/features/classrooms/classrooms.api.ts';
+import { ImportMembersModal } from '#web/features/classrooms/components/import-members-modal.tsx';
+import { SelectableTable } from '#web/features/classrooms/components/selectable-table.tsx';
+import { longSpanishDate } from '#web/features/classrooms/format.ts';
+import { paths } from '#web/paths.ts';
+
+/** /administrar-aula/aula/{id}: the aula administrator edits this aula's users list, and nothing else. */
+export function ClassroomAdminDetailPage() {
+  const { id = '' } = useParams();
+  const classroom = useManagedClassroom(id);
+  const setUsers = useSetManagedUsers(id);
+  const addUsers = useAddManagedUsers(id);
+  const importPreview = useManagedImportPreview(id);
+  const { showAppError } = useErrorModal();
+  // null: the list as saved; an array: unsaved changes
+  const [edits, setEdits] = useState<string[] | null>(null);
+  const [importing, setImporting] = useState(false);
+
+  if (classroom.isPending) return <PageLoader />;
+  if (classroom.isError) return <Navigate to={paths.classroomAdmin} replace />;
+  const aula = classroom.data;
+  const savedIds = new Set(aula.users.map((user) => user.id));
+  const selected = edits ?? [...savedIds];
+  const changed = selected.length !== savedIds.size || selected.some((userId) => !savedIds.has(userId));
+  // members already on the list stay visible even if they left the organization since
+  const records = [...aula.candidates, ...aula.users.filter((user) => !aula.candidates.some((candidate) => candidate.id === user.id))];
+
+  async function save() {
+    try {
+      await setUsers.mutateAsync(selected);
+      setEdits(null);
+      notifications.show({ color: 'green', message: 'Se guardó la lista de usuarios del aula.' });
+    } catch (error) {
+      showAppError(error);
+    }
+  }
+
+  async function addImported(users: ClassroomMember[]) {
+    const result = await addUsers.mutateAsync(users.map((user) => user.id));
+    notifications.show({ color: 'green', message: result.added === 1 ? 'Se agregó 1 usuario al aula.' : `Se agregaron ${result.added} usuarios al aula.` });
+  }
+
+  return (
+    <Container size="lg" py="xl">
+      <Stack gap="lg">
+        <Stack gap={4}>
+          <Title order={1}>{aula.title}</Title>
+          <Text c="dimmed">
+            {aula.organizationTitle} · Disponible hasta el {longSpanishDate(aula.expiresAt)}
+          </Text>
+        </Stack>
+        <Group justify="space-between" align="end">
+          <Title order={2} size="h3">
+            Usuarios del aula
+          </Title>
+          <Group gap="xs">
+            <Button variant="default" onClick={() => setImporting(true)} disabled={changed}>
+              Importar usuarios
+            </Button>
+            <Button component="a" variant="default" href={managedExportHref(id)} download>
+              Exportar
+            </Button>
+          </Group>
+        </Group>
+        {changed ? <Alert color="yellow">Tienes cambios sin guardar en la lista de usuarios.</Alert> : null}
+        <SelectableTable<ClassroomMember>
+          label="Usuarios del aula"
+          records={records}
+          selectedIds={selected}
+          onChange={setEdits}
+          searchText={(user) => `${user.email}\n${user.name}`}
+          columns={[
+            { accessor: 'name', title: 'Nombre' },
+            { accessor: 'email', title: 'Correo' },
+          ]}
+        />
+        <Group justify="flex-end">
+          <Button variant="default" disabled={!changed} onClick={() => setEdits(null)}>
+            Descartar cambios
+          </Button>
+          <Button onClick={save} loading={setUsers.isPending} disabled={!changed}>
+            Guardar
+          </Button>
+        </Group>
+      </Stack>
+      <ImportMembersModal
+        opened={importing}
+        onClose={() => setImporting(false)}
+        addLabel="al aula"
+        preview={(source) => importPreview.mutateAsync(source)}
+        onAdd={addImported}
+      />
+    </Container>
+  );
+}

@@ -1,0 +1,95 @@
+import { Anchor, Badge, Group, Tabs, Text } from '@mantine/core';
+import { lazy, Suspense, useState } from 'react';
+import { useParams, useSearchParams } from 'react-router';
+import { PageLoader } from '#web/components/page-loader.tsx';
+import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
+import { newRecordId } from '#web/features/admin/form-errors.ts';
+import { useAdminDiploma } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
+import { DiplomaGeneralForm } from '#web/features/diplomas/admin/components/general-form.tsx';
+import { DiplomaVideosTab } from '#web/features/diplomas/admin/components/videos-tab.tsx';
+import { DiplomaUsersTable } from '#web/features/diplomas/admin/components/users-table.tsx';
+import { DiplomaExamsTab } from '#web/features/diplomas/admin/components/exams-tab.tsx';
+import { href } from '#web/paths.ts';
+
+// the charts library loads only when the statistics tab opens
+const DiplomaStatisticsTab = lazy(() =>
+  import('#web/features/diplomas/admin/components/statistics-tab.tsx').then((m) => ({ default: m.DiplomaStatisticsTab })),
+);
+
+const tabs = ['general', 'videos', 'usuarios', 'examenes', 'estadisticas'] as const;
+type Tab = (typeof tabs)[number];
+
+/** /admin/diplomados/crear-diplomado: the general information first; the other tabs follow once it is saved. */
+export function AdminDiplomaCreatePage() {
+  const [id] = useState(newRecordId);
+  return (
+    <AdminPage title="Crear diplomado">
+      <Tabs value="general">
+        <Tabs.List>
+          <Tabs.Tab value="general">Información general</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="general" pt="md">
+          <DiplomaGeneralForm id={id} />
+        </Tabs.Panel>
+      </Tabs>
+    </AdminPage>
+  );
+}
+
+/** /admin/diplomados/diplomado/:id: the five tabs of the editor. */
+export function AdminDiplomaEditPage() {
+  const { id = '' } = useParams();
+  const [search, setSearch] = useSearchParams();
+  const requested = search.get('tab') as Tab | null;
+  const tab: Tab = requested && tabs.includes(requested) ? requested : 'general';
+  const diploma = useAdminDiploma(id);
+
+  if (diploma.isPending) return <PageLoader />;
+  if (diploma.isError) throw diploma.error;
+
+  return (
+    <AdminPage
+      title={`Editar diplomado: ${diploma.data.title}`}
+      actions={
+        <Group gap="sm">
+          <Badge color={diploma.data.isActive ? 'teal' : 'gray'} variant="light">
+            {diploma.data.isActive ? 'Activo' : 'Inactivo'}
+          </Badge>
+          <Anchor href={href.adminDiplomaPreview(id)} target="_blank" rel="noopener" size="sm">
+            Vista previa
+          </Anchor>
+        </Group>
+      }
+    >
+      <Tabs value={tab} onChange={(value) => setSearch({ tab: value ?? 'general' }, { replace: true })} keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="general">Información general</Tabs.Tab>
+          <Tabs.Tab value="videos">Videos</Tabs.Tab>
+          <Tabs.Tab value="usuarios">Usuarios</Tabs.Tab>
+          <Tabs.Tab value="examenes">Exámenes</Tabs.Tab>
+          <Tabs.Tab value="estadisticas">Estadísticas</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="general" pt="md">
+          <DiplomaGeneralForm id={id} diploma={diploma.data} />
+        </Tabs.Panel>
+        <Tabs.Panel value="videos" pt="md">
+          <DiplomaVideosTab diplomaId={id} />
+        </Tabs.Panel>
+        <Tabs.Panel value="usuarios" pt="md">
+          <Text size="sm" c="dimmed" mb="sm">
+            Solo usuarios Premium o Admin. Al asignar a un usuario se registra la fecha en que inicia el diplomado.
+          </Text>
+          <DiplomaUsersTable scope="admin" diplomaId={id} />
+        </Tabs.Panel>
+        <Tabs.Panel value="examenes" pt="md">
+          <DiplomaExamsTab diplomaId={id} />
+        </Tabs.Panel>
+        <Tabs.Panel value="estadisticas" pt="md">
+          <Suspense fallback={<PageLoader />}>
+            <DiplomaStatisticsTab diplomaId={id} />
+          </Suspense>
+        </Tabs.Panel>
+      </Tabs>
+    </AdminPage>
+  );
+}

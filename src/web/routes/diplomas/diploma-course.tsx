@@ -1,0 +1,102 @@
+import { Accordion, Alert, Anchor, Badge, Card, Container, Group, Loader, Progress, Stack, Text, Title, Typography } from '@mantine/core';
+import { useState } from 'react';
+import { Link, Navigate, useMatch, useParams } from 'react-router';
+import { formatProgress } from '#shared/diplomas/diplomas.rules.ts';
+import { ApiError } from '#web/lib/api-client.ts';
+import { useCourse } from '#web/features/diplomas/member/diplomas.api.ts';
+import { CertificateActions, CertificateModal } from '#web/features/diplomas/member/components/certificate-modal.tsx';
+import { ExamPanel } from '#web/features/diplomas/member/components/exam-panel.tsx';
+import { VideoItem } from '#web/features/diplomas/member/components/video-item.tsx';
+import { href, paths } from '#web/paths.ts';
+
+const examBadge = {
+  notStarted: { label: 'Sin iniciar', color: 'gray' },
+  inProgress: { label: 'En progreso', color: 'yellow' },
+  passed: { label: 'Aprobado', color: 'green' },
+  failed: { label: 'No aprobado', color: 'red' },
+} as const;
+
+/** /mis-diplomados/diplomado/:id (External) and /mis-diplomados/diplomado-CxVet/:id: the course. */
+export function DiplomaCoursePage() {
+  const { id = '' } = useParams();
+  const onCxVetRoute = useMatch(paths.myCxVetDiploma) !== null;
+  const course = useCourse(id);
+  const [dismissed, setDismissed] = useState(false);
+  const complete = (course.data?.progressPercent ?? 0) >= 100;
+
+  if (course.isPending) return <Loader m="xl" aria-label="Cargando diplomado" />;
+  if (course.error instanceof ApiError && course.error.status === 403) return <Navigate to={href.diplomaPreview(id)} replace />;
+  if (course.error instanceof ApiError && course.error.status === 404) return <Navigate to={paths.myDiplomas} replace />;
+  if (!course.data) {
+    return (
+      <Container py="xl">
+        <Alert color="red">No se pudo cargar el diplomado. Intenta de nuevo.</Alert>
+      </Container>
+    );
+  }
+  const data = course.data;
+  if (data.isExternal === onCxVetRoute) return <Navigate to={data.isExternal ? href.myDiploma(id) : href.myCxVetDiploma(id)} replace />;
+
+  return (
+    <Container size="md" py="xl">
+      <Stack gap="md">
+        <Anchor component={Link} to={paths.myDiplomas} size="sm">
+          ← Cursos y diplomados
+        </Anchor>
+        <Title order={1}>{data.title}</Title>
+        <Typography>
+          <div dangerouslySetInnerHTML={{ __html: data.descriptionHtml }} />
+        </Typography>
+        <Stack gap={4}>
+          <Group justify="space-between">
+            <Text fw={600}>Avance</Text>
+            <Text fw={700} data-testid="diploma-progress">
+              {formatProgress(data.progressPercent)}
+            </Text>
+          </Group>
+          <Progress value={data.progressPercent} color={complete ? 'green' : undefined} aria-label="Avance del diplomado" />
+          {!data.isExternal && <Text size="xs" c="dimmed">El avance es la proporción de exámenes aprobados.</Text>}
+        </Stack>
+        {complete && (
+          <Card withBorder radius="md" padding="md">
+            <CertificateActions course={data} />
+          </Card>
+        )}
+        <Accordion variant="separated" chevronPosition="right">
+          {data.items.map((item, index) => (
+            <Accordion.Item key={item.id} value={item.id}>
+              <Accordion.Control disabled={!item.enabled} aria-label={`${index + 1}. ${item.type === 'exam' ? 'Examen: ' : ''}${item.title}${item.enabled ? '' : ' (bloqueado)'}`}>
+                <Group justify="space-between" wrap="nowrap" gap="xs">
+                  <Text fw={600} size="sm">
+                    {index + 1}. {item.type === 'exam' ? 'Examen: ' : ''}
+                    {item.title}
+                  </Text>
+                  {!item.enabled ? (
+                    <Badge color="gray" variant="light">
+                      Bloqueado
+                    </Badge>
+                  ) : item.type === 'exam' ? (
+                    <Badge color={examBadge[item.status].color} variant="light">
+                      {examBadge[item.status].label}
+                    </Badge>
+                  ) : item.completed ? (
+                    <Badge color="green" variant="light">
+                      Completado
+                    </Badge>
+                  ) : null}
+                </Group>
+              </Accordion.Control>
+              <Accordion.Panel>
+                {item.enabled && item.type === 'video' && <VideoItem diplomaId={id} video={item} />}
+                {item.enabled && item.type === 'exam' && <ExamPanel diplomaId={id} examId={item.id} isExternal={data.isExternal} />}
+              </Accordion.Panel>
+            </Accordion.Item>
+          ))}
+        </Accordion>
+        {data.isExternal && <Text size="xs" c="dimmed">Cada elemento se habilita al completar el anterior.</Text>}
+      </Stack>
+      {/* the certificate modal opens when progress reaches 100% and the certificate is not downloaded yet */}
+      <CertificateModal course={data} opened={complete && !data.certificate && !dismissed} onClose={() => setDismissed(true)} />
+    </Container>
+  );
+}
