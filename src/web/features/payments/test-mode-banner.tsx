@@ -1,21 +1,24 @@
 import { Box, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { PaymentsConfig } from '#shared/payments/payments.schemas.ts';
 import { api } from '#web/lib/api-client.ts';
 
 export const testModeText = 'Modo de pruebas: los pagos son simulados';
+
+// same key and shape as the accounts feature's payments config: one request for both. The root route loads it
+// before the first paint, so the bar is there from the start instead of pushing the page down (issue #13).
+export const paymentsConfigQuery = queryOptions({
+  queryKey: ['payments-config'],
+  queryFn: () => api.get<PaymentsConfig>('/api/payments/config'),
+  staleTime: Infinity,
+});
 
 /**
  * A thin bar on every page while the server runs the simulated payment provider, so nobody takes
  * the demo checkout for a real one. Nothing shows while loading or with a real provider.
  */
 export function TestModeBanner() {
-  // same key and shape as the accounts feature's payments config: one request for both
-  const config = useQuery({
-    queryKey: ['payments-config'],
-    queryFn: () => api.get<PaymentsConfig>('/api/payments/config'),
-    staleTime: Infinity,
-  });
+  const config = useQuery(paymentsConfigQuery);
   if (config.data?.provider !== 'simulado') return null;
   return (
     <Box component="aside" aria-label="Aviso de pagos" bg="#fff3bf" px="sm" py={2} style={{ borderBottom: '1px solid #f0c419' }}>
