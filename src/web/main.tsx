@@ -1,13 +1,9 @@
-import dayjs from 'dayjs';
-import 'dayjs/locale/es';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { createQueryClient } from '#web/lib/query-client.ts';
 import { Providers } from '#web/providers.tsx';
 import { createAppRouter } from '#web/router.tsx';
-
-dayjs.locale('es');
 
 const queryClient = createQueryClient();
 const router = createAppRouter(queryClient);

@@ -6,6 +6,8 @@ import { PageLoader } from '#web/components/page-loader.tsx';
 import { RouteError } from '#web/components/route-error.tsx';
 import { loadCurrentUser } from '#web/features/accounts/accounts.api.ts';
 import { procedureQuery } from '#web/features/catalog/catalog.api.ts';
+import { loadLanding } from '#web/features/landing/landing.api.ts';
+import { paymentsConfigQuery } from '#web/features/payments/payments.api.ts';
 import { guards, type Guard } from '#web/features/accounts/guards.ts';
 import { paths } from '#web/paths.ts';
 import { NotFoundPage } from '#web/routes/not-found.tsx';
@@ -71,9 +73,11 @@ export function createAppRouter(queryClient: QueryClient) {
     children,
   });
 
+  const home = (route: RouteObject): RouteObject => ({ ...route, loader: () => loadLanding(queryClient) });
+
   const pages: RouteObject[] = [
-    { index: true, lazy: { Component: homeScreen } },
-    screen(paths.index, homeScreen),
+    home({ index: true, lazy: { Component: homeScreen } }),
+    home(screen(paths.index, homeScreen)),
     screen(paths.catalog, catalogScreen),
     screen(paths.catalogFiltered, catalogScreen),
     {
@@ -143,7 +147,7 @@ export function createAppRouter(queryClient: QueryClient) {
       HydrateFallback: PageLoader,
       ErrorBoundary: RouteError,
       loader: async () => {
-        await loadCurrentUser(queryClient);
+        await Promise.all([loadCurrentUser(queryClient), queryClient.prefetchQuery(paymentsConfigQuery)]);
         return null;
       },
       children: [{ ErrorBoundary: RouteError, children: pages }],

@@ -1,4 +1,4 @@
-import { createTheme, Drawer, Modal, Notification, PasswordInput, type CSSVariablesResolver } from '@mantine/core';
+import { createTheme, type CSSVariablesResolver } from '@mantine/core';
 
 const closeButtonProps = { 'aria-label': 'Cerrar' };
 
@@ -8,16 +8,17 @@ export const theme = createTheme({
   primaryShade: 8,
   defaultRadius: 'md',
   headings: { fontWeight: '700' },
-  // Mantine's built-in accessible names are English.
+  // Mantine's built-in accessible names are English. Plain objects rather than Modal.extend(…) and the like:
+  // importing those components here would put PasswordInput and Drawer on every guest page (issue #13).
   components: {
-    Modal: Modal.extend({ defaultProps: { closeButtonProps } }),
-    Drawer: Drawer.extend({ defaultProps: { closeButtonProps } }),
+    Modal: { defaultProps: { closeButtonProps } },
+    Drawer: { defaultProps: { closeButtonProps } },
     // every toast's close button (notifications.show renders a Notification)
-    Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Cerrar aviso' } } }),
-    PasswordInput: PasswordInput.extend({
+    Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Cerrar aviso' } } },
+    PasswordInput: {
       // the show-password button is a Tab stop (Mantine leaves it out by default)
       defaultProps: { visibilityToggleFocusable: true, visibilityToggleButtonProps: { 'aria-label': 'Mostrar u ocultar contraseña' } },
-    }),
+    },
   },
 });
 

@@ -1,17 +1,20 @@
-import { useRef } from 'react';
+import { lazy, Suspense, useRef } from 'react';
 import { Outlet, ScrollRestoration, useNavigation } from 'react-router';
 import { CookieConsentModal } from '#web/components/cookie-consent-modal.tsx';
 import { NavigationOverlay } from '#web/components/page-loader.tsx';
-import { MembershipCheckNotice } from '#web/features/accounts/components/membership-check-notice.tsx';
-import { ExpiryWarningNotice } from '#web/features/classrooms/components/expiry-warning-notice.tsx';
+import { useCurrentUser } from '#web/features/accounts/accounts.api.ts';
 import { TestModeBanner } from '#web/features/payments/test-mode-banner.tsx';
 import classes from './app-layout.module.css';
 import { SiteFooter } from './site-footer.tsx';
 import { skipToMain, useRouteAnnouncer } from './route-announcer.ts';
 import { SiteHeader } from './site-header.tsx';
 
+// a guest's pages never load the members' startup checks (issue #13)
+const MemberNotices = lazy(() => import('./member-notices.tsx').then((m) => ({ default: m.MemberNotices })));
+
 export function AppLayout() {
   const navigation = useNavigation();
+  const { user } = useCurrentUser();
   const main = useRef<HTMLElement>(null);
   useRouteAnnouncer(main);
 
@@ -27,8 +30,11 @@ export function AppLayout() {
       </main>
       <SiteFooter />
       <CookieConsentModal />
-      <MembershipCheckNotice />
-      <ExpiryWarningNotice />
+      {user && (
+        <Suspense fallback={null}>
+          <MemberNotices />
+        </Suspense>
+      )}
       <NavigationOverlay visible={navigation.state === 'loading'} />
       <ScrollRestoration />
     </div>

@@ -1,17 +1,21 @@
 import { Burger, Button, Container, Group, Text } from '@mantine/core';
 import { useDisclosure, useHeadroom } from '@mantine/hooks';
+import { lazy, Suspense, useState } from 'react';
 import { Link, NavLink } from 'react-router';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { useCurrentUser, useLogout } from '#web/features/accounts/accounts.api.ts';
 import { paths } from '#web/paths.ts';
-import { MobileNavDrawer } from './mobile-nav-drawer.tsx';
 import classes from './site-header.module.css';
 import { accountLinks, mainLinks } from './site-links.ts';
+
+// phones load the menu's drawer when it is first opened; desktops never do (issue #13)
+const MobileNavDrawer = lazy(() => import('./mobile-nav-drawer.tsx').then((m) => ({ default: m.MobileNavDrawer })));
 
 export function SiteHeader() {
   const { user } = useCurrentUser();
   const { pinned } = useHeadroom({ fixedAt: 120 });
-  const [drawerOpened, drawer] = useDisclosure(false);
+  const [drawerUsed, setDrawerUsed] = useState(false);
+  const [drawerOpened, drawer] = useDisclosure(false, { onOpen: () => setDrawerUsed(true) });
   const logout = useLogout();
   const { showAppError } = useErrorModal();
 
@@ -63,7 +67,11 @@ export function SiteHeader() {
           ))}
         </Group>
       </Container>
-      <MobileNavDrawer user={user} opened={drawerOpened} onClose={drawer.close} onLogout={onLogout} />
+      {drawerUsed && (
+        <Suspense fallback={null}>
+          <MobileNavDrawer user={user} opened={drawerOpened} onClose={drawer.close} onLogout={onLogout} />
+        </Suspense>
+      )}
     </header>
   );
 }

@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { AdminNewsletter, LandingInput } from '#shared/admin-content/admin-content.schemas.ts';
 import type { Landing } from '#shared/landing/landing.schemas.ts';
 import { useRefreshQueries } from '#web/features/admin/console-cache.ts';
@@ -20,8 +20,32 @@ const landingApi = {
   saveNewsletter: (image: string) => api.put<AdminNewsletter>('/api/admin/newsletter', { image }),
 };
 
+const landingQuery = queryOptions({ queryKey: landingKeys.page(), queryFn: ({ signal }) => landingApi.page(signal) });
+
 export function useLanding() {
-  return useQuery({ queryKey: landingKeys.page(), queryFn: ({ signal }) => landingApi.page(signal) });
+  return useQuery(landingQuery);
+}
+
+/**
+ * The home page's route loader: its content loads beside its code, so the page paints once with the hero in
+ * place (no placeholder of another height moving the page), and the first slide's picture is requested at
+ * high priority before React renders it (issue #13). A failed request leaves the page to show the default hero.
+ */
+export async function loadLanding(queryClient: QueryClient): Promise<null> {
+  const landing = await queryClient.ensureQueryData({ ...landingQuery, revalidateIfStale: true }).catch(() => null);
+  const first = landing && landing.slides.length > 1 ? landing.slides[0] : undefined;
+  if (first && !first.isVideo) preloadImage(first.mediaUrl);
+  return null;
+}
+
+function preloadImage(href: string) {
+  if (document.head.querySelector(`link[rel="preload"][href="${CSS.escape(href)}"]`)) return;
+  const link = document.createElement('link');
+  link.rel = 'preload';
+  link.as = 'image';
+  link.href = href;
+  link.fetchPriority = 'high';
+  document.head.append(link);
 }
 
 export function useAdminLanding() {

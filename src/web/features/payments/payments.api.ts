@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type {
   confirmSubscriptionResponseSchema,
@@ -22,9 +22,16 @@ const paymentsApi = {
     api.post<z.infer<typeof confirmSubscriptionResponseSchema>>(`/api/payments/subscriptions/${encodeURIComponent(subscriptionId)}/confirm`),
 };
 
+/** The root route loads it before the first paint, so the test-mode bar is there from the start instead of pushing the page down (issue #13). */
+export const paymentsConfigQuery = queryOptions({
+  queryKey: paymentKeys.config(),
+  queryFn: ({ signal }) => paymentsApi.config(signal),
+  staleTime: Infinity,
+});
+
 /** The payment provider in use; the test-mode banner and the plan pickers share this one request. */
 export function usePaymentsConfig() {
-  return useQuery({ queryKey: paymentKeys.config(), queryFn: ({ signal }) => paymentsApi.config(signal), staleTime: Infinity });
+  return useQuery(paymentsConfigQuery);
 }
 
 /** Starts a subscription at the provider; the caller sends the browser to approvalUrl. */

@@ -1,0 +1,143 @@
+// Fewer, larger chunks on the guest path (issue #13). Left to itself, rolldown gives every set of lazy routes
+// that share a module its own chunk: the home page loaded 40 files, most under 1 KiB. Groups instead:
+//   vendor          – npm code the first page needs (React, the router, Mantine's core), cached across releases;
+//   index           – our code the first page needs (layout, header, router);
+//   guest           – what two of the home, catalogue and procedure pages share (cards, grids, badges…);
+//   <page>-shared   – what one of them shares with other lazy code (the catalogue's inputs, the video player).
+// Everything else (member and admin screens, editors, charts) stays in automatic chunks that load only on the
+// pages that use them.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Plugin } from 'vite';
+
+type Graph = {
+  staticImports: (id: string) => readonly string[];
+  dynamicImports: (id: string) => readonly string[];
+  ids: () => Iterable<string>;
+};
+
+type ModuleView = { importedIds: readonly string[]; code: string | null };
+
+// `import { Card } from '@mantine/core'` imports Mantine's index, which imports every component: followed
+// blindly, every page would seem to use all of Mantine. These barrels are read to follow only the names taken.
+const barrel = /[\\/]node_modules[\\/](@mantine[\\/][a-z]+)[\\/]esm[\\/]index\.mjs$/;
+const barrelExports = new Map<string, Map<string, string>>();
+
+function exportsOf(barrelId: string): Map<string, string> {
+  let names = barrelExports.get(barrelId);
+  if (names) return names;
+  names = new Map();
+  for (const [, list, source] of readFileSync(barrelId, 'utf8').matchAll(/^import \{([^}]*)\} from "([^"]+)";$/gm)) {
+    for (const item of list!.split(',')) {
+      const local = item.trim().split(/\s+as\s+/).pop();
+      if (local) names.set(local, path.resolve(path.dirname(barrelId), source!));
+    }
+  }
+  barrelExports.set(barrelId, names);
+  return names;
+}
+
+/** The names a module imports from a package, or null when it takes more than named imports. */
+function namesFrom(code: string, pkg: string): string[] | null {
+  const quoted = `["']${pkg.replace('/', '\\/')}["']`;
+  if (new RegExp(`(\\*\\s*as\\s+[\\w$]+|export\\s*\\{[^}]*\\})\\s*from\\s*${quoted}`).test(code)) return null;
+  const names: string[] = [];
+  for (const [, list] of code.matchAll(new RegExp(`import\\s*\\{([^}]*)\\}\\s*from\\s*${quoted}`, 'g'))) {
+    for (const item of list!.split(',')) {
+      const name = item.trim().split(/\s+as\s+/)[0];
+      if (name) names.push(name);
+    }
+  }
+  return names;
+}
+
+/** What a module imports, with Mantine's barrels replaced by the modules behind the names it uses. */
+function importsOf(module: ModuleView): string[] {
+  const result: string[] = [];
+  for (const dependency of module.importedIds) {
+    const match = barrel.exec(dependency);
+    const names = match && module.code !== null ? namesFrom(module.code, match[1]!.replace('\\', '/')) : null;
+    const targets = names?.map((name) => exportsOf(dependency).get(name));
+    if (!targets?.length || targets.some((target) => target === undefined)) result.push(dependency);
+    else result.push(...(targets as string[]));
+  }
+  return result;
+}
+
+const entryModule = path.join('src', 'web', 'main.tsx');
+/** The pages a guest meets first, each a lazy route. */
+const guestPages = ['landing/landing', 'catalog/catalog', 'catalog/procedure'];
+const pageModule = (page: string) => path.join('src', 'web', 'routes', `${page}.tsx`);
+
+function closure(graph: Graph, start: string): Set<string> {
+  const seen = new Set<string>([start]);
+  const stack = [start];
+  while (stack.length) {
+    for (const next of graph.staticImports(stack.pop()!)) {
+      if (!seen.has(next)) {
+        seen.add(next);
+        stack.push(next);
+      }
+    }
+  }
+  return seen;
+}
+
+/**
+ * The chunk of each module the guest pages load beyond the first page's code: `guest` when two of those pages
+ * use it, `<page>-shared` when one does and some other lazy code does too. Modules only one page uses stay in
+ * that page's own chunk; modules no guest page uses are left to automatic chunking.
+ */
+function guestGroups(graph: Graph): Map<string, string> {
+  const ids = [...graph.ids()];
+  const find = (file: string) => {
+    const id = ids.find((candidate) => candidate.endsWith(file));
+    if (!id) throw new Error(`chunks: ${file} is not in the build`);
+    return id;
+  };
+  const initial = closure(graph, find(entryModule));
+  const lazyRoots = [...new Set(ids.flatMap((id) => graph.dynamicImports(id)))];
+  const reach = new Map(lazyRoots.map((root) => [root, closure(graph, root)]));
+  const pages = guestPages.map((page) => ({ page, root: find(pageModule(page)) }));
+  const groups = new Map<string, string>();
+  for (const { page, root } of pages) {
+    const own = reach.get(root) ?? closure(graph, root);
+    for (const id of own) {
+      if (initial.has(id) || id === root || groups.has(id)) continue;
+      const pagesUsing = pages.filter((other) => reach.get(other.root)?.has(id)).length;
+      const usedElsewhere = lazyRoots.some((other) => other !== root && reach.get(other)!.has(id));
+      if (pagesUsing >= 2) groups.set(id, 'guest');
+      else if (usedElsewhere) groups.set(id, `${path.basename(page)}-shared`);
+    }
+  }
+  return groups;
+}
+
+/** The plugin reads the module graph once the build has it; the groups below consult it while chunking. */
+export function guestChunks() {
+  let groupOf = new Map<string, string>();
+  const plugin: Plugin = {
+    name: 'cxvet:guest-chunks',
+    apply: 'build',
+    buildEnd(error) {
+      if (error) return;
+      groupOf = guestGroups({
+        staticImports: (id) => {
+          const info = this.getModuleInfo(id);
+          return info ? importsOf(info) : [];
+        },
+        dynamicImports: (id) => this.getModuleInfo(id)?.dynamicallyImportedIds ?? [],
+        ids: () => this.getModuleIds(),
+      });
+      if (process.env.CHUNKS_DEBUG) for (const [id, group] of groupOf) console.log(group, path.relative(process.cwd(), id));
+    },
+  };
+  const groups = [
+    { name: 'vendor', test: /[\\/]node_modules[\\/]/, tags: ['$initial' as const], priority: 30 },
+    { name: 'index', tags: ['$initial' as const], priority: 20 },
+    // before the per-page groups, which would otherwise take shared modules in as their dependencies
+    { name: 'guest', test: (id: string) => groupOf.get(id) === 'guest', priority: 15 },
+    { name: (id: string) => groupOf.get(id) ?? null, test: (id: string) => groupOf.has(id), priority: 10 },
+  ];
+  return { plugin, groups };
+}

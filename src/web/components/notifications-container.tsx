@@ -1,0 +1,3 @@
+import '@mantine/notifications/styles.layer.css';
+
+export { Notifications } from '@mantine/notifications';
