@@ -3,7 +3,7 @@ import { loadConfig, type Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { openConfiguredDatabase } from './db/open-from-config.ts';
 import { buildApp } from './app.ts';
-import { createLocalStorage } from './services/storage.ts';
+import { createConfiguredStorage } from './services/storage-from-config.ts';
 import { createMailer } from './services/mail.ts';
 import { seedDemo } from './db/seed/demo.ts';
 import { demoAccounts } from './db/seed/demo-accounts.ts';
@@ -22,7 +22,7 @@ try {
 } catch (error) {
   fail(error);
 }
-const storage = createLocalStorage(path.join(config.dataDir, 'uploads'));
+const storage = createConfiguredStorage(config);
 const log = { info: (obj: object, msg: string) => app.log.info(obj, msg) };
 const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log });
 const app = await buildApp({ config, database, storage, mailer });
