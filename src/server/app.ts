@@ -119,7 +119,7 @@ export async function buildApp(deps: AppDeps) {
   registerRequestLog(app);
   registerControlCharacterCheck(app);
   forbidUnguardedAdminRoutes(app);
-  await registerSecurityHeaders(app, { https: config.secureCookies });
+  await registerSecurityHeaders(app, { https: config.secureCookies, mediaOrigin: storage.publicOrigin });
   // per-route limits for forms anyone can post (contact); sign-in limits live in the database via better-auth
   await app.register(rateLimit, { global: false });
 
