@@ -35,14 +35,31 @@ if (config.admin) {
   app.log.info({ outcome }, 'admin account ensured (ADMIN_EMAIL)');
 }
 
+// in-flight requests (an upload) get this long to finish after SIGTERM; then the process ends anyway
+const shutdownGraceMs = 25_000;
 let closing = false;
+/**
+ * Graceful shutdown: /api/ready answers 503 and new requests get 503 (the proxy sends them elsewhere), open
+ * event streams end with a short retry (browsers reconnect to another instance), in-flight requests finish,
+ * the job runner stops after its current job (an unfinished claim is taken up by another instance), then
+ * the database closes.
+ */
 async function shutdown(signal: string) {
   if (closing) return;
   closing = true;
   app.log.info({ signal }, 'shutting down');
+  const forced = setTimeout(() => {
+    app.log.warn({ graceMs: shutdownGraceMs }, 'requests still open after the grace period: stopping anyway');
+    releaseLock();
+    process.exit(1);
+  }, shutdownGraceMs);
+  forced.unref();
   await app.close();
   await database.close();
+  storage.close?.();
   releaseLock();
+  clearTimeout(forced);
+  app.log.info('shut down cleanly');
   process.exit(0);
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));
