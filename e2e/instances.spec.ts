@@ -37,6 +37,8 @@ async function postgresReachable(): Promise<boolean> {
 }
 
 type Instance = { url: string; process: ChildProcess; log: () => string; dataDir: string };
+// every process started, ready or not, so afterAll stops them all
+const started: Instance[] = [];
 
 async function startInstance(env: Record<string, string>): Promise<Instance> {
   const port = await freePort();
@@ -49,6 +51,7 @@ async function startInstance(env: Record<string, string>): Promise<Instance> {
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   const url = `http://localhost:${port}`;
+  started.push({ url, process: child, log: () => output, dataDir });
   // ready = database and bucket answer
   for (let attempt = 0; ; attempt++) {
     if (child.exitCode !== null) throw new Error(`instance on ${port} exited: ${output}`);
@@ -118,14 +121,12 @@ test.describe('two instances on one PostgreSQL and one bucket', () => {
       SEED_DEMO: '1',
       ...s3.env,
     };
-    // the first one migrates and seeds (into the bucket); the second finds the database ready
-    one = await startInstance(shared);
-    two = await startInstance(shared);
+    // started together: they take turns to migrate; the first seeds the demo (into the bucket)
+    [one, two] = await Promise.all([startInstance(shared), startInstance({ ...shared, SEED_DEMO: '0' })]);
   });
 
   test.afterAll(async () => {
-    if (one) await stopInstance(one);
-    if (two) await stopInstance(two);
+    for (const instance of started) await stopInstance(instance);
     if (s3) await s3.close();
     if (databaseName) {
       const admin = new pg.Client({ connectionString: serverUrl });
