@@ -22,7 +22,7 @@ try {
 } catch (error) {
   fail(error);
 }
-const storage = createConfiguredStorage(config);
+const storage = await createConfiguredStorage(config);
 const log = { info: (obj: object, msg: string) => app.log.info(obj, msg) };
 const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log });
 const app = await buildApp({ config, database, storage, mailer });

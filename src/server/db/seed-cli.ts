@@ -8,7 +8,7 @@ import { seedDemo } from './seed/demo.ts';
 
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn' });
 const { database, release } = await openConfiguredDatabase(config);
-const storage = createConfiguredStorage(config);
+const storage = await createConfiguredStorage(config);
 const mailer = createMailer({ db: database.db, from: config.mailFrom, log: { info() {} } });
 const app = await buildApp({ config, database, storage, mailer, distDir: null });
 const seeded = await seedDemo({ db: database.db, storage, accounts: app.services.accounts });
