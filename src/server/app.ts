@@ -13,7 +13,7 @@ import { registerSameOriginCheck } from './plugins/same-origin.ts';
 import { trustedOrigins } from './plugins/trusted-origins.ts';
 import { loggerOptions, registerRequestLog } from './plugins/request-log.ts';
 import { registerControlCharacterCheck } from './plugins/control-characters.ts';
-import { createRateCounter } from './services/rate-counter.ts';
+import { createRateCounter, rateLimitStore } from './services/rate-counter.ts';
 import { forbidUnguardedAdminRoutes, registerAdminScope } from './plugins/admin-scope.ts';
 import { createAuth } from './features/accounts/auth.ts';
 import { createAccountsService } from './features/accounts/accounts.service.ts';
@@ -120,14 +120,15 @@ export async function buildApp(deps: AppDeps) {
   registerRequestLog(app);
   registerControlCharacterCheck(app);
   forbidUnguardedAdminRoutes(app);
-  await registerSecurityHeaders(app, { https: config.secureCookies });
+  await registerSecurityHeaders(app, { https: config.secureCookies, mediaOrigin: storage.publicOrigin });
   // per-route limits for forms anyone can post (contact); sign-in limits live in the database via better-auth
-  await app.register(rateLimit, { global: false });
-
   const { db } = database;
+  const rateCounter = createRateCounter({ db });
+  // counted in the database like the sign-in limits: every instance sees the same counts
+  await app.register(rateLimit, { global: false, store: rateLimitStore(rateCounter) });
+
   const origins = trustedOrigins(config);
   registerSameOriginCheck(app, origins);
-  const rateCounter = createRateCounter({ db });
   const auth = createAuth({
     db,
     baseUrl: config.publicUrl,
@@ -237,7 +238,7 @@ export async function buildApp(deps: AppDeps) {
   });
 
   registerAuthorization(app, accounts);
-  registerHealthRoutes(app, { database });
+  registerHealthRoutes(app, { database, storage });
   registerAccountRoutes(app, { accounts });
   registerMediaRoutes(app, { media, storage });
   registerCatalogRoutes(app, { catalog, classrooms, analytics });

@@ -59,3 +59,30 @@ describe('BACKUP_*', () => {
     expect(() => loadConfig({ ...base, BACKUP_SCHEDULE: 'monthly' })).toThrow(/BACKUP_SCHEDULE/);
   });
 });
+
+describe('STORAGE=s3', () => {
+  const s3 = { STORAGE: 's3', S3_BUCKET: 'cxvet', S3_REGION: 'us-east-1', S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'secret' };
+  const production = { NODE_ENV: 'production', PAYMENTS_PROVIDER: 'simulado' };
+
+  it.each(['S3_BUCKET', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const)('refuses a production start without %s, naming it', (name) => {
+    const env: Record<string, string> = { ...base, ...production, ...s3 };
+    delete env[name];
+    expect(() => loadConfig(env)).toThrow(new RegExp(`STORAGE=s3 necesita ${name}`));
+  });
+
+  it('names every missing variable at once, outside production too', () => {
+    expect(() => loadConfig({ ...base, STORAGE: 's3' })).toThrow('STORAGE=s3 necesita S3_BUCKET, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY');
+  });
+
+  it('uses AWS itself without S3_ENDPOINT, and path-style addressing with an endpoint unless told otherwise', () => {
+    expect(loadConfig({ ...base, ...production, ...s3 }).s3).toMatchObject({ endpoint: undefined, forcePathStyle: false, bucket: 'cxvet' });
+    expect(loadConfig({ ...base, ...s3, S3_ENDPOINT: 'http://minio:9000' }).s3).toMatchObject({ endpoint: 'http://minio:9000', forcePathStyle: true });
+    expect(loadConfig({ ...base, ...s3, S3_ENDPOINT: 'https://x.r2.example', S3_FORCE_PATH_STYLE: '0' }).s3?.forcePathStyle).toBe(false);
+  });
+
+  it('leaves the local store untouched by default (npm start)', () => {
+    const config = loadConfig(base);
+    expect(config.storage).toBe('local');
+    expect(config.s3).toBeUndefined();
+  });
+});

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import type { S3Settings } from './services/s3-storage.ts';
 
 const flag = z
   .enum(['0', '1', 'true', 'false'])
@@ -29,6 +30,14 @@ const envSchema = z.object({
   PAYPAL_PLAN_ANNUAL: z.string().optional(),
   PAYPAL_WEBHOOK_ID: z.string().optional(),
   STORAGE: z.enum(['local', 's3']).default('local'),
+  // STORAGE=s3: any S3-compatible store; S3_ENDPOINT unset means AWS itself
+  S3_ENDPOINT: z.url().optional(),
+  S3_BUCKET: z.string().optional(),
+  S3_REGION: z.string().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  // bucket in the path: MinIO and most self-hosted stores; unset: on when S3_ENDPOINT is set
+  S3_FORCE_PATH_STYLE: flag.optional(),
   SESSION_SECRET: z.string().min(32).optional(),
   // hops of reverse proxies whose X-Forwarded-For we believe
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
@@ -60,6 +69,8 @@ export type Config = {
   /** Required when paymentsProvider is paypal. */
   paypal?: { apiUrl: string; clientId: string; clientSecret: string; planIds: { monthly: string; annual: string }; webhookId: string };
   storage: 'local' | 's3';
+  /** Set exactly when storage is s3. */
+  s3?: S3Settings;
   sessionSecret: string;
   trustProxy: number;
   signInLimits: { perAccountAndIp: number; perAccount: number; perIp: number };
@@ -88,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (paymentsProvider === 'paypal' && paypalVars.some((value) => !value)) {
     throw new Error('PAYMENTS_PROVIDER=paypal necesita PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET, PAYPAL_PLAN_MONTHLY, PAYPAL_PLAN_ANNUAL y PAYPAL_WEBHOOK_ID');
   }
+  const s3 = e.STORAGE === 's3' ? s3SettingsFor(e) : undefined;
   return {
     port: e.PORT,
     host: e.HOST,
@@ -112,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : undefined,
     storage: e.STORAGE,
+    s3,
     sessionSecret: e.SESSION_SECRET ?? readOrCreateSecret(dataDir),
     trustProxy: e.TRUST_PROXY,
     signInLimits: {
@@ -127,6 +140,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       schedule: e.BACKUP_SCHEDULE ?? (e.DATABASE_URL ? 'off' : 'daily'),
       keep: e.BACKUP_KEEP,
     },
+  };
+}
+
+/** STORAGE=s3 without its bucket or keys cannot store anything: refuse to start, naming what is missing. */
+function s3SettingsFor(e: z.infer<typeof envSchema>): S3Settings {
+  const required = { S3_BUCKET: e.S3_BUCKET, S3_REGION: e.S3_REGION, S3_ACCESS_KEY_ID: e.S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: e.S3_SECRET_ACCESS_KEY };
+  const missing = Object.entries(required)
+    .filter(([, value]) => !value)
+    .map(([name]) => name);
+  if (missing.length > 0) {
+    throw new Error(`STORAGE=s3 necesita ${missing.join(', ')} (y S3_ENDPOINT si el almacenamiento no es AWS)`);
+  }
+  return {
+    endpoint: e.S3_ENDPOINT,
+    bucket: e.S3_BUCKET!,
+    region: e.S3_REGION!,
+    accessKeyId: e.S3_ACCESS_KEY_ID!,
+    secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE ?? Boolean(e.S3_ENDPOINT),
   };
 }
 

@@ -58,3 +58,18 @@ describe('the start log', () => {
     expect(addresses(development)).toEqual([`http://localhost:${developmentPort}`]);
   });
 });
+
+describe('a production start with STORAGE=s3', () => {
+  it('refuses to start without its bucket settings, naming them', { timeout: 60_000 }, async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', mainFile], {
+      env: { ...process.env, DATA_DIR: '/nonexistent', NODE_ENV: 'production', PAYMENTS_PROVIDER: 'simulado', SESSION_SECRET: 'x'.repeat(32), STORAGE: 's3', S3_BUCKET: 'cxvet', DATABASE_URL: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(output).toContain('No se pudo iniciar CxVet: STORAGE=s3 necesita S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY');
+  });
+});

@@ -3,7 +3,7 @@ import { loadConfig, type Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { openConfiguredDatabase } from './db/open-from-config.ts';
 import { buildApp } from './app.ts';
-import { createLocalStorage } from './services/storage.ts';
+import { createConfiguredStorage } from './services/storage-from-config.ts';
 import { createMailer } from './services/mail.ts';
 import { seedDemo } from './db/seed/demo.ts';
 import { demoAccounts } from './db/seed/demo-accounts.ts';
@@ -23,7 +23,7 @@ try {
 } catch (error) {
   fail(error);
 }
-const storage = createLocalStorage(path.join(config.dataDir, 'uploads'));
+const storage = await createConfiguredStorage(config);
 const log = { info: (obj: object, msg: string) => app.log.info(obj, msg) };
 const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log });
 const app = await buildApp({ config, database, storage, mailer });
@@ -36,14 +36,31 @@ if (config.admin) {
   app.log.info({ outcome }, 'admin account ensured (ADMIN_EMAIL)');
 }
 
+// in-flight requests (an upload) get this long to finish after SIGTERM; then the process ends anyway
+const shutdownGraceMs = 25_000;
 let closing = false;
+/**
+ * Graceful shutdown: /api/ready answers 503 and new requests get 503 (the proxy sends them elsewhere), open
+ * event streams end with a short retry (browsers reconnect to another instance), in-flight requests finish,
+ * the job runner stops after its current job (an unfinished claim is taken up by another instance), then
+ * the database closes.
+ */
 async function shutdown(signal: string) {
   if (closing) return;
   closing = true;
   app.log.info({ signal }, 'shutting down');
+  const forced = setTimeout(() => {
+    app.log.warn({ graceMs: shutdownGraceMs }, 'requests still open after the grace period: stopping anyway');
+    releaseLock();
+    process.exit(1);
+  }, shutdownGraceMs);
+  forced.unref();
   await app.close();
   await database.close();
+  storage.close?.();
   releaseLock();
+  clearTimeout(forced);
+  app.log.info('shut down cleanly');
   process.exit(0);
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));

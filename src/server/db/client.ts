@@ -127,6 +127,9 @@ function createPgListener(url: string, retryMs = { first: 500, max: 30_000 }) {
   };
 }
 
+// any fixed number, the same in every instance: PostgreSQL's advisory lock around migrations
+const migrationLockKey = 731_017_001;
+
 /** Folder of the SQL migrations that `migrate()` applies. */
 export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
@@ -153,7 +156,17 @@ export async function openDatabase(options: {
       db,
       kind: 'postgres',
       url: options.url,
-      migrate: () => migratePg(drizzlePg(pool), { migrationsFolder }),
+      // instances starting together take turns: the second finds the migrations applied and does nothing
+      migrate: async () => {
+        const client = await pool.connect();
+        try {
+          await client.query('select pg_advisory_lock($1)', [migrationLockKey]);
+          await migratePg(drizzlePg(client), { migrationsFolder });
+        } finally {
+          await client.query('select pg_advisory_unlock($1)', [migrationLockKey]).catch(() => {});
+          client.release();
+        }
+      },
       ping: async () => void (await db.execute(sql`select 1`)),
       listen,
       notify: async (channel, payload) => void (await db.execute(sql`select pg_notify(${channel}, ${payload})`)),

@@ -1,15 +1,14 @@
 // `npm run db:seed`: demo content on an empty database, without starting the server.
-import path from 'node:path';
 import { loadConfig } from '#server/config.ts';
 import { buildApp } from '#server/app.ts';
-import { createLocalStorage } from '#server/services/storage.ts';
+import { createConfiguredStorage } from '#server/services/storage-from-config.ts';
 import { createMailer } from '#server/services/mail.ts';
 import { openConfiguredDatabase } from './open-from-config.ts';
 import { seedDemo } from './seed/demo.ts';
 
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn' });
 const { database, release } = await openConfiguredDatabase(config);
-const storage = createLocalStorage(path.join(config.dataDir, 'uploads'));
+const storage = await createConfiguredStorage(config);
 const mailer = createMailer({ db: database.db, from: config.mailFrom, log: { info() {} } });
 const app = await buildApp({ config, database, storage, mailer, distDir: null });
 const seeded = await seedDemo({ db: database.db, storage, accounts: app.services.accounts });

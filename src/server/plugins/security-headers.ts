@@ -5,7 +5,7 @@ import helmet from '@fastify/helmet';
 const isBuiltAsset = (url: string) => url.startsWith('/assets/');
 
 /** CSP and friends on HTML and API responses; HTTPS-only headers only when we are served over HTTPS. */
-export async function registerSecurityHeaders(app: FastifyInstance, options: { https: boolean }): Promise<void> {
+export async function registerSecurityHeaders(app: FastifyInstance, options: { https: boolean; mediaOrigin?: string }): Promise<void> {
   await app.register(helmet, {
     global: false,
     contentSecurityPolicy: {
@@ -14,8 +14,9 @@ export async function registerSecurityHeaders(app: FastifyInstance, options: { h
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        mediaSrc: ["'self'", 'blob:'],
+        // with STORAGE=s3 images and videos come from the bucket's signed URLs (the /media route redirects there)
+        imgSrc: ["'self'", 'data:', 'blob:', ...(options.mediaOrigin ? [options.mediaOrigin] : [])],
+        mediaSrc: ["'self'", 'blob:', ...(options.mediaOrigin ? [options.mediaOrigin] : [])],
         fontSrc: ["'self'", 'data:'],
         // the player fetches its chapters track from a blob: URL the page builds (procedure-player.tsx)
         connectSrc: ["'self'", 'blob:'],

@@ -12,8 +12,8 @@ export type RateRule = { key: string; max: number; windowMs: number };
 export function createRateCounter(deps: { db: Db }) {
   const { db } = deps;
 
-  /** Counts one hit against the rule; true while the window's hits stay within its max. */
-  async function hit(rule: RateRule, now = new Date()): Promise<boolean> {
+  /** Counts one hit against the rule and returns the window's count and start. */
+  async function count(rule: RateRule, now = new Date()): Promise<{ hits: number; windowStartedAt: Date }> {
     const windowStart = new Date(now.getTime() - rule.windowMs);
     const [row] = await db
       .insert(rateCounters)
@@ -25,8 +25,13 @@ export function createRateCounter(deps: { db: Db }) {
           windowStartedAt: sql`case when ${rateCounters.windowStartedAt} <= ${windowStart} then ${now} else ${rateCounters.windowStartedAt} end`,
         },
       })
-      .returning({ hits: rateCounters.hits });
-    return (row?.hits ?? Number.POSITIVE_INFINITY) <= rule.max;
+      .returning({ hits: rateCounters.hits, windowStartedAt: rateCounters.windowStartedAt });
+    return { hits: row?.hits ?? Number.POSITIVE_INFINITY, windowStartedAt: row?.windowStartedAt ?? now };
+  }
+
+  /** Counts one hit against the rule; true while the window's hits stay within its max. */
+  async function hit(rule: RateRule, now = new Date()): Promise<boolean> {
+    return (await count(rule, now)).hits <= rule.max;
   }
 
   /** Counts a hit against every rule (all of them, so each window fills); true only if every rule allows it. */
@@ -40,7 +45,34 @@ export function createRateCounter(deps: { db: Db }) {
     await db.delete(rateCounters).where(lt(rateCounters.windowStartedAt, new Date(now.getTime() - olderThanMs)));
   }
 
-  return { hit, hitAll, prune };
+  return { count, hit, hitAll, prune };
 }
 
 export type RateCounter = ReturnType<typeof createRateCounter>;
+
+type RouteOptions = { routeInfo?: { method?: string; url?: string } };
+type IncrCallback = (error: Error | null, result?: { current: number; ttl: number }) => void;
+
+/**
+ * A store for @fastify/rate-limit on these database counters, so the per-route limits (contact form, payments,
+ * profile, privacy) hold across every instance instead of each instance counting its own share.
+ */
+export function rateLimitStore(counter: RateCounter) {
+  return class DatabaseRateLimitStore {
+    private readonly prefix: string;
+    constructor(given: object = {}) {
+      const options = given as RouteOptions;
+      this.prefix = options.routeInfo ? `route:${options.routeInfo.method ?? ''} ${options.routeInfo.url ?? ''}:` : 'route:*:';
+    }
+    incr(key: string, callback: IncrCallback, timeWindow: number, max: number) {
+      const now = new Date();
+      counter
+        .count({ key: `${this.prefix}${key}`, max, windowMs: timeWindow }, now)
+        .then(({ hits, windowStartedAt }) => callback(null, { current: hits, ttl: Math.max(0, windowStartedAt.getTime() + timeWindow - now.getTime()) }))
+        .catch((error: unknown) => callback(error as Error));
+    }
+    child(routeOptions: object) {
+      return new DatabaseRateLimitStore(routeOptions);
+    }
+  };
+}

@@ -1,5 +1,6 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { access, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
@@ -8,14 +9,24 @@ import { pipeline } from 'node:stream/promises';
 export type StoredFile = { size: number; modifiedAt?: Date };
 export type ByteRange = { start: number; end: number };
 
-/** Where uploaded and demo files live; an S3-compatible store implements the same methods. */
+/** Where uploaded and demo files live: a local folder (createLocalStorage) or an S3-compatible bucket (s3-storage.ts). */
 export interface FileStorage {
-  /** Local folder, for the local store only (tests and maintenance). */
+  readonly kind: 'local' | 's3';
+  /** Local folder, for the local store only (tests, backups and maintenance). */
   readonly root?: string;
+  /** Object stores: the origin signed URLs point at (the Content-Security-Policy allows it for images and media). */
+  readonly publicOrigin?: string;
+  /** Streams the body in; a failed or aborted body leaves nothing under the key. */
   put(key: string, body: Readable): Promise<StoredFile>;
   stat(key: string): Promise<StoredFile | null>;
   read(key: string, range?: ByteRange): Readable;
+  /** Removes the file; a missing key is not an error. */
   delete(key: string): Promise<void>;
+  /** Object stores only: a URL that serves the object without us, valid for expiresInSeconds. */
+  signedUrl?(key: string, options: { expiresInSeconds: number; cacheControl?: string }): Promise<string>;
+  /** Readiness: throws when the store cannot be reached. */
+  check(): Promise<void>;
+  close?(): void;
 }
 
 /** Keys are relative, slash-separated, without dot segments; anything else is refused. */
@@ -30,7 +41,12 @@ export function createLocalStorage(root: string): FileStorage {
     return path.join(root, ...key.split('/'));
   };
   return {
+    kind: 'local',
     root,
+    async check() {
+      await mkdir(root, { recursive: true });
+      await access(root, constants.W_OK);
+    },
     async put(key, body) {
       const target = resolve(key);
       await mkdir(path.dirname(target), { recursive: true });

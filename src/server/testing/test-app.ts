@@ -7,7 +7,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Config } from '#server/config.ts';
 import { migrationsFolder, openDatabase, type Database } from '#server/db/client.ts';
 import { buildApp } from '#server/app.ts';
-import { createLocalStorage } from '#server/services/storage.ts';
+import { createLocalStorage, type FileStorage } from '#server/services/storage.ts';
 import { createMailer } from '#server/services/mail.ts';
 
 export const testPublicUrl = 'http://localhost:3000';
@@ -102,13 +102,14 @@ export async function createTestDatabase(onQuery?: (query: string) => void): Pro
 export async function createTestApp(
   overrides: Partial<Config> = {},
   on?: { database: Database },
-  options: { logStream?: NodeJS.WritableStream; onQuery?: (query: string) => void } = {},
+  options: { logStream?: NodeJS.WritableStream; onQuery?: (query: string) => void; storage?: FileStorage } = {},
 ) {
   const owned = on ? null : await createTestDatabase(options.onQuery);
   // a database passed in is the caller's to drop
   const database: Database & { drop(): Promise<void> } = owned ?? { ...on!.database, drop: async () => {} };
   const uploads = await mkdtemp(path.join(tmpdir(), 'cxvet-test-'));
-  const storage = createLocalStorage(uploads);
+  // a store passed in (an S3 test bucket) is the caller's to close
+  const storage = options.storage ?? createLocalStorage(uploads);
   const config = testConfig(overrides);
   const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log: { info() {} } });
   const app = await buildApp({ config, database, storage, mailer, distDir: null, logStream: options.logStream });

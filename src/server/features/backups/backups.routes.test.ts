@@ -8,7 +8,7 @@ import { signedInAs } from '#server/testing/factories.ts';
 import { backupRuns, jobs } from '#server/db/schema/index.ts';
 import { backupCliHeader, backupCliToken } from './backups.routes.ts';
 import { archiveFileName } from './archive.ts';
-import { createBackupsService } from './backups.service.ts';
+import { createBackupsService, objectStorageRefusal } from './backups.service.ts';
 
 let t: TestApp;
 let backupDir: string;
@@ -112,5 +112,18 @@ describe('the command-line endpoint', () => {
     const response = await ask({ [backupCliHeader]: token });
     expect(response.statusCode).toBe(200);
     expect(response.json().run).toMatchObject({ status: 'succeeded', trigger: 'comando' });
+  });
+});
+
+describe('with object storage (STORAGE=s3)', () => {
+  it('writes no archive and records why, naming what to back up instead', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cxvet-respaldos-s3-'));
+    const onBucket = createBackupsService({ database: t.database, uploadsRoot: undefined, backup: { dir, schedule: 'off', keep: 7 }, schedule: async () => false });
+    const run = await onBucket.run('consola');
+    expect(run.status).toBe('failed');
+    expect(run.error).toBe(objectStorageRefusal);
+    expect(run.error).toContain('pg_dump');
+    expect(await readdir(dir)).toEqual([]);
+    await rm(dir, { recursive: true, force: true });
   });
 });

@@ -22,6 +22,15 @@ export type BackupTrigger = 'programado' | 'consola' | 'comando';
  * Runs backups and keeps their record: one at a time per process, each recorded in backup_runs (so the console's
  * last result survives a restart), the newest `keep` archives kept.
  */
+/**
+ * With STORAGE=s3 an archive could hold the database but not the files it names: a restore would bring back
+ * records pointing at objects that may be gone. So no half backup is written; the operator backs up PostgreSQL
+ * and the bucket with their own tools (docs/decisions/015-object-storage.md).
+ */
+export const objectStorageRefusal =
+  'Con STORAGE=s3 los archivos están en el bucket y este respaldo no los copia, así que no se escribe ninguno: ' +
+  'respalda PostgreSQL con pg_dump (o las instantáneas de tu proveedor) y el bucket con su versionado o replicación (ver README).';
+
 export function createBackupsService(deps: {
   database: Database;
   uploadsRoot: string | undefined;
@@ -82,7 +91,7 @@ export function createBackupsService(deps: {
     const id = started!.id;
     const startedAt = Date.now();
     try {
-      if (!deps.uploadsRoot) throw new BackupError('Los archivos están en un almacenamiento de objetos: respáldalo con sus propias herramientas (ver README).');
+      if (!deps.uploadsRoot) throw new BackupError(objectStorageRefusal);
       const archive = await createArchive({ database, uploadsRoot: deps.uploadsRoot, backupDir: backup.dir, sessionSecretFile: deps.sessionSecretFile, runId: id });
       const [row] = await db
         .update(backupRuns)

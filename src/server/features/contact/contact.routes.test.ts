@@ -48,4 +48,25 @@ describe('POST /api/contact', () => {
     expect(statuses.slice(0, 5)).toEqual([204, 204, 204, 204, 204]);
     expect(statuses.at(-1)).toBe(429);
   });
+
+  it('counts one limit for every instance on the same database (not per process)', async () => {
+    const other = await createTestApp({}, { database: t.database });
+    try {
+      const statuses: number[] = [];
+      for (let attempt = 0; attempt < 6; attempt++) {
+        const app = attempt % 2 === 0 ? t.app : other.app;
+        const response = await app.inject({
+          method: 'POST',
+          url: '/api/contact',
+          remoteAddress: '10.8.8.8',
+          headers: { origin: testPublicUrl },
+          payload: { name: 'A', email: 'a@example.com', subject: 'S', message: 'M' },
+        });
+        statuses.push(response.statusCode);
+      }
+      expect(statuses).toEqual([204, 204, 204, 204, 204, 429]);
+    } finally {
+      await other.close();
+    }
+  });
 });

@@ -21,7 +21,17 @@ function rangeStillValid(ifRange: string | undefined, etag: string, modifiedAt: 
   return modifiedAt !== undefined && !Number.isNaN(since) && Math.floor(modifiedAt.getTime() / 1000) * 1000 <= since;
 }
 
-/** Serves stored files with single-range support and revalidation (304) after the per-file permission check. */
+/** Signed URLs of an object store: a few minutes for what needs a permission, an hour for public files. */
+export const signedUrlSeconds = { private: 300, public: 3600 } as const;
+
+// subtitles stay on our origin: a <track> from another origin needs CORS on the bucket, and they are small
+const servedThroughUs = (key: string) => key.endsWith('.vtt');
+
+/**
+ * Serves stored files after the per-file permission check: from the local store with single-range support and
+ * revalidation (304); from an object store by a redirect to a short-lived signed URL, so video bytes never pass
+ * through this server (docs/decisions/015-object-storage.md).
+ */
 export function registerMediaRoutes(app: FastifyInstance, deps: { media: MediaService; storage: FileStorage }) {
   const { media, storage } = deps;
 
@@ -33,6 +43,16 @@ export function registerMediaRoutes(app: FastifyInstance, deps: { media: MediaSe
       viewingToken: typeof request.query.vt === 'string' ? request.query.vt : undefined,
       currentUser: () => request.currentUser(),
     });
+    if (storage.signedUrl && !servedThroughUs(key)) {
+      const seconds = signedUrlSeconds[visibility];
+      const url = await storage.signedUrl(key, {
+        expiresInSeconds: seconds,
+        cacheControl: visibility === 'public' ? `public, max-age=${seconds}` : 'private, no-store',
+      });
+      // the redirect itself may be reused only while its target is surely still valid
+      reply.header('cache-control', visibility === 'public' ? `public, max-age=${seconds - 600}` : 'private, no-store');
+      return reply.redirect(url, 302);
+    }
     const file = await storage.stat(key);
     if (!file) throw new AppError('NOT_FOUND');
     const { etag, lastModified } = validators(file);

@@ -11,12 +11,20 @@ const heartbeatMs = 25_000;
 // an evicted stream's browser waits this long before reconnecting, so two crowded tabs do not take turns every few seconds
 const evictedRetryMs = 60_000;
 
+// on shutdown the browser reconnects soon, through the proxy, to an instance that stays
+const shutdownRetryMs = 1_000;
+
 /** Ends a stream when its session is signed out from another device ('Mis dispositivos'). */
 type SessionEnds = { watchEnd(sessionId: string, onEnded: () => void): Promise<() => void> };
 
 export function registerViewingRoutes(app: FastifyInstance, deps: { viewing: ViewingService; streams?: StreamRegistry; sessions?: SessionEnds }) {
   const { viewing } = deps;
   const streams = deps.streams ?? createStreamRegistry();
+  // open event streams never end by themselves: a shutdown ends them so the server can close
+  const open = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const end of open) end();
+  });
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   // opening a procedure (or pressing 'Usar en este dispositivo') takes the account's single viewing slot
@@ -49,7 +57,13 @@ export function registerViewingRoutes(app: FastifyInstance, deps: { viewing: Vie
         raw.write(`event: ${tokenReplacedEvent}\ndata: {}\n\n`);
       });
       const stopSessionWatch = sessionId && deps.sessions ? await deps.sessions.watchEnd(sessionId, () => raw.end()) : () => {};
+      const endForShutdown = () => {
+        raw.write(`retry: ${shutdownRetryMs}\n\n`);
+        raw.end();
+      };
+      open.add(endForShutdown);
       request.raw.on('close', () => {
+        open.delete(endForShutdown);
         clearInterval(heartbeat);
         unregister();
         stop();
