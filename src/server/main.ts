@@ -59,6 +59,7 @@ await app.listen({ port: config.port, host: config.host }).catch(async (error: u
 app.log.level = logLevel;
 // scheduled membership changes; app.close() stops the runner
 await app.services.jobs.start();
+await app.services.videoJobs.start();
 const lines = [
   '',
   `CxVet está en ${config.publicUrl}`,

@@ -62,6 +62,8 @@ export const procedureDetailSchema = procedureCardSchema.extend({
   chapters: z.array(chapterSchema),
   /** The full video for those allowed, else the demo; always a /media URL. */
   videoUrl: z.string().nullable(),
+  /** The same video as an HLS ladder (master playlist) once it is ready; null plays videoUrl. */
+  hlsUrl: z.string().nullable(),
   isDemo: z.boolean(),
   /** Null for those without access: the PDF button opens the 'Aviso' modal instead. */
   guidePdfUrl: z.string().nullable(),

@@ -21,6 +21,22 @@ function rangeStillValid(ifRange: string | undefined, etag: string, modifiedAt: 
   return modifiedAt !== undefined && !Number.isNaN(since) && Math.floor(modifiedAt.getTime() / 1000) * 1000 <= since;
 }
 
+async function readText(storage: FileStorage, key: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of storage.read(key)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Relative URIs drop the playlist's query: each one gets the viewing token, so segments pass the same check. */
+export function withViewingToken(playlist: string, viewingToken: string | undefined): string {
+  if (!viewingToken) return playlist;
+  const query = `?vt=${encodeURIComponent(viewingToken)}`;
+  return playlist
+    .split('\n')
+    .map((line) => (line.trim() && !line.startsWith('#') ? `${line.trim()}${query}` : line))
+    .join('\n');
+}
+
 /** Serves stored files with single-range support and revalidation (304) after the per-file permission check. */
 export function registerMediaRoutes(app: FastifyInstance, deps: { media: MediaService; storage: FileStorage }) {
   const { media, storage } = deps;
@@ -35,10 +51,18 @@ export function registerMediaRoutes(app: FastifyInstance, deps: { media: MediaSe
     });
     const file = await storage.stat(key);
     if (!file) throw new AppError('NOT_FOUND');
+    if (key.startsWith('hls/') && key.endsWith('.m3u8')) {
+      const viewingToken = typeof request.query.vt === 'string' ? request.query.vt : undefined;
+      return reply
+        .header('content-type', 'application/vnd.apple.mpegurl')
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', visibility === 'public' ? 'public, max-age=3600' : 'private, no-store')
+        .send(withViewingToken(await readText(storage, key), viewingToken));
+    }
     const { etag, lastModified } = validators(file);
 
     reply
-      .header('content-type', mime.lookup(key) || 'application/octet-stream')
+      .header('content-type', key.endsWith('.ts') && key.startsWith('hls/') ? 'video/mp2t' : mime.lookup(key) || 'application/octet-stream')
       .header('x-content-type-options', 'nosniff')
       .header('accept-ranges', 'bytes')
       .header('cache-control', visibility === 'public' ? 'public, max-age=3600' : 'private, no-store')
