@@ -59,6 +59,7 @@ import { createSimulatedProvider } from './services/payments/simulated-provider.
 import { createPayPalProvider } from './services/payments/paypal-provider.ts';
 import { createJobRunner } from './services/jobs.ts';
 import { createRenditionsService, transcodeJobKind } from './features/renditions/renditions.service.ts';
+import { registerRenditionAdminRoutes } from './features/renditions/renditions.admin.routes.ts';
 import { createMembershipService } from './features/membership/membership.service.ts';
 import { registerMembershipRoutes } from './features/membership/membership.routes.ts';
 import { createPaymentsService, webhookJobKind } from './features/payments/payments.service.ts';
@@ -310,6 +311,7 @@ export async function buildApp(deps: AppDeps) {
     registerCertificateAdminRoutes(admin, { certificates });
     registerPrivacyAdminRoutes(admin, { privacy, jobs });
     registerBackupAdminRoutes(admin, { backups, runJobs: () => void jobs.runDue().catch(() => {}) });
+    registerRenditionAdminRoutes(admin, { renditions, runJobs: () => void videoJobs.runDue().catch(() => {}) });
   });
   await registerWebApp(app, deps.distDir === undefined ? defaultDistDir : deps.distDir);
 
