@@ -28,7 +28,12 @@ const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: co
 const app = await buildApp({ config, database, storage, mailer });
 
 const seeded = config.seedDemo
-  ? await seedDemo({ db: database.db, storage, accounts: app.services.accounts })
+  ? await seedDemo({
+      db: database.db,
+      storage,
+      accounts: app.services.accounts,
+      queueLadders: (keys) => app.services.renditions.queueFor(keys),
+    })
   : false;
 if (config.admin) {
   const outcome = await app.services.accounts.ensureAdmin(config.admin);

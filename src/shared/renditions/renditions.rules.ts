@@ -19,9 +19,6 @@ export function keyframeTimes(durationSeconds: number, chapterSeconds: number[],
   return [...times].sort((a, b) => a - b);
 }
 
-/** localStorage key of the 'Ahorro de datos' choice on this device. */
-export const dataSaverStorageKey = 'cxvet:ahorro-de-datos';
-
 /** What the console shows when a ladder could not be made. */
 export const renditionErrors = {
   noFfmpeg: 'No se pudieron preparar las versiones: ffmpeg no está instalado en el servidor. El video se sigue mostrando en su formato original.',

@@ -116,6 +116,7 @@ function VideoArea(props: {
     return (
       <ProcedurePlayer
         src={procedure.videoUrl}
+        hlsSrc={procedure.hlsUrl}
         title={procedure.name}
         poster={procedure.previewUrl}
         chapters={procedure.chapters}
@@ -149,6 +150,7 @@ function VideoArea(props: {
         key={viewing.token}
         playerRef={setPlayer}
         src={`${procedure.videoUrl}?vt=${encodeURIComponent(viewing.token)}`}
+        hlsSrc={procedure.hlsUrl ? `${procedure.hlsUrl}?vt=${encodeURIComponent(viewing.token)}` : null}
         title={procedure.name}
         poster={procedure.previewUrl}
         chapters={procedure.chapters}

@@ -118,8 +118,8 @@ export function createRenditionsService(deps: {
     const [diplomaVideo] = procedure ? [] : await db.select({ id: diplomaVideos.id }).from(diplomaVideos).where(eq(diplomaVideos.video, key));
     if (!procedure && !diplomaVideo) throw new AppError('NOT_FOUND');
     const [current] = await db.select({ status: videoRenditions.status }).from(videoRenditions).where(eq(videoRenditions.sourceKey, key));
-    // one being made is left alone: the job's unique key would refuse a second one anyway
-    if (current?.status === 'processing' || current?.status === 'pending') return;
+    // one being made is left alone; a pending one is queued again (the job's unique key keeps it to one job)
+    if (current?.status === 'processing') return;
     await db.transaction(async (tx) => queueFor([key], tx as unknown as Db));
   }
 
