@@ -91,7 +91,7 @@ export function ProcedurePlayer(props: {
   const onProviderChange = (provider: MediaProviderAdapter | null) => {
     if (!isHLSProvider(provider)) return;
     // never the CDN: hls.js comes from our own bundle, loaded only when a ladder plays
-    provider.library = () => import('hls.js');
+    provider.library = () => import('hls.js/light');
     // -1: the first segments come at the level the measured bandwidth allows
     provider.config = { startLevel: dataSaverRef.current ? 0 : -1 };
   };

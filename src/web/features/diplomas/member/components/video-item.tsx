@@ -16,7 +16,7 @@ function useHlsWhenReady(player: React.RefObject<HTMLVideoElement | null>, hlsUr
     if (!element || !hlsUrl) return;
     let destroy = () => {};
     let cancelled = false;
-    void import('hls.js').then(({ default: Hls }) => {
+    void import('hls.js/light').then(({ default: Hls }) => {
       if (cancelled || !Hls.isSupported()) return;
       const hls = new Hls();
       hls.loadSource(hlsUrl);
