@@ -95,4 +95,9 @@ test("an Admin sees the newest procedure's ladders 'Listo' in the console", asyn
   const id = await newestProcedureWithLadder(page);
   await page.goto(`/admin/procedures/procedure/${id}`);
   await expect(page.getByText('Listo · versiones 240p, 360p')).toHaveCount(2);
+  await page.getByText('Listo · versiones 240p, 360p').first().scrollIntoViewIfNeeded();
+  for (const width of [360, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await saveScreenshot(page, `data-saver-console-${width}`);
+  }
 });
