@@ -1,6 +1,16 @@
 import type { Page, Response } from '@playwright/test';
 import { expectNoSeriousAxeViolations } from './a11y.ts';
-import { expect, loginAs, saveScreenshot, test } from './fixtures.ts';
+import { demoPassword, expect, loginAs, saveScreenshot, test } from './fixtures.ts';
+
+/** A Premium account no other spec plays videos with: the single-device rule would otherwise stop one of two parallel specs. */
+async function signInAsOtherPremium(page: Page) {
+  const origin = new URL(test.info().project.use.baseURL ?? '').origin;
+  const response = await page.request.post('/api/account/login', {
+    data: { email: 'diplomado@demo.cxvet.com', password: demoPassword },
+    headers: { origin },
+  });
+  expect(response.status()).toBe(200);
+}
 
 /** The seed queues ladders for the newest procedure's videos; the job makes them in the background after the start. */
 async function newestProcedureWithLadder(page: Page): Promise<string> {
@@ -8,7 +18,7 @@ async function newestProcedureWithLadder(page: Page): Promise<string> {
   const id = catalog.items[0]!.id;
   await expect
     .poll(async () => ((await (await page.request.get(`/api/catalog/procedures/${id}`)).json()) as { hlsUrl: string | null }).hlsUrl, {
-      timeout: 90_000,
+      timeout: 120_000,
       intervals: [1000],
     })
     .toMatch(/\/master\.m3u8$/);
@@ -28,6 +38,9 @@ function recordLadderRequests(page: Page) {
 /** The quality the player's settings menu names: 'Automático …' or a fixed height. */
 async function qualityInMenu(page: Page): Promise<string> {
   const player = page.getByRole('region', { name: /^Video Player/ });
+  // a playing video hides its controls when idle: paused, they stay
+  await page.locator('video').evaluate((video: HTMLVideoElement) => video.pause());
+  await player.hover();
   await player.getByRole('button', { name: 'Configuración' }).click();
   await page.getByRole('menuitem', { name: /Calidad/ }).click();
   const checked = page.locator('[role="menuitemradio"][aria-checked="true"]').filter({ hasText: /Automático|\d+p/ });
@@ -46,8 +59,8 @@ async function playAndWaitForFrames(page: Page) {
 }
 
 test("a Premium member's procedure page streams the HLS ladder, and 'Ahorro de datos' stays on after a reload", async ({ page }) => {
-  test.setTimeout(150_000);
-  await loginAs(page, 'premium');
+  test.setTimeout(200_000);
+  await signInAsOtherPremium(page);
   const id = await newestProcedureWithLadder(page);
 
   const first = recordLadderRequests(page);
@@ -90,7 +103,7 @@ test("a Premium member's procedure page streams the HLS ladder, and 'Ahorro de d
 });
 
 test("an Admin sees the newest procedure's ladders 'Listo' in the console", async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(160_000);
   await loginAs(page, 'admin');
   const id = await newestProcedureWithLadder(page);
   await page.goto(`/admin/procedures/procedure/${id}`);

@@ -60,7 +60,7 @@ export function VideoRenditionStatus({ videoKey, saved }: { videoKey: string; sa
   }
   if (item.status === 'ready') {
     return (
-      <Text size="sm" c="green.9" role="status">
+      <Text size="sm" fw={600} role="status">
         Listo · versiones {item.heights.map((height) => `${height}p`).join(', ')}
       </Text>
     );
