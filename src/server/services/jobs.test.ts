@@ -112,7 +112,8 @@ describe('the job runner', () => {
         'test.long': async (_payload, context) => {
           await database.db.update(jobs).set({ lockedUntil: new Date(Date.now() - 1000) }).where(eq(jobs.kind, 'test.long'));
           await context.keepAlive();
-          [{ lockedUntil: lockedDuring }] = await database.db.select({ lockedUntil: jobs.lockedUntil }).from(jobs).where(eq(jobs.kind, 'test.long'));
+          const [row] = await database.db.select({ lockedUntil: jobs.lockedUntil }).from(jobs).where(eq(jobs.kind, 'test.long'));
+          lockedDuring = row?.lockedUntil ?? null;
         },
       },
     });
