@@ -17,6 +17,7 @@ import { testConfig } from '#server/testing/test-app.ts';
 import { insertProcedures, insertUsers, searchQueries } from './data.ts';
 import { measurePages, type PageFigures } from './pages.ts';
 import { measureWatching } from './watching.ts';
+import { measureVideo } from './video.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const userCount = Number(process.env.BENCH_USERS ?? 100_000);
@@ -365,6 +366,9 @@ if (!existsSync('dist/index.html')) {
 }
 await runOn('PGlite');
 if (process.env.TEST_DATABASE_URL) await runOn('PostgreSQL', process.env.TEST_DATABASE_URL);
+// once, whatever the database: the figures are about bytes on a slow link (BENCH_VIDEO=0 skips it)
+const videoRows = await measureVideo(step);
+if (videoRows.length > 0) results.set('Data-saver video (Chromium, 1.6 Mbit/s, 150 ms latency)', videoRows);
 
 const mark = (holds: boolean | null) => (holds === null ? '' : holds ? 'yes' : 'NO');
 console.log(`\nCxVet benchmarks (${seconds} s per load test, 10 connections; generated: 1,000 and 10,000 procedures, ${userCount} users)`);

@@ -58,6 +58,8 @@ import type { PaymentProvider } from './services/payments/payment-provider.ts';
 import { createSimulatedProvider } from './services/payments/simulated-provider.ts';
 import { createPayPalProvider } from './services/payments/paypal-provider.ts';
 import { createJobRunner } from './services/jobs.ts';
+import { createRenditionsService, transcodeJobKind } from './features/renditions/renditions.service.ts';
+import { registerRenditionAdminRoutes } from './features/renditions/renditions.admin.routes.ts';
 import { createMembershipService } from './features/membership/membership.service.ts';
 import { registerMembershipRoutes } from './features/membership/membership.routes.ts';
 import { createPaymentsService, webhookJobKind } from './features/payments/payments.service.ts';
@@ -139,14 +141,32 @@ export async function buildApp(deps: AppDeps) {
     signInLimitPerMinute: config.signInLimits.perIp,
   });
   const accounts = createAccountsService({ db, auth, publicUrl: config.publicUrl, rateCounter, signInLimits: config.signInLimits });
+  // transcoding has a runner of its own: a long ladder never holds up mail, webhooks or membership changes
+  const videoJobs = createJobRunner({
+    db,
+    handlers: { [transcodeJobKind]: async (payload, context) => renditions.transcode((payload as { renditionId: string }).renditionId, context) },
+    pollMs: 5_000,
+    log: app.log,
+  });
+  const renditions = createRenditionsService({
+    db,
+    storage,
+    schedule: videoJobs.schedule,
+    ffmpegPath: config.ffmpegPath ?? '/usr/bin/ffmpeg',
+    log: app.log,
+  });
+  app.addHook('onClose', async () => {
+    renditions.stop();
+    await videoJobs.stop();
+  });
   const classrooms = createClassroomsService({ db });
   const classroomMembers = createClassroomMembersService({ db });
   const analytics = createAnalyticsService({ db, secret: config.sessionSecret });
-  const diplomas = createDiplomasService({ db, analytics });
+  const diplomas = createDiplomasService({ db, analytics, ladders: renditions });
   const viewing = createViewingService({ database });
   const devices = createDevicesService({ database });
-  const media = createMediaService({ db, classrooms, diplomas, viewing, listen: database.listen });
-  const catalog = createCatalogService({ db, classrooms, analytics, marks: createWatchMarksService({ db }), listen: database.listen });
+  const media = createMediaService({ db, classrooms, diplomas, viewing, renditions, listen: database.listen });
+  const catalog = createCatalogService({ db, classrooms, analytics, ladders: renditions, marks: createWatchMarksService({ db }), listen: database.listen });
   const watching = createWatchingService({ db, catalog, viewing });
   const events = createEventsService({ db });
   const landing = createLandingService({ db, catalog });
@@ -226,7 +246,7 @@ export async function buildApp(deps: AppDeps) {
     schedule: jobs.queue,
     log: app.log,
   });
-  const uploads = createUploadsService({ db, storage });
+  const uploads = createUploadsService({ db, storage, videos: { saved: renditions.queueFor, removed: renditions.removeFor } });
   const mailing = createMailingService({
     db,
     mailer,
@@ -302,10 +322,11 @@ export async function buildApp(deps: AppDeps) {
     registerCertificateAdminRoutes(admin, { certificates });
     registerPrivacyAdminRoutes(admin, { privacy, jobs });
     registerBackupAdminRoutes(admin, { backups, runJobs: () => void jobs.runDue().catch(() => {}) });
+    registerRenditionAdminRoutes(admin, { renditions, runJobs: () => void videoJobs.runDue().catch(() => {}) });
   });
   await registerWebApp(app, deps.distDir === undefined ? defaultDistDir : deps.distDir);
 
-  return Object.assign(app, { services: { backups, membership, payments, paymentProvider, simulatedProvider, jobs, signUp, profile, accounts, auth, classrooms, diplomas, media, catalog, analytics, viewing, uploads, privacy, consents } }) as FastifyInstance & {
+  return Object.assign(app, { services: { backups, membership, payments, paymentProvider, simulatedProvider, jobs, videoJobs, renditions, signUp, profile, accounts, auth, classrooms, diplomas, media, catalog, analytics, viewing, uploads, privacy, consents } }) as FastifyInstance & {
     services: {
       backups: typeof backups;
       membership: typeof membership;
@@ -313,6 +334,8 @@ export async function buildApp(deps: AppDeps) {
       paymentProvider: PaymentProvider;
       simulatedProvider: typeof simulatedProvider;
       jobs: typeof jobs;
+      videoJobs: typeof videoJobs;
+      renditions: typeof renditions;
       signUp: typeof signUp;
       profile: typeof profile;
       accounts: typeof accounts;

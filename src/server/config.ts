@@ -51,6 +51,8 @@ const envSchema = z.object({
   BACKUP_DIR: z.string().optional(),
   BACKUP_SCHEDULE: z.enum(['off', 'hourly', 'daily', 'weekly']).optional(),
   BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
+  // HLS ladders of uploaded videos; ffprobe is looked for beside it
+  FFMPEG_PATH: z.string().default('/usr/bin/ffmpeg'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -80,6 +82,8 @@ export type Config = {
   logLevel: string;
   /** Scheduled backups: daily on the embedded database, off on PostgreSQL (its operator's tools back it up). */
   backup: { dir: string; schedule: 'off' | 'hourly' | 'daily' | 'weekly'; keep: number };
+  /** ffmpeg for the HLS ladders (unset: /usr/bin/ffmpeg); missing, videos play as uploaded. */
+  ffmpegPath?: string;
 };
 
 /** Reads the environment once at start; a bad value stops the server with its name. */
@@ -140,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       schedule: e.BACKUP_SCHEDULE ?? (e.DATABASE_URL ? 'off' : 'daily'),
       keep: e.BACKUP_KEEP,
     },
+    ffmpegPath: e.FFMPEG_PATH,
   };
 }
 

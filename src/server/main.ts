@@ -29,7 +29,12 @@ const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: co
 const app = await buildApp({ config, database, storage, mailer });
 
 const seeded = config.seedDemo
-  ? await seedDemo({ db: database.db, storage, accounts: app.services.accounts })
+  ? await seedDemo({
+      db: database.db,
+      storage,
+      accounts: app.services.accounts,
+      queueLadders: (keys) => app.services.renditions.queueFor(keys),
+    })
   : false;
 if (config.admin) {
   const outcome = await app.services.accounts.ensureAdmin(config.admin);
@@ -79,6 +84,7 @@ app.log.level = logLevel;
 await app.services.jobs.schedule(privacyJobKinds.reconcile, { uniqueKey: privacyJobKinds.reconcile });
 // scheduled membership changes; app.close() stops the runner
 await app.services.jobs.start();
+await app.services.videoJobs.start();
 const lines = [
   '',
   `CxVet está en ${config.publicUrl}`,

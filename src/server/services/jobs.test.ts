@@ -113,4 +113,34 @@ describe('the job runner', () => {
     expect(await runner.queue('test.keyed', { uniqueKey: 'keyed' })).toBe(true);
     expect(await runner.queue('test.keyed', { uniqueKey: 'keyed' })).toBe(false);
   });
+
+  it('leaves kinds it does not handle to the runner that does', async () => {
+    const mailRunner = createJobRunner({ db: database.db, handlers: { 'test.mail': async () => {} } });
+    let transcoded = 0;
+    const videoRunner = createJobRunner({ db: database.db, handlers: { 'test.video': async () => void transcoded++ } });
+    await mailRunner.schedule('test.video');
+    expect(await mailRunner.runDue()).toBe(0);
+    const [waiting] = await database.db.select().from(jobs).where(eq(jobs.kind, 'test.video'));
+    expect(waiting).toMatchObject({ attempts: 0, doneAt: null, lastError: null });
+    expect(await videoRunner.runDue()).toBe(1);
+    expect(transcoded).toBe(1);
+  });
+
+  it('lets a long job renew its claim so no other instance takes it over', async () => {
+    let lockedDuring: Date | null = null;
+    const runner = createJobRunner({
+      db: database.db,
+      handlers: {
+        'test.long': async (_payload, context) => {
+          await database.db.update(jobs).set({ lockedUntil: new Date(Date.now() - 1000) }).where(eq(jobs.kind, 'test.long'));
+          await context.keepAlive();
+          const [row] = await database.db.select({ lockedUntil: jobs.lockedUntil }).from(jobs).where(eq(jobs.kind, 'test.long'));
+          lockedDuring = row?.lockedUntil ?? null;
+        },
+      },
+    });
+    await runner.schedule('test.long');
+    await runner.runDue();
+    expect(lockedDuring!.getTime()).toBeGreaterThan(Date.now() + 60_000);
+  });
 });

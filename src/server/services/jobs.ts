@@ -4,7 +4,9 @@ import { jobs } from '#server/db/schema/index.ts';
 
 type Log = { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
 
-export type JobHandler = (payload: unknown) => Promise<void>;
+/** `keepAlive` renews the claim, for work that may outlast it (a long transcode). */
+export type JobContext = { keepAlive(): Promise<void> };
+export type JobHandler = (payload: unknown, context: JobContext) => Promise<void>;
 
 /** `firstAfterMs`: how long after the very first start the first one runs (default: at once). */
 export type RecurringJob = { kind: string; everyMs: number; firstAfterMs?: number };
@@ -31,6 +33,8 @@ export function createJobRunner(deps: {
   const lockMs = deps.lockMs ?? defaultLockMs;
   const recurring = deps.recurring ?? [];
   const log = deps.log ?? { info() {}, error() {} };
+  // a runner claims only the kinds it handles, so a second runner (video transcoding) never takes the first one's jobs
+  const kinds = Object.keys(handlers);
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<number> | null = null;
   let again = false;
@@ -55,11 +59,13 @@ export function createJobRunner(deps: {
   }
 
   async function claimOne() {
+    if (kinds.length === 0) return null;
     const rows = await db.execute<{ id: number; kind: string; payload: unknown; attempts: number; unique_key: string | null }>(sql`
       update ${jobs} set locked_until = now() + ${`${lockMs} milliseconds`}::interval, attempts = attempts + 1
       where id = (
         select id from ${jobs}
         where done_at is null and run_at <= now() and (locked_until is null or locked_until < now())
+          and kind in (${sql.join(kinds.map((kind) => sql`${kind}`), sql`, `)})
         order by run_at
         for update skip locked
         limit 1
@@ -99,7 +105,8 @@ export function createJobRunner(deps: {
       const renewal = setInterval(() => void renewClaim(job.id, job.attempts), lockMs / 3);
       try {
         if (!handler) throw new Error(`no handler for job ${job.kind}`);
-        await handler(job.payload);
+        // the runner renews the claim on its own; keepAlive lets a handler renew it at once (after a long step)
+        await handler(job.payload, { keepAlive: () => renewClaim(job.id, job.attempts) });
         clearInterval(renewal);
         // the key is released so the next occurrence can be queued
         await db.update(jobs).set({ doneAt: new Date(), lockedUntil: null, uniqueKey: null, lastError: null }).where(eq(jobs.id, job.id));

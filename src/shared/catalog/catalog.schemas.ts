@@ -62,6 +62,8 @@ export const procedureDetailSchema = procedureCardSchema.extend({
   chapters: z.array(chapterSchema),
   /** The full video for those allowed, else the demo; always a /media URL. */
   videoUrl: z.string().nullable(),
+  /** The same video as an HLS ladder (master playlist) once it is ready; null plays videoUrl. */
+  hlsUrl: z.string().nullable(),
   /** videoUrl is the demo (the inverse of canWatchFullVideo). */
   isDemo: z.boolean(),
   /** The server's one access decision: this visitor may watch the full video and download the PDF. */

@@ -45,6 +45,9 @@ export const courseVideoSchema = z.object({
   completed: z.boolean(),
   /** Only when enabled; a linked catalogue procedure plays from the procedure page instead. */
   videoUrl: z.string().nullable(),
+  /** HLS ladder of the video once ready, and its poster; null plays videoUrl. */
+  hlsUrl: z.string().nullable(),
+  posterUrl: z.string().nullable(),
   procedureId: z.string().nullable(),
   guidePdfUrl: z.string().nullable(),
   chapters: z.array(z.object({ name: z.string(), timeSeconds: z.number().int() })),

@@ -13,3 +13,4 @@ export * from './platform.ts';
 export * from './uploads.ts';
 export * from './privacy.ts';
 export * from './watching.ts';
+export * from './renditions.ts';

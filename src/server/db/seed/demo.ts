@@ -412,7 +412,13 @@ export function demoCaptionsVtt(lines: readonly string[], seconds: number): stri
 }
 
 /** Fills an empty database with Spanish demo content and the demo accounts; false when it holds any procedure or user. */
-export async function seedDemo(deps: { db: Db; storage: FileStorage; accounts: AccountsService }): Promise<boolean> {
+export async function seedDemo(deps: {
+  db: Db;
+  storage: FileStorage;
+  accounts: AccountsService;
+  /** Queues HLS ladders (made later by the job runner, never during the start). */
+  queueLadders?: (keys: string[]) => Promise<void>;
+}): Promise<boolean> {
   const { db, storage, accounts } = deps;
   const [anyProcedure] = await db.select({ id: procedures.id }).from(procedures).limit(1);
   const [anyUser] = await db.select({ id: users.id }).from(users).limit(1);
@@ -957,5 +963,8 @@ export async function seedDemo(deps: { db: Db; storage: FileStorage; accounts: A
     for (const key of files.keys()) await storage.delete(key).catch(() => {});
     throw error;
   }
+  // the newest procedure's two videos show the data-saver ladder; the others play their MP4 until an Admin asks
+  const newest = req(procedureRows[0], 'procedure');
+  await deps.queueLadders?.([newest.demoVideo, newest.fullVideo]);
   return true;
 }

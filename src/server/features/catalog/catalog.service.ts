@@ -1,3 +1,4 @@
+import type { RenditionsService } from '#server/features/renditions/renditions.service.ts';
 import { and, asc, count, desc, eq, exists, inArray, sql, type SQL } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { Database, Db } from '#server/db/client.ts';
@@ -35,6 +36,8 @@ export function createCatalogService(deps: {
   analytics: AnalyticsService;
   /** A member's 'Visto' and favourite marks on cards and the 'No vistos' filter (never consulted for guests). */
   marks: WatchMarksService;
+  /** The HLS ladder of a video, once ready (else the page plays the original file). */
+  ladders?: Pick<RenditionsService, 'ready'>;
   /** Subscribes to the database's catalog_changed notifications (sent by triggers on procedures, tags and their links). */
   listen?: Database['listen'];
 }) {
@@ -210,6 +213,7 @@ export function createCatalogService(deps: {
       ...toCard(row, tagMap.get(id) ?? [], canWatch),
       chapters,
       videoUrl: mediaUrl(canWatch ? row.fullVideo : row.demoVideo),
+      hlsUrl: (await deps.ladders?.ready(canWatch ? row.fullVideo : row.demoVideo))?.hlsUrl ?? null,
       isDemo: !canWatch,
       canWatchFullVideo: canWatch,
       // the media route serves a full video only to the device holding the viewing token

@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { RenditionsService } from '#server/features/renditions/renditions.service.ts';
 import type { Db } from '#server/db/client.ts';
 import {
   certificates,
@@ -36,7 +37,7 @@ type DiplomaRow = typeof diplomas.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type Reader = Db | Tx;
 
-export function createDiplomasService(deps: { db: Db; analytics?: AnalyticsService }) {
+export function createDiplomasService(deps: { db: Db; analytics?: AnalyticsService; ladders?: Pick<RenditionsService, 'ready'> }) {
   const { db } = deps;
 
   /** Course material: Admins, the diploma's administrator, and enrolled Premium members. */
@@ -218,6 +219,9 @@ export function createDiplomasService(deps: { db: Db; analytics?: AnalyticsServi
           .where(and(eq(examAnswers.userId, user.id), inArray(examQuestions.examId, examIds)))
           .groupBy(examQuestions.examId)
       : [];
+    const ladderByVideo = new Map(
+      await Promise.all(videos.map(async (video) => [video.id, video.video ? await deps.ladders?.ready(video.video) : null] as const)),
+    );
     const courseItems: CourseItem[] = items.map((item) => {
       if (item.type === 'video') {
         const video = videos.find((each) => each.id === item.id)!;
@@ -232,6 +236,8 @@ export function createDiplomasService(deps: { db: Db; analytics?: AnalyticsServi
           enabled: item.enabled,
           completed: item.completed,
           videoUrl: item.enabled && !procedure ? mediaUrl(video.video) : null,
+          hlsUrl: item.enabled && !procedure ? (ladderByVideo.get(video.id)?.hlsUrl ?? null) : null,
+          posterUrl: item.enabled && !procedure ? (ladderByVideo.get(video.id)?.posterUrl ?? null) : null,
           procedureId: procedure?.id ?? null,
           guidePdfUrl: item.enabled && procedure ? mediaUrl(procedure.guidePdf) : null,
           chapters: chapters.filter((chapter) => chapter.videoId === video.id).map((chapter) => ({ name: chapter.name, timeSeconds: chapter.timeSeconds })),

@@ -21,11 +21,28 @@ function rangeStillValid(ifRange: string | undefined, etag: string, modifiedAt: 
   return modifiedAt !== undefined && !Number.isNaN(since) && Math.floor(modifiedAt.getTime() / 1000) * 1000 <= since;
 }
 
+async function readText(storage: FileStorage, key: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of storage.read(key)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Relative URIs drop the playlist's query: each one gets the viewing token, so segments pass the same check. */
+export function withViewingToken(playlist: string, viewingToken: string | undefined): string {
+  if (!viewingToken) return playlist;
+  const query = `?vt=${encodeURIComponent(viewingToken)}`;
+  return playlist
+    .split('\n')
+    .map((line) => (line.trim() && !line.startsWith('#') ? `${line.trim()}${query}` : line))
+    .join('\n');
+}
+
 /** Signed URLs of an object store: a few minutes for what needs a permission, an hour for public files. */
 export const signedUrlSeconds = { private: 300, public: 3600 } as const;
 
-// subtitles stay on our origin: a <track> from another origin needs CORS on the bucket, and they are small
-const servedThroughUs = (key: string) => key.endsWith('.vtt');
+// subtitles and the video ladders stay on our origin: a <track> or hls.js fetching from another origin needs CORS on
+// the bucket; playlists are rewritten with the viewing token, and segments are a few seconds each
+const servedThroughUs = (key: string) => key.endsWith('.vtt') || key.startsWith('hls/');
 
 /**
  * Serves stored files after the per-file permission check: from the local store with single-range support and
@@ -55,10 +72,18 @@ export function registerMediaRoutes(app: FastifyInstance, deps: { media: MediaSe
     }
     const file = await storage.stat(key);
     if (!file) throw new AppError('NOT_FOUND');
+    if (key.startsWith('hls/') && key.endsWith('.m3u8')) {
+      const viewingToken = typeof request.query.vt === 'string' ? request.query.vt : undefined;
+      return reply
+        .header('content-type', 'application/vnd.apple.mpegurl')
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', visibility === 'public' ? 'public, max-age=3600' : 'private, no-store')
+        .send(withViewingToken(await readText(storage, key), viewingToken));
+    }
     const { etag, lastModified } = validators(file);
 
     reply
-      .header('content-type', mime.lookup(key) || 'application/octet-stream')
+      .header('content-type', key.endsWith('.ts') && key.startsWith('hls/') ? 'video/mp2t' : mime.lookup(key) || 'application/octet-stream')
       .header('x-content-type-options', 'nosniff')
       .header('accept-ranges', 'bytes')
       .header('cache-control', visibility === 'public' ? 'public, max-age=3600' : 'private, no-store')

@@ -12,6 +12,7 @@ import type { DiplomasService } from '#server/features/diplomas/diplomas.service
 import type { ViewingService } from '#server/features/viewing/viewing.service.ts';
 import { sessionsEndedChannel } from '#server/features/accounts/devices.service.ts';
 import type { Database } from '#server/db/client.ts';
+import type { RenditionsService } from '#server/features/renditions/renditions.service.ts';
 
 export type MediaVisibility = 'public' | 'private';
 
@@ -29,6 +30,8 @@ export function createMediaService(deps: {
   classrooms: ClassroomsService;
   diplomas: DiplomasService;
   viewing: ViewingService;
+  /** Maps an HLS ladder file to its source video, whose rule it follows. */
+  renditions?: Pick<RenditionsService, 'sourceOf'>;
   listen?: Database['listen'];
 }) {
   const { db, classrooms, diplomas, viewing } = deps;
@@ -45,6 +48,16 @@ export function createMediaService(deps: {
     if (!folder || !id) throw new AppError('NOT_FOUND');
     if (publicFolders.has(folder)) return publicGrant;
     if (!uuidPattern.test(id)) throw new AppError('NOT_FOUND');
+
+    if (folder === 'hls') {
+      // hls/<rendition>/<version>/…: only the ladder marked ready is served, under its source video's rule
+      const version = rest[0];
+      const source = version && rest.length > 1 ? await deps.renditions?.sourceOf(id, version) : null;
+      if (!source) throw new AppError('NOT_FOUND');
+      const grant = await decide(source, user);
+      // the poster is a still image, shown before the viewing token is taken: access rules only
+      return rest.length === 2 && rest[1] === 'poster.jpg' ? { ...grant, singleDeviceUserId: null } : grant;
+    }
 
     if (folder === 'procedures') {
       const [procedure] = await db.select().from(procedures).where(eq(procedures.id, id));
@@ -97,7 +110,9 @@ export function createMediaService(deps: {
     key: string,
     visitor: { cookie: string | undefined; viewingToken: string | undefined; currentUser: () => Promise<UserRow | null> },
   ): Promise<MediaVisibility> {
-    const cacheKey = `${visitor.cookie ? createHash('sha256').update(visitor.cookie).digest('base64url') : ''} ${key}`;
+    // every playlist and segment of one ladder shares one grant (the poster has its own)
+    const grantKey = key.startsWith('hls/') && !key.endsWith('/poster.jpg') ? key.split('/').slice(0, 3).join('/') : key;
+    const cacheKey = `${visitor.cookie ? createHash('sha256').update(visitor.cookie).digest('base64url') : ''} ${grantKey}`;
     let grant = grants.get(cacheKey);
     if (!grant) {
       grant = await decide(key, await visitor.currentUser());

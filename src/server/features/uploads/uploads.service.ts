@@ -59,7 +59,14 @@ async function splitHead(stream: Readable) {
   return { head, body: (limit: number) => Readable.from(whole(limit), { objectMode: false }), drain };
 }
 
-export function createUploadsService(deps: { db: Db; storage: FileStorage; now?: () => number }) {
+/** Follow-up work on saved and deleted videos (their HLS ladders), kept out of this service. */
+export type VideoHooks = {
+  /** Runs inside the saving transaction. */
+  saved(keys: string[], tx: Db): Promise<void>;
+  removed(keys: string[]): Promise<void>;
+};
+
+export function createUploadsService(deps: { db: Db; storage: FileStorage; now?: () => number; videos?: VideoHooks }) {
   const { db, storage } = deps;
   const now = deps.now ?? Date.now;
 
@@ -147,8 +154,11 @@ export function createUploadsService(deps: { db: Db; storage: FileStorage; now?:
   }
 
   /** Marks pending uploads as saved into a record; call it inside the transaction that saves the record. */
-  async function claim(keys: string[], executor: Pick<Db, 'delete'> = db): Promise<void> {
-    if (keys.length > 0) await executor.delete(pendingUploads).where(inArray(pendingUploads.key, keys));
+  async function claim(keys: string[], executor: Db = db): Promise<void> {
+    if (keys.length === 0) return;
+    const rows = await executor.delete(pendingUploads).where(inArray(pendingUploads.key, keys)).returning();
+    const videos = rows.filter((row) => row.kind === 'video').map((row) => row.key);
+    if (videos.length > 0) await deps.videos?.saved(videos, executor);
   }
 
   /** Whether this key is a pending upload (for a form's preview of a file not saved yet). */
@@ -160,7 +170,9 @@ export function createUploadsService(deps: { db: Db; storage: FileStorage; now?:
 
   /** Deletes files of records that were deleted or replaced; a missing file is not an error. */
   async function removeFiles(keys: (string | null | undefined)[]): Promise<void> {
-    await Promise.all(keys.filter((key): key is string => Boolean(key)).map((key) => storage.delete(key)));
+    const present = keys.filter((key): key is string => Boolean(key));
+    await Promise.all(present.map((key) => storage.delete(key)));
+    await deps.videos?.removed(present);
   }
 
   return { store, discard, sweep, plan, claim, isPending, removeFiles };

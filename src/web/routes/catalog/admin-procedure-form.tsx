@@ -11,6 +11,7 @@ import { useAdminProcedure, useAdminTags, useDeleteProcedure, useSaveProcedure }
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { ChapterTimeInput } from '#web/features/catalog/components/chapter-time-input.tsx';
 import { UploadField } from '#web/features/admin/components/upload-field.tsx';
+import { VideoRenditionStatus } from '#web/features/admin/components/video-rendition-status.tsx';
 import { newRecordId } from '#web/features/admin/form-errors.ts';
 import { usePendingUploads } from '#web/features/admin/pending-uploads.ts';
 import { RecordFormButtons, useRecordForm } from '#web/features/admin/components/record-form.tsx';
@@ -142,20 +143,25 @@ function AdminProcedureForm({ recordId }: { recordId?: string }) {
                     control={form.control}
                     name={file.name}
                     render={({ field }) => (
-                      <UploadField
-                        label={file.label}
-                        hint={file.hint}
-                        target={file.target}
-                        recordId={id}
-                        required
-                        value={field.value || null}
-                        onChange={(key) => {
-                          field.onChange(key ?? '');
-                          form.clearErrors(file.name);
-                        }}
-                        pending={pending}
-                        error={errors[file.name]?.message}
-                      />
+                      <Stack gap="xs">
+                        <UploadField
+                          label={file.label}
+                          hint={file.hint}
+                          target={file.target}
+                          recordId={id}
+                          required
+                          value={field.value || null}
+                          onChange={(key) => {
+                            field.onChange(key ?? '');
+                            form.clearErrors(file.name);
+                          }}
+                          pending={pending}
+                          error={errors[file.name]?.message}
+                        />
+                        {(file.name === 'demoVideo' || file.name === 'fullVideo') && field.value && (
+                          <VideoRenditionStatus videoKey={field.value} saved={field.value === procedure.data?.[file.name]} />
+                        )}
+                      </Stack>
                     )}
                   />
                 ))}

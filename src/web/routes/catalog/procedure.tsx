@@ -110,6 +110,7 @@ function VideoArea({ procedure, viewing }: { procedure: ProcedureDetail; viewing
     return (
       <ProcedurePlayer
         src={procedure.videoUrl}
+        hlsSrc={procedure.hlsUrl}
         title={procedure.name}
         poster={procedure.previewUrl}
         chapters={procedure.chapters}
@@ -143,6 +144,7 @@ function VideoArea({ procedure, viewing }: { procedure: ProcedureDetail; viewing
         key={viewing.token}
         playerRef={setPlayer}
         src={`${procedure.videoUrl}?vt=${encodeURIComponent(viewing.token)}`}
+        hlsSrc={procedure.hlsUrl ? `${procedure.hlsUrl}?vt=${encodeURIComponent(viewing.token)}` : null}
         title={procedure.name}
         poster={procedure.previewUrl}
         chapters={procedure.chapters}

@@ -1,13 +1,14 @@
 import '@vidstack/react/player/styles/default/theme.css';
 import '@vidstack/react/player/styles/default/layouts/video.css';
-import { Button, Stack, Text, Title, UnstyledButton } from '@mantine/core';
-import { MediaPlayer, MediaProvider, Track, type MediaPlayerInstance } from '@vidstack/react';
+import { Button, Stack, Switch, Text, Title, UnstyledButton } from '@mantine/core';
+import { isHLSProvider, MediaPlayer, MediaProvider, Track, type MediaPlayerInstance, type MediaProviderAdapter, type PlayerSrc } from '@vidstack/react';
 import { DefaultVideoLayout, defaultLayoutIcons, type DefaultLayoutTranslations } from '@vidstack/react/player/layouts/default';
-import { useMergedRef } from '@mantine/hooks';
+import { useLocalStorage, useMergedRef } from '@mantine/hooks';
 import { useEffect, useMemo, useRef, useState, type Ref } from 'react';
 import { formatChapterTime } from '#shared/catalog/catalog.rules.ts';
 import type { CaptionTrack } from '#shared/catalog/catalog.schemas.ts';
 import { buildChaptersVtt } from '../chapters-vtt.ts';
+import { storageKeys } from '#web/lib/storage-keys.ts';
 import classes from './procedure-player.module.css';
 
 type Chapter = { name: string; timeSeconds: number };
@@ -49,11 +50,26 @@ const spanish: Partial<DefaultLayoutTranslations> = {
   Volume: 'Volumen',
 };
 
-const mimeOf = (url: string) => (new URL(url, 'http://x').pathname.toLowerCase().endsWith('.webm') ? 'video/webm' : 'video/mp4');
+const mimeOf = (url: string): 'video/webm' | 'video/mp4' =>
+  new URL(url, 'http://x').pathname.toLowerCase().endsWith('.webm') ? 'video/webm' : 'video/mp4';
+
+/** 'Ahorro de datos': the lowest rendition, chosen by hand; off, hls.js picks what the connection allows. */
+function applyDataSaver(player: MediaPlayerInstance | null, on: boolean) {
+  const qualities = player?.qualities;
+  if (!qualities || qualities.length === 0) return;
+  if (!on) {
+    if (!qualities.auto) qualities.autoSelect();
+    return;
+  }
+  const lowest = qualities.toArray().reduce((low, each) => (each.height < low.height ? each : low));
+  if (!lowest.selected || qualities.auto) lowest.selected = true;
+}
 
 /** Vidstack player with the chapters as a WebVTT track and as the 'Secciones navegables' list, and a captions menu. */
 export function ProcedurePlayer(props: {
   src: string;
+  /** The HLS master playlist (same query as src); src stays the fallback where HLS cannot play. */
+  hlsSrc?: string | null;
   title: string;
   poster?: string | null;
   chapters: Chapter[];
@@ -61,10 +77,29 @@ export function ProcedurePlayer(props: {
   /** Lets the page follow and seek the player (resume positions). */
   playerRef?: Ref<MediaPlayerInstance>;
 }) {
-  const { src, title, poster, chapters, captions = [] } = props;
+  const { src, hlsSrc, title, poster, chapters, captions = [] } = props;
   const player = useRef<MediaPlayerInstance>(null);
   const mergedRef = useMergedRef(player, props.playerRef);
   const [duration, setDuration] = useState(0);
+  const [dataSaver, setDataSaver] = useLocalStorage({ key: storageKeys.dataSaver, defaultValue: false, getInitialValueInEffect: false });
+  const dataSaverRef = useRef(dataSaver);
+  const sources = useMemo<PlayerSrc>(
+    () => (hlsSrc ? [{ src: hlsSrc, type: 'application/x-mpegurl' as const }, { src, type: mimeOf(src) }] : { src, type: mimeOf(src) }),
+    [hlsSrc, src],
+  );
+
+  const onProviderChange = (provider: MediaProviderAdapter | null) => {
+    if (!isHLSProvider(provider)) return;
+    // never the CDN: hls.js comes from our own bundle, loaded only when a ladder plays
+    provider.library = () => import('hls.js/light');
+    // -1: the first segments come at the level the measured bandwidth allows
+    provider.config = { startLevel: dataSaverRef.current ? 0 : -1 };
+  };
+
+  useEffect(() => {
+    dataSaverRef.current = dataSaver;
+    applyDataSaver(player.current, dataSaver);
+  }, [dataSaver]);
 
   const vttUrl = useMemo(() => {
     if (chapters.length === 0 || duration <= 0) return null;
@@ -87,7 +122,9 @@ export function ProcedurePlayer(props: {
         ref={mergedRef}
         className={classes.player}
         title={title}
-        src={{ src, type: mimeOf(src) }}
+        src={sources}
+        onProviderChange={onProviderChange}
+        onQualitiesChange={() => applyDataSaver(player.current, dataSaverRef.current)}
         poster={poster ?? undefined}
         playsInline
         crossOrigin={null}
@@ -103,6 +140,14 @@ export function ProcedurePlayer(props: {
         </MediaProvider>
         <DefaultVideoLayout icons={defaultLayoutIcons} translations={spanish} noScrubGesture slots={{ googleCastButton: null }} />
       </MediaPlayer>
+      {hlsSrc && (
+        <Switch
+          label="Ahorro de datos"
+          description="Reproduce la calidad más baja en este dispositivo para gastar menos datos móviles."
+          checked={dataSaver}
+          onChange={(event) => setDataSaver(event.currentTarget.checked)}
+        />
+      )}
       {chapters.length > 0 && (
         <section aria-labelledby="secciones-navegables">
           <Title order={2} size="h4" id="secciones-navegables" mb="xs">

@@ -5,6 +5,7 @@ import { Controller, useFieldArray, useForm, type FieldErrors } from 'react-hook
 import { ownVideoInputSchema, type AdminDiplomaVideo, type OwnVideoInput } from '#shared/diplomas/diplomas.admin.schemas.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { ChapterTimeInput } from '#web/features/catalog/components/chapter-time-input.tsx';
+import { VideoRenditionStatus } from '#web/features/admin/components/video-rendition-status.tsx';
 import { UploadField } from '#web/features/admin/components/upload-field.tsx';
 import { applyServerFieldErrors, newRecordId } from '#web/features/admin/form-errors.ts';
 import { usePendingUploads } from '#web/features/admin/pending-uploads.ts';
@@ -118,6 +119,11 @@ function OwnVideoForm({ diplomaId, video, onClose }: Props) {
               error={errors.video?.message}
             />
           )}
+        />
+        <Controller
+          control={form.control}
+          name="video"
+          render={({ field }) => (field.value ? <VideoRenditionStatus videoKey={field.value} saved={field.value === video?.video} /> : <></>)}
         />
 
         <Stack gap="xs">

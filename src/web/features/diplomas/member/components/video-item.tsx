@@ -1,5 +1,5 @@
 import { Anchor, Button, Group, Image, SimpleGrid, Stack, Text } from '@mantine/core';
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import type { CourseItem } from '#shared/diplomas/diplomas.schemas.ts';
 import { formatChapterTime } from '#shared/catalog/catalog.rules.ts';
@@ -9,11 +9,33 @@ import { useCompleteVideo } from '#web/features/diplomas/member/diplomas.api.ts'
 
 type CourseVideo = Extract<CourseItem, { type: 'video' }>;
 
+/** Streams the HLS ladder once it exists (hls.js from our bundle, where Media Source is there); the file in src stays the fallback. */
+function useHlsWhenReady(player: React.RefObject<HTMLVideoElement | null>, hlsUrl: string | null) {
+  useEffect(() => {
+    const element = player.current;
+    if (!element || !hlsUrl) return;
+    let destroy = () => {};
+    let cancelled = false;
+    void import('hls.js/light').then(({ default: Hls }) => {
+      if (cancelled || !Hls.isSupported()) return;
+      const hls = new Hls();
+      hls.loadSource(hlsUrl);
+      hls.attachMedia(element);
+      destroy = () => hls.destroy();
+    });
+    return () => {
+      cancelled = true;
+      destroy();
+    };
+  }, [player, hlsUrl]);
+}
+
 /** A diploma video: its own file with markers, PDFs and images, or a linked catalogue procedure with its guide. */
 export function VideoItem({ diplomaId, video }: { diplomaId: string; video: CourseVideo }) {
   const player = useRef<HTMLVideoElement>(null);
   const complete = useCompleteVideo(diplomaId);
   const { showAppError } = useErrorModal();
+  useHlsWhenReady(player, video.hlsUrl);
   const markDone = () => {
     if (!video.completed && !complete.isPending) complete.mutate(video.id, { onError: (error) => showAppError(error) });
   };
@@ -22,7 +44,7 @@ export function VideoItem({ diplomaId, video }: { diplomaId: string; video: Cour
     <Stack gap="sm">
       {video.description && <Text size="sm">{video.description}</Text>}
       {video.videoUrl && (
-        <video ref={player} src={video.videoUrl} controls preload="metadata" style={{ width: '100%', borderRadius: 8, background: '#000' }} onEnded={markDone}>
+        <video ref={player} src={video.videoUrl} poster={video.posterUrl ?? undefined} controls preload="metadata" style={{ width: '100%', borderRadius: 8, background: '#000' }} onEnded={markDone}>
           <track kind="captions" />
         </video>
       )}

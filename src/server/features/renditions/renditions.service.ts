@@ -1,0 +1,372 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { access, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { and, asc, eq, inArray, or } from 'drizzle-orm';
+import type { Db } from '#server/db/client.ts';
+import { diplomaVideoChapters, diplomaVideos, procedureChapters, procedures, videoRenditions } from '#server/db/schema/index.ts';
+import type { FileStorage } from '#server/services/storage.ts';
+import type { JobContext } from '#server/services/jobs.ts';
+import { mediaUrl } from '#server/services/media-url.ts';
+import { AppError } from '#shared/errors.ts';
+import { heightsFor, keyframeTimes, renditionErrors } from '#shared/renditions/renditions.rules.ts';
+
+export const transcodeJobKind = 'video.transcode';
+
+/** Seconds per HLS segment: short enough to start fast on a slow link, long enough to keep playlists small. */
+const segmentSeconds = 4;
+/** Video bitrate (kbit/s) per height; audio is 64 kbit/s AAC on every rendition. */
+const videoKbps: Record<number, number> = { 240: 300, 360: 600, 720: 2000 };
+const audioKbps = 64;
+const progressEveryMs = 1000;
+const keepAliveEveryMs = 60_000;
+
+type Log = { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+type Schedule = (kind: string, options: { payload?: object; uniqueKey?: string; tx?: Db }) => Promise<void>;
+
+/** A transcoding failure whose Spanish message the Admin reads. */
+class RenditionFailure extends Error {}
+/** The server is stopping: the job is left for the next start. */
+class Interrupted extends Error {}
+
+/** Only procedure and diploma videos get a ladder (landing slides stay as they are). */
+export function wantsLadder(key: string): boolean {
+  return /^(procedures|diplomados)\//.test(key) && /\.(mp4|webm|ogg|ogv)$/i.test(key);
+}
+
+/** The storage folder of one attempt's files. */
+export function ladderPrefix(id: string, version: string): string {
+  return `hls/${id}/${version}`;
+}
+
+function run(command: string, args: string[], children: Set<ChildProcess>, onStdout?: (text: string) => void) {
+  return new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(child);
+    let stderr = '';
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const lines = stdout.split('\n');
+      stdout = lines.pop() ?? '';
+      if (onStdout) for (const line of lines) onStdout(line);
+    });
+    // keep the tail only: ffmpeg is chatty on long videos
+    child.stderr.on('data', (chunk: Buffer) => void (stderr = (stderr + chunk.toString()).slice(-4000)));
+    child.on('error', (error) => {
+      children.delete(child);
+      reject(error);
+    });
+    child.on('close', (code) => {
+      children.delete(child);
+      resolve({ code, stderr });
+    });
+  });
+}
+
+async function listFiles(root: string, relative = ''): Promise<string[]> {
+  const entries = await readdir(path.join(root, relative), { withFileTypes: true });
+  const nested = await Promise.all(
+    entries.map((entry) => {
+      const child = relative ? `${relative}/${entry.name}` : entry.name;
+      return entry.isDirectory() ? listFiles(root, child) : Promise.resolve([child]);
+    }),
+  );
+  return nested.flat();
+}
+
+/**
+ * HLS ladders (240p/360p/720p, never above the source) and a poster for uploaded procedure and diploma videos,
+ * made by a job with ffmpeg. The original file stays what is served until a ladder is marked ready.
+ */
+export function createRenditionsService(deps: {
+  db: Db;
+  storage: FileStorage;
+  schedule: Schedule;
+  ffmpegPath: string;
+  log?: Log;
+}) {
+  const { db, storage, schedule } = deps;
+  const ffprobePath = path.join(path.dirname(deps.ffmpegPath), 'ffprobe');
+  const log = deps.log ?? { info() {}, warn() {}, error() {} };
+  const children = new Set<ChildProcess>();
+  let stopping = false;
+
+  /** Queues a ladder for each of these video keys; call it in the transaction that saves them into a record. */
+  async function queueFor(keys: string[], tx: Db = db): Promise<void> {
+    for (const key of keys.filter(wantsLadder)) {
+      const [row] = await tx
+        .insert(videoRenditions)
+        .values({ sourceKey: key })
+        .onConflictDoUpdate({ target: videoRenditions.sourceKey, set: { status: 'pending', progress: 0, error: null, updatedAt: new Date() } })
+        .returning({ id: videoRenditions.id });
+      await schedule(transcodeJobKind, { payload: { renditionId: row!.id }, uniqueKey: `${transcodeJobKind}:${row!.id}`, tx });
+    }
+  }
+
+  /** 'Reintentar' (or a first ladder for a video saved before ladders existed): the key must be a saved video. */
+  async function prepare(key: string): Promise<void> {
+    if (!wantsLadder(key)) throw new AppError('NOT_FOUND');
+    const [procedure] = await db
+      .select({ id: procedures.id })
+      .from(procedures)
+      .where(or(eq(procedures.fullVideo, key), eq(procedures.demoVideo, key)));
+    const [diplomaVideo] = procedure ? [] : await db.select({ id: diplomaVideos.id }).from(diplomaVideos).where(eq(diplomaVideos.video, key));
+    if (!procedure && !diplomaVideo) throw new AppError('NOT_FOUND');
+    const [current] = await db.select({ status: videoRenditions.status }).from(videoRenditions).where(eq(videoRenditions.sourceKey, key));
+    // one being made is left alone; a pending one is queued again (the job's unique key keeps it to one job)
+    if (current?.status === 'processing') return;
+    await db.transaction(async (tx) => queueFor([key], tx as unknown as Db));
+  }
+
+  /** Where each of these videos' ladders stands, for the console. */
+  async function statusOf(keys: string[]) {
+    if (keys.length === 0) return [];
+    const rows = await db.select().from(videoRenditions).where(inArray(videoRenditions.sourceKey, keys));
+    return rows.map((row) => ({
+      key: row.sourceKey,
+      status: row.status,
+      progress: row.progress,
+      error: row.error,
+      heights: row.status === 'ready' ? row.heights : [],
+    }));
+  }
+
+  /** The master playlist and poster of a ready ladder, or null (the original file is played then). */
+  async function ready(key: string | null | undefined): Promise<{ hlsUrl: string; posterUrl: string } | null> {
+    if (!key) return null;
+    const [row] = await db
+      .select({ id: videoRenditions.id, version: videoRenditions.readyVersion })
+      .from(videoRenditions)
+      .where(and(eq(videoRenditions.sourceKey, key), eq(videoRenditions.status, 'ready')));
+    if (!row?.version) return null;
+    const prefix = ladderPrefix(row.id, row.version);
+    return { hlsUrl: mediaUrl(`${prefix}/master.m3u8`)!, posterUrl: mediaUrl(`${prefix}/poster.jpg`)! };
+  }
+
+  /** The source video of a ladder file, when that file belongs to the ladder being served (never a half-written attempt). */
+  async function sourceOf(id: string, version: string): Promise<string | null> {
+    const [row] = await db
+      .select({ sourceKey: videoRenditions.sourceKey })
+      .from(videoRenditions)
+      .where(and(eq(videoRenditions.id, id), eq(videoRenditions.readyVersion, version), eq(videoRenditions.status, 'ready')));
+    return row?.sourceKey ?? null;
+  }
+
+  /** Deletes every file of one attempt; segment names are numbered, so they are found without listing the store. */
+  async function deleteVersion(id: string, version: string, heights: readonly number[]): Promise<void> {
+    const prefix = ladderPrefix(id, version);
+    await Promise.all(['master.m3u8', 'poster.jpg'].map((name) => storage.delete(`${prefix}/${name}`)));
+    for (const height of heights) {
+      await storage.delete(`${prefix}/${height}p/index.m3u8`);
+      for (let index = 0; ; index++) {
+        const key = `${prefix}/${height}p/seg_${String(index).padStart(5, '0')}.ts`;
+        if (!(await storage.stat(key))) break;
+        await storage.delete(key);
+      }
+    }
+  }
+
+  /** Deletes the ladders of videos that were replaced or whose record was deleted. */
+  async function removeFor(keys: string[]): Promise<void> {
+    const videoKeys = keys.filter(wantsLadder);
+    if (videoKeys.length === 0) return;
+    const rows = await db.delete(videoRenditions).where(inArray(videoRenditions.sourceKey, videoKeys)).returning();
+    for (const row of rows) {
+      if (row.readyVersion) await deleteVersion(row.id, row.readyVersion, row.heights);
+      if (row.workingVersion) await deleteVersion(row.id, row.workingVersion, [240, 360, 720]);
+    }
+  }
+
+  async function chapterSeconds(key: string): Promise<number[]> {
+    const [procedure] = await db.select({ id: procedures.id }).from(procedures).where(eq(procedures.fullVideo, key));
+    if (procedure) {
+      const rows = await db
+        .select({ seconds: procedureChapters.timeSeconds })
+        .from(procedureChapters)
+        .where(eq(procedureChapters.procedureId, procedure.id))
+        .orderBy(asc(procedureChapters.position));
+      return rows.map((row) => row.seconds);
+    }
+    const rows = await db
+      .select({ seconds: diplomaVideoChapters.timeSeconds })
+      .from(diplomaVideoChapters)
+      .innerJoin(diplomaVideos, eq(diplomaVideos.id, diplomaVideoChapters.videoId))
+      .where(eq(diplomaVideos.video, key));
+    return rows.map((row) => row.seconds);
+  }
+
+  async function ffmpegAvailable(): Promise<boolean> {
+    try {
+      await access(deps.ffmpegPath, constants.X_OK);
+      await access(ffprobePath, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async function probe(file: string) {
+    const result = await new Promise<string>((resolve, reject) => {
+      const child = spawn(ffprobePath, ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', file], { stdio: ['ignore', 'pipe', 'ignore'] });
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => void (out += chunk.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => (code === 0 ? resolve(out) : reject(new RenditionFailure(renditionErrors.unreadable))));
+    });
+    const info = JSON.parse(result) as { streams?: { codec_type?: string; height?: number }[]; format?: { duration?: string } };
+    const video = info.streams?.find((stream) => stream.codec_type === 'video');
+    const duration = Number(info.format?.duration);
+    if (!video?.height || !Number.isFinite(duration) || duration <= 0) throw new RenditionFailure(renditionErrors.unreadable);
+    return { height: video.height, duration, hasAudio: Boolean(info.streams?.some((stream) => stream.codec_type === 'audio')) };
+  }
+
+  /** The ffmpeg arguments of the whole ladder in one pass: one decode, one scaled copy per height. */
+  function ladderArgs(input: string, out: string, heights: number[], hasAudio: boolean, keyframes: number[]): string[] {
+    const split = `[0:v]split=${heights.length}${heights.map((_, index) => `[s${index}]`).join('')}`;
+    const scales = heights.map((height, index) => `[s${index}]scale=-2:${height}[v${index}]`);
+    const args = ['-hide_banner', '-nostdin', '-y', '-i', input, '-filter_complex', [split, ...scales].join(';')];
+    heights.forEach((height, index) => {
+      args.push('-map', `[v${index}]`);
+      if (hasAudio) args.push('-map', '0:a:0');
+      const kbps = videoKbps[height]!;
+      args.push(`-b:v:${index}`, `${kbps}k`, `-maxrate:v:${index}`, `${Math.round(kbps * 1.2)}k`, `-bufsize:v:${index}`, `${kbps * 2}k`);
+    });
+    args.push('-c:v', 'libx264', '-preset', 'veryfast', '-profile:v', 'main', '-pix_fmt', 'yuv420p', '-sc_threshold', '0');
+    // segments cut at keyframes: forcing one at each chapter start makes every chapter begin a segment
+    args.push('-force_key_frames', keyframes.join(','));
+    if (hasAudio) args.push('-c:a', 'aac', '-b:a', `${audioKbps}k`, '-ac', '2');
+    const streamMap = heights.map((height, index) => (hasAudio ? `v:${index},a:${index},name:${height}p` : `v:${index},name:${height}p`)).join(' ');
+    args.push(
+      '-f', 'hls',
+      '-hls_time', String(segmentSeconds),
+      '-hls_playlist_type', 'vod',
+      '-hls_flags', 'independent_segments',
+      '-hls_segment_type', 'mpegts',
+      '-hls_segment_filename', path.join(out, '%v', 'seg_%05d.ts'),
+      '-master_pl_name', 'master.m3u8',
+      '-var_stream_map', streamMap,
+      '-progress', 'pipe:1',
+      '-nostats',
+      path.join(out, '%v', 'index.m3u8'),
+    );
+    return args;
+  }
+
+  async function setProgress(id: string, version: string, progress: number) {
+    await db
+      .update(videoRenditions)
+      .set({ progress, updatedAt: new Date() })
+      .where(and(eq(videoRenditions.id, id), eq(videoRenditions.workingVersion, version)));
+  }
+
+  /** The job: one attempt at the whole ladder; files go up under a fresh folder and are served only once marked ready. */
+  async function transcode(renditionId: string, context: JobContext = { keepAlive: async () => {} }): Promise<void> {
+    const [row] = await db.select().from(videoRenditions).where(eq(videoRenditions.id, renditionId));
+    if (!row || row.status === 'ready') return;
+    // a crashed attempt left files nobody serves: they go first
+    if (row.workingVersion) await deleteVersion(row.id, row.workingVersion, [240, 360, 720]);
+    const version = randomUUID();
+    await db
+      .update(videoRenditions)
+      .set({ status: 'processing', progress: 0, error: null, workingVersion: version, updatedAt: new Date() })
+      .where(eq(videoRenditions.id, row.id));
+    const work = await mkdtemp(path.join(tmpdir(), 'cxvet-hls-'));
+    const alive = setInterval(() => void context.keepAlive().catch(() => {}), keepAliveEveryMs);
+    try {
+      if (!(await ffmpegAvailable())) throw new RenditionFailure(renditionErrors.noFfmpeg);
+      if (!(await storage.stat(row.sourceKey))) throw new RenditionFailure(renditionErrors.missingSource);
+      const input = path.join(work, `source${path.extname(row.sourceKey)}`);
+      await pipeline(storage.read(row.sourceKey), createWriteStream(input));
+      const source = await probe(input);
+      const heights = heightsFor(source.height);
+      const out = path.join(work, 'out');
+      for (const height of heights) await mkdir(path.join(out, `${height}p`), { recursive: true });
+
+      let lastWrite = 0;
+      const args = ladderArgs(input, out, heights, source.hasAudio, keyframeTimes(source.duration, await chapterSeconds(row.sourceKey), segmentSeconds));
+      const result = await run(deps.ffmpegPath, args, children, (line) => {
+        const match = /^out_time_us=(\d+)/.exec(line);
+        if (!match || Date.now() - lastWrite < progressEveryMs) return;
+        lastWrite = Date.now();
+        // the last percent is the upload: 'Listo' only when everything is stored
+        const percent = Math.min(95, Math.floor((Number(match[1]) / 1e6 / source.duration) * 95));
+        void setProgress(row.id, version, percent).catch(() => {});
+      });
+      if (stopping) throw new Interrupted('server stopping');
+      if (result.code !== 0) {
+        log.warn({ renditionId: row.id, stderr: result.stderr.slice(-1000) }, 'ffmpeg failed');
+        throw new RenditionFailure(renditionErrors.unreadable);
+      }
+      const poster = await run(
+        deps.ffmpegPath,
+        ['-hide_banner', '-nostdin', '-y', '-ss', String(Math.min(5, source.duration / 10)), '-i', input, '-frames:v', '1', '-vf', `scale=-2:${Math.min(720, source.height)}`, '-q:v', '4', path.join(out, 'poster.jpg')],
+        children,
+      );
+      if (stopping) throw new Interrupted('server stopping');
+      if (poster.code !== 0) throw new RenditionFailure(renditionErrors.unreadable);
+
+      const prefix = ladderPrefix(row.id, version);
+      const files = await listFiles(out);
+      const segmentCount = files.filter((file) => file.startsWith(`${heights[0]}p/seg_`)).length;
+      for (const [index, file] of files.entries()) {
+        await storage.put(`${prefix}/${file}`, createReadStream(path.join(out, file)));
+        if (index % 20 === 0) await setProgress(row.id, version, 95 + Math.floor((index / files.length) * 4));
+      }
+      // one update makes the ladder live; a crash before it leaves the MP4 served and this folder to the next attempt
+      const marked = await db
+        .update(videoRenditions)
+        .set({
+          status: 'ready',
+          progress: 100,
+          error: null,
+          readyVersion: version,
+          workingVersion: null,
+          heights,
+          segmentCount,
+          durationSeconds: source.duration,
+          updatedAt: new Date(),
+        })
+        .where(and(eq(videoRenditions.id, row.id), eq(videoRenditions.workingVersion, version)))
+        .returning({ id: videoRenditions.id });
+      if (marked.length === 0) {
+        // the video was replaced or deleted meanwhile: these files belong to nobody
+        await deleteVersion(row.id, version, heights);
+        return;
+      }
+      if (row.readyVersion) await deleteVersion(row.id, row.readyVersion, row.heights);
+      log.info({ renditionId: row.id, heights, segmentCount }, 'video ladder ready');
+    } catch (error) {
+      if (error instanceof Interrupted || stopping) {
+        // left pending for the next start; the job runner retries it
+        await db.update(videoRenditions).set({ status: 'pending', progress: 0, updatedAt: new Date() }).where(eq(videoRenditions.id, row.id));
+        throw error;
+      }
+      const message = error instanceof RenditionFailure ? error.message : renditionErrors.unexpected;
+      if (!(error instanceof RenditionFailure)) log.error({ err: error, renditionId: row.id }, 'video ladder failed');
+      else log.warn({ renditionId: row.id, reason: message }, 'video ladder failed');
+      // not retried by itself: the same file fails the same way; the Admin sees the error and 'Reintentar'
+      await db
+        .update(videoRenditions)
+        .set({ status: 'failed', error: message, progress: 0, updatedAt: new Date() })
+        .where(and(eq(videoRenditions.id, row.id), eq(videoRenditions.workingVersion, version)));
+    } finally {
+      clearInterval(alive);
+      await rm(work, { recursive: true, force: true });
+    }
+  }
+
+  /** Ends running ffmpeg processes at shutdown; their jobs run again after the restart. */
+  function stop(): void {
+    stopping = true;
+    for (const child of children) child.kill('SIGKILL');
+  }
+
+  return { queueFor, prepare, statusOf, ready, sourceOf, removeFor, transcode, stop, ffmpegAvailable };
+}
+
+export type RenditionsService = ReturnType<typeof createRenditionsService>;
