@@ -368,7 +368,8 @@ if (!existsSync('dist/index.html')) {
   console.log('Building first (the bench measures what `npm start` serves)…');
   spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
 }
-await runOn('PGlite');
+// BENCH_SKIP_PGLITE=1 with TEST_DATABASE_URL: PostgreSQL only
+if (process.env.BENCH_SKIP_PGLITE !== '1') await runOn('PGlite');
 if (process.env.TEST_DATABASE_URL) await runOn('PostgreSQL', process.env.TEST_DATABASE_URL);
 
 const mark = (holds: boolean | null) => (holds === null ? '' : holds ? 'yes' : 'NO');
