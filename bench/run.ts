@@ -23,6 +23,8 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const userCount = Number(process.env.BENCH_USERS ?? 100_000);
 const watchingMembers = Number(process.env.BENCH_WATCHING_MEMBERS ?? 200);
 const watchingSeconds = Number(process.env.BENCH_WATCHING_SECONDS ?? 20);
+// BENCH_ONLY=server: only the `npm start` figures (start, idle RSS, the users report), no Chromium and no backup
+const serverOnly = process.env.BENCH_ONLY === 'server';
 const password = 'Bench1234';
 const origin = 'http://localhost:3000';
 const benchStarted = performance.now();
@@ -256,7 +258,7 @@ async function measureServer(kind: string, env: Record<string, string>, rows: Ro
     rows.push({ figure: 'server idle RSS after start', value: `${idle.toFixed(0)} MiB`, goal: `< ${idleGoal} MiB`, holds: idle < idleGoal });
 
     step(`${kind}: guest pages in Chromium`);
-    const pages = kind === 'PGlite' ? await measurePages(baseUrl) : null;
+    const pages = kind === 'PGlite' && !serverOnly ? await measurePages(baseUrl) : null;
     step(`${kind}: users report`);
 
     const adminCookie = await signIn(baseUrl, 'bench-admin@bench.example', baseUrl);
@@ -291,8 +293,10 @@ async function measureServer(kind: string, env: Record<string, string>, rows: Ro
       holds: report.ok && reportMs < 15_000 && firstByte < 1000 && peak < 300,
     });
 
-    step(`${kind}: backup while /api/health is polled`);
-    rows.push(await measureBackup(baseUrl, adminCookie));
+    if (!serverOnly) {
+      step(`${kind}: backup while /api/health is polled`);
+      rows.push(await measureBackup(baseUrl, adminCookie));
+    }
     return pages;
   } finally {
     child.kill('SIGTERM');
@@ -330,7 +334,8 @@ async function runOn(kind: 'PGlite' | 'PostgreSQL', serverUrl?: string) {
     );
     await database.migrate();
     try {
-      await measureInProcess(kind, database, dataDir, rows, queryCount);
+      if (serverOnly) await insertUsers(database.db, userCount);
+      else await measureInProcess(kind, database, dataDir, rows, queryCount);
     } finally {
       await database.close();
     }
@@ -364,7 +369,8 @@ if (!existsSync('dist/index.html')) {
   console.log('Building first (the bench measures what `npm start` serves)…');
   spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
 }
-await runOn('PGlite');
+// BENCH_SKIP_PGLITE=1 with TEST_DATABASE_URL: PostgreSQL only
+if (process.env.BENCH_SKIP_PGLITE !== '1') await runOn('PGlite');
 if (process.env.TEST_DATABASE_URL) await runOn('PostgreSQL', process.env.TEST_DATABASE_URL);
 // once, whatever the database: the figures are about bytes on a slow link (BENCH_VIDEO=0 skips it)
 const videoRows = await measureVideo(step);

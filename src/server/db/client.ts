@@ -1,5 +1,3 @@
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -9,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { fileURLToPath } from 'node:url';
 import * as schema from './schema/index.ts';
+import { startPgliteThread, type PgliteClient } from './pglite-thread.ts';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -18,8 +17,8 @@ type Handler = (payload: string) => void;
 export type Database = {
   db: Db;
   kind: 'pglite' | 'postgres';
-  /** The embedded client (PGlite only): backups snapshot its data folder. */
-  pglite?: PGlite;
+  /** The embedded client (PGlite only), running in its own thread: backups snapshot its data folder. */
+  pglite?: PgliteClient;
   /** The connection string (PostgreSQL only): backups hand it to pg_dump. */
   url?: string;
   migrate(): Promise<void>;
@@ -176,16 +175,14 @@ export async function openDatabase(options: {
       },
     };
   }
-  const client = await PGlite.create(options.pgliteDir ?? 'memory://', {
-    extensions: { pg_trgm },
-    ...(options.pgliteTemplate ? { loadDataDir: options.pgliteTemplate } : {}),
-  });
-  const db = drizzlePglite(client, { schema, casing: 'snake_case', logger }) as unknown as Db;
+  // PGlite answers from a worker thread: its queries never stop this thread's requests
+  const client = await startPgliteThread({ dataDir: options.pgliteDir ?? 'memory://', template: options.pgliteTemplate });
+  const db = drizzlePglite(client.asPglite(), { schema, casing: 'snake_case', logger }) as unknown as Db;
   return {
     db,
     kind: 'pglite',
     pglite: client,
-    migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
+    migrate: () => migratePglite(drizzlePglite(client.asPglite()), { migrationsFolder }),
     ping: async () => {
       if (client.closed) throw new Error('database closed');
       await db.execute(sql`select 1`);

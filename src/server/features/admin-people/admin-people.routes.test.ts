@@ -175,6 +175,43 @@ describe('users report', () => {
       await fresh.close();
     }
   });
+
+  it('writes every member once and in order across several read batches', async () => {
+    const fresh = await createTestApp();
+    try {
+      const boss = await signedInAs(fresh, { type: 'Admin' });
+      // 1,234 members: two full batches of 500 and a partial one; every 7th Premium, every 14th of those annual
+      await fresh.db.insert(users).values(
+        Array.from({ length: 1234 }, (_, index) => ({
+          id: `lote-${index}`,
+          name: `Miembro ${String(index).padStart(4, '0')}`,
+          email: `lote${index}@example.com`,
+          type: index % 7 === 0 ? ('Premium' as const) : ('Gratis' as const),
+          annualPlan: index % 14 === 0,
+        })),
+      );
+      const response = await fresh.app.inject({ url: '/api/admin/users/report.xlsx', headers: { cookie: boss.cookie } });
+      expect(response.statusCode).toBe(200);
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.read(Readable.from(response.rawPayload));
+      const rows = workbook.getWorksheet('Usuarios')!.getSheetValues().slice(2).map((row) => (row as unknown[]).slice(1));
+      const names = rows.map((row) => String(row[0]));
+      expect(names).toHaveLength(1234);
+      expect(new Set(names).size).toBe(1234);
+      const memberships = rows.map((row) => String(row[3]));
+      const firstMonthly = memberships.indexOf('Premium mensual');
+      const firstGratis = memberships.indexOf('Gratis');
+      expect(memberships.slice(0, firstMonthly).every((membership) => membership === 'Premium anual')).toBe(true);
+      expect(memberships.slice(firstMonthly, firstGratis).every((membership) => membership === 'Premium mensual')).toBe(true);
+      expect(memberships.slice(firstGratis).every((membership) => membership === 'Gratis')).toBe(true);
+      expect(firstMonthly).toBe(Math.ceil(1234 / 14));
+      expect(firstGratis).toBe(Math.ceil(1234 / 7));
+      const [exported] = await fresh.db.select().from(reportExports);
+      expect(exported).toMatchObject({ rowCount: 1234 });
+    } finally {
+      await fresh.close();
+    }
+  });
 });
 
 describe('manual Premium', () => {

@@ -1,0 +1,192 @@
+import { Worker } from 'node:worker_threads';
+import type { PGlite, QueryOptions, Results } from '@electric-sql/pglite';
+
+/** What the app and Drizzle use of a PGlite client, answered by the database thread (pglite-worker.mjs). */
+export type PgliteQueries = {
+  query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
+  exec(sql: string, options?: QueryOptions): Promise<Results[]>;
+};
+
+export type PgliteTransaction = PgliteQueries & { closed: boolean; rollback(): Promise<void> };
+
+export type PgliteClient = PgliteQueries & {
+  readonly dataDir: string | undefined;
+  readonly closed: boolean;
+  transaction<T>(callback: (tx: PgliteTransaction) => Promise<T>): Promise<T>;
+  listen(channel: string, callback: (payload: string) => void): Promise<void>;
+  dumpDataDir(compression?: 'none' | 'gzip' | 'auto'): Promise<Blob>;
+  close(): Promise<void>;
+  /** Drizzle's pglite driver takes this object where it expects a PGlite instance. */
+  asPglite(): PGlite;
+};
+
+type WireError = { name: string; message: string; stack?: string; fields: Record<string, unknown> };
+type Reply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: WireError };
+type Event =
+  | { event: 'ready'; dataDir: string | null }
+  | { event: 'failed'; error: WireError }
+  | { event: 'notification'; channel: string; payload: string };
+
+/** The database's error as it was thrown there (code, severity, constraint…), with this thread's stack below. */
+function rebuild(wire: WireError): Error {
+  const error = new Error(wire.message);
+  error.name = wire.name;
+  Object.assign(error, wire.fields);
+  error.stack = `${wire.stack ?? `${wire.name}: ${wire.message}`}\n    --- in the database thread, called from ---\n${new Error().stack?.split('\n').slice(2).join('\n') ?? ''}`;
+  return error;
+}
+
+/**
+ * Drizzle passes parsers that return dates and intervals as text. Functions cannot cross to the database thread,
+ * so their type ids go instead and the thread applies the same identity parsers there.
+ */
+function wireOptions(options: QueryOptions | undefined) {
+  if (!options) return undefined;
+  const { parsers, serializers: _serializers, ...rest } = options;
+  return { ...rest, ...(parsers ? { rawTypes: Object.keys(parsers).map(Number) } : {}) };
+}
+
+/**
+ * Starts PGlite in a worker thread at `dataDir` ('memory://' for tests), optionally from a `dumpDataDir()` tarball.
+ * One transaction at a time, as PGlite itself: queries outside it wait until it ends.
+ */
+export async function startPgliteThread(options: { dataDir: string; template?: Blob }): Promise<PgliteClient> {
+  const template = options.template ? await options.template.arrayBuffer() : undefined;
+  const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
+    workerData: { dataDir: options.dataDir, template },
+    transferList: template ? [template] : [],
+  });
+  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  const listeners = new Map<string, Set<(payload: string) => void>>();
+  let nextId = 1;
+  let closed = false;
+  let failure: Error | null = null;
+
+  // the thread keeps the process alive only while a call waits on it, as the in-process PGlite did
+  const refresh = () => (pending.size > 0 ? worker.ref() : worker.unref());
+
+  const failAll = (error: Error) => {
+    failure ??= error;
+    closed = true;
+    for (const { reject } of pending.values()) reject(error);
+    pending.clear();
+    refresh();
+  };
+
+  let announce: { resolve: (dataDir: string | null) => void; reject: (error: Error) => void };
+  const started = new Promise<string | null>((resolve, reject) => (announce = { resolve, reject }));
+
+  worker.on('message', (message: Reply | Event) => {
+    if ('event' in message) {
+      if (message.event === 'ready') announce.resolve(message.dataDir);
+      else if (message.event === 'failed') announce.reject(rebuild(message.error));
+      else for (const listener of listeners.get(message.channel) ?? []) listener(message.payload);
+      return;
+    }
+    const call = pending.get(message.id);
+    if (!call) return;
+    pending.delete(message.id);
+    refresh();
+    if (message.ok) call.resolve(message.result);
+    else call.reject(rebuild(message.error));
+  });
+  worker.on('error', (error) => {
+    announce.reject(error);
+    failAll(error);
+  });
+  worker.on('exit', (code) => {
+    const error = new Error(`the database thread stopped (exit code ${code})`);
+    announce.reject(error);
+    failAll(error);
+  });
+
+  function call<T>(message: Record<string, unknown>): Promise<T> {
+    if (failure) return Promise.reject(failure);
+    const id = nextId++;
+    return new Promise<T>((resolve, reject) => {
+      pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      refresh();
+      try {
+        worker.postMessage({ ...message, id });
+      } catch (error) {
+        pending.delete(id);
+        refresh();
+        reject(error as Error);
+      }
+    });
+  }
+
+  worker.ref();
+  let dataDir: string | null;
+  try {
+    dataDir = await started;
+  } catch (error) {
+    await worker.terminate();
+    throw error;
+  }
+  refresh();
+
+  const queries = (tx?: number): PgliteQueries => ({
+    query: <T>(sql: string, params?: unknown[], options?: QueryOptions) =>
+      call<Results<T>>({ op: 'query', sql, params: params ?? [], options: wireOptions(options), tx }),
+    exec: (sql: string, options?: QueryOptions) => call<Results[]>({ op: 'exec', sql, options: wireOptions(options), tx }),
+  });
+
+  const client: PgliteClient = {
+    ...queries(),
+    get dataDir() {
+      return dataDir ?? undefined;
+    },
+    get closed() {
+      return closed;
+    },
+    async transaction<T>(callback: (tx: PgliteTransaction) => Promise<T>): Promise<T> {
+      const { tx: id } = await call<{ tx: number }>({ op: 'begin' });
+      let txClosed = false;
+      const tx: PgliteTransaction = {
+        ...queries(id),
+        get closed() {
+          return txClosed;
+        },
+        rollback: async () => {
+          throw new Error('rollback() is not supported through the database thread: throw from the callback instead');
+        },
+      };
+      let result: T;
+      try {
+        result = await callback(tx);
+      } catch (error) {
+        txClosed = true;
+        await call({ op: 'end', tx: id, commit: false }).catch(() => {});
+        throw error;
+      }
+      txClosed = true;
+      await call({ op: 'end', tx: id, commit: true });
+      return result;
+    },
+    async listen(channel, callback) {
+      let set = listeners.get(channel);
+      if (!set) {
+        await call({ op: 'listen', channel });
+        set = listeners.get(channel) ?? new Set();
+        listeners.set(channel, set);
+      }
+      set.add(callback);
+    },
+    async dumpDataDir(compression = 'none') {
+      return new Blob([await call<ArrayBuffer>({ op: 'dump', compression })]);
+    },
+    async close() {
+      if (closed) return;
+      try {
+        await call({ op: 'close' });
+      } finally {
+        closed = true;
+        failure ??= new Error('database closed');
+        await worker.terminate();
+      }
+    },
+    asPglite: () => client as unknown as PGlite,
+  };
+  return client;
+}

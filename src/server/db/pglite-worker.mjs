@@ -1,0 +1,138 @@
+// The embedded database in its own thread: PGlite runs PostgreSQL's WebAssembly synchronously, so on the main
+// thread every query (a 100,000-row report, a search over 10,000 procedures) stopped every other request.
+// client.ts talks to this file over the worker's port; plain JavaScript so it runs the same under tsx, vitest and
+// the built server (Node 20 cannot start a TypeScript worker by itself).
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+
+const port = parentPort;
+if (!port) throw new Error('pglite-worker.mjs runs only as a worker thread');
+
+const { dataDir, template } = workerData;
+// PostgreSQL's 128 MB buffer pool is written through at start and stays resident; the operating system caches the
+// data folder anyway, so 32 MB keeps the server's idle memory down (issue #13: < 250 MB) at no measurable cost
+const startParams = PGlite.defaultStartParams ? [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'] : undefined;
+const ready = PGlite.create(dataDir, {
+  extensions: { pg_trgm },
+  ...(startParams ? { startParams } : {}),
+  ...(template ? { loadDataDir: new Blob([template]) } : {}),
+});
+
+/** Open transactions by id: the main thread's queries inside one carry its id. */
+const transactions = new Map();
+let nextTransaction = 1;
+const identity = (value) => value;
+
+/** Only cloneable fields cross the port: PGlite's DatabaseError keeps code, severity, constraint, table… */
+function errorMessage(error) {
+  const fields = {};
+  if (error && typeof error === 'object') {
+    for (const [key, value] of Object.entries(error)) {
+      if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') fields[key] = value;
+    }
+  }
+  return {
+    name: error?.name ?? 'Error',
+    message: String(error?.message ?? error),
+    stack: typeof error?.stack === 'string' ? error.stack : undefined,
+    fields,
+  };
+}
+
+/** Drizzle passes parsers that keep dates and intervals as text; functions cannot cross the port, their type ids can. */
+function queryOptions(options) {
+  if (!options) return undefined;
+  const { rawTypes, ...rest } = options;
+  if (!rawTypes?.length) return rest;
+  return { ...rest, parsers: Object.fromEntries(rawTypes.map((type) => [type, identity])) };
+}
+
+function clientFor(tx) {
+  if (tx === undefined) return null;
+  const open = transactions.get(tx);
+  if (!open) throw new Error(`transaction ${tx} is not open`);
+  return open.tx;
+}
+
+async function handle(message, pg) {
+  switch (message.op) {
+    case 'query': {
+      const client = clientFor(message.tx) ?? pg;
+      return client.query(message.sql, message.params, queryOptions(message.options));
+    }
+    case 'exec': {
+      const client = clientFor(message.tx) ?? pg;
+      return client.exec(message.sql, queryOptions(message.options));
+    }
+    case 'begin': {
+      // PGlite runs one transaction at a time: a second begin waits here until the first ends
+      const id = nextTransaction++;
+      return new Promise((resolve, reject) => {
+        let started = false;
+        const done = pg.transaction(async (tx) => {
+          started = true;
+          const ended = new Promise((commit, rollback) => transactions.set(id, { tx, commit, rollback, done }));
+          resolve({ tx: id });
+          try {
+            await ended;
+          } finally {
+            transactions.delete(id);
+          }
+        });
+        transactions.set(-id, { done });
+        done.then(
+          () => transactions.delete(-id),
+          (error) => {
+            transactions.delete(-id);
+            if (!started) reject(error);
+          },
+        );
+      });
+    }
+    case 'end': {
+      const open = transactions.get(message.tx);
+      if (!open) throw new Error(`transaction ${message.tx} is not open`);
+      const rolledBack = new Error('rolled back by the caller');
+      if (message.commit) open.commit();
+      else open.rollback(rolledBack);
+      try {
+        await open.done;
+      } catch (error) {
+        if (error !== rolledBack) throw error;
+      }
+      return null;
+    }
+    case 'listen':
+      await pg.listen(message.channel, (payload) => port.postMessage({ event: 'notification', channel: message.channel, payload }));
+      return null;
+    case 'dump': {
+      const dumped = await pg.dumpDataDir(message.compression);
+      return { transfer: await dumped.arrayBuffer() };
+    }
+    case 'close':
+      await pg.close();
+      return null;
+    default:
+      throw new Error(`unknown op ${message.op}`);
+  }
+}
+
+ready.then(
+  (pg) => port.postMessage({ event: 'ready', dataDir: pg.dataDir ?? null }),
+  (error) => port.postMessage({ event: 'failed', error: errorMessage(error) }),
+);
+
+port.on('message', async (message) => {
+  try {
+    const pg = await ready;
+    const result = await handle(message, pg);
+    if (result && result.transfer instanceof ArrayBuffer) {
+      port.postMessage({ id: message.id, ok: true, result: result.transfer }, [result.transfer]);
+    } else {
+      port.postMessage({ id: message.id, ok: true, result });
+    }
+  } catch (error) {
+    port.postMessage({ id: message.id, ok: false, error: errorMessage(error) });
+  }
+});
