@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { accountTypes, minPasswordLength } from '../accounts/accounts.rules.ts';
+import { accountTypes, minPasswordLength } from './accounts.rules.ts';
 import { messages } from '../messages.ts';
 
 export const adminUsersPageSize = 12;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { analyticsCategories } from '../analytics/analytics.rules.ts';
+import { analyticsCategories } from './analytics.rules.ts';
 
 export const statisticsQuerySchema = z.object({
   from: z.iso.date().optional(),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { organizationInputSchema } from './admin-content.schemas.ts';
+import { organizationInputSchema } from './organizations.admin.schemas.ts';
 
 describe('organizationInputSchema', () => {
   it('refuses a null, array or bare body as invalid instead of throwing', () => {

@@ -9,8 +9,8 @@ import {
   type AdminUser,
   type AdminUserRow,
   type AdminUsersQuery,
-} from '#shared/admin-people/users.schemas.ts';
-import { manualSubscriptionId } from '#shared/admin-people/manual-premium.schemas.ts';
+} from '#shared/accounts/users.admin.schemas.ts';
+import { manualSubscriptionId } from '#shared/membership/manual-premium.schemas.ts';
 import type { Auth } from '#server/features/accounts/auth.ts';
 import type { AccountsService, UserRow } from '#server/features/accounts/accounts.service.ts';
 import { containsPattern } from '#server/features/catalog/search-sql.ts';

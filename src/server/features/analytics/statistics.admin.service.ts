@@ -2,7 +2,7 @@ import { and, count, desc, eq, gte, isNull, lt, ne } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { analyticsEvents, users } from '#server/db/schema/index.ts';
 import { analyticsCategories, type AnalyticsCategory } from '#shared/analytics/analytics.rules.ts';
-import { topCountriesLimit, type Statistics } from '#shared/admin-people/statistics.schemas.ts';
+import { topCountriesLimit, type Statistics } from '#shared/analytics/statistics.schemas.ts';
 
 const dayMs = 86_400_000;
 

@@ -4,15 +4,8 @@ import { procedureCaptions, procedureChapters, procedureTags, procedures, tags }
 import { AppError } from '#shared/errors.ts';
 import { formatChapterTime, parseChapterTime } from '#shared/catalog/catalog.rules.ts';
 import { foldForSearch } from '#shared/catalog/catalog.schemas.ts';
-import {
-  adminPageSize,
-  type AdminProcedure,
-  type AdminProcedureListQuery,
-  type AdminProcedurePage,
-  emptyProcedureCaptions,
-  type ProcedureCaptionsInput,
-  type ProcedureInput,
-} from '#shared/admin-content/admin-content.schemas.ts';
+import { adminPageSize } from '#shared/records.schemas.ts';
+import { type AdminProcedure, type AdminProcedureListQuery, type AdminProcedurePage, emptyProcedureCaptions, type ProcedureCaptionsInput, type ProcedureInput } from '#shared/catalog/procedures.admin.schemas.ts';
 import { captionLanguages, captionVideos } from '#shared/catalog/captions.rules.ts';
 import { uploadTargets } from '#shared/uploads/uploads.rules.ts';
 import { containsPattern, foldSql } from '#server/features/catalog/search-sql.ts';

@@ -3,7 +3,7 @@ import type { Db } from '#server/db/client.ts';
 import { tags } from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
 import { messages } from '#shared/messages.ts';
-import type { AdminTag, TagInput } from '#shared/admin-content/admin-content.schemas.ts';
+import type { AdminTag, TagInput } from '#shared/catalog/tags.admin.schemas.ts';
 
 export function createAdminTagsService(deps: { db: Db }) {
   const { db } = deps;

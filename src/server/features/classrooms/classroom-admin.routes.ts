@@ -12,7 +12,7 @@ import {
   managedClassroomSchema,
   setUsersInputSchema,
 } from '#shared/classrooms/classrooms.schemas.ts';
-import { okSchema } from '#shared/admin-content/admin-content.schemas.ts';
+import { okSchema } from '#shared/records.schemas.ts';
 import type { ClassroomAdminService } from './classroom-admin.service.ts';
 import type { ClassroomMembersService } from './classroom-members.service.ts';
 import { importBodyLimit } from './classrooms.admin.routes.ts';

@@ -6,7 +6,7 @@ import { AppError } from '#shared/errors.ts';
 import type { OrganizationType } from '#shared/organizations/organizations.rules.ts';
 import { addressOfCells, importLinesFromText, type ImportLine } from '#shared/classrooms/classrooms.rules.ts';
 import type { ClassroomMember, ImportInput, ImportLineResult, ImportPreview } from '#shared/classrooms/classrooms.schemas.ts';
-import { isFormulaLike } from '#server/features/admin-people/users-report.ts';
+import { isFormulaLike } from '#server/features/accounts/users-report.ts';
 
 /** Who may be on an aula's list: anyone with an account, only the organization's members for a Universidad. */
 export type Audience = { organizationType: OrganizationType; organizationId: string };

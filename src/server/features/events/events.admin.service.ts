@@ -3,10 +3,10 @@ import type { Db } from '#server/db/client.ts';
 import { events } from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
 import { messages } from '#shared/messages.ts';
-import type { AdminEvent, AdminEventRow, EventInput } from '#shared/admin-content/admin-content.schemas.ts';
+import type { AdminEvent, AdminEventRow, EventInput } from '#shared/events/events.admin.schemas.ts';
 import { uploadTargets } from '#shared/uploads/uploads.rules.ts';
 import type { UploadsService } from '#server/features/uploads/uploads.service.ts';
-import { hasVisibleText, sanitizeRichText } from './rich-text.ts';
+import { hasVisibleText, sanitizeRichText } from '../../services/rich-text.ts';
 
 const fileFields = [
   ['image', 'event-image'],

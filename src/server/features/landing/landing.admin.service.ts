@@ -2,7 +2,7 @@ import { asc, eq } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { landingSlides, siteSettings } from '#server/db/schema/index.ts';
 import { defaultSlideSeconds } from '#shared/landing/landing.rules.ts';
-import type { LandingInput } from '#shared/admin-content/admin-content.schemas.ts';
+import type { LandingInput } from '#shared/landing/landing.admin.schemas.ts';
 import { uploadTargets } from '#shared/uploads/uploads.rules.ts';
 import type { UploadsService } from '#server/features/uploads/uploads.service.ts';
 

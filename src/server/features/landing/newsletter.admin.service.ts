@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { siteSettings } from '#server/db/schema/index.ts';
-import type { AdminNewsletter } from '#shared/admin-content/admin-content.schemas.ts';
+import type { AdminNewsletter } from '#shared/landing/landing.admin.schemas.ts';
 import { uploadTargets } from '#shared/uploads/uploads.rules.ts';
 import type { UploadsService } from '#server/features/uploads/uploads.service.ts';
 

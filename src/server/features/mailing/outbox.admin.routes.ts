@@ -4,7 +4,7 @@ import { desc, eq } from 'drizzle-orm';
 import sanitizeHtml from 'sanitize-html';
 import type { Db } from '#server/db/client.ts';
 import { mailOutbox } from '#server/db/schema/index.ts';
-import { outboxQuerySchema, outboxResponseSchema } from '#shared/admin/outbox.schemas.ts';
+import { outboxQuerySchema, outboxResponseSchema } from '#shared/mailing/outbox.schemas.ts';
 
 const mailHtml: sanitizeHtml.IOptions = {
   allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img', 'h1'],

@@ -7,7 +7,7 @@ import {
   manualSubscriptionId,
   type ManualPremiumPeriod,
   type ManualPremiumRow,
-} from '#shared/admin-people/manual-premium.schemas.ts';
+} from '#shared/membership/manual-premium.schemas.ts';
 
 /** Manual Premium (spec 3 §4): granted by an administrator for a month or a year, ending by itself at expiry. */
 export function createManualPremiumService(deps: { db: Db }) {

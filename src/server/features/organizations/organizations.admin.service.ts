@@ -2,7 +2,7 @@ import { asc, eq } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { organizations } from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
-import type { AdminOrganization, OrganizationInput } from '#shared/admin-content/admin-content.schemas.ts';
+import type { AdminOrganization, OrganizationInput } from '#shared/organizations/organizations.admin.schemas.ts';
 import { uploadTargets } from '#shared/uploads/uploads.rules.ts';
 import type { UploadsService } from '#server/features/uploads/uploads.service.ts';
 

@@ -1,8 +1,8 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { BulkMailInput } from '#shared/admin-people/mailing.schemas.ts';
-import type { ManualPremiumPeriod, ManualPremiumRow } from '#shared/admin-people/manual-premium.schemas.ts';
-import type { Statistics } from '#shared/admin-people/statistics.schemas.ts';
-import type { AdminUser, AdminUserInput, AdminUserRow } from '#shared/admin-people/users.schemas.ts';
+import type { BulkMailInput } from '#shared/mailing/mailing.schemas.ts';
+import type { ManualPremiumPeriod, ManualPremiumRow } from '#shared/membership/manual-premium.schemas.ts';
+import type { Statistics } from '#shared/analytics/statistics.schemas.ts';
+import type { AdminUser, AdminUserInput, AdminUserRow } from '#shared/accounts/users.admin.schemas.ts';
 import type { AnalyticsCategory } from '#shared/analytics/analytics.rules.ts';
 import { api } from '#web/lib/api-client.ts';
 

@@ -1,20 +1,10 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  AdminEvent,
-  AdminEventRow,
-  AdminNewsletter,
-  AdminOrganization,
-  AdminProcedure,
-  AdminProcedureListQuery,
-  AdminProcedurePage,
-  AdminTag,
-  EventInput,
-  LandingInput,
-  OrganizationInput,
-  ProcedureInput,
-  TagInput,
-} from '#shared/admin-content/admin-content.schemas.ts';
-import type { OutboxMail } from '#shared/admin/outbox.schemas.ts';
+import type { AdminEvent, AdminEventRow, EventInput } from '#shared/events/events.admin.schemas.ts';
+import type { AdminNewsletter, LandingInput } from '#shared/landing/landing.admin.schemas.ts';
+import type { AdminOrganization, OrganizationInput } from '#shared/organizations/organizations.admin.schemas.ts';
+import type { AdminProcedure, AdminProcedureListQuery, AdminProcedurePage, ProcedureInput } from '#shared/catalog/procedures.admin.schemas.ts';
+import type { AdminTag, TagInput } from '#shared/catalog/tags.admin.schemas.ts';
+import type { OutboxMail } from '#shared/mailing/outbox.schemas.ts';
 import { api } from '#web/lib/api-client.ts';
 
 const keys = {

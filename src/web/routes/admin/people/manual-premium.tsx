@@ -1,5 +1,5 @@
 import { Alert } from '@mantine/core';
-import { manualPremiumMessages, type ManualPremiumRow } from '#shared/admin-people/manual-premium.schemas.ts';
+import { manualPremiumMessages, type ManualPremiumRow } from '#shared/membership/manual-premium.schemas.ts';
 import { useManualPremiumUsers } from '#web/features/admin-people/api.ts';
 import { ManualPremiumLinks, useManualPremiumLoadFailure } from '#web/features/admin-people/components/manual-premium-links.tsx';
 import { spanishDate } from '#web/features/admin-people/format.ts';

@@ -1,7 +1,7 @@
 import { Alert, Anchor, Button, Checkbox, Group } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { AdminUserRow } from '#shared/admin-people/users.schemas.ts';
+import type { AdminUserRow } from '#shared/accounts/users.admin.schemas.ts';
 import { errorContent } from '#web/components/error-modal.tsx';
 import { useAdminUsers, type AdminUsersListQuery } from '#web/features/admin-people/api.ts';
 import { UsersReportButton } from '#web/features/admin-people/components/users-report-button.tsx';
