@@ -28,3 +28,8 @@ export function hasPremiumAccess(user: MembershipFacts | null, now: Date = new D
 export function effectiveType(user: { type: AccountType } | null): UserType {
   return user ? user.type : 'Gest';
 }
+
+/** The one test for an Admin account: the console's guard and every 'Admins pass' rule use it. */
+export function isAdmin(user: { type: UserType } | null | undefined): boolean {
+  return user?.type === 'Admin';
+}

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { isAdmin } from '#shared/accounts/accounts.rules.ts';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireUser } from '#server/plugins/authorization.ts';
 import { AppError } from '#shared/errors.ts';
@@ -30,7 +31,7 @@ export async function registerClassroomAdminRoutes(app: FastifyInstance, deps: {
     scope.addHook('onRequest', async (request) => {
       const user = await requireUser(request);
       // Admins pass (the web lets them open /administrar-aula) but still see only aulas they administer
-      if (user.type !== 'Admin' && !(await service.isAdministrator(user.id))) throw new AppError('FORBIDDEN');
+      if (!isAdmin(user) && !(await service.isAdministrator(user.id))) throw new AppError('FORBIDDEN');
     });
     const routes = scope.withTypeProvider<ZodTypeProvider>();
     const byId = { params: classroomParamsSchema };
