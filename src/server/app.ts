@@ -275,7 +275,7 @@ export async function buildApp(deps: AppDeps) {
   await registerAdminScope(app, async (admin) => {
     registerOutboxRoutes(admin, { db });
     registerAdminUserRoutes(admin, { db, users: createAdminUsersService({ db, auth, accounts }) });
-    registerManualPremiumRoutes(admin, { manualPremium: createManualPremiumService({ db }) });
+    registerManualPremiumRoutes(admin, { manualPremium: createManualPremiumService({ db, membership }) });
     registerStatisticsRoutes(admin, { statistics: createStatisticsService({ db }) });
     registerAdminMailingRoutes(admin, { mailing });
     await registerUploadRoutes(admin, { uploads });

@@ -31,7 +31,7 @@ const seeded = config.seedDemo
   ? await seedDemo({ db: database.db, storage, accounts: app.services.accounts })
   : false;
 if (config.admin) {
-  const outcome = await app.services.accounts.ensureAdmin(config.admin);
+  const outcome = await app.services.accounts.ensureAdmin(config.admin, app.services.membership.promoteToAdmin);
   app.log.info({ outcome }, 'admin account ensured (ADMIN_EMAIL)');
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { newAccountMembership } from '../membership/membership.rules.ts';
 import { accountTypes, minPasswordLength } from './accounts.rules.ts';
 import { messages } from '../messages.ts';
 
@@ -64,13 +65,9 @@ export type AdminUserInput = z.input<typeof adminUserInputSchema>;
 
 /** Spec 2 §4: what an administrator-created account starts with. */
 export const adminCreatedUserDefaults = {
-  type: 'Gratis',
-  paymentDay: null,
+  ...newAccountMembership,
   country: 'México',
   city: 'México',
-  paymentStatus: 'BIEN',
-  terminationDate: null,
-  subscriptionId: null,
   promoMail: false,
   newsMail: false,
 } as const;

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 
 /** subscriptionId of a Premium granted by hand (spec 2 §3). */
-export const manualSubscriptionId = 'MANUAL';
 
 export const manualPremiumPeriods = ['month', 'year'] as const;
 export type ManualPremiumPeriod = (typeof manualPremiumPeriods)[number];

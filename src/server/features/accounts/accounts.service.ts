@@ -272,15 +272,18 @@ export function createAccountsService(deps: {
     await db.delete(users).where(eq(users.id, userId));
   }
 
-  /** Ensures ADMIN_EMAIL exists as an Admin; an existing account is promoted, its password kept. */
-  async function ensureAdmin(admin: { email: string; password: string }): Promise<'created' | 'promoted' | 'unchanged'> {
+  /** Ensures ADMIN_EMAIL exists as an Admin; an existing account is promoted (by membership, which owns the type), its password kept. */
+  async function ensureAdmin(
+    admin: { email: string; password: string },
+    promote: (userId: string) => Promise<void>,
+  ): Promise<'created' | 'promoted' | 'unchanged'> {
     const existing = await findByEmail(admin.email);
     if (!existing) {
       await createAccount({ name: 'Administrador', email: admin.email, password: admin.password, values: { type: 'Admin' } });
       return 'created';
     }
     if (existing.type === 'Admin') return 'unchanged';
-    await db.update(users).set({ type: 'Admin' }).where(eq(users.id, existing.id));
+    await promote(existing.id);
     return 'promoted';
   }
 

@@ -1,4 +1,5 @@
 import { and, asc, eq, ilike, sql } from 'drizzle-orm';
+import { newAccountMembership } from '#shared/membership/membership.rules.ts';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '#server/db/client.ts';
 import { organizations, publicUniversities } from '#server/db/schema/index.ts';
@@ -81,12 +82,7 @@ export function createSignUpService(deps: { db: Db; auth: Auth; accounts: Accoun
         email: input.email,
         password: input.password,
         values: {
-          type: 'Gratis',
-          paymentStatus: 'BIEN',
-          annualPlan: false,
-          paymentDay: null,
-          subscriptionId: null,
-          terminationDate: null,
+          ...newAccountMembership,
           country: input.country,
           city: input.city,
           phoneNumber: input.phoneNumber.replace(/\s+/g, ''),

@@ -10,7 +10,7 @@ import {
   type AdminUserRow,
   type AdminUsersQuery,
 } from '#shared/accounts/users.admin.schemas.ts';
-import { manualSubscriptionId } from '#shared/membership/manual-premium.schemas.ts';
+import { manualSubscriptionId } from '#shared/membership/membership.rules.ts';
 import type { Auth } from '#server/features/accounts/auth.ts';
 import type { AccountsService, UserRow } from '#server/features/accounts/accounts.service.ts';
 import { containsPattern } from '#server/features/catalog/search-sql.ts';

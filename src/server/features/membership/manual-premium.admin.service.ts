@@ -1,16 +1,12 @@
 import { and, asc, eq, ilike, isNull } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { users } from '#server/db/schema/index.ts';
-import { AppError } from '#shared/errors.ts';
-import { periodMs } from '#shared/membership/membership.rules.ts';
-import {
-  manualSubscriptionId,
-  type ManualPremiumPeriod,
-  type ManualPremiumRow,
-} from '#shared/membership/manual-premium.schemas.ts';
+import { manualPremiumExpiry, manualSubscriptionId } from '#shared/membership/membership.rules.ts';
+import type { ManualPremiumPeriod, ManualPremiumRow } from '#shared/membership/manual-premium.schemas.ts';
+import type { MembershipService } from './membership.service.ts';
 
 /** Manual Premium (spec 3 §4): granted by an administrator for a month or a year, ending by itself at expiry. */
-export function createManualPremiumService(deps: { db: Db }) {
+export function createManualPremiumService(deps: { db: Db; membership: Pick<MembershipService, 'grantManualPremium' | 'endManualPremium'> }) {
   const { db } = deps;
 
   async function list(): Promise<ManualPremiumRow[]> {
@@ -21,9 +17,7 @@ export function createManualPremiumService(deps: { db: Db }) {
       email: user.email,
       plan: user.annualPlan ? 'Anual' : 'Mensual',
       paymentDay: user.paymentDay?.toISOString() ?? null,
-      expiresAt: user.paymentDay
-        ? new Date(user.paymentDay.getTime() + (user.annualPlan ? periodMs.annual : periodMs.monthly)).toISOString()
-        : null,
+      expiresAt: user.paymentDay ? manualPremiumExpiry(user.paymentDay, user.annualPlan).toISOString() : null,
     }));
   }
 
@@ -38,40 +32,11 @@ export function createManualPremiumService(deps: { db: Db }) {
   }
 
   async function upgrade(userId: string, period: ManualPremiumPeriod): Promise<void> {
-    const [user] = await db.select().from(users).where(eq(users.id, userId));
-    if (!user) throw new AppError('NOT_FOUND');
-    // only a free account can be upgraded by hand: a paying member keeps their subscription
-    if (user.type !== 'Gratis') throw new AppError('CONFLICT');
-    await db
-      .update(users)
-      .set({
-        type: 'Premium',
-        paymentDay: new Date(),
-        subscriptionId: manualSubscriptionId,
-        annualPlan: period === 'year',
-        paymentStatus: 'BIEN',
-        terminationDate: null,
-        updatedAt: new Date(),
-      })
-      .where(eq(users.id, userId));
+    await deps.membership.grantManualPremium(userId, period === 'year');
   }
 
   async function downgrade(userId: string): Promise<void> {
-    const [user] = await db.select().from(users).where(eq(users.id, userId));
-    if (!user) throw new AppError('NOT_FOUND');
-    if (user.subscriptionId !== manualSubscriptionId) throw new AppError('CONFLICT');
-    await db
-      .update(users)
-      .set({
-        type: 'Gratis',
-        paymentDay: null,
-        subscriptionId: null,
-        terminationDate: null,
-        paymentStatus: 'BIEN',
-        annualPlan: false,
-        updatedAt: new Date(),
-      })
-      .where(eq(users.id, userId));
+    await deps.membership.endManualPremium(userId);
   }
 
   return { list, candidates, upgrade, downgrade };

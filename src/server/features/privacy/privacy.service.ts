@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { deletedAccountMembership } from '#shared/membership/membership.rules.ts';
 import { and, desc, eq, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import {
@@ -293,12 +294,7 @@ export function createPrivacyService(deps: {
           newsMail: false,
           isDisabled: true,
           anonymizedAt: at,
-          type: 'Gratis',
-          paymentStatus: 'CANCELLED',
-          annualPlan: false,
-          paymentDay: null,
-          subscriptionId: null,
-          terminationDate: null,
+          ...deletedAccountMembership,
           updatedAt: at,
         })
         .where(and(eq(users.id, userId), isNull(users.anonymizedAt)))
