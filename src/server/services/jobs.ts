@@ -1,8 +1,8 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Log } from '#server/services/log.ts';
 import type { Db } from '#server/db/client.ts';
 import { jobs } from '#server/db/schema/index.ts';
 
-type Log = { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
 
 export type JobHandler = (payload: unknown) => Promise<void>;
 
@@ -23,7 +23,7 @@ export function createJobRunner(deps: {
   handlers: Record<string, JobHandler>;
   recurring?: RecurringJob[];
   pollMs?: number;
-  log?: Log;
+  log?: Pick<Log, 'info' | 'error'>;
 }) {
   const { db, handlers } = deps;
   const recurring = deps.recurring ?? [];

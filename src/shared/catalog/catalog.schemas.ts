@@ -69,8 +69,3 @@ export const procedureDetailSchema = procedureCardSchema.extend({
   captions: z.array(captionTrackSchema),
 });
 export type ProcedureDetail = z.infer<typeof procedureDetailSchema>;
-
-/** Folds case and Spanish accents, as the database side does, for the search box. */
-export function foldForSearch(text: string): string {
-  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
-}

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { foldForSearch } from '#shared/text.ts';
 import { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -80,7 +81,7 @@ export type DemoProcedure = {
 
 /** Each procedure's own title card in assets/demo/procedures (scripts/make-demo-media.sh). */
 export const procedureCardFile = (name: string) =>
-  `procedures/${name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}.jpg`;
+  `procedures/${foldForSearch(name).replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}.jpg`;
 
 export const demoProcedures: DemoProcedure[] = [
   {

@@ -1,29 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { createTestApp } from '#server/testing/test-app.ts';
+import { useConsoleTestApp } from '#server/testing/console-test-app.ts';
 import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { Readable } from 'node:stream';
-import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
 import { createUser, loginCookie, signedInAs, testPassword } from '#server/testing/factories.ts';
 import { organizations, publicUniversities, reportExports, sessions, users } from '#server/db/schema/index.ts';
 
-let t: TestApp;
-let admin: { cookie: string; user: { id: string } };
-
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await signedInAs(t, { type: 'Admin', email: 'jefa@example.com', name: 'Jefa' });
-});
-afterAll(async () => t.close());
-
-const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, cookie?: string, payload?: object) =>
-  t.app.inject({ method, url, headers: { origin: testPublicUrl, ...(cookie ? { cookie } : {}) }, ...(payload ? { payload } : {}) });
+const { state, call: send } = useConsoleTestApp({ type: 'Admin', email: 'jefa@example.com', name: 'Jefa' });
+const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, cookie?: string, payload?: object) => send(method, url, payload, cookie ?? null);
 
 describe('users list', () => {
   it('searches name, e-mail and phone ignoring case and accents, pages by 12 and sorts in the database', async () => {
     for (let index = 0; index < 14; index++) {
-      await createUser(t, { name: `Médica ${String(index).padStart(2, '0')}`, email: `medica${index}@vet.example`, phoneNumber: `+52551000${index}` });
+      await createUser(state.t, { name: `Médica ${String(index).padStart(2, '0')}`, email: `medica${index}@vet.example`, phoneNumber: `+52551000${index}` });
     }
-    const page = async (query: string) => (await call('GET', `/api/admin/users?${query}`, admin.cookie)).json();
+    const page = async (query: string) => (await call('GET', `/api/admin/users?${query}`, state.admin.cookie)).json();
     const first = await page('q=MEDICA&sort=name&dir=asc');
     expect(first.total).toBe(14);
     expect(first.items).toHaveLength(12);
@@ -35,8 +27,8 @@ describe('users list', () => {
   });
 
   it('shows only manual Premium users when asked', async () => {
-    await createUser(t, { name: 'Manual', type: 'Premium', subscriptionId: 'MANUAL', paymentDay: new Date() });
-    const body = (await call('GET', '/api/admin/users?manualOnly=true', admin.cookie)).json();
+    await createUser(state.t, { name: 'Manual', type: 'Premium', subscriptionId: 'MANUAL', paymentDay: new Date() });
+    const body = (await call('GET', '/api/admin/users?manualOnly=true', state.admin.cookie)).json();
     expect(body.items.map((item: { name: string }) => item.name)).toEqual(['Manual']);
     expect(body.items[0].isManualPremium).toBe(true);
   });
@@ -44,56 +36,56 @@ describe('users list', () => {
 
 describe('user form', () => {
   it('creates a credentialed Gratis account with the console defaults and remembers a new university', async () => {
-    const [university] = await t.db.insert(organizations).values({ title: 'UNAM', type: 'Universidad' }).returning();
-    const response = await call('POST', '/api/admin/users', admin.cookie, {
+    const [university] = await state.t.db.insert(organizations).values({ title: 'UNAM', type: 'Universidad' }).returning();
+    const response = await call('POST', '/api/admin/users', state.admin.cookie, {
       name: 'Nueva', email: 'Nueva@Example.com', password: 'Clave123', phoneNumber: '+525512345678',
       homeUniversity: 'Universidad de Guadalajara', organizationId: university!.id,
     });
     expect(response.statusCode).toBe(201);
     expect(response.json()).toMatchObject({ email: 'nueva@example.com', type: 'Gratis', country: 'México', city: 'México', paymentStatus: 'BIEN' });
-    const [row] = await t.db.select().from(users).where(eq(users.email, 'nueva@example.com'));
+    const [row] = await state.t.db.select().from(users).where(eq(users.email, 'nueva@example.com'));
     expect(row).toMatchObject({ paymentDay: null, subscriptionId: null, promoMail: false, newsMail: false });
-    expect(await t.db.select().from(publicUniversities).where(eq(publicUniversities.name, 'Universidad de Guadalajara'))).toHaveLength(1);
-    await loginCookie(t, 'nueva@example.com', 'Clave123');
+    expect(await state.t.db.select().from(publicUniversities).where(eq(publicUniversities.name, 'Universidad de Guadalajara'))).toHaveLength(1);
+    await loginCookie(state.t, 'nueva@example.com', 'Clave123');
   });
 
   it('refuses a taken e-mail, a short password and a company as university', async () => {
-    const [company] = await t.db.insert(organizations).values({ title: 'Empresa', type: 'Empresa' }).returning();
-    expect((await call('POST', '/api/admin/users', admin.cookie, { name: 'X', email: 'jefa@example.com', password: 'Clave123' })).json()).toMatchObject({
+    const [company] = await state.t.db.insert(organizations).values({ title: 'Empresa', type: 'Empresa' }).returning();
+    expect((await call('POST', '/api/admin/users', state.admin.cookie, { name: 'X', email: 'jefa@example.com', password: 'Clave123' })).json()).toMatchObject({
       code: 'EMAIL_TAKEN',
       fields: { email: 'Este correo ya está registrado, elige otro por favor.' },
     });
-    const short = await call('POST', '/api/admin/users', admin.cookie, { name: 'X', email: 'x1@example.com', password: '123' });
+    const short = await call('POST', '/api/admin/users', state.admin.cookie, { name: 'X', email: 'x1@example.com', password: '123' });
     expect(short.json().fields).toEqual({ password: 'La contraseña debe tener al menos 6 caracteres.' });
-    const wrong = await call('POST', '/api/admin/users', admin.cookie, { name: 'X', email: 'x2@example.com', password: 'Clave123', organizationId: company!.id });
+    const wrong = await call('POST', '/api/admin/users', state.admin.cookie, { name: 'X', email: 'x2@example.com', password: 'Clave123', organizationId: company!.id });
     expect(wrong.json().fields).toEqual({ organizationId: 'Debes seleccionar un valor' });
   });
 
   it('changes the e-mail and password: the old ones stop working and sessions end', async () => {
-    const user = await createUser(t, { email: 'cambia@example.com' });
-    const cookie = await loginCookie(t, 'cambia@example.com');
-    const response = await call('PUT', `/api/admin/users/${user.id}`, admin.cookie, {
+    const user = await createUser(state.t, { email: 'cambia@example.com' });
+    const cookie = await loginCookie(state.t, 'cambia@example.com');
+    const response = await call('PUT', `/api/admin/users/${user.id}`, state.admin.cookie, {
       name: 'Cambiada', email: 'cambiada@example.com', password: 'OtraClave9', phoneNumber: '',
     });
     expect(response.statusCode).toBe(200);
-    expect((await t.app.inject({ url: '/api/me', headers: { cookie } })).json().user).toBeNull();
-    await loginCookie(t, 'cambiada@example.com', 'OtraClave9');
-    await expect(loginCookie(t, 'cambiada@example.com', testPassword)).rejects.toThrow();
+    expect((await state.t.app.inject({ url: '/api/me', headers: { cookie } })).json().user).toBeNull();
+    await loginCookie(state.t, 'cambiada@example.com', 'OtraClave9');
+    await expect(loginCookie(state.t, 'cambiada@example.com', testPassword)).rejects.toThrow();
   });
 
   it('never changes type or payment fields, whatever the body says', async () => {
-    const user = await createUser(t, { email: 'tipo@example.com' });
-    await call('PUT', `/api/admin/users/${user.id}`, admin.cookie, { name: 'T', email: 'tipo@example.com', type: 'Admin', paymentStatus: 'FALLIDO' });
-    const [row] = await t.db.select().from(users).where(eq(users.id, user.id));
+    const user = await createUser(state.t, { email: 'tipo@example.com' });
+    await call('PUT', `/api/admin/users/${user.id}`, state.admin.cookie, { name: 'T', email: 'tipo@example.com', type: 'Admin', paymentStatus: 'FALLIDO' });
+    const [row] = await state.t.db.select().from(users).where(eq(users.id, user.id));
     expect(row).toMatchObject({ type: 'Gratis', paymentStatus: 'BIEN' });
   });
 
   it('deletes an account with its sessions, but not the acting administrator', async () => {
-    const { user } = await signedInAs(t, { email: 'borrar@example.com' });
-    expect((await call('DELETE', `/api/admin/users/${user.id}`, admin.cookie)).statusCode).toBe(204);
-    expect(await t.db.select().from(users).where(eq(users.id, user.id))).toHaveLength(0);
-    expect(await t.db.select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(0);
-    expect((await call('DELETE', `/api/admin/users/${admin.user.id}`, admin.cookie)).statusCode).toBe(403);
+    const { user } = await signedInAs(state.t, { email: 'borrar@example.com' });
+    expect((await call('DELETE', `/api/admin/users/${user.id}`, state.admin.cookie)).statusCode).toBe(204);
+    expect(await state.t.db.select().from(users).where(eq(users.id, user.id))).toHaveLength(0);
+    expect(await state.t.db.select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(0);
+    expect((await call('DELETE', `/api/admin/users/${state.admin.user.id}`, state.admin.cookie)).statusCode).toBe(403);
   });
 });
 

@@ -13,8 +13,8 @@ import {
 import { manualSubscriptionId } from '#shared/membership/membership.rules.ts';
 import type { Auth } from '#server/features/accounts/auth.ts';
 import type { AccountsService, UserRow } from '#server/features/accounts/accounts.service.ts';
-import { containsPattern } from '#server/features/catalog/search-sql.ts';
-import { foldForSearch } from '#shared/catalog/catalog.schemas.ts';
+import { containsPattern } from '#server/db/search-sql.ts';
+import { foldForSearch } from '#shared/text.ts';
 
 type Input = {
   name: string;

@@ -1,4 +1,5 @@
 import { readdir, rm, stat } from 'node:fs/promises';
+import type { Log } from '#server/services/log.ts';
 import path from 'node:path';
 import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Database } from '#server/db/client.ts';
@@ -7,7 +8,6 @@ import type { Config } from '#server/config.ts';
 import type { BackupArchive, BackupRun, BackupsStatus } from '#shared/backups/backups.schemas.ts';
 import { archivePattern, BackupError, createArchive } from './archive.ts';
 
-type Log = { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
 
 export const backupJobKinds = { scheduled: 'backup.scheduled', manual: 'backup.manual' } as const;
 const manualKey = 'backup:manual';
@@ -28,7 +28,7 @@ export function createBackupsService(deps: {
   backup: Config['backup'];
   sessionSecretFile?: string;
   schedule: (kind: string, options: { uniqueKey?: string }) => Promise<boolean>;
-  log?: Log;
+  log?: Pick<Log, 'info' | 'error'>;
 }) {
   const { database, backup } = deps;
   const { db } = database;

@@ -1,29 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { createTestApp } from '#server/testing/test-app.ts';
+import { useConsoleTestApp } from '#server/testing/console-test-app.ts';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
 import { createProcedure, signedInAs } from '#server/testing/factories.ts';
 import { pendingUploads, procedures } from '#server/db/schema/index.ts';
 import { messages } from '#shared/messages.ts';
 import { uploadSample } from '#server/features/uploads/uploads.testing.ts';
 
-let t: TestApp;
-let admin: string;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = (await signedInAs(t, { type: 'Admin' })).cookie;
-});
-afterAll(() => t.close());
-
-function call(method: 'GET' | 'PUT' | 'DELETE', url: string, payload?: unknown, cookie: string | null = admin) {
-  return t.app.inject({
-    method,
-    url,
-    headers: { origin: testPublicUrl, ...(cookie ? { cookie } : {}) },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-}
+const { state, call } = useConsoleTestApp();
 
 async function newProcedureInput(id: string, overrides: Record<string, unknown> = {}) {
   return {
@@ -33,10 +18,10 @@ async function newProcedureInput(id: string, overrides: Record<string, unknown> 
     species: 'Perro',
     tagIds: [],
     meta: 'mastectomia, glandula mamaria',
-    previewImage: await uploadSample(t, admin, 'procedure-preview', 'portada.png', id),
-    demoVideo: await uploadSample(t, admin, 'procedure-demo', 'demo.mp4', id),
-    guidePdf: await uploadSample(t, admin, 'procedure-guide', 'guia.pdf', id),
-    fullVideo: await uploadSample(t, admin, 'procedure-video', 'completo.mp4', id),
+    previewImage: await uploadSample(state.t, state.admin.cookie, 'procedure-preview', 'portada.png', id),
+    demoVideo: await uploadSample(state.t, state.admin.cookie, 'procedure-demo', 'demo.mp4', id),
+    guidePdf: await uploadSample(state.t, state.admin.cookie, 'procedure-guide', 'guia.pdf', id),
+    fullVideo: await uploadSample(state.t, state.admin.cookie, 'procedure-video', 'completo.mp4', id),
     chapters: [
       { name: 'Incisión', time: '0:01:30' },
       { name: 'Cierre', time: '1:69:59' },
@@ -83,17 +68,17 @@ describe('surgeries', () => {
     expect(saved.statusCode).toBe(200);
     expect(saved.json()).toMatchObject({ id, tagIds: [tagId], chapters: [{ name: 'Incisión', time: '0:01:30' }, { name: 'Cierre', time: '2:09:59' }] });
 
-    const catalog = await t.app.inject({ method: 'GET', url: '/api/catalog/procedures?q=mastectomia' });
+    const catalog = await state.t.app.inject({ method: 'GET', url: '/api/catalog/procedures?q=mastectomia' });
     expect(catalog.json().items.map((item: { id: string }) => item.id)).toEqual([id]);
-    const detail = await t.app.inject({ method: 'GET', url: `/api/catalog/procedures/${id}` });
+    const detail = await state.t.app.inject({ method: 'GET', url: `/api/catalog/procedures/${id}` });
     expect(detail.json()).toMatchObject({ name: 'Mastectomía en perra', chapters: [{ name: 'Incisión', timeSeconds: 90 }, { timeSeconds: 3600 + 69 * 60 + 59 }] });
     expect(detail.json().tags).toEqual([{ id: tagId, name: 'Glándula mamaria' }]);
-    expect(await t.db.select().from(pendingUploads).where(eq(pendingUploads.key, saved.json().fullVideo))).toEqual([]);
+    expect(await state.t.db.select().from(pendingUploads).where(eq(pendingUploads.key, saved.json().fullVideo))).toEqual([]);
   });
 
   it('refuses a file of another surgery or of the wrong kind', async () => {
     const id = randomUUID();
-    const other = await createProcedure(t);
+    const other = await createProcedure(state.t);
     const input = await newProcedureInput(id);
     const response = await call('PUT', `/api/admin/procedures/${id}`, { ...input, fullVideo: other.fullVideo, guidePdf: input.previewImage });
     expect(response.statusCode).toBe(400);
@@ -104,15 +89,15 @@ describe('surgeries', () => {
     const id = randomUUID();
     const input = await newProcedureInput(id);
     await call('PUT', `/api/admin/procedures/${id}`, input);
-    const newVideo = await uploadSample(t, admin, 'procedure-video', 'nuevo.mp4', id);
+    const newVideo = await uploadSample(state.t, state.admin.cookie, 'procedure-video', 'nuevo.mp4', id);
     const replaced = await call('PUT', `/api/admin/procedures/${id}`, { ...input, fullVideo: newVideo });
     expect(replaced.statusCode).toBe(200);
-    expect(await t.storage.stat(input.fullVideo)).toBeNull();
-    expect(await t.storage.stat(newVideo)).not.toBeNull();
+    expect(await state.t.storage.stat(input.fullVideo)).toBeNull();
+    expect(await state.t.storage.stat(newVideo)).not.toBeNull();
 
     expect((await call('DELETE', `/api/admin/procedures/${id}`)).statusCode).toBe(200);
-    for (const key of [input.previewImage, input.demoVideo, input.guidePdf, newVideo]) expect(await t.storage.stat(key)).toBeNull();
-    expect(await t.db.select().from(procedures).where(eq(procedures.id, id))).toEqual([]);
+    for (const key of [input.previewImage, input.demoVideo, input.guidePdf, newVideo]) expect(await state.t.storage.stat(key)).toBeNull();
+    expect(await state.t.db.select().from(procedures).where(eq(procedures.id, id))).toEqual([]);
     expect((await call('GET', `/api/admin/procedures/${id}`)).statusCode).toBe(404);
   });
 

@@ -3,12 +3,12 @@ import type { Db } from '#server/db/client.ts';
 import { procedureCaptions, procedureChapters, procedureTags, procedures, tags } from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
 import { formatChapterTime, parseChapterTime } from '#shared/catalog/catalog.rules.ts';
-import { foldForSearch } from '#shared/catalog/catalog.schemas.ts';
+import { foldForSearch } from '#shared/text.ts';
 import { adminPageSize } from '#shared/records.schemas.ts';
 import { type AdminProcedure, type AdminProcedureListQuery, type AdminProcedurePage, emptyProcedureCaptions, type ProcedureCaptionsInput, type ProcedureInput } from '#shared/catalog/procedures.admin.schemas.ts';
 import { captionLanguages, captionVideos } from '#shared/catalog/captions.rules.ts';
 import { uploadTargets } from '#shared/uploads/uploads.rules.ts';
-import { containsPattern, foldSql } from '#server/features/catalog/search-sql.ts';
+import { containsPattern, foldSql } from '#server/db/search-sql.ts';
 import type { UploadsService } from '#server/features/uploads/uploads.service.ts';
 
 const fileFields = [

@@ -1,26 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useConsoleTestApp } from '#server/testing/console-test-app.ts';
 import { randomUUID } from 'node:crypto';
-import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
-import { signedInAs } from '#server/testing/factories.ts';
 import { messages } from '#shared/messages.ts';
 
-let t: TestApp;
-let admin: string;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = (await signedInAs(t, { type: 'Admin' })).cookie;
-});
-afterAll(() => t.close());
-
-function call(method: 'GET' | 'PUT' | 'DELETE', url: string, payload?: unknown, cookie: string | null = admin) {
-  return t.app.inject({
-    method,
-    url,
-    headers: { origin: testPublicUrl, ...(cookie ? { cookie } : {}) },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-}
+const { call } = useConsoleTestApp();
 
 describe('tags', () => {
   it('requires a name and refuses a duplicate', async () => {

@@ -1,4 +1,5 @@
 import ExcelJS from 'exceljs';
+import { stripAccents } from '#shared/text.ts';
 import { and, asc, eq, inArray, max } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { classroomUsers, sessions, users } from '#server/db/schema/index.ts';
@@ -203,7 +204,7 @@ export function createClassroomMembersService(deps: { db: Db }) {
       });
     }
     const data = Buffer.from(await workbook.xlsx.writeBuffer());
-    const safeTitle = title.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'aula';
+    const safeTitle = stripAccents(title).replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'aula';
     return { fileName: `Usuarios-${safeTitle}.xlsx`, data };
   }
 

@@ -1,26 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useConsoleTestApp } from '#server/testing/console-test-app.ts';
 import { randomUUID } from 'node:crypto';
-import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
-import { signedInAs } from '#server/testing/factories.ts';
 import { uploadSample } from '#server/features/uploads/uploads.testing.ts';
 
-let t: TestApp;
-let admin: string;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = (await signedInAs(t, { type: 'Admin' })).cookie;
-});
-afterAll(() => t.close());
-
-function call(method: 'GET' | 'PUT' | 'DELETE', url: string, payload?: unknown, cookie: string | null = admin) {
-  return t.app.inject({
-    method,
-    url,
-    headers: { origin: testPublicUrl, ...(cookie ? { cookie } : {}) },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-}
+const { state, call } = useConsoleTestApp();
 
 async function eventInput(overrides: Record<string, unknown> = {}) {
   return {
@@ -30,7 +13,7 @@ async function eventInput(overrides: Record<string, unknown> = {}) {
     type: 'Congreso',
     status: 'Activo',
     detailHtml: '<p>Programa <strong>completo</strong></p>',
-    image: await uploadSample(t, admin, 'event-image', 'cartel.jpg'),
+    image: await uploadSample(state.t, state.admin.cookie, 'event-image', 'cartel.jpg'),
     pdf: null,
     programPdf: null,
     promoVideoId: 'dQw4w9WgXcQ',
@@ -66,7 +49,7 @@ describe('events', () => {
 
   it('the event PDF must be a PDF', async () => {
     const input = await eventInput();
-    const image = await uploadSample(t, admin, 'event-image', 'otra.png');
+    const image = await uploadSample(state.t, state.admin.cookie, 'event-image', 'otra.png');
     const response = await call('PUT', `/api/admin/events/${randomUUID()}`, { ...input, pdf: image });
     expect(response.json().fields).toEqual({ pdf: 'El formato del archivo no es correcto.' });
   });
@@ -84,30 +67,30 @@ describe('events', () => {
       '<h2>Agenda</h2><p>Hola <a rel="noopener noreferrer">malo</a> <a href="https://cxvet.com" target="_blank" rel="noopener noreferrer">bueno</a> ' +
         '<a href="mailto:a@b.com" rel="noopener noreferrer">correo</a></p><ul><li>uno</li></ul>',
     );
-    const publicList = await t.app.inject({ method: 'GET', url: '/api/events' });
+    const publicList = await state.t.app.inject({ method: 'GET', url: '/api/events' });
     expect(publicList.json().events.find((event: { id: string }) => event.id === id).detailHtml).toBe(html);
   });
 
   it('an Inactivo event leaves the public agenda; deleting it deletes its files', async () => {
     const id = randomUUID();
     const input = await eventInput({
-      pdf: await uploadSample(t, admin, 'event-pdf', 'evento.pdf'),
-      programPdf: await uploadSample(t, admin, 'event-program', 'programa.pdf'),
+      pdf: await uploadSample(state.t, state.admin.cookie, 'event-pdf', 'evento.pdf'),
+      programPdf: await uploadSample(state.t, state.admin.cookie, 'event-program', 'programa.pdf'),
     });
     await call('PUT', `/api/admin/events/${id}`, input);
     await call('PUT', `/api/admin/events/${id}`, { ...input, status: 'Inactivo' });
-    const publicList = await t.app.inject({ method: 'GET', url: '/api/events' });
+    const publicList = await state.t.app.inject({ method: 'GET', url: '/api/events' });
     expect(publicList.json().events.some((event: { id: string }) => event.id === id)).toBe(false);
     expect((await call('DELETE', `/api/admin/events/${id}`)).statusCode).toBe(200);
-    for (const key of [input.image, input.pdf, input.programPdf]) expect(await t.storage.stat(String(key))).toBeNull();
+    for (const key of [input.image, input.pdf, input.programPdf]) expect(await state.t.storage.stat(String(key))).toBeNull();
   });
 
   it('discarding a saved PDF removes it from the event and from storage', async () => {
     const id = randomUUID();
-    const input = await eventInput({ pdf: await uploadSample(t, admin, 'event-pdf', 'evento.pdf') });
+    const input = await eventInput({ pdf: await uploadSample(state.t, state.admin.cookie, 'event-pdf', 'evento.pdf') });
     await call('PUT', `/api/admin/events/${id}`, input);
     const saved = await call('PUT', `/api/admin/events/${id}`, { ...input, pdf: null });
     expect(saved.json().pdf).toBeNull();
-    expect(await t.storage.stat(String(input.pdf))).toBeNull();
+    expect(await state.t.storage.stat(String(input.pdf))).toBeNull();
   });
 });

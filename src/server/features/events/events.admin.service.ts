@@ -6,7 +6,7 @@ import { messages } from '#shared/messages.ts';
 import type { AdminEvent, AdminEventRow, EventInput } from '#shared/events/events.admin.schemas.ts';
 import { uploadTargets } from '#shared/uploads/uploads.rules.ts';
 import type { UploadsService } from '#server/features/uploads/uploads.service.ts';
-import { hasVisibleText, sanitizeRichText } from '../../services/rich-text.ts';
+import { hasVisibleText, sanitizeRichText } from '#server/services/rich-text.ts';
 
 const fileFields = [
   ['image', 'event-image'],

@@ -1,27 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { createTestApp, testPublicUrl } from '#server/testing/test-app.ts';
+import { useConsoleTestApp } from '#server/testing/console-test-app.ts';
 import { eq } from 'drizzle-orm';
 import { createReadStream } from 'node:fs';
-import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
 import { createUser, signedInAs } from '#server/testing/factories.ts';
 import { bulkMailDeliveries, mailOutbox, users } from '#server/db/schema/index.ts';
 
-let t: TestApp;
-let admin: { cookie: string; user: { id: string } };
-
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await signedInAs(t, { type: 'Admin', email: 'jefa@example.com', name: 'Jefa' });
-});
-afterAll(async () => t.close());
-
-const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, cookie?: string, payload?: object) =>
-  t.app.inject({ method, url, headers: { origin: testPublicUrl, ...(cookie ? { cookie } : {}) }, ...(payload ? { payload } : {}) });
+const { state, call: send } = useConsoleTestApp({ type: 'Admin', email: 'jefa@example.com', name: 'Jefa' });
+const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, cookie?: string, payload?: object) => send(method, url, payload, cookie ?? null);
 
 describe('bulk e-mail', () => {
   it('checks the fields with the spec messages', async () => {
-    const empty = await call('POST', '/api/admin/mailing', admin.cookie, { subject: '', title: '', message: '' });
+    const empty = await call('POST', '/api/admin/mailing', state.admin.cookie, { subject: '', title: '', message: '' });
     expect(empty.json().fields).toMatchObject({ subject: 'Debes llenar este campo.', title: 'Debes llenar este campo.' });
-    const noBody = await call('POST', '/api/admin/mailing', admin.cookie, { subject: 'A', title: 'B', message: '' });
+    const noBody = await call('POST', '/api/admin/mailing', state.admin.cookie, { subject: 'A', title: 'B', message: '' });
     expect(noBody.json().fields).toEqual({ message: 'Debes agregar un mensaje o seleccionar una imagen' });
   });
 

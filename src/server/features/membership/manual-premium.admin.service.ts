@@ -1,4 +1,5 @@
 import { and, asc, eq, ilike, isNull } from 'drizzle-orm';
+import { containsPattern } from '#server/db/search-sql.ts';
 import type { Db } from '#server/db/client.ts';
 import { users } from '#server/db/schema/index.ts';
 import { manualPremiumExpiry, manualSubscriptionId } from '#shared/membership/membership.rules.ts';
@@ -26,7 +27,7 @@ export function createManualPremiumService(deps: { db: Db; membership: Pick<Memb
     return db
       .select({ id: users.id, name: users.name, email: users.email })
       .from(users)
-      .where(and(eq(users.type, 'Gratis'), isNull(users.anonymizedAt), q ? ilike(users.email, `%${q.replace(/[\\%_]/g, '\\$&')}%`) : undefined))
+      .where(and(eq(users.type, 'Gratis'), isNull(users.anonymizedAt), q ? ilike(users.email, containsPattern(q)) : undefined))
       .orderBy(asc(users.email))
       .limit(50);
   }

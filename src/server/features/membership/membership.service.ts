@@ -1,4 +1,5 @@
 import { and, eq, inArray, isNotNull, isNull, lte, ne, or, sql } from 'drizzle-orm';
+import type { Log } from '#server/services/log.ts';
 import type { Db } from '#server/db/client.ts';
 import { paymentSubscriptions, users } from '#server/db/schema/index.ts';
 import type { Mailer } from '#server/services/mail.ts';
@@ -22,7 +23,6 @@ import type { Membership } from '#shared/membership/membership.schemas.ts';
 import type { Plan } from '#shared/payments/payments.rules.ts';
 import { accountMail, paymentFailedMail, type AccountMailAction } from './membership.mails.ts';
 
-type Log = { warn(obj: object, msg: string): void };
 
 /**
  * Membership changes of spec 1 §4 and spec 3 §4: downgrade, reactivation, payment outcomes, scheduled changes,
@@ -35,7 +35,7 @@ export function createMembershipService(deps: {
   provider: PaymentProvider;
   mailer: Mailer;
   publicUrl: string;
-  log?: Log;
+  log?: Pick<Log, 'warn'>;
   now?: () => Date;
 }) {
   const { db, provider, mailer, publicUrl } = deps;

@@ -1,28 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useConsoleTestApp } from '#server/testing/console-test-app.ts';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
-import { signedInAs } from '#server/testing/factories.ts';
 import { organizations } from '#server/db/schema/index.ts';
 import { uploadSample } from '#server/features/uploads/uploads.testing.ts';
 
-let t: TestApp;
-let admin: string;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = (await signedInAs(t, { type: 'Admin' })).cookie;
-});
-afterAll(() => t.close());
-
-function call(method: 'GET' | 'PUT' | 'DELETE', url: string, payload?: unknown, cookie: string | null = admin) {
-  return t.app.inject({
-    method,
-    url,
-    headers: { origin: testPublicUrl, ...(cookie ? { cookie } : {}) },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-}
+const { state, call } = useConsoleTestApp();
 
 describe('organizations', () => {
   it('names the missing title, logo, promo image and promo link', async () => {
@@ -48,17 +31,17 @@ describe('organizations', () => {
     const company = {
       title: 'Laboratorio Vet',
       type: 'Empresa',
-      logoImage: await uploadSample(t, admin, 'organization-logo', 'logo.png', id),
-      promoImage: await uploadSample(t, admin, 'organization-promo', 'promo.png', id),
+      logoImage: await uploadSample(state.t, state.admin.cookie, 'organization-logo', 'logo.png', id),
+      promoImage: await uploadSample(state.t, state.admin.cookie, 'organization-promo', 'promo.png', id),
       promoLink: 'labvet.com/promo',
     };
     const saved = await call('PUT', `/api/admin/organizations/${id}`, company);
     expect(saved.json()).toMatchObject({ promoLink: 'https://labvet.com/promo', promoImage: company.promoImage });
     const university = await call('PUT', `/api/admin/organizations/${id}`, { ...company, type: 'Universidad' });
     expect(university.json()).toMatchObject({ type: 'Universidad', promoImage: null, promoLink: null });
-    expect(await t.storage.stat(company.promoImage)).toBeNull();
-    expect(await t.storage.stat(company.logoImage)).not.toBeNull();
-    const [row] = await t.db.select().from(organizations).where(eq(organizations.id, id));
+    expect(await state.t.storage.stat(company.promoImage)).toBeNull();
+    expect(await state.t.storage.stat(company.logoImage)).not.toBeNull();
+    const [row] = await state.t.db.select().from(organizations).where(eq(organizations.id, id));
     expect(row).toMatchObject({ promoImage: null, promoLink: null });
   });
 });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Log } from '#server/services/log.ts';
 import { canUpgrade } from '#shared/membership/membership.rules.ts';
 import { and, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
@@ -24,7 +25,6 @@ import {
   type OrderEventKind,
 } from './payments.rules.ts';
 
-type Log = { info?(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 
 const planDescription: Record<Plan, string> = { monthly: 'Premium mensual', annual: 'Premium anual' };
 
@@ -61,7 +61,7 @@ export function createPaymentsService(deps: {
   /** Where stored webhook events are queued; applied by applyStoredWebhook. */
   schedule: Schedule;
   onOrderEvent?: OrderEventHandler;
-  log?: Log;
+  log?: Pick<Log, 'warn' | 'error'> & Partial<Pick<Log, 'info'>>;
 }) {
   const { db, provider, membership, publicUrl } = deps;
   const log = deps.log ?? { warn() {}, error() {} };

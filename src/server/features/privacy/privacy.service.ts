@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Log } from '#server/services/log.ts';
 import { deletedAccountMembership } from '#shared/membership/membership.rules.ts';
 import { and, desc, eq, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
@@ -50,7 +51,6 @@ import type { ConsentsService } from './consents.service.ts';
 import { collectMemberData, zipMemberData } from './privacy.export.ts';
 import { accountDeletedMail, exportReadyMail } from './privacy.mails.ts';
 
-type Log = { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
 type Schedule = (kind: string, options?: { runAt?: Date; payload?: object; uniqueKey?: string; tx?: Db }) => Promise<void>;
 
 export const privacyJobKinds = { export: 'privacy.export', mail: 'privacy.mail', sweep: 'privacy.exports-sweep' } as const;
@@ -85,7 +85,7 @@ export function createPrivacyService(deps: {
   rateCounter: RateCounter;
   schedule: Schedule;
   publicUrl: string;
-  log: Log;
+  log: Pick<Log, 'warn' | 'info'>;
   now?: () => Date;
 }) {
   const { db, storage, mailer, auth, provider, certificates: certificatesService, consents, rateCounter, schedule, publicUrl, log } = deps;

@@ -5,7 +5,7 @@ import { DataTable, type DataTableColumn, type DataTableSortStatus } from 'manti
 import { useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { adminPageSize } from '#shared/records.schemas.ts';
-import { foldForSearch } from '#shared/catalog/catalog.schemas.ts';
+import { foldForSearch } from '#shared/text.ts';
 import { messages } from '#shared/messages.ts';
 import classes from './admin-data-table.module.css';
 

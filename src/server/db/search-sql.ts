@@ -8,7 +8,12 @@ export function foldSql(column: AnyColumn | SQL): SQL {
   return sql`translate(lower(${column}), ${accented}, ${plain})`;
 }
 
+/** The user's %, _ and backslash taken literally in a LIKE pattern (the one LIKE escape). */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
 /** A LIKE pattern that matches the text anywhere, with the user's % and _ taken literally. */
-export function containsPattern(folded: string): string {
-  return `%${folded.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+export function containsPattern(text: string): string {
+  return `%${escapeLike(text)}%`;
 }
