@@ -111,7 +111,7 @@ export type AppDeps = {
   logStream?: NodeJS.WritableStream;
 };
 
-export const defaultDistDir = fileURLToPath(new URL('../../dist', import.meta.url));
+const defaultDistDir = fileURLToPath(new URL('../../dist', import.meta.url));
 
 /** The whole server as one Fastify instance; every plugin and route is registered here, in order. */
 export async function buildApp(deps: AppDeps) {

@@ -135,7 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
  * demo: a production start (NODE_ENV=production) or one without demo content (SEED_DEMO=0, or a
  * PostgreSQL database) must name its provider.
  */
-export function paymentsProviderFor(input: { chosen: 'simulado' | 'paypal' | undefined; production: boolean; seedDemo: boolean }) {
+function paymentsProviderFor(input: { chosen: 'simulado' | 'paypal' | undefined; production: boolean; seedDemo: boolean }) {
   if (input.chosen) return input.chosen;
   if (input.production || !input.seedDemo) {
     throw new Error(

@@ -10,7 +10,7 @@ import pg from 'pg';
 import { fileURLToPath } from 'node:url';
 import * as schema from './schema/index.ts';
 
-export type Schema = typeof schema;
+type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
 type Handler = (payload: string) => void;

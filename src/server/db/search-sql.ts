@@ -9,7 +9,7 @@ export function foldSql(column: AnyColumn | SQL): SQL {
 }
 
 /** The user's %, _ and backslash taken literally in a LIKE pattern (the one LIKE escape). */
-export function escapeLike(text: string): string {
+function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
 

@@ -3,7 +3,7 @@ import type { Log } from '#server/services/log.ts';
 import type { Db } from '#server/db/client.ts';
 import { mailOutbox } from '#server/db/schema/index.ts';
 
-export type MailMessage = { to: string; subject: string; html: string; text: string; headers?: Record<string, string> };
+type MailMessage = { to: string; subject: string; html: string; text: string; headers?: Record<string, string> };
 
 export interface Mailer {
   send(message: MailMessage): Promise<void>;

@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 export type StoredFile = { size: number; modifiedAt?: Date };
-export type ByteRange = { start: number; end: number };
+type ByteRange = { start: number; end: number };
 
 /** Where uploaded and demo files live; an S3-compatible store implements the same methods. */
 export interface FileStorage {

@@ -6,7 +6,7 @@ export const accountTypes = ['Gratis', 'Premium', 'Legacy', 'Admin'] as const;
 export type AccountType = (typeof accountTypes)[number];
 
 export const paymentStatuses = ['BIEN', 'POR_TERMINAR', 'CANCELLED', 'FALLIDO'] as const;
-export type PaymentStatus = (typeof paymentStatuses)[number];
+type PaymentStatus = (typeof paymentStatuses)[number];
 
 export const minPasswordLength = 6;
 

@@ -4,7 +4,7 @@ import { accountTypes, minPasswordLength } from './accounts.rules.ts';
 import { messages } from '../messages.ts';
 
 export const adminUsersPageSize = 12;
-export const adminUserSortFields = ['name', 'email', 'phoneNumber', 'type', 'createdAt'] as const;
+const adminUserSortFields = ['name', 'email', 'phoneNumber', 'type', 'createdAt'] as const;
 
 export const adminUsersQuerySchema = z.object({
   q: z.string().trim().max(100).optional(),
@@ -18,7 +18,7 @@ export const adminUsersQuerySchema = z.object({
 });
 export type AdminUsersQuery = z.infer<typeof adminUsersQuerySchema>;
 
-export const adminUserRowSchema = z.object({
+const adminUserRowSchema = z.object({
   id: z.string(),
   name: z.string(),
   email: z.string(),

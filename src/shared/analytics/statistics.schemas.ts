@@ -7,7 +7,7 @@ export const statisticsQuerySchema = z.object({
   category: z.enum(analyticsCategories).optional(),
 });
 
-export const statisticsRowSchema = z.object({
+const statisticsRowSchema = z.object({
   label: z.string(),
   total: z.number().int(),
   byUserType: z.record(z.string(), z.number().int()),

@@ -7,7 +7,7 @@ import type { CaptionLanguage, CaptionVideo } from './captions.rules.ts';
 // ---------- surgeries (procedures) ----------
 
 export const adminProcedureSortColumns = ['createdAt', 'name', 'type', 'species'] as const;
-export const sortDirections = ['asc', 'desc'] as const;
+const sortDirections = ['asc', 'desc'] as const;
 
 export const adminProcedureListQuerySchema = z.object({
   q: z.string().trim().max(100).optional(),
@@ -17,7 +17,7 @@ export const adminProcedureListQuerySchema = z.object({
 });
 export type AdminProcedureListQuery = z.infer<typeof adminProcedureListQuerySchema>;
 
-export const adminProcedureRowSchema = z.object({
+const adminProcedureRowSchema = z.object({
   id: z.string(),
   name: z.string(),
   type: z.enum(procedureTypes),
@@ -35,7 +35,7 @@ export const adminProcedurePageSchema = z.object({
 });
 export type AdminProcedurePage = z.infer<typeof adminProcedurePageSchema>;
 
-export const chapterInputSchema = z.object({
+const chapterInputSchema = z.object({
   name: requiredText(messages.requiredDot, 200),
   time: z
     .string({ error: messages.requiredDot })
@@ -51,7 +51,7 @@ const captionSetSchema = z
 function optionalCaptionKey() {
   return z.string().max(512);
 }
-export const procedureCaptionsInputSchema = z.object({ demo: captionSetSchema, full: captionSetSchema });
+const procedureCaptionsInputSchema = z.object({ demo: captionSetSchema, full: captionSetSchema });
 export type ProcedureCaptionsInput = Record<CaptionVideo, Record<CaptionLanguage, string>>;
 export const emptyProcedureCaptions: ProcedureCaptionsInput = { demo: { es: '', en: '', pt: '' }, full: { es: '', en: '', pt: '' } };
 

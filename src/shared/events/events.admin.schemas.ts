@@ -4,7 +4,7 @@ import { fileKey, optionalFileKey, requiredText } from '../records.schemas.ts';
 import { eventStatuses } from './events.rules.ts';
 
 /** A YouTube video id: what follows 'https://www.youtube.com/watch?v='. */
-export const promoVideoIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
+const promoVideoIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
 
 export const eventInputSchema = z.object({
   name: requiredText(messages.requiredDot, 300),
@@ -29,7 +29,7 @@ export type EventInput = z.infer<typeof eventInputSchema>;
 
 export const adminEventSchema = eventInputSchema.extend({ id: z.string() });
 export type AdminEvent = z.infer<typeof adminEventSchema>;
-export const adminEventRowSchema = z.object({
+const adminEventRowSchema = z.object({
   id: z.string(),
   name: z.string(),
   displayDate: z.string(),

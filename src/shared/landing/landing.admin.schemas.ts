@@ -5,7 +5,7 @@ import { textColors } from './landing.rules.ts';
 
 // ---------- landing photos ----------
 
-export const landingSlideInputSchema = z.object({
+const landingSlideInputSchema = z.object({
   id: recordId,
   media: fileKey(),
   isVideo: z.boolean(),
@@ -20,7 +20,6 @@ export const landingInputSchema = z.object({
   slides: z.array(landingSlideInputSchema).max(50),
 });
 export type LandingInput = z.infer<typeof landingInputSchema>;
-export const adminLandingSchema = landingInputSchema;
 
 // ---------- newsletter ----------
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { messages } from '../messages.ts';
 
-export const noMessageNorImage = 'Debes agregar un mensaje o seleccionar una imagen';
+const noMessageNorImage = 'Debes agregar un mensaje o seleccionar una imagen';
 
 /** Spec 2 §5: subject, title and message required; an image may stand in for the message. */
 export const bulkMailSchema = z

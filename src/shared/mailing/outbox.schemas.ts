@@ -5,7 +5,7 @@ export const outboxQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
 
-export const outboxMailSchema = z.object({
+const outboxMailSchema = z.object({
   id: z.string(),
   to: z.string(),
   subject: z.string(),

@@ -6,7 +6,7 @@ export const manualPremiumPeriods = ['month', 'year'] as const;
 export type ManualPremiumPeriod = (typeof manualPremiumPeriods)[number];
 export const manualPremiumPeriodLabels: Record<ManualPremiumPeriod, string> = { month: '1 Mes', year: '1 Año' };
 
-export const manualPremiumRowSchema = z.object({
+const manualPremiumRowSchema = z.object({
   id: z.string(),
   name: z.string(),
   email: z.string(),

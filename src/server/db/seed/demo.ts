@@ -68,7 +68,7 @@ const tagNames = [
 ] as const;
 type TagName = (typeof tagNames)[number];
 
-export type DemoProcedure = {
+type DemoProcedure = {
   name: string;
   species: Species;
   type: ProcedureType;
@@ -406,7 +406,7 @@ const demoCaptionLines = {
 const vttTime = (seconds: number) => `00:${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}.000`;
 
 /** A valid WebVTT file spreading these lines over a video of this many seconds. */
-export function demoCaptionsVtt(lines: readonly string[], seconds: number): string {
+function demoCaptionsVtt(lines: readonly string[], seconds: number): string {
   const step = Math.floor(seconds / lines.length);
   const cues = lines.map((line, index) => `${index + 1}\n${vttTime(index * step)} --> ${vttTime((index + 1) * step - 1)}\n${line}`);
   return `WEBVTT\n\n${cues.join('\n\n')}\n`;

@@ -13,13 +13,13 @@ import type { RateCounter, RateRule } from '#server/services/rate-counter.ts';
 export type UserRow = typeof users.$inferSelect;
 
 /** A session's 'última actividad' is written at most this often (per instance), not on every request. */
-export const lastActiveEveryMs = 5 * 60_000;
+const lastActiveEveryMs = 5 * 60_000;
 
 const failureWindowMs = 15 * 60_000;
 const maxFailuresPerAccount = 5;
 const lockMs = 15 * 60_000;
 /** Recovery mails one account may receive per hour; more requests get the same answer and no mail. */
-export const resetMailsPerAccountPerHour = 3;
+const resetMailsPerAccountPerHour = 3;
 /** Recovery requests one IP may make per 5 minutes (answered 429 beyond). */
 const resetRequestsPerIp = 5;
 /** 5 per IP by default; raising the per-IP sign-in ceiling (a campus NAT, the end-to-end suite) raises it in step. */

@@ -10,7 +10,7 @@ import { nextPaymentDate } from '#shared/membership/membership.rules.ts';
 const batchSize = 250;
 const maxBufferedBytes = 4 * 1024 * 1024;
 
-export const reportColumns = [
+const reportColumns = [
   { header: 'Nombre', key: 'name', width: 30 },
   { header: 'Correo', key: 'email', width: 34 },
   { header: 'Teléfono', key: 'phone', width: 18 },
@@ -55,7 +55,7 @@ export function isFormulaLike(text: string): boolean {
   return /^[=+\-@\t\r]/.test(text);
 }
 
-export function reportRow(user: ReportUser, now: Date) {
+function reportRow(user: ReportUser, now: Date) {
   return {
     name: orDash(user.name),
     email: orDash(user.email),

@@ -13,7 +13,7 @@ export const backupJobKinds = { scheduled: 'backup.scheduled', manual: 'backup.m
 const manualKey = 'backup:manual';
 export const scheduleEveryMs = { hourly: 3600_000, daily: 24 * 3600_000, weekly: 7 * 24 * 3600_000 } as const;
 /** The console warns when the last good backup is older than this. */
-export const staleAfterMs = 2 * 24 * 3600_000;
+const staleAfterMs = 2 * 24 * 3600_000;
 const abandonedAfterMs = 3600_000;
 
 export type BackupTrigger = 'programado' | 'consola' | 'comando';

@@ -19,7 +19,7 @@ import type { ClassroomMembersService } from './classroom-members.service.ts';
 import { importBodyLimit } from './classrooms.admin.routes.ts';
 import { sendXlsx } from './send-xlsx.ts';
 
-export const classroomAdminPathPrefix = '/api/classroom-admin';
+const classroomAdminPathPrefix = '/api/classroom-admin';
 
 /**
  * Aula administrators' API, in a scope of its own: the guard admits only administrators of an active aula,

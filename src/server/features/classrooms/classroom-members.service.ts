@@ -40,7 +40,7 @@ async function importLinesFromXlsx(data: Buffer): Promise<ImportLine[]> {
 }
 
 /** The lines of pasted text, a CSV file or an xlsx file. */
-export async function readImportLines(source: ImportInput): Promise<ImportLine[]> {
+async function readImportLines(source: ImportInput): Promise<ImportLine[]> {
   let lines: ImportLine[];
   if (source.format === 'text') lines = importLinesFromText(source.text);
   else {

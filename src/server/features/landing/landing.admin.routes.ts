@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { adminLandingSchema, adminNewsletterSchema, landingInputSchema, newsletterInputSchema } from '#shared/landing/landing.admin.schemas.ts';
+import { adminNewsletterSchema, landingInputSchema, newsletterInputSchema } from '#shared/landing/landing.admin.schemas.ts';
 import type { AdminLandingService } from './landing.admin.service.ts';
 import type { AdminNewsletterService } from './newsletter.admin.service.ts';
 
@@ -8,8 +8,8 @@ import type { AdminNewsletterService } from './newsletter.admin.service.ts';
 export function registerAdminLandingRoutes(app: FastifyInstance, deps: { landing: AdminLandingService; newsletter: AdminNewsletterService }) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
-  routes.get('/api/admin/landing', { schema: { response: { 200: adminLandingSchema } } }, () => deps.landing.get());
-  routes.put('/api/admin/landing', { schema: { body: landingInputSchema, response: { 200: adminLandingSchema } } }, (request) =>
+  routes.get('/api/admin/landing', { schema: { response: { 200: landingInputSchema } } }, () => deps.landing.get());
+  routes.put('/api/admin/landing', { schema: { body: landingInputSchema, response: { 200: landingInputSchema } } }, (request) =>
     deps.landing.save(request.body),
   );
 

@@ -4,7 +4,7 @@ import { testPublicUrl } from '#server/testing/test-app.ts';
 import type { UploadTarget } from '#shared/uploads/uploads.rules.ts';
 
 /** A multipart/form-data body with one file field named `file`. */
-export function multipartBody(fileName: string, content: Buffer, contentType = 'application/octet-stream') {
+function multipartBody(fileName: string, content: Buffer, contentType = 'application/octet-stream') {
   const boundary = `----cxvet${randomUUID().replaceAll('-', '')}`;
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: ${contentType}\r\n\r\n`,
