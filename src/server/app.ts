@@ -47,12 +47,16 @@ import { registerLandingRoutes } from './features/landing/landing.routes.ts';
 import { createContactService } from './features/contact/contact.service.ts';
 import { registerContactRoutes } from './features/contact/contact.routes.ts';
 import rateLimit from '@fastify/rate-limit';
-import { createAdminUsersService } from './features/admin-people/users.service.ts';
-import { createManualPremiumService } from './features/admin-people/manual-premium.service.ts';
-import { createStatisticsService } from './features/admin-people/statistics.service.ts';
-import { createMailingService } from './features/admin-people/mailing.service.ts';
-import { registerAdminPeopleRoutes, registerMailingPublicRoutes } from './features/admin-people/admin-people.routes.ts';
-import { registerOutboxRoutes } from './features/admin/outbox.routes.ts';
+import { createAdminUsersService } from './features/accounts/users.admin.service.ts';
+import { createManualPremiumService } from './features/membership/manual-premium.admin.service.ts';
+import { createStatisticsService } from './features/analytics/statistics.admin.service.ts';
+import { createMailingService } from './features/mailing/mailing.service.ts';
+import { registerAdminUserRoutes } from './features/accounts/users.admin.routes.ts';
+import { registerManualPremiumRoutes } from './features/membership/manual-premium.admin.routes.ts';
+import { registerStatisticsRoutes } from './features/analytics/statistics.admin.routes.ts';
+import { registerAdminMailingRoutes } from './features/mailing/mailing.admin.routes.ts';
+import { registerMailingPublicRoutes } from './features/mailing/mailing.routes.ts';
+import { registerOutboxRoutes } from './features/mailing/outbox.admin.routes.ts';
 import { createHmac } from 'node:crypto';
 import type { PaymentProvider } from './services/payments/payment-provider.ts';
 import { createSimulatedProvider } from './services/payments/simulated-provider.ts';
@@ -70,13 +74,17 @@ import { createProfileService } from './features/accounts/profile.service.ts';
 import { registerSignUpAndProfileRoutes } from './features/accounts/profile.routes.ts';
 import { createUploadsService } from './features/uploads/uploads.service.ts';
 import { registerUploadRoutes } from './features/uploads/uploads.routes.ts';
-import { createAdminProceduresService } from './features/admin-content/procedures.service.ts';
-import { createAdminTagsService } from './features/admin-content/tags.service.ts';
-import { createAdminEventsService } from './features/admin-content/events.service.ts';
-import { createAdminOrganizationsService } from './features/admin-content/organizations.service.ts';
-import { createAdminLandingService } from './features/admin-content/landing.service.ts';
-import { createAdminNewsletterService } from './features/admin-content/newsletter.service.ts';
-import { registerAdminContentRoutes } from './features/admin-content/admin-content.routes.ts';
+import { createAdminProceduresService } from './features/catalog/procedures.admin.service.ts';
+import { createAdminTagsService } from './features/catalog/tags.admin.service.ts';
+import { createAdminEventsService } from './features/events/events.admin.service.ts';
+import { createAdminOrganizationsService } from './features/organizations/organizations.admin.service.ts';
+import { createAdminLandingService } from './features/landing/landing.admin.service.ts';
+import { createAdminNewsletterService } from './features/landing/newsletter.admin.service.ts';
+import { registerAdminProcedureRoutes } from './features/catalog/procedures.admin.routes.ts';
+import { registerAdminTagRoutes } from './features/catalog/tags.admin.routes.ts';
+import { registerAdminEventRoutes } from './features/events/events.admin.routes.ts';
+import { registerAdminOrganizationRoutes } from './features/organizations/organizations.admin.routes.ts';
+import { registerAdminLandingRoutes } from './features/landing/landing.admin.routes.ts';
 import { createDiplomasAdminService } from './features/diplomas/diplomas.admin.service.ts';
 import { registerDiplomasAdminRoutes } from './features/diplomas/diplomas.admin.routes.ts';
 import { createDiplomaAdminsService } from './features/diplomas/diploma-admins.service.ts';
@@ -106,7 +114,7 @@ export type AppDeps = {
   logStream?: NodeJS.WritableStream;
 };
 
-export const defaultDistDir = fileURLToPath(new URL('../../dist', import.meta.url));
+const defaultDistDir = fileURLToPath(new URL('../../dist', import.meta.url));
 
 /** The whole server as one Fastify instance; every plugin and route is registered here, in order. */
 export async function buildApp(deps: AppDeps) {
@@ -290,29 +298,23 @@ export async function buildApp(deps: AppDeps) {
   // the only place /api/admin routes are registered: one guard for all of them
   await registerAdminScope(app, async (admin) => {
     registerOutboxRoutes(admin, { db });
-    registerAdminPeopleRoutes(admin, {
-      db,
-      users: createAdminUsersService({
+    registerAdminUserRoutes(admin, { db, users: createAdminUsersService({
         db,
         auth,
         accounts,
         recordDeletion: (userId) => privacy.recordDeletion(userId),
         anonymize: (userId, actorId) =>
           privacy.anonymize(userId, { certificates: 'keep', actorId, bySelf: false, reason: 'Eliminado desde la consola de administración' }),
-      }),
-      manualPremium: createManualPremiumService({ db }),
-      statistics: createStatisticsService({ db }),
-      mailing,
-    });
+      }) });
+    registerManualPremiumRoutes(admin, { manualPremium: createManualPremiumService({ db, membership }) });
+    registerStatisticsRoutes(admin, { statistics: createStatisticsService({ db }) });
+    registerAdminMailingRoutes(admin, { mailing });
     await registerUploadRoutes(admin, { uploads });
-    registerAdminContentRoutes(admin, {
-      procedures: createAdminProceduresService({ db, uploads }),
-      tags: createAdminTagsService({ db }),
-      events: createAdminEventsService({ db, uploads }),
-      organizations: createAdminOrganizationsService({ db, uploads }),
-      landing: createAdminLandingService({ db, uploads }),
-      newsletter: createAdminNewsletterService({ db, uploads }),
-    });
+    registerAdminProcedureRoutes(admin, { procedures: createAdminProceduresService({ db, uploads }) });
+    registerAdminTagRoutes(admin, { tags: createAdminTagsService({ db }) });
+    registerAdminEventRoutes(admin, { events: createAdminEventsService({ db, uploads }) });
+    registerAdminOrganizationRoutes(admin, { organizations: createAdminOrganizationsService({ db, uploads }) });
+    registerAdminLandingRoutes(admin, { landing: createAdminLandingService({ db, uploads }), newsletter: createAdminNewsletterService({ db, uploads }) });
     registerAdminClassroomRoutes(admin, {
       db,
       classrooms: createAdminClassroomsService({ db, uploads, members: classroomMembers }),

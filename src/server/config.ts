@@ -172,7 +172,7 @@ function s3SettingsFor(e: z.infer<typeof envSchema>): S3Settings {
  * demo: a production start (NODE_ENV=production) or one without demo content (SEED_DEMO=0, or a
  * PostgreSQL database) must name its provider.
  */
-export function paymentsProviderFor(input: { chosen: 'simulado' | 'paypal' | undefined; production: boolean; seedDemo: boolean }) {
+function paymentsProviderFor(input: { chosen: 'simulado' | 'paypal' | undefined; production: boolean; seedDemo: boolean }) {
   if (input.chosen) return input.chosen;
   if (input.production || !input.seedDemo) {
     throw new Error(

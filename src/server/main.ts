@@ -37,7 +37,7 @@ const seeded = config.seedDemo
     })
   : false;
 if (config.admin) {
-  const outcome = await app.services.accounts.ensureAdmin(config.admin);
+  const outcome = await app.services.accounts.ensureAdmin(config.admin, app.services.membership.promoteToAdmin);
   app.log.info({ outcome }, 'admin account ensured (ADMIN_EMAIL)');
 }
 

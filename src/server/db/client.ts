@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import * as schema from './schema/index.ts';
 import { startPgliteThread, type PgliteClient } from './pglite-thread.ts';
 
-export type Schema = typeof schema;
+type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
 type Handler = (payload: string) => void;

@@ -30,6 +30,24 @@ describe('the Admin scope', () => {
     }
   });
 
+  it.each(['/api/classroom-admin', '/api/diploma-admin'])(
+    'guards every %s route in its own scope: 401 for a guest, 403 for a Basic or Premium member who administers nothing',
+    async (prefix) => {
+      const routes = t.app.routeTable.filter((route) => route.url.startsWith(prefix) && route.method !== 'HEAD');
+      expect(routes.length).toBeGreaterThan(3);
+      const members = [await signedInAs(t, { type: 'Gratis' }), await signedInAs(t, { type: 'Premium' })];
+      for (const route of routes) {
+        const url = route.url.replace(/:[A-Za-z]+/g, sampleId).replace('*', 'x');
+        const request = { method: route.method as 'GET', url, headers: { origin: testPublicUrl, 'content-type': 'application/json' }, payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : '{}' };
+        expect((await t.app.inject(request)).statusCode, `${route.method} ${route.url} as a guest`).toBe(401);
+        for (const member of members) {
+          const response = await t.app.inject({ ...request, headers: { ...request.headers, cookie: member.cookie } });
+          expect(response.statusCode, `${route.method} ${route.url} as ${member.user.type}`).toBe(403);
+        }
+      }
+    },
+  );
+
   it('refuses to start when an /api/admin route is declared outside it', async () => {
     const app = Fastify();
     forbidUnguardedAdminRoutes(app);

@@ -11,7 +11,7 @@ declare module 'fastify' {
   }
 }
 
-export const adminPathPrefix = '/api/admin';
+const adminPathPrefix = '/api/admin';
 
 const writeMethods = new Set(['POST', 'PUT', 'PATCH']);
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '#shared/errors.ts';
-import { hasPremiumAccess } from '#shared/accounts/accounts.rules.ts';
+import { hasPremiumAccess, isAdmin } from '#shared/accounts/accounts.rules.ts';
 import type { AccountsService, UserRow } from '#server/features/accounts/accounts.service.ts';
 
 declare module 'fastify' {
@@ -54,6 +54,6 @@ export async function requirePremium(request: FastifyRequest): Promise<UserRow> 
 
 export async function requireAdmin(request: FastifyRequest): Promise<UserRow> {
   const user = await requireUser(request);
-  if (user.type !== 'Admin') throw new AppError('FORBIDDEN');
+  if (!isAdmin(user)) throw new AppError('FORBIDDEN');
   return user;
 }

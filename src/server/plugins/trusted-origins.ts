@@ -1,5 +1,5 @@
 /** The Vite dev server (`npm run dev`). */
-export const viteDevOrigin = 'http://localhost:5173';
+const viteDevOrigin = 'http://localhost:5173';
 
 const loopbackHosts = ['localhost', '127.0.0.1', '[::1]'];
 

@@ -1,8 +1,8 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Log } from '#server/services/log.ts';
 import type { Db } from '#server/db/client.ts';
 import { jobs } from '#server/db/schema/index.ts';
 
-type Log = { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
 
 /** `keepAlive` renews the claim, for work that may outlast it (a long transcode). */
 export type JobContext = { keepAlive(): Promise<void> };
@@ -27,7 +27,7 @@ export function createJobRunner(deps: {
   pollMs?: number;
   /** How long a claim holds; a running job renews it every third of that, so a long job (a backup) never runs twice. */
   lockMs?: number;
-  log?: Log;
+  log?: Pick<Log, 'info' | 'error'>;
 }) {
   const { db, handlers } = deps;
   const lockMs = deps.lockMs ?? defaultLockMs;

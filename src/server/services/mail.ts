@@ -1,17 +1,17 @@
 import nodemailer from 'nodemailer';
+import type { Log } from '#server/services/log.ts';
 import type { Db } from '#server/db/client.ts';
 import { mailOutbox } from '#server/db/schema/index.ts';
 
-export type MailMessage = { to: string; subject: string; html: string; text: string; headers?: Record<string, string> };
+type MailMessage = { to: string; subject: string; html: string; text: string; headers?: Record<string, string> };
 
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
 }
 
-type Log = { info(obj: object, msg: string): void };
 
 /** SMTP when configured; otherwise every mail goes to the outbox table so links work offline. */
-export function createMailer(options: { db: Db; smtpUrl?: string; from: string; log: Log }): Mailer {
+export function createMailer(options: { db: Db; smtpUrl?: string; from: string; log: Pick<Log, 'info'> }): Mailer {
   const { db, smtpUrl, from, log } = options;
   if (smtpUrl) {
     const transport = nodemailer.createTransport(smtpUrl);

@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 export type StoredFile = { size: number; modifiedAt?: Date };
-export type ByteRange = { start: number; end: number };
+type ByteRange = { start: number; end: number };
 
 /** Where uploaded and demo files live: a local folder (createLocalStorage) or an S3-compatible bucket (s3-storage.ts). */
 export interface FileStorage {

@@ -6,7 +6,7 @@ export const accountTypes = ['Gratis', 'Premium', 'Legacy', 'Admin'] as const;
 export type AccountType = (typeof accountTypes)[number];
 
 export const paymentStatuses = ['BIEN', 'POR_TERMINAR', 'CANCELLED', 'FALLIDO'] as const;
-export type PaymentStatus = (typeof paymentStatuses)[number];
+type PaymentStatus = (typeof paymentStatuses)[number];
 
 export const minPasswordLength = 6;
 
@@ -27,4 +27,9 @@ export function hasPremiumAccess(user: MembershipFacts | null, now: Date = new D
 /** The type a visitor is treated as: a missing account is a guest. */
 export function effectiveType(user: { type: AccountType } | null): UserType {
   return user ? user.type : 'Gest';
+}
+
+/** The one test for an Admin account: the console's guard and every 'Admins pass' rule use it. */
+export function isAdmin(user: { type: UserType } | null | undefined): boolean {
+  return user?.type === 'Admin';
 }

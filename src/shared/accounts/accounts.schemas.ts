@@ -4,8 +4,6 @@ import { accountTypes, paymentStatuses } from './accounts.rules.ts';
 
 const requiredText = (message: string = messages.required) => z.string().trim().min(1, message);
 
-/** Standard e-mail pattern shared by every form. */
-export const emailField = requiredText().pipe(z.email(messages.invalidEmail));
 
 export const loginSchema = z.object({
   email: requiredText(),

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 
 /** What kind of device a session's browser runs on, from its user agent. */
-export const deviceKinds = ['desktop', 'mobile', 'tablet', 'unknown'] as const;
+const deviceKinds = ['desktop', 'mobile', 'tablet', 'unknown'] as const;
 export type DeviceKind = (typeof deviceKinds)[number];
 
 /** One signed-in session of the member, as 'Mis dispositivos' lists it. */
-export const deviceSessionSchema = z.object({
+const deviceSessionSchema = z.object({
   id: z.string(),
   /** e.g. 'Chrome en Windows'. */
   device: z.string(),

@@ -5,14 +5,14 @@ import { minPasswordLength } from './accounts.rules.ts';
 import { isCountry } from './countries.ts';
 
 /** Step 1 choices: Basic, Premium monthly, Premium annual. */
-export const signUpPlans = ['basic', 'monthly', 'annual'] as const;
+const signUpPlans = ['basic', 'monthly', 'annual'] as const;
 export type SignUpPlan = (typeof signUpPlans)[number];
 
 const text = () => z.string({ error: messages.required });
 const requiredText = (max = 120) => text().trim().min(1, messages.required).max(max);
 
 /** Required, then a standard e-mail pattern. */
-export const signUpEmailField = text()
+const signUpEmailField = text()
   .trim()
   .min(1, messages.required)
   .pipe(z.email(messages.invalidEmail).max(254, messages.invalidEmail));
@@ -28,7 +28,7 @@ const newPasswordField = text()
   .max(128, messages.passwordTooShort);
 
 /** Personal data the sign-up and profile forms share (spec 1 §5). */
-export const personalInfoShape = {
+const personalInfoShape = {
   name: requiredText(),
   email: signUpEmailField,
   phoneNumber: phoneField,
@@ -87,7 +87,7 @@ export const emailAvailableQuerySchema = z.object({ email: z.string().trim().max
 export const emailAvailableResponseSchema = z.object({ available: z.boolean() });
 
 export const universitySuggestionsQuerySchema = z.object({ q: z.string().trim().max(100).default('') });
-export const universitySuggestionSchema = z.object({ name: z.string(), organizationId: z.string().nullable() });
+const universitySuggestionSchema = z.object({ name: z.string(), organizationId: z.string().nullable() });
 export const universitySuggestionsResponseSchema = z.object({ universities: z.array(universitySuggestionSchema) });
 export type UniversitySuggestion = z.infer<typeof universitySuggestionSchema>;
 

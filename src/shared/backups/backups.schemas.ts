@@ -15,7 +15,7 @@ export const backupRunSchema = z.object({
 });
 export type BackupRun = z.infer<typeof backupRunSchema>;
 
-export const backupArchiveSchema = z.object({ fileName: z.string(), sizeBytes: z.number(), createdAt: z.string() });
+const backupArchiveSchema = z.object({ fileName: z.string(), sizeBytes: z.number(), createdAt: z.string() });
 export type BackupArchive = z.infer<typeof backupArchiveSchema>;
 
 export const backupsStatusSchema = z.object({

@@ -6,7 +6,7 @@ export const catalogPageSize = 9;
 
 /** The catalogue route's {type}: kynd, tag, type or aula (spec 1 §2). */
 // defined with the rules so that browser code can use them without loading zod
-export { catalogFilterKinds, type CatalogFilterKind } from './catalog.rules.ts';
+export { type CatalogFilterKind } from './catalog.rules.ts';
 
 export const catalogQuerySchema = z.object({
   q: z.string().trim().max(100).optional(),
@@ -20,7 +20,7 @@ export const catalogQuerySchema = z.object({
 });
 export type CatalogQuery = z.infer<typeof catalogQuerySchema>;
 
-export const tagSchema = z.object({ id: z.string(), name: z.string() });
+const tagSchema = z.object({ id: z.string(), name: z.string() });
 export type Tag = z.infer<typeof tagSchema>;
 
 export const procedureCardSchema = z.object({
@@ -53,9 +53,9 @@ export const catalogFiltersSchema = z.object({
 });
 export type CatalogFilters = z.infer<typeof catalogFiltersSchema>;
 
-export const chapterSchema = z.object({ name: z.string(), timeSeconds: z.number().int() });
+const chapterSchema = z.object({ name: z.string(), timeSeconds: z.number().int() });
 
-export const captionTrackSchema = z.object({ language: z.enum(captionLanguages), label: z.string(), url: z.string() });
+const captionTrackSchema = z.object({ language: z.enum(captionLanguages), label: z.string(), url: z.string() });
 export type CaptionTrack = z.infer<typeof captionTrackSchema>;
 
 export const procedureDetailSchema = procedureCardSchema.extend({
@@ -76,8 +76,3 @@ export const procedureDetailSchema = procedureCardSchema.extend({
   captions: z.array(captionTrackSchema),
 });
 export type ProcedureDetail = z.infer<typeof procedureDetailSchema>;
-
-/** Folds case and Spanish accents, as the database side does, for the search box. */
-export function foldForSearch(text: string): string {
-  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
-}

@@ -1,5 +1,5 @@
 export const classroomAccessTypes = ['Acceso libre', 'Acceso controlado'] as const;
-export type ClassroomAccessType = (typeof classroomAccessTypes)[number];
+type ClassroomAccessType = (typeof classroomAccessTypes)[number];
 
 export const classroomWarningKinds = ['DIEZ_DIAS', 'TRES_DIAS'] as const;
 export type ClassroomWarningKind = (typeof classroomWarningKinds)[number];
@@ -8,7 +8,7 @@ const hourMs = 3_600_000;
 const dayMs = 24 * hourMs;
 
 /** Spec 3 §9: a member is warned once under 10 days and once more under 3 days before expiry. */
-export const warningThresholdsMs: Record<ClassroomWarningKind, number> = {
+const warningThresholdsMs: Record<ClassroomWarningKind, number> = {
   DIEZ_DIAS: 10 * dayMs,
   TRES_DIAS: 3 * dayMs,
 };

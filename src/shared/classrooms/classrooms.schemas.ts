@@ -26,7 +26,7 @@ export const classroomInputSchema = z.object({
 export type ClassroomInput = z.input<typeof classroomInputSchema>;
 export type ClassroomValues = z.output<typeof classroomInputSchema>;
 
-export const adminClassroomRowSchema = z.object({
+const adminClassroomRowSchema = z.object({
   id: z.string(),
   title: z.string(),
   accessType: z.enum(classroomAccessTypes),
@@ -60,7 +60,7 @@ export type AdminClassroom = z.infer<typeof adminClassroomSchema>;
 export const classroomActiveInputSchema = z.object({ isActive: z.boolean() });
 
 /** A row of the videos table: name, tags, species, type. */
-export const classroomVideoOptionSchema = z.object({
+const classroomVideoOptionSchema = z.object({
   id: z.string(),
   name: z.string(),
   tags: z.array(z.string()),
@@ -70,7 +70,7 @@ export const classroomVideoOptionSchema = z.object({
 export type ClassroomVideoOption = z.infer<typeof classroomVideoOptionSchema>;
 export const classroomVideoOptionListSchema = z.object({ items: z.array(classroomVideoOptionSchema) });
 
-export const classroomMemberSchema = z.object({ id: z.string(), name: z.string(), email: z.string() });
+const classroomMemberSchema = z.object({ id: z.string(), name: z.string(), email: z.string() });
 export type ClassroomMember = z.infer<typeof classroomMemberSchema>;
 export const classroomMemberListSchema = z.object({ items: z.array(classroomMemberSchema) });
 export const candidatesQuerySchema = z.object({ organizationId: z.uuid() });
@@ -91,10 +91,10 @@ export const adminImportInputSchema = z.object({
 });
 export type AdminImportInput = z.infer<typeof adminImportInputSchema>;
 
-export const importStatuses = ['ok', 'already', 'duplicate', 'unknown', 'outside', 'invalid', 'blank'] as const;
+const importStatuses = ['ok', 'already', 'duplicate', 'unknown', 'outside', 'invalid', 'blank'] as const;
 export type ImportStatus = (typeof importStatuses)[number];
 
-export const importLineSchema = z.object({
+const importLineSchema = z.object({
   line: z.number().int(),
   text: z.string(),
   email: z.string().nullable(),
@@ -128,7 +128,7 @@ export const myClassroomSchema = z.object({
 export type MyClassroom = z.infer<typeof myClassroomSchema>;
 export const myClassroomListSchema = z.object({ items: z.array(myClassroomSchema) });
 
-export const expiryWarningSchema = z.object({
+const expiryWarningSchema = z.object({
   classroomId: z.string(),
   title: z.string(),
   expiresAt: z.string(),
@@ -139,7 +139,7 @@ export const expiryWarningListSchema = z.object({ items: z.array(expiryWarningSc
 
 // ---------- aula administrators ----------
 
-export const managedClassroomRowSchema = z.object({
+const managedClassroomRowSchema = z.object({
   id: z.string(),
   title: z.string(),
   organizationTitle: z.string(),

@@ -4,8 +4,7 @@ import { accountTypes } from '../accounts/accounts.rules.ts';
 import { parseChapterTime } from '../catalog/catalog.rules.ts';
 
 /** Spec 3 §5: the diploma's two kinds as the form names them. */
-export const diplomaKinds = ['CxVet', 'External'] as const;
-export type DiplomaKind = (typeof diplomaKinds)[number];
+const diplomaKinds = ['CxVet', 'External'] as const;
 
 /** Spec 3 §5: only these account types may be put in a diploma. */
 export const enrollableTypes = ['Premium', 'Admin'] as const;
@@ -17,7 +16,7 @@ export const chartPalette = [
 ] as const;
 
 /** 'Debe ser un número válido redondeado a 2 dígitos': digits with at most two decimals. */
-export const costPattern = /^\d{1,6}(\.\d{1,2})?$/;
+const costPattern = /^\d{1,6}(\.\d{1,2})?$/;
 
 /** USD text of the form into integer cents, without floating-point rounding. */
 export function costToCents(cost: string): number {
@@ -46,7 +45,7 @@ export const assignInputSchema = z.object({ assigned: z.boolean() });
 
 // ---------- list and general information ----------
 
-export const adminDiplomaRowSchema = z.object({
+const adminDiplomaRowSchema = z.object({
   id: z.string(),
   title: z.string(),
   kind: z.enum(diplomaKinds),
@@ -110,12 +109,12 @@ export type DiplomaOptions = z.infer<typeof diplomaOptionsSchema>;
 
 // ---------- videos ----------
 
-export const videoChapterInputSchema = z.object({
+const videoChapterInputSchema = z.object({
   name: z.string().trim().max(200),
   time: z.string().trim().max(10),
 });
 
-export const videoFileInputSchema = z.object({
+const videoFileInputSchema = z.object({
   title: z.string().trim().max(300),
   file: z.string().max(512),
 });
@@ -148,7 +147,7 @@ export type OwnVideoInput = z.infer<typeof ownVideoInputSchema>;
 
 export const linkVideoInputSchema = z.object({ procedureId: z.uuid({ error: messages.selectValue }) });
 
-export const adminDiplomaVideoSchema = z.object({
+const adminDiplomaVideoSchema = z.object({
   id: z.string(),
   position: z.number().int(),
   kind: z.enum(['procedure', 'own']),
@@ -170,7 +169,7 @@ export const adminDiplomaVideoListSchema = z.object({ items: z.array(adminDiplom
 
 // ---------- exams ----------
 
-export const examQuestionInputSchema = z.object({
+const examQuestionInputSchema = z.object({
   question: requiredText(2000),
   answers: z.array(requiredText(1000)).min(2, messages.examAnswersRequired).max(10),
   correctAnswer: z.number({ error: messages.examCorrectRequired }).int().min(0, messages.examCorrectRequired),
@@ -195,7 +194,7 @@ export const examInputSchema = z
   );
 export type ExamInput = z.infer<typeof examInputSchema>;
 
-export const adminExamSchema = z.object({
+const adminExamSchema = z.object({
   id: z.string(),
   title: z.string(),
   videoId: z.string().nullable(),
@@ -211,7 +210,7 @@ export const adminExamListSchema = z.object({ items: z.array(adminExamSchema) })
 
 // ---------- users ----------
 
-export const diplomaUserRowSchema = z.object({
+const diplomaUserRowSchema = z.object({
   id: z.string(),
   name: z.string(),
   email: z.string(),
@@ -224,7 +223,7 @@ export const diplomaUserListSchema = z.object({ items: z.array(diplomaUserRowSch
 
 // ---------- statistics ----------
 
-export const progressStatuses = ['completed', 'inProgress', 'notStarted'] as const;
+const progressStatuses = ['completed', 'inProgress', 'notStarted'] as const;
 export type ProgressStatus = (typeof progressStatuses)[number];
 
 export const diplomaStatisticsSchema = z.object({

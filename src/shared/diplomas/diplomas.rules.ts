@@ -1,11 +1,11 @@
 /** Spec 3 §9: an exam is passed at this percentage unless the diploma says otherwise. */
-export const defaultPassThresholdPercent = 80;
+const defaultPassThresholdPercent = 80;
 
 /** Spec 3 §3: a question nobody answered yet. */
 export const unanswered = -1;
 
 /** Two decimals, rounded half up, without floating-point drift (2/3 → 66.67). */
-export function roundToHundredths(value: number): number {
+function roundToHundredths(value: number): number {
   return Math.round((value + Number.EPSILON) * 100) / 100;
 }
 

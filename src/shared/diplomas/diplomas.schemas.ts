@@ -10,7 +10,7 @@ export const certificateCodeParamsSchema = z.object({ code: z.string().min(1).ma
 
 // ---------- list, preview ----------
 
-export const memberDiplomaCardSchema = z.object({
+const memberDiplomaCardSchema = z.object({
   id: z.string(),
   title: z.string(),
   descriptionHtml: z.string(),
@@ -36,7 +36,7 @@ export type DiplomaSalesPage = z.infer<typeof diplomaSalesPageSchema>;
 
 const fileLinkSchema = z.object({ title: z.string(), url: z.string() });
 
-export const courseVideoSchema = z.object({
+const courseVideoSchema = z.object({
   type: z.literal('video'),
   id: z.string(),
   title: z.string(),
@@ -55,7 +55,7 @@ export const courseVideoSchema = z.object({
   images: z.array(fileLinkSchema),
 });
 
-export const courseExamSchema = z.object({
+const courseExamSchema = z.object({
   type: z.literal('exam'),
   id: z.string(),
   title: z.string(),
@@ -67,10 +67,10 @@ export const courseExamSchema = z.object({
   questionCount: z.number().int(),
 });
 
-export const courseItemSchema = z.discriminatedUnion('type', [courseVideoSchema, courseExamSchema]);
+const courseItemSchema = z.discriminatedUnion('type', [courseVideoSchema, courseExamSchema]);
 export type CourseItem = z.infer<typeof courseItemSchema>;
 
-export const certificateSummarySchema = z.object({
+const certificateSummarySchema = z.object({
   id: z.string(),
   diplomaId: z.string(),
   diplomaTitle: z.string(),
@@ -97,7 +97,7 @@ export type Course = z.infer<typeof courseSchema>;
 
 // ---------- exams ----------
 
-export const examQuestionViewSchema = z.object({
+const examQuestionViewSchema = z.object({
   id: z.string(),
   question: z.string(),
   answers: z.array(z.string()),

@@ -1,2 +1,1 @@
 export const eventStatuses = ['Activo', 'Inactivo'] as const;
-export type EventStatus = (typeof eventStatuses)[number];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-export const publicEventSchema = z.object({
+const publicEventSchema = z.object({
   id: z.string(),
   name: z.string(),
   displayDate: z.string(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { procedureCardSchema } from '../catalog/catalog.schemas.ts';
 import { textColors } from './landing.rules.ts';
 
-export const landingSlideSchema = z.object({
+const landingSlideSchema = z.object({
   id: z.string(),
   mediaUrl: z.string(),
   isVideo: z.boolean(),
@@ -12,7 +12,7 @@ export const landingSlideSchema = z.object({
 });
 export type LandingSlide = z.infer<typeof landingSlideSchema>;
 
-export const sponsorSchema = z.object({
+const sponsorSchema = z.object({
   id: z.string(),
   title: z.string(),
   logoUrl: z.string(),

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { dueScheduledChange, nextPaymentDate, periodMs } from './membership.rules.ts';
+import {
+  canDowngrade,
+  canEndManualPremium,
+  canGrantManualPremium,
+  canReactivate,
+  canUpgrade,
+  dueScheduledChange,
+  manualSubscriptionId,
+  nextPaymentDate,
+  periodMs,
+} from './membership.rules.ts';
 
 const day = 86_400_000;
 
@@ -47,5 +57,43 @@ describe('dueScheduledChange', () => {
     ['a Basic member', {}, null],
   ])('%s', (_case, facts, expected) => {
     expect(dueScheduledChange({ ...base, ...facts }, now)).toBe(expected);
+  });
+});
+
+describe('what a member may ask for', () => {
+  const now = new Date('2026-06-01T00:00:00Z');
+  const later = new Date('2026-06-10T00:00:00Z');
+  const earlier = new Date('2026-05-20T00:00:00Z');
+  const member = (type: string, paymentStatus: string, subscriptionId: string | null = 'I-SUB', terminationDate: Date | null = null) => ({
+    type,
+    paymentStatus,
+    subscriptionId,
+    terminationDate,
+  });
+
+  // [case, account, upgrade, downgrade, reactivate, grant manual Premium, end manual Premium]
+  it.each([
+    ['Gratis that never paid', member('Gratis', 'BIEN', null), true, false, false, true, false],
+    ['Gratis after a cancellation', member('Gratis', 'CANCELLED'), true, false, false, true, false],
+    ['Gratis after a failed payment', member('Gratis', 'FALLIDO'), true, false, false, true, false],
+    ['a downgrade still running', member('Gratis', 'POR_TERMINAR', 'I-SUB', later), false, false, true, true, false],
+    ['a downgrade whose period ended', member('Gratis', 'POR_TERMINAR', 'I-SUB', earlier), false, false, false, true, false],
+    ['a paying Premium', member('Premium', 'BIEN'), false, true, false, false, false],
+    ['a manual Premium', member('Premium', 'BIEN', manualSubscriptionId), false, false, false, false, true],
+    ['a Legacy until a date', member('Legacy', 'BIEN', null, later), false, false, false, false, false],
+    ['a Legacy for good', member('Legacy', 'BIEN', null, null), false, false, false, false, false],
+    ['an Admin', member('Admin', 'BIEN', null), false, false, false, false, false],
+  ] as const)('%s', (_case, user, upgrade, downgrade, reactivate, grant, end) => {
+    expect(canUpgrade(user)).toBe(upgrade);
+    expect(canDowngrade(user)).toBe(downgrade);
+    expect(canReactivate(user, now)).toBe(reactivate);
+    expect(canGrantManualPremium(user)).toBe(grant);
+    expect(canEndManualPremium(user)).toBe(end);
+  });
+
+  it('reactivation ends exactly when the paid period does', () => {
+    const end = new Date('2026-06-01T00:00:00Z');
+    expect(canReactivate(member('Gratis', 'POR_TERMINAR', 'I-SUB', end), new Date(end.getTime() - 1))).toBe(true);
+    expect(canReactivate(member('Gratis', 'POR_TERMINAR', 'I-SUB', end), end)).toBe(false);
   });
 });

@@ -44,3 +44,55 @@ export function dueScheduledChange(user: ScheduleFacts, now: Date = new Date()):
   }
   return null;
 }
+
+/**
+ * What a member may ask for, decided here once: the server enforces it and the profile shows it
+ * (spec 1 §4, spec 3 §4). A Legacy account may do none of these: it keeps Premium benefits until its
+ * termination date and then becomes Gratis by itself; a payment may still make it Premium.
+ */
+type ChangeFacts = { type: string; paymentStatus: string; subscriptionId: string | null; terminationDate: Date | null };
+
+/** Gratis → Premium by paying; not while a downgrade is running (the member reactivates instead). */
+export function canUpgrade(user: Pick<ChangeFacts, 'type' | 'paymentStatus'>): boolean {
+  return user.type === 'Gratis' && user.paymentStatus !== 'POR_TERMINAR';
+}
+
+/** A paying Premium in good standing may stop billing; a manual Premium is ended by an administrator. */
+export function canDowngrade(user: Pick<ChangeFacts, 'type' | 'paymentStatus' | 'subscriptionId'>): boolean {
+  return user.type === 'Premium' && user.paymentStatus === 'BIEN' && user.subscriptionId !== manualSubscriptionId;
+}
+
+/** A downgrade can be undone until the paid period ends. */
+export function canReactivate(user: Pick<ChangeFacts, 'type' | 'paymentStatus' | 'terminationDate'>, now: Date = new Date()): boolean {
+  return user.type === 'Gratis' && user.paymentStatus === 'POR_TERMINAR' && user.terminationDate !== null && user.terminationDate > now;
+}
+
+/** Only a free account gets Premium by hand: a paying member keeps their subscription. */
+export function canGrantManualPremium(user: Pick<ChangeFacts, 'type'>): boolean {
+  return user.type === 'Gratis';
+}
+
+/** Only a Premium granted by hand is ended by hand. */
+export function canEndManualPremium(user: Pick<ChangeFacts, 'subscriptionId'>): boolean {
+  return user.subscriptionId === manualSubscriptionId;
+}
+
+/** The plan and payment state a new account starts with (sign-up and the console's new user): Gratis, nothing paid. */
+export const newAccountMembership = {
+  type: 'Gratis',
+  paymentStatus: 'BIEN',
+  annualPlan: false,
+  paymentDay: null,
+  subscriptionId: null,
+  terminationDate: null,
+} as const;
+
+/** What is left of the membership of a deleted (anonymised) account. */
+export const deletedAccountMembership = {
+  type: 'Gratis',
+  paymentStatus: 'CANCELLED',
+  annualPlan: false,
+  paymentDay: null,
+  subscriptionId: null,
+  terminationDate: null,
+} as const;

@@ -5,7 +5,6 @@ export type Plan = (typeof plans)[number];
 export const planPriceCents: Record<Plan, number> = { monthly: 999, annual: 9990 };
 
 export const paymentProviders = ['simulado', 'paypal', 'manual'] as const;
-export type PaymentProviderName = (typeof paymentProviders)[number];
 
 export const subscriptionStates = ['PENDIENTE', 'ACTIVA', 'CANCELADA', 'SUSPENDIDA', 'EXPIRADA'] as const;
 export const paymentKinds = ['subscription', 'order'] as const;

@@ -10,7 +10,7 @@ export const paymentsConfigSchema = z.object({
 export type PaymentsConfig = z.infer<typeof paymentsConfigSchema>;
 
 /** Where the provider sends the browser back: the sign-up finish screen or the profile. */
-export const checkoutReturnTargets = ['signup', 'profile'] as const;
+const checkoutReturnTargets = ['signup', 'profile'] as const;
 
 export const startSubscriptionSchema = z.object({
   plan: z.enum(plans),
@@ -28,7 +28,7 @@ export const confirmSubscriptionResponseSchema = z.object({
   isPremium: z.boolean(),
 });
 
-export const paymentRecordSchema = z.object({
+const paymentRecordSchema = z.object({
   id: z.string(),
   provider: z.enum(paymentProviders),
   kind: z.enum(paymentKinds),

@@ -3,11 +3,9 @@ export const consentKinds = ['promoMail', 'newsMail'] as const;
 export type ConsentKind = (typeof consentKinds)[number];
 
 /** Where a consent was given or withdrawn; stored as written, shown in the export. */
-export const consentSources = ['registro', 'perfil', 'enlace de baja', 'administrador', 'eliminación de cuenta'] as const;
-export type ConsentSource = (typeof consentSources)[number];
+export type ConsentSource = 'registro' | 'perfil' | 'enlace de baja' | 'administrador' | 'eliminación de cuenta';
 
 export const dataExportStatuses = ['PENDIENTE', 'LISTA', 'FALLIDA', 'EXPIRADA'] as const;
-export type DataExportStatus = (typeof dataExportStatuses)[number];
 
 /** What happens to the member's certificates when the account is deleted. */
 export const certificateChoices = ['keep', 'revoke'] as const;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { certificateChoices, dataExportStatuses } from './privacy.rules.ts';
 
-export const dataExportSchema = z.object({
+const dataExportSchema = z.object({
   id: z.string(),
   status: z.enum(dataExportStatuses),
   requestedAt: z.string(),

@@ -1,4 +1,5 @@
 /** What a console upload may contain: checked by name and by the file's first bytes. */
+import { stripAccents } from '../text.ts';
 export const uploadKinds = ['image', 'video', 'pdf', 'captions'] as const;
 export type UploadKind = (typeof uploadKinds)[number];
 
@@ -65,9 +66,7 @@ export function uploadFolder(target: UploadTarget, recordId?: string): string {
 /** The client's file name reduced to a safe suffix: no path parts, accents or odd characters. */
 export function safeFileName(name: string): string {
   const base = name.split(/[/\\]/).pop() ?? '';
-  const cleaned = base
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
+  const cleaned = stripAccents(base)
     .replace(/[^A-Za-z0-9._-]+/g, '_')
     .replace(/_+/g, '_')
     .replace(/^[._]+/, '')

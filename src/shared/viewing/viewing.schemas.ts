@@ -3,4 +3,4 @@ import { z } from 'zod';
 export const viewingTokenSchema = z.object({ token: z.string() });
 
 // defined with the rules so that browser code can use them without loading zod
-export { secondDeviceMessage, tokenReplacedEvent, useHereLabel } from './viewing.rules.ts';
+export { tokenReplacedEvent } from './viewing.rules.ts';

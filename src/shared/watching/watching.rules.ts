@@ -1,5 +1,5 @@
 /** Past this share of its length a video counts as watched ('Visto'). */
-export const watchedShare = 0.9;
+const watchedShare = 0.9;
 
 /** How often the player saves the position while the video plays. */
 export const saveEverySeconds = 10;

@@ -145,8 +145,3 @@ export const demoAccounts: readonly DemoAccount[] = [
   },
 ];
 
-export function demoAccount(role: DemoRole): DemoAccount {
-  const account = demoAccounts.find((candidate) => candidate.role === role);
-  if (!account) throw new Error(`no demo account ${role}`);
-  return account;
-}

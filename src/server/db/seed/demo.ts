@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { foldForSearch } from '#shared/text.ts';
 import { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -67,7 +68,7 @@ const tagNames = [
 ] as const;
 type TagName = (typeof tagNames)[number];
 
-export type DemoProcedure = {
+type DemoProcedure = {
   name: string;
   species: Species;
   type: ProcedureType;
@@ -80,7 +81,7 @@ export type DemoProcedure = {
 
 /** Each procedure's own title card in assets/demo/procedures (scripts/make-demo-media.sh). */
 export const procedureCardFile = (name: string) =>
-  `procedures/${name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}.jpg`;
+  `procedures/${foldForSearch(name).replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}.jpg`;
 
 export const demoProcedures: DemoProcedure[] = [
   {
@@ -405,7 +406,7 @@ const demoCaptionLines = {
 const vttTime = (seconds: number) => `00:${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}.000`;
 
 /** A valid WebVTT file spreading these lines over a video of this many seconds. */
-export function demoCaptionsVtt(lines: readonly string[], seconds: number): string {
+function demoCaptionsVtt(lines: readonly string[], seconds: number): string {
   const step = Math.floor(seconds / lines.length);
   const cues = lines.map((line, index) => `${index + 1}\n${vttTime(index * step)} --> ${vttTime((index + 1) * step - 1)}\n${line}`);
   return `WEBVTT\n\n${cues.join('\n\n')}\n`;

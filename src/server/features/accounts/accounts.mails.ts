@@ -1,7 +1,7 @@
 import { escapeHtml, layoutMail } from '#server/services/mail-layout.ts';
 import type { Mailer } from '#server/services/mail.ts';
 
-export function passwordResetMail(data: { name: string; link: string }) {
+function passwordResetMail(data: { name: string; link: string }) {
   return {
     subject: 'Restablece tu contraseña de CxVet',
     text: `Hola ${data.name}:\n\nRecibimos una solicitud para asignar una nueva contraseña a tu cuenta de CxVet. Abre este enlace (válido durante una hora y de un solo uso):\n\n${data.link}\n\nSi no la pediste, ignora este correo.`,

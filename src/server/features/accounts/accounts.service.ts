@@ -13,13 +13,13 @@ import type { RateCounter, RateRule } from '#server/services/rate-counter.ts';
 export type UserRow = typeof users.$inferSelect;
 
 /** A session's 'última actividad' is written at most this often (per instance), not on every request. */
-export const lastActiveEveryMs = 5 * 60_000;
+const lastActiveEveryMs = 5 * 60_000;
 
 const failureWindowMs = 15 * 60_000;
 const maxFailuresPerAccount = 5;
 const lockMs = 15 * 60_000;
 /** Recovery mails one account may receive per hour; more requests get the same answer and no mail. */
-export const resetMailsPerAccountPerHour = 3;
+const resetMailsPerAccountPerHour = 3;
 /** Recovery requests one IP may make per 5 minutes (answered 429 beyond). */
 const resetRequestsPerIp = 5;
 /** 5 per IP by default; raising the per-IP sign-in ceiling (a campus NAT, the end-to-end suite) raises it in step. */
@@ -272,15 +272,18 @@ export function createAccountsService(deps: {
     await db.delete(users).where(eq(users.id, userId));
   }
 
-  /** Ensures ADMIN_EMAIL exists as an Admin; an existing account is promoted, its password kept. */
-  async function ensureAdmin(admin: { email: string; password: string }): Promise<'created' | 'promoted' | 'unchanged'> {
+  /** Ensures ADMIN_EMAIL exists as an Admin; an existing account is promoted (by membership, which owns the type), its password kept. */
+  async function ensureAdmin(
+    admin: { email: string; password: string },
+    promote: (userId: string) => Promise<void>,
+  ): Promise<'created' | 'promoted' | 'unchanged'> {
     const existing = await findByEmail(admin.email);
     if (!existing) {
       await createAccount({ name: 'Administrador', email: admin.email, password: admin.password, values: { type: 'Admin' } });
       return 'created';
     }
     if (existing.type === 'Admin') return 'unchanged';
-    await db.update(users).set({ type: 'Admin' }).where(eq(users.id, existing.id));
+    await promote(existing.id);
     return 'promoted';
   }
 

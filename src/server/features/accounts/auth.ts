@@ -13,7 +13,7 @@ export const clientIpHeader = 'x-cxvet-client-ip';
 
 export const maxPasswordLength = 128;
 
-export const sessionLifetimeSeconds = 7 * 24 * 3600;
+const sessionLifetimeSeconds = 7 * 24 * 3600;
 /** However often a session is refreshed, it ends this long after sign-in. */
 export const sessionAbsoluteLifetimeMs = 30 * 24 * 3600 * 1000;
 

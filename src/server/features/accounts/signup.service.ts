@@ -1,4 +1,6 @@
 import { and, asc, eq, ilike, sql } from 'drizzle-orm';
+import { containsPattern } from '#server/db/search-sql.ts';
+import { newAccountMembership } from '#shared/membership/membership.rules.ts';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '#server/db/client.ts';
 import { organizations, publicUniversities } from '#server/db/schema/index.ts';
@@ -10,7 +12,6 @@ import { authHeaders } from './auth-bridge.ts';
 import type { ConsentsService } from '#server/features/privacy/consents.service.ts';
 import type { AccountsService, UserRow } from './accounts.service.ts';
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
 /** Sign-up (spec 1 §4–§5): a Basic account whatever the plan chosen; Premium comes only from a verified payment. */
 export function createSignUpService(deps: { db: Db; auth: Auth; accounts: AccountsService; consents?: ConsentsService }) {
@@ -48,7 +49,7 @@ export function createSignUpService(deps: { db: Db; auth: Auth; accounts: Accoun
 
   /** Catalogue names and non-private Universidad organizations matching the typed text. */
   async function suggestUniversities(query: string): Promise<UniversitySuggestion[]> {
-    const pattern = `%${escapeLike(query)}%`;
+    const pattern = containsPattern(query);
     const [orgs, names] = await Promise.all([
       db
         .select({ name: organizations.title, organizationId: organizations.id })
@@ -81,12 +82,7 @@ export function createSignUpService(deps: { db: Db; auth: Auth; accounts: Accoun
         email: input.email,
         password: input.password,
         values: {
-          type: 'Gratis',
-          paymentStatus: 'BIEN',
-          annualPlan: false,
-          paymentDay: null,
-          subscriptionId: null,
-          terminationDate: null,
+          ...newAccountMembership,
           country: input.country,
           city: input.city,
           phoneNumber: input.phoneNumber.replace(/\s+/g, ''),

@@ -22,7 +22,7 @@ const secretName = 'secrets/session-secret';
 
 const fileEntry = z.object({ path: z.string(), size: z.number().int().min(0), sha256: z.string().regex(/^[0-9a-f]{64}$/) });
 
-export const manifestSchema = z.object({
+const manifestSchema = z.object({
   format: z.literal(1),
   createdAt: z.string(),
   appVersion: z.string(),
@@ -307,5 +307,4 @@ export async function unpackAndVerify(archive: string, workDir: string): Promise
   return manifest;
 }
 
-export { pgliteDumpName, postgresDumpName, secretName, describe, listFiles, run, libpqEnv, appVersion };
-export type { Query };
+export { pgliteDumpName, postgresDumpName, secretName, describe, listFiles, run, libpqEnv };

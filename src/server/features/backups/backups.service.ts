@@ -1,4 +1,5 @@
 import { readdir, rm, stat } from 'node:fs/promises';
+import type { Log } from '#server/services/log.ts';
 import path from 'node:path';
 import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Database } from '#server/db/client.ts';
@@ -7,13 +8,12 @@ import type { Config } from '#server/config.ts';
 import type { BackupArchive, BackupRun, BackupsStatus } from '#shared/backups/backups.schemas.ts';
 import { archivePattern, BackupError, createArchive } from './archive.ts';
 
-type Log = { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
 
 export const backupJobKinds = { scheduled: 'backup.scheduled', manual: 'backup.manual' } as const;
 const manualKey = 'backup:manual';
 export const scheduleEveryMs = { hourly: 3600_000, daily: 24 * 3600_000, weekly: 7 * 24 * 3600_000 } as const;
 /** The console warns when the last good backup is older than this. */
-export const staleAfterMs = 2 * 24 * 3600_000;
+const staleAfterMs = 2 * 24 * 3600_000;
 const abandonedAfterMs = 3600_000;
 
 export type BackupTrigger = 'programado' | 'consola' | 'comando';
@@ -37,7 +37,7 @@ export function createBackupsService(deps: {
   backup: Config['backup'];
   sessionSecretFile?: string;
   schedule: (kind: string, options: { uniqueKey?: string }) => Promise<boolean>;
-  log?: Log;
+  log?: Pick<Log, 'info' | 'error'>;
 }) {
   const { database, backup } = deps;
   const { db } = database;

@@ -1,5 +1,6 @@
 import type { RenditionsService } from '#server/features/renditions/renditions.service.ts';
 import { and, asc, count, desc, eq, exists, inArray, sql, type SQL } from 'drizzle-orm';
+import { foldForSearch } from '#shared/text.ts';
 import { LRUCache } from 'lru-cache';
 import type { Database, Db } from '#server/db/client.ts';
 import { procedureCaptions, procedureChapters, procedureTags, procedures, tags } from '#server/db/schema/index.ts';
@@ -9,7 +10,6 @@ import { canWatchFullProcedure } from '#shared/catalog/catalog.rules.ts';
 import { captionLabels, captionLanguages } from '#shared/catalog/captions.rules.ts';
 import {
   catalogPageSize,
-  foldForSearch,
   type CatalogPage,
   type CatalogQuery,
   type ProcedureCard,
@@ -21,7 +21,7 @@ import type { ClassroomsService } from '#server/features/classrooms/classrooms.s
 import type { AnalyticsService } from '#server/features/analytics/analytics.service.ts';
 import type { CardMarks, WatchMarksService } from '#server/features/watching/watch-marks.service.ts';
 import { mediaUrl } from '#server/services/media-url.ts';
-import { containsPattern } from './search-sql.ts';
+import { containsPattern } from '#server/db/search-sql.ts';
 
 type ProcedureRow = typeof procedures.$inferSelect;
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

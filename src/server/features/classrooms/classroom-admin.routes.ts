@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { isAdmin } from '#shared/accounts/accounts.rules.ts';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireUser } from '#server/plugins/authorization.ts';
 import { AppError } from '#shared/errors.ts';
@@ -12,13 +13,13 @@ import {
   managedClassroomSchema,
   setUsersInputSchema,
 } from '#shared/classrooms/classrooms.schemas.ts';
-import { okSchema } from '#shared/admin-content/admin-content.schemas.ts';
+import { okSchema } from '#shared/records.schemas.ts';
 import type { ClassroomAdminService } from './classroom-admin.service.ts';
 import type { ClassroomMembersService } from './classroom-members.service.ts';
 import { importBodyLimit } from './classrooms.admin.routes.ts';
 import { sendXlsx } from './send-xlsx.ts';
 
-export const classroomAdminPathPrefix = '/api/classroom-admin';
+const classroomAdminPathPrefix = '/api/classroom-admin';
 
 /**
  * Aula administrators' API, in a scope of its own: the guard admits only administrators of an active aula,
@@ -30,7 +31,7 @@ export async function registerClassroomAdminRoutes(app: FastifyInstance, deps: {
     scope.addHook('onRequest', async (request) => {
       const user = await requireUser(request);
       // Admins pass (the web lets them open /administrar-aula) but still see only aulas they administer
-      if (user.type !== 'Admin' && !(await service.isAdministrator(user.id))) throw new AppError('FORBIDDEN');
+      if (!isAdmin(user) && !(await service.isAdministrator(user.id))) throw new AppError('FORBIDDEN');
     });
     const routes = scope.withTypeProvider<ZodTypeProvider>();
     const byId = { params: classroomParamsSchema };

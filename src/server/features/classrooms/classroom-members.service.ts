@@ -1,4 +1,5 @@
 import ExcelJS from 'exceljs';
+import { stripAccents } from '#shared/text.ts';
 import { and, asc, eq, inArray, max } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { classroomUsers, sessions, users } from '#server/db/schema/index.ts';
@@ -6,7 +7,7 @@ import { AppError } from '#shared/errors.ts';
 import type { OrganizationType } from '#shared/organizations/organizations.rules.ts';
 import { addressOfCells, importLinesFromText, type ImportLine } from '#shared/classrooms/classrooms.rules.ts';
 import type { ClassroomMember, ImportInput, ImportLineResult, ImportPreview } from '#shared/classrooms/classrooms.schemas.ts';
-import { isFormulaLike } from '#server/features/admin-people/users-report.ts';
+import { isFormulaLike } from '#server/features/accounts/users-report.ts';
 
 /** Who may be on an aula's list: anyone with an account, only the organization's members for a Universidad. */
 export type Audience = { organizationType: OrganizationType; organizationId: string };
@@ -39,7 +40,7 @@ async function importLinesFromXlsx(data: Buffer): Promise<ImportLine[]> {
 }
 
 /** The lines of pasted text, a CSV file or an xlsx file. */
-export async function readImportLines(source: ImportInput): Promise<ImportLine[]> {
+async function readImportLines(source: ImportInput): Promise<ImportLine[]> {
   let lines: ImportLine[];
   if (source.format === 'text') lines = importLinesFromText(source.text);
   else {
@@ -203,7 +204,7 @@ export function createClassroomMembersService(deps: { db: Db }) {
       });
     }
     const data = Buffer.from(await workbook.xlsx.writeBuffer());
-    const safeTitle = title.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'aula';
+    const safeTitle = stripAccents(title).replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'aula';
     return { fileName: `Usuarios-${safeTitle}.xlsx`, data };
   }
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { okSchema } from '#shared/admin-content/admin-content.schemas.ts';
+import { okSchema } from '#shared/records.schemas.ts';
 import {
   adminClassroomListSchema,
   adminClassroomSchema,

@@ -1,4 +1,5 @@
 import { and, asc, count, eq, exists, gt, inArray, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { isAdmin } from '#shared/accounts/accounts.rules.ts';
 import type { Db } from '#server/db/client.ts';
 import { classroomProcedures, classroomUsers, classroomWarnings, classrooms, organizations } from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
@@ -25,7 +26,7 @@ export function createClassroomsService(deps: { db: Db; now?: () => Date }) {
   /** SQL: active, unexpired and open to this account (Admins enter every controlled aula). */
   function openTo(user: Pick<UserRow, 'id' | 'type'>, at: Date): SQL {
     const audience =
-      user.type === 'Admin'
+      isAdmin(user)
         ? undefined
         : or(eq(classrooms.accessType, 'Acceso libre'), eq(classrooms.adminUserId, user.id), isMemberSql(user.id));
     return and(eq(classrooms.isActive, true), gt(classrooms.expiresAt, at), audience)!;
@@ -117,7 +118,7 @@ export function createClassroomsService(deps: { db: Db; now?: () => Date }) {
       .select({ userId: classroomUsers.userId })
       .from(classroomUsers)
       .where(and(eq(classroomUsers.classroomId, id), eq(classroomUsers.userId, user.id)));
-    const viewer = { id: user.id, isAdmin: user.type === 'Admin', isMember: Boolean(member) };
+    const viewer = { id: user.id, isAdmin: isAdmin(user), isMember: Boolean(member) };
     if (!canEnterClassroom(viewer, row.classroom, now())) throw new AppError('FORBIDDEN');
     return toMine(row.classroom, row.organizationTitle, row.videos);
   }

@@ -17,7 +17,7 @@ function loadFonts() {
 }
 
 // Spec 3 §9: landscape, 16 × 12 inches (72 pt each)
-export const certificatePageSize = { width: 16 * 72, height: 12 * 72 } as const;
+const certificatePageSize = { width: 16 * 72, height: 12 * 72 } as const;
 // a fixed date keeps every download byte-identical
 const fixedDate = new Date('2000-01-01T00:00:00Z');
 

@@ -16,7 +16,7 @@ type CertificateRow = typeof certificates.$inferSelect;
 const codeAlphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
 /** 12 characters from 32 symbols: 60 bits, not guessable within any rate limit. */
-export function newVerificationCode(): string {
+function newVerificationCode(): string {
   const bytes = randomBytes(12);
   return Array.from(bytes, (byte) => codeAlphabet[byte % codeAlphabet.length]).join('');
 }

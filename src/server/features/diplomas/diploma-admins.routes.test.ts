@@ -67,6 +67,7 @@ describe('diploma administrators (/api/diploma-admin)', () => {
 
   it('reach nothing of a diploma administered by someone else, or of their own once it is inactive', async () => {
     const { user, cookie } = await signedInAs(t, { type: 'Premium' });
+    await diplomaOf(user.id); // an active one, so the scope's guard lets them in
     const other = await createUser(t, { type: 'Premium' });
     const foreign = await diplomaOf(other.id);
     const inactive = await diplomaOf(user.id, { isActive: false });
@@ -85,6 +86,13 @@ describe('diploma administrators (/api/diploma-admin)', () => {
     const foreign = await diplomaOf(other.id);
     expect(((await call('GET', '/api/diploma-admin/diplomas', cookie)).json() as { items: unknown[] }).items).toEqual([]);
     expect((await call('GET', `/api/diploma-admin/diplomas/${foreign.id}/users`, cookie)).statusCode).toBe(404);
+  });
+
+  it('members who administer no active diploma get 403 on every route, even with an inactive one', async () => {
+    const { user, cookie } = await signedInAs(t, { type: 'Premium' });
+    const inactive = await diplomaOf(user.id, { isActive: false });
+    expect((await call('GET', '/api/diploma-admin/diplomas', cookie)).statusCode).toBe(403);
+    expect((await call('GET', `/api/diploma-admin/diplomas/${inactive.id}/users`, cookie)).statusCode).toBe(403);
   });
 
   it('guests get 401 on every route', async () => {

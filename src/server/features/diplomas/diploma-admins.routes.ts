@@ -10,17 +10,21 @@ import {
   okSchema,
 } from '#shared/diplomas/diplomas.admin.schemas.ts';
 import { requireUser } from '#server/plugins/authorization.ts';
+import { AppError } from '#shared/errors.ts';
+import { isAdmin } from '#shared/accounts/accounts.rules.ts';
 import type { DiplomaAdminsService } from './diploma-admins.service.ts';
 
 /**
- * /administrar-diplomado's API under /api/diploma-admin, in a scope of its own: every request needs a
- * signed-in account, and each diploma is checked against the account that administers it.
+ * /administrar-diplomado's API under /api/diploma-admin, in a scope of its own: the guard admits only
+ * administrators of an active diploma (and Admins), and each diploma is then checked against the account that administers it.
  */
 export async function registerDiplomaAdminRoutes(app: FastifyInstance, deps: { diplomaAdmins: DiplomaAdminsService }) {
   const service = deps.diplomaAdmins;
   await app.register(async (scope) => {
     scope.addHook('onRequest', async (request) => {
-      await requireUser(request);
+      const signedIn = await requireUser(request);
+      // Admins pass (the web lets them open /administrar-diplomado) but still see only diplomas they administer
+      if (!isAdmin(signedIn) && !(await service.isAdministrator(signedIn.id))) throw new AppError('FORBIDDEN');
     });
     const routes = scope.withTypeProvider<ZodTypeProvider>();
     const user = async (request: Parameters<typeof requireUser>[0]) => requireUser(request);

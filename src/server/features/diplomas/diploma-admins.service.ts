@@ -13,6 +13,16 @@ export function createDiplomaAdminsService(deps: { db: Db; diplomasAdmin: Diplom
   const userCount = (diplomaId: typeof diplomas.id) =>
     db.$count(diplomaUsers, eq(diplomaUsers.diplomaId, diplomaId));
 
+  /** Whether the user administers an active diploma (the same test as the profile's isDiplomaAdmin). */
+  async function isAdministrator(userId: string): Promise<boolean> {
+    const [row] = await db
+      .select({ id: diplomas.id })
+      .from(diplomas)
+      .where(and(eq(diplomas.adminUserId, userId), eq(diplomas.isActive, true)))
+      .limit(1);
+    return Boolean(row);
+  }
+
   /** The user's own active diplomas, newest first. */
   async function listOwn(user: UserRow): Promise<ManagedDiploma[]> {
     const rows = await db
@@ -56,7 +66,7 @@ export function createDiplomaAdminsService(deps: { db: Db; diplomasAdmin: Diplom
     await diplomasAdmin.setUserAssigned(id, userId, assigned);
   }
 
-  return { listOwn, getOwn, listUsers, setUserAssigned };
+  return { isAdministrator, listOwn, getOwn, listUsers, setUserAssigned };
 }
 
 export type DiplomaAdminsService = ReturnType<typeof createDiplomaAdminsService>;

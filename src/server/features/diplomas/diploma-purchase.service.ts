@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+import type { Log } from '#server/services/log.ts';
 import type { Db } from '#server/db/client.ts';
 import { diplomaTransactions, diplomaUsers } from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
@@ -7,7 +8,6 @@ import type { OrderEvent, PaymentsService } from '#server/features/payments/paym
 import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import type { DiplomasService } from './diplomas.service.ts';
 
-type Log = { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 
 
 /**

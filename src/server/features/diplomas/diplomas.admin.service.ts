@@ -38,7 +38,7 @@ import {
 } from '#shared/diplomas/diplomas.admin.schemas.ts';
 import { buildSequence, diplomaProgressPercent } from '#shared/diplomas/diplomas.rules.ts';
 import type { UploadsService } from '#server/features/uploads/uploads.service.ts';
-import { hasVisibleText, sanitizeRichText } from '#server/features/admin-content/rich-text.ts';
+import { hasVisibleText, sanitizeRichText } from '#server/services/rich-text.ts';
 
 const generalFiles = [
   ['previewImage', 'diploma-preview-image'],

@@ -16,7 +16,7 @@ import {
   organizations,
   procedures,
 } from '#server/db/schema/index.ts';
-import { hasPremiumAccess } from '#shared/accounts/accounts.rules.ts';
+import { hasPremiumAccess, isAdmin } from '#shared/accounts/accounts.rules.ts';
 import { AppError } from '#shared/errors.ts';
 import { mediaUrl } from '#server/services/media-url.ts';
 import {
@@ -42,7 +42,7 @@ export function createDiplomasService(deps: { db: Db; analytics?: AnalyticsServi
 
   /** Course material: Admins, the diploma's administrator, and enrolled Premium members. */
   async function canAccessContent(user: UserRow, diplomaId: string): Promise<boolean> {
-    if (user.type === 'Admin') return true;
+    if (isAdmin(user)) return true;
     const [diploma] = await db.select({ adminUserId: diplomas.adminUserId }).from(diplomas).where(eq(diplomas.id, diplomaId));
     if (!diploma) return false;
     if (diploma.adminUserId === user.id) return true;
@@ -71,7 +71,7 @@ export function createDiplomasService(deps: { db: Db; analytics?: AnalyticsServi
 
   /** Reading a course: its members, its administrator and Admins. */
   async function requireCourseReader(user: UserRow, diploma: DiplomaRow): Promise<void> {
-    if (user.type === 'Admin' || diploma.adminUserId === user.id) return;
+    if (isAdmin(user) || diploma.adminUserId === user.id) return;
     if (!(await isEnrolled(user.id, diploma.id))) throw new AppError('FORBIDDEN');
   }
 

@@ -1,4 +1,5 @@
 import { and, eq, inArray, isNotNull, isNull, lte, ne, or, sql } from 'drizzle-orm';
+import type { Log } from '#server/services/log.ts';
 import type { Db } from '#server/db/client.ts';
 import { paymentSubscriptions, users } from '#server/db/schema/index.ts';
 import type { Mailer } from '#server/services/mail.ts';
@@ -7,6 +8,11 @@ import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import { AppError } from '#shared/errors.ts';
 import { hasPremiumAccess } from '#shared/accounts/accounts.rules.ts';
 import {
+  canDowngrade,
+  canEndManualPremium,
+  canGrantManualPremium,
+  canReactivate,
+  canUpgrade,
   dueScheduledChange,
   manualPremiumExpiry,
   manualSubscriptionId,
@@ -17,15 +23,19 @@ import type { Membership } from '#shared/membership/membership.schemas.ts';
 import type { Plan } from '#shared/payments/payments.rules.ts';
 import { accountMail, paymentFailedMail, type AccountMailAction } from './membership.mails.ts';
 
-type Log = { warn(obj: object, msg: string): void };
 
-/** Membership changes of spec 1 §4: downgrade, reactivation, payment outcomes and scheduled changes. */
+/**
+ * Membership changes of spec 1 §4 and spec 3 §4: downgrade, reactivation, payment outcomes, scheduled changes,
+ * manual Premium and the Admin promotion. The only code that updates a member's plan and payment state
+ * (type, paymentStatus, annualPlan, paymentDay, subscriptionId, terminationDate); the rules it applies are
+ * in #shared/membership/membership.rules.ts so the screens show what it allows.
+ */
 export function createMembershipService(deps: {
   db: Db;
   provider: PaymentProvider;
   mailer: Mailer;
   publicUrl: string;
-  log?: Log;
+  log?: Pick<Log, 'warn'>;
   now?: () => Date;
 }) {
   const { db, provider, mailer, publicUrl } = deps;
@@ -78,18 +88,15 @@ export function createMembershipService(deps: {
       isManual,
       hasPremiumAccess: hasPremiumAccess(user, at),
       paymentFailed: user.paymentStatus === 'FALLIDO',
-      canDowngrade: user.type === 'Premium' && user.paymentStatus === 'BIEN' && !isManual,
-      canReactivate:
-        user.type === 'Gratis' && user.paymentStatus === 'POR_TERMINAR' && user.terminationDate !== null && user.terminationDate > at,
-      canUpgrade: user.type === 'Gratis' && user.paymentStatus !== 'POR_TERMINAR',
+      canDowngrade: canDowngrade(user),
+      canReactivate: canReactivate(user, at),
+      canUpgrade: canUpgrade(user),
     };
   }
 
   /** Premium → Gratis + POR_TERMINAR: billing stops now, benefits stay until the paid period ends. */
   async function downgrade(user: UserRow): Promise<Membership> {
-    if (user.type !== 'Premium' || user.paymentStatus !== 'BIEN' || user.subscriptionId === manualSubscriptionId) {
-      throw new AppError('MEMBERSHIP_CHANGE_NOT_ALLOWED');
-    }
+    if (!canDowngrade(user)) throw new AppError('MEMBERSHIP_CHANGE_NOT_ALLOWED');
     const at = now();
     const mapped = await mappedSubscription(user.subscriptionId);
     // the paid period ends when the provider would charge next; our own arithmetic only without one
@@ -146,9 +153,7 @@ export function createMembershipService(deps: {
   /** POR_TERMINAR → Premium/BIEN before the paid period ends; billing resumes at the provider. */
   async function reactivate(user: UserRow): Promise<Membership> {
     const at = now();
-    if (user.type !== 'Gratis' || user.paymentStatus !== 'POR_TERMINAR' || !user.terminationDate || user.terminationDate <= at) {
-      throw new AppError('MEMBERSHIP_CHANGE_NOT_ALLOWED');
-    }
+    if (!canReactivate(user, at)) throw new AppError('MEMBERSHIP_CHANGE_NOT_ALLOWED');
     const mapped = await mappedSubscription(user.subscriptionId);
     if (mapped) {
       try {
@@ -312,7 +317,41 @@ export function createMembershipService(deps: {
     return updated.length > 0;
   }
 
+  /** Spec 3 §4: Premium granted by an administrator for a month or a year, ending by itself at expiry. */
+  async function grantManualPremium(userId: string, annualPlan: boolean): Promise<void> {
+    const user = await findUser(userId);
+    if (!user) throw new AppError('NOT_FOUND');
+    if (!canGrantManualPremium(user)) throw new AppError('CONFLICT');
+    const at = now();
+    const [granted] = await db
+      .update(users)
+      .set({ type: 'Premium', paymentDay: at, subscriptionId: manualSubscriptionId, annualPlan, paymentStatus: 'BIEN', terminationDate: null, updatedAt: at })
+      // two administrators at once: only the first finds the account still free
+      .where(and(eq(users.id, userId), eq(users.type, 'Gratis')))
+      .returning({ id: users.id });
+    if (!granted) throw new AppError('CONFLICT');
+  }
+
+  /** Ends a manual Premium now: back to Gratis with empty payment fields. */
+  async function endManualPremium(userId: string): Promise<void> {
+    const user = await findUser(userId);
+    if (!user) throw new AppError('NOT_FOUND');
+    if (!canEndManualPremium(user)) throw new AppError('CONFLICT');
+    await db
+      .update(users)
+      .set({ type: 'Gratis', paymentDay: null, subscriptionId: null, terminationDate: null, paymentStatus: 'BIEN', annualPlan: false, updatedAt: now() })
+      .where(and(eq(users.id, userId), eq(users.subscriptionId, manualSubscriptionId)));
+  }
+
+  /** ADMIN_EMAIL's account becomes an Admin at start-up (its other fields are kept). */
+  async function promoteToAdmin(userId: string): Promise<void> {
+    await db.update(users).set({ type: 'Admin', updatedAt: now() }).where(eq(users.id, userId));
+  }
+
   return {
+    grantManualPremium,
+    endManualPremium,
+    promoteToAdmin,
     findUser,
     markRefunded,
     describe,

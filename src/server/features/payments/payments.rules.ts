@@ -66,7 +66,7 @@ export const orderPaymentResult: Record<OrderEventKind, PaymentResult> = {
 };
 
 /** PayPal's limit on purchase_units[].description and similar free texts. */
-export const providerTextLimit = 127;
+const providerTextLimit = 127;
 
 /** Cuts a text to the provider's limit without splitting a character. */
 export function cutToLimit(text: string, limit = providerTextLimit): string {

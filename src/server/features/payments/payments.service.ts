@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { Log } from '#server/services/log.ts';
+import { canUpgrade } from '#shared/membership/membership.rules.ts';
 import { and, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { paymentOrders, paymentSubscriptions, paymentWebhookEvents, payments } from '#server/db/schema/index.ts';
@@ -23,7 +25,6 @@ import {
   type OrderEventKind,
 } from './payments.rules.ts';
 
-type Log = { info?(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 
 const planDescription: Record<Plan, string> = { monthly: 'Premium mensual', annual: 'Premium anual' };
 
@@ -60,7 +61,7 @@ export function createPaymentsService(deps: {
   /** Where stored webhook events are queued; applied by applyStoredWebhook. */
   schedule: Schedule;
   onOrderEvent?: OrderEventHandler;
-  log?: Log;
+  log?: Pick<Log, 'warn' | 'error'> & Partial<Pick<Log, 'info'>>;
 }) {
   const { db, provider, membership, publicUrl } = deps;
   const log = deps.log ?? { warn() {}, error() {} };
@@ -139,7 +140,7 @@ export function createPaymentsService(deps: {
       if (snapshot.status === 'ACTIVE' || snapshot.status === 'SUSPENDED') {
         await reconcileSubscription(row.providerSubscriptionId);
         const fresh = await membership.findUser(user.id);
-        if (!fresh || fresh.type !== 'Gratis' || fresh.paymentStatus === 'POR_TERMINAR') throw new AppError('MEMBERSHIP_CHANGE_NOT_ALLOWED');
+        if (!fresh || !canUpgrade(fresh)) throw new AppError('MEMBERSHIP_CHANGE_NOT_ALLOWED');
         await cancelAtProvider(row.providerSubscriptionId, 'Reemplazada por una nueva suscripción');
         continue;
       }
@@ -149,7 +150,7 @@ export function createPaymentsService(deps: {
 
   /** Starts a Premium subscription for a Basic member; the browser goes to approvalUrl. */
   async function startSubscription(user: UserRow, input: { plan: Plan; returnTo: 'signup' | 'profile' }) {
-    if (user.type !== 'Gratis' || user.paymentStatus === 'POR_TERMINAR') throw new AppError('MEMBERSHIP_CHANGE_NOT_ALLOWED');
+    if (!canUpgrade(user)) throw new AppError('MEMBERSHIP_CHANGE_NOT_ALLOWED');
     await settleEarlierCheckouts(user);
     let created: { id: string; approvalUrl: string };
     try {

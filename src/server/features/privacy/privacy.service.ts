@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { Log } from '#server/services/log.ts';
+import { deletedAccountMembership } from '#shared/membership/membership.rules.ts';
 import { and, desc, eq, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import {
@@ -50,7 +52,6 @@ import { collectMemberData, zipMemberData } from './privacy.export.ts';
 import type { DeletionLedger } from './deletion-ledger.ts';
 import { accountDeletedMail, exportReadyMail } from './privacy.mails.ts';
 
-type Log = { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
 type Schedule = (kind: string, options?: { runAt?: Date; payload?: object; uniqueKey?: string; tx?: Db }) => Promise<void>;
 
 export const privacyJobKinds = {
@@ -91,7 +92,7 @@ export function createPrivacyService(deps: {
   schedule: Schedule;
   ledger: DeletionLedger;
   publicUrl: string;
-  log: Log;
+  log: Pick<Log, 'warn' | 'info'>;
   now?: () => Date;
 }) {
   const { db, storage, mailer, auth, provider, certificates: certificatesService, consents, rateCounter, schedule, ledger, publicUrl, log } = deps;
@@ -300,12 +301,7 @@ export function createPrivacyService(deps: {
           newsMail: false,
           isDisabled: true,
           anonymizedAt: at,
-          type: 'Gratis',
-          paymentStatus: 'CANCELLED',
-          annualPlan: false,
-          paymentDay: null,
-          subscriptionId: null,
-          terminationDate: null,
+          ...deletedAccountMembership,
           updatedAt: at,
         })
         .where(and(eq(users.id, userId), isNull(users.anonymizedAt)))

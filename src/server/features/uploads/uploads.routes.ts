@@ -4,7 +4,8 @@ import multipart from '@fastify/multipart';
 import { AppError } from '#shared/errors.ts';
 import { messages } from '#shared/messages.ts';
 import { uploadSizeLimits, uploadTargets } from '#shared/uploads/uploads.rules.ts';
-import { discardUploadSchema, okSchema, uploadQuerySchema, uploadResultSchema } from '#shared/admin-content/admin-content.schemas.ts';
+import { discardUploadSchema, uploadQuerySchema, uploadResultSchema } from '#shared/uploads/uploads.schemas.ts';
+import { okSchema } from '#shared/records.schemas.ts';
 import type { UploadsService } from './uploads.service.ts';
 
 /** Room for the multipart boundaries and headers around the file itself. */

@@ -21,7 +21,7 @@ import {
 /** Bytes file-type needs to recognise every format we accept. */
 const sniffBytes = 4100;
 /** Uploads not saved into a record within this time are deleted. */
-export const pendingUploadLifetimeMs = 24 * 3_600_000;
+const pendingUploadLifetimeMs = 24 * 3_600_000;
 
 type FileRule = { field: string; next: string | null; current: string | null; folder: string; kinds: readonly UploadKind[] };
 

@@ -1,5 +1,5 @@
 /** Open live-update streams allowed per account (a few tabs) and per IP (a campus NAT watching together). */
-export const defaultStreamLimits = { perAccount: 5, perIp: 100 };
+const defaultStreamLimits = { perAccount: 5, perIp: 100 };
 
 type Stream = { userId: string; ip: string; close: () => void };
 

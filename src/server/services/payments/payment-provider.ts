@@ -25,6 +25,7 @@ export type ProviderTransaction = {
   time: Date;
 };
 
+/** @public kept for the diploma order flow (issue #15: knip) */
 export type ProviderOrderStatus = 'CREATED' | 'APPROVED' | 'COMPLETED' | 'VOIDED';
 
 /** PayPal's capture statuses (Orders v2): only COMPLETED means the money arrived. */
@@ -50,6 +51,7 @@ export type WebhookEvent = {
   payload: unknown;
 };
 
+/** @public kept for the diploma order flow (issue #15: knip) */
 export type CheckoutUrls = { returnUrl: string; cancelUrl: string };
 
 /** A subscription payment provider (DESIGN.md): PayPal in production, the simulated one offline. */

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Log } from '#server/services/log.ts';
 import type { Plan } from '#shared/payments/payments.rules.ts';
 import {
   ProviderError,
@@ -14,7 +15,6 @@ import {
   type ProviderTransaction,
 } from './payment-provider.ts';
 
-type Log = { warn(obj: object, msg: string): void };
 
 export type PayPalOptions = {
   apiUrl: string;
@@ -30,7 +30,7 @@ export type PayPalOptions = {
   retries?: number;
   /** First backoff between attempts (default 300 ms), doubled each time; PayPal's Retry-After wins when longer (up to 5 s). */
   backoffMs?: number;
-  log?: Log;
+  log?: Pick<Log, 'warn'>;
 };
 
 type Json = Record<string, unknown>;

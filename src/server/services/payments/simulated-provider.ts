@@ -16,7 +16,7 @@ import {
   type ProviderTransaction,
 } from './payment-provider.ts';
 
-export const simulatedSignatureHeader = 'x-simulado-signature';
+const simulatedSignatureHeader = 'x-simulado-signature';
 const toleranceMs = 5 * 60_000;
 /** PayPal's limit on purchase_units[].description. */
 const descriptionLimit = 127;
@@ -63,7 +63,7 @@ export type SimulatedAction =
   | 'capture-complete'
   | 'capture-deny';
 
-export type SimulatedRecord = (StoredSubscription & { kind: 'subscription' }) | (StoredOrder & { kind: 'order' });
+type SimulatedRecord = (StoredSubscription & { kind: 'subscription' }) | (StoredOrder & { kind: 'order' });
 
 /**
  * The simulated provider's record of a subscription that was approved and paid once at `paidAt`

@@ -1,4 +1,4 @@
-import type { UploadResult } from '#shared/admin-content/admin-content.schemas.ts';
+import type { UploadResult } from '#shared/uploads/uploads.schemas.ts';
 import type { ErrorBody } from '#shared/errors.ts';
 import { errorMessages } from '#shared/messages.ts';
 import type { UploadTarget } from '#shared/uploads/uploads.rules.ts';

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { Statistics, statisticsQuerySchema } from '#shared/admin-people/statistics.schemas.ts';
+import type { Statistics, statisticsQuerySchema } from '#shared/analytics/statistics.schemas.ts';
 import { api, queryString } from '#web/lib/api-client.ts';
 
 type StatisticsFilter = z.infer<typeof statisticsQuerySchema>;

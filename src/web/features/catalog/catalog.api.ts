@@ -1,15 +1,8 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type {
-  AdminProcedure,
-  AdminProcedureListQuery,
-  AdminProcedurePage,
-  AdminTag,
-  adminTagListSchema,
-  okSchema,
-  ProcedureInput,
-  TagInput,
-} from '#shared/admin-content/admin-content.schemas.ts';
+import type { AdminProcedure, AdminProcedureListQuery, AdminProcedurePage, ProcedureInput } from '#shared/catalog/procedures.admin.schemas.ts';
+import type { AdminTag, adminTagListSchema, TagInput } from '#shared/catalog/tags.admin.schemas.ts';
+import type { okSchema } from '#shared/records.schemas.ts';
 import type { CatalogFilters, CatalogPage, ProcedureDetail } from '#shared/catalog/catalog.schemas.ts';
 import { useRefreshQueries } from '#web/features/admin/console-cache.ts';
 import { landingKeys } from '#web/features/landing/landing.api.ts';

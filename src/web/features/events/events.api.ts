@@ -1,6 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { AdminEvent, adminEventListSchema, EventInput, okSchema } from '#shared/admin-content/admin-content.schemas.ts';
+import type { AdminEvent, adminEventListSchema, EventInput } from '#shared/events/events.admin.schemas.ts';
+import type { okSchema } from '#shared/records.schemas.ts';
 import type { publicEventsSchema } from '#shared/events/events.schemas.ts';
 import { useRefreshQueries } from '#web/features/admin/console-cache.ts';
 import { landingKeys } from '#web/features/landing/landing.api.ts';

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, type QueryClient } from '@tanstack/react-query';
-import type { AdminNewsletter, LandingInput } from '#shared/admin-content/admin-content.schemas.ts';
+import type { AdminNewsletter, LandingInput } from '#shared/landing/landing.admin.schemas.ts';
 import type { Landing } from '#shared/landing/landing.schemas.ts';
 import { useRefreshQueries } from '#web/features/admin/console-cache.ts';
 import { api } from '#web/lib/api-client.ts';

@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { BulkMailInput, bulkMailCreatedSchema } from '#shared/admin-people/mailing.schemas.ts';
-import type { outboxResponseSchema } from '#shared/admin/outbox.schemas.ts';
+import type { BulkMailInput, bulkMailCreatedSchema } from '#shared/mailing/mailing.schemas.ts';
+import type { outboxResponseSchema } from '#shared/mailing/outbox.schemas.ts';
 import { api, queryString } from '#web/lib/api-client.ts';
 
 const mailingKeys = {

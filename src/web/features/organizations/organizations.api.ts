@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { AdminOrganization, adminOrganizationListSchema, OrganizationInput } from '#shared/admin-content/admin-content.schemas.ts';
+import type { AdminOrganization, adminOrganizationListSchema, OrganizationInput } from '#shared/organizations/organizations.admin.schemas.ts';
 import { useRefreshQueries } from '#web/features/admin/console-cache.ts';
 import { landingKeys } from '#web/features/landing/landing.api.ts';
 import { api } from '#web/lib/api-client.ts';

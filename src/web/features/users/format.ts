@@ -1,7 +1,7 @@
 import dayjs from 'dayjs';
 import 'dayjs/locale/es';
 import { formatPhoneNumberIntl } from 'react-phone-number-input';
-import type { AdminUserRow } from '#shared/admin-people/users.schemas.ts';
+import type { AdminUserRow } from '#shared/accounts/users.admin.schemas.ts';
 
 /** The list's Membresía: a Premium member's plan is named (spec 2 §4: annual by flag, otherwise monthly). */
 export function membershipLabel(user: Pick<AdminUserRow, 'type' | 'annualPlan'>): string {

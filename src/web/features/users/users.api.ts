@@ -5,8 +5,8 @@ import type {
   manualPremiumListSchema,
   manualPremiumUpgradeSchema,
   userPickSchema,
-} from '#shared/admin-people/manual-premium.schemas.ts';
-import type { AdminUser, AdminUserInput, AdminUsersQuery, adminUsersPageSchema } from '#shared/admin-people/users.schemas.ts';
+} from '#shared/membership/manual-premium.schemas.ts';
+import type { AdminUser, AdminUserInput, AdminUsersQuery, adminUsersPageSchema } from '#shared/accounts/users.admin.schemas.ts';
 import { useRefreshQueries } from '#web/features/admin/console-cache.ts';
 import { analyticsKeys } from '#web/features/analytics/analytics.api.ts';
 import { api, downloadFile, queryString } from '#web/lib/api-client.ts';

@@ -2,7 +2,7 @@ import '@mantine/dates/styles.css';
 import { Alert, Box, Group, Loader, Paper, Select, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { DatePickerInput, DatesProvider } from '@mantine/dates';
 import { useState } from 'react';
-import type { Statistics } from '#shared/admin-people/statistics.schemas.ts';
+import type { Statistics } from '#shared/analytics/statistics.schemas.ts';
 import { userTypes } from '#shared/accounts/accounts.rules.ts';
 import { analyticsCategories, type AnalyticsCategory } from '#shared/analytics/analytics.rules.ts';
 import { messages } from '#shared/messages.ts';

@@ -3,7 +3,7 @@ import { ActionIcon, Button, Checkbox, Group, Paper, Select, SimpleGrid, Stack, 
 import { useEffect, useState } from 'react';
 import { Controller, useFieldArray, useForm } from 'react-hook-form';
 import { useParams } from 'react-router';
-import { emptyProcedureCaptions, procedureInputSchema, type ProcedureInput } from '#shared/admin-content/admin-content.schemas.ts';
+import { emptyProcedureCaptions, procedureInputSchema, type ProcedureInput } from '#shared/catalog/procedures.admin.schemas.ts';
 import { captionLabels, captionLanguages, captionVideos } from '#shared/catalog/captions.rules.ts';
 import { procedureTypes, species } from '#shared/catalog/catalog.rules.ts';
 import { PageLoader } from '#web/components/page-loader.tsx';

@@ -1,8 +1,8 @@
 import { Badge, Button, Group } from '@mantine/core';
 import dayjs from 'dayjs';
 import { Link } from 'react-router';
-import type { AdminProcedureRow } from '#shared/admin-content/admin-content.schemas.ts';
-import { adminProcedureSortColumns } from '#shared/admin-content/admin-content.schemas.ts';
+import type { AdminProcedureRow } from '#shared/catalog/procedures.admin.schemas.ts';
+import { adminProcedureSortColumns } from '#shared/catalog/procedures.admin.schemas.ts';
 import { useAdminProcedures } from '#web/features/catalog/catalog.api.ts';
 import { AdminDataTable, useServerTable } from '#web/features/admin/components/admin-data-table.tsx';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';

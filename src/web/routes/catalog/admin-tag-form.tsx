@@ -3,7 +3,7 @@ import { Paper, Stack, TextInput } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useParams } from 'react-router';
-import { tagInputSchema, type TagInput } from '#shared/admin-content/admin-content.schemas.ts';
+import { tagInputSchema, type TagInput } from '#shared/catalog/tags.admin.schemas.ts';
 import { PageLoader } from '#web/components/page-loader.tsx';
 import { useAdminTag, useDeleteTag, useSaveTag } from '#web/features/catalog/catalog.api.ts';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';

@@ -6,7 +6,7 @@ import dayjs from 'dayjs';
 import { useEffect, useId, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useParams } from 'react-router';
-import { eventInputSchema, type EventInput } from '#shared/admin-content/admin-content.schemas.ts';
+import { eventInputSchema, type EventInput } from '#shared/events/events.admin.schemas.ts';
 import { eventStatuses } from '#shared/events/events.rules.ts';
 import { promoVideoWatchPrefix } from '#shared/events/events.schemas.ts';
 import { PageLoader } from '#web/components/page-loader.tsx';

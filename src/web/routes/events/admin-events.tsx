@@ -1,7 +1,7 @@
 import { Button } from '@mantine/core';
 import dayjs from 'dayjs';
 import { Link } from 'react-router';
-import type { AdminEventRow } from '#shared/admin-content/admin-content.schemas.ts';
+import type { AdminEventRow } from '#shared/events/events.admin.schemas.ts';
 import { useAdminEvents } from '#web/features/events/events.api.ts';
 import { AdminDataTable } from '#web/features/admin/components/admin-data-table.tsx';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';

@@ -1,6 +1,6 @@
 import { ActionIcon, Button, Group, Image, Modal, NumberInput, Paper, Select, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useState } from 'react';
-import type { LandingInput, LandingSlideInput } from '#shared/admin-content/admin-content.schemas.ts';
+import type { LandingInput, LandingSlideInput } from '#shared/landing/landing.admin.schemas.ts';
 import { defaultSlideSeconds, textColors, type TextColor } from '#shared/landing/landing.rules.ts';
 import { messages } from '#shared/messages.ts';
 import { fileExtension, uploadFormats } from '#shared/uploads/uploads.rules.ts';

@@ -3,7 +3,7 @@ import { Alert, Button, Group, Loader, Paper, Stack, Text, TextInput, Textarea }
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { bulkMailSchema, bulkMailTexts } from '#shared/admin-people/mailing.schemas.ts';
+import { bulkMailSchema, bulkMailTexts } from '#shared/mailing/mailing.schemas.ts';
 import { useSendBulkMail } from '#web/features/mailing/mailing.api.ts';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { applyServerFieldErrors } from '#web/features/admin/form-errors.ts';

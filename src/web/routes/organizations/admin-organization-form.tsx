@@ -3,7 +3,7 @@ import { Paper, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useParams } from 'react-router';
-import { organizationInputSchema, type OrganizationInput } from '#shared/admin-content/admin-content.schemas.ts';
+import { organizationInputSchema, type OrganizationInput } from '#shared/organizations/organizations.admin.schemas.ts';
 import { organizationTypes } from '#shared/organizations/organizations.rules.ts';
 import { PageLoader } from '#web/components/page-loader.tsx';
 import { useAdminOrganization, useSaveOrganization } from '#web/features/organizations/organizations.api.ts';

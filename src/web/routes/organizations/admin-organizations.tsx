@@ -1,6 +1,6 @@
 import { Button } from '@mantine/core';
 import { Link } from 'react-router';
-import type { AdminOrganization } from '#shared/admin-content/admin-content.schemas.ts';
+import type { AdminOrganization } from '#shared/organizations/organizations.admin.schemas.ts';
 import { useAdminOrganizations } from '#web/features/organizations/organizations.api.ts';
 import { AdminDataTable } from '#web/features/admin/components/admin-data-table.tsx';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';

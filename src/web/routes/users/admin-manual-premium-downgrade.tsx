@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Paper, Select, Stack, Text } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import { manualPremiumMessages } from '#shared/admin-people/manual-premium.schemas.ts';
+import { manualPremiumMessages } from '#shared/membership/manual-premium.schemas.ts';
 import { messages } from '#shared/messages.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { useManualPremiumDowngrade, useManualPremiumUsers } from '#web/features/users/users.api.ts';

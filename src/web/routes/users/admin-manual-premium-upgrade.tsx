@@ -6,7 +6,7 @@ import {
   manualPremiumPeriodLabels,
   manualPremiumPeriods,
   type ManualPremiumPeriod,
-} from '#shared/admin-people/manual-premium.schemas.ts';
+} from '#shared/membership/manual-premium.schemas.ts';
 import { messages } from '#shared/messages.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { useManualPremiumCandidates, useManualPremiumUpgrade } from '#web/features/users/users.api.ts';

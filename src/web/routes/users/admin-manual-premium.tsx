@@ -1,5 +1,5 @@
 import { Alert } from '@mantine/core';
-import { manualPremiumMessages, type ManualPremiumRow } from '#shared/admin-people/manual-premium.schemas.ts';
+import { manualPremiumMessages, type ManualPremiumRow } from '#shared/membership/manual-premium.schemas.ts';
 import { useManualPremiumUsers } from '#web/features/users/users.api.ts';
 import { ManualPremiumLinks, useManualPremiumLoadFailure } from '#web/features/users/components/manual-premium-links.tsx';
 import { spanishDate } from '#web/features/users/format.ts';

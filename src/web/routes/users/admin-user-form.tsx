@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useNavigate, useParams } from 'react-router';
 import type { z } from 'zod';
-import { adminCreatedUserDefaults, adminUserInputSchema } from '#shared/admin-people/users.schemas.ts';
+import { adminCreatedUserDefaults, adminUserInputSchema } from '#shared/accounts/users.admin.schemas.ts';
 import { messages } from '#shared/messages.ts';
 import { notify } from '#web/features/admin/notify.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';

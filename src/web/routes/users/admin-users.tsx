@@ -1,7 +1,7 @@
 import { Alert, Anchor, Button, Checkbox, Group } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { AdminUserRow, AdminUsersQuery } from '#shared/admin-people/users.schemas.ts';
+import type { AdminUserRow, AdminUsersQuery } from '#shared/accounts/users.admin.schemas.ts';
 import { errorContent } from '#web/components/error-modal.tsx';
 import { useAdminUsers } from '#web/features/users/users.api.ts';
 import { UsersReportButton } from '#web/features/users/components/users-report-button.tsx';

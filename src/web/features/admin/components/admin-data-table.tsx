@@ -4,8 +4,8 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { DataTable, type DataTableColumn, type DataTableSortStatus } from 'mantine-datatable';
 import { useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { adminPageSize } from '#shared/admin-content/admin-content.schemas.ts';
-import { foldForSearch } from '#shared/catalog/catalog.schemas.ts';
+import { adminPageSize } from '#shared/records.schemas.ts';
+import { foldForSearch } from '#shared/text.ts';
 import { messages } from '#shared/messages.ts';
 import classes from './admin-data-table.module.css';
 

@@ -2,7 +2,7 @@ import 'mantine-datatable/styles.css';
 import { Checkbox, Group, Stack, Text, TextInput } from '@mantine/core';
 import { DataTable, type DataTableColumn } from 'mantine-datatable';
 import { useMemo, useState } from 'react';
-import { foldForSearch } from '#shared/catalog/catalog.schemas.ts';
+import { foldForSearch } from '#shared/text.ts';
 import { messages } from '#shared/messages.ts';
 
 type Props<T extends { id: string }> = {

@@ -1,7 +1,7 @@
 import { Button } from '@mantine/core';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
-import { manualPremiumMessages } from '#shared/admin-people/manual-premium.schemas.ts';
+import { manualPremiumMessages } from '#shared/membership/manual-premium.schemas.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { paths } from '#web/paths.ts';
 
