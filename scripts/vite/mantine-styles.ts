@@ -18,7 +18,7 @@ const coreDir = path.join(root, 'node_modules', '@mantine', 'core');
 const stylesDir = path.join(coreDir, 'styles');
 
 /** The import that gives the app Mantine's global styles (and, in dev, everything). */
-export const mantineStylesId = 'virtual:mantine-core-styles.css';
+const mantineStylesId = 'virtual:mantine-core-styles.css';
 const resolvedStylesId = `\0${mantineStylesId}`;
 const globalSheets = ['baseline', 'default-css-variables', 'global'];
 

@@ -72,8 +72,7 @@ export const paths = {
   adminDiplomaPreview: '/admin/diplomados/diplomado-vista-previa/:id',
 } as const;
 
-export const catalogFilterTypes = ['kynd', 'tag', 'type', 'aula'] as const;
-export type CatalogFilterType = (typeof catalogFilterTypes)[number];
+export type CatalogFilterType = 'kynd' | 'tag' | 'type' | 'aula';
 
 const segment = (value: string) => encodeURIComponent(value);
 const withOptionalId = (base: string, id?: string) => (id ? `${base}/${segment(id)}` : base);

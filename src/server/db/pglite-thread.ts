@@ -2,12 +2,12 @@ import { Worker } from 'node:worker_threads';
 import type { PGlite, QueryOptions, Results } from '@electric-sql/pglite';
 
 /** What the app and Drizzle use of a PGlite client, answered by the database thread (pglite-worker.mjs). */
-export type PgliteQueries = {
+type PgliteQueries = {
   query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
   exec(sql: string, options?: QueryOptions): Promise<Results[]>;
 };
 
-export type PgliteTransaction = PgliteQueries & { closed: boolean; rollback(): Promise<void> };
+type PgliteTransaction = PgliteQueries & { closed: boolean; rollback(): Promise<void> };
 
 export type PgliteClient = PgliteQueries & {
   readonly dataDir: string | undefined;

@@ -14,6 +14,5 @@ const outboxMailSchema = z.object({
   html: z.string(),
   createdAt: z.string(),
 });
-export type OutboxMail = z.infer<typeof outboxMailSchema>;
 
 export const outboxResponseSchema = z.object({ mails: z.array(outboxMailSchema) });

@@ -3,7 +3,7 @@ export const renditionStatuses = ['pending', 'processing', 'ready', 'failed'] as
 export type RenditionStatus = (typeof renditionStatuses)[number];
 
 /** The ladder's heights; a source is never upscaled, so a smaller source gets only those at or below its height. */
-export const ladderHeights = [240, 360, 720] as const;
+const ladderHeights = [240, 360, 720] as const;
 
 /** The heights to make for a source of this height: every ladder step up to it, and at least the lowest. */
 export function heightsFor(sourceHeight: number): number[] {

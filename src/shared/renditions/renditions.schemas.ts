@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { renditionStatuses } from './renditions.rules.ts';
 
 /** One video's ladder as the console shows it. */
-export const renditionStatusSchema = z.object({
+const renditionStatusSchema = z.object({
   key: z.string(),
   status: z.enum(renditionStatuses),
   progress: z.number().int(),

@@ -57,7 +57,7 @@ async function readJson(response: Response): Promise<unknown> {
 type RequestOptions = { signal?: AbortSignal; headers?: Record<string, string>; keepalive?: boolean };
 
 /** Calls the API; resolves with the JSON body (undefined for 204) or throws an ApiError. */
-export async function apiRequest<T>(
+async function apiRequest<T>(
   method: string,
   path: string,
   body?: unknown,

@@ -28,7 +28,7 @@ async function readText(storage: FileStorage, key: string): Promise<string> {
 }
 
 /** Relative URIs drop the playlist's query: each one gets the viewing token, so segments pass the same check. */
-export function withViewingToken(playlist: string, viewingToken: string | undefined): string {
+function withViewingToken(playlist: string, viewingToken: string | undefined): string {
   if (!viewingToken) return playlist;
   const query = `?vt=${encodeURIComponent(viewingToken)}`;
   return playlist

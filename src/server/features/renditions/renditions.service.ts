@@ -34,7 +34,7 @@ class RenditionFailure extends Error {}
 class Interrupted extends Error {}
 
 /** Only procedure and diploma videos get a ladder (landing slides stay as they are). */
-export function wantsLadder(key: string): boolean {
+function wantsLadder(key: string): boolean {
   return /^(procedures|diplomados)\//.test(key) && /\.(mp4|webm|ogg|ogv)$/i.test(key);
 }
 

@@ -4,7 +4,7 @@ import { useLocation } from 'react-router';
 const siteName = 'CxVet';
 
 /** 'Catálogo de cirugías · CxVet'; a console page adds 'Admin'. */
-export function documentTitle(heading: string | null, section?: string): string {
+function documentTitle(heading: string | null, section?: string): string {
   const parts = [heading?.replace(/\s+/g, ' ').trim(), section, siteName].filter(Boolean);
   return [...new Set(parts)].join(' · ');
 }

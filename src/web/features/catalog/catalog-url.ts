@@ -1,13 +1,13 @@
 import { catalogFilterKinds, procedureTypes, species, type CatalogFilterKind } from '#shared/catalog/catalog.rules.ts';
 
 /** At most one value per kind; the kinds combine (species and tag and type and aula). */
-export type CatalogFilters = Partial<Record<CatalogFilterKind, string>>;
+type CatalogFilters = Partial<Record<CatalogFilterKind, string>>;
 
 /** What a catalogue URL shows: its filters, the search, the page and a member's 'No vistos' (`?vistos=no`). */
 export type CatalogView = { filters: CatalogFilters; q: string; page: number; unwatched?: true };
 
 /** The query parameter of the 'No vistos' filter: signed-in members only, combined with every other filter. */
-export const unwatchedParam = { name: 'vistos', value: 'no' } as const;
+const unwatchedParam = { name: 'vistos', value: 'no' } as const;
 
 /** The API's query parameters for a view. */
 export type CatalogApiQuery = {

@@ -1,7 +1,7 @@
 import { Box, Text } from '@mantine/core';
 import { usePaymentsConfig } from './payments.api.ts';
 
-export const testModeText = 'Modo de pruebas: los pagos son simulados';
+const testModeText = 'Modo de pruebas: los pagos son simulados';
 
 /**
  * A thin bar on every page while the server runs the simulated payment provider, so nobody takes

@@ -1,7 +1,7 @@
 import { TextInput, type TextInputProps } from '@mantine/core';
 
 /** Spec 2 §9: the marker time mask h:mm:ss, filled as digits are typed. */
-export function maskChapterTime(text: string): string {
+function maskChapterTime(text: string): string {
   const digits = text.replace(/\D/g, '').slice(0, 5);
   if (digits.length <= 1) return digits;
   if (digits.length <= 3) return `${digits[0]}:${digits.slice(1)}`;

@@ -144,7 +144,7 @@ export function useCertificateVerification(code: string) {
   });
 }
 
-export function useInvalidateCertificates(id: string) {
+function useInvalidateCertificates(id: string) {
   const queryClient = useQueryClient();
   return () => Promise.all([queryClient.invalidateQueries({ queryKey: keys.course(id) }), queryClient.invalidateQueries({ queryKey: keys.certificates() })]);
 }

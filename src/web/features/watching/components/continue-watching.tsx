@@ -6,7 +6,7 @@ import { useContinueWatching } from '#web/features/watching/watching.api.ts';
 type Props = { headingLevel: 2; titleAlign?: 'left' | 'center'; pt?: MantineSpacing };
 
 /** 'Seguir viendo': the member's started, unfinished procedures, newest first; nothing when there are none. */
-export function ContinueWatching({ headingLevel, titleAlign = 'left', pt }: Props) {
+function ContinueWatching({ headingLevel, titleAlign = 'left', pt }: Props) {
   const list = useContinueWatching();
   if (list.isPending) {
     return (

@@ -6,7 +6,7 @@ import { HeartIcon } from './heart-icon.tsx';
 type Props = { procedureId: string; procedureName: string; isFavorite: boolean; size?: 'md' | 'lg' };
 
 /** The heart: adds or removes a favourite, showing the new state at once. */
-export function FavoriteButton({ procedureId, procedureName, isFavorite, size = 'lg' }: Props) {
+function FavoriteButton({ procedureId, procedureName, isFavorite, size = 'lg' }: Props) {
   const setFavorite = useSetFavorite(procedureId);
   const shown = setFavorite.isPending ? (setFavorite.variables ?? isFavorite) : isFavorite;
   const label = shown ? `Quitar ${procedureName} de favoritos` : `Añadir ${procedureName} a favoritos`;

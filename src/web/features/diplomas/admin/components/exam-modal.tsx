@@ -21,7 +21,7 @@ type Draft = ExamInput;
 const newQuestion = () => ({ question: '', answers: ['', ''], correctAnswer: -1 });
 
 /** Every question has text, at least two filled answers and one marked correct. */
-export function isExamComplete(draft: Draft): boolean {
+function isExamComplete(draft: Draft): boolean {
   return (
     draft.title.trim() !== '' &&
     draft.questions.length > 0 &&
