@@ -1,4 +1,5 @@
 import type { CurrentUser } from '#shared/accounts/accounts.schemas.ts';
+import { isAdmin } from '#shared/accounts/accounts.rules.ts';
 import { paths } from '#web/paths.ts';
 
 export type SiteLink = { label: string; to: string };
@@ -14,7 +15,7 @@ export function mainLinks(user: CurrentUser | null): SiteLink[] {
     { label: 'Contacto', to: paths.contact },
   ];
   if (!user) return links;
-  if (user.hasPremiumAccess || user.type === 'Admin') {
+  if (user.hasPremiumAccess || isAdmin(user)) {
     links.push({ label: 'Cursos y diplomados', to: paths.myDiplomas });
   }
   links.push({ label: 'Aulas Virtuales', to: paths.myClassrooms });
@@ -32,7 +33,7 @@ export function accountLinks(user: CurrentUser | null): SiteLink[] {
     ];
   }
   const links: SiteLink[] = [];
-  if (user.type === 'Admin') {
+  if (isAdmin(user)) {
     links.push({ label: 'Administrador', to: paths.admin });
     links.push({ label: 'Fotos landing', to: paths.adminLandingPhotos });
   }

@@ -1,10 +1,10 @@
 import type { CurrentUser } from '#shared/accounts/accounts.schemas.ts';
+import { isAdmin } from '#shared/accounts/accounts.rules.ts';
 import { paths } from '#web/paths.ts';
 
 /** Where a visitor must go instead of the requested page, or null to let them in. */
 export type Guard = (user: CurrentUser | null) => string | null;
 
-const isAdmin = (user: CurrentUser | null) => user?.type === 'Admin';
 
 export const guards = {
   guestsOnly: (user) => (user ? (isAdmin(user) ? paths.admin : paths.home) : null),
