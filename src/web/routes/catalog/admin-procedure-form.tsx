@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ActionIcon, Button, Checkbox, Group, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, Textarea, Title, VisuallyHidden } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { Controller, useFieldArray, useForm } from 'react-hook-form';
+import { Controller, useFieldArray, useForm, useWatch } from 'react-hook-form';
 import { useParams } from 'react-router';
 import { emptyProcedureCaptions, procedureInputSchema, type ProcedureInput } from '#shared/catalog/procedures.admin.schemas.ts';
 import { captionLabels, captionLanguages, captionVideos } from '#shared/catalog/captions.rules.ts';
@@ -10,7 +10,7 @@ import { PageLoader } from '#web/components/page-loader.tsx';
 import { useAdminProcedure, useAdminTags, useDeleteProcedure, useSaveProcedure } from '#web/features/catalog/catalog.api.ts';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { ChapterTimeInput } from '#web/features/catalog/components/chapter-time-input.tsx';
-import { UploadField } from '#web/features/admin/components/upload-field.tsx';
+import { FormUploadField } from '#web/features/admin/components/upload-field.tsx';
 import { VideoRenditionStatus } from '#web/features/admin/components/video-rendition-status.tsx';
 import { newRecordId } from '#web/features/admin/form-errors.ts';
 import { usePendingUploads } from '#web/features/admin/pending-uploads.ts';
@@ -60,6 +60,8 @@ function AdminProcedureForm({ recordId }: { recordId?: string }) {
   const form = useForm<ProcedureInput>({ resolver: zodResolver(procedureInputSchema), defaultValues: emptyProcedure });
   const actions = useRecordForm({ form, save, remove, listPath: paths.adminProcedures, pending });
   const chapters = useFieldArray({ control: form.control, name: 'chapters' });
+  const [demoVideo, fullVideo] = useWatch({ control: form.control, name: ['demoVideo', 'fullVideo'] });
+  const videos = { demoVideo, fullVideo };
   const { errors } = form.formState;
 
   useEffect(() => {
@@ -138,32 +140,21 @@ function AdminProcedureForm({ recordId }: { recordId?: string }) {
               </Title>
               <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
                 {fileFields.map((file) => (
-                  <Controller
-                    key={file.name}
-                    control={form.control}
-                    name={file.name}
-                    render={({ field }) => (
-                      <Stack gap="xs">
-                        <UploadField
-                          label={file.label}
-                          hint={file.hint}
-                          target={file.target}
-                          recordId={id}
-                          required
-                          value={field.value || null}
-                          onChange={(key) => {
-                            field.onChange(key ?? '');
-                            form.clearErrors(file.name);
-                          }}
-                          pending={pending}
-                          error={errors[file.name]?.message}
-                        />
-                        {(file.name === 'demoVideo' || file.name === 'fullVideo') && field.value && (
-                          <VideoRenditionStatus videoKey={field.value} saved={field.value === procedure.data?.[file.name]} />
-                        )}
-                      </Stack>
+                  <Stack key={file.name} gap="xs">
+                    <FormUploadField
+                      form={form}
+                      name={file.name}
+                      label={file.label}
+                      hint={file.hint}
+                      target={file.target}
+                      recordId={id}
+                      required
+                      pending={pending}
+                    />
+                    {(file.name === 'demoVideo' || file.name === 'fullVideo') && videos[file.name] && (
+                      <VideoRenditionStatus videoKey={videos[file.name]} saved={videos[file.name] === procedure.data?.[file.name]} />
                     )}
-                  />
+                  </Stack>
                 ))}
               </SimpleGrid>
             </Stack>
@@ -184,25 +175,16 @@ function AdminProcedureForm({ recordId }: { recordId?: string }) {
                       {captionVideoTitles[video]}
                     </Title>
                     {captionLanguages.map((language) => (
-                      <Controller
+                      <FormUploadField
                         key={language}
-                        control={form.control}
+                        form={form}
                         name={`captions.${video}.${language}`}
-                        render={({ field }) => (
-                          <UploadField
-                            label={`${captionVideoTitles[video]}: ${captionLanguageNames[language]}`}
-                            hint={language === 'es' ? undefined : `En el reproductor: ${captionLabels[language]}`}
-                            target="procedure-captions"
-                            recordId={id}
-                            value={field.value || null}
-                            onChange={(key) => {
-                              field.onChange(key ?? '');
-                              form.clearErrors(`captions.${video}`);
-                            }}
-                            pending={pending}
-                            error={errors.captions?.[video]?.[language]?.message}
-                          />
-                        )}
+                        clears={`captions.${video}`}
+                        label={`${captionVideoTitles[video]}: ${captionLanguageNames[language]}`}
+                        hint={language === 'es' ? undefined : `En el reproductor: ${captionLabels[language]}`}
+                        target="procedure-captions"
+                        recordId={id}
+                        pending={pending}
                       />
                     ))}
                   </Stack>

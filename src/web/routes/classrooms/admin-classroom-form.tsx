@@ -13,7 +13,7 @@ import { organizationTypes } from '#shared/organizations/organizations.rules.ts'
 import { PageLoader } from '#web/components/page-loader.tsx';
 import { useAdminOrganizations } from '#web/features/organizations/organizations.api.ts';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
-import { UploadField } from '#web/features/admin/components/upload-field.tsx';
+import { FormUploadField } from '#web/features/admin/components/upload-field.tsx';
 import { newRecordId } from '#web/features/admin/form-errors.ts';
 import { usePendingUploads } from '#web/features/admin/pending-uploads.ts';
 import { useRecordForm } from '#web/features/admin/components/record-form.tsx';
@@ -178,45 +178,25 @@ function AdminClassroomForm({ recordId }: { recordId?: string }) {
             </SimpleGrid>
             <Textarea label="Descripción" autosize minRows={2} maxRows={6} {...form.register('description')} error={errors.description?.message} />
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <Controller
-                control={form.control}
+              <FormUploadField
+                form={form}
                 name="previewImage"
-                render={({ field }) => (
-                  <UploadField
-                    label="Imagen de vista previa"
-                    hint="Tamaño mínimo recomendado: 1090x720 px. Formatos: jpeg, jpg, png."
-                    target="classroom-preview-image"
-                    recordId={id}
-                    required
-                    value={field.value || null}
-                    onChange={(key) => {
-                      field.onChange(key ?? '');
-                      form.clearErrors('previewImage');
-                    }}
-                    pending={pending}
-                    error={errors.previewImage?.message}
-                  />
-                )}
+                label="Imagen de vista previa"
+                hint="Tamaño mínimo recomendado: 1090x720 px. Formatos: jpeg, jpg, png."
+                target="classroom-preview-image"
+                recordId={id}
+                required
+                pending={pending}
               />
-              <Controller
-                control={form.control}
+              <FormUploadField
+                form={form}
                 name="previewPdf"
-                render={({ field }) => (
-                  <UploadField
-                    label="PDF de información previa"
-                    hint="Formato: pdf."
-                    target="classroom-preview-pdf"
-                    recordId={id}
-                    required
-                    value={field.value || null}
-                    onChange={(key) => {
-                      field.onChange(key ?? '');
-                      form.clearErrors('previewPdf');
-                    }}
-                    pending={pending}
-                    error={errors.previewPdf?.message}
-                  />
-                )}
+                label="PDF de información previa"
+                hint="Formato: pdf."
+                target="classroom-preview-pdf"
+                recordId={id}
+                required
+                pending={pending}
               />
             </SimpleGrid>
 

@@ -13,7 +13,7 @@ import { PageLoader } from '#web/components/page-loader.tsx';
 import { useAdminEvent, useDeleteEvent, useSaveEvent } from '#web/features/events/events.api.ts';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { RichTextField } from '#web/features/admin/components/rich-text-field.tsx';
-import { UploadField } from '#web/features/admin/components/upload-field.tsx';
+import { FormUploadField } from '#web/features/admin/components/upload-field.tsx';
 import { newRecordId } from '#web/features/admin/form-errors.ts';
 import { usePendingUploads } from '#web/features/admin/pending-uploads.ts';
 import { RecordFormButtons, useRecordForm } from '#web/features/admin/components/record-form.tsx';
@@ -61,25 +61,16 @@ function AdminEventForm({ recordId }: { recordId?: string }) {
   if (isEdit && event.isError) throw event.error;
 
   const fileField = (name: 'image' | 'pdf' | 'programPdf', label: string, target: 'event-image' | 'event-pdf' | 'event-program', hint: string) => (
-    <Controller
-      control={form.control}
+    <FormUploadField
+      form={form}
       name={name}
-      render={({ field }) => (
-        <UploadField
-          label={label}
-          hint={hint}
-          target={target}
-          required={name === 'image'}
-          preview={name === 'image'}
-          value={field.value || null}
-          onChange={(key) => {
-            field.onChange(name === 'image' ? (key ?? '') : key);
-            form.clearErrors(name);
-          }}
-          pending={pending}
-          error={errors[name]?.message}
-        />
-      )}
+      empty={name === 'image' ? '' : null}
+      label={label}
+      hint={hint}
+      target={target}
+      required={name === 'image'}
+      preview={name === 'image'}
+      pending={pending}
     />
   );
 

@@ -7,7 +7,7 @@ import { bulkMailSchema, bulkMailTexts } from '#shared/mailing/mailing.schemas.t
 import { useSendBulkMail } from '#web/features/mailing/mailing.api.ts';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { applyServerFieldErrors } from '#web/features/admin/form-errors.ts';
-import { UploadField } from '#web/features/admin/components/upload-field.tsx';
+import { FormUploadField } from '#web/features/admin/components/upload-field.tsx';
 import { usePendingUploads } from '#web/features/admin/pending-uploads.ts';
 
 type FormValues = z.input<typeof bulkMailSchema>;
@@ -61,20 +61,17 @@ export function AdminMailingPage() {
             </Alert>
             <TextInput label="Asunto" required {...form.register('subject')} error={errors.subject?.message} />
             <TextInput label="Título" required {...form.register('title')} error={errors.title?.message} />
-            <UploadField
+            <FormUploadField
+              form={form}
+              name="image"
+              empty={null}
+              clears="message"
               label="Imagen (opcional)"
               hint="Formatos: jpeg, jpg, png."
               target="bulk-mail-image"
               preview
-              value={form.watch('image') ?? null}
-              onChange={(key) => form.setValue('image', key, { shouldValidate: form.formState.isSubmitted })}
               pending={pending}
             />
-            {errors.image?.message ? (
-              <Text c="red.8" size="sm">
-                {errors.image.message}
-              </Text>
-            ) : null}
             <Textarea label="Mensaje" required autosize minRows={6} maxRows={16} {...form.register('message')} error={errors.message?.message} />
             <div aria-live="polite">
               {send.isPending ? (

@@ -8,7 +8,7 @@ import { organizationTypes } from '#shared/organizations/organizations.rules.ts'
 import { PageLoader } from '#web/components/page-loader.tsx';
 import { useAdminOrganization, useSaveOrganization } from '#web/features/organizations/organizations.api.ts';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
-import { UploadField } from '#web/features/admin/components/upload-field.tsx';
+import { FormUploadField } from '#web/features/admin/components/upload-field.tsx';
 import { newRecordId } from '#web/features/admin/form-errors.ts';
 import { usePendingUploads } from '#web/features/admin/pending-uploads.ts';
 import { RecordFormButtons, useRecordForm } from '#web/features/admin/components/record-form.tsx';
@@ -82,49 +82,30 @@ function AdminOrganizationForm({ recordId }: { recordId?: string }) {
                 )}
               />
             </SimpleGrid>
-            <Controller
-              control={form.control}
+            <FormUploadField
+              form={form}
               name="logoImage"
-              render={({ field }) => (
-                <UploadField
-                  label="Logo"
-                  hint="Tamaño mínimo recomendado: 1090x720 px. Formatos: jpeg, jpg, png."
-                  target="organization-logo"
-                  recordId={id}
-                  required
-                  preview
-                  value={field.value || null}
-                  onChange={(key) => {
-                    field.onChange(key ?? '');
-                    form.clearErrors('logoImage');
-                  }}
-                  pending={pending}
-                  error={errors.logoImage?.message}
-                />
-              )}
+              label="Logo"
+              hint="Tamaño mínimo recomendado: 1090x720 px. Formatos: jpeg, jpg, png."
+              target="organization-logo"
+              recordId={id}
+              required
+              preview
+              pending={pending}
             />
             {type === 'Empresa' ? (
               <>
-                <Controller
-                  control={form.control}
+                <FormUploadField
+                  form={form}
                   name="promoImage"
-                  render={({ field }) => (
-                    <UploadField
-                      label="Imagen promocional"
-                      hint="Tamaño mínimo recomendado: 1024x210 px. Formatos: jpeg, jpg, png."
-                      target="organization-promo"
-                      recordId={id}
-                      required
-                      preview
-                      value={field.value}
-                      onChange={(key) => {
-                        field.onChange(key);
-                        form.clearErrors('promoImage');
-                      }}
-                      pending={pending}
-                      error={errors.promoImage?.message}
-                    />
-                  )}
+                  empty={null}
+                  label="Imagen promocional"
+                  hint="Tamaño mínimo recomendado: 1024x210 px. Formatos: jpeg, jpg, png."
+                  target="organization-promo"
+                  recordId={id}
+                  required
+                  preview
+                  pending={pending}
                 />
                 <TextInput
                   label="Enlace promocional"

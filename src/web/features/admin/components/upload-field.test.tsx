@@ -1,12 +1,15 @@
 // @vitest-environment jsdom
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { errorMessages, messages } from '#shared/messages.ts';
 import { usePendingUploads } from '#web/features/admin/pending-uploads.ts';
 import { renderWithApp, stubApi } from '#web/testing/render.tsx';
-import { UploadField } from './upload-field.tsx';
+import { FormUploadField, UploadField } from './upload-field.tsx';
 
 /** Stands in for the browser's XMLHttpRequest, so a test drives the upload's progress and answer. */
 class FakeUpload {
@@ -121,5 +124,55 @@ describe('the upload field', () => {
     await user.click(await screen.findByRole('button', { name: 'Descartar: Imagen del evento' }));
     expect(changes).toEqual(['events/1700000001_otra.png', null]);
     await waitFor(() => expect(calls).toEqual([{ method: 'POST', path: '/api/admin/uploads/discard', body: { key: 'events/1700000001_otra.png' } }]));
+  });
+});
+
+const eventFiles = z.object({ image: z.string().min(1, 'Selecciona una imagen'), pdf: z.string().nullable() });
+const submitted: z.infer<typeof eventFiles>[] = [];
+
+/** Two fields of a console form: a required image ('' when empty) and an optional PDF (null when empty). */
+function EventFilesForm() {
+  const form = useForm({ resolver: zodResolver(eventFiles), defaultValues: { image: '', pdf: 'events/guia.pdf' } });
+  const pending = usePendingUploads();
+  return (
+    <form onSubmit={form.handleSubmit((values) => void submitted.push(values))} noValidate>
+      <FormUploadField form={form} name="image" label="Imagen del evento" target="event-image" required pending={pending} />
+      <FormUploadField form={form} name="pdf" empty={null} label="PDF del evento" target="event-pdf" pending={pending} />
+      <button type="submit">Guardar</button>
+    </form>
+  );
+}
+
+describe('the upload field in a console form', () => {
+  beforeEach(() => {
+    submitted.length = 0;
+  });
+
+  it("shows the field's error, clears it once a file is stored, and submits the key", async () => {
+    const { user } = renderWithApp(<EventFilesForm />);
+    await user.click(screen.getByRole('button', { name: 'Guardar' }));
+    expect(await screen.findByText('Selecciona una imagen')).toBeTruthy();
+    expect(submitted).toEqual([]);
+
+    await user.upload(screen.getByLabelText('Imagen del evento'), picture());
+    FakeUpload.last!.answer(200, { key: 'events/1700000000_foto.png', kind: 'image' });
+    await waitFor(() => expect(screen.queryByText('Selecciona una imagen')).toBeNull());
+    await user.click(screen.getByRole('button', { name: 'Guardar' }));
+    await waitFor(() => expect(submitted).toEqual([{ image: 'events/1700000000_foto.png', pdf: 'events/guia.pdf' }]));
+  });
+
+  it('gives an optional field null, and a required one an empty string, when the file is discarded', async () => {
+    stubApi({ 'POST /api/admin/uploads/discard': () => ({ ok: true }) });
+    const { user } = renderWithApp(<EventFilesForm />);
+    await user.upload(screen.getByLabelText('Imagen del evento'), picture());
+    FakeUpload.last!.answer(200, { key: 'events/1700000000_foto.png', kind: 'image' });
+    await user.click(await screen.findByRole('button', { name: 'Descartar: PDF del evento' }));
+    await user.click(screen.getByRole('button', { name: 'Guardar' }));
+    await waitFor(() => expect(submitted).toEqual([{ image: 'events/1700000000_foto.png', pdf: null }]));
+
+    await user.click(screen.getByRole('button', { name: 'Descartar: Imagen del evento' }));
+    await user.click(screen.getByRole('button', { name: 'Guardar' }));
+    expect(await screen.findByText('Selecciona una imagen')).toBeTruthy();
+    expect(submitted).toHaveLength(1);
   });
 });

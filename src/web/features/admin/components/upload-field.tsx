@@ -1,5 +1,6 @@
 import { Button, FileButton, Group, Image, Input, Modal, Progress, Stack, Text } from '@mantine/core';
 import { useRef, useState } from 'react';
+import { useController, type FieldPath, type FieldValues, type UseFormReturn } from 'react-hook-form';
 import { errorMessages, messages } from '#shared/messages.ts';
 import {
   acceptAttribute,
@@ -16,7 +17,7 @@ import { ApiError } from '#web/lib/api-client.ts';
 import type { PendingUploads } from '../pending-uploads.ts';
 import { mediaPath, uploadFile, type UploadHandle } from '../upload-client.ts';
 
-type Props = {
+export type UploadFieldProps = {
   label: string;
   /** The spec's minimum-size hint, e.g. 'Tamaño mínimo recomendado: 1090x720 px'. */
   hint?: string;
@@ -34,7 +35,7 @@ type Props = {
 const isImageKey = (key: string) => uploadFormats.image.extensions.includes(fileExtension(key));
 
 /** Picks a file, uploads it with a progress modal and offers Descartar; only the stored key reaches the form. */
-export function UploadField(props: Props) {
+export function UploadField(props: UploadFieldProps) {
   const { label, hint, target, recordId, value, onChange, pending } = props;
   const [percent, setPercent] = useState<number | null>(null);
   const [localError, setLocalError] = useState<string | null>(null);
@@ -128,5 +129,34 @@ export function UploadField(props: Props) {
         </Stack>
       </Modal>
     </Input.Wrapper>
+  );
+}
+
+/**
+ * An UploadField bound to one field of a console form: it shows the field's error and clears it once a
+ * file is chosen or discarded.
+ */
+export function FormUploadField<T extends FieldValues, TOutput>(
+  props: Omit<UploadFieldProps, 'value' | 'onChange' | 'error'> & {
+    form: UseFormReturn<T, unknown, TOutput>;
+    name: FieldPath<T>;
+    /** What the field holds without a file: '' where the schema wants a string, null where the file is optional. */
+    empty?: '' | null;
+    /** The error to clear on a change when the schema reports it on a parent (e.g. a video's captions). */
+    clears?: FieldPath<T>;
+  },
+) {
+  const { form, name, empty = '', clears, ...field } = props;
+  const controller = useController({ control: form.control, name });
+  return (
+    <UploadField
+      {...field}
+      value={(controller.field.value as string | null) || null}
+      onChange={(key) => {
+        controller.field.onChange(key ?? empty);
+        form.clearErrors(clears ? [name, clears] : name);
+      }}
+      error={controller.fieldState.error?.message}
+    />
   );
 }

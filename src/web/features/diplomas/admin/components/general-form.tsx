@@ -7,7 +7,7 @@ import { useNavigate } from 'react-router';
 import { diplomaInputSchema, type AdminDiploma, type DiplomaInput } from '#shared/diplomas/diplomas.admin.schemas.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { RichTextField } from '#web/features/admin/components/rich-text-field.tsx';
-import { UploadField } from '#web/features/admin/components/upload-field.tsx';
+import { FormUploadField } from '#web/features/admin/components/upload-field.tsx';
 import { applyServerFieldErrors, useGoBack } from '#web/features/admin/form-errors.ts';
 import { usePendingUploads } from '#web/features/admin/pending-uploads.ts';
 import { href, paths } from '#web/paths.ts';
@@ -165,27 +165,18 @@ export function DiplomaGeneralForm({ id, diploma }: { id: string; diploma?: Admi
             </Title>
             <SimpleGrid cols={{ base: 1, md: 3 }} spacing="lg">
               {fileFields.map((file) => (
-                <Controller
+                <FormUploadField
                   key={file.name}
-                  control={form.control}
+                  form={form}
                   name={file.name}
-                  render={({ field }) => (
-                    <UploadField
-                      label={file.label}
-                      hint={file.hint}
-                      target={file.target}
-                      recordId={id}
-                      required={file.required}
-                      preview={file.name === 'previewImage'}
-                      value={field.value || null}
-                      onChange={(key) => {
-                        field.onChange(file.required ? (key ?? '') : key);
-                        form.clearErrors(file.name);
-                      }}
-                      pending={pending}
-                      error={errors[file.name]?.message}
-                    />
-                  )}
+                  empty={file.required ? '' : null}
+                  label={file.label}
+                  hint={file.hint}
+                  target={file.target}
+                  recordId={id}
+                  required={file.required}
+                  preview={file.name === 'previewImage'}
+                  pending={pending}
                 />
               ))}
             </SimpleGrid>

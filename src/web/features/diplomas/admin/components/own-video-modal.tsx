@@ -6,7 +6,7 @@ import { ownVideoInputSchema, type AdminDiplomaVideo, type OwnVideoInput } from 
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { ChapterTimeInput } from '#web/features/catalog/components/chapter-time-input.tsx';
 import { VideoRenditionStatus } from '#web/features/admin/components/video-rendition-status.tsx';
-import { UploadField } from '#web/features/admin/components/upload-field.tsx';
+import { FormUploadField, UploadField } from '#web/features/admin/components/upload-field.tsx';
 import { applyServerFieldErrors, newRecordId } from '#web/features/admin/form-errors.ts';
 import { usePendingUploads } from '#web/features/admin/pending-uploads.ts';
 import { useVideoActions } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
@@ -100,25 +100,15 @@ function OwnVideoForm({ diplomaId, video, onClose }: Props) {
       <Stack>
         <TextInput label="Título" required {...form.register('title')} error={errors.title?.message} />
         <Textarea label="Descripción" required autosize minRows={3} {...form.register('description')} error={errors.description?.message} />
-        <Controller
-          control={form.control}
+        <FormUploadField
+          form={form}
           name="video"
-          render={({ field }) => (
-            <UploadField
-              label="Archivo de video"
-              hint="Formatos: mp4, webm, ogg."
-              target="diploma-video"
-              recordId={diplomaId}
-              required
-              value={field.value || null}
-              onChange={(key) => {
-                field.onChange(key ?? '');
-                form.clearErrors('video');
-              }}
-              pending={pending}
-              error={errors.video?.message}
-            />
-          )}
+          label="Archivo de video"
+          hint="Formatos: mp4, webm, ogg."
+          target="diploma-video"
+          recordId={diplomaId}
+          required
+          pending={pending}
         />
         <Controller
           control={form.control}
