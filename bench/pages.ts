@@ -1,5 +1,23 @@
-// Guest pages in Chromium at 360 px: bytes the browser receives, and layout shift.
+// Guest pages in Chromium at 360 px: bytes the browser receives, and layout shift; then Lighthouse's mobile
+// performance category on the same three pages.
 import { chromium, type Page } from '@playwright/test';
+import { launch } from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+
+const chromiumPath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+
+export type LighthouseFigures = {
+  name: string;
+  /** 0–100, or null when Lighthouse could not score the page (the error says why) */
+  score: number | null;
+  fcpMs: number;
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+  /** Lighthouse's measure of this machine's CPU at the time (higher is faster; a quiet desktop is ~1500–2500) */
+  benchmarkIndex: number;
+  error?: string;
+};
 
 export type PageFigures = {
   scriptKiB: number;
@@ -9,6 +27,8 @@ export type PageFigures = {
   /** zod or admin code among the guest scripts */
   forbidden: string[];
   layout: { name: string; cls: number; lcpMs: number }[];
+  /** Lighthouse per page (median score of the runs), empty when Lighthouse did not run */
+  lighthouse: LighthouseFigures[];
 };
 
 const observe = () => {
@@ -31,8 +51,8 @@ async function settle(page: Page, url: string) {
   return page.evaluate(() => (window as unknown as { __figures: { cls: number; lcp: number } }).__figures);
 }
 
-export async function measurePages(baseUrl: string): Promise<PageFigures | null> {
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium' }).catch(() => null);
+async function measureBytesAndLayout(baseUrl: string): Promise<(PageFigures & { procedurePath: string }) | null> {
+  const browser = await chromium.launch({ executablePath: chromiumPath }).catch(() => null);
   if (!browser) return null;
   try {
     const context = await browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
@@ -56,7 +76,8 @@ export async function measurePages(baseUrl: string): Promise<PageFigures | null>
     const catalog = await settle(page, `${baseUrl}/procedimientos`);
     const list = (await (await fetch(`${baseUrl}/api/catalog/procedures`)).json()) as { items: { id: string; previewUrl: string | null }[] };
     const withPicture = list.items.find((item) => item.previewUrl) ?? list.items[0]!;
-    const procedure = await settle(page, `${baseUrl}/procedimiento/${withPicture.id}`);
+    const procedurePath = `/procedimiento/${withPicture.id}`;
+    const procedure = await settle(page, `${baseUrl}${procedurePath}`);
     const sum = (list: { bytes: number }[]) => list.reduce((total, item) => total + item.bytes, 0) / 1024;
     return {
       scriptKiB: sum(scripts),
@@ -69,6 +90,8 @@ export async function measurePages(baseUrl: string): Promise<PageFigures | null>
         { name: '/procedimientos', ...pick(catalog) },
         { name: 'the procedure page', ...pick(procedure) },
       ],
+      lighthouse: [],
+      procedurePath,
     };
   } finally {
     await browser.close();
@@ -76,3 +99,68 @@ export async function measurePages(baseUrl: string): Promise<PageFigures | null>
 }
 
 const pick = (figures: { cls: number; lcp: number }) => ({ cls: figures.cls, lcpMs: figures.lcp });
+
+/**
+ * Lighthouse's mobile performance category as Lighthouse defaults it (a mid-range phone, simulated slow 4G and
+ * 4× CPU slowdown), each page loaded fresh: no cache, no stored cookie acceptance, so a first visit's notice
+ * is part of it. `BENCH_LIGHTHOUSE_RUNS` (default 3) runs per page; the run with the median score is reported.
+ */
+async function measureLighthouse(baseUrl: string, pages: { name: string; path: string }[]): Promise<LighthouseFigures[]> {
+  const runs = Math.max(1, Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3));
+  const chrome = await launch({ chromePath: chromiumPath, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'] });
+  try {
+    const results: LighthouseFigures[] = [];
+    for (const { name, path } of pages) {
+      const tries: LighthouseFigures[] = [];
+      for (let run = 0; run < runs; run++) {
+        const result = await lighthouse(`${baseUrl}${path}`, { port: chrome.port, onlyCategories: ['performance'], output: 'json', logLevel: 'error' });
+        const lhr = result?.lhr;
+        const audit = (id: string) => lhr?.audits[id]?.numericValue ?? Number.NaN;
+        const score = lhr?.categories.performance?.score;
+        tries.push({
+          name,
+          score: typeof score === 'number' ? Math.round(score * 100) : null,
+          fcpMs: audit('first-contentful-paint'),
+          lcpMs: audit('largest-contentful-paint'),
+          tbtMs: audit('total-blocking-time'),
+          cls: audit('cumulative-layout-shift'),
+          benchmarkIndex: lhr?.environment.benchmarkIndex ?? Number.NaN,
+          error: lhr?.runtimeError?.message,
+        });
+      }
+      tries.sort((a, b) => (a.score ?? -1) - (b.score ?? -1));
+      results.push(tries[Math.floor(tries.length / 2)]!);
+    }
+    return results;
+  } finally {
+    chrome.kill();
+  }
+}
+
+export async function measurePages(baseUrl: string): Promise<PageFigures | null> {
+  const figures = await measureBytesAndLayout(baseUrl);
+  if (!figures) return null;
+  const { procedurePath, ...rest } = figures;
+  const lighthouseFigures = await measureLighthouse(baseUrl, [
+    { name: '/', path: '/' },
+    { name: '/procedimientos', path: '/procedimientos' },
+    { name: 'the procedure page', path: procedurePath },
+  ]).catch((error: unknown) => {
+    console.error(`Lighthouse did not run: ${error instanceof Error ? error.message : String(error)}`);
+    return [];
+  });
+  return { ...rest, lighthouse: lighthouseFigures };
+}
+
+/** The Lighthouse rows as `npm run bench` and bench/pages-cli.ts print them. */
+export function lighthouseRows(figures: LighthouseFigures[]) {
+  return figures.map((page) => ({
+    figure: `Lighthouse mobile performance on ${page.name} (\`npm start\`, simulated throttling)`,
+    value:
+      page.score === null
+        ? `no score${page.error ? ` (${page.error})` : ''}`
+        : `${page.score} (FCP ${(page.fcpMs / 1000).toFixed(1)} s, LCP ${(page.lcpMs / 1000).toFixed(1)} s, TBT ${page.tbtMs.toFixed(0)} ms, CLS ${page.cls.toFixed(3)}; CPU index ${page.benchmarkIndex.toFixed(0)})`,
+    goal: '≥ 95, CLS < 0.05',
+    holds: page.score !== null && page.score >= 95 && page.cls < 0.05,
+  }));
+}

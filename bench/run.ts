@@ -15,7 +15,7 @@ import { seedDemo } from '#server/db/seed/demo.ts';
 import { procedures } from '#server/db/schema/index.ts';
 import { testConfig } from '#server/testing/test-app.ts';
 import { insertProcedures, insertUsers, searchQueries } from './data.ts';
-import { measurePages, type PageFigures } from './pages.ts';
+import { lighthouseRows, measurePages, type PageFigures } from './pages.ts';
 import { measureWatching } from './watching.ts';
 import { measureVideo } from './video.ts';
 
@@ -358,6 +358,7 @@ async function runOn(kind: 'PGlite' | 'PostgreSQL', serverUrl?: string) {
           holds: page.cls < 0.05,
         });
       }
+      rows.push(...lighthouseRows(pages.lighthouse));
     }
   } finally {
     await dropDatabase();

@@ -2,7 +2,9 @@
 // that share a module its own chunk: the home page loaded 40 files, most under 1 KiB. Groups instead:
 //   vendor          – npm code the first page needs (React, the router, Mantine's core), cached across releases;
 //   index           – our code the first page needs (layout, header, router);
-//   guest           – what two of the home, catalogue and procedure pages share (cards, grids, badges…);
+//   guest           – what the home, catalogue and procedure pages all share (cards, grids, badges…);
+//   guest-<a>-<b>   – what two of them share (the catalogue's and procedure page's inputs), so the third page
+//                     does not load it;
 //   <page>-shared   – what one of them shares with other lazy code (the catalogue's inputs, the video player).
 // Everything else (member and admin screens, editors, charts) stays in automatic chunks that load only on the
 // pages that use them.
@@ -84,8 +86,8 @@ function closure(graph: Graph, start: string): Set<string> {
 }
 
 /**
- * The chunk of each module the guest pages load beyond the first page's code: `guest` when two of those pages
- * use it, `<page>-shared` when one does and some other lazy code does too. Modules only one page uses stay in
+ * The chunk of each module the guest pages load beyond the first page's code: `guest` when all those pages
+ * use it, `guest-<a>-<b>` when two do, `<page>-shared` when one does and some other lazy code does too. Modules only one page uses stay in
  * that page's own chunk; modules no guest page uses are left to automatic chunking.
  */
 function guestGroups(graph: Graph): Map<string, string> {
@@ -104,9 +106,11 @@ function guestGroups(graph: Graph): Map<string, string> {
     const own = reach.get(root) ?? closure(graph, root);
     for (const id of own) {
       if (initial.has(id) || id === root || groups.has(id)) continue;
-      const pagesUsing = pages.filter((other) => reach.get(other.root)?.has(id)).length;
+      const pagesUsing = pages.filter((other) => reach.get(other.root)?.has(id));
       const usedElsewhere = lazyRoots.some((other) => other !== root && reach.get(other)!.has(id));
-      if (pagesUsing >= 2) groups.set(id, 'guest');
+      if (pagesUsing.length === pages.length) groups.set(id, 'guest');
+      // only the pages that use it load it: the catalogue's inputs stay off the home page
+      else if (pagesUsing.length >= 2) groups.set(id, `guest-${pagesUsing.map((other) => path.basename(other.page)).join('-')}`);
       else if (usedElsewhere) groups.set(id, `${path.basename(page)}-shared`);
     }
   }
@@ -136,7 +140,7 @@ export function guestChunks() {
     { name: 'vendor', test: /[\\/]node_modules[\\/]/, tags: ['$initial' as const], priority: 30 },
     { name: 'index', tags: ['$initial' as const], priority: 20 },
     // before the per-page groups, which would otherwise take shared modules in as their dependencies
-    { name: 'guest', test: (id: string) => groupOf.get(id) === 'guest', priority: 15 },
+    { name: (id: string) => groupOf.get(id) ?? null, test: (id: string) => groupOf.get(id)?.startsWith('guest') ?? false, priority: 15 },
     { name: (id: string) => groupOf.get(id) ?? null, test: (id: string) => groupOf.has(id), priority: 10 },
   ];
   return { plugin, groups };

@@ -1,5 +1,4 @@
-import { Button, Group, Modal, Text } from '@mantine/core';
-import { createContext, use, useCallback, useMemo, useState, type ReactNode } from 'react';
+import { createContext, lazy, Suspense, use, useCallback, useMemo, useState, type ReactNode } from 'react';
 import { AppError } from '#shared/errors.ts';
 import { errorMessages } from '#shared/messages.ts';
 import { ApiError } from '#web/lib/api-client.ts';
@@ -11,6 +10,9 @@ type ErrorModalApi = {
   /** Shows an API error's own text, or the fallback for anything unexpected. */
   showAppError: (error: unknown, fallback?: ErrorModalContent) => void;
 };
+
+// Mantine's Modal (transition, portal, focus trap, scroll lock) loads with the first error, not on every page (issue #13)
+const ErrorDialog = lazy(() => import('./error-dialog.tsx').then((module) => ({ default: module.ErrorDialog })));
 
 const ErrorModalContext = createContext<ErrorModalApi | null>(null);
 
@@ -24,6 +26,9 @@ export function errorContent(error: unknown, fallback?: ErrorModalContent): Erro
 
 export function ErrorModalProvider({ children }: { children: ReactNode }) {
   const [content, setContent] = useState<ErrorModalContent | null>(null);
+  // once shown it stays mounted, so closing it plays Modal's exit transition
+  const [shown, setShown] = useState(false);
+  if (content !== null && !shown) setShown(true);
   const close = () => setContent(null);
 
   const showAppError = useCallback(
@@ -35,12 +40,11 @@ export function ErrorModalProvider({ children }: { children: ReactNode }) {
   return (
     <ErrorModalContext value={value}>
       {children}
-      <Modal opened={content !== null} onClose={close} title={content?.title ?? defaultTitle} centered>
-        <Text>{content?.message}</Text>
-        <Group justify="flex-end" mt="lg">
-          <Button onClick={close}>Aceptar</Button>
-        </Group>
-      </Modal>
+      {shown && (
+        <Suspense fallback={null}>
+          <ErrorDialog opened={content !== null} onClose={close} title={content?.title ?? defaultTitle} message={content?.message} />
+        </Suspense>
+      )}
     </ErrorModalContext>
   );
 }
