@@ -152,7 +152,7 @@ export async function buildApp(deps: AppDeps) {
   // transcoding has a runner of its own: a long ladder never holds up mail, webhooks or membership changes
   const videoJobs = createJobRunner({
     db,
-    handlers: { [transcodeJobKind]: async (payload, context) => renditions.transcode((payload as { renditionId: string }).renditionId, context) },
+    handlers: { [transcodeJobKind]: async (payload) => renditions.transcode((payload as { renditionId: string }).renditionId) },
     pollMs: 5_000,
     log: app.log,
   });
