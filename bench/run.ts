@@ -83,7 +83,7 @@ async function measureInProcess(kind: string, database: Database, dataDir: strin
   const mailer = createMailer({ db: database.db, from: config.mailFrom, log: { info() {} } });
   const app = await buildApp({ config, database, storage, mailer, distDir: null });
   step(`${kind}: demo content`);
-  await seedDemo({ db: database.db, storage, accounts: app.services.accounts });
+  await seedDemo({ database, storage, accounts: app.services.accounts });
   const demoCount = (await database.db.select({ id: procedures.id }).from(procedures)).length;
   await insertProcedures(database.db, 1, 1000 - demoCount);
   await app.services.accounts.createAccount({ name: 'Bench Premium', email: 'bench-premium@bench.example', password, values: { type: 'Premium' } });

@@ -1,28 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { request, type Browser, type Page } from '@playwright/test';
-import { storageKeys } from '../src/web/lib/storage-keys.ts';
+import { request, type Page } from '@playwright/test';
 import { startS3TestServer } from '../src/server/testing/s3-test-server.ts';
 import { demoAccounts, demoPassword, expect, test } from './fixtures.ts';
+import { deviceSignedIn, serverInstances, type Instance } from './server-instances.ts';
 
 // Two server processes on one fresh PostgreSQL database and one bucket behave as one site (issue #17).
 const serverUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const secondDeviceMessage = 'Detectamos que se ha ingresado con esta cuenta en otro dispositivo.';
 const premiumProcedure = 'Reparación de ligamento cruzado craneal';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function postgresReachable(): Promise<boolean> {
   const client = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 3000 });
@@ -36,55 +22,6 @@ async function postgresReachable(): Promise<boolean> {
   }
 }
 
-type Instance = { url: string; process: ChildProcess; log: () => string; dataDir: string };
-// every process started, ready or not, so afterAll stops them all
-const started: Instance[] = [];
-
-async function startInstance(env: Record<string, string>): Promise<Instance> {
-  const port = await freePort();
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'cxvet-instance-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    env: { ...process.env, ...env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', SIGN_IN_LIMIT_PER_MINUTE: '200' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  const url = `http://localhost:${port}`;
-  started.push({ url, process: child, log: () => output, dataDir });
-  // ready = database and bucket answer
-  for (let attempt = 0; ; attempt++) {
-    if (child.exitCode !== null) throw new Error(`instance on ${port} exited: ${output}`);
-    const ready = await fetch(`${url}/api/ready`).then((response) => response.ok, () => false);
-    if (ready) break;
-    if (attempt > 240) throw new Error(`instance on ${port} never became ready: ${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  return { url, process: child, log: () => output, dataDir };
-}
-
-async function stopInstance(instance: Instance) {
-  if (instance.process.exitCode === null) {
-    const exited = new Promise((resolve) => instance.process.once('exit', resolve));
-    instance.process.kill('SIGTERM');
-    await exited;
-  }
-  await rm(instance.dataDir, { recursive: true, force: true });
-}
-
-/** A browser of its own (a device) signed in as the Premium demo member on one instance. */
-async function premiumDevice(browser: Browser, instance: Instance): Promise<Page> {
-  const context = await browser.newContext({ baseURL: instance.url });
-  await context.addInitScript((key) => window.localStorage.setItem(key, 'true'), storageKeys.cookiesAccepted);
-  const page = await context.newPage();
-  const login = await page.request.post('/api/account/login', {
-    data: { email: demoAccounts.premium, password: demoPassword },
-    headers: { origin: instance.url },
-  });
-  expect(login.status(), await login.text()).toBe(200);
-  return page;
-}
-
 async function openProcedure(page: Page) {
   await page.goto('/procedimientos?q=ligamento');
   await page.getByRole('link', { name: premiumProcedure, exact: true }).click();
@@ -96,6 +33,7 @@ test.describe('two instances on one PostgreSQL and one bucket', () => {
   test.describe.configure({ mode: 'serial', retries: 0 });
   test.setTimeout(300_000);
 
+  const instances = serverInstances();
   let databaseName: string;
   let s3: Awaited<ReturnType<typeof startS3TestServer>>;
   let one: Instance;
@@ -121,12 +59,12 @@ test.describe('two instances on one PostgreSQL and one bucket', () => {
       SEED_DEMO: '1',
       ...s3.env,
     };
-    // started together: they take turns to migrate; the first seeds the demo (into the bucket)
-    [one, two] = await Promise.all([startInstance(shared), startInstance({ ...shared, SEED_DEMO: '0' })]);
+    // started together, both told to seed: they take turns to migrate and to seed; one makes the demo (into the bucket)
+    [one, two] = await Promise.all([instances.start(shared), instances.start(shared)]);
   });
 
   test.afterAll(async () => {
-    for (const instance of started) await stopInstance(instance);
+    await instances.stopAll();
     if (s3) await s3.close();
     if (databaseName) {
       const admin = new pg.Client({ connectionString: serverUrl });
@@ -137,8 +75,8 @@ test.describe('two instances on one PostgreSQL and one bucket', () => {
   });
 
   test('the member on instance 1 is told live when the same account opens the procedure on instance 2', async ({ browser }) => {
-    const first = await premiumDevice(browser, one);
-    const second = await premiumDevice(browser, two);
+    const first = await deviceSignedIn(browser, one);
+    const second = await deviceSignedIn(browser, two);
     try {
       await openProcedure(first);
       // the full video comes from the bucket: /media answers with a redirect to a signed URL

@@ -152,7 +152,7 @@ export async function buildApp(deps: AppDeps) {
   // transcoding has a runner of its own: a long ladder never holds up mail, webhooks or membership changes
   const videoJobs = createJobRunner({
     db,
-    handlers: { [transcodeJobKind]: async (payload, context) => renditions.transcode((payload as { renditionId: string }).renditionId, context) },
+    handlers: { [transcodeJobKind]: async (payload) => renditions.transcode((payload as { renditionId: string }).renditionId) },
     pollMs: 5_000,
     log: app.log,
   });
@@ -268,7 +268,7 @@ export async function buildApp(deps: AppDeps) {
   registerAuthorization(app, accounts);
   registerHealthRoutes(app, { database, storage });
   registerAccountRoutes(app, { accounts });
-  registerMediaRoutes(app, { media, storage });
+  registerMediaRoutes(app, { media, storage, signedUrlSeconds: config.signedUrlSeconds });
   registerCatalogRoutes(app, { catalog, classrooms, analytics });
   registerViewingRoutes(app, { viewing, sessions: devices });
   registerDeviceRoutes(app, { devices });

@@ -80,6 +80,14 @@ describe('STORAGE=s3', () => {
     expect(loadConfig({ ...base, ...s3, S3_ENDPOINT: 'https://x.r2.example', S3_FORCE_PATH_STYLE: '0' }).s3?.forcePathStyle).toBe(false);
   });
 
+  it('signs private URLs for 5 minutes unless S3_SIGNED_URL_SECONDS says otherwise, and refuses a lifetime S3 cannot sign', () => {
+    expect(loadConfig({ ...base, ...s3 }).signedUrlSeconds).toBe(300);
+    expect(loadConfig({ ...base, ...s3, S3_SIGNED_URL_SECONDS: '60' }).signedUrlSeconds).toBe(60);
+    for (const bad of ['0', '-5', '1.5', 'cinco', '604801']) {
+      expect(() => loadConfig({ ...base, ...s3, S3_SIGNED_URL_SECONDS: bad })).toThrow(/S3_SIGNED_URL_SECONDS/);
+    }
+  });
+
   it('leaves the local store untouched by default (npm start)', () => {
     const config = loadConfig(base);
     expect(config.storage).toBe('local');

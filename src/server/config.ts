@@ -38,6 +38,8 @@ const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   // bucket in the path: MinIO and most self-hosted stores; unset: on when S3_ENDPOINT is set
   S3_FORCE_PATH_STYLE: flag.optional(),
+  // lifetime of a signed URL to a private file (a full video); SigV4 allows at most 7 days
+  S3_SIGNED_URL_SECONDS: z.coerce.number().int().min(1).max(604_800).default(300),
   SESSION_SECRET: z.string().min(32).optional(),
   // hops of reverse proxies whose X-Forwarded-For we believe
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
@@ -73,6 +75,8 @@ export type Config = {
   storage: 'local' | 's3';
   /** Set exactly when storage is s3. */
   s3?: S3Settings;
+  /** Lifetime of a signed URL to a private file on an object store (S3_SIGNED_URL_SECONDS). */
+  signedUrlSeconds: number;
   sessionSecret: string;
   trustProxy: number;
   signInLimits: { perAccountAndIp: number; perAccount: number; perIp: number };
@@ -129,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     storage: e.STORAGE,
     s3,
+    signedUrlSeconds: e.S3_SIGNED_URL_SECONDS,
     sessionSecret: e.SESSION_SECRET ?? readOrCreateSecret(dataDir),
     trustProxy: e.TRUST_PROXY,
     signInLimits: {

@@ -30,7 +30,7 @@ const app = await buildApp({ config, database, storage, mailer });
 
 const seeded = config.seedDemo
   ? await seedDemo({
-      db: database.db,
+      database,
       storage,
       accounts: app.services.accounts,
       queueLadders: (keys) => app.services.renditions.queueFor(keys),

@@ -26,8 +26,27 @@ export type Database = {
   /** PostgreSQL LISTEN, fanned out to in-process handlers; live updates work across instances. */
   listen(channel: string, handler: Handler): Promise<() => void>;
   notify(channel: string, payload: string): Promise<void>;
+  /**
+   * Runs fn while nobody else runs one under the same key: every process on this PostgreSQL (an advisory
+   * lock), or every caller in this process on PGlite (which only one process can open).
+   */
+  exclusively<T>(key: number, fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 };
+
+/** exclusively() for PGlite: callers under one key take turns. */
+function createInProcessLocks() {
+  const tails = new Map<number, Promise<unknown>>();
+  return <T>(key: number, fn: () => Promise<T>): Promise<T> => {
+    const result = (tails.get(key) ?? Promise.resolve()).then(fn);
+    const tail = result.catch(() => {});
+    tails.set(key, tail);
+    void tail.then(() => {
+      if (tails.get(key) === tail) tails.delete(key);
+    });
+    return result;
+  };
+}
 
 /** One real LISTEN per channel, shared by every handler of this process. */
 function createFanOut(startListening: (channel: string, deliver: Handler) => Promise<void>) {
@@ -167,6 +186,21 @@ export async function openDatabase(options: {
         }
       },
       ping: async () => void (await db.execute(sql`select 1`)),
+      exclusively: async (key, fn) => {
+        const client = await pool.connect();
+        let unlocked = false;
+        try {
+          await client.query('select pg_advisory_lock($1)', [key]);
+          try {
+            return await fn();
+          } finally {
+            unlocked = await client.query('select pg_advisory_unlock($1)', [key]).then(() => true, () => false);
+          }
+        } finally {
+          // a connection that may still hold the lock is closed, not handed back to the pool
+          client.release(!unlocked);
+        }
+      },
       listen,
       notify: async (channel, payload) => void (await db.execute(sql`select pg_notify(${channel}, ${payload})`)),
       close: async () => {
@@ -191,6 +225,7 @@ export async function openDatabase(options: {
       if (!channelPattern.test(channel)) throw new Error(`bad channel ${channel}`);
       await client.listen(channel, deliver);
     }),
+    exclusively: createInProcessLocks(),
     notify: async (channel, payload) => void (await db.execute(sql`select pg_notify(${channel}, ${payload})`)),
     close: () => client.close(),
   };

@@ -11,7 +11,7 @@ const { database, release } = await openConfiguredDatabase(config);
 const storage = await createConfiguredStorage(config);
 const mailer = createMailer({ db: database.db, from: config.mailFrom, log: { info() {} } });
 const app = await buildApp({ config, database, storage, mailer, distDir: null });
-const seeded = await seedDemo({ db: database.db, storage, accounts: app.services.accounts });
+const seeded = await seedDemo({ database, storage, accounts: app.services.accounts });
 await app.close();
 await database.close();
 release();

@@ -3,10 +3,7 @@ import type { Log } from '#server/services/log.ts';
 import type { Db } from '#server/db/client.ts';
 import { jobs } from '#server/db/schema/index.ts';
 
-
-/** `keepAlive` renews the claim, for work that may outlast it (a long transcode). */
-export type JobContext = { keepAlive(): Promise<void> };
-export type JobHandler = (payload: unknown, context: JobContext) => Promise<void>;
+export type JobHandler = (payload: unknown) => Promise<void>;
 
 /** `firstAfterMs`: how long after the very first start the first one runs (default: at once). */
 export type RecurringJob = { kind: string; everyMs: number; firstAfterMs?: number };
@@ -101,12 +98,11 @@ export function createJobRunner(deps: {
       const job = await claimOne();
       if (!job) return count;
       count++;
-      const handler = handlers[job.kind];
+      // claimOne takes only the kinds in handlers
+      const handler = handlers[job.kind]!;
       const renewal = setInterval(() => void renewClaim(job.id, job.attempts), lockMs / 3);
       try {
-        if (!handler) throw new Error(`no handler for job ${job.kind}`);
-        // the runner renews the claim on its own; keepAlive lets a handler renew it at once (after a long step)
-        await handler(job.payload, { keepAlive: () => renewClaim(job.id, job.attempts) });
+        await handler(job.payload);
         clearInterval(renewal);
         // the key is released so the next occurrence can be queued
         await db.update(jobs).set({ doneAt: new Date(), lockedUntil: null, uniqueKey: null, lastError: null }).where(eq(jobs.id, job.id));

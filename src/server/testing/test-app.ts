@@ -26,6 +26,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     contactEmail: 'contacto@cxvet.com',
     paymentsProvider: 'simulado',
     storage: 'local',
+    signedUrlSeconds: 300,
     sessionSecret: 'test-secret-test-secret-test-secret-0123',
     trustProxy: 0,
     signInLimits: { perAccountAndIp: 10, perAccount: 30, perIp: 300 },

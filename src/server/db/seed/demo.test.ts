@@ -28,6 +28,7 @@ import {
   users,
 } from '#server/db/schema/index.ts';
 import { findWebVttProblem } from '#server/features/uploads/webvtt.ts';
+import { openDatabase } from '#server/db/client.ts';
 import { seedDemo } from './demo.ts';
 import { demoAccounts, demoPassword } from './demo-accounts.ts';
 
@@ -35,7 +36,7 @@ let t: TestApp;
 let firstRun: boolean;
 beforeAll(async () => {
   t = await createTestApp();
-  firstRun = await seedDemo({ db: t.db, storage: t.storage, accounts: t.app.services.accounts });
+  firstRun = await seedDemo({ database: t.database, storage: t.storage, accounts: t.app.services.accounts });
 }, 60_000);
 afterAll(async () => t?.close());
 
@@ -48,7 +49,7 @@ describe('seedDemo', () => {
   it('fills an empty database once and leaves a filled one alone', async () => {
     expect(firstRun).toBe(true);
     const usersBefore = await total(users);
-    expect(await seedDemo({ db: t.db, storage: t.storage, accounts: t.app.services.accounts })).toBe(false);
+    expect(await seedDemo({ database: t.database, storage: t.storage, accounts: t.app.services.accounts })).toBe(false);
     expect(await total(users)).toBe(usersBefore);
     expect(await total(procedures)).toBe(15);
   });
@@ -223,4 +224,27 @@ describe('seedDemo', () => {
       expect(row).toMatchObject({ country: 'México', phoneNumber: expect.stringMatching(/^\+52\d{10}$/) });
     }
   });
+});
+
+describe('seedDemo on two instances starting at once', () => {
+  it('makes one set of demo content: one seed fills the empty database, the other finds it filled', async () => {
+    const first = await createTestApp();
+    // on PostgreSQL a second connection pool, as another instance has; PGlite is only ever opened by one process
+    const otherDatabase = first.database.url ? await openDatabase({ url: first.database.url }) : first.database;
+    const second = await createTestApp({}, { database: otherDatabase });
+    try {
+      const outcomes = await Promise.all(
+        [first, second].map((app) => seedDemo({ database: app.database, storage: app.storage, accounts: app.app.services.accounts })),
+      );
+      expect(outcomes.sort()).toEqual([false, true]);
+      const [userRows] = await first.db.select({ value: count() }).from(users);
+      expect(Number(userRows?.value)).toBe(demoAccounts.length);
+      const [procedureRows] = await first.db.select({ value: count() }).from(procedures);
+      expect(Number(procedureRows?.value)).toBe(15);
+    } finally {
+      await second.close();
+      if (otherDatabase !== first.database) await otherDatabase.close();
+      await first.close();
+    }
+  }, 120_000);
 });

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { inArray } from 'drizzle-orm';
-import type { Db } from '#server/db/client.ts';
+import type { Database, Db } from '#server/db/client.ts';
 import {
   classroomProcedures,
   classroomUsers,
@@ -412,8 +412,23 @@ function demoCaptionsVtt(lines: readonly string[], seconds: number): string {
   return `WEBVTT\n\n${cues.join('\n\n')}\n`;
 }
 
-/** Fills an empty database with Spanish demo content and the demo accounts; false when it holds any procedure or user. */
+// any fixed number, the same in every instance (the migrations use 731_017_001)
+const demoSeedLockKey = 731_017_002;
+
+/**
+ * Fills an empty database with Spanish demo content and the demo accounts; false when it holds any procedure or
+ * user. Instances starting together on one PostgreSQL take turns, so the demo is made exactly once.
+ */
 export async function seedDemo(deps: {
+  database: Pick<Database, 'db' | 'exclusively'>;
+  storage: FileStorage;
+  accounts: AccountsService;
+  queueLadders?: (keys: string[]) => Promise<void>;
+}): Promise<boolean> {
+  return deps.database.exclusively(demoSeedLockKey, () => seedEmptyDatabase({ ...deps, db: deps.database.db }));
+}
+
+async function seedEmptyDatabase(deps: {
   db: Db;
   storage: FileStorage;
   accounts: AccountsService;

@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { Readable } from 'node:stream';
 import { createUser, loginCookie, signedInAs, testPassword } from '#server/testing/factories.ts';
-import { organizations, payments, publicUniversities, reportExports, sessions, users } from '#server/db/schema/index.ts';
+import { organizations, paymentSubscriptions, payments, publicUniversities, reportExports, sessions, users } from '#server/db/schema/index.ts';
 
 const { state, call: send } = useConsoleTestApp({ type: 'Admin', email: 'jefa@example.com', name: 'Jefa' });
 const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, cookie?: string, payload?: object) => send(method, url, payload, cookie ?? null);
@@ -105,6 +105,15 @@ describe('user form', () => {
     expect(list.total).toBe(0);
     // a second delete finds nobody
     expect((await call('DELETE', `/api/admin/users/${user.id}`, state.admin.cookie)).statusCode).toBe(404);
+  });
+
+  it('anonymises an account whose only record is a subscription, too: any of the kept records is enough', async () => {
+    const { user } = await signedInAs(state.t, { email: 'solo-suscripcion@example.com' });
+    await state.t.db.insert(paymentSubscriptions).values({ userId: user.id, provider: 'simulado', providerSubscriptionId: 'sub-admin-delete', plan: 'monthly' });
+    expect((await call('DELETE', `/api/admin/users/${user.id}`, state.admin.cookie)).statusCode).toBe(204);
+    const [row] = await state.t.db.select().from(users).where(eq(users.id, user.id));
+    expect(row?.anonymizedAt).not.toBeNull();
+    expect(await state.t.db.select().from(paymentSubscriptions).where(eq(paymentSubscriptions.userId, user.id))).toHaveLength(1);
   });
 });
 

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, exists, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import {
   authAccounts,
@@ -183,14 +183,20 @@ export function createAdminUsersService(deps: {
    */
   async function remove(id: string, actingAdminId: string): Promise<void> {
     if (id === actingAdminId) throw new AppError('FORBIDDEN');
-    const [existing] = await db.select({ id: users.id, anonymizedAt: users.anonymizedAt }).from(users).where(eq(users.id, id));
+    const [existing] = await db
+      .select({
+        anonymizedAt: users.anonymizedAt,
+        // one query: any accounting record or certificate of this account
+        hasKeptRecords: sql<boolean>`${or(
+          ...[payments, paymentSubscriptions, diplomaTransactions, paymentOrders, certificates].map((table) =>
+            exists(db.select({ one: sql`1` }).from(table).where(eq(table.userId, id))),
+          ),
+        )}`,
+      })
+      .from(users)
+      .where(eq(users.id, id));
     if (!existing || existing.anonymizedAt) throw new AppError('NOT_FOUND');
-    const keptRecords = await Promise.all(
-      [payments, paymentSubscriptions, diplomaTransactions, paymentOrders, certificates].map((table) =>
-        db.select({ userId: table.userId }).from(table).where(eq(table.userId, id)).limit(1),
-      ),
-    );
-    if (keptRecords.some((rows) => rows.length > 0)) await deps.anonymize(id, actingAdminId);
+    if (existing.hasKeptRecords) await deps.anonymize(id, actingAdminId);
     else {
       await accounts.deleteAccount(id);
       await deps.recordDeletion(id);

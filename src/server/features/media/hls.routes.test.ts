@@ -5,7 +5,7 @@ import { createProcedure, signedInAs } from '#server/testing/factories.ts';
 import { videoRenditions } from '#server/db/schema/index.ts';
 import { eq } from 'drizzle-orm';
 import { renditionErrors } from '#shared/renditions/renditions.rules.ts';
-import { ladderPrefix } from '#server/features/renditions/renditions.service.ts';
+import { testLadderFiles, testMasterPlaylist, writeTestLadder } from '#server/testing/ladders.ts';
 
 let t: TestApp;
 let gratis: string;
@@ -17,33 +17,16 @@ let full: string;
 let demo: string;
 let halfWritten: string;
 
-const master = '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-STREAM-INF:BANDWIDTH=400000,RESOLUTION=288x240\n240p/index.m3u8\n';
-const variant = '#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4.0,\nseg_00000.ts\n#EXTINF:2.0,\nseg_00001.ts\n#EXT-X-ENDLIST\n';
-
-/** A ready ladder written as the job writes it (the job itself is tested with ffmpeg in renditions.test.ts). */
-async function ladder(sourceKey: string, options: { ready: boolean }) {
-  const [row] = await t.db
-    .insert(videoRenditions)
-    .values({ sourceKey, status: options.ready ? 'ready' : 'processing', heights: [240], ...(options.ready ? { readyVersion: 'v1' } : { workingVersion: 'v1' }) })
-    .returning();
-  const prefix = ladderPrefix(row!.id, 'v1');
-  await t.storage.put(`${prefix}/master.m3u8`, Readable.from([master]));
-  await t.storage.put(`${prefix}/240p/index.m3u8`, Readable.from([variant]));
-  await t.storage.put(`${prefix}/240p/seg_00000.ts`, Readable.from([Buffer.alloc(188, 0x47)]));
-  await t.storage.put(`${prefix}/poster.jpg`, Readable.from([Buffer.from([0xff, 0xd8, 0xff, 0xe0])]));
-  return prefix;
-}
-
 beforeAll(async () => {
   t = await createTestApp();
   gratis = (await signedInAs(t, { type: 'Gratis' })).cookie;
   premium = (await signedInAs(t, { type: 'Premium' })).cookie;
   admin = (await signedInAs(t, { type: 'Admin' })).cookie;
   paid = await createProcedure(t, { type: 'Premium' });
-  full = await ladder(paid.fullVideo!, { ready: true });
-  demo = await ladder(paid.demoVideo!, { ready: true });
+  full = await writeTestLadder(t, paid.fullVideo!, { ready: true });
+  demo = await writeTestLadder(t, paid.demoVideo!, { ready: true });
   const other = await createProcedure(t, { type: 'Gratis' });
-  halfWritten = await ladder(other.demoVideo!, { ready: false });
+  halfWritten = await writeTestLadder(t, other.demoVideo!, { ready: false });
 });
 afterAll(async () => t.close());
 
@@ -52,7 +35,7 @@ async function viewingToken(cookie: string): Promise<string> {
 }
 
 const get = (url: string, cookie?: string) => t.app.inject({ url, headers: cookie ? { cookie } : {} });
-const files = ['master.m3u8', '240p/index.m3u8', '240p/seg_00000.ts'];
+const files = testLadderFiles;
 
 describe('HLS playlists and segments follow their video', () => {
   it("gives a guest and a Basic member the demo's playlists and segments, cacheable", async () => {
@@ -116,7 +99,7 @@ describe('HLS playlists and segments follow their video', () => {
   it('never serves a ladder that is not marked ready, nor a version other than the ready one', async () => {
     for (const file of files) expect((await get(`/media/${halfWritten}/${file}`, admin)).statusCode).toBe(404);
     const otherVersion = full.replace(/\/v1$/, '/v2');
-    await t.storage.put(`${otherVersion}/master.m3u8`, Readable.from([master]));
+    await t.storage.put(`${otherVersion}/master.m3u8`, Readable.from([testMasterPlaylist]));
     expect((await get(`/media/${otherVersion}/master.m3u8`, admin)).statusCode).toBe(404);
     expect((await get('/media/hls/no-es-uuid/v1/master.m3u8', admin)).statusCode).toBe(404);
   });

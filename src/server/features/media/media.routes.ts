@@ -37,8 +37,8 @@ function withViewingToken(playlist: string, viewingToken: string | undefined): s
     .join('\n');
 }
 
-/** Signed URLs of an object store: a few minutes for what needs a permission, an hour for public files. */
-export const signedUrlSeconds = { private: 300, public: 3600 } as const;
+/** Signed URLs of an object store: public files (previews, demos) an hour, or longer when private ones get longer. */
+export const publicSignedUrlSeconds = (privateSeconds: number) => Math.max(3600, privateSeconds);
 
 // subtitles and the video ladders stay on our origin: a <track> or hls.js fetching from another origin needs CORS on
 // the bucket; playlists are rewritten with the viewing token, and segments are a few seconds each
@@ -49,8 +49,12 @@ const servedThroughUs = (key: string) => key.endsWith('.vtt') || key.startsWith(
  * revalidation (304); from an object store by a redirect to a short-lived signed URL, so video bytes never pass
  * through this server (docs/decisions/015-object-storage.md).
  */
-export function registerMediaRoutes(app: FastifyInstance, deps: { media: MediaService; storage: FileStorage }) {
+export function registerMediaRoutes(
+  app: FastifyInstance,
+  deps: { media: MediaService; storage: FileStorage; /** Private files' URLs (S3_SIGNED_URL_SECONDS). */ signedUrlSeconds: number },
+) {
   const { media, storage } = deps;
+  const signedUrlSeconds = { private: deps.signedUrlSeconds, public: publicSignedUrlSeconds(deps.signedUrlSeconds) };
 
   app.get<{ Params: { '*': string }; Querystring: { vt?: string } }>('/media/*', async (request, reply) => {
     const key = request.params['*'];

@@ -6,7 +6,7 @@ import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test
 import { createProcedure, signedInAs } from '#server/testing/factories.ts';
 import { startS3TestServer } from '#server/testing/s3-test-server.ts';
 import { createS3Storage } from '#server/services/s3-storage.ts';
-import { signedUrlSeconds } from './media.routes.ts';
+import { publicSignedUrlSeconds } from './media.routes.ts';
 
 // media on object storage: the same permission check as on disk, then a redirect to a short-lived signed URL
 let s3: Awaited<ReturnType<typeof startS3TestServer>>;
@@ -41,8 +41,7 @@ describe('media on S3-compatible storage', () => {
     expect(response.headers['cache-control']).toBe('private, no-store');
     const location = new URL(String(response.headers.location));
     expect(location.origin).toBe(s3.endpoint);
-    expect(location.searchParams.get('X-Amz-Expires')).toBe(String(signedUrlSeconds.private));
-    expect(signedUrlSeconds.private).toBeLessThanOrEqual(600);
+    expect(location.searchParams.get('X-Amz-Expires')).toBe('300');
 
     const ranged = await fetch(location, { headers: { range: 'bytes=1000-1999' } });
     expect(ranged.status).toBe(206);
@@ -50,6 +49,22 @@ describe('media on S3-compatible storage', () => {
     expect(Buffer.from(await ranged.arrayBuffer()).equals(video.subarray(1000, 2000))).toBe(true);
     // the object itself is not readable without the signature
     expect((await fetch(new URL(location.pathname, location.origin))).status).toBe(403);
+  });
+
+  it('signs private URLs for S3_SIGNED_URL_SECONDS, and the bucket refuses one once it has expired', async () => {
+    const short = await createTestApp({ signedUrlSeconds: 1 }, { database: t.database }, { storage });
+    try {
+      const { cookie } = await signedInAs(short, { type: 'Premium' });
+      const token = (await short.app.inject({ method: 'POST', url: '/api/viewing/token', headers: { cookie, origin: testPublicUrl } })).json().token;
+      const response = await short.app.inject({ url: `/media/${paid.fullVideo}?vt=${token}`, headers: { cookie } });
+      const location = new URL(String(response.headers.location));
+      expect(location.searchParams.get('X-Amz-Expires')).toBe('1');
+      expect((await fetch(location, { headers: { range: 'bytes=0-9' } })).status).toBe(206);
+      await new Promise((resolve) => setTimeout(resolve, 2100));
+      expect((await fetch(location, { headers: { range: 'bytes=0-9' } })).status).toBe(403);
+    } finally {
+      await short.close();
+    }
   });
 
   it('refuses a guest (401) and a Basic member (403) before any URL is signed', async () => {
@@ -76,7 +91,8 @@ describe('media on S3-compatible storage', () => {
     expect(response.statusCode).toBe(302);
     expect(response.headers['cache-control']).toMatch(/^public, max-age=\d+$/);
     const location = new URL(String(response.headers.location));
-    expect(location.searchParams.get('X-Amz-Expires')).toBe(String(signedUrlSeconds.public));
+    expect(location.searchParams.get('X-Amz-Expires')).toBe(String(publicSignedUrlSeconds(300)));
+    expect(publicSignedUrlSeconds(300)).toBe(3600);
     const served = await fetch(location);
     expect(served.status).toBe(200);
     expect(await served.text()).toContain('contenido de demoVideo');

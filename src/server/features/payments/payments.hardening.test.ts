@@ -178,7 +178,7 @@ describe('the seeded Premium member (issue #14, item 2)', () => {
   it('can downgrade, also after a restart, because the simulated provider knows the demo subscription', restartTimeout, async () => {
     const database = await createTestDatabase();
     const first = await createTestApp({}, { database });
-    await seedDemo({ db: first.db, storage: first.storage, accounts: first.app.services.accounts });
+    await seedDemo({ database: first.database, storage: first.storage, accounts: first.app.services.accounts });
     await first.close();
     const after = await createTestApp({}, { database });
     const premium = demoAccounts.find((account) => account.type === 'Premium')!;

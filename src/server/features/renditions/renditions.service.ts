@@ -10,7 +10,6 @@ import { and, asc, eq, inArray, or } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { diplomaVideoChapters, diplomaVideos, procedureChapters, procedures, videoRenditions } from '#server/db/schema/index.ts';
 import type { FileStorage } from '#server/services/storage.ts';
-import type { JobContext } from '#server/services/jobs.ts';
 import { mediaUrl } from '#server/services/media-url.ts';
 import { AppError } from '#shared/errors.ts';
 import { heightsFor, keyframeTimes, renditionErrors } from '#shared/renditions/renditions.rules.ts';
@@ -23,7 +22,6 @@ const segmentSeconds = 4;
 const videoKbps: Record<number, number> = { 240: 300, 360: 600, 720: 2000 };
 const audioKbps = 64;
 const progressEveryMs = 1000;
-const keepAliveEveryMs = 60_000;
 
 type Log = { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 type Schedule = (kind: string, options: { payload?: object; uniqueKey?: string; tx?: Db }) => Promise<void>;
@@ -265,7 +263,7 @@ export function createRenditionsService(deps: {
   }
 
   /** The job: one attempt at the whole ladder; files go up under a fresh folder and are served only once marked ready. */
-  async function transcode(renditionId: string, context: JobContext = { keepAlive: async () => {} }): Promise<void> {
+  async function transcode(renditionId: string): Promise<void> {
     const [row] = await db.select().from(videoRenditions).where(eq(videoRenditions.id, renditionId));
     if (!row || row.status === 'ready') return;
     // a crashed attempt left files nobody serves: they go first
@@ -276,7 +274,6 @@ export function createRenditionsService(deps: {
       .set({ status: 'processing', progress: 0, error: null, workingVersion: version, updatedAt: new Date() })
       .where(eq(videoRenditions.id, row.id));
     const work = await mkdtemp(path.join(tmpdir(), 'cxvet-hls-'));
-    const alive = setInterval(() => void context.keepAlive().catch(() => {}), keepAliveEveryMs);
     try {
       if (!(await ffmpegAvailable())) throw new RenditionFailure(renditionErrors.noFfmpeg);
       if (!(await storage.stat(row.sourceKey))) throw new RenditionFailure(renditionErrors.missingSource);
@@ -355,7 +352,6 @@ export function createRenditionsService(deps: {
         .set({ status: 'failed', error: message, progress: 0, updatedAt: new Date() })
         .where(and(eq(videoRenditions.id, row.id), eq(videoRenditions.workingVersion, version)));
     } finally {
-      clearInterval(alive);
       await rm(work, { recursive: true, force: true });
     }
   }

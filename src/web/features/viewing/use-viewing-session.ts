@@ -45,6 +45,11 @@ export function useViewingSession(enabled: boolean) {
   }, [token]);
 
   const reclaim = useCallback(() => setAttempt((value) => value + 1), []);
+  /** /media refused the token as taken by another device (the event stream may not have told us yet). */
+  const markReplaced = useCallback(
+    () => setOutcome((previous) => (previous?.status === 'active' ? { ...previous, status: 'replaced', token: null } : previous)),
+    [],
+  );
   const state: ViewingState = !enabled
     ? { status: 'idle', token: null }
     : !current
@@ -52,5 +57,5 @@ export function useViewingSession(enabled: boolean) {
       : current.status === 'active' && current.token
         ? { status: 'active', token: current.token }
         : { status: current.status === 'active' ? 'failed' : current.status, token: null };
-  return { ...state, reclaim };
+  return { ...state, reclaim, markReplaced };
 }

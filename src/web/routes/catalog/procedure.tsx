@@ -143,6 +143,7 @@ function VideoArea({ procedure, viewing }: { procedure: ProcedureDetail; viewing
       <ProcedurePlayer
         key={viewing.token}
         playerRef={setPlayer}
+        onViewingReplaced={viewing.markReplaced}
         src={`${procedure.videoUrl}?vt=${encodeURIComponent(viewing.token)}`}
         hlsSrc={procedure.hlsUrl ? `${procedure.hlsUrl}?vt=${encodeURIComponent(viewing.token)}` : null}
         title={procedure.name}

@@ -1,7 +1,7 @@
 import '@vidstack/react/player/styles/default/theme.css';
 import '@vidstack/react/player/styles/default/layouts/video.css';
-import { Button, Stack, Switch, Text, Title, UnstyledButton } from '@mantine/core';
-import { isHLSProvider, MediaPlayer, MediaProvider, Track, type MediaPlayerInstance, type MediaProviderAdapter, type PlayerSrc } from '@vidstack/react';
+import { Alert, Button, Stack, Switch, Text, Title, UnstyledButton } from '@mantine/core';
+import { isHLSProvider, isVideoProvider, MediaPlayer, MediaProvider, Track, type MediaPlayerInstance, type MediaProviderAdapter, type PlayerSrc } from '@vidstack/react';
 import { DefaultVideoLayout, defaultLayoutIcons, type DefaultLayoutTranslations } from '@vidstack/react/player/layouts/default';
 import { useLocalStorage, useMergedRef } from '@mantine/hooks';
 import { useEffect, useMemo, useRef, useState, type Ref } from 'react';
@@ -9,6 +9,8 @@ import { formatChapterTime } from '#shared/catalog/catalog.rules.ts';
 import type { CaptionTrack } from '#shared/catalog/catalog.schemas.ts';
 import { buildChaptersVtt } from '../chapters-vtt.ts';
 import { storageKeys } from '#web/lib/storage-keys.ts';
+import { playbackRetryLabel, playbackStoppedMessage } from '#web/features/viewing/media-recovery.ts';
+import { useMediaRecovery } from '#web/features/viewing/use-media-recovery.ts';
 import classes from './procedure-player.module.css';
 
 type Chapter = { name: string; timeSeconds: number };
@@ -76,8 +78,14 @@ export function ProcedurePlayer(props: {
   captions?: CaptionTrack[];
   /** Lets the page follow and seek the player (resume positions). */
   playerRef?: Ref<MediaPlayerInstance>;
+  /** /media said another device took the viewing: the page shows its notice instead of retrying. */
+  onViewingReplaced?: () => void;
 }) {
-  const { src, hlsSrc, title, poster, chapters, captions = [] } = props;
+  const { title, poster, chapters, captions = [] } = props;
+  const [video, setVideo] = useState<HTMLVideoElement | null>(null);
+  const recovery = useMediaRecovery({ media: video, onReplaced: props.onViewingReplaced });
+  const src = recovery.sourceOf(props.src);
+  const hlsSrc = props.hlsSrc ? recovery.sourceOf(props.hlsSrc) : null;
   const player = useRef<MediaPlayerInstance>(null);
   const mergedRef = useMergedRef(player, props.playerRef);
   const [duration, setDuration] = useState(0);
@@ -89,6 +97,7 @@ export function ProcedurePlayer(props: {
   );
 
   const onProviderChange = (provider: MediaProviderAdapter | null) => {
+    setVideo(isVideoProvider(provider) || isHLSProvider(provider) ? provider.video : null);
     if (!isHLSProvider(provider)) return;
     // never the CDN: hls.js comes from our own bundle, loaded only when a ladder plays
     provider.library = () => import('hls.js/light');
@@ -140,6 +149,14 @@ export function ProcedurePlayer(props: {
         </MediaProvider>
         <DefaultVideoLayout icons={defaultLayoutIcons} translations={spanish} noScrubGesture slots={{ googleCastButton: null }} />
       </MediaPlayer>
+      {recovery.failed && (
+        <Alert color="red" role="alert">
+          {playbackStoppedMessage}
+          <Button variant="subtle" onClick={recovery.retry} ml="sm" size="compact-sm">
+            {playbackRetryLabel}
+          </Button>
+        </Alert>
+      )}
       {hlsSrc && (
         <Switch
           label="Ahorro de datos"

@@ -1,18 +1,19 @@
-import { Anchor, Button, Group, Image, SimpleGrid, Stack, Text } from '@mantine/core';
-import { useEffect, useRef } from 'react';
+import { Alert, Anchor, Button, Group, Image, SimpleGrid, Stack, Text } from '@mantine/core';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { CourseItem } from '#shared/diplomas/diplomas.schemas.ts';
 import { formatChapterTime } from '#shared/catalog/catalog.rules.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { href } from '#web/paths.ts';
 import { useCompleteVideo } from '#web/features/diplomas/member/diplomas.api.ts';
+import { playbackRetryLabel, playbackStoppedMessage } from '#web/features/viewing/media-recovery.ts';
+import { useMediaRecovery } from '#web/features/viewing/use-media-recovery.ts';
 
 type CourseVideo = Extract<CourseItem, { type: 'video' }>;
 
 /** Streams the HLS ladder once it exists (hls.js from our bundle, where Media Source is there); the file in src stays the fallback. */
-function useHlsWhenReady(player: React.RefObject<HTMLVideoElement | null>, hlsUrl: string | null) {
+function useHlsWhenReady(element: HTMLVideoElement | null, hlsUrl: string | null) {
   useEffect(() => {
-    const element = player.current;
     if (!element || !hlsUrl) return;
     let destroy = () => {};
     let cancelled = false;
@@ -27,15 +28,18 @@ function useHlsWhenReady(player: React.RefObject<HTMLVideoElement | null>, hlsUr
       cancelled = true;
       destroy();
     };
-  }, [player, hlsUrl]);
+  }, [element, hlsUrl]);
 }
 
 /** A diploma video: its own file with markers, PDFs and images, or a linked catalogue procedure with its guide. */
 export function VideoItem({ diplomaId, video }: { diplomaId: string; video: CourseVideo }) {
   const player = useRef<HTMLVideoElement>(null);
+  const [element, setElement] = useState<HTMLVideoElement | null>(null);
   const complete = useCompleteVideo(diplomaId);
   const { showAppError } = useErrorModal();
-  useHlsWhenReady(player, video.hlsUrl);
+  useHlsWhenReady(element, video.hlsUrl);
+  // the file itself comes by a signed URL on object storage, which expires during a long video
+  const recovery = useMediaRecovery({ media: element });
   const markDone = () => {
     if (!video.completed && !complete.isPending) complete.mutate(video.id, { onError: (error) => showAppError(error) });
   };
@@ -44,9 +48,23 @@ export function VideoItem({ diplomaId, video }: { diplomaId: string; video: Cour
     <Stack gap="sm">
       {video.description && <Text size="sm">{video.description}</Text>}
       {video.videoUrl && (
-        <video ref={player} src={video.videoUrl} poster={video.posterUrl ?? undefined} controls preload="metadata" style={{ width: '100%', borderRadius: 8, background: '#000' }} onEnded={markDone}>
+        <video
+          ref={(node) => {
+            player.current = node;
+            setElement(node);
+          }}
+          src={recovery.sourceOf(video.videoUrl)}
+          poster={video.posterUrl ?? undefined} controls preload="metadata" style={{ width: '100%', borderRadius: 8, background: '#000' }} onEnded={markDone}>
           <track kind="captions" />
         </video>
+      )}
+      {recovery.failed && (
+        <Alert color="red" role="alert">
+          {playbackStoppedMessage}
+          <Button variant="subtle" onClick={recovery.retry} ml="sm" size="compact-sm">
+            {playbackRetryLabel}
+          </Button>
+        </Alert>
       )}
       {video.procedureId && (
         <Group gap="md">
