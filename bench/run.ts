@@ -1,12 +1,12 @@
 // `npm run bench`: every figure of issue #13 with its goal, on PGlite and (with TEST_DATABASE_URL) on PostgreSQL.
-import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { openDatabase, type Database } from '#server/db/client.ts';
 import { buildApp } from '#server/app.ts';
 import { createLocalStorage } from '#server/services/storage.ts';
