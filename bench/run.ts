@@ -1,12 +1,12 @@
 // `npm run bench`: every figure of issue #13 with its goal, on PGlite and (with TEST_DATABASE_URL) on PostgreSQL.
-import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { openDatabase, type Database } from '#server/db/client.ts';
 import { buildApp } from '#server/app.ts';
 import { createLocalStorage } from '#server/services/storage.ts';
@@ -18,6 +18,7 @@ import { insertProcedures, insertUsers, searchQueries } from './data.ts';
 import { lighthouseRows, measurePages, type PageFigures } from './pages.ts';
 import { measureWatching } from './watching.ts';
 import { measureVideo } from './video.ts';
+import { measureMedia } from './media.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const userCount = Number(process.env.BENCH_USERS ?? 100_000);
@@ -25,6 +26,8 @@ const watchingMembers = Number(process.env.BENCH_WATCHING_MEMBERS ?? 200);
 const watchingSeconds = Number(process.env.BENCH_WATCHING_SECONDS ?? 20);
 // BENCH_ONLY=server: only the `npm start` figures (start, idle RSS, the users report), no Chromium and no backup
 const serverOnly = process.env.BENCH_ONLY === 'server';
+// BENCH_ONLY=media: only the media rows (ranges against nginx, queries per range), in process
+const mediaOnly = process.env.BENCH_ONLY === 'media';
 const password = 'Bench1234';
 const origin = 'http://localhost:3000';
 const benchStarted = performance.now();
@@ -53,29 +56,6 @@ async function signIn(baseUrl: string, email: string, from = origin): Promise<st
   return response.headers.getSetCookie().map((cookie) => cookie.split(';')[0]).join('; ');
 }
 
-/** nginx serving `root` on a free port, one worker like our one process; null when nginx is not installed. */
-async function startNginx(root: string, workDir: string): Promise<{ url: string; stop: () => void } | null> {
-  const binary = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((candidate) => existsSync(candidate));
-  if (!binary) return null;
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const conf = path.join(workDir, 'nginx.conf');
-  await writeFile(
-    conf,
-    `daemon off; worker_processes 1; pid ${workDir}/nginx.pid; error_log ${workDir}/nginx-error.log;
-events { worker_connections 256; }
-http { access_log off; sendfile on; client_body_temp_path ${workDir}; proxy_temp_path ${workDir}; fastcgi_temp_path ${workDir}; uwsgi_temp_path ${workDir}; scgi_temp_path ${workDir};
-  server { listen 127.0.0.1:${port}; root ${root}; } }`,
-  );
-  const child = spawn(binary, ['-c', conf, '-p', workDir], { stdio: 'ignore' });
-  const url = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 50; attempt++) {
-    if (await fetch(url).then(() => true, () => false)) return { url, stop: () => child.kill() };
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  child.kill();
-  return null;
-}
-
 /** Phase 1, in this process: search and media against the app with generated content. */
 async function measureInProcess(kind: string, database: Database, dataDir: string, rows: Row[], queryCount: { n: number }) {
   const storage = createLocalStorage(path.join(dataDir, 'uploads'));
@@ -96,6 +76,12 @@ async function measureInProcess(kind: string, database: Database, dataDir: strin
   constantBody = (await app.inject({ url: searchUrl })).body;
   const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
   const premiumCookie = await signIn(baseUrl, 'bench-premium@bench.example');
+
+  step(`${kind}: media ranges`);
+  const nginxDir = await mkdtemp(path.join(tmpdir(), 'cxvet-bench-nginx-'));
+  rows.push(...(await measureMedia({ database, dataDir, workDir: nginxDir, baseUrl, origin, premiumCookie, queryCount, seconds })));
+  await rm(nginxDir, { recursive: true, force: true });
+  if (mediaOnly) return app.close();
 
   step(`${kind}: search load at 1,000 procedures`);
   const total = (await app.inject({ url: '/api/catalog/procedures' })).json().total as number;
@@ -140,39 +126,6 @@ async function measureInProcess(kind: string, database: Database, dataDir: strin
     goal: `< ${searchGoal} ms`,
     holds: p95 < searchGoal,
   });
-
-  step(`${kind}: media ranges`);
-  // media: a 32 MiB full video watched by a Premium member, 1 MiB ranges
-  const [target] = await database.db.select().from(procedures).where(eq(procedures.type, 'Premium')).limit(1);
-  const videoKey = `procedures/${target!.id}/bench_video.mp4`;
-  await mkdir(path.join(dataDir, 'uploads', 'procedures', target!.id), { recursive: true });
-  await writeFile(path.join(dataDir, 'uploads', ...videoKey.split('/')), Buffer.alloc(32 * 1024 * 1024, 7));
-  await database.db.update(procedures).set({ fullVideo: videoKey }).where(eq(procedures.id, target!.id));
-  const token = ((await (await fetch(`${baseUrl}/api/viewing/token`, { method: 'POST', headers: { cookie: premiumCookie, origin } })).json()) as { token: string }).token;
-  const range = { range: 'bytes=4194304-5242879' };
-  const mediaUrl = `${baseUrl}/media/${videoKey}?vt=${token}`;
-  await fetch(mediaUrl, { headers: { cookie: premiumCookie, ...range } }).then((response) => response.arrayBuffer());
-  const before = queryCount.n;
-  for (let index = 0; index < 20; index++) {
-    await fetch(mediaUrl, { headers: { cookie: premiumCookie, ...range } }).then((response) => response.arrayBuffer());
-  }
-  const queriesPerRange = (queryCount.n - before) / 20;
-  const ours = await rate(mediaUrl, { cookie: premiumCookie, ...range });
-  const nginx = await startNginx(path.join(dataDir, 'uploads'), await mkdtemp(path.join(tmpdir(), 'cxvet-bench-nginx-')));
-  if (nginx) {
-    const theirs = await rate(`${nginx.url}/${videoKey}`, range);
-    nginx.stop();
-    const mediaRatio = ours.rps / theirs.rps;
-    rows.push({
-      figure: 'video 1 MiB range requests req/s ÷ nginx (Premium, full video)',
-      value: `${mediaRatio.toFixed(2)} (${ours.rps.toFixed(0)} / ${theirs.rps.toFixed(0)} req/s${ours.errors ? `, ${ours.errors} errors` : ''})`,
-      goal: '≥ 0.8',
-      holds: mediaRatio >= 0.8 && ours.errors === 0,
-    });
-  } else {
-    rows.push({ figure: 'video range requests ÷ nginx', value: `${ours.rps.toFixed(0)} req/s (nginx not installed)`, goal: '≥ 0.8', holds: null });
-  }
-  rows.push({ figure: '  database queries per range request', value: queriesPerRange.toFixed(1), goal: '≤ 1', holds: queriesPerRange <= 1 });
 
   step(`${kind}: ${watchingMembers} members saving positions while a guest browses`);
   const watching = await measureWatching({ app, database, baseUrl, origin, members: watchingMembers, seconds: watchingSeconds, signIn, password });
@@ -341,7 +294,7 @@ async function runOn(kind: 'PGlite' | 'PostgreSQL', serverUrl?: string) {
     }
     const env: Record<string, string> = { DATA_DIR: dataDir, SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-01' };
     if (databaseUrl) env.DATABASE_URL = databaseUrl;
-    const pages = await measureServer(kind, env, rows);
+    const pages = mediaOnly ? null : await measureServer(kind, env, rows);
     if (pages) {
       rows.push({
         figure: 'guest JavaScript for / (brotli as sent)',
@@ -366,7 +319,7 @@ async function runOn(kind: 'PGlite' | 'PostgreSQL', serverUrl?: string) {
   }
 }
 
-if (!existsSync('dist/index.html')) {
+if (!mediaOnly && !existsSync('dist/index.html')) {
   console.log('Building first (the bench measures what `npm start` serves)…');
   spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
 }
@@ -374,11 +327,11 @@ if (!existsSync('dist/index.html')) {
 if (process.env.BENCH_SKIP_PGLITE !== '1') await runOn('PGlite');
 if (process.env.TEST_DATABASE_URL) await runOn('PostgreSQL', process.env.TEST_DATABASE_URL);
 // once, whatever the database: the figures are about bytes on a slow link (BENCH_VIDEO=0 skips it)
-const videoRows = await measureVideo(step);
+const videoRows = mediaOnly ? [] : await measureVideo(step);
 if (videoRows.length > 0) results.set('Data-saver video (Chromium, 1.6 Mbit/s, 150 ms latency)', videoRows);
 
 const mark = (holds: boolean | null) => (holds === null ? '' : holds ? 'yes' : 'NO');
-console.log(`\nCxVet benchmarks (${seconds} s per load test, 10 connections; generated: 1,000 and 10,000 procedures, ${userCount} users)`);
+console.log(`\nCxVet benchmarks${mediaOnly ? ' (media only)' : ''} (${seconds} s per load test, 10 connections; generated: 1,000 and 10,000 procedures, ${userCount} users)`);
 for (const [kind, rows] of results) {
   console.log(`\n${kind}`);
   console.log('| figure | measured | goal | holds |\n|---|---|---|---|');

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import helmet from '@fastify/helmet';
+import helmet from 'helmet';
 
 // built, hashed assets are our own scripts and styles, never documents; uploaded media keep the headers (an upload opened directly must not run)
 const isBuiltAsset = (url: string) => url.startsWith('/assets/');
 
 /** CSP and friends on HTML and API responses; HTTPS-only headers only when we are served over HTTPS. */
 export async function registerSecurityHeaders(app: FastifyInstance, options: { https: boolean; mediaOrigin?: string }): Promise<void> {
-  await app.register(helmet, {
-    global: false,
+  // built once: @fastify/helmet built helmet's middleware (and parsed the CSP) again for every request
+  const setHeaders = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -33,7 +33,9 @@ export async function registerSecurityHeaders(app: FastifyInstance, options: { h
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     crossOriginEmbedderPolicy: false,
   });
-  app.addHook('onRequest', async (request, reply) => {
-    if (!isBuiltAsset(request.url)) reply.helmet();
+  app.addHook('onRequest', (request, reply, done) => {
+    if (isBuiltAsset(request.url)) return done();
+    // helmet's middleware only sets headers, synchronously; it throws rather than calling back with an error
+    setHeaders(request.raw, reply.raw, () => done());
   });
 }

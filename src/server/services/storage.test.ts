@@ -23,6 +23,27 @@ describe('local storage', () => {
     expect(await storage.stat('events/1_cartel.png')).toBeNull();
   });
 
+  it('holds a file open for its range requests, and forgets it when it is replaced or deleted', async () => {
+    await storage.put('procedures/x/video.mp4', Readable.from([Buffer.from('0123456789')]));
+    const first = (await storage.openFile!('procedures/x/video.mp4'))!;
+    const second = (await storage.openFile!('procedures/x/video.mp4'))!;
+    expect(first.size).toBe(10);
+    // several readers at once, each at its own position, in one buffer or as a stream
+    const [a, b, c] = await Promise.all([first.bytes({ start: 0, end: 2 }), second.bytes({ start: 7, end: 9 }), text(first.stream({ start: 3, end: 6 }))]);
+    expect([a.toString(), b.toString(), c]).toEqual(['012', '789', '3456']);
+    expect(await text(second.stream())).toBe('0123456789');
+    first.release();
+    second.release();
+    await storage.put('procedures/x/video.mp4', Readable.from([Buffer.from('abcdef')]));
+    const replaced = (await storage.openFile!('procedures/x/video.mp4'))!;
+    expect(replaced.size).toBe(6);
+    expect((await replaced.bytes({ start: 0, end: 5 })).toString()).toBe('abcdef');
+    replaced.release();
+    await storage.delete('procedures/x/video.mp4');
+    expect(await storage.openFile!('procedures/x/video.mp4')).toBeNull();
+    expect(await storage.openFile!('../etc/passwd')).toBeNull();
+  });
+
   it('reads offsets past 4 GiB of a sparse file', async () => {
     const dir = path.join(root, 'big');
     await mkdir(dir, { recursive: true });

@@ -1,5 +1,6 @@
-import { createReadStream, createWriteStream } from 'node:fs';
-import { access, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { createReadStream, createWriteStream, open as openFd, read as readFd } from 'node:fs';
+import { access, mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { LRUCache } from 'lru-cache';
 import { constants } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -8,6 +9,15 @@ import { pipeline } from 'node:stream/promises';
 
 export type StoredFile = { size: number; modifiedAt?: Date };
 type ByteRange = { start: number; end: number };
+
+/** A stored file held open: every read goes to the one descriptor; release() once done with it. */
+export type OpenedFile = StoredFile & {
+  /** The range (inclusive) or the whole file as a stream. */
+  stream(range?: ByteRange): Readable;
+  /** The range (inclusive) in one buffer, for ranges a player asks for (a few MiB at most). */
+  bytes(range: ByteRange): Promise<Buffer>;
+  release(): void;
+};
 
 /** Where uploaded and demo files live: a local folder (createLocalStorage) or an S3-compatible bucket (s3-storage.ts). */
 export interface FileStorage {
@@ -20,6 +30,11 @@ export interface FileStorage {
   put(key: string, body: Readable): Promise<StoredFile>;
   stat(key: string): Promise<StoredFile | null>;
   read(key: string, range?: ByteRange): Readable;
+  /**
+   * Local store: the file held open for a few seconds, so the range requests of a video skip opening, stat and
+   * closing it each time; null when there is no such file.
+   */
+  openFile?(key: string): Promise<OpenedFile | null>;
   /** Removes the file; a missing key is not an error. */
   delete(key: string): Promise<void>;
   /** Object stores only: a URL that serves the object without us, valid for expiresInSeconds. */
@@ -35,11 +50,91 @@ export function isSafeKey(key: string): boolean {
   return key.split('/').every((part) => part !== '' && part !== '.' && part !== '..');
 }
 
+// a file is kept open this long after it was opened, then closed once its last reader is done: files are written
+// once under a new key (a put or delete through this store forgets the key at once), so this bounds how long an
+// out-of-band change in the folder could go unseen
+const heldOpenMs = 10_000;
+type Held = { handle: FileHandle; file: StoredFile; readers: number; dropped: boolean };
+
+function closeWhenUnused(held: Held) {
+  if (held.dropped && held.readers === 0) void held.handle.close().catch(() => {});
+}
+
+function readerOf(held: Held) {
+  held.readers++;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    held.readers--;
+    closeWhenUnused(held);
+  };
+}
+
 export function createLocalStorage(root: string): FileStorage {
   const resolve = (key: string) => {
     if (!isSafeKey(key)) throw new Error(`unsafe storage key: ${key}`);
     return path.join(root, ...key.split('/'));
   };
+  const held = new LRUCache<string, Held>({
+    max: 200,
+    ttl: heldOpenMs,
+    ttlAutopurge: true,
+    dispose: (entry) => {
+      entry.dropped = true;
+      closeWhenUnused(entry);
+    },
+  });
+  const opening = new Map<string, Promise<Held | null>>();
+
+  async function openHeld(key: string): Promise<Held | null> {
+    let handle: FileHandle;
+    try {
+      handle = await open(resolve(key), 'r');
+    } catch {
+      return null;
+    }
+    const info = await handle.stat().catch(() => null);
+    if (!info?.isFile()) {
+      await handle.close().catch(() => {});
+      return null;
+    }
+    const entry: Held = { handle, file: { size: info.size, modifiedAt: info.mtime }, readers: 0, dropped: false };
+    held.set(key, entry);
+    return entry;
+  }
+
+  function opened(entry: Held): OpenedFile {
+    const release = readerOf(entry);
+    const fd = entry.handle.fd;
+    return {
+      ...entry.file,
+      release,
+      stream(range) {
+        const done = readerOf(entry);
+        // the stream reads the shared descriptor at its own positions; its "close" only lets go of it
+        return createReadStream('', {
+          fd,
+          fs: { open: openFd, read: readFd, close: (_fd: number, callback: (error: null) => void) => (done(), callback(null)) },
+          highWaterMark: 1024 * 1024,
+          ...(range ? { start: range.start, end: range.end } : { start: 0 }),
+        });
+      },
+      async bytes(range) {
+        const done = readerOf(entry);
+        try {
+          const length = range.end - range.start + 1;
+          const buffer = Buffer.allocUnsafe(length);
+          const { bytesRead } = await entry.handle.read(buffer, 0, length, range.start);
+          if (bytesRead !== length) throw new Error(`short read of a stored file: ${bytesRead} of ${length} bytes`);
+          return buffer;
+        } finally {
+          done();
+        }
+      },
+    };
+  }
+
   return {
     kind: 'local',
     root,
@@ -55,6 +150,7 @@ export function createLocalStorage(root: string): FileStorage {
       try {
         await pipeline(body, createWriteStream(partial));
         await rename(partial, target);
+        held.delete(key);
       } catch (error) {
         await rm(partial, { force: true });
         throw error;
@@ -70,12 +166,26 @@ export function createLocalStorage(root: string): FileStorage {
         return null;
       }
     },
+    async openFile(key) {
+      if (!isSafeKey(key)) return null;
+      const known = held.get(key);
+      if (known) return opened(known);
+      // requests arriving together open the file once
+      let pending = opening.get(key);
+      if (!pending) {
+        pending = openHeld(key).finally(() => opening.delete(key));
+        opening.set(key, pending);
+      }
+      const entry = await pending;
+      return entry && !entry.dropped ? opened(entry) : entry ? this.openFile!(key) : null;
+    },
     read(key, range) {
       // 1 MiB reads: a 64 KiB default means sixteen times the system calls and stream turns per video second
       return createReadStream(resolve(key), { highWaterMark: 1024 * 1024, ...(range ? { start: range.start, end: range.end } : {}) });
     },
     async delete(key) {
       if (!isSafeKey(key)) return;
+      held.delete(key);
       await rm(resolve(key), { force: true });
     },
   };

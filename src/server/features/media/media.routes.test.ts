@@ -4,6 +4,7 @@ import { truncate } from 'node:fs/promises';
 import path from 'node:path';
 import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
 import { createClassroom, createProcedure, signedInAs } from '#server/testing/factories.ts';
+import { createViewingService, viewingTokensChannel } from '#server/features/viewing/viewing.service.ts';
 
 let t: TestApp;
 let gratis: string;
@@ -206,9 +207,33 @@ describe('byte ranges', () => {
     expect((await play(first)).statusCode).toBe(206);
     queries.length = 0;
     for (let index = 0; index < 5; index++) expect((await play(first)).statusCode).toBe(206);
-    expect(queries.length).toBeLessThanOrEqual(5);
+    // the permission and the viewing token are both remembered: no query at all
+    expect(queries).toEqual([]);
     await issue();
     expect((await play(first)).statusCode).toBe(409);
+  });
+
+  it('cuts a device off as soon as another instance gives the viewing token to a new device', async () => {
+    const viewer = await signedInAs(t, { type: 'Premium' });
+    const first = (await t.app.inject({ method: 'POST', url: '/api/viewing/token', headers: { cookie: viewer.cookie, origin: testPublicUrl } })).json()
+      .token as string;
+    const play = () => t.app.inject({ url: `/media/${paid.fullVideo}?vt=${first}`, headers: { cookie: viewer.cookie, range: 'bytes=0-3' } });
+    expect((await play()).statusCode).toBe(206);
+    queries.length = 0;
+    expect((await play()).statusCode).toBe(206);
+    expect(queries).toEqual([]);
+    // another server on the same database: its new token reaches this one only through NOTIFY
+    let heard!: () => void;
+    const notified = new Promise<void>((resolve) => (heard = resolve));
+    const stop = await t.database.listen(viewingTokensChannel, (userId) => userId === viewer.user.id && heard());
+    const otherInstance = createViewingService({ database: t.database });
+    await otherInstance.issue(viewer.user.id);
+    // this instance's viewing service listened first, so it has forgotten the old token by now
+    await notified;
+    stop();
+    const stale = await play();
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().message).toBe('Detectamos que se ha ingresado con esta cuenta en otro dispositivo.');
   });
 
   it('serves a public demo range without asking the database once permitted', async () => {

@@ -1,11 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import rangeParser from 'range-parser';
 import mime from 'mime-types';
 import fresh from 'fresh';
 import { AppError } from '#shared/errors.ts';
-import type { FileStorage, StoredFile } from '#server/services/storage.ts';
+import type { FileStorage, OpenedFile, StoredFile } from '#server/services/storage.ts';
 import { isSafeKey } from '#server/services/storage.ts';
-import type { MediaService } from './media.service.ts';
+import type { MediaService, MediaVisibility } from './media.service.ts';
 
 // stored files are written once under a new key and never changed in place: size and time identify a version
 function validators(file: StoredFile): { etag: string; lastModified: string | undefined } {
@@ -36,6 +36,9 @@ function withViewingToken(playlist: string, viewingToken: string | undefined): s
     .map((line) => (line.trim() && !line.startsWith('#') ? `${line.trim()}${query}` : line))
     .join('\n');
 }
+
+// ranges up to this size are read into one buffer; longer ones (and open-ended ranges of a whole video) stream
+const oneReadBytes = 4 * 1024 * 1024;
 
 /** Signed URLs of an object store: public files (previews, demos) an hour, or longer when private ones get longer. */
 export const publicSignedUrlSeconds = (privateSeconds: number) => Math.max(3600, privateSeconds);
@@ -74,7 +77,23 @@ export function registerMediaRoutes(
       reply.header('cache-control', visibility === 'public' ? `public, max-age=${seconds - 600}` : 'private, no-store');
       return reply.redirect(url, 302);
     }
-    const file = await storage.stat(key);
+    // the local store keeps a video open between its range requests; other stores are read by key
+    const opened = storage.openFile ? await storage.openFile(key) : null;
+    try {
+      return await answer(request, reply, key, visibility, opened ?? (storage.openFile ? null : await storage.stat(key)), opened);
+    } finally {
+      opened?.release();
+    }
+  });
+
+  async function answer(
+    request: FastifyRequest<{ Querystring: { vt?: string } }>,
+    reply: FastifyReply,
+    key: string,
+    visibility: MediaVisibility,
+    file: StoredFile | null,
+    opened: OpenedFile | null,
+  ) {
     if (!file) throw new AppError('NOT_FOUND');
     if (key.startsWith('hls/') && key.endsWith('.m3u8')) {
       const viewingToken = typeof request.query.vt === 'string' ? request.query.vt : undefined;
@@ -109,15 +128,18 @@ export function registerMediaRoutes(
       if (Array.isArray(ranges) && ranges.type === 'bytes') {
         const [range] = ranges;
         if (range) {
+          const length = range.end - range.start + 1;
           reply
             .status(206)
             .header('content-range', `bytes ${range.start}-${range.end}/${file.size}`)
-            .header('content-length', String(range.end - range.start + 1));
-          return reply.send(storage.read(key, range));
+            .header('content-length', String(length));
+          // a player's usual range is read in one go into one buffer: no stream to set up and tear down
+          if (opened && length <= oneReadBytes) return reply.send(await opened.bytes(range));
+          return reply.send(opened ? opened.stream(range) : storage.read(key, range));
         }
       }
     }
     reply.header('content-length', String(file.size));
-    return reply.send(storage.read(key));
-  });
+    return reply.send(opened ? opened.stream() : storage.read(key));
+  }
 }

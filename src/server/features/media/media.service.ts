@@ -16,7 +16,7 @@ import type { RenditionsService } from '#server/features/renditions/renditions.s
 
 export type MediaVisibility = 'public' | 'private';
 
-/** What a visitor may do with one file: the single-device check stays exact, it is never cached. */
+/** What a visitor may do with one file: the single-device check is the viewing service's, dropped by NOTIFY on takeover. */
 type Grant = { visibility: MediaVisibility; singleDeviceUserId: string | null };
 
 // a video plays as dozens of range requests: decide once per visitor and file, for a short while
@@ -104,7 +104,7 @@ export function createMediaService(deps: {
 
   /**
    * May this request receive the file? The permission is remembered briefly per session cookie and file,
-   * so a range request costs at most the one viewing-token lookup of a full video.
+   * and the viewing token is remembered until a takeover's NOTIFY: a range request usually costs no query.
    */
   async function authorize(
     key: string,
@@ -118,7 +118,7 @@ export function createMediaService(deps: {
       grant = await decide(key, await visitor.currentUser());
       grants.set(cacheKey, grant);
     }
-    if (grant.singleDeviceUserId && (!visitor.viewingToken || visitor.viewingToken !== (await viewing.current(grant.singleDeviceUserId)))) {
+    if (grant.singleDeviceUserId && (!visitor.viewingToken || !(await viewing.isCurrent(grant.singleDeviceUserId, visitor.viewingToken)))) {
       throw new AppError('VIEWING_TOKEN_REPLACED');
     }
     return grant.visibility;
