@@ -55,6 +55,9 @@ export async function startPgliteThread(options: { dataDir: string; template?: B
   const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
     workerData: { dataDir: options.dataDir, template },
     transferList: template ? [template] : [],
+    // the thread's JavaScript only relays queries and results (a report batch is 500 rows): a young generation of
+    // 8 MB instead of V8's default ~48 MB keeps ~10 MB less resident (issue #13: idle memory < 250 MB)
+    resourceLimits: { maxYoungGenerationSizeMb: 8 },
   });
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   const listeners = new Map<string, Set<(payload: string) => void>>();

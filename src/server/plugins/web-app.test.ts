@@ -16,6 +16,9 @@ beforeAll(async () => {
   await mkdir(path.join(distDir, 'assets'));
   await writeFile(path.join(distDir, 'index.html'), '<!doctype html><title>CxVet</title>');
   await writeFile(path.join(distDir, 'assets', 'index-Ab12Cd34.js'), 'console.log(1)');
+  await writeFile(path.join(distDir, 'assets', 'index-Ab12Cd34.js.br'), 'brotli bytes');
+  await writeFile(path.join(distDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  await writeFile(path.join(distDir, '.env'), 'SECRET=1');
   database = await createTestDatabase();
   const config = testConfig({ dataDir: distDir });
   const mailer = createMailer({ db: database.db, from: config.mailFrom, log: { info() {} } });
@@ -50,5 +53,29 @@ describe('web app headers', () => {
     expect(String((await app.inject({ url: '/api/health' })).headers['content-security-policy'])).toContain("frame-ancestors 'none'");
     const missing = await app.inject({ url: '/assets/nada-123.js' });
     expect(missing.statusCode).toBe(404);
+  });
+});
+
+describe('web app files', () => {
+  it('serves the precompressed copy to a browser that accepts it, and other files revalidated', async () => {
+    const compressed = await app.inject({ url: '/assets/index-Ab12Cd34.js', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(compressed.statusCode).toBe(200);
+    expect(compressed.headers['content-encoding']).toBe('br');
+    expect(compressed.body).toBe('brotli bytes');
+    const icon = await app.inject({ url: '/favicon.svg' });
+    expect(icon.statusCode).toBe(200);
+    expect(icon.headers['cache-control']).toBe('no-cache');
+    expect((await app.inject({ method: 'HEAD', url: '/favicon.svg' })).statusCode).toBe(200);
+  });
+
+  it('never serves a dotfile or a path outside the build, and answers an unknown API path with the JSON 404', async () => {
+    for (const url of ['/.env', '/assets/../../etc/passwd', '/%2e%2e/%2e%2e/etc/passwd']) {
+      const response = await app.inject({ url });
+      expect(response.body).not.toContain('SECRET');
+      expect(response.body).not.toContain('root:');
+    }
+    const api = await app.inject({ url: '/api/nada' });
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toMatchObject({ code: 'NOT_FOUND' });
   });
 });

@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Log } from '#server/services/log.ts';
 import type { Db } from '#server/db/client.ts';
 import { mailOutbox } from '#server/db/schema/index.ts';
@@ -14,10 +14,13 @@ export interface Mailer {
 export function createMailer(options: { db: Db; smtpUrl?: string; from: string; log: Pick<Log, 'info'> }): Mailer {
   const { db, smtpUrl, from, log } = options;
   if (smtpUrl) {
-    const transport = nodemailer.createTransport(smtpUrl);
+    // nodemailer loads with the first mail sent, and only when SMTP is configured (issue #13: start time, idle memory)
+    let transport: Promise<Transporter> | undefined;
+    const connect = async () => (await import('nodemailer')).default.createTransport(smtpUrl);
     return {
       async send(message) {
-        await transport.sendMail({ from, ...message });
+        transport ??= connect();
+        await (await transport).sendMail({ from, ...message });
         log.info({ subject: message.subject }, 'mail sent');
       },
     };

@@ -123,7 +123,7 @@ describe('users report', () => {
     try {
       const boss = await signedInAs(fresh, { type: 'Admin' });
       const day = (iso: string) => new Date(iso);
-      await createUser(fresh, { name: 'Gratis Uno', city: 'Puebla', country: 'México', phoneNumber: '' });
+      await createUser(fresh, { name: 'Gratis Uno', city: ' Puebla & <Cholula>', country: 'México', phoneNumber: '' });
       await createUser(fresh, { name: 'Mensual', type: 'Premium', paymentDay: day('2026-11-01T00:00:00Z'), homeUniversity: 'UNAM' });
       await createUser(fresh, { name: 'Anual', type: 'Premium', annualPlan: true, paymentDay: day('2026-01-10T00:00:00Z') });
       await createUser(fresh, { name: '=HYPERLINK("http://evil")', type: 'Legacy' });
@@ -141,9 +141,19 @@ describe('users report', () => {
       expect(rows[3]![2]).toBe('-');
       expect(rows[3]![8]).toBe('N/A');
       expect(String(rows[2]![8])).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      // XML's special characters and a leading space come back as written
+      expect(rows[3]![4]).toBe(' Puebla & <Cholula>');
       const formulaCell = sheet.getRow(5).getCell(1);
       expect(formulaCell.type).toBe(ExcelJS.ValueType.String);
       expect(formulaCell.formula).toBeUndefined();
+      // shown as text, never evaluated: the Text number format; ordinary cells keep the general one
+      expect(formulaCell.numFmt).toBe('@');
+      expect(sheet.getRow(4).getCell(1).numFmt).toBeUndefined();
+      expect(sheet.columns.map((column) => column.width)).toEqual([30, 34, 18, 18, 18, 18, 18, 30, 20]);
+      // read again through the zip's central directory, as a desktop spreadsheet opens it
+      const whole = new ExcelJS.Workbook();
+      await whole.xlsx.load(response.rawPayload as unknown as ArrayBuffer);
+      expect(whole.getWorksheet('Usuarios')!.getSheetValues().slice(1).map((row) => (row as unknown[]).slice(1))).toEqual(rows);
       const [exported] = await fresh.db.select().from(reportExports);
       expect(exported).toMatchObject({ requestedBy: boss.user.id, rowCount: 4 });
     } finally {

@@ -12,9 +12,8 @@ import pg from 'pg';
 import { z } from 'zod';
 import type { Database } from '#server/db/client.ts';
 import { migrationsFolder } from '#server/db/client.ts';
+import { BackupError } from './backup-error.ts';
 
-/** Archive names sort by date: cxvet-respaldo-20261123-213000-123.tar.gz */
-export const archivePattern = /^cxvet-respaldo-\d{8}-\d{6}-\d{3}\.tar\.gz$/;
 const manifestName = 'manifest.json';
 const pgliteDumpName = 'database/pglite-datadir.tar';
 const postgresDumpName = 'database/postgres.pgdump';
@@ -37,8 +36,6 @@ const manifestSchema = z.object({
 });
 export type Manifest = z.infer<typeof manifestSchema>;
 
-/** A refusal with a message meant for the person running the command or reading the console. */
-export class BackupError extends Error {}
 
 const appVersion: string = (() => {
   try {

@@ -6,7 +6,7 @@ import type { Database } from '#server/db/client.ts';
 import { backupRuns, jobs } from '#server/db/schema/index.ts';
 import type { Config } from '#server/config.ts';
 import type { BackupArchive, BackupRun, BackupsStatus } from '#shared/backups/backups.schemas.ts';
-import { archivePattern, BackupError, createArchive } from './archive.ts';
+import { archivePattern, BackupError } from './backup-error.ts';
 
 
 export const backupJobKinds = { scheduled: 'backup.scheduled', manual: 'backup.manual' } as const;
@@ -92,6 +92,7 @@ export function createBackupsService(deps: {
     const startedAt = Date.now();
     try {
       if (!deps.uploadsRoot) throw new BackupError(objectStorageRefusal);
+      const { createArchive } = await import('./archive.ts');
       const archive = await createArchive({ database, uploadsRoot: deps.uploadsRoot, backupDir: backup.dir, sessionSecretFile: deps.sessionSecretFile, runId: id });
       const [row] = await db
         .update(backupRuns)

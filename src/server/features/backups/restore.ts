@@ -8,7 +8,8 @@ import pg from 'pg';
 import { and, eq, sql } from 'drizzle-orm';
 import { backupRuns } from '#server/db/schema/index.ts';
 import { openDatabase } from '#server/db/client.ts';
-import { BackupError, describe, libpqEnv, pgliteDumpName, postgresDumpName, run, secretName, unpackAndVerify, type Manifest } from './archive.ts';
+import { BackupError } from './backup-error.ts';
+import { describe, libpqEnv, pgliteDumpName, postgresDumpName, run, secretName, unpackAndVerify, type Manifest } from './archive.ts';
 
 export type RestoreTarget = {
   /** DATA_DIR: uploads go to DATA_DIR/uploads, PGlite to DATA_DIR/db, the session secret to DATA_DIR/session-secret. */

@@ -1,4 +1,3 @@
-import ExcelJS from 'exceljs';
 import { stripAccents } from '#shared/text.ts';
 import { and, asc, eq, inArray, max } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
@@ -17,9 +16,12 @@ const maxImportLines = 20_000;
 
 const member = (row: { id: string; name: string; email: string }): ClassroomMember => ({ id: row.id, name: row.name, email: row.email });
 
+/** exceljs loads with the first aula spreadsheet read or written, not at every start (issue #13). */
+const loadExcel = async () => (await import('exceljs')).default;
+
 /** Lines of an xlsx sheet: one a row, the first cell holding an address. */
 async function importLinesFromXlsx(data: Buffer): Promise<ImportLine[]> {
-  const workbook = new ExcelJS.Workbook();
+  const workbook = new (await loadExcel()).Workbook();
   try {
     await workbook.xlsx.load(data as unknown as ArrayBuffer);
   } catch {
@@ -186,7 +188,7 @@ export function createClassroomMembersService(deps: { db: Db }) {
       .where(and(eq(classroomUsers.classroomId, classroomId)))
       .groupBy(users.id, users.name, users.email)
       .orderBy(asc(users.email));
-    const workbook = new ExcelJS.Workbook();
+    const workbook = new (await loadExcel()).Workbook();
     const sheet = workbook.addWorksheet('Usuarios');
     sheet.columns = [
       { header: 'Nombre', key: 'name', width: 30 },

@@ -8,7 +8,6 @@ import { formatFolio } from '#shared/diplomas/diplomas.rules.ts';
 import type { CertificateSummary, CertificateVerification } from '#shared/diplomas/diplomas.schemas.ts';
 import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import type { DiplomasService } from './diplomas.service.ts';
-import { renderCertificatePdf } from './certificates.pdf.ts';
 
 type CertificateRow = typeof certificates.$inferSelect;
 
@@ -93,6 +92,8 @@ export function createCertificatesService(deps: { db: Db; diplomas: DiplomasServ
 
   /** The PDF of an issued certificate, from what was frozen at issue and the diploma's background image. */
   async function renderFrozen(row: typeof certificates.$inferSelect, image: string | null): Promise<Uint8Array> {
+    // pdf-lib, fontkit and qrcode load with the first certificate, not at every start (issue #13)
+    const { renderCertificatePdf } = await import('./certificates.pdf.ts');
     return renderCertificatePdf({
       holderName: row.holderName,
       diplomaTitle: row.diplomaTitle,

@@ -1,0 +1,132 @@
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import * as schema from './schema/index.ts';
+import { channelPattern, createFanOut, migrationsFolder, type Database, type Db, type Handler } from './client.ts';
+
+// The PostgreSQL half of openDatabase (client.ts), loaded only when DATABASE_URL is set: a PGlite server never
+// loads pg and its Drizzle driver, a PostgreSQL one never loads PGlite's (issue #13, idle memory and start time).
+
+/**
+ * One PostgreSQL connection holding every LISTEN of this process. When the server drops it (restart, failover,
+ * an idle timeout), it reconnects with backoff and listens again on every channel, so live updates resume.
+ */
+function createPgListener(url: string, retryMs = { first: 500, max: 30_000 }) {
+  const channels = new Map<string, Handler>();
+  let client: pg.Client | undefined;
+  let connecting: Promise<pg.Client> | undefined;
+  let closed = false;
+  let delay = retryMs.first;
+
+  function reconnectLater() {
+    if (closed || channels.size === 0) return;
+    const timer = setTimeout(() => {
+      connect().catch(() => reconnectLater());
+    }, delay);
+    timer.unref();
+    delay = Math.min(retryMs.max, delay * 2);
+  }
+
+  function connect(): Promise<pg.Client> {
+    if (client) return Promise.resolve(client);
+    connecting ??= (async () => {
+      const fresh = new pg.Client({ connectionString: url });
+      let dropped = false;
+      const drop = () => {
+        if (dropped) return;
+        dropped = true;
+        if (client === fresh) client = undefined;
+        reconnectLater();
+      };
+      fresh.on('error', drop);
+      fresh.on('end', drop);
+      fresh.on('notification', (message) => channels.get(message.channel)?.(message.payload ?? ''));
+      try {
+        await fresh.connect();
+        for (const channel of channels.keys()) await fresh.query(`listen ${channel}`);
+      } catch (error) {
+        dropped = true;
+        void fresh.end().catch(() => {});
+        throw error;
+      }
+      client = fresh;
+      delay = retryMs.first;
+      return fresh;
+    })().finally(() => {
+      connecting = undefined;
+    });
+    return connecting;
+  }
+
+  return {
+    async listen(channel: string, deliver: Handler) {
+      if (!channelPattern.test(channel)) throw new Error(`bad channel ${channel}`);
+      channels.set(channel, deliver);
+      try {
+        const connected = await connect();
+        await connected.query(`listen ${channel}`);
+      } catch (error) {
+        // the fan-out forgets the channel, and the next subscriber tries again
+        channels.delete(channel);
+        throw error;
+      }
+    },
+    async close() {
+      closed = true;
+      await client?.end().catch(() => {});
+    },
+  };
+}
+
+// any fixed number, the same in every instance: PostgreSQL's advisory lock around migrations
+const migrationLockKey = 731_017_001;
+
+/** PostgreSQL at `url`: a pool of 10 connections and one more for LISTEN. */
+export function openPostgres(options: { url: string; logger?: { logQuery(query: string): void } }): Database {
+  const { logger } = options;
+  const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+  // an idle connection dropped by the server (restart, failover) must not crash the process
+  pool.on('error', () => {});
+  const db = drizzle(pool, { schema, casing: 'snake_case', logger }) as unknown as Db;
+  const listener = createPgListener(options.url);
+  const listen = createFanOut((channel, deliver) => listener.listen(channel, deliver));
+  return {
+    db,
+    kind: 'postgres',
+    url: options.url,
+    // instances starting together take turns: the second finds the migrations applied and does nothing
+    migrate: async () => {
+      const client = await pool.connect();
+      try {
+        await client.query('select pg_advisory_lock($1)', [migrationLockKey]);
+        await migrate(drizzle(client), { migrationsFolder });
+      } finally {
+        await client.query('select pg_advisory_unlock($1)', [migrationLockKey]).catch(() => {});
+        client.release();
+      }
+    },
+    ping: async () => void (await db.execute(sql`select 1`)),
+    exclusively: async (key, fn) => {
+      const client = await pool.connect();
+      let unlocked = false;
+      try {
+        await client.query('select pg_advisory_lock($1)', [key]);
+        try {
+          return await fn();
+        } finally {
+          unlocked = await client.query('select pg_advisory_unlock($1)', [key]).then(() => true, () => false);
+        }
+      } finally {
+        // a connection that may still hold the lock is closed, not handed back to the pool
+        client.release(!unlocked);
+      }
+    },
+    listen,
+    notify: async (channel, payload) => void (await db.execute(sql`select pg_notify(${channel}, ${payload})`)),
+    close: async () => {
+      await listener.close();
+      await pool.end();
+    },
+  };
+}
