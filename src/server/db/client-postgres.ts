@@ -18,6 +18,7 @@ function createPgListener(url: string, retryMs = { first: 500, max: 30_000 }) {
   let connecting: Promise<pg.Client> | undefined;
   let closed = false;
   let delay = retryMs.first;
+  let queue: Promise<unknown> = Promise.resolve();
 
   function reconnectLater() {
     if (closed || channels.size === 0) return;
@@ -65,7 +66,11 @@ function createPgListener(url: string, retryMs = { first: 500, max: 30_000 }) {
       channels.set(channel, deliver);
       try {
         const connected = await connect();
-        await connected.query(`listen ${channel}`);
+        // one statement at a time on this client: services subscribe together at start, and pg refuses
+        // (deprecated now, an error in pg 9) a query while the client is still running another
+        const turn = queue.then(() => connected.query(`listen ${channel}`));
+        queue = turn.catch(() => {});
+        await turn;
       } catch (error) {
         // the fan-out forgets the channel, and the next subscriber tries again
         channels.delete(channel);

@@ -20,6 +20,26 @@ describe('LISTEN while the database is unreachable', () => {
 });
 
 describe.runIf(process.env.TEST_DATABASE_URL)('LISTEN on PostgreSQL after the connection drops', () => {
+  it('subscribes several channels at once one statement at a time, so pg warns of no overlapping query', async () => {
+    const { createTestDatabase } = await import('#server/testing/test-app.ts');
+    const database = await createTestDatabase();
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.message);
+    process.on('warning', onWarning);
+    try {
+      const received: string[] = [];
+      const channels = ['listen_together_a', 'listen_together_b', 'listen_together_c', 'listen_together_d'];
+      await Promise.all(channels.map((channel) => database.listen(channel, (payload) => received.push(`${channel}:${payload}`))));
+      for (const channel of channels) await database.notify(channel, 'hola');
+      await expect.poll(() => received.length).toBe(channels.length);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((message) => message.includes('already executing a query'))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      await database.close();
+    }
+  });
+
   it('reconnects and listens again, so notifications sent after the drop still arrive', async () => {
     const { createTestDatabase } = await import('#server/testing/test-app.ts');
     const database = await createTestDatabase();
