@@ -79,8 +79,9 @@ export function registerMediaRoutes(
     }
     // the local store keeps a video open between its range requests; other stores are read by key
     const opened = storage.openFile ? await storage.openFile(key) : null;
+    const file = storage.openFile ? opened : await storage.stat(key);
     try {
-      return await answer(request, reply, key, visibility, opened ?? (storage.openFile ? null : await storage.stat(key)), opened);
+      return await answer(request, reply, key, visibility, file, opened);
     } finally {
       opened?.release();
     }
