@@ -1,4 +1,4 @@
-import { createContext, lazy, Suspense, use, useCallback, useMemo, useState, type ReactNode } from 'react';
+import { createContext, lazy, Suspense, use, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { AppError } from '#shared/errors.ts';
 import { errorMessages } from '#shared/messages.ts';
 import { ApiError } from '#web/lib/api-client.ts';
@@ -11,8 +11,19 @@ type ErrorModalApi = {
   showAppError: (error: unknown, fallback?: ErrorModalContent) => void;
 };
 
-// Mantine's Modal (transition, portal, focus trap, scroll lock) loads with the first error, not on every page (issue #13)
-const ErrorDialog = lazy(() => import('./error-dialog.tsx').then((module) => ({ default: module.ErrorDialog })));
+// Mantine's Modal (transition, portal, focus trap, scroll lock) is not on the first page's path (issue #13), but it is
+// fetched once the page is idle: errors come most often when the connection fails, which is no time to fetch code
+const loadErrorDialog = () => import('./error-dialog.tsx');
+const ErrorDialog = lazy(() => loadErrorDialog().then((module) => ({ default: module.ErrorDialog })));
+
+function whenIdle(run: () => void): () => void {
+  if (typeof window.requestIdleCallback === 'function') {
+    const id = window.requestIdleCallback(run, { timeout: 5000 });
+    return () => window.cancelIdleCallback(id);
+  }
+  const id = window.setTimeout(run, 2000);
+  return () => window.clearTimeout(id);
+}
 
 const ErrorModalContext = createContext<ErrorModalApi | null>(null);
 
@@ -30,6 +41,8 @@ export function ErrorModalProvider({ children }: { children: ReactNode }) {
   const [shown, setShown] = useState(false);
   if (content !== null && !shown) setShown(true);
   const close = () => setContent(null);
+  // a failed prefetch is tried again by the first error that needs the dialog
+  useEffect(() => whenIdle(() => void loadErrorDialog().catch(() => {})), []);
 
   const showAppError = useCallback(
     (error: unknown, fallback?: ErrorModalContent) => setContent(errorContent(error, fallback)),
