@@ -15,6 +15,8 @@ export type PgliteClient = PgliteQueries & {
   transaction<T>(callback: (tx: PgliteTransaction) => Promise<T>): Promise<T>;
   listen(channel: string, callback: (payload: string) => void): Promise<void>;
   dumpDataDir(compression?: 'none' | 'gzip' | 'auto'): Promise<Blob>;
+  /** The database thread's own heap and buffers, in bytes. */
+  memory(): Promise<{ heapUsed: number; external: number; arrayBuffers: number }>;
   close(): Promise<void>;
   /** Drizzle's pglite driver takes this object where it expects a PGlite instance. */
   asPglite(): PGlite;
@@ -179,6 +181,7 @@ export async function startPgliteThread(options: { dataDir: string; template?: B
     async dumpDataDir(compression = 'none') {
       return new Blob([await call<ArrayBuffer>({ op: 'dump', compression })]);
     },
+    memory: () => call({ op: 'memory' }),
     async close() {
       if (closed) return;
       try {

@@ -1,6 +1,6 @@
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { LRUCache } from 'lru-cache';
+import { boundedCache } from '#server/services/bounded-cache.ts';
 import type { Db } from '#server/db/client.ts';
 import { authAccounts, classrooms, diplomas, loginFailures, sessions, users, verifications } from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
@@ -46,7 +46,7 @@ export function createAccountsService(deps: {
   const { db, auth, publicUrl, rateCounter, signInLimits } = deps;
   const normalize = (email: string) => email.trim().toLowerCase();
   const sessionIds = new WeakMap<FastifyRequest, string>();
-  const recentlyActive = new LRUCache<string, true>({ max: 100_000, ttl: lastActiveEveryMs });
+  const recentlyActive = boundedCache<string, true>({ entries: 100_000, ttl: lastActiveEveryMs });
 
   async function noteActivity(sessionId: string): Promise<void> {
     if (recentlyActive.has(sessionId)) return;

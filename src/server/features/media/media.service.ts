@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { LRUCache } from 'lru-cache';
+import { boundedCache } from '#server/services/bounded-cache.ts';
 import type { Db } from '#server/db/client.ts';
 import { procedureCaptions, procedures } from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
@@ -13,6 +13,7 @@ import type { ViewingService } from '#server/features/viewing/viewing.service.ts
 import { sessionsEndedChannel } from '#server/features/accounts/devices.service.ts';
 import type { Database } from '#server/db/client.ts';
 import type { RenditionsService } from '#server/features/renditions/renditions.service.ts';
+import { uuidPattern } from '#shared/uuid.ts';
 
 export type MediaVisibility = 'public' | 'private';
 
@@ -23,7 +24,6 @@ type Grant = { visibility: MediaVisibility; singleDeviceUserId: string | null };
 const grantTtlMs = 30_000;
 
 const publicFolders = new Set(['events', 'landing_page', 'organizations', 'bulk_email_imgs', 'newsletter']);
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function createMediaService(deps: {
   db: Db;
@@ -35,7 +35,7 @@ export function createMediaService(deps: {
   listen?: Database['listen'];
 }) {
   const { db, classrooms, diplomas, viewing } = deps;
-  const grants = new LRUCache<string, Grant>({ max: 20_000, ttl: grantTtlMs });
+  const grants = boundedCache<string, Grant>({ entries: 20_000, ttl: grantTtlMs });
   // grants are keyed by cookie, not session: a session closed from another device forgets them all (rare, cheap)
   // without LISTEN (database down at start) grants still expire after grantTtlMs; never an unhandled rejection
   deps.listen?.(sessionsEndedChannel, () => grants.clear()).catch(() => {});

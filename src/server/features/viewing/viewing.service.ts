@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { LRUCache } from 'lru-cache';
+import { boundedCache } from '#server/services/bounded-cache.ts';
 import type { Database } from '#server/db/client.ts';
 import { viewingTokens } from '#server/db/schema/index.ts';
 
@@ -18,7 +18,7 @@ const rememberedTokenMs = 5_000;
 export function createViewingService(deps: { database: Database }) {
   const { db } = deps.database;
   // the tokens media range requests are checked against, remembered only while LISTEN delivers every change
-  const remembered = new LRUCache<string, { token: string | null }>({ max: 50_000, ttl: rememberedTokenMs });
+  const remembered = boundedCache<string, { token: string | null }>({ entries: 50_000, ttl: rememberedTokenMs });
   let listening = false;
   // bumped by every change: a lookup that overlapped one might have read the old token, so it is not remembered
   let changes = 0;
