@@ -1,45 +1,28 @@
-// Media ranges (issue #13): 1 MiB ranges of a Premium member's full video from us, against nginx serving the same file.
-// Both sides are loaded the same way, by curl in a process of its own: in the bench's event loop a load generator
+// Media ranges (issue #13): 1 MiB ranges of a Premium member's full video as deployed — curl → nginx (deploy/nginx.conf)
+// → our app, which checks and answers X-Accel-Redirect → nginx sends the file — against the same nginx serving the
+// same file directly. Our app sending the bytes itself (no MEDIA_ACCEL_REDIRECT) is printed beside it for context.
+// Every side is loaded the same way, by curl in a process of its own: in the bench's event loop a load generator
 // would share the app's thread while nginx has a process to itself. Not autocannon: it appends every body chunk to
 // a string (`req.body += data`), which capped it at about 44 req/s of 1 MiB against nginx, where curl reaches
-// thousands. Every answer is checked (206, exact size), so a side that answers errors fails the row.
+// thousands. Every answer is checked (206, exact size, the first ones byte for byte), so a side that answers errors
+// fails the row. The app runs in the bench's own process (as `npm start` runs it: one thread).
 import { writeFile, mkdir } from 'node:fs/promises';
-import { existsSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { Database } from '#server/db/client.ts';
 import { procedures } from '#server/db/schema/index.ts';
+import { deployedNginxConfig, freePort, nginxBinary, startNginx } from '#server/testing/nginx.ts';
 
 type Row = { figure: string; value: string; goal: string; holds: boolean | null };
 
 const rangeBytes = 1024 * 1024;
+// Linux's USER_HZ, the unit of /proc/<pid>/stat times, is 100 on every architecture Node runs on
+const clockTicksPerSecond = 100;
+// BENCH_MEDIA_ROUNDS: how many times each side is loaded for BENCH_SECONDS, in turns (the ratio is the rounds' median)
+const mediaRounds = Number(process.env.BENCH_MEDIA_ROUNDS ?? 3);
 const range = { range: `bytes=${4 * rangeBytes}-${5 * rangeBytes - 1}` };
-
-/** nginx serving `root` on a free port, one worker like our one process; null when nginx is not installed. */
-async function startNginx(root: string, workDir: string): Promise<{ url: string; stop: () => void } | null> {
-  const binary = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((candidate) => existsSync(candidate));
-  if (!binary) return null;
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const conf = path.join(workDir, 'nginx.conf');
-  // started by root, nginx's worker drops to `nobody`, which cannot enter our 0700 temp folders: it must stay root
-  const user = process.getuid?.() === 0 ? 'user root;' : '';
-  await writeFile(
-    conf,
-    `daemon off; ${user} worker_processes 1; pid ${workDir}/nginx.pid; error_log ${workDir}/nginx-error.log;
-events { worker_connections 256; }
-http { access_log off; sendfile on; client_body_temp_path ${workDir}; proxy_temp_path ${workDir}; fastcgi_temp_path ${workDir}; uwsgi_temp_path ${workDir}; scgi_temp_path ${workDir};
-  server { listen 127.0.0.1:${port}; root ${root}; } }`,
-  );
-  const child = spawn(binary, ['-c', conf, '-p', workDir], { stdio: 'ignore' });
-  const url = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 50; attempt++) {
-    if (await fetch(url).then(() => true, () => false)) return { url, stop: () => child.kill() };
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  child.kill();
-  return null;
-}
 
 /** One range fetched and compared byte for byte with the file: a wrong status or body throws. */
 async function expectRange(url: string, headers: Record<string, string>, expected: Buffer, who: string): Promise<void> {
@@ -50,19 +33,31 @@ async function expectRange(url: string, headers: Record<string, string>, expecte
   }
 }
 
-type Load = { rps: number; problems: string | null };
+/** Requests per second, wrong answers, and CPU microseconds per request of this process (the app), nginx's worker and curl. */
+type Load = { rps: number; problems: string | null; appCpuUs: number; nginxCpuUs: number; curlCpuUs: number };
 
-/** `count` range requests over 10 keep-alive connections by curl; the status and body size of each answer. */
-function curlBatch(url: string, headers: Record<string, string>, count: number, configFile: string): Promise<string[]> {
+/**
+ * `count` range requests over 10 keep-alive connections by curl; the status and body size of each answer, and
+ * curl's CPU time (its shell reads its own stat once curl is done: a waited-for child's time is added to it).
+ */
+function curlBatch(url: string, headers: Record<string, string>, count: number, configFile: string): Promise<{ lines: string[]; cpuMs: number }> {
   writeFileSync(configFile, `url = "${url}"\noutput = "/dev/null"\n`.repeat(count));
-  const args = ['--silent', '--parallel', '--parallel-max', '10', '--write-out', '%{http_code} %{size_download}\n', '--config', configFile];
+  const args = ['--silent', '--no-progress-meter', '--parallel', '--parallel-max', '10', '--write-out', '%{http_code} %{size_download}\n', '--config', configFile];
   for (const [name, value] of Object.entries({ ...headers, ...range })) args.push('--header', `${name}: ${value}`);
+  const script = 'curl "$@"; status=$?; read -r stat < /proc/$$/stat; echo "cpu $stat"; exit $status';
   return new Promise((resolve, reject) => {
-    const child = spawn('curl', args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn('sh', ['-c', script, 'sh', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (text: string) => (output += text));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(output.trim().split('\n')) : reject(new Error(`curl exited with ${code}`))));
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`curl exited with ${code}`));
+      const lines = output.trim().split('\n');
+      const stat = lines.pop()!;
+      // after the command's name: … cutime (14th field) cstime (15th), in clock ticks
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      resolve({ lines, cpuMs: ((Number(fields[13]) + Number(fields[14])) * 1000) / clockTicksPerSecond });
+    });
   });
 }
 
@@ -71,74 +66,163 @@ function curlBatch(url: string, headers: Record<string, string>, count: number, 
  * sized to last `seconds` (each spawn forks this large process, on the app's thread); `problems` names answers
  * that were not a 206 of exactly the range.
  */
-async function rangeLoad(url: string, headers: Record<string, string>, seconds: number, workDir: string): Promise<Load> {
+async function rangeLoad(url: string, headers: Record<string, string>, seconds: number, workDir: string, nginxPid?: number): Promise<Load> {
   const configFile = path.join(workDir, 'curl.conf');
   let started = performance.now();
-  const trial = await curlBatch(url, headers, 100, configFile);
+  const { lines: trial } = await curlBatch(url, headers, 100, configFile);
   const pace = trial.length / (performance.now() - started);
+  const nginxBefore = nginxPid ? nginxWorkerCpuMs(nginxPid) : 0;
+  const cpuBefore = process.cpuUsage();
   started = performance.now();
-  const lines = await curlBatch(url, headers, Math.max(100, Math.round(pace * seconds * 1000)), configFile);
+  const { lines, cpuMs: curlCpuMs } = await curlBatch(url, headers, Math.max(100, Math.round(pace * seconds * 1000)), configFile);
   const elapsedMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
   const wrong = [...trial, ...lines].filter((line) => line !== `206 ${rangeBytes}`).length;
-  return { rps: (lines.length / elapsedMs) * 1000, problems: wrong ? `${wrong} of ${trial.length + lines.length} answers not a 206 of ${rangeBytes} bytes` : null };
+  return {
+    rps: (lines.length / elapsedMs) * 1000,
+    problems: wrong ? `${wrong} of ${trial.length + lines.length} answers not a 206 of ${rangeBytes} bytes` : null,
+    appCpuUs: (cpu.user + cpu.system) / lines.length,
+    nginxCpuUs: nginxPid ? ((nginxWorkerCpuMs(nginxPid) - nginxBefore) * 1000) / lines.length : 0,
+    curlCpuUs: (curlCpuMs * 1000) / lines.length,
+  };
 }
 
-/** The media rows: ours ÷ nginx on the same file, and database queries per range request. */
+/** CPU time (user + system) of nginx's workers so far, from /proc: what each request cost nginx, beside ours. */
+function nginxWorkerCpuMs(masterPid: number): number {
+  let ms = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // fields after the command's closing parenthesis: state ppid … utime (14th) stime (15th), in clock ticks
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[1]) === masterPid) ms += ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicksPerSecond;
+    } catch {
+      // a process that ended meanwhile
+    }
+  }
+  return ms;
+}
+
+
+/**
+ * The media rows: the deployed path (nginx in front of the app with MEDIA_ACCEL_REDIRECT) ÷ nginx serving the file,
+ * our app alone ÷ the same nginx, and database queries per range request.
+ */
 export async function measureMedia(options: {
   database: Database;
   dataDir: string;
   workDir: string;
+  /** The app sending the bytes itself. */
   baseUrl: string;
+  /** The same app with MEDIA_ACCEL_REDIRECT=/_media-interno/, on the same database and folder. */
+  accelBaseUrl: string;
   origin: string;
   premiumCookie: string;
   queryCount: { n: number };
   seconds: number;
 }): Promise<Row[]> {
-  const { database, dataDir, baseUrl, premiumCookie, queryCount, seconds } = options;
+  const { database, dataDir, baseUrl, premiumCookie, queryCount, seconds, workDir } = options;
   const rows: Row[] = [];
   // a 32 MiB full video of a Premium procedure, watched by a Premium member
   const [target] = await database.db.select().from(procedures).where(eq(procedures.type, 'Premium')).limit(1);
   const videoKey = `procedures/${target!.id}/bench_video.mp4`;
   const video = Buffer.alloc(32 * rangeBytes);
   for (let index = 0; index < video.length; index += 4) video.writeUInt32LE(index, index);
-  await mkdir(path.join(dataDir, 'uploads', 'procedures', target!.id), { recursive: true });
-  await writeFile(path.join(dataDir, 'uploads', ...videoKey.split('/')), video);
+  const uploadsDir = path.join(dataDir, 'uploads');
+  await mkdir(path.join(uploadsDir, 'procedures', target!.id), { recursive: true });
+  await writeFile(path.join(uploadsDir, ...videoKey.split('/')), video);
   await database.db.update(procedures).set({ fullVideo: videoKey }).where(eq(procedures.id, target!.id));
   const tokenResponse = await fetch(`${baseUrl}/api/viewing/token`, { method: 'POST', headers: { cookie: premiumCookie, origin: options.origin } });
   const { token } = (await tokenResponse.json()) as { token: string };
-  const mediaUrl = `${baseUrl}/media/${videoKey}?vt=${token}`;
+  const mediaPath = `/media/${videoKey}?vt=${token}`;
   const headers = { cookie: premiumCookie };
   const expected = video.subarray(4 * rangeBytes, 5 * rangeBytes);
 
-  await expectRange(mediaUrl, headers, expected, 'the app');
+  await expectRange(`${baseUrl}${mediaPath}`, headers, expected, 'the app');
   const before = queryCount.n;
-  for (let index = 0; index < 20; index++) await expectRange(mediaUrl, headers, expected, 'the app');
+  for (let index = 0; index < 20; index++) await expectRange(`${baseUrl}${mediaPath}`, headers, expected, 'the app');
   const queriesPerRange = (queryCount.n - before) / 20;
 
-  const ours = await rangeLoad(mediaUrl, headers, seconds, options.workDir);
-  const nginx = await startNginx(path.join(dataDir, 'uploads'), options.workDir);
-  if (nginx) {
-    let theirs: Load;
-    try {
-      await expectRange(`${nginx.url}/${videoKey}`, {}, expected, 'nginx');
-      theirs = await rangeLoad(`${nginx.url}/${videoKey}`, {}, seconds, options.workDir);
-    } finally {
-      nginx.stop();
-    }
-    const mediaRatio = ours.rps / theirs.rps;
-    const problems = [ours.problems && `ours: ${ours.problems}`, theirs.problems && `nginx: ${theirs.problems}`].filter(Boolean).join('; ');
-    rows.push({
-      figure: 'video 1 MiB range requests req/s ÷ nginx (Premium, full video)',
-      value: `${mediaRatio.toFixed(2)} (${ours.rps.toFixed(0)} / ${theirs.rps.toFixed(0)} req/s${problems ? `; ${problems}` : ''})`,
-      goal: '≥ 0.8',
-      holds: mediaRatio >= 0.8 && !problems,
-    });
-  } else {
+  if (!nginxBinary) {
+    const ours = await rangeLoad(`${baseUrl}${mediaPath}`, headers, seconds, workDir);
     rows.push({
       figure: 'video range requests ÷ nginx',
-      value: `${ours.rps.toFixed(0)} req/s (nginx not installed${ours.problems ? `; ${ours.problems}` : ''})`,
+      value: `our app alone ${ours.rps.toFixed(0)} req/s (nginx not installed${ours.problems ? `; ${ours.problems}` : ''})`,
       goal: '≥ 0.8',
       holds: null,
+    });
+  } else {
+    // one nginx, one worker: the deployed site (deploy/nginx.conf) and a plain static site over the same folder
+    const deployedPort = await freePort();
+    const staticPort = await freePort();
+    const site = await deployedNginxConfig({ appPort: Number(new URL(options.accelBaseUrl).port), uploadsDir, port: deployedPort });
+    const nginx = await startNginx({
+      workDir,
+      port: deployedPort,
+      httpConfig: `${site}
+server { listen 127.0.0.1:${staticPort}; root ${uploadsDir}; sendfile on; tcp_nopush on; }`,
+    });
+    const staticUrl = `http://127.0.0.1:${staticPort}/${videoKey}`;
+    const rounds: { direct: Load; deployed: Load; ours: Load }[] = [];
+    try {
+      await expectRange(`${nginx.url}${mediaPath}`, headers, expected, 'nginx in front of the app');
+      await expectRange(staticUrl, {}, expected, 'nginx');
+      // a guest through the deployed path must be refused, not handed the file
+      const guest = await fetch(`${nginx.url}${mediaPath}`, { headers: range });
+      if (guest.status !== 401) throw new Error(`a guest got ${guest.status} through nginx instead of 401`);
+      // a running server is warm: the checks are compiled by V8 before either side is measured (one-byte ranges)
+      for (let index = 0; index < 3000; index++) await (await fetch(`${nginx.url}${mediaPath}`, { headers: { ...headers, range: 'bytes=0-0' } })).arrayBuffer();
+      for (let index = 0; index < 300; index++) await expectRange(`${baseUrl}${mediaPath}`, headers, expected, 'the app');
+      // the sides take turns, round after round: other work on the machine then weighs on each side alike
+      for (let round = 0; round < mediaRounds; round++) {
+        rounds.push({
+          direct: await rangeLoad(staticUrl, {}, seconds, workDir, nginx.pid),
+          deployed: await rangeLoad(`${nginx.url}${mediaPath}`, headers, seconds, workDir, nginx.pid),
+          ours: await rangeLoad(`${baseUrl}${mediaPath}`, headers, seconds, workDir),
+        });
+      }
+    } finally {
+      await nginx.stop();
+    }
+    const mean = (side: 'direct' | 'deployed' | 'ours', figure: Exclude<keyof Load, 'problems'>) =>
+      rounds.reduce((sum, round) => sum + round[side][figure], 0) / rounds.length;
+    const problems = (...sides: ('direct' | 'deployed' | 'ours')[]) =>
+      rounds
+        .flatMap((round) => sides.filter((side) => round[side].problems).map((side) => `${side}: ${round[side].problems}`))
+        .join('; ');
+    /** The median of the rounds' ratios, and their spread. */
+    const ratio = (side: 'deployed' | 'ours') => {
+      const ratios = rounds.map((round) => round[side].rps / round.direct.rps).sort((a, b) => a - b);
+      return { median: ratios[Math.floor(ratios.length / 2)]!, spread: `${ratios[0]!.toFixed(2)}–${ratios.at(-1)!.toFixed(2)}` };
+    };
+    const deployedRatio = ratio('deployed');
+    const deployedProblems = problems('deployed', 'direct');
+    const cpu = (side: 'direct' | 'deployed' | 'ours') => mean(side, 'appCpuUs') * (side === 'direct' ? 0 : 1) + mean(side, 'nginxCpuUs') + mean(side, 'curlCpuUs');
+    rows.push({
+      figure: 'video 1 MiB range requests req/s ÷ nginx (Premium, full video; nginx → app check → nginx sends the file)',
+      value: `${deployedRatio.median.toFixed(2)}, rounds ${deployedRatio.spread} (${mean('deployed', 'rps').toFixed(0)} / ${mean('direct', 'rps').toFixed(0)} req/s${deployedProblems ? `; ${deployedProblems}` : ''})`,
+      goal: '≥ 0.8',
+      holds: deployedRatio.median >= 0.8 && !deployedProblems,
+    });
+    // what the ratio comes to when the CPU is the limit, whatever else runs on the machine: CPU per request, all processes
+    rows.push({
+      figure: '  CPU per request, nginx alone ÷ the deployed path (curl + nginx + app)',
+      value:
+        `${(cpu('direct') / cpu('deployed')).toFixed(2)} (${cpu('direct').toFixed(0)} µs: nginx ${mean('direct', 'nginxCpuUs').toFixed(0)}, curl ${mean('direct', 'curlCpuUs').toFixed(0)}; ` +
+        `${cpu('deployed').toFixed(0)} µs: app ${mean('deployed', 'appCpuUs').toFixed(0)}, nginx ${mean('deployed', 'nginxCpuUs').toFixed(0)}, curl ${mean('deployed', 'curlCpuUs').toFixed(0)})`,
+      goal: 'context',
+      holds: null,
+    });
+    const oursRatio = ratio('ours');
+    const oursProblems = problems('ours');
+    rows.push({
+      figure: '  our app sending the bytes itself (no MEDIA_ACCEL_REDIRECT) ÷ nginx',
+      value:
+        `${oursRatio.median.toFixed(2)}, rounds ${oursRatio.spread} (${mean('ours', 'rps').toFixed(0)} req/s; CPU per request ${cpu('ours').toFixed(0)} µs: ` +
+        `app ${mean('ours', 'appCpuUs').toFixed(0)}, curl ${mean('ours', 'curlCpuUs').toFixed(0)}, so ${(cpu('direct') / cpu('ours')).toFixed(2)} of nginx's CPU cost${oursProblems ? `; ${oursProblems}` : ''})`,
+      goal: 'context',
+      holds: oursProblems ? false : null,
     });
   }
   rows.push({ figure: '  database queries per range request', value: queriesPerRange.toFixed(1), goal: '≤ 1', holds: queriesPerRange <= 1 });

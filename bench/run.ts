@@ -79,8 +79,15 @@ async function measureInProcess(kind: string, database: Database, dataDir: strin
 
   step(`${kind}: media ranges`);
   const nginxDir = await mkdtemp(path.join(tmpdir(), 'cxvet-bench-nginx-'));
-  rows.push(...(await measureMedia({ database, dataDir, workDir: nginxDir, baseUrl, origin, premiumCookie, queryCount, seconds })));
-  await rm(nginxDir, { recursive: true, force: true });
+  // the same app behind nginx as deploy/nginx.conf sets it up: it checks, nginx sends the file
+  const accelApp = await buildApp({ config: testConfig({ dataDir, mediaAccelRedirect: '/_media-interno/', trustProxy: 1 }), database, storage, mailer, distDir: null });
+  const accelBaseUrl = await accelApp.listen({ port: 0, host: '127.0.0.1' });
+  try {
+    rows.push(...(await measureMedia({ database, dataDir, workDir: nginxDir, baseUrl, accelBaseUrl, origin, premiumCookie, queryCount, seconds })));
+  } finally {
+    await accelApp.close();
+    await rm(nginxDir, { recursive: true, force: true });
+  }
   if (mediaOnly) return app.close();
 
   step(`${kind}: search load at 1,000 procedures`);

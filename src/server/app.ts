@@ -268,7 +268,7 @@ export async function buildApp(deps: AppDeps) {
   registerAuthorization(app, accounts);
   registerHealthRoutes(app, { database, storage });
   registerAccountRoutes(app, { accounts });
-  registerMediaRoutes(app, { media, storage, signedUrlSeconds: config.signedUrlSeconds });
+  registerMediaRoutes(app, { media, storage, signedUrlSeconds: config.signedUrlSeconds, accelRedirect: config.mediaAccelRedirect });
   registerCatalogRoutes(app, { catalog, classrooms, analytics });
   registerViewingRoutes(app, { viewing, sessions: devices });
   registerDeviceRoutes(app, { devices });

@@ -94,3 +94,27 @@ describe('STORAGE=s3', () => {
     expect(config.s3).toBeUndefined();
   });
 });
+
+describe('MEDIA_ACCEL_REDIRECT', () => {
+  it('is off unless set, and off when empty', () => {
+    expect(loadConfig(base).mediaAccelRedirect).toBeUndefined();
+    expect(loadConfig({ ...base, MEDIA_ACCEL_REDIRECT: '' }).mediaAccelRedirect).toBeUndefined();
+  });
+
+  it('takes an internal path prefix that starts and ends with a slash', () => {
+    expect(loadConfig({ ...base, MEDIA_ACCEL_REDIRECT: '/_media-interno/' }).mediaAccelRedirect).toBe('/_media-interno/');
+    expect(loadConfig({ ...base, MEDIA_ACCEL_REDIRECT: '/interno/subidas/' }).mediaAccelRedirect).toBe('/interno/subidas/');
+  });
+
+  it.each(['_media-interno/', '/_media-interno', '/', '/../etc/', '/./x/', '/a b/', '/x?y=1/', 'http://nginx/x/', '/media/', '/api/x/', '/assets/'])(
+    'refuses %j, naming the variable',
+    (prefix) => {
+      expect(() => loadConfig({ ...base, MEDIA_ACCEL_REDIRECT: prefix })).toThrow(/MEDIA_ACCEL_REDIRECT/);
+    },
+  );
+
+  it('refuses it with STORAGE=s3, whose files are served from the bucket', () => {
+    const s3 = { STORAGE: 's3', S3_BUCKET: 'cxvet', S3_REGION: 'us-east-1', S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'secret' };
+    expect(() => loadConfig({ ...base, ...s3, MEDIA_ACCEL_REDIRECT: '/_media-interno/' })).toThrow(/MEDIA_ACCEL_REDIRECT es para STORAGE=local/);
+  });
+});

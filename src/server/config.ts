@@ -40,6 +40,13 @@ const envSchema = z.object({
   S3_FORCE_PATH_STYLE: flag.optional(),
   // lifetime of a signed URL to a private file (a full video); SigV4 allows at most 7 days
   S3_SIGNED_URL_SECONDS: z.coerce.number().int().min(1).max(604_800).default(300),
+  // STORAGE=local behind nginx: after the permission check /media answers X-Accel-Redirect: <prefix><key> and nginx
+  // sends the file from an `internal` location (deploy/nginx.conf); unset or empty: this server sends the bytes
+  MEDIA_ACCEL_REDIRECT: z
+    .string()
+    .regex(/^(|\/([A-Za-z0-9_~-][A-Za-z0-9._~-]*\/)+)$/, 'una ruta interna que empieza y termina en /, como /_media-interno/')
+    .refine((prefix) => !/^\/(media|api|assets)\//.test(prefix), 'no puede estar bajo /media/, /api/ ni /assets/: nginx la mandaría de vuelta al servidor')
+    .optional(),
   SESSION_SECRET: z.string().min(32).optional(),
   // hops of reverse proxies whose X-Forwarded-For we believe
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
@@ -77,6 +84,8 @@ export type Config = {
   s3?: S3Settings;
   /** Lifetime of a signed URL to a private file on an object store (S3_SIGNED_URL_SECONDS). */
   signedUrlSeconds: number;
+  /** Local store behind nginx: the internal URL prefix nginx sends uploads from (MEDIA_ACCEL_REDIRECT). */
+  mediaAccelRedirect?: string;
   sessionSecret: string;
   trustProxy: number;
   signInLimits: { perAccountAndIp: number; perAccount: number; perIp: number };
@@ -108,6 +117,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error('PAYMENTS_PROVIDER=paypal necesita PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET, PAYPAL_PLAN_MONTHLY, PAYPAL_PLAN_ANNUAL y PAYPAL_WEBHOOK_ID');
   }
   const s3 = e.STORAGE === 's3' ? s3SettingsFor(e) : undefined;
+  const mediaAccelRedirect = e.MEDIA_ACCEL_REDIRECT || undefined;
+  if (mediaAccelRedirect && e.STORAGE === 's3') {
+    throw new Error('MEDIA_ACCEL_REDIRECT es para STORAGE=local: con STORAGE=s3 los archivos ya se sirven desde el bucket por URL firmada');
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -134,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storage: e.STORAGE,
     s3,
     signedUrlSeconds: e.S3_SIGNED_URL_SECONDS,
+    mediaAccelRedirect,
     sessionSecret: e.SESSION_SECRET ?? readOrCreateSecret(dataDir),
     trustProxy: e.TRUST_PROXY,
     signInLimits: {

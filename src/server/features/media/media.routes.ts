@@ -5,6 +5,7 @@ import fresh from 'fresh';
 import { AppError } from '#shared/errors.ts';
 import type { FileStorage, OpenedFile, StoredFile } from '#server/services/storage.ts';
 import { isSafeKey } from '#server/services/storage.ts';
+import { internalMediaPath } from '#server/services/media-url.ts';
 import type { MediaService, MediaVisibility } from './media.service.ts';
 
 // stored files are written once under a new key and never changed in place: size and time identify a version
@@ -46,17 +47,30 @@ export const publicSignedUrlSeconds = (privateSeconds: number) => Math.max(3600,
 // subtitles and the video ladders stay on our origin: a <track> or hls.js fetching from another origin needs CORS on
 // the bucket; playlists are rewritten with the viewing token, and segments are a few seconds each
 const servedThroughUs = (key: string) => key.endsWith('.vtt') || key.startsWith('hls/');
+// ladder playlists are rewritten per viewer (the viewing token in every URI): always sent by us
+const isPlaylist = (key: string) => key.startsWith('hls/') && key.endsWith('.m3u8');
+const contentTypeOf = (key: string) => (key.endsWith('.ts') && key.startsWith('hls/') ? 'video/mp2t' : mime.lookup(key) || 'application/octet-stream');
 
 /**
  * Serves stored files after the per-file permission check: from the local store with single-range support and
  * revalidation (304); from an object store by a redirect to a short-lived signed URL, so video bytes never pass
- * through this server (docs/decisions/015-object-storage.md).
+ * through this server (docs/decisions/015-object-storage.md); from the local store behind nginx, with
+ * MEDIA_ACCEL_REDIRECT, by an X-Accel-Redirect that nginx answers from the file (decision 019).
  */
 export function registerMediaRoutes(
   app: FastifyInstance,
-  deps: { media: MediaService; storage: FileStorage; /** Private files' URLs (S3_SIGNED_URL_SECONDS). */ signedUrlSeconds: number },
+  deps: {
+    media: MediaService;
+    storage: FileStorage;
+    /** Private files' URLs (S3_SIGNED_URL_SECONDS). */
+    signedUrlSeconds: number;
+    /** MEDIA_ACCEL_REDIRECT: nginx's internal prefix for the local upload folder. */
+    accelRedirect?: string;
+  },
 ) {
   const { media, storage } = deps;
+  // an object store redirects to signed URLs instead: its files are not in a folder nginx could read
+  const accelRedirect = storage.kind === 'local' ? deps.accelRedirect : undefined;
   const signedUrlSeconds = { private: deps.signedUrlSeconds, public: publicSignedUrlSeconds(deps.signedUrlSeconds) };
 
   app.get<{ Params: { '*': string }; Querystring: { vt?: string } }>('/media/*', async (request, reply) => {
@@ -77,6 +91,7 @@ export function registerMediaRoutes(
       reply.header('cache-control', visibility === 'public' ? `public, max-age=${seconds - 600}` : 'private, no-store');
       return reply.redirect(url, 302);
     }
+    if (accelRedirect && !isPlaylist(key)) return handOver(reply, key, visibility, accelRedirect);
     // the local store keeps a video open between its range requests; other stores are read by key
     const opened = storage.openFile ? await storage.openFile(key) : null;
     const file = storage.openFile ? opened : await storage.stat(key);
@@ -87,6 +102,24 @@ export function registerMediaRoutes(
     }
   });
 
+  /**
+   * Permitted: nginx sends the file, with its own Range, ETag and 304 handling. nginx keeps Content-Type and
+   * Cache-Control of this answer; the security headers are copied by its internal location (deploy/nginx.conf).
+   */
+  async function handOver(reply: FastifyReply, key: string, visibility: MediaVisibility, prefix: string) {
+    // a missing file gets our 404, as without nginx; the held-open file makes this check free on later ranges
+    const opened = storage.openFile ? await storage.openFile(key) : null;
+    const exists = storage.openFile ? opened !== null : (await storage.stat(key)) !== null;
+    opened?.release();
+    if (!exists) throw new AppError('NOT_FOUND');
+    return reply
+      .header('content-type', contentTypeOf(key))
+      .header('x-content-type-options', 'nosniff')
+      .header('cache-control', visibility === 'public' ? 'public, max-age=3600' : 'private, no-store')
+      .header('x-accel-redirect', internalMediaPath(prefix, key))
+      .send();
+  }
+
   async function answer(
     request: FastifyRequest<{ Querystring: { vt?: string } }>,
     reply: FastifyReply,
@@ -96,7 +129,7 @@ export function registerMediaRoutes(
     opened: OpenedFile | null,
   ) {
     if (!file) throw new AppError('NOT_FOUND');
-    if (key.startsWith('hls/') && key.endsWith('.m3u8')) {
+    if (isPlaylist(key)) {
       const viewingToken = typeof request.query.vt === 'string' ? request.query.vt : undefined;
       return reply
         .header('content-type', 'application/vnd.apple.mpegurl')
@@ -107,7 +140,7 @@ export function registerMediaRoutes(
     const { etag, lastModified } = validators(file);
 
     reply
-      .header('content-type', key.endsWith('.ts') && key.startsWith('hls/') ? 'video/mp2t' : mime.lookup(key) || 'application/octet-stream')
+      .header('content-type', contentTypeOf(key))
       .header('x-content-type-options', 'nosniff')
       .header('accept-ranges', 'bytes')
       .header('cache-control', visibility === 'public' ? 'public, max-age=3600' : 'private, no-store')

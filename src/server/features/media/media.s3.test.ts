@@ -113,4 +113,15 @@ describe('media on S3-compatible storage', () => {
     expect(response.statusCode).toBe(200);
     expect(response.body).toContain('Hola');
   });
+
+  it('still redirects to the bucket with MEDIA_ACCEL_REDIRECT set: nginx has no folder to send from', async () => {
+    const withAccel = await createTestApp({ mediaAccelRedirect: '/_media-interno/' }, { database: t.database }, { storage });
+    try {
+      const response = await withAccel.app.inject({ url: `/media/${paid.demoVideo}` });
+      expect(response.statusCode).toBe(302);
+      expect(response.headers['x-accel-redirect']).toBeUndefined();
+    } finally {
+      await withAccel.close();
+    }
+  });
 });
