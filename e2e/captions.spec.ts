@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expectNoSeriousAxeViolations } from './a11y.ts';
-import { expect, loginAs, saveScreenshot, test } from './fixtures.ts';
+import { expect, loginAs, pressPlay, saveScreenshot, test } from './fixtures.ts';
 
 /** The seed gives the newest procedure Spanish subtitles on both videos and English ones on the full video. */
 async function newestProcedureId(page: Page): Promise<string> {
@@ -50,8 +50,11 @@ test('an Admin uploads a WebVTT file, and a malformed one shows the Spanish erro
 test('a Premium member picks English or Spanish subtitles in the player', async ({ page }) => {
   await loginAs(page, 'premium');
   await page.goto(`/procedimiento/${await newestProcedureId(page)}`);
+  await pressPlay(page);
+  // paused, the controls stay up
+  await page.locator('video').evaluate((video: HTMLVideoElement) => video.pause());
   const player = page.getByRole('region', { name: /^Video Player/ });
-  await expect(player).toBeVisible();
+  await player.hover();
   await player.getByRole('button', { name: 'Configuración' }).click();
   await page.getByRole('menuitem', { name: /Subtítulos/ }).click();
   await expect(page.getByRole('menuitemradio', { name: 'Español' })).toBeVisible();

@@ -1,6 +1,6 @@
 import type { Page, Response } from '@playwright/test';
 import { expectNoSeriousAxeViolations } from './a11y.ts';
-import { demoPassword, expect, loginAs, saveScreenshot, test } from './fixtures.ts';
+import { demoPassword, expect, loginAs, pressPlay, saveScreenshot, test } from './fixtures.ts';
 
 /** A Premium account no other spec plays videos with: the single-device rule would otherwise stop one of two parallel specs. */
 async function signInAsOtherPremium(page: Page) {
@@ -52,9 +52,8 @@ async function qualityInMenu(page: Page): Promise<string> {
 }
 
 async function playAndWaitForFrames(page: Page) {
-  const player = page.getByRole('region', { name: /^Video Player/ });
-  await expect(player).toBeVisible();
-  await player.getByRole('button', { name: 'Reproducir' }).first().click();
+  // the poster's play button loads the player, which starts at once
+  await pressPlay(page);
   await expect.poll(() => page.locator('video').evaluate((video: HTMLVideoElement) => video.currentTime), { timeout: 20_000 }).toBeGreaterThan(0.5);
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { storageKeys } from '../src/web/lib/storage-keys.ts';
 import { checkScreen, expectNoSeriousAxeViolations } from './a11y.ts';
-import { expect, saveScreenshot, test } from './fixtures.ts';
+import { expect, pressPlay, saveScreenshot, test } from './fixtures.ts';
 
 const password = 'Dispositivos2026';
 const iphone =
@@ -51,7 +51,7 @@ test('a member signed in on two browsers closes the other one from /perfil/dispo
     // the phone plays a free procedure in full, which takes the account's one viewing slot
     const catalog = (await (await phone.page.request.get('/api/catalog/procedures?type=Gratis')).json()) as { items: { id: string }[] };
     await phone.page.goto(`/procedimiento/${catalog.items[0]!.id}`);
-    await expect(phone.page.getByRole('region', { name: /^Video Player/ })).toBeVisible();
+    await pressPlay(phone.page);
 
     await desk.page.goto('/perfil');
     await desk.page.getByRole('link', { name: 'Ver mis dispositivos' }).click();

@@ -68,3 +68,9 @@ export async function saveScreenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: file, fullPage: true, animations: 'disabled' });
   await test.info().attach(name, { path: file, contentType: 'image/png' });
 }
+
+/** Presses the poster's play button: the procedure page loads its player (and any media) only then. */
+export async function pressPlay(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Reproducir', exact: true }).first().click();
+  await expect(page.getByRole('region', { name: /^Video Player/ })).toBeVisible();
+}

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { request, type Page } from '@playwright/test';
 import { startS3TestServer } from '../src/server/testing/s3-test-server.ts';
-import { demoAccounts, demoPassword, expect, test } from './fixtures.ts';
+import { demoAccounts, demoPassword, expect, pressPlay, test } from './fixtures.ts';
 import { deviceSignedIn, serverInstances, type Instance } from './server-instances.ts';
 
 // Two server processes on one fresh PostgreSQL database and one bucket behave as one site (issue #17).
@@ -26,6 +26,7 @@ async function openProcedure(page: Page) {
   await page.goto('/procedimientos?q=ligamento');
   await page.getByRole('link', { name: premiumProcedure, exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: premiumProcedure })).toBeVisible();
+  await pressPlay(page);
   await expect.poll(() => page.evaluate(() => document.querySelector('video')?.currentSrc ?? '')).toMatch(/\?vt=/);
 }
 

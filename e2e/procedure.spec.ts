@@ -1,7 +1,7 @@
 import type { Browser, Page } from '@playwright/test';
 import { checkScreen } from './a11y.ts';
 import { storageKeys } from '../src/web/lib/storage-keys.ts';
-import { expect, loginAs, test } from './fixtures.ts';
+import { expect, loginAs, pressPlay, test } from './fixtures.ts';
 
 const secondDeviceMessage = 'Detectamos que se ha ingresado con esta cuenta en otro dispositivo.';
 
@@ -30,9 +30,28 @@ test('a guest gets the demo banner and the Aviso modal sends them to /registro',
   await expect(modal.getByText('Para poder descargar este procedimiento necesitas tener una membresía premium.')).toBeVisible();
   await modal.getByRole('button', { name: 'Cancelar' }).click();
   await expect(modal).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Descargar guía PDF' })).toBeFocused();
   await page.getByRole('button', { name: 'Descargar guía PDF' }).click();
   await page.getByRole('dialog', { name: 'Aviso' }).getByRole('link', { name: 'Obtener' }).click();
   await expect(page).toHaveURL(/\/registro$/);
+});
+
+test("a guest's page fetches no player or media until Reproducir, which starts the demo and moves the focus into the player", async ({ page }) => {
+  const fetched: string[] = [];
+  page.on('request', (request) => fetched.push(request.url()));
+  const mediaOrPlayer = /\/media\/hls\/|\.(mp4|webm|m3u8|ts|vtt)(\?|$)|hls\.light|procedure-video/;
+  await openProcedure(page, 'ligamento', premiumProcedure);
+  await expect(page.getByRole('heading', { name: 'Secciones navegables' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(fetched.filter((url) => mediaOrPlayer.test(new URL(url).pathname))).toEqual([]);
+  await expect(page.locator('video')).toHaveCount(0);
+
+  // by keyboard
+  await page.getByRole('button', { name: 'Reproducir', exact: true }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('region', { name: /^Video Player/ })).toBeFocused();
+  await expect.poll(() => page.evaluate(() => document.querySelector('video')?.currentTime ?? 0), { timeout: 20_000 }).toBeGreaterThan(0.3);
+  expect(fetched.some((url) => /procedure-video/.test(url))).toBe(true);
 });
 
 test('a Basic member gets the demo of a Premium procedure and Obtener goes to /perfil', async ({ page }) => {
@@ -61,15 +80,19 @@ test('a Premium member downloads the guide and a chapter seeks the video', async
   await pdf.click();
   await guideClick;
 
+  // a chapter pressed before the video was ever played mounts the player and starts it there
+  await expect(page.locator('video')).toHaveCount(0);
+  await page.getByRole('button', { name: /^0:00:15 / }).click();
   const video = page.locator('video').first();
   await expect.poll(() => videoSource(page)).toMatch(/\?vt=/);
-  await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.readyState)).toBeGreaterThan(0);
+  await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThanOrEqual(15);
   // the player's own chapters (its 'Secciones' menu) load from the track
   await expect(page.getByRole('button', { name: 'Secciones', exact: true })).toBeVisible();
   const violations = await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
   expect(violations.filter((violation) => /blob|media|connect/.test(violation))).toEqual([]);
-  await page.getByRole('button', { name: /^0:00:15 / }).click();
-  await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThanOrEqual(15);
+  // and a chapter pressed on the playing video seeks it
+  await page.getByRole('button', { name: /^0:00:07 / }).click();
+  await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeLessThan(15);
   await checkScreenshotsOfDetail(page);
 });
 
@@ -94,15 +117,18 @@ test('opening the procedure on a second device stops the first until it takes th
   const second = await premiumPage(browser);
   try {
     await openProcedure(first, 'ligamento', premiumProcedure);
+    await pressPlay(first);
     await expect.poll(() => videoSource(first)).toMatch(/\?vt=/);
 
     await second.goto(first.url());
+    await pressPlay(second);
     await expect.poll(() => videoSource(second)).toMatch(/\?vt=/);
 
     await expect(first.getByRole('alert').getByText(secondDeviceMessage)).toBeVisible();
     await expect(first.locator('video')).toHaveCount(0);
 
     await first.getByRole('button', { name: 'Usar en este dispositivo' }).click();
+    await pressPlay(first);
     await expect.poll(() => videoSource(first)).toMatch(/\?vt=/);
     await expect(second.getByRole('alert').getByText(secondDeviceMessage)).toBeVisible();
   } finally {

@@ -21,7 +21,10 @@ test.describe('landing', () => {
     await expect(plans.getByRole('link', { name: 'Únete a CxVet' })).toHaveAttribute('href', '/registro');
     await expect(page.getByRole('region', { name: 'Presentación de CxVet' }).getByRole('link', { name: 'Únete a CxVet' }).first()).toBeVisible();
     await expect(page.getByRole('region', { name: 'Lo que dicen nuestros usuarios' }).getByRole('figure')).toHaveCount(3);
-    const sponsor = page.getByRole('region', { name: 'Patrocinadores' }).getByRole('link', { name: 'VetSalud Farma' });
+    const sponsors = page.getByRole('region', { name: 'Patrocinadores' });
+    // the sponsors' carousel (and its links) load as the section comes near the screen
+    await sponsors.scrollIntoViewIfNeeded();
+    const sponsor = sponsors.getByRole('link', { name: 'VetSalud Farma' });
     await expect(sponsor).toHaveAttribute('target', '_blank');
     await expect(sponsor).toHaveAttribute('rel', 'noopener noreferrer');
     await expect(page.getByRole('region', { name: 'Nos avalan' }).getByRole('img', { name: 'Universidad Veterinaria del Centro' })).toBeVisible();
@@ -41,6 +44,25 @@ test.describe('landing', () => {
     await expect(hero.getByText('Aprende cirugía veterinaria con expertos')).toBeInViewport();
     await page.clock.runFor(10_000);
     await expect(hero.getByText('Hazte Premium')).toBeInViewport();
+  });
+
+  test("the first slide is painted without the carousels' code, which loads when the slide has had its time", async ({ page }) => {
+    await page.clock.install();
+    const carouselCode: string[] = [];
+    page.on('request', (request) => {
+      if (/\/assets\/carousels-[^/]*\.js$/.test(new URL(request.url()).pathname)) carouselCode.push(request.url());
+    });
+    await page.goto('/');
+    const hero = page.getByRole('region', { name: 'Presentación de CxVet' });
+    await expect(hero.getByText('Aprende cirugía veterinaria con expertos')).toBeInViewport();
+    await page.waitForLoadState('networkidle');
+    expect(carouselCode).toEqual([]);
+    await expect(hero.getByRole('tab')).toHaveCount(0);
+    await page.clock.runFor(10_000);
+    // the carousel takes the still slide's place and moves on at once
+    await expect(hero.getByRole('tab', { name: 'Ir a la diapositiva 2', selected: true })).toBeVisible();
+    await expect(hero.getByText('Hazte Premium')).toBeInViewport();
+    expect(carouselCode).toHaveLength(1);
   });
 });
 

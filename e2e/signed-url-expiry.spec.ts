@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import type { Page } from '@playwright/test';
 import { createS3Storage } from '../src/server/services/s3-storage.ts';
 import { startS3TestServer } from '../src/server/testing/s3-test-server.ts';
-import { expect, test } from './fixtures.ts';
+import { expect, pressPlay, test } from './fixtures.ts';
 import { deviceSignedIn, serverInstances, type Instance } from './server-instances.ts';
 
 // On STORAGE=s3 the full video plays from a signed URL that Chromium keeps using for later range requests:
@@ -70,8 +70,7 @@ test.describe('a full video on object storage, past its signed URL', () => {
       await page.goto(`/procedimiento/${procedureId}`);
       await expect(page.getByRole('heading', { level: 1, name: premiumProcedure })).toBeVisible();
       await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
-      const player = page.getByRole('region', { name: /^Video Player/ });
-      await player.getByRole('button', { name: 'Reproducir' }).first().click();
+      await pressPlay(page);
       await expect.poll(() => videoTime(page), { timeout: 20_000 }).toBeGreaterThan(0.5);
       expect(signed.length).toBeGreaterThan(0);
 

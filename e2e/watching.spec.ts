@@ -1,7 +1,7 @@
 import type { Browser, Page } from '@playwright/test';
 import { checkScreen } from './a11y.ts';
 import { storageKeys } from '../src/web/lib/storage-keys.ts';
-import { expect, loginAs, test, type DemoRole } from './fixtures.ts';
+import { expect, loginAs, pressPlay, test, type DemoRole } from './fixtures.ts';
 
 // Premium and Gratis demo procedures that the other journeys do not watch; the demo's full video lasts 45 s
 const premiumProcedure = 'Ingluviotomía en ave';
@@ -28,8 +28,9 @@ async function openProcedure(page: Page, name: string) {
   await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
 }
 
-/** Waits for the full video (with its viewing token) to be ready, then plays it muted from `seconds`. */
+/** Presses play, waits for the full video (with its viewing token) to be ready, then plays it muted from `seconds`. */
 async function playFrom(page: Page, seconds: number) {
+  await pressPlay(page);
   const video = page.locator('video').first();
   await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentSrc)).toMatch(/\?vt=/);
   await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.readyState)).toBeGreaterThan(0);

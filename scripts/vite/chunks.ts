@@ -70,6 +70,7 @@ const entryModule = path.join('src', 'web', 'main.tsx');
 /** The pages a guest meets first, each a lazy route. */
 const guestPages = ['landing/landing', 'catalog/catalog', 'catalog/procedure'];
 const pageModule = (page: string) => path.join('src', 'web', 'routes', `${page}.tsx`);
+const modalModule = path.join('@mantine', 'core', 'esm', 'components', 'Modal', 'Modal.mjs');
 
 function closure(graph: Graph, start: string): Set<string> {
   const seen = new Set<string>([start]);
@@ -113,6 +114,11 @@ function guestGroups(graph: Graph): Map<string, string> {
       else if (pagesUsing.length >= 2) groups.set(id, `guest-${pagesUsing.map((other) => path.basename(other.page)).join('-')}`);
       else if (usedElsewhere) groups.set(id, `${path.basename(page)}-shared`);
     }
+  }
+  // Mantine's Modal (transition, portal, focus trap, remove-scroll) loads later on every page (the error dialog
+  // at idle, the guide's notice, console dialogs): one chunk rather than one per set of importers
+  for (const id of closure(graph, find(modalModule))) {
+    if (!initial.has(id) && !groups.has(id)) groups.set(id, 'modal');
   }
   return groups;
 }

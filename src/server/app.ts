@@ -326,7 +326,11 @@ export async function buildApp(deps: AppDeps) {
     registerBackupAdminRoutes(admin, { backups, runJobs: () => void jobs.runDue().catch(() => {}) });
     registerRenditionAdminRoutes(admin, { renditions, runJobs: () => void videoJobs.runDue().catch(() => {}) });
   });
-  await registerWebApp(app, deps.distDir === undefined ? defaultDistDir : deps.distDir);
+  await registerWebApp(app, deps.distDir === undefined ? defaultDistDir : deps.distDir, {
+    heroPicture: landing.heroPicture,
+    catalogPicture: async (query) => (await catalog.list(null, query)).items[0]?.previewUrl ?? null,
+    procedurePicture: catalog.guestPoster,
+  });
 
   return Object.assign(app, { services: { backups, membership, payments, paymentProvider, simulatedProvider, jobs, videoJobs, renditions, signUp, profile, accounts, auth, classrooms, diplomas, media, catalog, analytics, viewing, uploads, privacy, consents } }) as FastifyInstance & {
     services: {

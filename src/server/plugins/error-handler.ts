@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, type ErrorBody, type ErrorCode, type FieldErrors } from '#shared/errors.ts';
-import { errorMessages } from '#shared/messages.ts';
+import { errorMessages } from '#shared/error-messages.ts';
 
 export function errorBody(code: ErrorCode, fields?: FieldErrors): ErrorBody {
   const { message, title } = errorMessages[code];

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
 import { buildApp } from '#server/app.ts';
 import { createTestDatabase, testConfig } from '#server/testing/test-app.ts';
 import { createLocalStorage } from '#server/services/storage.ts';
@@ -53,6 +54,19 @@ describe('web app headers', () => {
     expect(String((await app.inject({ url: '/api/health' })).headers['content-security-policy'])).toContain("frame-ancestors 'none'");
     const missing = await app.inject({ url: '/assets/nada-123.js' });
     expect(missing.statusCode).toBe(404);
+  });
+});
+
+describe('web app pages', () => {
+  it('sends a page brotli-compressed to a browser that accepts it, and plain to one that does not', async () => {
+    const compressed = await app.inject({ url: '/procedimientos', headers: { 'accept-encoding': 'gzip, br' } });
+    expect(compressed.headers['content-encoding']).toBe('br');
+    expect(compressed.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(compressed.headers.vary).toContain('accept-encoding');
+    expect(brotliDecompressSync(compressed.rawPayload).toString()).toBe('<!doctype html><title>CxVet</title>');
+    const plain = await app.inject({ url: '/procedimientos' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('<!doctype html><title>CxVet</title>');
   });
 });
 

@@ -1,12 +1,15 @@
 import { existsSync } from 'node:fs';
+import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { errorBody } from './error-handler.ts';
+import { createPageHints, type PageHintsContext } from './page-hints.ts';
 
 /** Serves the built SPA: hashed assets cached for a year, index.html for every client route. */
-export async function registerWebApp(app: FastifyInstance, distDir: string | null): Promise<void> {
+export async function registerWebApp(app: FastifyInstance, distDir: string | null, context: PageHintsContext): Promise<void> {
   const hasBuild = distDir !== null && existsSync(path.join(distDir, 'index.html'));
+  const pageHints = hasBuild ? createPageHints(distDir, context) : null;
   if (distDir !== null && hasBuild) {
     await app.register(fastifyStatic, {
       root: distDir,
@@ -33,9 +36,16 @@ export async function registerWebApp(app: FastifyInstance, distDir: string | nul
       !request.url.startsWith('/api/') &&
       !request.url.startsWith('/media/') &&
       !request.url.startsWith('/assets/');
-    if (hasBuild && isPage) {
-      reply.header('cache-control', 'no-cache');
-      return reply.sendFile('index.html');
+    if (pageHints && isPage) {
+      const html = await pageHints.html(new URL(request.url, 'http://localhost'), {
+        isGuest: async () => (await request.currentUser()) === null,
+      });
+      reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding').type('text/html; charset=utf-8');
+      // a few kB, compressed fast: the page is the first thing a phone waits for
+      if (/\bbr\b/.test(String(request.headers['accept-encoding'] ?? ''))) {
+        return reply.header('content-encoding', 'br').send(brotliCompressSync(html, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } }));
+      }
+      return reply.send(html);
     }
     return reply.status(404).send(errorBody('NOT_FOUND'));
   });

@@ -1,8 +1,6 @@
-import { Button, Group, Text } from '@mantine/core';
 import { useLocalStorage } from '@mantine/hooks';
-import { useId, useLayoutEffect, useRef } from 'react';
 import { storageKeys } from '#web/lib/storage-keys.ts';
-import classes from './cookie-consent-modal.module.css';
+import { NativeModal } from './native-modal.tsx';
 
 /**
  * The first visit's cookie notice, a native modal <dialog> drawn like Mantine's centred Modal. Mantine's Modal
@@ -20,40 +18,17 @@ export function CookieConsentModal() {
 }
 
 function CookieNotice({ onAccept }: { onAccept: () => void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  const textId = useId();
-
-  // before the first paint, so the notice is there from the start
-  useLayoutEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-  }, []);
-
   return (
-    <dialog
-      ref={dialog}
-      className={classes.dialog}
-      aria-labelledby={titleId}
-      aria-describedby={textId}
+    <NativeModal
+      opened
+      title="USO DE COOKIES"
+      textSize="sm"
+      text="Usamos cookies propias para mantener tu sesión iniciada y recordar tus preferencias. Al continuar navegando en CxVet aceptas su uso."
+      button="ACEPTAR"
+      onButton={onAccept}
       // only ACEPTAR closes it: Escape is refused, and should the browser close it anyway it opens again
-      onCancel={(event) => event.preventDefault()}
-      onClose={(event) => event.currentTarget.isConnected && event.currentTarget.showModal()}
-    >
-      <header className={classes.header}>
-        <h2 id={titleId} className={classes.title}>
-          USO DE COOKIES
-        </h2>
-      </header>
-      <div className={classes.body}>
-        <Text size="sm" id={textId}>
-          Usamos cookies propias para mantener tu sesión iniciada y recordar tus preferencias. Al
-          continuar navegando en CxVet aceptas su uso.
-        </Text>
-        <Group justify="flex-end" mt="lg">
-          <Button onClick={onAccept}>ACEPTAR</Button>
-        </Group>
-      </div>
-    </dialog>
+      escapable={false}
+      onBrowserClose={(dialog) => dialog.isConnected && dialog.showModal()}
+    />
   );
 }

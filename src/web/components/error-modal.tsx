@@ -1,7 +1,8 @@
-import { createContext, lazy, Suspense, use, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, use, useCallback, useMemo, useState, type ReactNode } from 'react';
 import { AppError } from '#shared/errors.ts';
-import { errorMessages } from '#shared/messages.ts';
+import { errorMessages } from '#shared/error-messages.ts';
 import { ApiError } from '#web/lib/api-client.ts';
+import { NativeModal } from './native-modal.tsx';
 
 export type ErrorModalContent = { title?: string; message: string };
 
@@ -10,20 +11,6 @@ type ErrorModalApi = {
   /** Shows an API error's own text, or the fallback for anything unexpected. */
   showAppError: (error: unknown, fallback?: ErrorModalContent) => void;
 };
-
-// Mantine's Modal (transition, portal, focus trap, scroll lock) is not on the first page's path (issue #13), but it is
-// fetched once the page is idle: errors come most often when the connection fails, which is no time to fetch code
-const loadErrorDialog = () => import('./error-dialog.tsx');
-const ErrorDialog = lazy(() => loadErrorDialog().then((module) => ({ default: module.ErrorDialog })));
-
-function whenIdle(run: () => void): () => void {
-  if (typeof window.requestIdleCallback === 'function') {
-    const id = window.requestIdleCallback(run, { timeout: 5000 });
-    return () => window.cancelIdleCallback(id);
-  }
-  const id = window.setTimeout(run, 2000);
-  return () => window.clearTimeout(id);
-}
 
 const ErrorModalContext = createContext<ErrorModalApi | null>(null);
 
@@ -35,14 +22,34 @@ export function errorContent(error: unknown, fallback?: ErrorModalContent): Erro
   return fallback ?? { message: errorMessages.INTERNAL.message };
 }
 
+/**
+ * The error modal's window: a native modal <dialog> drawn like Mantine's centred Modal, as the cookie notice is.
+ * It is part of the app's first code, not a chunk of its own: errors come most often when the connection fails,
+ * which is no time to fetch code, and Mantine's Modal would have brought ~45 KiB of shared code onto every guest
+ * page (issue #13). The browser keeps focus inside, makes the page behind it inert, and Escape closes it.
+ */
+function ErrorDialog(props: { content: ErrorModalContent | null; onClose: () => void }) {
+  const opened = props.content !== null;
+  // the last content stays while the dialog closes, so its text does not vanish first
+  const [shown, setShown] = useState<ErrorModalContent | null>(props.content);
+  if (props.content !== null && props.content !== shown) setShown(props.content);
+  return (
+    <NativeModal
+      opened={opened}
+      title={shown?.title ?? defaultTitle}
+      text={shown?.message}
+      button="Aceptar"
+      onButton={props.onClose}
+      escapable
+      // Escape, or the browser closing it: the state follows
+      onBrowserClose={() => opened && props.onClose()}
+    />
+  );
+}
+
 export function ErrorModalProvider({ children }: { children: ReactNode }) {
   const [content, setContent] = useState<ErrorModalContent | null>(null);
-  // once shown it stays mounted, so closing it plays Modal's exit transition
-  const [shown, setShown] = useState(false);
-  if (content !== null && !shown) setShown(true);
-  const close = () => setContent(null);
-  // a failed prefetch is tried again by the first error that needs the dialog
-  useEffect(() => whenIdle(() => void loadErrorDialog().catch(() => {})), []);
+  const close = useCallback(() => setContent(null), []);
 
   const showAppError = useCallback(
     (error: unknown, fallback?: ErrorModalContent) => setContent(errorContent(error, fallback)),
@@ -53,11 +60,7 @@ export function ErrorModalProvider({ children }: { children: ReactNode }) {
   return (
     <ErrorModalContext value={value}>
       {children}
-      {shown && (
-        <Suspense fallback={null}>
-          <ErrorDialog opened={content !== null} onClose={close} title={content?.title ?? defaultTitle} message={content?.message} />
-        </Suspense>
-      )}
+      <ErrorDialog content={content} onClose={close} />
     </ErrorModalContext>
   );
 }

@@ -1,6 +1,6 @@
 import { Button, Container, Stack, Text, Title } from '@mantine/core';
 import { isRouteErrorResponse, useRouteError } from 'react-router';
-import { errorMessages } from '#shared/messages.ts';
+import { errorMessages } from '#shared/error-messages.ts';
 import { NotFoundPage } from '#web/routes/not-found.tsx';
 
 /** Route error boundary: a 404 answer renders the not-found page, anything else a retry. */

@@ -1,5 +1,5 @@
 import { AppError, errorCodes, type ErrorBody, type ErrorCode } from '#shared/errors.ts';
-import { errorMessages } from '#shared/messages.ts';
+import { errorMessages } from '#shared/error-messages.ts';
 
 /** An AppError rebuilt from an API answer, keeping the HTTP status and the modal title. */
 export class ApiError extends AppError {

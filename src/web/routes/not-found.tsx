@@ -1,6 +1,6 @@
 import { Anchor, Container, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { messages } from '#shared/messages.ts';
+import { errorMessages } from '#shared/error-messages.ts';
 import { paths } from '#web/paths.ts';
 
 export function NotFoundPage() {
@@ -11,7 +11,7 @@ export function NotFoundPage() {
           404
         </Text>
         <Title order={1} ta="center">
-          {messages.notFoundPage}
+          {errorMessages.NOT_FOUND.message}
         </Title>
         <Anchor component={Link} to={paths.home}>
           Volver al inicio

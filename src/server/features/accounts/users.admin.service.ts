@@ -13,7 +13,7 @@ import {
   users,
 } from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
-import { errorMessages } from '#shared/messages.ts';
+import { errorMessages } from '#shared/error-messages.ts';
 import {
   adminCreatedUserDefaults,
   adminUsersPageSize,

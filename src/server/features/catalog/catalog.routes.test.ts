@@ -262,3 +262,17 @@ describe('procedure detail', () => {
     expect(after.every((event) => !event.dedupeKey?.includes('10.140'))).toBe(true);
   });
 });
+
+describe("a guest's poster on a procedure page, named in its HTML (page-hints.ts)", () => {
+  it('is the preview picture over the video a guest is shown, and nothing is counted', async () => {
+    const withDemo = await createProcedure(t, { name: 'Póster con demo', type: 'Premium' });
+    const noDemo = await createProcedure(t, { name: 'Póster sin demo', type: 'Premium', demoVideo: null });
+    const catalog = t.app.services.catalog;
+    expect(await catalog.guestPoster(withDemo.id)).toBe(`/media/procedures/${withDemo.id}/1700000000000_preview.jpg`);
+    // a guest is shown no video of this Premium procedure: no poster to wait for
+    expect(await catalog.guestPoster(noDemo.id)).toBeNull();
+    expect(await catalog.guestPoster('no-es-un-id')).toBeNull();
+    const counted = await t.db.select().from(analyticsEvents).where(eq(analyticsEvents.label, 'Póster con demo'));
+    expect(counted).toEqual([]);
+  });
+});

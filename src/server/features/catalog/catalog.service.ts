@@ -22,9 +22,9 @@ import type { AnalyticsService } from '#server/features/analytics/analytics.serv
 import type { CardMarks, WatchMarksService } from '#server/features/watching/watch-marks.service.ts';
 import { mediaUrl } from '#server/services/media-url.ts';
 import { containsPattern } from '#server/db/search-sql.ts';
+import { uuidPattern } from '#shared/uuid.ts';
 
 type ProcedureRow = typeof procedures.$inferSelect;
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // guests all see the same pages: cache them briefly; any catalogue write clears the cache at once
 const cacheTtlMs = 30_000;
@@ -108,6 +108,9 @@ export function createCatalogService(deps: {
         .map((row) => row.id),
     );
   }
+
+  /** The video a procedure page shows: the full one to whom may watch it, else the demo. */
+  const shownVideo = (row: ProcedureRow, canWatch: boolean) => (canWatch ? row.fullVideo : row.demoVideo);
 
   function toCard(row: ProcedureRow, tagList: Tag[], canWatch: boolean, mark?: CardMarks): ProcedureCard {
     return {
@@ -212,8 +215,8 @@ export function createCatalogService(deps: {
     return {
       ...toCard(row, tagMap.get(id) ?? [], canWatch),
       chapters,
-      videoUrl: mediaUrl(canWatch ? row.fullVideo : row.demoVideo),
-      hlsUrl: (await deps.ladders?.ready(canWatch ? row.fullVideo : row.demoVideo))?.hlsUrl ?? null,
+      videoUrl: mediaUrl(shownVideo(row, canWatch)),
+      hlsUrl: (await deps.ladders?.ready(shownVideo(row, canWatch)))?.hlsUrl ?? null,
       isDemo: !canWatch,
       canWatchFullVideo: canWatch,
       // the media route serves a full video only to the device holding the viewing token
@@ -246,7 +249,19 @@ export function createCatalogService(deps: {
     return row ?? null;
   }
 
-  return { list, samples, listTags, detail, find, canWatchFull, cardsByIds, invalidate };
+  /**
+   * The picture over a guest's player on a procedure page (its preview, shown while the player waits for a press),
+   * for the page's HTML to ask for it early (page-hints.ts); null without a video to show or a picture. Unlike
+   * detail(), nothing is counted.
+   */
+  async function guestPoster(id: string): Promise<string | null> {
+    const row = await find(id);
+    if (!row) return null;
+    const canWatch = (await fullAccess(null, [row])).has(id);
+    return shownVideo(row, canWatch) ? mediaUrl(row.previewImage) : null;
+  }
+
+  return { list, samples, listTags, detail, find, canWatchFull, cardsByIds, guestPoster, invalidate };
 }
 
 export type CatalogService = ReturnType<typeof createCatalogService>;

@@ -13,7 +13,8 @@ import {
   examResults,
   organizations,
 } from '#server/db/schema/index.ts';
-import { errorMessages, messages } from '#shared/messages.ts';
+import { errorMessages } from '#shared/error-messages.ts';
+import { messages } from '#shared/messages.ts';
 import type {
   AdminDiploma,
   AdminDiplomaRow,

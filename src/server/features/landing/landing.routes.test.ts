@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '#server/testing/test-app.ts';
 import { createProcedure, signedInAs } from '#server/testing/factories.ts';
+import { eq } from 'drizzle-orm';
 import { landingSlides, organizations, siteSettings } from '#server/db/schema/index.ts';
+import { createLandingService } from './landing.service.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -46,5 +48,21 @@ describe('GET /api/landing', () => {
     expect(body.endorsements).toEqual([
       { id: expect.any(String), title: 'Universidad', logoUrl: '/media/organizations/y/1_logo.png', link: 'https://uni.example.org' },
     ]);
+  });
+});
+
+describe("the home page's first picture, named in its HTML (page-hints.ts)", () => {
+  it("is the carousel's first slide when it is a picture and there are two slides or more", async () => {
+    const landing = createLandingService({ db: t.db, catalog: t.app.services.catalog });
+    await t.db.delete(landingSlides);
+    expect(await landing.heroPicture()).toBeNull();
+    await t.db.insert(landingSlides).values({ media: 'landing_page/1_solo.jpg', position: 1 });
+    // one slide: the page shows the default hero, not this picture
+    expect(await landing.heroPicture()).toBeNull();
+    await t.db.insert(landingSlides).values({ media: 'landing_page/0_video.mp4', isVideo: true, position: 0 });
+    // the first slide is a video
+    expect(await landing.heroPicture()).toBeNull();
+    await t.db.update(landingSlides).set({ position: 5 }).where(eq(landingSlides.media, 'landing_page/0_video.mp4'));
+    expect(await landing.heroPicture()).toBe('/media/landing_page/1_solo.jpg');
   });
 });

@@ -51,7 +51,21 @@ export function createLandingService(deps: { db: Db; catalog: CatalogService }) 
       endorsements: endorsers.map(toLogoLink),
     };
   }
-  return { get };
+  /**
+   * The picture the home page paints first, for its HTML to ask for it early (page-hints.ts): the carousel's first
+   * slide when there is a carousel (two slides or more) and that slide is a picture; the default hero otherwise.
+   */
+  async function heroPicture(): Promise<string | null> {
+    const firstTwo = await db
+      .select({ media: landingSlides.media, isVideo: landingSlides.isVideo })
+      .from(landingSlides)
+      .orderBy(asc(landingSlides.position))
+      .limit(2);
+    const first = firstTwo[0];
+    return firstTwo.length > 1 && first && !first.isVideo ? mediaUrl(first.media) : null;
+  }
+
+  return { get, heroPicture };
 }
 
 export type LandingService = ReturnType<typeof createLandingService>;

@@ -2,7 +2,7 @@ import { lazy, Suspense, useRef } from 'react';
 import { Outlet, ScrollRestoration, useNavigation } from 'react-router';
 import { CookieConsentModal } from '#web/components/cookie-consent-modal.tsx';
 import { NavigationOverlay } from '#web/components/page-loader.tsx';
-import { useCurrentUser } from '#web/features/accounts/accounts.api.ts';
+import { useCurrentUser } from '#web/features/accounts/current-user.api.ts';
 import { TestModeBanner } from '#web/features/payments/test-mode-banner.tsx';
 import classes from './app-layout.module.css';
 import { SiteFooter } from './site-footer.tsx';

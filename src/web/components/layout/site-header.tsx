@@ -3,7 +3,7 @@ import { useDisclosure, useHeadroom } from '@mantine/hooks';
 import { lazy, Suspense, useState } from 'react';
 import { Link, NavLink } from 'react-router';
 import { useErrorModal } from '#web/components/error-modal.tsx';
-import { useCurrentUser, useLogout } from '#web/features/accounts/accounts.api.ts';
+import { useCurrentUser, useLogout } from '#web/features/accounts/current-user.api.ts';
 import { paths } from '#web/paths.ts';
 import classes from './site-header.module.css';
 import { accountLinks, mainLinks } from './site-links.ts';

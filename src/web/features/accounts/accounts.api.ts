@@ -1,7 +1,6 @@
-import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { CurrentUser, LoginInput, MeResponse } from '#shared/accounts/accounts.schemas.ts';
+import type { CurrentUser, LoginInput } from '#shared/accounts/accounts.schemas.ts';
 import type { DeviceSessionList } from '#shared/accounts/devices.schemas.ts';
 import type { Profile } from '#shared/accounts/profile.schemas.ts';
 import type {
@@ -13,25 +12,12 @@ import type {
 } from '#shared/accounts/signup.schemas.ts';
 import type { paymentHistoryResponseSchema } from '#shared/payments/payments.schemas.ts';
 import { api, queryString } from '#web/lib/api-client.ts';
-import { paths } from '#web/paths.ts';
-
-/** The signed-in member's own account: who they are, their profile, payments and devices. */
-export const accountKeys = {
-  all: ['account'] as const,
-  me: () => [...accountKeys.all, 'me'] as const,
-  profile: () => [...accountKeys.all, 'profile'] as const,
-  paymentHistory: () => [...accountKeys.all, 'payments'] as const,
-  sessions: () => [...accountKeys.all, 'sessions'] as const,
-  universities: (q: string) => ['universities', q] as const,
-  resetCode: (code: string) => ['password-reset', code] as const,
-};
+import { accountKeys, useRefreshAccount } from './current-user.api.ts';
 
 const sessionPath = (id: string) => `/api/account/sessions/${encodeURIComponent(id)}`;
 
 const accountsApi = {
-  me: (signal?: AbortSignal) => api.get<MeResponse>('/api/me', { signal }),
   login: (input: LoginInput) => api.post<{ user: CurrentUser }>('/api/account/login', input),
-  logout: () => api.post<void>('/api/account/logout'),
   signUp: (input: SignUpInput) => api.post<SignUpResponse>('/api/account/signup', input),
   finishBasicSignUp: () => api.post<void>('/api/account/signup/finish'),
   emailAvailable: (email: string, signal?: AbortSignal) =>
@@ -50,47 +36,6 @@ const accountsApi = {
   closeOtherSessions: () => api.post<{ closed: number }>('/api/account/sessions/close-others'),
 };
 
-async function fetchCurrentUser(): Promise<CurrentUser | null> {
-  try {
-    const body = await accountsApi.me();
-    return body?.user ?? null;
-  } catch {
-    // The spec: a failed user load yields a guest.
-    return null;
-  }
-}
-
-const currentUserQuery = () =>
-  queryOptions({
-    queryKey: accountKeys.me(),
-    queryFn: fetchCurrentUser,
-    staleTime: 5 * 60_000,
-    retry: false,
-  });
-
-/** The logged-in user, or null for a guest; used by route loaders before rendering. */
-export function loadCurrentUser(queryClient: QueryClient): Promise<CurrentUser | null> {
-  return queryClient.ensureQueryData({ ...currentUserQuery(), revalidateIfStale: true });
-}
-
-export function useCurrentUser() {
-  const query = useQuery(currentUserQuery());
-  return { user: query.data ?? null, isPending: query.isPending };
-}
-
-/** After the session ends: nothing of the member stays in the cache, and the browser is a guest. */
-export function forgetMember(queryClient: QueryClient) {
-  const meHash = JSON.stringify(accountKeys.me());
-  queryClient.removeQueries({ predicate: (query) => JSON.stringify(query.queryKey) !== meHash });
-  queryClient.setQueryData(accountKeys.me(), null);
-}
-
-/** Refetches what a membership or profile change affects. */
-export function useRefreshAccount() {
-  const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: accountKeys.all });
-}
-
 /** Logs in and resolves with the user the server now sees for this session (the answer carries it: no second request). */
 export function useLogin() {
   const queryClient = useQueryClient();
@@ -99,19 +44,6 @@ export function useLogin() {
       const { user } = await accountsApi.login(input);
       queryClient.setQueryData(accountKeys.me(), user);
       return user;
-    },
-  });
-}
-
-/** Ends the session, then leaves the current page before forgetting the user. */
-export function useLogout() {
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  return useMutation({
-    mutationFn: accountsApi.logout,
-    onSuccess: async () => {
-      await navigate(paths.home);
-      forgetMember(queryClient);
     },
   });
 }

@@ -1,6 +1,6 @@
 import type { UploadResult } from '#shared/uploads/uploads.schemas.ts';
 import type { ErrorBody } from '#shared/errors.ts';
-import { errorMessages } from '#shared/messages.ts';
+import { errorMessages } from '#shared/error-messages.ts';
 import type { UploadTarget } from '#shared/uploads/uploads.rules.ts';
 import { ApiError, api } from '#web/lib/api-client.ts';
 

@@ -1,4 +1,4 @@
-import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { AdminProcedure, AdminProcedureListQuery, AdminProcedurePage, ProcedureInput } from '#shared/catalog/procedures.admin.schemas.ts';
 import type { AdminTag, adminTagListSchema, TagInput } from '#shared/catalog/tags.admin.schemas.ts';
@@ -7,7 +7,8 @@ import type { CatalogFilters, CatalogPage, ProcedureDetail } from '#shared/catal
 import { useRefreshQueries } from '#web/features/admin/console-cache.ts';
 import { landingKeys } from '#web/features/landing/landing.api.ts';
 import { api, queryString } from '#web/lib/api-client.ts';
-import { apiQueryString, type CatalogApiQuery } from './catalog-url.ts';
+import { preloadImage } from '#web/lib/preload-image.ts';
+import { apiQueryString, type CatalogApiQuery } from '#shared/catalog/catalog-url.ts';
 
 /** Procedures and tags, public and console side: everything under ['catalog'], so one prefix refreshes it all (the landing shows procedures too). */
 export const catalogKeys = {
@@ -62,6 +63,17 @@ export const procedureQuery = (id: string) =>
     // A 404 will not change on a retry.
     retry: (count, error) => count < 2 && (error as { status?: number }).status !== 404,
   });
+
+/**
+ * The procedure page's route loader: the detail loads beside the page's code, and the poster (the page's
+ * largest paint) is requested as soon as the detail names it, before React renders it (issue #13).
+ */
+export async function loadProcedure(queryClient: QueryClient, id: string): Promise<null> {
+  await queryClient.prefetchQuery(procedureQuery(id));
+  const detail = queryClient.getQueryData(procedureQuery(id).queryKey);
+  if (detail?.videoUrl && detail.previewUrl) preloadImage(detail.previewUrl);
+  return null;
+}
 
 /** Records a FASCICULOS click; the download itself is a plain link. */
 export function useGuideClick(id: string) {

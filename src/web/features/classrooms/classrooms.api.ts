@@ -13,7 +13,7 @@ import type {
   ManagedClassroomRow,
   MyClassroom,
 } from '#shared/classrooms/classrooms.schemas.ts';
-import { accountKeys } from '#web/features/accounts/accounts.api.ts';
+import { accountKeys } from '#web/features/accounts/current-user.api.ts';
 import { useRefreshQueries } from '#web/features/admin/console-cache.ts';
 import { catalogKeys } from '#web/features/catalog/catalog.api.ts';
 import { api } from '#web/lib/api-client.ts';

@@ -3,6 +3,7 @@ import type { AdminNewsletter, LandingInput } from '#shared/landing/landing.admi
 import type { Landing } from '#shared/landing/landing.schemas.ts';
 import { useRefreshQueries } from '#web/features/admin/console-cache.ts';
 import { api } from '#web/lib/api-client.ts';
+import { preloadImage } from '#web/lib/preload-image.ts';
 
 /** The home page and the site settings the console edits for it (slides, newsletter image). */
 export const landingKeys = {
@@ -36,16 +37,6 @@ export async function loadLanding(queryClient: QueryClient): Promise<null> {
   const first = landing && landing.slides.length > 1 ? landing.slides[0] : undefined;
   if (first && !first.isVideo) preloadImage(first.mediaUrl);
   return null;
-}
-
-function preloadImage(href: string) {
-  if (document.head.querySelector(`link[rel="preload"][href="${CSS.escape(href)}"]`)) return;
-  const link = document.createElement('link');
-  link.rel = 'preload';
-  link.as = 'image';
-  link.href = href;
-  link.fetchPriority = 'high';
-  document.head.append(link);
 }
 
 export function useAdminLanding() {

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { membershipCheckResponseSchema, membershipResponseSchema } from '#shared/membership/membership.schemas.ts';
-import { useRefreshAccount } from '#web/features/accounts/accounts.api.ts';
+import { useRefreshAccount } from '#web/features/accounts/current-user.api.ts';
 import { api } from '#web/lib/api-client.ts';
 
 export const membershipApi = {

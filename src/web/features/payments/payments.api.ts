@@ -6,7 +6,7 @@ import type {
   startSubscriptionResponseSchema,
   startSubscriptionSchema,
 } from '#shared/payments/payments.schemas.ts';
-import { useRefreshAccount } from '#web/features/accounts/accounts.api.ts';
+import { useRefreshAccount } from '#web/features/accounts/current-user.api.ts';
 import { api } from '#web/lib/api-client.ts';
 
 const paymentKeys = {

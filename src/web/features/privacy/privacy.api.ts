@@ -3,7 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { useNavigate } from 'react-router';
 import type { AdminDeleteAccountInput, DataExportState, DeleteAccountInput } from '#shared/privacy/privacy.schemas.ts';
 import { api } from '#web/lib/api-client.ts';
-import { forgetMember } from '#web/features/accounts/accounts.api.ts';
+import { forgetMember } from '#web/features/accounts/current-user.api.ts';
 import { useRefreshPeople } from '#web/features/users/users.api.ts';
 import { paths } from '#web/paths.ts';
 

@@ -74,20 +74,3 @@ export function useWatchProgress(procedureId: string, token: string | null, play
     };
   }, [procedureId, token, player, queryClient]);
 }
-
-/** Seeks to `seconds` once the player can, then plays. */
-export function seekWhenReady(player: MediaPlayerInstance, seconds: number) {
-  const go = () => {
-    player.currentTime = seconds;
-    void player.play().catch(() => undefined);
-  };
-  if (player.state.canPlay) {
-    go();
-    return;
-  }
-  const stop = player.subscribe(({ canPlay }) => {
-    if (!canPlay) return;
-    queueMicrotask(() => stop());
-    go();
-  });
-}

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { passwordResetConfirmSchema } from '#shared/accounts/password.schemas.ts';
-import { errorMessages } from '#shared/messages.ts';
+import { errorMessages } from '#shared/error-messages.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { usePasswordReset, useResetCodeCheck } from '#web/features/accounts/accounts.api.ts';
 import { ApiError } from '#web/lib/api-client.ts';

@@ -4,7 +4,8 @@ import { notifications } from '@mantine/notifications';
 import { Link } from 'react-router';
 import type { DeviceKind, DeviceSession } from '#shared/accounts/devices.schemas.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
-import { useCloseOtherSessions, useCloseSession, useDeviceSessions, useLogout } from '#web/features/accounts/accounts.api.ts';
+import { useLogout } from '#web/features/accounts/current-user.api.ts';
+import { useCloseOtherSessions, useCloseSession, useDeviceSessions } from '#web/features/accounts/accounts.api.ts';
 import { ApiError } from '#web/lib/api-client.ts';
 import { paths } from '#web/paths.ts';
 

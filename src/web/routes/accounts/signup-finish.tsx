@@ -2,7 +2,8 @@ import { Alert, Button, Container, Loader, Paper, Radio, Stack, Text, Title } fr
 import { useEffect, useRef, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useErrorModal } from '#web/components/error-modal.tsx';
-import { useCurrentUser, useFinishBasicSignUp } from '#web/features/accounts/accounts.api.ts';
+import { useCurrentUser } from '#web/features/accounts/current-user.api.ts';
+import { useFinishBasicSignUp } from '#web/features/accounts/accounts.api.ts';
 import { useConfirmSubscription, usePaymentsConfig, useStartSubscription } from '#web/features/payments/payments.api.ts';
 import { planOptions } from '#web/features/accounts/membership-labels.ts';
 import { ApiError } from '#web/lib/api-client.ts';

@@ -1,7 +1,7 @@
 import { Anchor, Button, Container, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { SignUpWizard } from '#web/features/accounts/components/signup-wizard.tsx';
-import { useCurrentUser } from '#web/features/accounts/accounts.api.ts';
+import { useCurrentUser } from '#web/features/accounts/current-user.api.ts';
 import { longDate } from '#web/features/accounts/membership-labels.ts';
 import { paths } from '#web/paths.ts';
 

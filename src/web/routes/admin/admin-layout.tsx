@@ -4,7 +4,7 @@ import { useRef } from 'react';
 import { Link, Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
 import { skipToMain, useRouteAnnouncer } from '#web/components/layout/route-announcer.ts';
 import { NavigationOverlay } from '#web/components/page-loader.tsx';
-import { useLogout } from '#web/features/accounts/accounts.api.ts';
+import { useLogout } from '#web/features/accounts/current-user.api.ts';
 import { activeNavLink, adminNavLinks } from '#web/features/admin/admin-nav.ts';
 import { TestModeBanner } from '#web/features/payments/test-mode-banner.tsx';
 import { BackupWarningBanner } from '#web/features/backups/backup-warning-banner.tsx';

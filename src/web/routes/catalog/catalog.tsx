@@ -1,11 +1,11 @@
 import { Alert, Box, Button, Collapse, Container, SimpleGrid, Skeleton, Stack, Text, TextInput, Title, useMantineTheme } from '@mantine/core';
 import { useDebouncedCallback, useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { messages } from '#shared/messages.ts';
-import { useCurrentUser } from '#web/features/accounts/accounts.api.ts';
+import { useCurrentUser } from '#web/features/accounts/current-user.api.ts';
 import { useCatalogFilters, useCatalogPage } from '#web/features/catalog/catalog.api.ts';
-import { catalogViewHref, parseCatalogView, toApiQuery, type CatalogView } from '#web/features/catalog/catalog-url.ts';
+import { catalogViewHref, parseCatalogView, toApiQuery, type CatalogView } from '#shared/catalog/catalog-url.ts';
 import { CatalogFilters } from '#web/features/catalog/components/catalog-filters.tsx';
 import { CatalogPagination } from '#web/features/catalog/components/catalog-pagination.tsx';
 import { ProcedureCard } from '#web/features/catalog/components/procedure-card.tsx';
@@ -37,6 +37,10 @@ function Catalog({ view }: { view: CatalogView }) {
   const result = useCatalogPage(query);
 
   const go = (next: CatalogView, replace = false) => void navigate(catalogViewHref(next), { replace });
+  // The first card's picture is the page's largest paint (the HTML already asked for it): the other cards' pictures
+  // start once it has loaded, so on a slow connection they do not share its bandwidth (issue #13).
+  const [firstPictureSettled, setFirstPictureSettled] = useState(false);
+  const settleFirstPicture = useCallback(() => setFirstPictureSettled(true), []);
 
   const [search, setSearch] = useState(view.q);
   const [shownQ, setShownQ] = useState(view.q);
@@ -135,7 +139,14 @@ function Catalog({ view }: { view: CatalogView }) {
               </Text>
               <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg" style={{ opacity: result.isPlaceholderData ? 0.6 : 1 }}>
                 {data?.items.map((procedure, index) => (
-                  <ProcedureCard key={procedure.id} procedure={procedure} headingLevel={2} eager={index < 3} />
+                  <ProcedureCard
+                    key={procedure.id}
+                    procedure={procedure}
+                    headingLevel={2}
+                    eager={index < 3}
+                    pictureWaits={index > 0 && !firstPictureSettled && Boolean(data.items[0]?.previewUrl)}
+                    onPictureSettled={index === 0 ? settleFirstPicture : undefined}
+                  />
                 ))}
               </SimpleGrid>
               <CatalogPagination page={view.page} totalPages={totalPages} onChange={onPage} />

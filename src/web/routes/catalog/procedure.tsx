@@ -1,16 +1,15 @@
-import { Alert, Anchor, Badge, Button, Card, Container, Grid, Group, Modal, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Card, Container, Grid, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import type { MediaPlayerInstance } from '@vidstack/react';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import type { ProcedureDetail } from '#shared/catalog/catalog.schemas.ts';
-import { messages } from '#shared/messages.ts';
 import { secondDeviceMessage, useHereLabel } from '#shared/viewing/viewing.rules.ts';
-import { useCurrentUser } from '#web/features/accounts/accounts.api.ts';
+import { useCurrentUser } from '#web/features/accounts/current-user.api.ts';
 import { procedureQuery, useGuideClick } from '#web/features/catalog/catalog.api.ts';
 import { LockIcon } from '#web/features/catalog/components/lock-icon.tsx';
-import { ProcedurePlayer, ReplacedNotice } from '#web/features/catalog/components/procedure-player.tsx';
+import { ProcedurePlayer, ReplacedNotice, type PlayerControls } from '#web/features/catalog/components/procedure-player.tsx';
 import { useViewingSession } from '#web/features/viewing/use-viewing-session.ts';
 import { ApiError } from '#web/lib/api-client.ts';
 import { href, paths } from '#web/paths.ts';
@@ -20,6 +19,8 @@ import { NotFoundPage } from '#web/routes/not-found.tsx';
 const memberTools = () => import('#web/features/watching/components/procedure-member-tools.tsx');
 const ProcedureFavorite = lazy(() => memberTools().then((m) => ({ default: m.ProcedureFavorite })));
 const WatchProgress = lazy(() => memberTools().then((m) => ({ default: m.WatchProgress })));
+// Mantine's Modal (transition, portal, focus trap) loads when the guide's notice is first asked for
+const GuideNoticeModal = lazy(() => import('#web/features/catalog/components/guide-notice-modal.tsx').then((m) => ({ default: m.GuideNoticeModal })));
 
 export function ProcedurePage() {
   const { id = '' } = useParams();
@@ -103,6 +104,7 @@ function ProcedureView({ procedure }: { procedure: ProcedureDetail }) {
 
 function VideoArea({ procedure, viewing }: { procedure: ProcedureDetail; viewing: ReturnType<typeof useViewingSession> }) {
   const [player, setPlayer] = useState<MediaPlayerInstance | null>(null);
+  const controls = useRef<PlayerControls>(null);
   if (!procedure.videoUrl) {
     return <Text c="dimmed">Este procedimiento aún no tiene video.</Text>;
   }
@@ -137,12 +139,19 @@ function VideoArea({ procedure, viewing }: { procedure: ProcedureDetail; viewing
       {/* room kept for 'Continuar desde …' so the video does not move when it appears */}
       <Group mih={36}>
         <Suspense fallback={null}>
-          <WatchProgress key={viewing.token} procedureId={procedure.id} token={viewing.token} player={player} />
+          <WatchProgress
+            key={viewing.token}
+            procedureId={procedure.id}
+            token={viewing.token}
+            player={player}
+            onResume={(seconds) => controls.current?.playFrom(seconds)}
+          />
         </Suspense>
       </Group>
       <ProcedurePlayer
         key={viewing.token}
         playerRef={setPlayer}
+        controlsRef={controls}
         onViewingReplaced={viewing.markReplaced}
         src={`${procedure.videoUrl}?vt=${encodeURIComponent(viewing.token)}`}
         hlsSrc={procedure.hlsUrl ? `${procedure.hlsUrl}?vt=${encodeURIComponent(viewing.token)}` : null}
@@ -174,6 +183,14 @@ function DemoBanner({ procedure, isGuest }: { procedure: ProcedureDetail; isGues
 
 function GuideCard({ procedure, isGuest }: { procedure: ProcedureDetail; isGuest: boolean }) {
   const [opened, modal] = useDisclosure(false);
+  // mounted from the first opening on, so later closings and openings keep the Modal's transitions
+  const [noticeWanted, setNoticeWanted] = useState(false);
+  // a Modal mounted open does not know what had the focus: closing gives it back to the button here
+  const noticeButton = useRef<HTMLButtonElement>(null);
+  const closeNotice = () => {
+    modal.close();
+    noticeButton.current?.focus();
+  };
   const guideClick = useGuideClick(procedure.id);
 
   return (
@@ -196,21 +213,22 @@ function GuideCard({ procedure, isGuest }: { procedure: ProcedureDetail; isGuest
           Descargar guía PDF
         </Button>
       ) : (
-        <Button onClick={modal.open} leftSection={<LockIcon />}>
+        <Button
+          ref={noticeButton}
+          onClick={() => {
+            setNoticeWanted(true);
+            modal.open();
+          }}
+          leftSection={<LockIcon />}
+        >
           Descargar guía PDF
         </Button>
       )}
-      <Modal opened={opened} onClose={modal.close} title="Aviso" centered>
-        <Text>{messages.guideNeedsPremium}</Text>
-        <Group justify="flex-end" mt="lg">
-          <Button variant="default" onClick={modal.close}>
-            Cancelar
-          </Button>
-          <Button component={Link} to={isGuest ? paths.signUp : paths.profile}>
-            Obtener
-          </Button>
-        </Group>
-      </Modal>
+      {noticeWanted && (
+        <Suspense fallback={null}>
+          <GuideNoticeModal opened={opened} onClose={closeNotice} isGuest={isGuest} />
+        </Suspense>
+      )}
     </Card>
   );
 }

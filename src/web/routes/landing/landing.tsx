@@ -2,7 +2,7 @@ import { Anchor, Box, Button, Card, Container, Group, SimpleGrid, Skeleton, Stac
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { defaultHeroSeconds } from '#shared/landing/landing.rules.ts';
-import { useCurrentUser } from '#web/features/accounts/accounts.api.ts';
+import { useCurrentUser } from '#web/features/accounts/current-user.api.ts';
 import { ProcedureCard } from '#web/features/catalog/components/procedure-card.tsx';
 import { useLanding } from '#web/features/landing/landing.api.ts';
 import { DefaultHero, HeroCarousel } from '#web/features/landing/components/hero-carousel.tsx';

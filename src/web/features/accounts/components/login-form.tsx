@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import type { CurrentUser } from '#shared/accounts/accounts.schemas.ts';
 import { loginSchema, type LoginInput } from '#shared/accounts/accounts.schemas.ts';
 import type { ErrorCode } from '#shared/errors.ts';
-import { loginFallback } from '#shared/messages.ts';
+import { loginFallback } from '#shared/error-messages.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { ApiError } from '#web/lib/api-client.ts';
 import { paths } from '#web/paths.ts';

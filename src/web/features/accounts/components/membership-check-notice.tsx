@@ -1,7 +1,7 @@
 import { Button, Group, Modal, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useCurrentUser } from '#web/features/accounts/accounts.api.ts';
+import { useCurrentUser } from '#web/features/accounts/current-user.api.ts';
 import { membershipApi } from '#web/features/membership/membership.api.ts';
 
 const checkedUsers = new Set<string>();

@@ -1,7 +1,8 @@
 import { Button, FileButton, Group, Image, Input, Modal, Progress, Stack, Text } from '@mantine/core';
 import { useRef, useState } from 'react';
 import { useController, type FieldPath, type FieldValues, type UseFormReturn } from 'react-hook-form';
-import { errorMessages, messages } from '#shared/messages.ts';
+import { errorMessages } from '#shared/error-messages.ts';
+import { messages } from '#shared/messages.ts';
 import {
   acceptAttribute,
   displayFileName,

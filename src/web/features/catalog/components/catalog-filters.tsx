@@ -4,9 +4,9 @@ import { Link } from 'react-router';
 import { procedureTypes, species } from '#shared/catalog/catalog.rules.ts';
 import type { CatalogFilterKind } from '#shared/catalog/catalog.schemas.ts';
 import { messages } from '#shared/messages.ts';
-import { useCurrentUser } from '#web/features/accounts/accounts.api.ts';
+import { useCurrentUser } from '#web/features/accounts/current-user.api.ts';
 import { useCatalogFilters } from '#web/features/catalog/catalog.api.ts';
-import { catalogViewHref, isActiveFilter, withFilter, withUnwatched, type CatalogView } from '../catalog-url.ts';
+import { catalogViewHref, isActiveFilter, withFilter, withUnwatched, type CatalogView } from '#shared/catalog/catalog-url.ts';
 
 type Option = { label: string; value: string | null };
 

@@ -9,14 +9,26 @@ import classes from './procedure-card.module.css';
 // members only: a guest's card never loads the favourites code
 const FavoriteButton = lazy(() => import('#web/features/watching/components/favorite-button.tsx'));
 
-type Props = { procedure: ProcedureCardData; headingLevel?: 2 | 3; eager?: boolean; footer?: ReactNode };
+type Props = {
+  procedure: ProcedureCardData;
+  headingLevel?: 2 | 3;
+  eager?: boolean;
+  /** The picture waits (an empty box of its size) until the page lets it load. */
+  pictureWaits?: boolean;
+  /** Called once the picture has loaded or failed. */
+  onPictureSettled?: () => void;
+  footer?: ReactNode;
+};
 
 /** A catalogue card: preview, name, species, tags, a clamped description, the premium lock and a member's marks. */
-export function ProcedureCard({ procedure, headingLevel = 3, eager = false, footer }: Props) {
+export function ProcedureCard(props: Props) {
+  const { procedure, headingLevel = 3, eager = false, pictureWaits = false, onPictureSettled, footer } = props;
   return (
     <Card withBorder radius="md" padding="md" className={classes.card} component="article">
       <Card.Section pos="relative">
-        {procedure.previewUrl ? (
+        {procedure.previewUrl && pictureWaits ? (
+          <div className={classes.pending} />
+        ) : procedure.previewUrl ? (
           <img
             src={procedure.previewUrl}
             alt={`Vista previa de ${procedure.name}`}
@@ -25,6 +37,8 @@ export function ProcedureCard({ procedure, headingLevel = 3, eager = false, foot
             loading={eager ? 'eager' : 'lazy'}
             decoding="async"
             className={classes.image}
+            onLoad={onPictureSettled}
+            onError={onPictureSettled}
           />
         ) : (
           <div className={classes.placeholder} />

@@ -1,73 +1,34 @@
-import '@vidstack/react/player/styles/default/theme.css';
-import '@vidstack/react/player/styles/default/layouts/video.css';
-import { Alert, Button, Stack, Switch, Text, Title, UnstyledButton } from '@mantine/core';
-import { isHLSProvider, isVideoProvider, MediaPlayer, MediaProvider, Track, type MediaPlayerInstance, type MediaProviderAdapter, type PlayerSrc } from '@vidstack/react';
-import { DefaultVideoLayout, defaultLayoutIcons, type DefaultLayoutTranslations } from '@vidstack/react/player/layouts/default';
-import { useLocalStorage, useMergedRef } from '@mantine/hooks';
-import { useEffect, useMemo, useRef, useState, type Ref } from 'react';
+import { Button, Stack, Switch, Text, Title, UnstyledButton } from '@mantine/core';
+import type { MediaPlayerInstance } from '@vidstack/react';
+import { useLocalStorage } from '@mantine/hooks';
+import { lazy, Suspense, useImperativeHandle, useState, type ComponentProps, type Ref } from 'react';
 import { formatChapterTime } from '#shared/catalog/catalog.rules.ts';
 import type { CaptionTrack } from '#shared/catalog/catalog.schemas.ts';
-import { buildChaptersVtt } from '../chapters-vtt.ts';
 import { storageKeys } from '#web/lib/storage-keys.ts';
-import { playbackRetryLabel, playbackStoppedMessage } from '#web/features/viewing/media-recovery.ts';
-import { useMediaRecovery } from '#web/features/viewing/use-media-recovery.ts';
+import type { PlayRequest } from './procedure-video.tsx';
 import classes from './procedure-player.module.css';
 
 type Chapter = { name: string; timeSeconds: number };
 
-const spanish: Partial<DefaultLayoutTranslations> = {
-  Announcements: 'Anuncios',
-  Accessibility: 'Accesibilidad',
-  Audio: 'Audio',
-  Auto: 'Automático',
-  Captions: 'Subtítulos',
-  Chapters: 'Secciones',
-  'Closed-Captions Off': 'Subtítulos desactivados',
-  'Closed-Captions On': 'Subtítulos activados',
-  Default: 'Predeterminado',
-  Disabled: 'Desactivado',
-  Download: 'Descargar',
-  'Enter Fullscreen': 'Pantalla completa',
-  'Exit Fullscreen': 'Salir de pantalla completa',
-  'Enter PiP': 'Imagen en imagen',
-  'Exit PiP': 'Salir de imagen en imagen',
-  Fullscreen: 'Pantalla completa',
-  'Keyboard Animations': 'Animaciones del teclado',
-  Loop: 'Repetir',
-  Mute: 'Silenciar',
-  Normal: 'Normal',
-  Off: 'Desactivado',
-  Pause: 'Pausar',
-  Play: 'Reproducir',
-  Playback: 'Reproducción',
-  Quality: 'Calidad',
-  Replay: 'Repetir',
-  Reset: 'Restablecer',
-  'Seek Backward': 'Retroceder',
-  'Seek Forward': 'Adelantar',
-  Seek: 'Buscar',
-  Settings: 'Configuración',
-  Speed: 'Velocidad',
-  Unmute: 'Activar sonido',
-  Volume: 'Volumen',
-};
+/** What the page may ask of the player before it exists (resume positions). */
+export type PlayerControls = { playFrom: (seconds: number) => void };
 
-const mimeOf = (url: string): 'video/webm' | 'video/mp4' =>
-  new URL(url, 'http://x').pathname.toLowerCase().endsWith('.webm') ? 'video/webm' : 'video/mp4';
+// Vidstack, its styles and hls.js load when the person asks to play, not with the page (issue #13)
+const loadVideo = () => import('./procedure-video.tsx');
+const loadHls = () => import('hls.js/light');
+const ProcedureVideo = lazy(() => loadVideo().then((module) => ({ default: module.ProcedureVideo })));
+// with a ladder, hls.js is fetched beside the player rather than after it, and handed to it
+const ProcedureVideoWithHls = lazy(() =>
+  Promise.all([loadVideo(), loadHls()]).then(([module, hls]) => ({
+    default: (props: ComponentProps<typeof module.ProcedureVideo>) => <module.ProcedureVideo {...props} hls={hls.default} />,
+  })),
+);
 
-/** 'Ahorro de datos': the lowest rendition, chosen by hand; off, hls.js picks what the connection allows. */
-function applyDataSaver(player: MediaPlayerInstance | null, on: boolean) {
-  const qualities = player?.qualities;
-  if (!qualities || qualities.length === 0) return;
-  if (!on) {
-    if (!qualities.auto) qualities.autoSelect();
-    return;
-  }
-  const lowest = qualities.toArray().reduce((low, each) => (each.height < low.height ? each : low));
-  if (!lowest.selected || qualities.auto) lowest.selected = true;
-}
-
-/** Vidstack player with the chapters as a WebVTT track and as the 'Secciones navegables' list, and a captions menu. */
+/**
+ * The procedure's video with the chapters as the 'Secciones navegables' list (and as a WebVTT track in the
+ * player) and a captions menu. Until the person plays, seeks or resumes, a poster with a play button stands in
+ * the player's box.
+ */
 export function ProcedurePlayer(props: {
   src: string;
   /** The HLS master playlist (same query as src); src stays the fallback where HLS cannot play. */
@@ -76,86 +37,42 @@ export function ProcedurePlayer(props: {
   poster?: string | null;
   chapters: Chapter[];
   captions?: CaptionTrack[];
-  /** Lets the page follow and seek the player (resume positions). */
+  /** Lets the page follow the player once it exists. */
   playerRef?: Ref<MediaPlayerInstance>;
+  /** Lets the page start or seek the player, which mounts it first when needed (resume positions). */
+  controlsRef?: Ref<PlayerControls>;
   /** /media said another device took the viewing: the page shows its notice instead of retrying. */
   onViewingReplaced?: () => void;
 }) {
-  const { title, poster, chapters, captions = [] } = props;
-  const [video, setVideo] = useState<HTMLVideoElement | null>(null);
-  const recovery = useMediaRecovery({ media: video, onReplaced: props.onViewingReplaced });
-  const src = recovery.sourceOf(props.src);
-  const hlsSrc = props.hlsSrc ? recovery.sourceOf(props.hlsSrc) : null;
-  const player = useRef<MediaPlayerInstance>(null);
-  const mergedRef = useMergedRef(player, props.playerRef);
-  const [duration, setDuration] = useState(0);
+  const { title, poster = null, chapters, captions = [], hlsSrc = null } = props;
+  // null until the person plays, seeks or resumes; each request is a new object the player acts on
+  const [request, setRequest] = useState<PlayRequest | null>(null);
   const [dataSaver, setDataSaver] = useLocalStorage({ key: storageKeys.dataSaver, defaultValue: false, getInitialValueInEffect: false });
-  const dataSaverRef = useRef(dataSaver);
-  const sources = useMemo<PlayerSrc>(
-    () => (hlsSrc ? [{ src: hlsSrc, type: 'application/x-mpegurl' as const }, { src, type: mimeOf(src) }] : { src, type: mimeOf(src) }),
-    [hlsSrc, src],
-  );
 
-  const onProviderChange = (provider: MediaProviderAdapter | null) => {
-    setVideo(isVideoProvider(provider) || isHLSProvider(provider) ? provider.video : null);
-    if (!isHLSProvider(provider)) return;
-    // never the CDN: hls.js comes from our own bundle, loaded only when a ladder plays
-    provider.library = () => import('hls.js/light');
-    // -1: the first segments come at the level the measured bandwidth allows
-    provider.config = { startLevel: dataSaverRef.current ? 0 : -1 };
-  };
-
-  useEffect(() => {
-    dataSaverRef.current = dataSaver;
-    applyDataSaver(player.current, dataSaver);
-  }, [dataSaver]);
-
-  const vttUrl = useMemo(() => {
-    if (chapters.length === 0 || duration <= 0) return null;
-    return URL.createObjectURL(new Blob([buildChaptersVtt(chapters, duration)], { type: 'text/vtt' }));
-  }, [chapters, duration]);
-  useEffect(() => () => {
-    if (vttUrl) URL.revokeObjectURL(vttUrl);
-  }, [vttUrl]);
-
-  const seek = (seconds: number) => {
-    const instance = player.current;
-    if (!instance) return;
-    instance.currentTime = seconds;
-    void instance.play().catch(() => undefined);
-  };
+  const playFrom = (seconds: number | null, focus: boolean) => setRequest({ at: seconds, focus });
+  const Video = hlsSrc ? ProcedureVideoWithHls : ProcedureVideo;
+  // the control that asked (the resume button) goes away: the focus moves into the player
+  useImperativeHandle(props.controlsRef, () => ({ playFrom: (seconds: number) => playFrom(seconds, true) }));
 
   return (
     <Stack gap="lg">
-      <MediaPlayer
-        ref={mergedRef}
-        className={classes.player}
-        title={title}
-        src={sources}
-        onProviderChange={onProviderChange}
-        onQualitiesChange={() => applyDataSaver(player.current, dataSaverRef.current)}
-        poster={poster ?? undefined}
-        playsInline
-        crossOrigin={null}
-        aspectRatio="16/9"
-        load="visible"
-        onDurationChange={(value) => setDuration(value)}
-      >
-        <MediaProvider>
-          {vttUrl && <Track kind="chapters" src={vttUrl} type="vtt" lang="es" label="Secciones" default />}
-          {captions.map((caption) => (
-            <Track key={caption.url} kind="subtitles" src={caption.url} type="vtt" lang={caption.language} label={caption.label} />
-          ))}
-        </MediaProvider>
-        <DefaultVideoLayout icons={defaultLayoutIcons} translations={spanish} noScrubGesture slots={{ googleCastButton: null }} />
-      </MediaPlayer>
-      {recovery.failed && (
-        <Alert color="red" role="alert">
-          {playbackStoppedMessage}
-          <Button variant="subtle" onClick={recovery.retry} ml="sm" size="compact-sm">
-            {playbackRetryLabel}
-          </Button>
-        </Alert>
+      {request ? (
+        <Suspense fallback={<PlayerFacade poster={poster} loading />}>
+          <Video
+            src={props.src}
+            hlsSrc={hlsSrc}
+            title={title}
+            poster={poster}
+            chapters={chapters}
+            captions={captions}
+            dataSaver={dataSaver}
+            request={request}
+            playerRef={props.playerRef}
+            onViewingReplaced={props.onViewingReplaced}
+          />
+        </Suspense>
+      ) : (
+        <PlayerFacade poster={poster} onPlay={() => playFrom(null, true)} onIntent={() => void (hlsSrc ? Promise.all([loadVideo(), loadHls()]) : loadVideo())} />
       )}
       {hlsSrc && (
         <Switch
@@ -173,7 +90,7 @@ export function ProcedurePlayer(props: {
           <ol className={classes.chapters}>
             {chapters.map((chapter) => (
               <li key={`${chapter.timeSeconds}-${chapter.name}`}>
-                <UnstyledButton className={classes.chapter} onClick={() => seek(chapter.timeSeconds)}>
+                <UnstyledButton className={classes.chapter} onClick={() => playFrom(chapter.timeSeconds, false)}>
                   <Text component="span" ff="monospace" fw={700} c="blue.9">
                     {formatChapterTime(chapter.timeSeconds)}
                   </Text>
@@ -185,6 +102,33 @@ export function ProcedurePlayer(props: {
         </section>
       )}
     </Stack>
+  );
+}
+
+/** The poster in the player's box with a play button; pointing at it or focusing it fetches the player early. */
+function PlayerFacade(props: { poster: string | null; onPlay?: () => void; onIntent?: () => void; loading?: boolean }) {
+  const prefetch = props.onIntent;
+  return (
+    <div className={`${classes.player} ${classes.facade}`}>
+      {props.poster && <img className={classes.poster} src={props.poster} alt="" fetchPriority="high" decoding="async" />}
+      <button
+        type="button"
+        className={classes.play}
+        aria-label="Reproducir"
+        aria-busy={props.loading || undefined}
+        disabled={props.loading}
+        onClick={props.onPlay}
+        onPointerEnter={prefetch}
+        onTouchStart={prefetch}
+        onFocus={prefetch}
+      >
+        <span className={classes.playIcon} data-loading={props.loading || undefined} aria-hidden>
+          <svg viewBox="0 0 24 24" width="32" height="32" fill="currentColor">
+            <path d="M8 5.5v13a1 1 0 0 0 1.52.85l10.4-6.5a1 1 0 0 0 0-1.7L9.52 4.65A1 1 0 0 0 8 5.5Z" />
+          </svg>
+        </span>
+      </button>
+    </div>
   );
 }
 

@@ -1,7 +1,7 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import type { ExpiryWarning } from '#shared/classrooms/classrooms.schemas.ts';
-import { useCurrentUser } from '#web/features/accounts/accounts.api.ts';
+import { useCurrentUser } from '#web/features/accounts/current-user.api.ts';
 import { claimExpiryWarnings } from '#web/features/classrooms/classrooms.api.ts';
 
 const checkedUsers = new Set<string>();

@@ -1,5 +1,5 @@
 import type { EmblaCarouselType } from 'embla-carousel';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 
 /**
  * `describe` must be stable (defined outside the component).
@@ -18,14 +18,18 @@ export function useCarouselAutoplay(embla: EmblaCarouselType | null, ms: number,
   const canPlay = ms > 0 && !reducedMotion;
   const paused = hovered || focused || stopped;
 
+  /** One automatic step (not announced). */
+  const advance = useCallback(() => {
+    if (!embla) return;
+    automatic.current = true;
+    embla.scrollNext();
+  }, [embla]);
+
   useEffect(() => {
     if (!embla || paused || !canPlay) return;
-    const timer = window.setInterval(() => {
-      automatic.current = true;
-      embla.scrollNext();
-    }, ms);
+    const timer = window.setInterval(advance, ms);
     return () => window.clearInterval(timer);
-  }, [embla, ms, paused, canPlay]);
+  }, [embla, ms, paused, canPlay, advance]);
 
   useEffect(() => {
     if (!embla) return;
@@ -55,6 +59,9 @@ export function useCarouselAutoplay(embla: EmblaCarouselType | null, ms: number,
     /** The element around the carousel (a callback ref). */
     setRoot,
     canPlay,
+    /** Stopped, or the pointer or focus is on it: nothing moves on its own. */
+    paused: paused || !canPlay,
+    advance,
     stopped,
     toggleStopped: () => setStopped((value) => !value),
     announcement,

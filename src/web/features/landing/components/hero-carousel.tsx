@@ -1,8 +1,6 @@
-import '@mantine/carousel/styles.css';
-import { Carousel } from '@mantine/carousel';
 import { Button, Container, Group, Stack, Text, Title } from '@mantine/core';
 import type { EmblaCarouselType } from 'embla-carousel';
-import { useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { LandingSlide } from '#shared/landing/landing.schemas.ts';
 import { paths } from '#web/paths.ts';
@@ -43,13 +41,98 @@ export function DefaultHero({ isGuest }: { isGuest: boolean }) {
   );
 }
 
+/** One slide's picture or video and its texts: the same in the first, still slide and in the carousel. */
+export function HeroSlide(props: { slide: LandingSlide; index: number; isGuest: boolean; videoShown: boolean }) {
+  const { slide, index, isGuest } = props;
+  return (
+    <>
+      {slide.isVideo ? (
+        <video className={classes.media} src={props.videoShown ? slide.mediaUrl : undefined} autoPlay muted loop playsInline aria-hidden />
+      ) : (
+        <img
+          className={classes.media}
+          src={slide.mediaUrl}
+          alt={slide.title || 'Imagen de CxVet'}
+          width={1600}
+          height={700}
+          loading={index === 0 ? 'eager' : 'lazy'}
+          fetchPriority={index === 0 ? 'high' : 'auto'}
+          // the first picture is painted again when the carousel takes the still slide's place: at once, no blank frame
+          decoding={index === 0 ? 'sync' : 'async'}
+        />
+      )}
+      <div className={classes.overlay} data-color={slide.textColor}>
+        <Container size="md">
+          <Stack align="center" gap="md">
+            {slide.title && (
+              <Text component="p" fw={800} className={classes.title}>
+                {slide.title}
+              </Text>
+            )}
+            {slide.subtitle && <Text className={classes.subtitle}>{slide.subtitle}</Text>}
+            <Group justify="center">
+              {isGuest && <JoinButton color={slide.textColor === 'Blanco' ? 'white' : 'blue'} />}
+              <Button
+                component={Link}
+                to={paths.catalog}
+                size="lg"
+                variant={slide.textColor === 'Blanco' ? 'outline' : 'filled'}
+                color={slide.textColor === 'Blanco' ? 'white' : 'dark'}
+              >
+                Ver procedimientos
+              </Button>
+            </Group>
+          </Stack>
+        </Container>
+      </div>
+    </>
+  );
+}
+
+// the carousel (Mantine's Carousel and embla, ~9 KiB) is not needed to show the first slide (issue #13)
+const HeroSlides = lazy(() => import('./carousels.tsx').then((module) => ({ default: module.HeroSlides })));
+
+/**
+ * Spec 1 §2's carousel. The first slide is painted still, with the page; the carousel's code loads when the first
+ * slide has been shown its time (then moves on at once), when the visitor stops the presentation (the arrows and
+ * dots are there to browse by hand), or at once for visitors who prefer reduced motion, who get no autoplay. It
+ * never loads while the pointer or focus is on the slide, so nothing is replaced under the visitor's focus; the
+ * pause button stays the same element throughout.
+ */
 export function HeroCarousel(props: { slides: LandingSlide[]; slideSeconds: number; isGuest: boolean }) {
   const { slides, slideSeconds, isGuest } = props;
   const [embla, setEmbla] = useState<EmblaCarouselType | null>(null);
-  const { setRoot, handlers, announcement, canPlay, stopped, toggleStopped } = useCarouselAutoplay(embla, slideSeconds * 1000, describeSlide);
-  // Video slides load only once they are shown, so phones do not download every slide up front.
-  const [shown, setShown] = useState<ReadonlySet<number>>(() => new Set([0]));
-  const onSlideChange = (index: number) => setShown((previous) => (previous.has(index) ? previous : new Set(previous).add(index)));
+  const autoplay = useCarouselAutoplay(embla, slideSeconds * 1000, describeSlide);
+  const { setRoot, handlers, announcement, canPlay, stopped, paused } = autoplay;
+  const [live, setLive] = useState(!canPlay);
+  const advanceWhenReady = useRef(false);
+
+  useEffect(() => {
+    if (live || paused) return;
+    const timer = window.setTimeout(() => {
+      advanceWhenReady.current = true;
+      setLive(true);
+    }, slideSeconds * 1000);
+    return () => window.clearTimeout(timer);
+  }, [live, paused, slideSeconds]);
+
+  const { advance } = autoplay;
+  useEffect(() => {
+    if (!embla || !advanceWhenReady.current) return;
+    advanceWhenReady.current = false;
+    advance();
+  }, [embla, advance]);
+
+  const toggleStopped = () => {
+    if (!stopped) setLive(true);
+    autoplay.toggleStopped();
+  };
+
+  const still = (
+    <div className={classes.slide} aria-roledescription="diapositiva" aria-label={`1 de ${slides.length}`} role="group">
+      <HeroSlide slide={slides[0]!} index={0} isGuest={isGuest} videoShown />
+    </div>
+  );
 
   return (
     <section
@@ -65,71 +148,14 @@ export function HeroCarousel(props: { slides: LandingSlide[]; slideSeconds: numb
       <div role="status" style={visuallyHidden}>
         {announcement}
       </div>
-      {canPlay && slides.length > 1 && (
-        <CarouselPauseButton stopped={stopped} onToggle={toggleStopped} what="presentación" className={classes.pause} />
+      {canPlay && <CarouselPauseButton stopped={stopped} onToggle={toggleStopped} what="presentación" className={classes.pause} />}
+      {live ? (
+        <Suspense fallback={still}>
+          <HeroSlides slides={slides} isGuest={isGuest} onEmbla={setEmbla} />
+        </Suspense>
+      ) : (
+        still
       )}
-      <Carousel
-        getEmblaApi={setEmbla}
-        onSlideChange={onSlideChange}
-        emblaOptions={{ loop: true }}
-        withIndicators
-        withKeyboardEvents
-        nextControlProps={{ 'aria-label': 'Diapositiva siguiente' }}
-        previousControlProps={{ 'aria-label': 'Diapositiva anterior' }}
-        getIndicatorProps={(index) => ({ 'aria-label': `Ir a la diapositiva ${index + 1}` })}
-        classNames={{ indicator: classes.indicator, controls: classes.controls }}
-      >
-        {slides.map((slide, index) => (
-          <Carousel.Slide key={slide.id} className={classes.slide} aria-roledescription="diapositiva" aria-label={`${index + 1} de ${slides.length}`} role="group">
-            {slide.isVideo ? (
-              <video
-                className={classes.media}
-                src={shown.has(index) ? slide.mediaUrl : undefined}
-                autoPlay
-                muted
-                loop
-                playsInline
-                aria-hidden
-              />
-            ) : (
-              <img
-                className={classes.media}
-                src={slide.mediaUrl}
-                alt={slide.title || 'Imagen de CxVet'}
-                width={1600}
-                height={700}
-                loading={index === 0 ? 'eager' : 'lazy'}
-                fetchPriority={index === 0 ? 'high' : 'auto'}
-                decoding="async"
-              />
-            )}
-            <div className={classes.overlay} data-color={slide.textColor}>
-              <Container size="md">
-                <Stack align="center" gap="md">
-                  {slide.title && (
-                    <Text component="p" fw={800} className={classes.title}>
-                      {slide.title}
-                    </Text>
-                  )}
-                  {slide.subtitle && <Text className={classes.subtitle}>{slide.subtitle}</Text>}
-                  <Group justify="center">
-                    {isGuest && <JoinButton color={slide.textColor === 'Blanco' ? 'white' : 'blue'} />}
-                    <Button
-                      component={Link}
-                      to={paths.catalog}
-                      size="lg"
-                      variant={slide.textColor === 'Blanco' ? 'outline' : 'filled'}
-                      color={slide.textColor === 'Blanco' ? 'white' : 'dark'}
-                    >
-                      Ver procedimientos
-                    </Button>
-                  </Group>
-                </Stack>
-              </Container>
-            </div>
-          </Carousel.Slide>
-        ))}
-      </Carousel>
     </section>
   );
 }

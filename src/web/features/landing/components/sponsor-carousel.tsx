@@ -1,18 +1,17 @@
-import '@mantine/carousel/styles.css';
-import { Carousel } from '@mantine/carousel';
 import type { EmblaCarouselType } from 'embla-carousel';
-import { useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useCarouselAutoplay } from './autoplay.ts';
 import { CarouselPauseButton } from './carousel-pause-button.tsx';
 import classes from './sponsor-carousel.module.css';
 
 export type LogoLink = { id: string; title: string; logoUrl: string; link: string | null };
 
-export function PartnerLogo({ partner }: { partner: LogoLink }) {
+export function PartnerLogo({ partner, still = false }: { partner: LogoLink; still?: boolean }) {
   const image = (
     <img src={partner.logoUrl} alt={partner.title} width={300} height={150} loading="lazy" decoding="async" className={classes.logo} />
   );
-  if (!partner.link) return <div className={classes.logoLink}>{image}</div>;
+  // still: before the carousel replaces it, nothing in it can hold the focus
+  if (!partner.link || still) return <div className={classes.logoLink}>{image}</div>;
   return (
     <a href={partner.link} target="_blank" rel="noopener noreferrer" className={classes.logoLink} title={`${partner.title} (se abre en una pestaña nueva)`}>
       {image}
@@ -22,10 +21,34 @@ export function PartnerLogo({ partner }: { partner: LogoLink }) {
 
 const describeSponsor = (index: number, count: number) => `Patrocinador ${index + 1} de ${count}`;
 
-/** The sponsor logos, 2.5 s per step. */
+// the carousel's code (~9 KiB) loads as the section comes near the screen (issue #13)
+const SponsorSlides = lazy(() => import('./carousels.tsx').then((module) => ({ default: module.SponsorSlides })));
+
+/** The sponsor logos, 2.5 s per step; shown still, in a row, until the carousel has loaded. */
 export function SponsorCarousel({ sponsors }: { sponsors: LogoLink[] }) {
   const [embla, setEmbla] = useState<EmblaCarouselType | null>(null);
   const { setRoot, handlers, announcement, canPlay, stopped, toggleStopped } = useCarouselAutoplay(embla, sponsors.length > 1 ? 2500 : 0, describeSponsor);
+  const [near, setNear] = useState(false);
+  const [row, setRow] = useState<HTMLElement | null>(null);
+
+  useEffect(() => {
+    if (!row || near) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) setNear(true);
+    }, { rootMargin: '600px 0px' });
+    observer.observe(row);
+    return () => observer.disconnect();
+  }, [row, near]);
+
+  const still = (
+    <div ref={setRow} className={classes.still}>
+      {sponsors.map((sponsor) => (
+        <div key={sponsor.id} className={classes.slide}>
+          <PartnerLogo partner={sponsor} still />
+        </div>
+      ))}
+    </div>
+  );
 
   return (
     <div ref={setRoot} className={classes.root} {...handlers}>
@@ -35,21 +58,13 @@ export function SponsorCarousel({ sponsors }: { sponsors: LogoLink[] }) {
       {canPlay && (
         <CarouselPauseButton stopped={stopped} onToggle={toggleStopped} what="patrocinadores" className={classes.pause} />
       )}
-      <Carousel
-        getEmblaApi={setEmbla}
-        emblaOptions={{ loop: sponsors.length > 1, align: sponsors.length < 4 ? 'center' : 'start' }}
-        slideGap="md"
-        withControls={sponsors.length > 1}
-        nextControlProps={{ 'aria-label': 'Patrocinador siguiente' }}
-        previousControlProps={{ 'aria-label': 'Patrocinador anterior' }}
-        aria-label="Patrocinadores"
-      >
-        {sponsors.map((sponsor) => (
-          <Carousel.Slide key={sponsor.id} className={classes.slide}>
-            <PartnerLogo partner={sponsor} />
-          </Carousel.Slide>
-        ))}
-      </Carousel>
+      {near ? (
+        <Suspense fallback={still}>
+          <SponsorSlides sponsors={sponsors} onEmbla={setEmbla} />
+        </Suspense>
+      ) : (
+        still
+      )}
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { adminDeleteAccountSchema, type AdminDeleteAccountInput } from '#shared/privacy/privacy.schemas.ts';
-import { errorMessages } from '#shared/messages.ts';
+import { errorMessages } from '#shared/error-messages.ts';
 import { ApiError } from '#web/lib/api-client.ts';
 import { useAdminDeleteData } from '#web/features/privacy/privacy.api.ts';
 import { CertificateChoiceField, DeletionFormActions } from './deletion-form-parts.tsx';

@@ -3,7 +3,7 @@ import type { MediaPlayerInstance } from '@vidstack/react';
 import { useState } from 'react';
 import { resumeLabel, resumePoint } from '#shared/watching/watching.rules.ts';
 import { useProcedureProgress } from '#web/features/watching/watching.api.ts';
-import { seekWhenReady, useWatchProgress } from '../use-watch-progress.ts';
+import { useWatchProgress } from '../use-watch-progress.ts';
 import FavoriteButton from './favorite-button.tsx';
 
 // the heart's size, kept while it loads so the title does not move
@@ -16,9 +16,12 @@ export function ProcedureFavorite({ procedureId, procedureName }: { procedureId:
   return <FavoriteButton procedureId={procedureId} procedureName={procedureName} isFavorite={progress.data.isFavorite} />;
 }
 
-/** Saves the member's place while the full video plays and offers 'Continuar desde …' where they left it. */
-export function WatchProgress(props: { procedureId: string; token: string; player: MediaPlayerInstance | null }) {
-  const { procedureId, token, player } = props;
+/**
+ * Saves the member's place while the full video plays and offers 'Continuar desde …' where they left it;
+ * `onResume` starts the player there, mounting it first when the person has not played yet.
+ */
+export function WatchProgress(props: { procedureId: string; token: string; player: MediaPlayerInstance | null; onResume: (seconds: number) => void }) {
+  const { procedureId, token, player, onResume } = props;
   useWatchProgress(procedureId, token, player);
   const progress = useProcedureProgress(procedureId, true);
   const [used, setUsed] = useState(false);
@@ -27,13 +30,13 @@ export function WatchProgress(props: { procedureId: string; token: string; playe
       ? { positionSeconds: progress.data.positionSeconds, durationSeconds: progress.data.durationSeconds }
       : null,
   );
-  if (point === null || used || !player) return null;
+  if (point === null || used) return null;
   return (
     <Button
       variant="light"
       onClick={() => {
         setUsed(true);
-        seekWhenReady(player, point);
+        onResume(point);
       }}
     >
       {resumeLabel(point)}

@@ -1,7 +1,8 @@
 import { ActionIcon, Alert, Button, Group, Modal, Stack, Switch, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { AdminExam } from '#shared/diplomas/diplomas.admin.schemas.ts';
-import { errorMessages, messages } from '#shared/messages.ts';
+import { errorMessages } from '#shared/error-messages.ts';
+import { messages } from '#shared/messages.ts';
 import { PageLoader } from '#web/components/page-loader.tsx';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { useDiplomaExams, useDiplomaVideos, useExamActions } from '#web/features/diplomas/admin/diplomas.admin.api.ts';

@@ -2,7 +2,8 @@ import { ActionIcon, Anchor, Button, Group, Image, Modal, Select, Stack, Switch,
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { AdminDiplomaVideo } from '#shared/diplomas/diplomas.admin.schemas.ts';
-import { errorMessages, messages } from '#shared/messages.ts';
+import { errorMessages } from '#shared/error-messages.ts';
+import { messages } from '#shared/messages.ts';
 import { PageLoader } from '#web/components/page-loader.tsx';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { mediaPath } from '#web/features/admin/upload-client.ts';

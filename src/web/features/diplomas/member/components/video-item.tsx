@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, Image, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Group, Image, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { CourseItem } from '#shared/diplomas/diplomas.schemas.ts';
@@ -6,7 +6,7 @@ import { formatChapterTime } from '#shared/catalog/catalog.rules.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { href } from '#web/paths.ts';
 import { useCompleteVideo } from '#web/features/diplomas/member/diplomas.api.ts';
-import { playbackRetryLabel, playbackStoppedMessage } from '#web/features/viewing/media-recovery.ts';
+import { PlaybackStoppedAlert } from '#web/features/viewing/playback-stopped-alert.tsx';
 import { useMediaRecovery } from '#web/features/viewing/use-media-recovery.ts';
 
 type CourseVideo = Extract<CourseItem, { type: 'video' }>;
@@ -58,14 +58,7 @@ export function VideoItem({ diplomaId, video }: { diplomaId: string; video: Cour
           <track kind="captions" />
         </video>
       )}
-      {recovery.failed && (
-        <Alert color="red" role="alert">
-          {playbackStoppedMessage}
-          <Button variant="subtle" onClick={recovery.retry} ml="sm" size="compact-sm">
-            {playbackRetryLabel}
-          </Button>
-        </Alert>
-      )}
+      {recovery.failed && <PlaybackStoppedAlert onRetry={recovery.retry} />}
       {video.procedureId && (
         <Group gap="md">
           <Anchor component={Link} to={href.procedure(video.procedureId)}>

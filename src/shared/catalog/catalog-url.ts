@@ -1,4 +1,5 @@
 import { catalogFilterKinds, procedureTypes, species, type CatalogFilterKind } from '#shared/catalog/catalog.rules.ts';
+import { uuidPattern } from '../uuid.ts';
 
 /** At most one value per kind; the kinds combine (species and tag and type and aula). */
 type CatalogFilters = Partial<Record<CatalogFilterKind, string>>;
@@ -20,7 +21,6 @@ export type CatalogApiQuery = {
   page: number;
 };
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const validValue: Record<CatalogFilterKind, (value: string) => boolean> = {
   kynd: (value) => (species as readonly string[]).includes(value),

@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createPageHints, type PageHintsContext } from './page-hints.ts';
+
+let distDir: string;
+const guest = { isGuest: async () => true };
+const member = { isGuest: async () => false };
+const asked: unknown[] = [];
+const context: PageHintsContext = {
+  heroPicture: async () => '/media/landing_page/hero "1".jpg',
+  catalogPicture: async (query) => {
+    asked.push(query);
+    return '/media/procedures/a/preview.jpg';
+  },
+  procedurePicture: async (id) => (id.startsWith('0b7c') ? `/media/procedures/${id}/poster.jpg` : null),
+};
+
+const manifest = {
+  'index.html': { file: 'assets/index-A.js', isEntry: true, imports: ['_vendor-B.js'], css: ['assets/index-A.css'] },
+  '_vendor-B.js': { file: 'assets/vendor-B.js' },
+  'src/web/routes/landing/landing.tsx': { file: 'assets/landing-C.js', imports: ['_vendor-B.js', '_guest-D.js', 'index.html'], css: ['assets/landing-C.css'] },
+  '_guest-D.js': { file: 'assets/guest-D.js', imports: ['_vendor-B.js'], css: ['assets/guest-D.css'] },
+  'src/web/routes/catalog/catalog.tsx': { file: 'assets/catalog-E.js', imports: ['_guest-D.js'] },
+  'src/web/routes/catalog/procedure.tsx': { file: 'assets/procedure-F.js', imports: ['_guest-D.js'] },
+};
+const indexHtml =
+  '<!doctype html><html><head><script type="module" crossorigin src="/assets/index-A.js"></script>' +
+  '<link rel="modulepreload" crossorigin href="/assets/vendor-B.js"><link rel="stylesheet" crossorigin href="/assets/index-A.css"></head><body></body></html>';
+
+beforeAll(async () => {
+  distDir = await mkdtemp(path.join(tmpdir(), 'cxvet-hints-'));
+  await mkdir(path.join(distDir, '.vite'));
+  await writeFile(path.join(distDir, 'index.html'), indexHtml);
+  await writeFile(path.join(distDir, '.vite', 'manifest.json'), JSON.stringify(manifest));
+});
+afterAll(() => rm(distDir, { recursive: true, force: true }));
+
+const head = (html: string) => html.slice(html.indexOf('<head>'), html.indexOf('</head>'));
+const page = (url: string, asker = guest) => createPageHints(distDir, context).html(new URL(url, 'http://localhost'), asker);
+
+describe('guest pages name what they need in their head', () => {
+  it("the home page: its screen's chunks and stylesheets (not what index.html loads already), its data and first picture", async () => {
+    const html = head(await page('/'));
+    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/landing-C.js">');
+    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/guest-D.js">');
+    expect(html).toContain('<link rel="stylesheet" crossorigin href="/assets/landing-C.css">');
+    expect(html).toContain('<link rel="stylesheet" crossorigin href="/assets/guest-D.css">');
+    // already in index.html: not named twice
+    expect(html.match(/vendor-B\.js/g)).toHaveLength(1);
+    expect(html.match(/index-A\.js/g)).toHaveLength(1);
+    for (const api of ['/api/me', '/api/payments/config', '/api/landing']) {
+      expect(html).toContain(`<link rel="preload" as="fetch" crossorigin href="${api}">`);
+    }
+    // the picture's address is escaped as an attribute
+    expect(html).toContain('<link rel="preload" as="image" fetchpriority="high" href="/media/landing_page/hero &quot;1&quot;.jpg">');
+    expect(head(await page('/index'))).toContain('href="/api/landing"');
+  });
+
+  it('the catalogue: the list exactly as the page asks for it, the filters, and the first card picture for a guest only', async () => {
+    asked.length = 0;
+    const html = head(await page('/procedimientos/kynd/Perro?q=perra&page=2'));
+    expect(html).toContain('/assets/catalog-E.js');
+    expect(html).toContain('<link rel="preload" as="fetch" crossorigin href="/api/catalog/procedures?page=2&amp;q=perra&amp;species=Perro">');
+    expect(html).toContain('href="/api/catalog/filters"');
+    expect(html).toContain('<link rel="preload" as="image" fetchpriority="high" href="/media/procedures/a/preview.jpg">');
+    expect(asked).toEqual([{ page: 2, q: 'perra', species: 'Perro' }]);
+    const signedIn = head(await page('/procedimientos', member));
+    expect(signedIn).toContain('href="/api/catalog/procedures?page=1"');
+    expect(signedIn).not.toContain('as="image"');
+    // a filter the page rejects: no list to ask for
+    expect(head(await page('/procedimientos/kynd/Dragon'))).not.toContain('/api/catalog/procedures');
+  });
+
+  it("the procedure page: its detail and the video's poster for an id that can exist, nothing for another", async () => {
+    const id = '0b7c2f6e-8a7d-4c1e-9f1a-2b3c4d5e6f70';
+    const html = head(await page(`/procedimiento/${id}`));
+    expect(html).toContain(`<link rel="preload" as="fetch" crossorigin href="/api/catalog/procedures/${id}">`);
+    expect(html).toContain(`<link rel="preload" as="image" fetchpriority="high" href="/media/procedures/${id}/poster.jpg">`);
+    expect(head(await page(`/procedimiento/${id}`, member))).not.toContain('as="image"');
+    const other = head(await page('/procedimiento/%22%3E%3Cscript%3E'));
+    expect(other).toContain('/assets/procedure-F.js');
+    expect(other).not.toContain('/api/catalog/procedures/');
+    expect(other).not.toContain('<script>');
+  });
+
+  it('other pages, and an address that does not decode, are sent as built', async () => {
+    expect(await page('/perfil')).toBe(indexHtml);
+    expect(await page('/procedimientos/kynd/%E0%A4%A')).toBe(indexHtml);
+  });
+
+  it('two pages asked at once each get their own hints', async () => {
+    const hints = createPageHints(distDir, context);
+    const id = '0b7c2f6e-8a7d-4c1e-9f1a-2b3c4d5e6f70';
+    const [home, procedure] = await Promise.all([
+      hints.html(new URL('http://localhost/'), guest),
+      hints.html(new URL(`http://localhost/procedimiento/${id}`), guest),
+    ]);
+    expect(home).toContain('href="/api/landing"');
+    expect(home).not.toContain(id);
+    expect(procedure).toContain(`href="/api/catalog/procedures/${id}"`);
+    expect(procedure).not.toContain('/api/landing');
+  });
+
+  it('a new build beside the running server is read at its first page (hashed names change)', async () => {
+    const rebuilt = await mkdtemp(path.join(tmpdir(), 'cxvet-hints-rebuilt-'));
+    await mkdir(path.join(rebuilt, '.vite'));
+    await writeFile(path.join(rebuilt, 'index.html'), indexHtml);
+    await writeFile(path.join(rebuilt, '.vite', 'manifest.json'), JSON.stringify(manifest));
+    const hints = createPageHints(rebuilt, context);
+    expect(await hints.html(new URL('http://localhost/'), guest)).toContain('/assets/landing-C.js');
+    const next = { ...manifest, 'src/web/routes/landing/landing.tsx': { ...manifest['src/web/routes/landing/landing.tsx'], file: 'assets/landing-N.js' } };
+    await writeFile(path.join(rebuilt, '.vite', 'manifest.json'), JSON.stringify(next));
+    await writeFile(path.join(rebuilt, 'index.html'), indexHtml.replace('<body>', '<body data-build="2">'));
+    // a later build time, however fast this test writes
+    await utimes(path.join(rebuilt, 'index.html'), new Date(), new Date(Date.now() + 60_000));
+    const html = await hints.html(new URL('http://localhost/'), guest);
+    expect(html).toContain('/assets/landing-N.js');
+    expect(html).not.toContain('/assets/landing-C.js');
+    await rm(rebuilt, { recursive: true, force: true });
+  });
+
+  it('a build without a manifest is sent as it is', async () => {
+    const bare = await mkdtemp(path.join(tmpdir(), 'cxvet-hints-bare-'));
+    await writeFile(path.join(bare, 'index.html'), indexHtml);
+    expect(await createPageHints(bare, context).html(new URL('http://localhost/'), guest)).toBe(indexHtml);
+    await rm(bare, { recursive: true, force: true });
+  });
+});

@@ -1,0 +1,163 @@
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { apiQueryString, parseCatalogView, toApiQuery, type CatalogApiQuery } from '#shared/catalog/catalog-url.ts';
+import { catalogQuerySchema, type CatalogQuery } from '#shared/catalog/catalog.schemas.ts';
+import { uuidPattern } from '#shared/uuid.ts';
+
+/**
+ * The guest pages' HTML names what the page will need (issue #13): its screen's chunks and stylesheets, the API
+ * answers its route loaders ask for, and the home page's first picture. Without it a phone on a slow connection
+ * waits for the app's code before it learns of the screen's code, and for that before it asks for the data and
+ * the picture: three round trips in a row before anything is painted. Named in the head, they all load at once.
+ */
+
+type ManifestEntry = { file: string; imports?: string[]; css?: string[] };
+type Manifest = Record<string, ManifestEntry>;
+
+export type PageHintsContext = {
+  /** The home page's first picture, when the page shows it (the carousel's first slide), else null. */
+  heroPicture: () => Promise<string | null>;
+  /** The first card's picture of a catalogue page as a guest sees it, else null. */
+  catalogPicture: (query: CatalogQuery) => Promise<string | null>;
+  /** The video's poster on a procedure page as a guest sees it (the player waits behind it), else null. */
+  procedurePicture: (id: string) => Promise<string | null>;
+};
+
+/** Who asks: the picture hints are for guests (a member's pages can differ, and the lookup would cost them a query). */
+type Asker = { isGuest: () => Promise<boolean> };
+
+type Page = {
+  pattern: RegExp;
+  /** the screen's module, as the web build's manifest names it */
+  module: string;
+  /** the API addresses the page fetches as it first renders, from its path and query */
+  data: (match: RegExpExecArray, search: URLSearchParams) => string[];
+  picture?: (context: PageHintsContext, match: RegExpExecArray, search: URLSearchParams, asker: Asker) => Promise<string | null>;
+};
+
+/** What every page's root loader fetches (src/web/router.tsx). */
+const rootData = ['/api/me', '/api/payments/config'];
+
+
+const pages: Page[] = [
+  {
+    pattern: /^\/(?:index)?$/,
+    module: 'src/web/routes/landing/landing.tsx',
+    data: () => ['/api/landing'],
+    picture: (context) => context.heroPicture(),
+  },
+  {
+    pattern: /^\/procedimientos(?:\/([^/]+)\/([^/]+))?$/,
+    module: 'src/web/routes/catalog/catalog.tsx',
+    // the page's list as catalog.tsx asks for it (the same parsing of the address), and the filters' lists
+    data: (match, search) => {
+      const query = catalogQuery(match, search);
+      return query ? [`/api/catalog/procedures?${apiQueryString(query)}`, '/api/catalog/filters'] : [];
+    },
+    picture: async (context, match, search, asker) => {
+      const query = catalogQuery(match, search);
+      return query && (await asker.isGuest()) ? context.catalogPicture(catalogQuerySchema.parse(query)) : null;
+    },
+  },
+  {
+    pattern: /^\/procedimiento\/([^/]+)$/,
+    module: 'src/web/routes/catalog/procedure.tsx',
+    // as the page asks for it (catalog.api.ts), and only for an id that can exist
+    data: (match) => (uuidPattern.test(match[1]!) ? [`/api/catalog/procedures/${encodeURIComponent(match[1]!)}`] : []),
+    picture: async (context, match, _search, asker) =>
+      uuidPattern.test(match[1]!) && (await asker.isGuest()) ? context.procedurePicture(match[1]!) : null,
+  },
+];
+
+/** The API query of a catalogue address, parsed as catalog.tsx parses it; null for an address it rejects. */
+function catalogQuery(match: RegExpExecArray, search: URLSearchParams): CatalogApiQuery | null {
+  const params = match[1] === undefined ? {} : { type: decodeURIComponent(match[1]), filter: decodeURIComponent(match[2]!) };
+  const view = parseCatalogView(params, search);
+  return view ? toApiQuery(view) : null;
+}
+
+const escapeAttribute = (value: string) =>
+  value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** The chunks and stylesheets a screen's module loads, its own first (the manifest's static imports, followed). */
+function screenFiles(manifest: Manifest, module: string, alreadyLoaded: Set<string>): { scripts: string[]; styles: string[] } {
+  const scripts: string[] = [];
+  const styles: string[] = [];
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    const entry = manifest[key];
+    if (!entry) return;
+    if (!alreadyLoaded.has(entry.file)) scripts.push(entry.file);
+    for (const css of entry.css ?? []) if (!alreadyLoaded.has(css) && !styles.includes(css)) styles.push(css);
+    for (const imported of entry.imports ?? []) visit(imported);
+  };
+  visit(module);
+  return { scripts, styles };
+}
+
+/** A screen's stylesheets and module preloads, the same for every request to a build. */
+function screenHints(manifest: Manifest, module: string, alreadyLoaded: Set<string>): string {
+  const { scripts, styles } = screenFiles(manifest, module, alreadyLoaded);
+  // the stylesheets the screen's import would add: present at first paint, in the cascade layers index.html declares
+  return [
+    ...styles.map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`),
+    ...scripts.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
+  ].join('');
+}
+
+/** The data preloads of one request: crossorigin is fetch()'s mode with same-origin credentials, so the app's own request takes the preloaded answer. */
+const dataHints = (urls: string[]) => urls.map((url) => `<link rel="preload" as="fetch" crossorigin href="${escapeAttribute(url)}">`).join('');
+
+/** index.html, and each guest page's screen hints worked out once per build (null without a manifest). */
+type Build = { html: string; screens: Map<string, string> | null; mtimeMs: number };
+
+/**
+ * The built index.html with each guest page's hints. The build is read again when index.html changes (a rebuild
+ * beside a running server keeps working as with the file sent as it is).
+ */
+export function createPageHints(distDir: string, context: PageHintsContext) {
+  const indexFile = path.join(distDir, 'index.html');
+  const manifestFile = path.join(distDir, '.vite', 'manifest.json');
+  let build: Build | null = null;
+
+  function currentBuild(): Build {
+    const mtimeMs = statSync(indexFile).mtimeMs;
+    if (build?.mtimeMs === mtimeMs) return build;
+    const html = readFileSync(indexFile, 'utf8');
+    let manifest: Manifest | null = null;
+    try {
+      manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest;
+    } catch {
+      // a build without a manifest: the pages are sent as they are
+    }
+    // what index.html loads already: its own script, preloads and stylesheets
+    const alreadyLoaded = new Set([...html.matchAll(/(?:src|href)="\/([^"]+)"/g)].map((found) => found[1]!));
+    const screens = manifest ? new Map(pages.map((page) => [page.module, screenHints(manifest, page.module, alreadyLoaded)])) : null;
+    build = { html, screens, mtimeMs };
+    return build;
+  }
+
+  /** index.html for a page's address (path and query), with its hints when it is a guest page the build names. */
+  async function html(url: URL, asker: Asker): Promise<string> {
+    const { html: page, screens } = currentBuild();
+    if (!screens || !page.includes('</head>')) return page;
+    for (const candidate of pages) {
+      const match = candidate.pattern.exec(url.pathname);
+      if (!match) continue;
+      let hints: string;
+      try {
+        hints = screens.get(candidate.module)! + dataHints([...rootData, ...candidate.data(match, url.searchParams)]);
+      } catch {
+        return page; // an address that does not decode: the app shows its own answer
+      }
+      const picture = candidate.picture ? await candidate.picture(context, match, url.searchParams, asker).catch(() => null) : null;
+      if (picture) hints = `<link rel="preload" as="image" fetchpriority="high" href="${escapeAttribute(picture)}">${hints}`;
+      return page.replace('</head>', `${hints}</head>`);
+    }
+    return page;
+  }
+
+  return { html };
+}

@@ -1,0 +1,45 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { RouteObject } from 'react-router';
+import { guards, type Guard } from '#web/features/accounts/guards.ts';
+import { paths } from '#web/paths.ts';
+import { guardedRoute, screen } from '#web/routes/route-objects.ts';
+
+// The signed-in members' pages, inside the public layout, added to the router the first time an address outside the
+// guest pages is opened (router.tsx).
+
+const diplomaCourseScreen = () => import('#web/routes/diplomas/diploma-course.tsx').then((m) => m.DiplomaCoursePage);
+
+export function memberPages(queryClient: QueryClient): RouteObject[] {
+  const guarded = (guard: Guard, children: RouteObject[]) => guardedRoute(queryClient, guard, children);
+  return [
+    guarded(guards.signedIn, [
+      screen(paths.profile, () => import('#web/routes/accounts/profile.tsx').then((m) => m.ProfilePage)),
+      screen(paths.profileAccount, () => import('#web/routes/accounts/profile-account.tsx').then((m) => m.ProfileAccountPage)),
+      screen(paths.profilePayment, () => import('#web/routes/accounts/profile-payment.tsx').then((m) => m.ProfilePaymentPage)),
+      screen(paths.profilePrivacy, () => import('#web/routes/privacy/profile-privacy.tsx').then((m) => m.ProfilePrivacyPage)),
+      screen(paths.profileDevices, () => import('#web/routes/accounts/profile-devices.tsx').then((m) => m.ProfileDevicesPage)),
+    ]),
+
+    guarded(guards.premiumAccess, [
+      screen(paths.myDiplomas, () => import('#web/routes/diplomas/my-diplomas.tsx').then((m) => m.MyDiplomasPage)),
+      screen(paths.myDiploma, diplomaCourseScreen),
+      screen(paths.myCxVetDiploma, diplomaCourseScreen),
+      screen(paths.diplomaPreview, () => import('#web/routes/diplomas/diploma-preview.tsx').then((m) => m.DiplomaPreviewPage)),
+      screen(paths.diplomaFinalize, () => import('#web/routes/diplomas/diploma-finalize.tsx').then((m) => m.DiplomaFinalizePage)),
+    ]),
+    guarded(guards.signedIn, [
+      screen(paths.myFavorites, () => import('#web/routes/watching/my-favorites.tsx').then((m) => m.MyFavoritesPage)),
+      screen(paths.myClassrooms, () => import('#web/routes/classrooms/my-classrooms.tsx').then((m) => m.MyClassroomsPage)),
+      screen(paths.myClassroom, () => import('#web/routes/classrooms/my-classroom.tsx').then((m) => m.MyClassroomPage)),
+    ]),
+    guarded(guards.classroomAdmin, [
+      screen(paths.classroomAdmin, () => import('#web/routes/classrooms/classroom-admin.tsx').then((m) => m.ClassroomAdminPage)),
+      screen(paths.classroomAdminDetail, () => import('#web/routes/classrooms/classroom-admin-detail.tsx').then((m) => m.ClassroomAdminDetailPage)),
+    ]),
+    guarded(guards.diplomaAdmin, [
+      screen(paths.diplomaAdmin, () => import('#web/routes/diplomas/diploma-admin.tsx').then((m) => m.DiplomaAdminPage)),
+      screen(paths.diplomaAdminDetail, () => import('#web/routes/diplomas/diploma-admin-detail.tsx').then((m) => m.DiplomaAdminDetailPage)),
+    ]),
+
+  ];
+}

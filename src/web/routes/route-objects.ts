@@ -1,0 +1,21 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { ComponentType } from 'react';
+import { redirect, type RouteObject } from 'react-router';
+import { loadCurrentUser } from '#web/features/accounts/current-user.api.ts';
+import type { Guard } from '#web/features/accounts/guards.ts';
+
+/** A screen loaded on demand, so a guest's first page carries no member or admin code. */
+export const screen = (path: string, load: () => Promise<ComponentType>): RouteObject => ({
+  path,
+  lazy: { Component: load },
+});
+
+/** Routes that only open for whom `guard` lets through; the others are redirected where it says. */
+export const guardedRoute = (queryClient: QueryClient, guard: Guard, children: RouteObject[]): RouteObject => ({
+  loader: async () => {
+    const target = guard(await loadCurrentUser(queryClient));
+    if (target) throw redirect(target);
+    return null;
+  },
+  children,
+});
