@@ -8,6 +8,7 @@ import { useErrorModal } from '#web/components/error-modal.tsx';
 import { AdminDataTable } from '#web/features/admin/components/admin-data-table.tsx';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { useAdminDiplomas, useDeleteDiploma, useSetDiplomaActive } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
+import { useHeldWhileClosing } from '#web/lib/use-held-while-closing.ts';
 import { href, paths } from '#web/paths.ts';
 
 type Notice = { title: string; message: string };
@@ -20,6 +21,8 @@ export function AdminDiplomasPage() {
   const { showAppError } = useErrorModal();
   const [deleting, setDeleting] = useState<AdminDiplomaRow | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
+  const shownNotice = useHeldWhileClosing(notice);
+  const shownDeleting = useHeldWhileClosing(deleting);
 
   async function toggle(diploma: AdminDiplomaRow) {
     try {
@@ -116,7 +119,7 @@ export function AdminDiplomasPage() {
         <Stack>
           <Text>{messages.diplomaDeleteConfirmation}</Text>
           <Text size="sm" c="dimmed">
-            El diplomado «{deleting?.title}» quedó desactivado. Si cancelas, se conserva inactivo.
+            El diplomado «{shownDeleting?.title}» quedó desactivado. Si cancelas, se conserva inactivo.
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setDeleting(null)}>
@@ -129,8 +132,8 @@ export function AdminDiplomasPage() {
         </Stack>
       </Modal>
 
-      <Modal opened={notice !== null} onClose={() => setNotice(null)} title={notice?.title} centered>
-        <Text>{notice?.message}</Text>
+      <Modal opened={notice !== null} onClose={() => setNotice(null)} title={shownNotice?.title} centered>
+        <Text>{shownNotice?.message}</Text>
         <Group justify="flex-end" mt="lg">
           <Button onClick={() => setNotice(null)}>Aceptar</Button>
         </Group>

@@ -7,6 +7,7 @@ import { messages } from '#shared/messages.ts';
 import { PageLoader } from '#web/components/page-loader.tsx';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { mediaPath } from '#web/features/admin/upload-client.ts';
+import { useHeldWhileClosing } from '#web/lib/use-held-while-closing.ts';
 import { href } from '#web/paths.ts';
 import { useDiplomaOptions, useDiplomaVideos, useVideoActions } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
 import { OwnVideoModal } from './own-video-modal.tsx';
@@ -21,6 +22,7 @@ export function DiplomaVideosTab({ diplomaId }: { diplomaId: string }) {
   const [procedureId, setProcedureId] = useState<string | null>(null);
   const [editing, setEditing] = useState<{ video: AdminDiplomaVideo | null } | null>(null);
   const [previewing, setPreviewing] = useState<AdminDiplomaVideo | null>(null);
+  const preview = useHeldWhileClosing(previewing);
   const [removing, setRemoving] = useState<AdminDiplomaVideo | null>(null);
 
   const run = (promise: Promise<unknown>) => promise.catch(showAppError);
@@ -155,17 +157,17 @@ export function DiplomaVideosTab({ diplomaId }: { diplomaId: string }) {
 
       <OwnVideoModal diplomaId={diplomaId} video={editing?.video ?? null} opened={editing !== null} onClose={() => setEditing(null)} />
 
-      <Modal opened={previewing !== null} onClose={() => setPreviewing(null)} title={previewing?.title} size="lg" centered>
-        {previewing?.kind === 'own' && previewing.video ? (
-          <video src={mediaPath(previewing.video)} controls preload="metadata" style={{ width: '100%' }} aria-label={`Video: ${previewing.title}`} />
-        ) : previewing?.previewImage ? (
-          <Image src={mediaPath(previewing.previewImage)} alt={`Vista previa: ${previewing.title}`} radius="sm" />
+      <Modal opened={previewing !== null} onClose={() => setPreviewing(null)} title={preview?.title} size="lg" centered>
+        {preview?.kind === 'own' && preview.video ? (
+          <video src={mediaPath(preview.video)} controls preload="metadata" style={{ width: '100%' }} aria-label={`Video: ${preview.title}`} />
+        ) : preview?.previewImage ? (
+          <Image src={mediaPath(preview.previewImage)} alt={`Vista previa: ${preview.title}`} radius="sm" />
         ) : (
           <Text c="dimmed">Sin vista previa.</Text>
         )}
-        {previewing?.description ? (
+        {preview?.description ? (
           <Text size="sm" mt="sm">
-            {previewing.description}
+            {preview.description}
           </Text>
         ) : null}
       </Modal>
