@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, matchPath, redirect, type RouteObject } from 'react-router';
 import { AppLayout } from '#web/components/layout/app-layout.tsx';
-import { PageLoader } from '#web/components/page-loader.tsx';
+import { StartingPage } from '#web/components/layout/starting-page.tsx';
 import { RouteError } from '#web/components/route-error.tsx';
 import { loadCurrentUser } from '#web/features/accounts/current-user.api.ts';
 import { loadProcedure } from '#web/features/catalog/catalog.api.ts';
@@ -65,7 +65,7 @@ export function createAppRouter(queryClient: QueryClient) {
     {
       path: '/',
       Component: AppLayout,
-      HydrateFallback: PageLoader,
+      HydrateFallback: StartingPage,
       ErrorBoundary: RouteError,
       loader: async () => {
         await Promise.all([loadCurrentUser(queryClient), queryClient.prefetchQuery(paymentsConfigQuery)]);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pageShellHtml } from '#shared/page-shell.ts';
 import { createPageHints, type PageHintsContext } from './page-hints.ts';
 
 let distDir: string;
@@ -27,7 +28,9 @@ const manifest = {
 };
 const indexHtml =
   '<!doctype html><html><head><script type="module" crossorigin src="/assets/index-A.js"></script>' +
-  '<link rel="modulepreload" crossorigin href="/assets/vendor-B.js"><link rel="stylesheet" crossorigin href="/assets/index-A.css"></head><body></body></html>';
+  '<link rel="modulepreload" crossorigin href="/assets/vendor-B.js"><link rel="stylesheet" crossorigin href="/assets/index-A.css"></head><body><div id="root"></div></body></html>';
+// every page under the site's layout, as sent
+const withShell = indexHtml.replace('<div id="root"></div>', `<div id="root">${pageShellHtml}</div>`);
 
 beforeAll(async () => {
   distDir = await mkdtemp(path.join(tmpdir(), 'cxvet-hints-'));
@@ -85,9 +88,18 @@ describe('guest pages name what they need in their head', () => {
     expect(other).not.toContain('<script>');
   });
 
-  it('other pages, and an address that does not decode, are sent as built', async () => {
-    expect(await page('/perfil')).toBe(indexHtml);
-    expect(await page('/procedimientos/kynd/%E0%A4%A')).toBe(indexHtml);
+  it('other pages, and an address that does not decode, are sent as built, with the header bar', async () => {
+    expect(await page('/perfil')).toBe(withShell);
+    expect(await page('/procedimientos/kynd/%E0%A4%A')).toBe(withShell);
+  });
+
+  it("paints the site's header bar in #root before the app's code, except on the console's pages (a layout of their own)", async () => {
+    for (const url of ['/', '/procedimientos', '/perfil', '/no-existe', '/administracion']) {
+      expect(await page(url), url).toContain(`<div id="root">${pageShellHtml}</div>`);
+    }
+    for (const url of ['/admin', '/admin/users', '/admin/diplomados/1/vista-previa']) {
+      expect(await page(url, member), url).toBe(indexHtml);
+    }
   });
 
   it('two pages asked at once each get their own hints', async () => {
@@ -121,10 +133,10 @@ describe('guest pages name what they need in their head', () => {
     await rm(rebuilt, { recursive: true, force: true });
   });
 
-  it('a build without a manifest is sent as it is', async () => {
+  it('a build without a manifest is sent as it is, with the header bar', async () => {
     const bare = await mkdtemp(path.join(tmpdir(), 'cxvet-hints-bare-'));
     await writeFile(path.join(bare, 'index.html'), indexHtml);
-    expect(await createPageHints(bare, context).html(new URL('http://localhost/'), guest)).toBe(indexHtml);
+    expect(await createPageHints(bare, context).html(new URL('http://localhost/'), guest)).toBe(withShell);
     await rm(bare, { recursive: true, force: true });
   });
 });

@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { apiQueryString, parseCatalogView, toApiQuery, type CatalogApiQuery } from '#shared/catalog/catalog-url.ts';
 import { catalogQuerySchema, type CatalogQuery } from '#shared/catalog/catalog.schemas.ts';
+import { pageShellHtml } from '#shared/page-shell.ts';
 import { uuidPattern } from '#shared/uuid.ts';
 
 /**
@@ -110,8 +111,15 @@ function screenHints(manifest: Manifest, module: string, alreadyLoaded: Set<stri
 /** The data preloads of one request: crossorigin is fetch()'s mode with same-origin credentials, so the app's own request takes the preloaded answer. */
 const dataHints = (urls: string[]) => urls.map((url) => `<link rel="preload" as="fetch" crossorigin href="${escapeAttribute(url)}">`).join('');
 
-/** index.html, and each guest page's screen hints worked out once per build (null without a manifest). */
-type Build = { html: string; screens: Map<string, string> | null; mtimeMs: number };
+/**
+ * index.html as the console gets it, the same with the header bar painted before the app's code (the site's
+ * layout: every other page), and each guest page's screen hints, worked out once per build (null without a manifest).
+ */
+type Build = { html: string; withShell: string; screens: Map<string, string> | null; mtimeMs: number };
+
+const root = '<div id="root"></div>';
+// the console has a layout of its own (admin-layout.tsx)
+const isConsole = (pathname: string) => pathname === '/admin' || pathname.startsWith('/admin/');
 
 /**
  * The built index.html with each guest page's hints. The build is read again when index.html changes (a rebuild
@@ -135,13 +143,15 @@ export function createPageHints(distDir: string, context: PageHintsContext) {
     // what index.html loads already: its own script, preloads and stylesheets
     const alreadyLoaded = new Set([...html.matchAll(/(?:src|href)="\/([^"]+)"/g)].map((found) => found[1]!));
     const screens = manifest ? new Map(pages.map((page) => [page.module, screenHints(manifest, page.module, alreadyLoaded)])) : null;
-    build = { html, screens, mtimeMs };
+    build = { html, withShell: html.replace(root, `<div id="root">${pageShellHtml}</div>`), screens, mtimeMs };
     return build;
   }
 
-  /** index.html for a page's address (path and query), with its hints when it is a guest page the build names. */
+  /** index.html for a page's address (path and query): the header bar outside the console, and hints on the guest pages the build names. */
   async function html(url: URL, asker: Asker): Promise<string> {
-    const { html: page, screens } = currentBuild();
+    const build = currentBuild();
+    const { screens } = build;
+    const page = isConsole(url.pathname) ? build.html : build.withShell;
     if (!screens || !page.includes('</head>')) return page;
     for (const candidate of pages) {
       const match = candidate.pattern.exec(url.pathname);

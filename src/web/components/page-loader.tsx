@@ -1,10 +1,10 @@
 import { Center, Loader, VisuallyHidden } from '@mantine/core';
 import classes from './page-loader.module.css';
 
-/** Full-page placeholder while the app, a route chunk or the current user loads. */
-export function PageLoader() {
+/** Full-page placeholder while the app, a route chunk or the current user loads (`h`: under a header, less). */
+export function PageLoader({ h = '100dvh' }: { h?: string }) {
   return (
-    <Center h="100dvh" role="status">
+    <Center h={h} role="status">
       <Loader />
       <VisuallyHidden>Cargando…</VisuallyHidden>
     </Center>
