@@ -228,6 +228,15 @@ describe('made once', () => {
     }
   });
 
+  it('makes a copy deleted by hand again on the next request', async () => {
+    const fresh = await createProcedure(t);
+    await t.storage.put(fresh.previewImage!, Readable.from([source]));
+    await expectWebp(await get(`/media/${fresh.previewImage}?w=960`), 960);
+    await rm(path.join(t.storage.root!, 'variants'), { recursive: true, force: true });
+    await expectWebp(await get(`/media/${fresh.previewImage}?w=960`), 960);
+    expect(copiesMade(fresh.previewImage!)).toHaveLength(2);
+  });
+
   it('sends the original when the copy cannot be stored, leaves no partial copy, and tries again next time', async () => {
     const fresh = await createProcedure(t);
     await t.storage.put(fresh.previewImage!, Readable.from([source]));

@@ -12,8 +12,9 @@ const maxSourceBytes = 20 * 1024 * 1024;
 const maxSourcePixels = 40_000_000;
 // copies made at once: each holds a decoded source (a 12 MP photo is ~50 MB); more requests wait their turn
 const concurrentGenerations = 2;
-// what to send for a copy, remembered: a stored copy without asking the store again (an object store's HEAD is a
-// round trip), a source that cannot be copied without decoding it again (and logging it again) on every request
+// what to send for a copy, remembered: a source that cannot be copied, so it is not decoded (and logged) again on
+// every request; on an object store, a stored copy too (its HEAD is a round trip; a local stat costs next to nothing
+// and sees a copy deleted by hand at once)
 const knownTtlMs = 10 * 60_000;
 
 type Sharp = typeof import('sharp');
@@ -36,6 +37,10 @@ export function createPictureVariants(deps: { storage: FileStorage; log: Fastify
       module.default.cache(false);
       return module;
     }));
+
+  const rememberStored = (target: string) => {
+    if (storage.kind !== 'local') known.set(target, target);
+  };
 
   let running = 0;
   const waiting: Array<() => void> = [];
@@ -84,7 +89,7 @@ export function createPictureVariants(deps: { storage: FileStorage; log: Fastify
       log.error({ key, width, err: error }, 'picture variant not stored, the original is sent');
       return key;
     }
-    known.set(target, target);
+    rememberStored(target);
     return target;
   }
 
@@ -98,7 +103,7 @@ export function createPictureVariants(deps: { storage: FileStorage; log: Fastify
     if (!job) {
       job = (async () => {
         if (await storage.stat(target)) {
-          known.set(target, target);
+          rememberStored(target);
           return target;
         }
         return inTurn(() => generate(key, target, width));
@@ -110,5 +115,3 @@ export function createPictureVariants(deps: { storage: FileStorage; log: Fastify
 
   return { keyFor };
 }
-
-export type PictureVariants = ReturnType<typeof createPictureVariants>;
