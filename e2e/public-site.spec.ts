@@ -170,6 +170,56 @@ test.describe('catalogue', () => {
     await expect(page).toHaveURL(/\/procedimientos\/kynd\/Perro$/);
   });
 
+  test.describe('pictures on a phone', () => {
+    test.use({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2 });
+
+    test("the first card downloads the narrow copy its width needs, never the 1090 px original", async ({ page }) => {
+      const media: string[] = [];
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (url.pathname.startsWith('/media/')) media.push(url.pathname + url.search);
+      });
+      await page.goto('/procedimientos');
+      const first = cards(page).first().getByRole('img');
+      await expect.poll(() => first.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+      const original = new URL((await first.getAttribute('src'))!, page.url()).pathname;
+      // a 328 px wide card at 2×: the 720 px copy, as WebP
+      const current = new URL(await first.evaluate((img: HTMLImageElement) => img.currentSrc));
+      expect(current.pathname + current.search).toBe(`${original}?w=720`);
+      const copy = await page.request.get(current.href);
+      expect(copy.headers()['content-type']).toBe('image/webp');
+      expect((await copy.body()).length).toBeLessThan((await (await page.request.get(original)).body()).length / 2);
+      // the head's preload named the same copy: it is fetched once, and the original not at all
+      expect(media.filter((url) => url === `${original}?w=720`)).toHaveLength(1);
+      expect(media).not.toContain(original);
+      expect(media.every((url) => url.includes('?w='))).toBe(true);
+    });
+  });
+
+  test("the cards' sizes match the grid at each breakpoint", async ({ page }) => {
+    await page.goto('/procedimientos');
+    const first = cards(page).first().getByRole('img');
+    for (const width of [360, 600, 800, 1100, 1250, 1440]) {
+      await page.setViewportSize({ width, height: 900 });
+      // the width the sizes attribute names for this viewport, as the browser reads it, and the picture's own
+      const [named, shown] = await first.evaluate((img: HTMLImageElement) => {
+        const entries = img.sizes.split(/,\s*(?![^(]*\))/);
+        const length = entries
+          .map((entry) => /^(\(.*?\))\s+(.+)$/.exec(entry) ?? [entry, null, entry])
+          .find(([, query]) => !query || matchMedia(query).matches)![2]!;
+        const probe = document.createElement('div');
+        probe.style.width = length;
+        document.body.append(probe);
+        const result = [probe.getBoundingClientRect().width, img.getBoundingClientRect().width];
+        probe.remove();
+        return result;
+      });
+      // the picture sits inside the card's 1 px borders: sizes may name up to their width more, never less
+      expect(named! - shown!, `at ${width} px: sizes names ${named}, the picture is ${shown}`).toBeGreaterThanOrEqual(-0.5);
+      expect(named! - shown!, `at ${width} px: sizes names ${named}, the picture is ${shown}`).toBeLessThanOrEqual(3);
+    }
+  });
+
   test('an unknown filter shows Página no encontrada', async ({ page }) => {
     await page.goto('/procedimientos/kynd/Caballo');
     await expect(page.getByRole('heading', { name: 'Página no encontrada' })).toBeVisible();

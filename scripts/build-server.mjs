@@ -60,6 +60,7 @@ await build({
     'tar',
     'sanitize-html',
     'file-type',
+    'sharp',
   ],
   // CommonJS packages bundled into an ES module still call require() for Node's own modules
   banner: { js: "import { createRequire as createRequireForBundle } from 'node:module';\nconst require = createRequireForBundle(import.meta.url);" },

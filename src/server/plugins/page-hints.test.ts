@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { catalogCardSizes, pictureSrcSet } from '#shared/media/picture-variants.ts';
 import { pageShellHtml } from '#shared/page-shell.ts';
 import { createPageHints, type PageHintsContext } from './page-hints.ts';
 
@@ -67,7 +68,12 @@ describe('guest pages name what they need in their head', () => {
     expect(html).toContain('/assets/catalog-E.js');
     expect(html).toContain('<link rel="preload" as="fetch" crossorigin href="/api/catalog/procedures?page=2&amp;q=perra&amp;species=Perro">');
     expect(html).toContain('href="/api/catalog/filters"');
-    expect(html).toContain('<link rel="preload" as="image" fetchpriority="high" href="/media/procedures/a/preview.jpg">');
+    // the same srcset and sizes as the first card's <img>: the browser takes the copy it will show, once
+    const srcset = ['360', '480', '720', '960'].map((w) => `/media/procedures/a/preview.jpg?w=${w} ${w}w`).join(', ');
+    expect(html).toContain(
+      `<link rel="preload" as="image" fetchpriority="high" href="/media/procedures/a/preview.jpg" imagesrcset="${srcset}" imagesizes="${catalogCardSizes}">`,
+    );
+    expect(srcset).toBe(pictureSrcSet('/media/procedures/a/preview.jpg'));
     expect(asked).toEqual([{ page: 2, q: 'perra', species: 'Perro' }]);
     const signedIn = head(await page('/procedimientos', member));
     expect(signedIn).toContain('href="/api/catalog/procedures?page=1"');

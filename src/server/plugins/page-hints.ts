@@ -4,6 +4,7 @@ import { apiQueryString, parseCatalogView, toApiQuery, type CatalogApiQuery } fr
 import { catalogQuerySchema, type CatalogQuery } from '#shared/catalog/catalog.schemas.ts';
 import { pageShellHtml } from '#shared/page-shell.ts';
 import { uuidPattern } from '#shared/uuid.ts';
+import { catalogCardSizes, pictureSrcSet } from '#shared/media/picture-variants.ts';
 
 /**
  * The guest pages' HTML names what the page will need (issue #13): its screen's chunks and stylesheets, the API
@@ -34,6 +35,11 @@ type Page = {
   /** the API addresses the page fetches as it first renders, from its path and query */
   data: (match: RegExpExecArray, search: URLSearchParams) => string[];
   picture?: (context: PageHintsContext, match: RegExpExecArray, search: URLSearchParams, asker: Asker) => Promise<string | null>;
+  /**
+   * The picture's `sizes` where the page shows it with its narrower copies (srcset): the preload names the same
+   * srcset and sizes, so the browser fetches the copy the <img> will pick and not the original as well.
+   */
+  pictureSizes?: string;
 };
 
 /** What every page's root loader fetches (src/web/router.tsx). */
@@ -59,6 +65,8 @@ const pages: Page[] = [
       const query = catalogQuery(match, search);
       return query && (await asker.isGuest()) ? context.catalogPicture(catalogQuerySchema.parse(query)) : null;
     },
+    // the first card's <img> (procedure-card.tsx)
+    pictureSizes: catalogCardSizes,
   },
   {
     pattern: /^\/procedimiento\/([^/]+)$/,
@@ -79,6 +87,13 @@ function catalogQuery(match: RegExpExecArray, search: URLSearchParams): CatalogA
 
 const escapeAttribute = (value: string) =>
   value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** A picture's preload; with its copies' srcset and the page's sizes where its <img> has them. */
+function pictureHint(picture: string, sizes: string | undefined): string {
+  const srcset = sizes ? pictureSrcSet(picture) : undefined;
+  const responsive = srcset && sizes ? ` imagesrcset="${escapeAttribute(srcset)}" imagesizes="${escapeAttribute(sizes)}"` : '';
+  return `<link rel="preload" as="image" fetchpriority="high" href="${escapeAttribute(picture)}"${responsive}>`;
+}
 
 /** The chunks and stylesheets a screen's module loads, its own first (the manifest's static imports, followed). */
 function screenFiles(manifest: Manifest, module: string, alreadyLoaded: Set<string>): { scripts: string[]; styles: string[] } {
@@ -163,7 +178,7 @@ export function createPageHints(distDir: string, context: PageHintsContext) {
         return page; // an address that does not decode: the app shows its own answer
       }
       const picture = candidate.picture ? await candidate.picture(context, match, url.searchParams, asker).catch(() => null) : null;
-      if (picture) hints = `<link rel="preload" as="image" fetchpriority="high" href="${escapeAttribute(picture)}">${hints}`;
+      if (picture) hints = `${pictureHint(picture, candidate.pictureSizes)}${hints}`;
       return page.replace('</head>', `${hints}</head>`);
     }
     return page;

@@ -6,7 +6,9 @@ import { AppError } from '#shared/errors.ts';
 import type { FileStorage, OpenedFile, StoredFile } from '#server/services/storage.ts';
 import { isSafeKey } from '#server/services/storage.ts';
 import { internalMediaPath } from '#server/services/media-url.ts';
+import { isPictureKey, isPictureVariantWidth, pictureVariantWidths, type PictureVariantWidth } from '#shared/media/picture-variants.ts';
 import type { MediaService, MediaVisibility } from './media.service.ts';
+import { createPictureVariants } from './picture-variants.ts';
 
 // stored files are written once under a new key and never changed in place: size and time identify a version
 function validators(file: StoredFile): { etag: string; lastModified: string | undefined } {
@@ -49,6 +51,19 @@ export const publicSignedUrlSeconds = (privateSeconds: number) => Math.max(3600,
 const servedThroughUs = (key: string) => key.endsWith('.vtt') || key.startsWith('hls/');
 // ladder playlists are rewritten per viewer (the viewing token in every URI): always sent by us
 const isPlaylist = (key: string) => key.startsWith('hls/') && key.endsWith('.m3u8');
+const widthList = `${pictureVariantWidths.slice(0, -1).join(', ')} o ${pictureVariantWidths.at(-1)}`;
+
+/** The `w` of a picture's narrower copy (pictureVariantWidths only); absent means the original. */
+function requestedWidth(key: string, w: unknown): PictureVariantWidth | null {
+  if (w === undefined) return null;
+  if (!isPictureKey(key)) {
+    throw new AppError('VALIDATION', { fields: { w: 'Solo las imágenes (JPG, PNG o WebP) se sirven en otros anchos.' } });
+  }
+  const width = typeof w === 'string' && /^\d{1,4}$/.test(w) ? Number(w) : NaN;
+  if (!isPictureVariantWidth(width)) throw new AppError('VALIDATION', { fields: { w: `Ancho no disponible: usa ${widthList} píxeles.` } });
+  return width;
+}
+
 const contentTypeOf = (key: string) => (key.endsWith('.ts') && key.startsWith('hls/') ? 'video/mp2t' : mime.lookup(key) || 'application/octet-stream');
 
 /**
@@ -72,15 +87,20 @@ export function registerMediaRoutes(
   // an object store redirects to signed URLs instead: its files are not in a folder nginx could read
   const accelRedirect = storage.kind === 'local' ? deps.accelRedirect : undefined;
   const signedUrlSeconds = { private: deps.signedUrlSeconds, public: publicSignedUrlSeconds(deps.signedUrlSeconds) };
+  const variants = createPictureVariants({ storage, log: app.log });
 
-  app.get<{ Params: { '*': string }; Querystring: { vt?: string } }>('/media/*', async (request, reply) => {
-    const key = request.params['*'];
-    if (!isSafeKey(key)) throw new AppError('NOT_FOUND');
-    const visibility = await media.authorize(key, {
+  app.get<{ Params: { '*': string }; Querystring: { vt?: string; w?: string } }>('/media/*', async (request, reply) => {
+    const requested = request.params['*'];
+    if (!isSafeKey(requested)) throw new AppError('NOT_FOUND');
+    // the permission is the original's, whatever copy is sent: a copy never reaches anyone the original would refuse
+    const visibility = await media.authorize(requested, {
       cookie: request.headers.cookie,
       viewingToken: typeof request.query.vt === 'string' ? request.query.vt : undefined,
       currentUser: () => request.currentUser(),
     });
+    const width = requestedWidth(requested, request.query.w);
+    // from here on, the file sent: the copy (its own key in the store) or the original
+    const key = width ? await variants.keyFor(requested, width) : requested;
     if (storage.signedUrl && !servedThroughUs(key)) {
       const seconds = signedUrlSeconds[visibility];
       const url = await storage.signedUrl(key, {

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { defaultHeroSeconds } from '#shared/landing/landing.rules.ts';
 import { useCurrentUser } from '#web/features/accounts/current-user.api.ts';
 import { ProcedureCard } from '#web/features/catalog/components/procedure-card.tsx';
+import { breakpointsEm, cardSizes } from '#shared/media/picture-variants.ts';
 import { useLanding } from '#web/features/landing/landing.api.ts';
 import { DefaultHero, HeroCarousel } from '#web/features/landing/components/hero-carousel.tsx';
 import { InitialsAvatar } from '#web/features/landing/components/initials-avatar.tsx';
@@ -70,6 +71,9 @@ function Section(props: { id: string; title: string; intro?: string; tinted?: bo
   );
 }
 
+// the sample procedures' grid below: Container lg, one column, three from sm
+const sampleCardSizes = cardSizes({ containerPx: 1140, columns: { 0: 1, [breakpointsEm.sm]: 3 }, gapPx: 20 });
+
 export function LandingPage() {
   const { user } = useCurrentUser();
   const landing = useLanding();
@@ -132,7 +136,7 @@ export function LandingPage() {
         ) : (
           <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg">
             {landing.data?.sampleProcedures.map((procedure) => (
-              <ProcedureCard key={procedure.id} procedure={procedure} />
+              <ProcedureCard key={procedure.id} procedure={procedure} sizes={sampleCardSizes} />
             ))}
           </SimpleGrid>
         )}

@@ -1,10 +1,14 @@
 import { Alert, Anchor, Container, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
+import { breakpointsEm, cardSizes } from '#shared/media/picture-variants.ts';
 import { ProcedureCard } from '#web/features/catalog/components/procedure-card.tsx';
 import { useFavorites } from '#web/features/watching/watching.api.ts';
 import { paths } from '#web/paths.ts';
 
 /** /mis-favoritos: the procedures the member marked with the heart, newest first. */
+// the grid below: Container xl, one, two and three columns
+const favoriteCardSizes = cardSizes({ containerPx: 1320, columns: { 0: 1, [breakpointsEm.sm]: 2, [breakpointsEm.lg]: 3 }, gapPx: 20 });
+
 export function MyFavoritesPage() {
   const favorites = useFavorites();
   return (
@@ -34,7 +38,7 @@ export function MyFavoritesPage() {
         ) : (
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg">
             {favorites.data.map((procedure, index) => (
-              <ProcedureCard key={procedure.id} procedure={procedure} headingLevel={2} eager={index < 3} />
+              <ProcedureCard key={procedure.id} procedure={procedure} headingLevel={2} eager={index < 3} sizes={favoriteCardSizes} />
             ))}
           </SimpleGrid>
         )}

@@ -44,4 +44,29 @@ describe('a catalogue card picture', () => {
     fireEvent.error(picture);
     expect(settled).toHaveBeenCalledTimes(2);
   });
+
+  it("offers the picture's narrower copies with the catalogue grid's sizes, the original staying the fallback", () => {
+    renderWithApp(<ProcedureCard procedure={procedure} eager />);
+    const picture = screen.getByRole('img', { name: 'Vista previa de Ovariohisterectomía en perra' });
+    expect(picture.getAttribute('src')).toBe(procedure.previewUrl);
+    expect(picture.getAttribute('srcset')).toBe(
+      '/media/procedures/0b7c/preview.jpg?w=360 360w, /media/procedures/0b7c/preview.jpg?w=480 480w, ' +
+        '/media/procedures/0b7c/preview.jpg?w=720 720w, /media/procedures/0b7c/preview.jpg?w=960 960w',
+    );
+    expect(picture.getAttribute('sizes')).toBe(
+      '(min-width: 82.5em) 326px, (min-width: 75em) calc((100vw - 344px) / 3), (min-width: 62em) calc((100vw - 324px) / 2), ' +
+        '(min-width: 48em) calc((100vw - 52px) / 2), calc(100vw - 32px)',
+    );
+    expect(picture.getAttribute('loading')).toBe('eager');
+  });
+
+  it("takes another grid's sizes, and offers no copies of a picture that has none", () => {
+    const { unmount } = renderWithApp(<ProcedureCard procedure={procedure} sizes="(min-width: 48em) 300px, 100vw" />);
+    expect(screen.getByRole('img').getAttribute('sizes')).toBe('(min-width: 48em) 300px, 100vw');
+    unmount();
+    renderWithApp(<ProcedureCard procedure={{ ...procedure, previewUrl: 'https://example.com/x.gif' }} />);
+    const picture = screen.getByRole('img');
+    expect(picture.getAttribute('srcset')).toBeNull();
+    expect(picture.getAttribute('sizes')).toBeNull();
+  });
 });

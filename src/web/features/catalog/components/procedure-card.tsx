@@ -2,6 +2,7 @@ import { Badge, Card, Group, Text, Title, VisuallyHidden } from '@mantine/core';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { ProcedureCard as ProcedureCardData } from '#shared/catalog/catalog.schemas.ts';
+import { catalogCardSizes, pictureSrcSet } from '#shared/media/picture-variants.ts';
 import { href } from '#web/paths.ts';
 import { LockIcon } from './lock-icon.tsx';
 import classes from './procedure-card.module.css';
@@ -18,19 +19,25 @@ type Props = {
   /** Called once the picture has loaded or failed. */
   onPictureSettled?: () => void;
   footer?: ReactNode;
+  /** The picture's width in the page's grid, per breakpoint (cardSizes): the catalogue's by default. */
+  sizes?: string;
 };
 
 /** A catalogue card: preview, name, species, tags, a clamped description, the premium lock and a member's marks. */
 export function ProcedureCard(props: Props) {
-  const { procedure, headingLevel = 3, eager = false, pictureWaits = false, onPictureSettled, footer } = props;
+  const { procedure, headingLevel = 3, eager = false, pictureWaits = false, onPictureSettled, footer, sizes = catalogCardSizes } = props;
+  const srcSet = pictureSrcSet(procedure.previewUrl);
   return (
     <Card withBorder radius="md" padding="md" className={classes.card} component="article">
       <Card.Section pos="relative">
         {procedure.previewUrl && pictureWaits ? (
           <div className={classes.pending} />
         ) : procedure.previewUrl ? (
+          // a narrower copy where the card is narrow (issue #13); the original stays the fallback
           <img
             src={procedure.previewUrl}
+            srcSet={srcSet}
+            sizes={srcSet ? sizes : undefined}
             alt={`Vista previa de ${procedure.name}`}
             width={1090}
             height={720}

@@ -1,9 +1,17 @@
 import { Box, Group, Progress, SimpleGrid, Skeleton, Text, Title, type MantineSpacing } from '@mantine/core';
 import { formatClock, watchedPercent } from '#shared/watching/watching.rules.ts';
+import { breakpointsEm, cardSizes } from '#shared/media/picture-variants.ts';
 import { ProcedureCard } from '#web/features/catalog/components/procedure-card.tsx';
 import { useContinueWatching } from '#web/features/watching/watching.api.ts';
 
 type Props = { headingLevel: 2; titleAlign?: 'left' | 'center'; pt?: MantineSpacing };
+
+// the row's grid, in the catalogue's Container xl (the home page's lg is narrower: its pictures are then a little larger than needed)
+const rowCardSizes = cardSizes({
+  containerPx: 1320,
+  columns: { 0: 1, [breakpointsEm.xs]: 2, [breakpointsEm.md]: 3, [breakpointsEm.lg]: 4 },
+  gapPx: 20,
+});
 
 /** 'Seguir viendo': the member's started, unfinished procedures, newest first; nothing when there are none. */
 function ContinueWatching({ headingLevel, titleAlign = 'left', pt }: Props) {
@@ -31,6 +39,7 @@ function ContinueWatching({ headingLevel, titleAlign = 'left', pt }: Props) {
               key={procedure.id}
               procedure={procedure}
               headingLevel={3}
+              sizes={rowCardSizes}
               footer={
                 <Box mt="sm">
                   <Progress value={percent} size="md" color="blue.8" aria-label={`Progreso de ${procedure.name}: ${percent} %`} />

@@ -2,6 +2,7 @@ import { AspectRatio, Badge, Button, Card, Group, Image, Progress, Stack, Text, 
 import { Link } from 'react-router';
 import type { MemberDiplomaCard } from '#shared/diplomas/diplomas.schemas.ts';
 import { formatProgress } from '#shared/diplomas/diplomas.rules.ts';
+import { breakpointsEm, cardSizes, pictureSrcSet } from '#shared/media/picture-variants.ts';
 import { href } from '#web/paths.ts';
 import { formatUsd, plainText } from '../format.ts';
 
@@ -11,13 +12,16 @@ export function diplomaLink(diploma: Pick<MemberDiplomaCard, 'id' | 'isExternal'
   return diploma.isExternal ? href.myDiploma(diploma.id) : href.myCxVetDiploma(diploma.id);
 }
 
+// My Diplomas' grid (my-diplomas.tsx): Container lg, one, two and three columns, the default md gap
+const sizes = cardSizes({ containerPx: 1140, columns: { 0: 1, [breakpointsEm.sm]: 2, [breakpointsEm.md]: 3 }, gapPx: 16 });
+
 export function DiplomaCard({ diploma }: { diploma: MemberDiplomaCard }) {
   return (
     <Card withBorder radius="md" padding="md" component="article">
       <Card.Section>
         <AspectRatio ratio={1090 / 720}>
           {diploma.previewImageUrl ? (
-            <Image src={diploma.previewImageUrl} alt="" fit="cover" />
+            <Image src={diploma.previewImageUrl} srcSet={pictureSrcSet(diploma.previewImageUrl)} sizes={sizes} alt="" fit="cover" />
           ) : (
             <div style={{ background: 'var(--mantine-color-blue-1)' }} />
           )}
