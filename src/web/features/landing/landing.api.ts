@@ -1,11 +1,9 @@
-import { queryOptions, useMutation, useQuery, type QueryClient } from '@tanstack/react-query';
-import type { AdminNewsletter, LandingInput } from '#shared/landing/landing.admin.schemas.ts';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { Landing } from '#shared/landing/landing.schemas.ts';
-import { useRefreshQueries } from '#web/features/admin/console-cache.ts';
 import { api } from '#web/lib/api-client.ts';
 import { preloadImage } from '#web/lib/preload-image.ts';
 
-/** The home page and the site settings the console edits for it (slides, newsletter image). */
+/** The home page and the site settings the console edits for it (slides, newsletter image: landing.admin.api.ts). */
 export const landingKeys = {
   all: ['landing'] as const,
   page: () => [...landingKeys.all, 'page'] as const,
@@ -13,12 +11,9 @@ export const landingKeys = {
   newsletter: () => [...landingKeys.all, 'newsletter'] as const,
 };
 
+// the console's calls are in landing.admin.api.ts, off the guest pages (issue #13)
 const landingApi = {
   page: (signal?: AbortSignal) => api.get<Landing>('/api/landing', { signal }),
-  settings: (signal?: AbortSignal) => api.get<LandingInput>('/api/admin/landing', { signal }),
-  saveSettings: (input: LandingInput) => api.put<LandingInput>('/api/admin/landing', input),
-  newsletter: (signal?: AbortSignal) => api.get<AdminNewsletter>('/api/admin/newsletter', { signal }),
-  saveNewsletter: (image: string) => api.put<AdminNewsletter>('/api/admin/newsletter', { image }),
 };
 
 const landingQuery = queryOptions({ queryKey: landingKeys.page(), queryFn: ({ signal }) => landingApi.page(signal) });
@@ -37,22 +32,4 @@ export async function loadLanding(queryClient: QueryClient): Promise<null> {
   const first = landing && landing.slides.length > 1 ? landing.slides[0] : undefined;
   if (first && !first.isVideo) preloadImage(first.mediaUrl);
   return null;
-}
-
-export function useAdminLanding() {
-  return useQuery({ queryKey: landingKeys.settings(), queryFn: ({ signal }) => landingApi.settings(signal) });
-}
-
-export function useSaveLanding() {
-  const refresh = useRefreshQueries();
-  return useMutation({ mutationFn: landingApi.saveSettings, onSuccess: () => refresh([landingKeys.all]) });
-}
-
-export function useAdminNewsletter() {
-  return useQuery({ queryKey: landingKeys.newsletter(), queryFn: ({ signal }) => landingApi.newsletter(signal) });
-}
-
-export function useSaveNewsletter() {
-  const refresh = useRefreshQueries();
-  return useMutation({ mutationFn: landingApi.saveNewsletter, onSuccess: () => refresh([landingKeys.all]) });
 }

@@ -7,7 +7,7 @@ import { emptyProcedureCaptions, procedureInputSchema, type ProcedureInput } fro
 import { captionLabels, captionLanguages, captionVideos } from '#shared/catalog/captions.rules.ts';
 import { procedureTypes, species } from '#shared/catalog/catalog.rules.ts';
 import { PageLoader } from '#web/components/page-loader.tsx';
-import { useAdminProcedure, useAdminTags, useDeleteProcedure, useSaveProcedure } from '#web/features/catalog/catalog.api.ts';
+import { useAdminProcedure, useAdminTags, useDeleteProcedure, useSaveProcedure } from '#web/features/catalog/catalog.admin.api.ts';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { ChapterTimeInput } from '#web/features/catalog/components/chapter-time-input.tsx';
 import { FormUploadField } from '#web/features/admin/components/upload-field.tsx';

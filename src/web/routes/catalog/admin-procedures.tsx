@@ -3,7 +3,7 @@ import dayjs from 'dayjs';
 import { Link } from 'react-router';
 import type { AdminProcedureRow } from '#shared/catalog/procedures.admin.schemas.ts';
 import { adminProcedureSortColumns } from '#shared/catalog/procedures.admin.schemas.ts';
-import { useAdminProcedures } from '#web/features/catalog/catalog.api.ts';
+import { useAdminProcedures } from '#web/features/catalog/catalog.admin.api.ts';
 import { AdminDataTable, useServerTable } from '#web/features/admin/components/admin-data-table.tsx';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { href, paths } from '#web/paths.ts';

@@ -5,7 +5,7 @@ import { useForm } from 'react-hook-form';
 import { useParams } from 'react-router';
 import { tagInputSchema, type TagInput } from '#shared/catalog/tags.admin.schemas.ts';
 import { PageLoader } from '#web/components/page-loader.tsx';
-import { useAdminTag, useDeleteTag, useSaveTag } from '#web/features/catalog/catalog.api.ts';
+import { useAdminTag, useDeleteTag, useSaveTag } from '#web/features/catalog/catalog.admin.api.ts';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { newRecordId } from '#web/features/admin/form-errors.ts';
 import { RecordFormButtons, useRecordForm } from '#web/features/admin/components/record-form.tsx';

@@ -6,7 +6,7 @@ import { messages } from '#shared/messages.ts';
 import { fileExtension, uploadFormats } from '#shared/uploads/uploads.rules.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { PageLoader } from '#web/components/page-loader.tsx';
-import { useAdminLanding, useSaveLanding } from '#web/features/landing/landing.api.ts';
+import { useAdminLanding, useSaveLanding } from '#web/features/landing/landing.admin.api.ts';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { UploadField } from '#web/features/admin/components/upload-field.tsx';
 import { newRecordId } from '#web/features/admin/form-errors.ts';

@@ -2,7 +2,7 @@ import { Alert, Button, Group, Image, Paper, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { messages } from '#shared/messages.ts';
 import { PageLoader } from '#web/components/page-loader.tsx';
-import { useAdminNewsletter, useSaveNewsletter } from '#web/features/landing/landing.api.ts';
+import { useAdminNewsletter, useSaveNewsletter } from '#web/features/landing/landing.admin.api.ts';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { UploadField } from '#web/features/admin/components/upload-field.tsx';
 import { usePendingUploads } from '#web/features/admin/pending-uploads.ts';
