@@ -1,7 +1,7 @@
 // Only the guest-page rows of `npm run bench`, against a server you started (built: `npm run build`, then
 // `PORT=3000 DATA_DIR=$(mktemp -d) SEED_DEMO=1 node build/server/main.js`):
 //   BENCH_BASE_URL=http://localhost:3000 node --import tsx bench/pages-cli.ts
-import { lighthouseRows, measurePages } from './pages.ts';
+import { lighthouseRows, measurePages, throttledPaintRows } from './pages.ts';
 
 const baseUrl = process.env.BENCH_BASE_URL ?? 'http://localhost:3000';
 const pages = await measurePages(baseUrl);
@@ -17,4 +17,4 @@ console.log(`| guest CSS for / (brotli as sent) | ${pages.cssKiB.toFixed(1)} KiB
 for (const page of pages.layout) {
   console.log(`| layout shift (CLS) at 360 px on ${page.name} | ${page.cls.toFixed(3)} (LCP ${page.lcpMs.toFixed(0)} ms, unthrottled) | < 0.05 |`);
 }
-for (const row of lighthouseRows(pages.lighthouse)) console.log(`| ${row.figure} | ${row.value} | ${row.goal} |`);
+for (const row of [...lighthouseRows(pages.lighthouse), ...throttledPaintRows(pages.throttled)]) console.log(`| ${row.figure} | ${row.value} | ${row.goal} |`);

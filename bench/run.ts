@@ -15,7 +15,7 @@ import { seedDemo } from '#server/db/seed/demo.ts';
 import { procedures } from '#server/db/schema/index.ts';
 import { testConfig } from '#server/testing/test-app.ts';
 import { insertProcedures, insertUsers, searchQueries } from './data.ts';
-import { lighthouseRows, measurePages, type PageFigures } from './pages.ts';
+import { lighthouseRows, measurePages, throttledPaintRows, type PageFigures } from './pages.ts';
 import { measureWatching } from './watching.ts';
 import { measureVideo } from './video.ts';
 import { measureMedia } from './media.ts';
@@ -319,6 +319,7 @@ async function runOn(kind: 'PGlite' | 'PostgreSQL', serverUrl?: string) {
         });
       }
       rows.push(...lighthouseRows(pages.lighthouse));
+      rows.push(...throttledPaintRows(pages.throttled));
     }
   } finally {
     await dropDatabase();
