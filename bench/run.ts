@@ -193,6 +193,14 @@ function rssMiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   return kb / 1024;
 }
 
+/**
+ * The variables package.json's start script sets before `node` (MALLOC_ARENA_MAX): the bench starts
+ * scripts/start.mjs itself, so the server's own process is the one measured, with the same environment.
+ */
+const startScriptEnv: Record<string, string> = Object.fromEntries(
+  [...(JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.matchAll(/(?:^|\s)([A-Z_]+)=(\S+)/g)].map((found) => [found[1]!, found[2]!]),
+);
+
 /** Phase 2: the server as `npm start` runs it, in its own process. */
 async function measureServer(kind: string, env: Record<string, string>, rows: Row[]): Promise<PageFigures | null> {
   const port = 20000 + Math.floor(Math.random() * 20000);
@@ -200,7 +208,7 @@ async function measureServer(kind: string, env: Record<string, string>, rows: Ro
   step(`${kind}: npm start`);
   const started = performance.now();
   const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], {
-    env: { ...process.env, ...env, PORT: String(port), PUBLIC_URL: baseUrl, LOG_LEVEL: 'warn', SEED_DEMO: '0', PAYMENTS_PROVIDER: 'simulado', ADMIN_EMAIL: 'bench-admin@bench.example', ADMIN_PASSWORD: password },
+    env: { ...process.env, ...startScriptEnv, ...env, PORT: String(port), PUBLIC_URL: baseUrl, LOG_LEVEL: 'warn', SEED_DEMO: '0', PAYMENTS_PROVIDER: 'simulado', ADMIN_EMAIL: 'bench-admin@bench.example', ADMIN_PASSWORD: password },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   try {
