@@ -77,3 +77,6 @@ export const catalogCardSizes = cardSizes({
   gapPx: 20,
   aside: { fromEm: breakpointsEm.md, px: 240 + 32 },
 });
+
+/** Container lg, one, two and three columns with the lg gap: My Aulas (classroom-card.tsx) and an aula's procedures (my-classroom.tsx). */
+export const lgGridCardSizes = cardSizes({ containerPx: 1140, columns: { 0: 1, [breakpointsEm.sm]: 2, [breakpointsEm.lg]: 3 }, gapPx: 20 });

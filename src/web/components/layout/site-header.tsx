@@ -11,6 +11,7 @@ import { accountLinks, mainLinks } from './site-links.ts';
 // phones load the menu's drawer when it is first opened; desktops never do (issue #13)
 const MobileNavDrawer = lazy(() => import('./mobile-nav-drawer.tsx').then((m) => ({ default: m.MobileNavDrawer })));
 
+/** The brand link's style is the global `page-shell-brand`, shared with the bar the page's HTML paints (page-shell.ts). */
 export function SiteHeader() {
   const { user } = useCurrentUser();
   const { pinned } = useHeadroom({ fixedAt: 120 });
@@ -28,7 +29,7 @@ export function SiteHeader() {
     <header className={classes.header} data-hidden={pinned || drawerOpened ? undefined : true}>
       <Container size="xl">
         <div className={classes.topRow}>
-          <Link to={paths.home} className={classes.brand} aria-label="CxVet, ir al inicio">
+          <Link to={paths.home} className="page-shell-brand" aria-label="CxVet, ir al inicio">
             CxVet
           </Link>
           <Group visibleFrom="md" gap="sm" component="nav" aria-label="Cuenta">

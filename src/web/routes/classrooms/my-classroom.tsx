@@ -5,7 +5,7 @@ import { messages } from '#shared/messages.ts';
 import { PageLoader } from '#web/components/page-loader.tsx';
 import { useCatalogPage } from '#web/features/catalog/catalog.api.ts';
 import { CatalogPagination } from '#web/features/catalog/components/catalog-pagination.tsx';
-import { breakpointsEm, cardSizes } from '#shared/media/picture-variants.ts';
+import { lgGridCardSizes } from '#shared/media/picture-variants.ts';
 import { ProcedureCard } from '#web/features/catalog/components/procedure-card.tsx';
 import { pageCount } from '#web/features/catalog/pagination.ts';
 import { useMyClassroom } from '#web/features/classrooms/classrooms.api.ts';
@@ -13,8 +13,6 @@ import { longSpanishDate } from '#web/features/classrooms/format.ts';
 import { paths } from '#web/paths.ts';
 
 /** /mis-aulas/aula/{id}: the aula's videos as catalogue cards and its preview PDF; without access, back to /mis-aulas. */
-// the grid below: Container lg, one, two and three columns
-const classroomCardSizes = cardSizes({ containerPx: 1140, columns: { 0: 1, [breakpointsEm.sm]: 2, [breakpointsEm.lg]: 3 }, gapPx: 20 });
 
 export function MyClassroomPage() {
   const { id = '' } = useParams();
@@ -59,7 +57,7 @@ export function MyClassroomPage() {
           <>
             <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg" style={{ opacity: videos.isPlaceholderData ? 0.6 : 1 }}>
               {videos.data.items.map((procedure, index) => (
-                <ProcedureCard key={procedure.id} procedure={procedure} headingLevel={3} eager={index < 3} sizes={classroomCardSizes} />
+                <ProcedureCard key={procedure.id} procedure={procedure} headingLevel={3} eager={index < 3} sizes={lgGridCardSizes} />
               ))}
             </SimpleGrid>
             <CatalogPagination page={page} totalPages={totalPages} onChange={setPage} />

@@ -1,12 +1,9 @@
 import { Badge, Button, Card, Group, Image, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import type { MyClassroom } from '#shared/classrooms/classrooms.schemas.ts';
-import { breakpointsEm, cardSizes, pictureSrcSet } from '#shared/media/picture-variants.ts';
+import { lgGridCardSizes, pictureSrcSet } from '#shared/media/picture-variants.ts';
 import { href } from '#web/paths.ts';
 import { longSpanishDate } from '../format.ts';
-
-// My Aulas' grid (my-classrooms.tsx): Container lg, one, two and three columns
-const sizes = cardSizes({ containerPx: 1140, columns: { 0: 1, [breakpointsEm.sm]: 2, [breakpointsEm.lg]: 3 }, gapPx: 20 });
 
 /** A card of My Aulas: preview, title, organization, expiry and the way in. */
 export function ClassroomCard({ classroom }: { classroom: MyClassroom }) {
@@ -17,7 +14,7 @@ export function ClassroomCard({ classroom }: { classroom: MyClassroom }) {
           <Image
             src={classroom.previewImageUrl}
             srcSet={pictureSrcSet(classroom.previewImageUrl)}
-            sizes={sizes}
+            sizes={lgGridCardSizes}
             alt={`Vista previa de ${classroom.title}`}
             h={180}
             fit="cover"
