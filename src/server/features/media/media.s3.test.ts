@@ -52,15 +52,17 @@ describe('media on S3-compatible storage', () => {
   });
 
   it('signs private URLs for S3_SIGNED_URL_SECONDS, and the bucket refuses one once it has expired', async () => {
-    const short = await createTestApp({ signedUrlSeconds: 1 }, { database: t.database }, { storage });
+    // X-Amz-Date is whole seconds, so a URL signed late in a second has up to 1 s less than its lifetime: 3 s leaves
+    // the first fetch at least 2 s on a busy machine (1 s failed CI once), and the wait covers lifetime + truncation
+    const short = await createTestApp({ signedUrlSeconds: 3 }, { database: t.database }, { storage });
     try {
       const { cookie } = await signedInAs(short, { type: 'Premium' });
       const token = (await short.app.inject({ method: 'POST', url: '/api/viewing/token', headers: { cookie, origin: testPublicUrl } })).json().token;
       const response = await short.app.inject({ url: `/media/${paid.fullVideo}?vt=${token}`, headers: { cookie } });
       const location = new URL(String(response.headers.location));
-      expect(location.searchParams.get('X-Amz-Expires')).toBe('1');
+      expect(location.searchParams.get('X-Amz-Expires')).toBe('3');
       expect((await fetch(location, { headers: { range: 'bytes=0-9' } })).status).toBe(206);
-      await new Promise((resolve) => setTimeout(resolve, 2100));
+      await new Promise((resolve) => setTimeout(resolve, 4100));
       expect((await fetch(location, { headers: { range: 'bytes=0-9' } })).status).toBe(403);
     } finally {
       await short.close();
