@@ -28,10 +28,12 @@ describe('local storage', () => {
     const first = (await storage.openFile!('procedures/x/video.mp4'))!;
     const second = (await storage.openFile!('procedures/x/video.mp4'))!;
     expect(first.size).toBe(10);
-    // several readers at once, each at its own position, in one buffer or as a stream
-    const [a, b, c] = await Promise.all([first.bytes({ start: 0, end: 2 }), second.bytes({ start: 7, end: 9 }), text(first.stream({ start: 3, end: 6 }))]);
-    expect([a.toString(), b.toString(), c]).toEqual(['012', '789', '3456']);
-    expect(await text(second.stream())).toBe('0123456789');
+    // several readers at once, each at its own position, into a new buffer or one given
+    const given = Buffer.alloc(4);
+    const [a, b, c] = await Promise.all([first.bytes({ start: 0, end: 2 }), second.bytes({ start: 7, end: 9 }), first.bytes({ start: 3, end: 6 }, given)]);
+    expect([a.toString(), b.toString(), c.toString()]).toEqual(['012', '789', '3456']);
+    expect(c).toBe(given);
+    await expect(second.bytes({ start: 0, end: 9 }, Buffer.alloc(4))).rejects.toThrow(RangeError);
     first.release();
     second.release();
     await storage.put('procedures/x/video.mp4', Readable.from([Buffer.from('abcdef')]));

@@ -1,4 +1,4 @@
-import { createReadStream, createWriteStream, open as openFd, read as readFd } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { access, mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { LRUCache } from 'lru-cache';
 import { constants } from 'node:fs';
@@ -12,10 +12,8 @@ type ByteRange = { start: number; end: number };
 
 /** A stored file held open: every read goes to the one descriptor; release() once done with it. */
 export type OpenedFile = StoredFile & {
-  /** The range (inclusive) or the whole file as a stream. */
-  stream(range?: ByteRange): Readable;
-  /** The range (inclusive) in one buffer, for ranges a player asks for (a few MiB at most). */
-  bytes(range: ByteRange): Promise<Buffer>;
+  /** The range (inclusive) in one buffer (a few MiB at most): read into `into`, of exactly its length, when given. */
+  bytes(range: ByteRange, into?: Buffer): Promise<Buffer>;
   release(): void;
 };
 
@@ -106,25 +104,15 @@ export function createLocalStorage(root: string): FileStorage {
 
   function opened(entry: Held): OpenedFile {
     const release = readerOf(entry);
-    const fd = entry.handle.fd;
     return {
       ...entry.file,
       release,
-      stream(range) {
-        const done = readerOf(entry);
-        // the stream reads the shared descriptor at its own positions; its "close" only lets go of it
-        return createReadStream('', {
-          fd,
-          fs: { open: openFd, read: readFd, close: (_fd: number, callback: (error: null) => void) => (done(), callback(null)) },
-          highWaterMark: 1024 * 1024,
-          ...(range ? { start: range.start, end: range.end } : { start: 0 }),
-        });
-      },
-      async bytes(range) {
+      async bytes(range, into) {
         const done = readerOf(entry);
         try {
           const length = range.end - range.start + 1;
-          const buffer = Buffer.allocUnsafe(length);
+          if (into && into.length !== length) throw new RangeError(`a ${into.length}-byte buffer for a ${length}-byte range`);
+          const buffer = into ?? Buffer.allocUnsafe(length);
           const { bytesRead } = await entry.handle.read(buffer, 0, length, range.start);
           if (bytesRead !== length) throw new Error(`short read of a stored file: ${bytesRead} of ${length} bytes`);
           return buffer;

@@ -9,6 +9,7 @@ import { internalMediaPath } from '#server/services/media-url.ts';
 import { isPictureKey, isPictureVariantWidth, pictureVariantWidths, type PictureVariantWidth } from '#shared/media/picture-variants.ts';
 import type { MediaService, MediaVisibility } from './media.service.ts';
 import { createPictureVariants } from './picture-variants.ts';
+import { createFileBuffers, sendFileRange } from './file-buffers.ts';
 
 // stored files are written once under a new key and never changed in place: size and time identify a version
 function validators(file: StoredFile): { etag: string; lastModified: string | undefined } {
@@ -40,8 +41,9 @@ function withViewingToken(playlist: string, viewingToken: string | undefined): s
     .join('\n');
 }
 
-// ranges up to this size are read into one buffer; longer ones (and open-ended ranges of a whole video) stream
-const oneReadBytes = 4 * 1024 * 1024;
+// a held-open file is sent 1 MiB at a time through reused buffers (a player's usual range is one of them)
+const fileBufferBytes = 1024 * 1024;
+const idleFileBuffers = 16;
 
 /** Signed URLs of an object store: public files (previews, demos) an hour, or longer when private ones get longer. */
 export const publicSignedUrlSeconds = (privateSeconds: number) => Math.max(3600, privateSeconds);
@@ -88,6 +90,7 @@ export function registerMediaRoutes(
   const accelRedirect = storage.kind === 'local' ? deps.accelRedirect : undefined;
   const signedUrlSeconds = { private: deps.signedUrlSeconds, public: publicSignedUrlSeconds(deps.signedUrlSeconds) };
   const variants = createPictureVariants({ storage, log: app.log });
+  const fileBuffers = createFileBuffers({ size: fileBufferBytes, keep: idleFileBuffers });
 
   app.get<{ Params: { '*': string }; Querystring: { vt?: string; w?: string } }>('/media/*', async (request, reply) => {
     const requested = request.params['*'];
@@ -187,13 +190,11 @@ export function registerMediaRoutes(
             .status(206)
             .header('content-range', `bytes ${range.start}-${range.end}/${file.size}`)
             .header('content-length', String(length));
-          // a player's usual range is read in one go into one buffer: no stream to set up and tear down
-          if (opened && length <= oneReadBytes) return reply.send(await opened.bytes(range));
-          return reply.send(opened ? opened.stream(range) : storage.read(key, range));
+          return opened ? sendFileRange(reply, opened, range, fileBuffers) : reply.send(storage.read(key, range));
         }
       }
     }
     reply.header('content-length', String(file.size));
-    return reply.send(opened ? opened.stream() : storage.read(key));
+    return opened ? sendFileRange(reply, opened, file.size > 0 ? { start: 0, end: file.size - 1 } : null, fileBuffers) : reply.send(storage.read(key));
   }
 }
