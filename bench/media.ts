@@ -1,6 +1,7 @@
-// Media ranges (issue #13): 1 MiB ranges of a Premium member's full video as deployed — curl → nginx (deploy/nginx.conf)
-// → our app, which checks and answers X-Accel-Redirect → nginx sends the file — against the same nginx serving the
-// same file directly. Our app sending the bytes itself (no MEDIA_ACCEL_REDIRECT) is printed beside it for context.
+// Media ranges (issue #13): 1 MiB ranges of a Premium member's full video against the same nginx serving the same file
+// directly, served two ways: by our app itself, as `npm start` runs it, and behind nginx as deploy/nginx.conf sets it up
+// (curl → nginx → our app, which checks and answers X-Accel-Redirect → nginx sends the file). A whole video in one
+// open-ended range (what a player asks for first) is printed beside them for context.
 // Every side is loaded the same way, by curl in a process of its own: in the bench's event loop a load generator
 // would share the app's thread while nginx has a process to itself. Not autocannon: it appends every body chunk to
 // a string (`req.body += data`), which capped it at about 44 req/s of 1 MiB against nginx, where curl reaches
@@ -22,16 +23,23 @@ const rangeBytes = 1024 * 1024;
 const clockTicksPerSecond = 100;
 // BENCH_MEDIA_ROUNDS: how many times each side is loaded for BENCH_SECONDS, in turns (the ratio is the rounds' median)
 const mediaRounds = Number(process.env.BENCH_MEDIA_ROUNDS ?? 3);
-const range = { range: `bytes=${4 * rangeBytes}-${5 * rangeBytes - 1}` };
+const videoBytes = 32 * rangeBytes;
+/** What each request asks for and the size of a right answer: one 1 MiB range, or the whole video from its start. */
+type Ask = { range: string; bytes: number };
+const oneRange: Ask = { range: `bytes=${4 * rangeBytes}-${5 * rangeBytes - 1}`, bytes: rangeBytes };
+const wholeVideo: Ask = { range: 'bytes=0-', bytes: videoBytes };
 
 /** One range fetched and compared byte for byte with the file: a wrong status or body throws. */
 async function expectRange(url: string, headers: Record<string, string>, expected: Buffer, who: string): Promise<void> {
-  const response = await fetch(url, { headers: { ...headers, ...range } });
+  const response = await fetch(url, { headers: { ...headers, range: oneRange.range } });
   const body = Buffer.from(await response.arrayBuffer());
   if (response.status !== 206 || !body.equals(expected)) {
     throw new Error(`${who} answered ${response.status} with ${body.length} bytes instead of a 206 with the ${expected.length}-byte range`);
   }
 }
+
+/** The paths measured: nginx alone, our app alone, nginx in front of our app; a 1 MiB range or the whole video. */
+type Side = 'direct' | 'ours' | 'deployed' | 'directWhole' | 'oursWhole';
 
 /** Requests per second, wrong answers, and CPU microseconds per request of this process (the app), nginx's worker and curl. */
 type Load = { rps: number; problems: string | null; appCpuUs: number; nginxCpuUs: number; curlCpuUs: number };
@@ -40,10 +48,10 @@ type Load = { rps: number; problems: string | null; appCpuUs: number; nginxCpuUs
  * `count` range requests over 10 keep-alive connections by curl; the status and body size of each answer, and
  * curl's CPU time (its shell reads its own stat once curl is done: a waited-for child's time is added to it).
  */
-function curlBatch(url: string, headers: Record<string, string>, count: number, configFile: string): Promise<{ lines: string[]; cpuMs: number }> {
+function curlBatch(url: string, headers: Record<string, string>, ask: Ask, count: number, configFile: string): Promise<{ lines: string[]; cpuMs: number }> {
   writeFileSync(configFile, `url = "${url}"\noutput = "/dev/null"\n`.repeat(count));
   const args = ['--silent', '--no-progress-meter', '--parallel', '--parallel-max', '10', '--write-out', '%{http_code} %{size_download}\n', '--config', configFile];
-  for (const [name, value] of Object.entries({ ...headers, ...range })) args.push('--header', `${name}: ${value}`);
+  for (const [name, value] of Object.entries({ ...headers, range: ask.range })) args.push('--header', `${name}: ${value}`);
   const script = 'curl "$@"; status=$?; read -r stat < /proc/$$/stat; echo "cpu $stat"; exit $status';
   return new Promise((resolve, reject) => {
     const child = spawn('sh', ['-c', script, 'sh', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -66,21 +74,23 @@ function curlBatch(url: string, headers: Record<string, string>, count: number, 
  * sized to last `seconds` (each spawn forks this large process, on the app's thread); `problems` names answers
  * that were not a 206 of exactly the range.
  */
-async function rangeLoad(url: string, headers: Record<string, string>, seconds: number, workDir: string, nginxPid?: number): Promise<Load> {
+async function rangeLoad(url: string, headers: Record<string, string>, ask: Ask, seconds: number, workDir: string, nginxPid?: number): Promise<Load> {
   const configFile = path.join(workDir, 'curl.conf');
+  // a trial of a tenth of a second or so: 1 MiB ranges come by the thousand, whole videos by the hundred
+  const trialCount = ask.bytes > rangeBytes ? 20 : 100;
   let started = performance.now();
-  const { lines: trial } = await curlBatch(url, headers, 100, configFile);
+  const { lines: trial } = await curlBatch(url, headers, ask, trialCount, configFile);
   const pace = trial.length / (performance.now() - started);
   const nginxBefore = nginxPid ? nginxWorkerCpuMs(nginxPid) : 0;
   const cpuBefore = process.cpuUsage();
   started = performance.now();
-  const { lines, cpuMs: curlCpuMs } = await curlBatch(url, headers, Math.max(100, Math.round(pace * seconds * 1000)), configFile);
+  const { lines, cpuMs: curlCpuMs } = await curlBatch(url, headers, ask, Math.max(trialCount, Math.round(pace * seconds * 1000)), configFile);
   const elapsedMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
-  const wrong = [...trial, ...lines].filter((line) => line !== `206 ${rangeBytes}`).length;
+  const wrong = [...trial, ...lines].filter((line) => line !== `206 ${ask.bytes}`).length;
   return {
     rps: (lines.length / elapsedMs) * 1000,
-    problems: wrong ? `${wrong} of ${trial.length + lines.length} answers not a 206 of ${rangeBytes} bytes` : null,
+    problems: wrong ? `${wrong} of ${trial.length + lines.length} answers not a 206 of ${ask.bytes} bytes` : null,
     appCpuUs: (cpu.user + cpu.system) / lines.length,
     nginxCpuUs: nginxPid ? ((nginxWorkerCpuMs(nginxPid) - nginxBefore) * 1000) / lines.length : 0,
     curlCpuUs: (curlCpuMs * 1000) / lines.length,
@@ -106,8 +116,9 @@ function nginxWorkerCpuMs(masterPid: number): number {
 
 
 /**
- * The media rows: the deployed path (nginx in front of the app with MEDIA_ACCEL_REDIRECT) ÷ nginx serving the file,
- * our app alone ÷ the same nginx, and database queries per range request.
+ * The media rows: our app serving 1 MiB ranges itself ÷ nginx serving the file (the issue's figure, as `npm start`
+ * runs), the same behind nginx with MEDIA_ACCEL_REDIRECT ÷ nginx, a whole video in one answer, and database queries per
+ * range request.
  */
 export async function measureMedia(options: {
   database: Database;
@@ -127,7 +138,7 @@ export async function measureMedia(options: {
   // a 32 MiB full video of a Premium procedure, watched by a Premium member
   const [target] = await database.db.select().from(procedures).where(eq(procedures.type, 'Premium')).limit(1);
   const videoKey = `procedures/${target!.id}/bench_video.mp4`;
-  const video = Buffer.alloc(32 * rangeBytes);
+  const video = Buffer.alloc(videoBytes);
   for (let index = 0; index < video.length; index += 4) video.writeUInt32LE(index, index);
   const uploadsDir = path.join(dataDir, 'uploads');
   await mkdir(path.join(uploadsDir, 'procedures', target!.id), { recursive: true });
@@ -145,7 +156,7 @@ export async function measureMedia(options: {
   const queriesPerRange = (queryCount.n - before) / 20;
 
   if (!nginxBinary) {
-    const ours = await rangeLoad(`${baseUrl}${mediaPath}`, headers, seconds, workDir);
+    const ours = await rangeLoad(`${baseUrl}${mediaPath}`, headers, oneRange, seconds, workDir);
     rows.push({
       figure: 'video range requests ÷ nginx',
       value: `our app alone ${ours.rps.toFixed(0)} req/s (nginx not installed${ours.problems ? `; ${ours.problems}` : ''})`,
@@ -164,12 +175,12 @@ export async function measureMedia(options: {
 server { listen 127.0.0.1:${staticPort}; root ${uploadsDir}; sendfile on; tcp_nopush on; }`,
     });
     const staticUrl = `http://127.0.0.1:${staticPort}/${videoKey}`;
-    const rounds: { direct: Load; deployed: Load; ours: Load }[] = [];
+    const rounds: Record<Side, Load>[] = [];
     try {
       await expectRange(`${nginx.url}${mediaPath}`, headers, expected, 'nginx in front of the app');
       await expectRange(staticUrl, {}, expected, 'nginx');
       // a guest through the deployed path must be refused, not handed the file
-      const guest = await fetch(`${nginx.url}${mediaPath}`, { headers: range });
+      const guest = await fetch(`${nginx.url}${mediaPath}`, { headers: { range: oneRange.range } });
       if (guest.status !== 401) throw new Error(`a guest got ${guest.status} through nginx instead of 401`);
       // a running server is warm: the checks are compiled by V8 before either side is measured (one-byte ranges)
       for (let index = 0; index < 3000; index++) await (await fetch(`${nginx.url}${mediaPath}`, { headers: { ...headers, range: 'bytes=0-0' } })).arrayBuffer();
@@ -177,53 +188,55 @@ server { listen 127.0.0.1:${staticPort}; root ${uploadsDir}; sendfile on; tcp_no
       // the sides take turns, round after round: other work on the machine then weighs on each side alike
       for (let round = 0; round < mediaRounds; round++) {
         rounds.push({
-          direct: await rangeLoad(staticUrl, {}, seconds, workDir, nginx.pid),
-          deployed: await rangeLoad(`${nginx.url}${mediaPath}`, headers, seconds, workDir, nginx.pid),
-          ours: await rangeLoad(`${baseUrl}${mediaPath}`, headers, seconds, workDir),
+          direct: await rangeLoad(staticUrl, {}, oneRange, seconds, workDir, nginx.pid),
+          ours: await rangeLoad(`${baseUrl}${mediaPath}`, headers, oneRange, seconds, workDir),
+          deployed: await rangeLoad(`${nginx.url}${mediaPath}`, headers, oneRange, seconds, workDir, nginx.pid),
+          directWhole: await rangeLoad(staticUrl, {}, wholeVideo, seconds, workDir, nginx.pid),
+          oursWhole: await rangeLoad(`${baseUrl}${mediaPath}`, headers, wholeVideo, seconds, workDir),
         });
       }
     } finally {
       await nginx.stop();
     }
-    const mean = (side: 'direct' | 'deployed' | 'ours', figure: Exclude<keyof Load, 'problems'>) =>
-      rounds.reduce((sum, round) => sum + round[side][figure], 0) / rounds.length;
-    const problems = (...sides: ('direct' | 'deployed' | 'ours')[]) =>
+    const mean = (side: Side, figure: Exclude<keyof Load, 'problems'>) => rounds.reduce((sum, round) => sum + round[side][figure], 0) / rounds.length;
+    const problems = (...sides: Side[]) =>
       rounds
         .flatMap((round) => sides.filter((side) => round[side].problems).map((side) => `${side}: ${round[side].problems}`))
         .join('; ');
-    /** The median of the rounds' ratios, and their spread. */
-    const ratio = (side: 'deployed' | 'ours') => {
-      const ratios = rounds.map((round) => round[side].rps / round.direct.rps).sort((a, b) => a - b);
+    /** The median of the rounds' ratios against nginx alone, and their spread. */
+    const ratio = (side: Side, against: Side) => {
+      const ratios = rounds.map((round) => round[side].rps / round[against].rps).sort((a, b) => a - b);
       return { median: ratios[Math.floor(ratios.length / 2)]!, spread: `${ratios[0]!.toFixed(2)}–${ratios.at(-1)!.toFixed(2)}` };
     };
-    const deployedRatio = ratio('deployed');
-    const deployedProblems = problems('deployed', 'direct');
-    const cpu = (side: 'direct' | 'deployed' | 'ours') => mean(side, 'appCpuUs') * (side === 'direct' ? 0 : 1) + mean(side, 'nginxCpuUs') + mean(side, 'curlCpuUs');
-    rows.push({
-      figure: 'video 1 MiB range requests req/s ÷ nginx (Premium, full video; nginx → app check → nginx sends the file)',
-      value: `${deployedRatio.median.toFixed(2)}, rounds ${deployedRatio.spread} (${mean('deployed', 'rps').toFixed(0)} / ${mean('direct', 'rps').toFixed(0)} req/s${deployedProblems ? `; ${deployedProblems}` : ''})`,
-      goal: '≥ 0.8',
-      holds: deployedRatio.median >= 0.8 && !deployedProblems,
-    });
-    // what the ratio comes to when the CPU is the limit, whatever else runs on the machine: CPU per request, all processes
-    rows.push({
-      figure: '  CPU per request, nginx alone ÷ the deployed path (curl + nginx + app)',
-      value:
-        `${(cpu('direct') / cpu('deployed')).toFixed(2)} (${cpu('direct').toFixed(0)} µs: nginx ${mean('direct', 'nginxCpuUs').toFixed(0)}, curl ${mean('direct', 'curlCpuUs').toFixed(0)}; ` +
-        `${cpu('deployed').toFixed(0)} µs: app ${mean('deployed', 'appCpuUs').toFixed(0)}, nginx ${mean('deployed', 'nginxCpuUs').toFixed(0)}, curl ${mean('deployed', 'curlCpuUs').toFixed(0)})`,
-      goal: 'context',
-      holds: null,
-    });
-    const oursRatio = ratio('ours');
-    const oursProblems = problems('ours');
-    rows.push({
-      figure: '  our app sending the bytes itself (no MEDIA_ACCEL_REDIRECT) ÷ nginx',
-      value:
-        `${oursRatio.median.toFixed(2)}, rounds ${oursRatio.spread} (${mean('ours', 'rps').toFixed(0)} req/s; CPU per request ${cpu('ours').toFixed(0)} µs: ` +
-        `app ${mean('ours', 'appCpuUs').toFixed(0)}, curl ${mean('ours', 'curlCpuUs').toFixed(0)}, so ${(cpu('direct') / cpu('ours')).toFixed(2)} of nginx's CPU cost${oursProblems ? `; ${oursProblems}` : ''})`,
-      goal: 'context',
-      holds: oursProblems ? false : null,
-    });
+    // CPU per request of every process on the path: curl, nginx's worker and our app (nginx alone has no app)
+    const cpu = (side: Side) => (side.startsWith('direct') ? 0 : mean(side, 'appCpuUs')) + mean(side, 'nginxCpuUs') + mean(side, 'curlCpuUs');
+    const cpuParts = (side: Side) =>
+      `${cpu(side).toFixed(0)} µs: ${side.startsWith('direct') ? '' : `app ${mean(side, 'appCpuUs').toFixed(0)}, `}` +
+      `${side === 'ours' || side === 'oursWhole' ? '' : `nginx ${mean(side, 'nginxCpuUs').toFixed(0)}, `}curl ${mean(side, 'curlCpuUs').toFixed(0)}`;
+    const rowOf = (figure: string, side: Side, against: Side, goal: boolean): Row[] => {
+      const { median, spread } = ratio(side, against);
+      const wrong = problems(side, against);
+      return [
+        {
+          figure,
+          value: `${median.toFixed(2)}, rounds ${spread} (${mean(side, 'rps').toFixed(0)} / ${mean(against, 'rps').toFixed(0)} req/s${wrong ? `; ${wrong}` : ''})`,
+          goal: goal ? '≥ 0.8' : 'context',
+          holds: goal ? median >= 0.8 && !wrong : wrong ? false : null,
+        },
+        {
+          // what the ratio comes to when the CPU is the limit, whatever else runs on the machine
+          figure: '  CPU per request, nginx alone ÷ this path',
+          value: `${(cpu(against) / cpu(side)).toFixed(2)} (${cpuParts(against)}; ${cpuParts(side)})`,
+          goal: 'context',
+          holds: null,
+        },
+      ];
+    };
+    rows.push(
+      ...rowOf('video 1 MiB range requests req/s ÷ nginx: our app sends the file (Premium, full video; as `npm start` runs)', 'ours', 'direct', true),
+      ...rowOf('  behind nginx with MEDIA_ACCEL_REDIRECT (nginx → app check → nginx sends the file; deploy/nginx.conf)', 'deployed', 'direct', true),
+      ...rowOf('  a whole 32 MiB video in one open-ended range (a player\'s first request): our app ÷ nginx', 'oursWhole', 'directWhole', false),
+    );
   }
   rows.push({ figure: '  database queries per range request', value: queriesPerRange.toFixed(1), goal: '≤ 1', holds: queriesPerRange <= 1 });
   return rows;
