@@ -1,8 +1,8 @@
 import { PassThrough } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
-import { randomTestIp } from '#server/testing/factories.ts';
+import { createProcedure, randomTestIp, signedInAs } from '#server/testing/factories.ts';
 import { mailOutbox } from '#server/db/schema/index.ts';
 import { serializeError } from './request-log.ts';
 
@@ -65,6 +65,20 @@ describe('the log', () => {
     expect(entries.some((entry) => entry.msg === 'incoming request' || entry.msg === 'request completed')).toBe(false);
     const failure = entries.find((entry) => entry.msg === 'sign-up failed');
     expect(failure?.err).toMatchObject({ type: expect.any(String) });
+  });
+
+  it('holds a line for a video range the app writes itself, without its viewing token', async () => {
+    const procedure = await createProcedure(t, { type: 'Gratis' });
+    const { cookie } = await signedInAs(t, { type: 'Gratis' });
+    const token = (await t.app.inject({ method: 'POST', url: '/api/viewing/token', headers: { cookie, origin: testPublicUrl } })).json().token as string;
+    const response = await t.app.inject({ url: `/media/${procedure.fullVideo}?vt=${token}`, headers: { cookie, range: 'bytes=0-9' } });
+    expect(response.statusCode).toBe(206);
+    await vi.waitFor(() =>
+      expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toContainEqual(
+        expect.objectContaining({ msg: 'request', method: 'GET', route: '/media/*', status: 206, userId: expect.any(String) }),
+      ),
+    );
+    expect(lines.join('\n')).not.toContain(token);
   });
 });
 
