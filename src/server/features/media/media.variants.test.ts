@@ -258,6 +258,19 @@ describe('made once', () => {
   });
 });
 
+describe('copies of a picture that is gone', () => {
+  it("deletes a picture's copies with it when an Admin deletes its procedure", async () => {
+    const fresh = await createProcedure(t);
+    await t.storage.put(fresh.previewImage!, Readable.from([source]));
+    for (const width of [360, 720] as const) await expectWebp(await get(`/media/${fresh.previewImage}?w=${width}`), width);
+    const response = await t.app.inject({ method: 'DELETE', url: `/api/admin/procedures/${fresh.id}`, headers: { cookie: admin, origin: testPublicUrl } });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(await t.storage.stat(fresh.previewImage!)).toBeNull();
+    for (const width of pictureVariantWidths) expect(await t.storage.stat(variantKey(fresh.previewImage!, width))).toBeNull();
+    expect((await get(`/media/${fresh.previewImage}?w=360`)).statusCode).toBe(404);
+  });
+});
+
 describe('sources that cannot be copied', () => {
   it('sends a file that is not really a picture as it is, logging a warning with the key but not the address', async () => {
     const broken = await createProcedure(t);

@@ -3,7 +3,9 @@ import { and, eq, inArray, lt } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
 import type { Db } from '#server/db/client.ts';
 import { pendingUploads } from '#server/db/schema/index.ts';
-import type { FileStorage } from '#server/services/storage.ts';
+import { isSafeKey, type FileStorage } from '#server/services/storage.ts';
+import { variantKey } from '#server/features/media/picture-variants.ts';
+import { isPictureKey, pictureVariantWidths } from '#shared/media/picture-variants.ts';
 import { AppError } from '#shared/errors.ts';
 import { messages } from '#shared/messages.ts';
 import { describeWebVttProblem, findWebVttProblem } from './webvtt.ts';
@@ -168,10 +170,11 @@ export function createUploadsService(deps: { db: Db; storage: FileStorage; now?:
     return Boolean(row);
   }
 
-  /** Deletes files of records that were deleted or replaced; a missing file is not an error. */
+  /** Deletes files of records that were deleted or replaced, with a picture's narrower copies; a missing file is not an error. */
   async function removeFiles(keys: (string | null | undefined)[]): Promise<void> {
     const present = keys.filter((key): key is string => Boolean(key));
-    await Promise.all(present.map((key) => storage.delete(key)));
+    const copies = present.filter(isPictureKey).flatMap((key) => pictureVariantWidths.map((width) => variantKey(key, width)));
+    await Promise.all([...present, ...copies.filter(isSafeKey)].map((key) => storage.delete(key)));
     await deps.videos?.removed(present);
   }
 
