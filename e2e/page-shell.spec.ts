@@ -1,15 +1,18 @@
 import type { Page } from '@playwright/test';
 import { expect, saveScreenshot, test } from './fixtures.ts';
 
-type Boxes = { header: { height: number; width: number }; brand: { x: number; y: number; width: number; height: number } };
+type Boxes = { header: { top: number; height: number; width: number }; brand: { x: number; y: number; width: number; height: number } };
 
-/** The header's size and the brand link's box relative to the header (a test-mode banner may sit above it). */
+/**
+ * The header's place and size, and the brand link's box relative to the header. With simulated payments (as the
+ * suite's server runs) the test-payments notice sits above the header, in the HTML as in the app.
+ */
 async function headerBoxes(page: Page): Promise<Boxes> {
   const header = await page.getByRole('banner').boundingBox();
   const brand = await page.getByRole('banner').getByRole('link', { name: 'CxVet, ir al inicio' }).boundingBox();
   if (!header || !brand) throw new Error('no header or brand link on the page');
   return {
-    header: { height: header.height, width: header.width },
+    header: { top: header.y, height: header.height, width: header.width },
     brand: { x: brand.x - header.x, y: brand.y - header.y, width: brand.width, height: brand.height },
   };
 }
@@ -30,6 +33,7 @@ for (const width of [360, 1280]) {
       const early = await withoutCode.newPage();
       await early.goto('/procedimientos');
       await expect(early.getByRole('banner').getByRole('link', { name: 'CxVet, ir al inicio' })).toHaveAttribute('href', '/');
+      await expect(early.getByRole('complementary', { name: 'Aviso de pagos' })).toHaveText('Modo de pruebas: los pagos son simulados');
       const shell = await headerBoxes(early);
       await saveScreenshot(early, `page-shell-${width}`);
 

@@ -330,6 +330,7 @@ export async function buildApp(deps: AppDeps) {
     heroPicture: landing.heroPicture,
     catalogPicture: async (query) => (await catalog.list(null, query)).items[0]?.previewUrl ?? null,
     procedurePicture: catalog.guestPoster,
+    testPayments: paymentProvider.name === 'simulado',
   });
 
   return Object.assign(app, { services: { backups, membership, payments, paymentProvider, simulatedProvider, jobs, videoJobs, renditions, signUp, profile, accounts, auth, classrooms, diplomas, media, catalog, analytics, viewing, uploads, privacy, consents } }) as FastifyInstance & {

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { catalogCardSizes, pictureSrcSet } from '#shared/media/picture-variants.ts';
-import { pageShellHtml } from '#shared/page-shell.ts';
+import { pageShellHtml, testModeNoticeHtml } from '#shared/page-shell.ts';
 import { createPageHints, type PageHintsContext } from './page-hints.ts';
 
 let distDir: string;
@@ -17,6 +17,7 @@ const context: PageHintsContext = {
     return '/media/procedures/a/preview.jpg';
   },
   procedurePicture: async (id) => (id.startsWith('0b7c') ? `/media/procedures/${id}/poster.jpg` : null),
+  testPayments: false,
 };
 
 const manifest = {
@@ -106,6 +107,17 @@ describe('guest pages name what they need in their head', () => {
     for (const url of ['/admin', '/admin/users', '/admin/diplomados/1/vista-previa']) {
       expect(await page(url, member), url).toBe(indexHtml);
     }
+  });
+
+  it('puts the test-payments notice above the bar while payments are simulated, and marks #root for the app', async () => {
+    const simulated = createPageHints(distDir, { ...context, testPayments: true });
+    for (const url of ['/', '/procedimientos', '/login']) {
+      expect(await simulated.html(new URL(url, 'http://localhost'), guest), url).toContain(
+        `<div id="root" data-test-payments>${testModeNoticeHtml}${pageShellHtml}</div>`,
+      );
+    }
+    expect(await simulated.html(new URL('/admin', 'http://localhost'), member)).toBe(indexHtml);
+    expect(await page('/')).not.toContain('Modo de pruebas');
   });
 
   it('two pages asked at once each get their own hints', async () => {

@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { apiQueryString, parseCatalogView, toApiQuery, type CatalogApiQuery } from '#shared/catalog/catalog-url.ts';
 import { catalogQuerySchema, type CatalogQuery } from '#shared/catalog/catalog.schemas.ts';
-import { pageShellHtml } from '#shared/page-shell.ts';
+import { pageShellHtml, testModeNoticeHtml, testModeRootAttribute } from '#shared/page-shell.ts';
 import { uuidPattern } from '#shared/uuid.ts';
 import { catalogCardSizes, pictureSrcSet } from '#shared/media/picture-variants.ts';
 
@@ -23,6 +23,8 @@ export type PageHintsContext = {
   catalogPicture: (query: CatalogQuery) => Promise<string | null>;
   /** The video's poster on a procedure page as a guest sees it (the player waits behind it), else null. */
   procedurePicture: (id: string) => Promise<string | null>;
+  /** Payments are simulated: the pages' HTML carries the test-payments notice above the header bar. */
+  testPayments: boolean;
 };
 
 /** Who asks: the picture hints are for guests (a member's pages can differ, and the lookup would cost them a query). */
@@ -158,7 +160,8 @@ export function createPageHints(distDir: string, context: PageHintsContext) {
     // what index.html loads already: its own script, preloads and stylesheets
     const alreadyLoaded = new Set([...html.matchAll(/(?:src|href)="\/([^"]+)"/g)].map((found) => found[1]!));
     const screens = manifest ? new Map(pages.map((page) => [page.module, screenHints(manifest, page.module, alreadyLoaded)])) : null;
-    build = { html, withShell: html.replace(root, `<div id="root">${pageShellHtml}</div>`), screens, mtimeMs };
+    const shell = context.testPayments ? `<div id="root" ${testModeRootAttribute}>${testModeNoticeHtml}${pageShellHtml}</div>` : `<div id="root">${pageShellHtml}</div>`;
+    build = { html, withShell: html.replace(root, shell), screens, mtimeMs };
     return build;
   }
 

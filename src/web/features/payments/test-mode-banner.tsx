@@ -1,20 +1,17 @@
-import { Box, Text } from '@mantine/core';
+import { testModeNoticeText } from '#shared/page-shell.ts';
 import { usePaymentsConfig } from './payments.api.ts';
-
-const testModeText = 'Modo de pruebas: los pagos son simulados';
 
 /**
  * A thin bar on every page while the server runs the simulated payment provider, so nobody takes
- * the demo checkout for a real one. Nothing shows while loading or with a real provider.
+ * the demo checkout for a real one. Nothing shows while loading or with a real provider. Its classes are the ones
+ * the page's HTML paints it with before the app's code arrives (src/shared/page-shell.ts, styles in global.css).
  */
 export function TestModeBanner() {
   const config = usePaymentsConfig();
   if (config.data?.provider !== 'simulado') return null;
   return (
-    <Box component="aside" aria-label="Aviso de pagos" bg="#fff3bf" px="sm" py={2} style={{ borderBottom: '1px solid #f0c419' }}>
-      <Text size="xs" fw={600} c="#4a3500" ta="center">
-        {testModeText}
-      </Text>
-    </Box>
+    <aside className="page-shell-notice" aria-label="Aviso de pagos">
+      <p className="page-shell-notice-text">{testModeNoticeText}</p>
+    </aside>
   );
 }
