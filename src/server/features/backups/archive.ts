@@ -183,9 +183,15 @@ async function snapshotDatabase(database: Database, stagingDir: string) {
   }
 }
 
-/** Links each upload into the staging folder (a rename or delete afterwards does not touch it); copies across disks. */
+// pictures' narrower copies (picture-variants.ts): made again from their picture the first time they are asked for
+const regeneratedFolder = 'variants/';
+
+/**
+ * Links each upload into the staging folder (a rename or delete afterwards does not touch it); copies across disks.
+ * Pictures' narrower copies are left out: about 42 KB per picture, and made again after a restore.
+ */
 async function stageUploads(uploadsRoot: string, stagingDir: string) {
-  const files = await listFiles(uploadsRoot);
+  const files = (await listFiles(uploadsRoot)).filter((relative) => !relative.startsWith(regeneratedFolder));
   const staged: string[] = [];
   for (const relative of files) {
     const source = path.join(uploadsRoot, ...relative.split('/'));
