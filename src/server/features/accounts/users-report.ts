@@ -4,6 +4,7 @@ import { createDeflateRaw, type DeflateRaw } from 'node:zlib';
 import { Zip, ZipPassThrough } from 'fflate';
 import { and, asc, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
+import { drainedOrClosed } from '#server/services/drained.ts';
 import { reportExports, users } from '#server/db/schema/index.ts';
 import { nextPaymentDate } from '#shared/membership/membership.rules.ts';
 
@@ -180,15 +181,7 @@ export function streamUsersReport(deps: { db: Db; requestedBy: string; now?: Dat
       await new Promise((resolve) => sheet.deflater.once('drain', resolve));
     }
     if (output.writableLength < maxBufferedBytes || output.destroyed) return;
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        output.off('drain', done);
-        output.off('close', done);
-        resolve();
-      };
-      output.on('drain', done);
-      output.on('close', done);
-    });
+    await drainedOrClosed(output);
   }
 
   type After = { rank: number; type: string; userNumber: number };

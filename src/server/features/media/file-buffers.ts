@@ -1,6 +1,6 @@
-import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import type { OpenedFile } from '#server/services/storage.ts';
+import { drainedOrClosed } from '#server/services/drained.ts';
 
 /**
  * Buffers for the stored files the app sends itself, used again once the socket has taken them. A new 1 MiB buffer
@@ -47,19 +47,6 @@ export function createFileBuffers(options: {
 
 export type FileBuffers = ReturnType<typeof createFileBuffers>;
 
-/** Resolves once the response can take more, or is gone. */
-function drainedOrClosed(response: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      response.off('drain', done);
-      response.off('close', done);
-      resolve();
-    };
-    response.on('drain', done);
-    response.on('close', done);
-  });
-}
-
 /**
  * Answers with `range` (inclusive; null for an empty file) of a held-open file, one reused buffer at a time: each
  * buffer goes back to `buffers` once the socket has taken it (its write's callback), and the next one is read only
@@ -100,7 +87,7 @@ export async function sendFileRange(
       if (!error) sent.release();
     });
     if (next > end) break;
-    if (!more && !response.destroyed) await drainedOrClosed(response);
+    if (!more) await drainedOrClosed(response);
     if (response.destroyed) return;
     try {
       buffer = await read();
