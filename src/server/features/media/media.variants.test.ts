@@ -26,11 +26,12 @@ async function picture(width = 1090, height = 720, format: 'jpeg' | 'png' = 'jpe
 /** A store that records its writes, and can be told to fail those of copies. */
 function recording(storage: FileStorage) {
   const puts: string[] = [];
-  const state = { failCopies: false };
+  const state: { failCopies: boolean; beforeCopy: (() => Promise<void>) | null } = { failCopies: false, beforeCopy: null };
   const wrapped: FileStorage = {
     ...storage,
     async put(key, body) {
       puts.push(key);
+      if (key.startsWith('variants/')) await state.beforeCopy?.();
       if (state.failCopies && key.startsWith('variants/')) {
         // as a full disk would: the body is read in part, then the write fails
         return storage.put(key, Readable.from((async function* () {
@@ -268,6 +269,26 @@ describe('copies of a picture that is gone', () => {
     expect(await t.storage.stat(fresh.previewImage!)).toBeNull();
     for (const width of pictureVariantWidths) expect(await t.storage.stat(variantKey(fresh.previewImage!, width))).toBeNull();
     expect((await get(`/media/${fresh.previewImage}?w=360`)).statusCode).toBe(404);
+  });
+
+  it('leaves no copy behind when its picture is deleted while the copy is being made', async () => {
+    const fresh = await createProcedure(t);
+    await t.storage.put(fresh.previewImage!, Readable.from([source]));
+    // the Admin's delete lands after the picture was read and before its copy is written
+    store.state.beforeCopy = async () => {
+      store.state.beforeCopy = null;
+      const response = await t.app.inject({ method: 'DELETE', url: `/api/admin/procedures/${fresh.id}`, headers: { cookie: admin, origin: testPublicUrl } });
+      expect(response.statusCode, response.body).toBe(200);
+    };
+    try {
+      // the picture is gone by the time the answer is sent: the same 404 as without a width
+      expect((await get(`/media/${fresh.previewImage}?w=480`)).statusCode).toBe(404);
+    } finally {
+      store.state.beforeCopy = null;
+    }
+    expect(copiesMade(fresh.previewImage!)).toEqual([variantKey(fresh.previewImage!, 480)]);
+    expect(await t.storage.stat(variantKey(fresh.previewImage!, 480))).toBeNull();
+    expect((await get(`/media/${fresh.previewImage}?w=480`)).statusCode).toBe(404);
   });
 });
 

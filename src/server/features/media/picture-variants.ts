@@ -89,6 +89,11 @@ export function createPictureVariants(deps: { storage: FileStorage; log: Fastify
       log.error({ key, width, err: error }, 'picture variant not stored, the original is sent');
       return key;
     }
+    // deleted while its copy was being made (uploads.removeFiles deletes the copies beside it): no copy outlives it
+    if (!(await storage.stat(key))) {
+      await storage.delete(target).catch(() => {});
+      return key;
+    }
     rememberStored(target);
     return target;
   }
