@@ -21,8 +21,9 @@ type Row = { figure: string; value: string; goal: string; holds: boolean | null 
 const rangeBytes = 1024 * 1024;
 // Linux's USER_HZ, the unit of /proc/<pid>/stat times, is 100 on every architecture Node runs on
 const clockTicksPerSecond = 100;
-// BENCH_MEDIA_ROUNDS: how many times each side is loaded for BENCH_SECONDS, in turns (the ratio is the rounds' median)
-const mediaRounds = Number(process.env.BENCH_MEDIA_ROUNDS ?? 3);
+// BENCH_MEDIA_ROUNDS: how many times each side is loaded for BENCH_SECONDS, in turns (the ratio is the rounds' median;
+// on a virtual machine whose neighbours come and go, one round in three or four is off by a tenth or more either way)
+const mediaRounds = Number(process.env.BENCH_MEDIA_ROUNDS ?? 5);
 const videoBytes = 32 * rangeBytes;
 /** What each request asks for and the size of a right answer: one 1 MiB range, or the whole video from its start. */
 type Ask = { range: string; bytes: number };
@@ -182,9 +183,15 @@ server { listen 127.0.0.1:${staticPort}; root ${uploadsDir}; sendfile on; tcp_no
       // a guest through the deployed path must be refused, not handed the file
       const guest = await fetch(`${nginx.url}${mediaPath}`, { headers: { range: oneRange.range } });
       if (guest.status !== 401) throw new Error(`a guest got ${guest.status} through nginx instead of 401`);
-      // a running server is warm: the checks are compiled by V8 before either side is measured (one-byte ranges)
+      // a running server is warm: the checks are compiled by V8 before either side is measured (one-byte ranges),
+      // then every path is loaded as it will be, unmeasured (300 ranges one by one left our app's first round
+      // 10–20 % slower than the next ones: its 1 MiB path was still being optimised, with ten buffers in use)
       for (let index = 0; index < 3000; index++) await (await fetch(`${nginx.url}${mediaPath}`, { headers: { ...headers, range: 'bytes=0-0' } })).arrayBuffer();
       for (let index = 0; index < 300; index++) await expectRange(`${baseUrl}${mediaPath}`, headers, expected, 'the app');
+      for (const url of [staticUrl, `${baseUrl}${mediaPath}`, `${nginx.url}${mediaPath}`]) {
+        const warming = await rangeLoad(url, url === staticUrl ? {} : headers, oneRange, 1, workDir);
+        if (warming.problems) throw new Error(`while warming ${url}: ${warming.problems}`);
+      }
       // the sides take turns, round after round: other work on the machine then weighs on each side alike
       for (let round = 0; round < mediaRounds; round++) {
         rounds.push({
