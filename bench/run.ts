@@ -18,7 +18,7 @@ import { insertProcedures, insertUsers, searchQueries } from './data.ts';
 import { lighthouseRows, measurePages, throttledPaintRows, type PageFigures } from './pages.ts';
 import { measureWatching } from './watching.ts';
 import { measureVideo } from './video.ts';
-import { measureMedia } from './media.ts';
+import { measureMedia, measureServedMedia } from './media.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const userCount = Number(process.env.BENCH_USERS ?? 100_000);
@@ -56,8 +56,8 @@ async function signIn(baseUrl: string, email: string, from = origin): Promise<st
   return response.headers.getSetCookie().map((cookie) => cookie.split(';')[0]).join('; ');
 }
 
-/** Phase 1, in this process: search and media against the app with generated content. */
-async function measureInProcess(kind: string, database: Database, dataDir: string, rows: Row[], queryCount: { n: number }) {
+/** Phase 1, in this process: search and media against the app with generated content; the bench video's key. */
+async function measureInProcess(kind: string, database: Database, dataDir: string, rows: Row[], queryCount: { n: number }): Promise<string | null> {
   const storage = createLocalStorage(path.join(dataDir, 'uploads'));
   const config = testConfig({ dataDir });
   const mailer = createMailer({ db: database.db, from: config.mailFrom, log: { info() {} } });
@@ -82,13 +82,19 @@ async function measureInProcess(kind: string, database: Database, dataDir: strin
   // the same app behind nginx as deploy/nginx.conf sets it up: it checks, nginx sends the file
   const accelApp = await buildApp({ config: testConfig({ dataDir, mediaAccelRedirect: '/_media-interno/', trustProxy: 1 }), database, storage, mailer, distDir: null });
   const accelBaseUrl = await accelApp.listen({ port: 0, host: '127.0.0.1' });
+  let videoKey: string;
   try {
-    rows.push(...(await measureMedia({ database, dataDir, workDir: nginxDir, baseUrl, accelBaseUrl, origin, premiumCookie, queryCount, seconds })));
+    const media = await measureMedia({ database, dataDir, workDir: nginxDir, baseUrl, accelBaseUrl, origin, premiumCookie, queryCount, seconds });
+    rows.push(...media.rows);
+    videoKey = media.videoKey;
   } finally {
     await accelApp.close();
     await rm(nginxDir, { recursive: true, force: true });
   }
-  if (mediaOnly) return app.close();
+  if (mediaOnly) {
+    await app.close();
+    return videoKey;
+  }
 
   step(`${kind}: search load at 1,000 procedures`);
   const total = (await app.inject({ url: '/api/catalog/procedures' })).json().total as number;
@@ -160,6 +166,7 @@ async function measureInProcess(kind: string, database: Database, dataDir: strin
   step(`${kind}: ${userCount} users`);
   await insertUsers(database.db, userCount);
   await app.close();
+  return videoKey;
 }
 
 /** 'Respaldar ahora' from the console, with /api/health polled until the backup is recorded (issue #19: it never blocks requests). */
@@ -201,8 +208,11 @@ const startScriptEnv: Record<string, string> = Object.fromEntries(
   [...(JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.matchAll(/(?:^|\s)([A-Z_]+)=(\S+)/g)].map((found) => [found[1]!, found[2]!]),
 );
 
-/** Phase 2: the server as `npm start` runs it, in its own process. */
-async function measureServer(kind: string, env: Record<string, string>, rows: Row[]): Promise<PageFigures | null> {
+/**
+ * Phase 2: the server as `npm start` runs it, in its own process; last, the media ranges of the video phase 1 stored
+ * (`videoKey`; after the memory rows, which a media load would move). With BENCH_ONLY=media: start, idle and media.
+ */
+async function measureServer(kind: string, env: Record<string, string>, rows: Row[], videoKey: string | null): Promise<PageFigures | null> {
   const port = 20000 + Math.floor(Math.random() * 20000);
   const baseUrl = `http://127.0.0.1:${port}`;
   step(`${kind}: npm start`);
@@ -225,51 +235,68 @@ async function measureServer(kind: string, env: Record<string, string>, rows: Ro
     const idleGoal = kind === 'PGlite' ? 250 : 150;
     rows.push({ figure: 'server idle RSS after start', value: `${idle.toFixed(0)} MiB`, goal: `< ${idleGoal} MiB`, holds: idle < idleGoal });
 
-    step(`${kind}: guest pages in Chromium`);
-    const pages = kind === 'PGlite' && !serverOnly ? await measurePages(baseUrl) : null;
-    step(`${kind}: users report`);
-
-    const adminCookie = await signIn(baseUrl, 'bench-admin@bench.example', baseUrl);
-    const baseRss = rssMiB(child.pid!, 'VmRSS');
-    let peak = baseRss;
-    const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(child.pid!, 'VmRSS'))), 25);
-    // without a callback autocannon returns its running instance, which is also a promise of the result
-    const health = autocannon({ url: `${baseUrl}/api/health`, connections: 2, duration: 120 }) as unknown as Promise<autocannon.Result> & { stop(): void };
-    const reportStarted = performance.now();
-    const report = await fetch(`${baseUrl}/api/admin/users/report.xlsx`, { headers: { cookie: adminCookie } });
-    let firstByte = NaN;
-    let bytes = 0;
-    for await (const chunk of report.body!) {
-      if (bytes === 0) firstByte = performance.now() - reportStarted;
-      bytes += (chunk as Uint8Array).length;
-    }
-    const reportMs = performance.now() - reportStarted;
-    health.stop();
-    const healthResult = await health;
-    clearInterval(sampler);
-    const p99 = healthResult.latency.p99;
-    rows.push({
-      figure: `/api/health p99 while an Admin downloads the ${userCount}-user xlsx`,
-      value: `${p99} ms (${healthResult.requests.total} checks)`,
-      goal: '< 50 ms',
-      holds: p99 < 50 && healthResult.non2xx === 0,
-    });
-    rows.push({
-      figure: `users xlsx at ${userCount} users`,
-      value: `${(reportMs / 1000).toFixed(1)} s, ${(bytes / 1024 / 1024).toFixed(1)} MiB, first byte ${firstByte.toFixed(0)} ms, peak RSS ${peak.toFixed(0)} MiB`,
-      goal: '< 15 s, first byte < 1 s, peak RSS < 300 MiB',
-      holds: report.ok && reportMs < 15_000 && firstByte < 1000 && peak < 300,
-    });
-
-    if (!serverOnly) {
-      step(`${kind}: backup while /api/health is polled`);
-      rows.push(await measureBackup(baseUrl, adminCookie));
+    let pages: PageFigures | null = null;
+    if (!mediaOnly) pages = await measureReportAndPages(kind, baseUrl, child.pid!, rows);
+    if (videoKey) {
+      step(`${kind}: media ranges from npm start`);
+      const premiumCookie = await signIn(baseUrl, 'bench-premium@bench.example', baseUrl);
+      const workDir = await mkdtemp(path.join(tmpdir(), 'cxvet-bench-nginx-'));
+      try {
+        rows.push(...(await measureServedMedia({ baseUrl, pid: child.pid!, premiumCookie, dataDir: env.DATA_DIR!, videoKey, workDir, seconds })));
+      } finally {
+        await rm(workDir, { recursive: true, force: true });
+      }
     }
     return pages;
   } finally {
     child.kill('SIGTERM');
     await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
   }
+}
+
+/** The pages in Chromium (PGlite), the users report with /api/health polled, and a backup with it polled. */
+async function measureReportAndPages(kind: string, baseUrl: string, pid: number, rows: Row[]): Promise<PageFigures | null> {
+  step(`${kind}: guest pages in Chromium`);
+  const pages = kind === 'PGlite' && !serverOnly ? await measurePages(baseUrl) : null;
+  step(`${kind}: users report`);
+
+  const adminCookie = await signIn(baseUrl, 'bench-admin@bench.example', baseUrl);
+  const baseRss = rssMiB(pid, 'VmRSS');
+  let peak = baseRss;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(pid, 'VmRSS'))), 25);
+  // without a callback autocannon returns its running instance, which is also a promise of the result
+  const health = autocannon({ url: `${baseUrl}/api/health`, connections: 2, duration: 120 }) as unknown as Promise<autocannon.Result> & { stop(): void };
+  const reportStarted = performance.now();
+  const report = await fetch(`${baseUrl}/api/admin/users/report.xlsx`, { headers: { cookie: adminCookie } });
+  let firstByte = NaN;
+  let bytes = 0;
+  for await (const chunk of report.body!) {
+    if (bytes === 0) firstByte = performance.now() - reportStarted;
+    bytes += (chunk as Uint8Array).length;
+  }
+  const reportMs = performance.now() - reportStarted;
+  health.stop();
+  const healthResult = await health;
+  clearInterval(sampler);
+  const p99 = healthResult.latency.p99;
+  rows.push({
+    figure: `/api/health p99 while an Admin downloads the ${userCount}-user xlsx`,
+    value: `${p99} ms (${healthResult.requests.total} checks)`,
+    goal: '< 50 ms',
+    holds: p99 < 50 && healthResult.non2xx === 0,
+  });
+  rows.push({
+    figure: `users xlsx at ${userCount} users`,
+    value: `${(reportMs / 1000).toFixed(1)} s, ${(bytes / 1024 / 1024).toFixed(1)} MiB, first byte ${firstByte.toFixed(0)} ms, peak RSS ${peak.toFixed(0)} MiB`,
+    goal: '< 15 s, first byte < 1 s, peak RSS < 300 MiB',
+    holds: report.ok && reportMs < 15_000 && firstByte < 1000 && peak < 300,
+  });
+
+  if (!serverOnly) {
+    step(`${kind}: backup while /api/health is polled`);
+    rows.push(await measureBackup(baseUrl, adminCookie));
+  }
+  return pages;
 }
 
 async function runOn(kind: 'PGlite' | 'PostgreSQL', serverUrl?: string) {
@@ -297,19 +324,20 @@ async function runOn(kind: 'PGlite' | 'PostgreSQL', serverUrl?: string) {
   }
   try {
     const queryCount = { n: 0 };
+    let videoKey: string | null = null;
     const database = await openDatabase(
       databaseUrl ? { url: databaseUrl, onQuery: () => queryCount.n++ } : { pgliteDir: path.join(dataDir, 'db'), onQuery: () => queryCount.n++ },
     );
     await database.migrate();
     try {
       if (serverOnly) await insertUsers(database.db, userCount);
-      else await measureInProcess(kind, database, dataDir, rows, queryCount);
+      else videoKey = await measureInProcess(kind, database, dataDir, rows, queryCount);
     } finally {
       await database.close();
     }
     const env: Record<string, string> = { DATA_DIR: dataDir, SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-01' };
     if (databaseUrl) env.DATABASE_URL = databaseUrl;
-    const pages = mediaOnly ? null : await measureServer(kind, env, rows);
+    const pages = await measureServer(kind, env, rows, videoKey);
     if (pages) {
       rows.push({
         figure: 'guest JavaScript for / (brotli as sent)',
@@ -335,7 +363,7 @@ async function runOn(kind: 'PGlite' | 'PostgreSQL', serverUrl?: string) {
   }
 }
 
-if (!mediaOnly && !existsSync('dist/index.html')) {
+if (!existsSync('dist/index.html')) {
   console.log('Building first (the bench measures what `npm start` serves)…');
   spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
 }
