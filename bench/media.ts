@@ -9,7 +9,8 @@
 // a string (`req.body += data`), which capped it at about 44 req/s of 1 MiB against nginx, where curl reaches
 // thousands. Every answer is checked (206, exact size, the first ones byte for byte), so a side that answers errors
 // fails the row.
-import { writeFile, mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -314,7 +315,7 @@ server { listen 127.0.0.1:${staticPort}; root ${uploadsDir}; sendfile on; tcp_no
     rows.push(
       // the goal is measured on `npm start` itself (measureServedMedia); this is the same code in the bench's process
       ...rowOf('video 1 MiB range requests req/s ÷ nginx: our app sends the file, in the bench\'s own process (Premium, full video)', 'ours', 'direct', false),
-      ...rowOf('  behind nginx with MEDIA_ACCEL_REDIRECT (nginx → app check → nginx sends the file; deploy/nginx.conf)', 'deployed', 'direct', true),
+      ...rowOf('  behind nginx with MEDIA_ACCEL_REDIRECT, the app in the bench\'s own process', 'deployed', 'direct', false),
       ...rowOf('  a whole 32 MiB video in one open-ended range (a player\'s first request): our app ÷ nginx', 'oursWhole', 'directWhole', false),
       // what Node can reach here without sendfile, and how much of it our app keeps
       ...rowOf('  a bare node:http server sending the file as our app does (fs.read, reused 1 MiB buffers; no framework, no check) ÷ nginx', 'bare', 'direct', false),
@@ -326,9 +327,10 @@ server { listen 127.0.0.1:${staticPort}; root ${uploadsDir}; sendfile on; tcp_no
 }
 
 /**
- * The issue's figure as `npm start` runs it: the server in its own process (the bench's second phase, on the same
+ * The issue's figures as `npm start` runs: the server in its own process (the bench's second phase, on the same
  * database and folder) sending 1 MiB ranges of the video measureMedia stored, ÷ nginx serving the file, with the bare
- * server beside them. Same load, checks, warm-up and rounds as measureMedia.
+ * server beside them; or, with `handOver` (a server started with MEDIA_ACCEL_REDIRECT and TRUST_PROXY=1), nginx
+ * running deploy/nginx.conf in front of it. Same load, checks, warm-up and rounds as measureMedia.
  */
 export async function measureServedMedia(options: {
   /** The server `npm start` runs, and its process. */
@@ -338,45 +340,59 @@ export async function measureServedMedia(options: {
   premiumCookie: string;
   dataDir: string;
   videoKey: string;
-  workDir: string;
   seconds: number;
+  handOver?: boolean;
 }): Promise<Row[]> {
-  const { baseUrl, premiumCookie, seconds, workDir, videoKey } = options;
+  const { baseUrl, premiumCookie, seconds, videoKey, handOver = false } = options;
   if (!nginxBinary) return [];
   const tokenResponse = await fetch(`${baseUrl}/api/viewing/token`, { method: 'POST', headers: { cookie: premiumCookie, origin: baseUrl } });
   if (!tokenResponse.ok) throw new Error(`no viewing token from the server: ${tokenResponse.status}`);
   const { token } = (await tokenResponse.json()) as { token: string };
-  const servedUrl = `${baseUrl}/media/${videoKey}?vt=${token}`;
+  const mediaPath = `/media/${videoKey}?vt=${token}`;
   const headers = { cookie: premiumCookie };
   const uploadsDir = path.join(options.dataDir, 'uploads');
+  const workDir = await mkdtemp(path.join(tmpdir(), 'cxvet-bench-nginx-'));
+  // one nginx, one worker: a plain static site over the folder, and with handOver the deployed site in front of the app
   const staticPort = await freePort();
-  const nginx = await startNginx({ workDir, port: staticPort, httpConfig: `server { listen 127.0.0.1:${staticPort}; root ${uploadsDir}; sendfile on; tcp_nopush on; }` });
-  const staticUrl = `${nginx.url}/${videoKey}`;
-  const bare = await startBareServer(path.join(uploadsDir, ...videoKey.split('/')));
+  const deployedPort = await freePort();
+  const staticSite = `server { listen 127.0.0.1:${staticPort}; root ${uploadsDir}; sendfile on; tcp_nopush on; }`;
+  const deployedSite = handOver ? await deployedNginxConfig({ appPort: Number(new URL(baseUrl).port), uploadsDir, port: deployedPort }) : '';
+  const nginx = await startNginx({ workDir, port: handOver ? deployedPort : staticPort, httpConfig: `${deployedSite}\n${staticSite}` });
+  const staticUrl = `http://127.0.0.1:${staticPort}/${videoKey}`;
+  const measuredUrl = handOver ? `${nginx.url}${mediaPath}` : `${baseUrl}${mediaPath}`;
+  const bare = handOver ? null : await startBareServer(path.join(uploadsDir, ...videoKey.split('/')));
   const rounds: Round[] = [];
   try {
     const expected = oneRangeOf(benchVideo());
-    await expectRange(servedUrl, headers, expected, 'the server');
+    await expectRange(measuredUrl, headers, expected, handOver ? 'nginx in front of the server' : 'the server');
     await expectRange(staticUrl, {}, expected, 'nginx');
-    await expectRange(bare.url, {}, expected, 'the bare file server');
-    const guest = await fetch(servedUrl, { headers: { range: oneRange.range } });
-    if (guest.status !== 401) throw new Error(`a guest got ${guest.status} from the server instead of 401`);
-    for (const [url, sideHeaders] of [[staticUrl, {}], [servedUrl, headers], [bare.url, {}]] as const) {
+    if (bare) await expectRange(bare.url, {}, expected, 'the bare file server');
+    // a guest must be refused, not handed the file
+    const guest = await fetch(measuredUrl, { headers: { range: oneRange.range } });
+    if (guest.status !== 401) throw new Error(`a guest got ${guest.status} instead of 401 from ${measuredUrl}`);
+    const sides: [string, Record<string, string>][] = [[staticUrl, {}], [measuredUrl, headers], ...(bare ? [[bare.url, {}] as [string, Record<string, string>]] : [])];
+    for (const [url, sideHeaders] of sides) {
       const warming = await rangeLoad(url, sideHeaders, oneRange, 1, workDir);
       if (warming.problems) throw new Error(`while warming ${url}: ${warming.problems}`);
     }
     for (let round = 0; round < mediaRounds; round++) {
-      rounds.push({
-        direct: await rangeLoad(staticUrl, {}, oneRange, seconds, workDir, { nginxPid: nginx.pid }),
-        served: await rangeLoad(servedUrl, headers, oneRange, seconds, workDir, { appPid: options.pid }),
-        bare: await rangeLoad(bare.url, {}, oneRange, seconds, workDir, { appPid: bare.pid }),
-      });
+      const direct = await rangeLoad(staticUrl, {}, oneRange, seconds, workDir, { nginxPid: nginx.pid });
+      if (handOver) {
+        rounds.push({ direct, deployed: await rangeLoad(measuredUrl, headers, oneRange, seconds, workDir, { nginxPid: nginx.pid, appPid: options.pid }) });
+      } else {
+        const served = await rangeLoad(measuredUrl, headers, oneRange, seconds, workDir, { appPid: options.pid });
+        rounds.push({ direct, served, bare: await rangeLoad(bare!.url, {}, oneRange, seconds, workDir, { appPid: bare!.pid }) });
+      }
     }
   } finally {
     await nginx.stop();
-    await bare.stop();
+    await bare?.stop();
+    await rm(workDir, { recursive: true, force: true });
   }
   const rowOf = ratioRows(rounds);
+  if (handOver) {
+    return rowOf('  behind nginx with MEDIA_ACCEL_REDIRECT, `npm start` in its own process (nginx → its check → nginx sends the file; deploy/nginx.conf)', 'deployed', 'direct', true);
+  }
   return [
     ...rowOf('video 1 MiB range requests req/s ÷ nginx: `npm start` sends the file, in its own process (Premium, full video)', 'served', 'direct', true),
     ...rowOf('  the bare node:http server ÷ nginx, in the same rounds', 'bare', 'direct', false),

@@ -26,7 +26,8 @@ const watchingMembers = Number(process.env.BENCH_WATCHING_MEMBERS ?? 200);
 const watchingSeconds = Number(process.env.BENCH_WATCHING_SECONDS ?? 20);
 // BENCH_ONLY=server: only the `npm start` figures (start, idle RSS, the users report), no Chromium and no backup
 const serverOnly = process.env.BENCH_ONLY === 'server';
-// BENCH_ONLY=media: only the media rows (ranges against nginx, queries per range), in process
+// BENCH_ONLY=media: only the media rows (ranges against nginx, queries per range), in process and from `npm start`
+// (with its start and idle rows), about 2 minutes per database
 const mediaOnly = process.env.BENCH_ONLY === 'media';
 const password = 'Bench1234';
 const origin = 'http://localhost:3000';
@@ -208,26 +209,43 @@ const startScriptEnv: Record<string, string> = Object.fromEntries(
   [...(JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.matchAll(/(?:^|\s)([A-Z_]+)=(\S+)/g)].map((found) => [found[1]!, found[2]!]),
 );
 
-/**
- * Phase 2: the server as `npm start` runs it, in its own process; last, the media ranges of the video phase 1 stored
- * (`videoKey`; after the memory rows, which a media load would move). With BENCH_ONLY=media: start, idle and media.
- */
-async function measureServer(kind: string, env: Record<string, string>, rows: Row[], videoKey: string | null): Promise<PageFigures | null> {
+/** `npm start` in its own process with the bench's settings and `env`; resolves once /api/health answers. */
+async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; baseUrl: string; startMs: number; stop: () => Promise<void> }> {
   const port = 20000 + Math.floor(Math.random() * 20000);
   const baseUrl = `http://127.0.0.1:${port}`;
-  step(`${kind}: npm start`);
   const started = performance.now();
   const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], {
-    env: { ...process.env, ...startScriptEnv, ...env, PORT: String(port), PUBLIC_URL: baseUrl, LOG_LEVEL: 'warn', SEED_DEMO: '0', PAYMENTS_PROVIDER: 'simulado', ADMIN_EMAIL: 'bench-admin@bench.example', ADMIN_PASSWORD: password },
+    env: { ...process.env, ...startScriptEnv, PORT: String(port), PUBLIC_URL: baseUrl, LOG_LEVEL: 'warn', SEED_DEMO: '0', PAYMENTS_PROVIDER: 'simulado', ADMIN_EMAIL: 'bench-admin@bench.example', ADMIN_PASSWORD: password, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  const stop = async () => {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+  };
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
       if (await fetch(`${baseUrl}/api/health`).then((response) => response.ok, () => false)) break;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    const startMs = performance.now() - started;
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { child, baseUrl, startMs: performance.now() - started, stop };
+}
+
+/**
+ * Phase 2: the server as `npm start` runs it, in its own process; last, the media ranges of the video phase 1 stored
+ * (`videoKey`; after the memory rows, which a media load would move), sent by the server itself, then by nginx after
+ * the check of a second server started with the hand-over settings (deploy/nginx.conf). With BENCH_ONLY=media:
+ * start, idle and media.
+ */
+async function measureServer(kind: string, env: Record<string, string>, rows: Row[], videoKey: string | null): Promise<PageFigures | null> {
+  step(`${kind}: npm start`);
+  const { child, baseUrl, startMs, stop } = await startServer(env);
+  let pages: PageFigures | null = null;
+  try {
     const startGoal = kind === 'PostgreSQL' ? 1000 : null;
     rows.push({ figure: '`npm start` to healthy', value: `${(startMs / 1000).toFixed(2)} s`, goal: startGoal ? '< 1 s' : '< 1 s on PostgreSQL', holds: startGoal ? startMs < startGoal : null });
     await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -235,23 +253,30 @@ async function measureServer(kind: string, env: Record<string, string>, rows: Ro
     const idleGoal = kind === 'PGlite' ? 250 : 150;
     rows.push({ figure: 'server idle RSS after start', value: `${idle.toFixed(0)} MiB`, goal: `< ${idleGoal} MiB`, holds: idle < idleGoal });
 
-    let pages: PageFigures | null = null;
     if (!mediaOnly) pages = await measureReportAndPages(kind, baseUrl, child.pid!, rows);
     if (videoKey) {
       step(`${kind}: media ranges from npm start`);
-      const premiumCookie = await signIn(baseUrl, 'bench-premium@bench.example', baseUrl);
-      const workDir = await mkdtemp(path.join(tmpdir(), 'cxvet-bench-nginx-'));
-      try {
-        rows.push(...(await measureServedMedia({ baseUrl, pid: child.pid!, premiumCookie, dataDir: env.DATA_DIR!, videoKey, workDir, seconds })));
-      } finally {
-        await rm(workDir, { recursive: true, force: true });
-      }
+      rows.push(...(await measureServedMedia(await mediaOptions(baseUrl, child.pid!, env.DATA_DIR!, videoKey))));
     }
-    return pages;
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+    await stop();
   }
+  if (videoKey) {
+    step(`${kind}: media ranges through nginx after the check of npm start (MEDIA_ACCEL_REDIRECT)`);
+    const accel = await startServer({ ...env, MEDIA_ACCEL_REDIRECT: '/_media-interno/', TRUST_PROXY: '1' });
+    try {
+      rows.push(...(await measureServedMedia({ ...(await mediaOptions(accel.baseUrl, accel.child.pid!, env.DATA_DIR!, videoKey)), handOver: true })));
+    } finally {
+      await accel.stop();
+    }
+  }
+  return pages;
+}
+
+/** What measureServedMedia needs of a running server: its process, and a Premium member signed in on it. */
+async function mediaOptions(baseUrl: string, pid: number, dataDir: string, videoKey: string) {
+  const premiumCookie = await signIn(baseUrl, 'bench-premium@bench.example', baseUrl);
+  return { baseUrl, pid, premiumCookie, dataDir, videoKey, seconds };
 }
 
 /** The pages in Chromium (PGlite), the users report with /api/health polled, and a backup with it polled. */
