@@ -1,11 +1,9 @@
-// Media ranges (issue #13): 1 MiB ranges of a Premium member's full video against the same nginx serving the same file
-// directly, served two ways: by our app itself, and behind nginx as deploy/nginx.conf sets it up (curl → nginx → our
-// app, which checks and answers X-Accel-Redirect → nginx sends the file). The issue's figure is our app as `npm start`
-// runs it, in its own process (measureServedMedia, in the bench's second phase); the same app in the bench's process,
-// a whole video in one open-ended range (what a player asks for first) and a bare node:http server sending the file
-// the same way (what Node itself reaches on the machine) are printed beside it for context.
-// Every side is loaded the same way, by curl in a process of its own: in the bench's event loop a load generator
-// would share the app's thread while nginx has a process to itself. Not autocannon: it appends every body chunk to
+// Media ranges (issue #13): 1 MiB ranges of a Premium member's full video from `npm start`, in its own process, against
+// the same nginx serving the same file directly, served two ways: by our app itself, and behind nginx as
+// deploy/nginx.conf sets it up (curl → nginx → our app, which checks and answers X-Accel-Redirect → nginx sends the
+// file). A whole video in one open-ended range (what a player asks for first) and a bare node:http server sending
+// the file the same way (what Node itself reaches on the machine) are printed beside them for context.
+// Every side is loaded the same way, by curl in a process of its own. Not autocannon: it appends every body chunk to
 // a string (`req.body += data`), which capped it at about 44 req/s of 1 MiB against nginx, where curl reaches
 // thousands. Every answer is checked (206, exact size, the first ones byte for byte), so a side that answers errors
 // fails the row.
@@ -51,18 +49,14 @@ async function expectRange(url: string, headers: Record<string, string>, expecte
 }
 
 /**
- * The paths measured: nginx alone, our app alone (in the bench's process, or `npm start` in its own: 'served'), nginx
- * in front of our app, and a bare `node:http` server sending the file as our app does (bench/bare-file-server.mjs);
- * a 1 MiB range or the whole video.
+ * The paths measured: nginx alone, `npm start` alone, nginx in front of `npm start`, and a bare `node:http` server
+ * sending the file as our app does (bench/bare-file-server.mjs); a 1 MiB range or the whole video.
  */
-type Side = 'direct' | 'ours' | 'served' | 'deployed' | 'bare' | 'directWhole' | 'oursWhole';
+type Side = 'direct' | 'served' | 'deployed' | 'bare' | 'directWhole' | 'servedWhole';
 /** Each round loads every side once, in turns: other work on the machine then weighs on each side alike. */
 type Round = Partial<Record<Side, Load>>;
 
-/**
- * Requests per second, wrong answers, and CPU microseconds per request of the app (this process, or the bare server's),
- * nginx's worker and curl.
- */
+/** Requests per second, wrong answers, and CPU microseconds per request of the app (ours or the bare one), nginx's worker and curl. */
 type Load = { rps: number; problems: string | null; appCpuUs: number; nginxCpuUs: number; curlCpuUs: number };
 
 /** Where a side's server CPU is read: nginx's workers (children of its master), or another process of ours. */
@@ -95,7 +89,7 @@ function curlBatch(url: string, headers: Record<string, string>, ask: Ask, count
 
 /**
  * Range requests for about `seconds` from curl in its own process: a short batch to learn the pace, then one batch
- * sized to last `seconds` (each spawn forks this large process, on the app's thread); `problems` names answers
+ * sized to last `seconds` (each spawn forks the bench's process, so one long batch rather than many); `problems` names answers
  * that were not a 206 of exactly the range.
  */
 async function rangeLoad(url: string, headers: Record<string, string>, ask: Ask, seconds: number, workDir: string, servers: Servers = {}): Promise<Load> {
@@ -108,16 +102,14 @@ async function rangeLoad(url: string, headers: Record<string, string>, ask: Ask,
   const pace = trial.length / (performance.now() - started);
   const nginxBefore = nginxPid ? nginxWorkerCpuMs(nginxPid) : 0;
   const appBefore = appPid ? processCpuMs(appPid) : 0;
-  const cpuBefore = process.cpuUsage();
   started = performance.now();
   const { lines, cpuMs: curlCpuMs } = await curlBatch(url, headers, ask, Math.max(trialCount, Math.round(pace * seconds * 1000)), configFile);
   const elapsedMs = performance.now() - started;
-  const cpu = process.cpuUsage(cpuBefore);
   const wrong = [...trial, ...lines].filter((line) => line !== `206 ${ask.bytes}`).length;
   return {
     rps: (lines.length / elapsedMs) * 1000,
     problems: wrong ? `${wrong} of ${trial.length + lines.length} answers not a 206 of ${ask.bytes} bytes` : null,
-    appCpuUs: appPid ? ((processCpuMs(appPid) - appBefore) * 1000) / lines.length : (cpu.user + cpu.system) / lines.length,
+    appCpuUs: appPid ? ((processCpuMs(appPid) - appBefore) * 1000) / lines.length : 0,
     nginxCpuUs: nginxPid ? ((nginxWorkerCpuMs(nginxPid) - nginxBefore) * 1000) / lines.length : 0,
     curlCpuUs: (curlCpuMs * 1000) / lines.length,
   };
@@ -223,26 +215,20 @@ function ratioRows(rounds: Round[]) {
 }
 
 /**
- * The media rows measured in the bench's process: our app serving 1 MiB ranges itself ÷ nginx serving the file (the
- * issue's figure is measureServedMedia's, on `npm start` itself), the same behind nginx with MEDIA_ACCEL_REDIRECT ÷
- * nginx, a whole video in one answer, a bare node:http server for scale, and database queries per range request.
+ * In the bench's process: a 32 MiB full video of a Premium procedure stored and set on it, checked byte for byte
+ * through our app, and the database queries each range request costs (the load itself is measureServedMedia's, on
+ * `npm start`, in the second phase).
  */
-export async function measureMedia(options: {
+export async function storeBenchVideo(options: {
   database: Database;
   dataDir: string;
-  workDir: string;
-  /** The app sending the bytes itself. */
+  /** The app, in this process (its queries are counted). */
   baseUrl: string;
-  /** The same app with MEDIA_ACCEL_REDIRECT=/_media-interno/, on the same database and folder. */
-  accelBaseUrl: string;
   origin: string;
   premiumCookie: string;
   queryCount: { n: number };
-  seconds: number;
-}): Promise<{ rows: Row[]; /** The stored video, for measureServedMedia. */ videoKey: string }> {
-  const { database, dataDir, baseUrl, premiumCookie, queryCount, seconds, workDir } = options;
-  const rows: Row[] = [];
-  // a 32 MiB full video of a Premium procedure, watched by a Premium member
+}): Promise<{ row: Row; /** The stored video, for measureServedMedia. */ videoKey: string }> {
+  const { database, dataDir, baseUrl, premiumCookie, queryCount } = options;
   const [target] = await database.db.select().from(procedures).where(eq(procedures.type, 'Premium')).limit(1);
   const videoKey = `procedures/${target!.id}/bench_video.mp4`;
   const video = benchVideo();
@@ -252,78 +238,15 @@ export async function measureMedia(options: {
   await database.db.update(procedures).set({ fullVideo: videoKey }).where(eq(procedures.id, target!.id));
   const tokenResponse = await fetch(`${baseUrl}/api/viewing/token`, { method: 'POST', headers: { cookie: premiumCookie, origin: options.origin } });
   const { token } = (await tokenResponse.json()) as { token: string };
-  const mediaPath = `/media/${videoKey}?vt=${token}`;
+  const url = `${baseUrl}/media/${videoKey}?vt=${token}`;
   const headers = { cookie: premiumCookie };
   const expected = oneRangeOf(video);
 
-  await expectRange(`${baseUrl}${mediaPath}`, headers, expected, 'the app');
+  await expectRange(url, headers, expected, 'the app');
   const before = queryCount.n;
-  for (let index = 0; index < 20; index++) await expectRange(`${baseUrl}${mediaPath}`, headers, expected, 'the app');
+  for (let index = 0; index < 20; index++) await expectRange(url, headers, expected, 'the app');
   const queriesPerRange = (queryCount.n - before) / 20;
-
-  if (!nginxBinary) {
-    const ours = await rangeLoad(`${baseUrl}${mediaPath}`, headers, oneRange, seconds, workDir);
-    rows.push({
-      figure: 'video range requests ÷ nginx',
-      value: `our app alone ${ours.rps.toFixed(0)} req/s (nginx not installed${ours.problems ? `; ${ours.problems}` : ''})`,
-      goal: '≥ 0.8',
-      holds: null,
-    });
-  } else {
-    // one nginx, one worker: the deployed site (deploy/nginx.conf) and a plain static site over the same folder
-    const deployedPort = await freePort();
-    const staticPort = await freePort();
-    const site = await deployedNginxConfig({ appPort: Number(new URL(options.accelBaseUrl).port), uploadsDir, port: deployedPort });
-    const nginx = await startNginx({
-      workDir,
-      port: deployedPort,
-      httpConfig: `${site}
-server { listen 127.0.0.1:${staticPort}; root ${uploadsDir}; sendfile on; tcp_nopush on; }`,
-    });
-    const staticUrl = `http://127.0.0.1:${staticPort}/${videoKey}`;
-    const bare = await startBareServer(path.join(uploadsDir, ...videoKey.split('/')));
-    const rounds: Round[] = [];
-    try {
-      await expectRange(`${nginx.url}${mediaPath}`, headers, expected, 'nginx in front of the app');
-      await expectRange(staticUrl, {}, expected, 'nginx');
-      await expectRange(bare.url, {}, expected, 'the bare file server');
-      // a guest through the deployed path must be refused, not handed the file
-      const guest = await fetch(`${nginx.url}${mediaPath}`, { headers: { range: oneRange.range } });
-      if (guest.status !== 401) throw new Error(`a guest got ${guest.status} through nginx instead of 401`);
-      // a running server is warm: every path is loaded for a second as it will be, unmeasured (3,000 one-byte and
-      // 300 whole ranges one by one, before, left our app's first round 10–20 % slower than the next ones)
-      for (const url of [staticUrl, `${baseUrl}${mediaPath}`, `${nginx.url}${mediaPath}`, bare.url]) {
-        const warming = await rangeLoad(url, url === staticUrl || url === bare.url ? {} : headers, oneRange, 1, workDir);
-        if (warming.problems) throw new Error(`while warming ${url}: ${warming.problems}`);
-      }
-      // the sides take turns, round after round: other work on the machine then weighs on each side alike
-      for (let round = 0; round < mediaRounds; round++) {
-        rounds.push({
-          direct: await rangeLoad(staticUrl, {}, oneRange, seconds, workDir, { nginxPid: nginx.pid }),
-          ours: await rangeLoad(`${baseUrl}${mediaPath}`, headers, oneRange, seconds, workDir),
-          deployed: await rangeLoad(`${nginx.url}${mediaPath}`, headers, oneRange, seconds, workDir, { nginxPid: nginx.pid }),
-          bare: await rangeLoad(bare.url, {}, oneRange, seconds, workDir, { appPid: bare.pid }),
-          directWhole: await rangeLoad(staticUrl, {}, wholeVideo, seconds, workDir, { nginxPid: nginx.pid }),
-          oursWhole: await rangeLoad(`${baseUrl}${mediaPath}`, headers, wholeVideo, seconds, workDir),
-        });
-      }
-    } finally {
-      await nginx.stop();
-      await bare.stop();
-    }
-    const rowOf = ratioRows(rounds);
-    rows.push(
-      // the goal is measured on `npm start` itself (measureServedMedia); this is the same code in the bench's process
-      ...rowOf('video 1 MiB range requests req/s ÷ nginx: our app sends the file, in the bench\'s own process (Premium, full video)', 'ours', 'direct', false),
-      ...rowOf('  behind nginx with MEDIA_ACCEL_REDIRECT, the app in the bench\'s own process', 'deployed', 'direct', false),
-      ...rowOf('  a whole 32 MiB video in one open-ended range (a player\'s first request): our app ÷ nginx', 'oursWhole', 'directWhole', false),
-      // what Node can reach here without sendfile, and how much of it our app keeps
-      ...rowOf('  a bare node:http server sending the file as our app does (fs.read, reused 1 MiB buffers; no framework, no check) ÷ nginx', 'bare', 'direct', false),
-      ...rowOf('  our app ÷ that bare server', 'ours', 'bare', false, 'the bare server'),
-    );
-  }
-  rows.push({ figure: '  database queries per range request', value: queriesPerRange.toFixed(1), goal: '≤ 1', holds: queriesPerRange <= 1 });
-  return { rows, videoKey };
+  return { row: { figure: 'database queries per video range request', value: queriesPerRange.toFixed(1), goal: '≤ 1', holds: queriesPerRange <= 1 }, videoKey };
 }
 
 /**
@@ -344,7 +267,6 @@ export async function measureServedMedia(options: {
   handOver?: boolean;
 }): Promise<Row[]> {
   const { baseUrl, premiumCookie, seconds, videoKey, handOver = false } = options;
-  if (!nginxBinary) return [];
   const tokenResponse = await fetch(`${baseUrl}/api/viewing/token`, { method: 'POST', headers: { cookie: premiumCookie, origin: baseUrl } });
   if (!tokenResponse.ok) throw new Error(`no viewing token from the server: ${tokenResponse.status}`);
   const { token } = (await tokenResponse.json()) as { token: string };
@@ -352,6 +274,15 @@ export async function measureServedMedia(options: {
   const headers = { cookie: premiumCookie };
   const uploadsDir = path.join(options.dataDir, 'uploads');
   const workDir = await mkdtemp(path.join(tmpdir(), 'cxvet-bench-nginx-'));
+  if (!nginxBinary) {
+    try {
+      if (handOver) return [];
+      const served = await rangeLoad(`${baseUrl}${mediaPath}`, headers, oneRange, seconds, workDir, { appPid: options.pid });
+      return [{ figure: 'video range requests ÷ nginx', value: `\`npm start\` alone ${served.rps.toFixed(0)} req/s (nginx not installed${served.problems ? `; ${served.problems}` : ''})`, goal: '≥ 0.8', holds: null }];
+    } finally {
+      await rm(workDir, { recursive: true, force: true });
+    }
+  }
   // one nginx, one worker: a plain static site over the folder, and with handOver the deployed site in front of the app
   const staticPort = await freePort();
   const deployedPort = await freePort();
@@ -370,18 +301,26 @@ export async function measureServedMedia(options: {
     // a guest must be refused, not handed the file
     const guest = await fetch(measuredUrl, { headers: { range: oneRange.range } });
     if (guest.status !== 401) throw new Error(`a guest got ${guest.status} instead of 401 from ${measuredUrl}`);
-    const sides: [string, Record<string, string>][] = [[staticUrl, {}], [measuredUrl, headers], ...(bare ? [[bare.url, {}] as [string, Record<string, string>]] : [])];
-    for (const [url, sideHeaders] of sides) {
-      const warming = await rangeLoad(url, sideHeaders, oneRange, 1, workDir);
+    // a running server is warm: every path is loaded for a second as it will be, unmeasured (3,000 one-byte and
+    // 300 whole ranges one by one, before run I, left our app's first round 10–20 % slower than the next ones)
+    for (const url of [staticUrl, measuredUrl, bare?.url]) {
+      if (!url) continue;
+      const warming = await rangeLoad(url, url === measuredUrl ? headers : {}, oneRange, 1, workDir);
       if (warming.problems) throw new Error(`while warming ${url}: ${warming.problems}`);
     }
+    // the sides take turns, round after round: other work on the machine then weighs on each side alike
     for (let round = 0; round < mediaRounds; round++) {
       const direct = await rangeLoad(staticUrl, {}, oneRange, seconds, workDir, { nginxPid: nginx.pid });
       if (handOver) {
         rounds.push({ direct, deployed: await rangeLoad(measuredUrl, headers, oneRange, seconds, workDir, { nginxPid: nginx.pid, appPid: options.pid }) });
       } else {
-        const served = await rangeLoad(measuredUrl, headers, oneRange, seconds, workDir, { appPid: options.pid });
-        rounds.push({ direct, served, bare: await rangeLoad(bare!.url, {}, oneRange, seconds, workDir, { appPid: bare!.pid }) });
+        rounds.push({
+          direct,
+          served: await rangeLoad(measuredUrl, headers, oneRange, seconds, workDir, { appPid: options.pid }),
+          bare: await rangeLoad(bare!.url, {}, oneRange, seconds, workDir, { appPid: bare!.pid }),
+          directWhole: await rangeLoad(staticUrl, {}, wholeVideo, seconds, workDir, { nginxPid: nginx.pid }),
+          servedWhole: await rangeLoad(measuredUrl, headers, wholeVideo, seconds, workDir, { appPid: options.pid }),
+        });
       }
     }
   } finally {
@@ -395,7 +334,9 @@ export async function measureServedMedia(options: {
   }
   return [
     ...rowOf('video 1 MiB range requests req/s ÷ nginx: `npm start` sends the file, in its own process (Premium, full video)', 'served', 'direct', true),
-    ...rowOf('  the bare node:http server ÷ nginx, in the same rounds', 'bare', 'direct', false),
+    ...rowOf('  a whole 32 MiB video in one open-ended range (a player\'s first request): `npm start` ÷ nginx', 'servedWhole', 'directWhole', false),
+    // what Node can reach here without sendfile, and how much of it our app keeps
+    ...rowOf('  a bare node:http server sending the file as our app does (fs.read, reused 1 MiB buffers; no framework, no check) ÷ nginx', 'bare', 'direct', false),
     ...rowOf('  `npm start` ÷ that bare server', 'served', 'bare', false, 'the bare server'),
   ];
 }

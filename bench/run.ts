@@ -18,7 +18,7 @@ import { insertProcedures, insertUsers, searchQueries } from './data.ts';
 import { lighthouseRows, measurePages, throttledPaintRows, type PageFigures } from './pages.ts';
 import { measureWatching } from './watching.ts';
 import { measureVideo } from './video.ts';
-import { measureMedia, measureServedMedia } from './media.ts';
+import { measureServedMedia, storeBenchVideo } from './media.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const userCount = Number(process.env.BENCH_USERS ?? 100_000);
@@ -26,8 +26,8 @@ const watchingMembers = Number(process.env.BENCH_WATCHING_MEMBERS ?? 200);
 const watchingSeconds = Number(process.env.BENCH_WATCHING_SECONDS ?? 20);
 // BENCH_ONLY=server: only the `npm start` figures (start, idle RSS, the users report), no Chromium and no backup
 const serverOnly = process.env.BENCH_ONLY === 'server';
-// BENCH_ONLY=media: only the media rows (ranges against nginx, queries per range), in process and from `npm start`
-// (with its start and idle rows), about 2 minutes per database
+// BENCH_ONLY=media: only the media rows (queries per range in process; ranges against nginx from `npm start`, with its
+// start and idle rows), about 2 minutes per database
 const mediaOnly = process.env.BENCH_ONLY === 'media';
 const password = 'Bench1234';
 const origin = 'http://localhost:3000';
@@ -78,20 +78,10 @@ async function measureInProcess(kind: string, database: Database, dataDir: strin
   const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
   const premiumCookie = await signIn(baseUrl, 'bench-premium@bench.example');
 
-  step(`${kind}: media ranges`);
-  const nginxDir = await mkdtemp(path.join(tmpdir(), 'cxvet-bench-nginx-'));
-  // the same app behind nginx as deploy/nginx.conf sets it up: it checks, nginx sends the file
-  const accelApp = await buildApp({ config: testConfig({ dataDir, mediaAccelRedirect: '/_media-interno/', trustProxy: 1 }), database, storage, mailer, distDir: null });
-  const accelBaseUrl = await accelApp.listen({ port: 0, host: '127.0.0.1' });
-  let videoKey: string;
-  try {
-    const media = await measureMedia({ database, dataDir, workDir: nginxDir, baseUrl, accelBaseUrl, origin, premiumCookie, queryCount, seconds });
-    rows.push(...media.rows);
-    videoKey = media.videoKey;
-  } finally {
-    await accelApp.close();
-    await rm(nginxDir, { recursive: true, force: true });
-  }
+  step(`${kind}: the bench video and its queries per range`);
+  const media = await storeBenchVideo({ database, dataDir, baseUrl, origin, premiumCookie, queryCount });
+  rows.push(media.row);
+  const { videoKey } = media;
   if (mediaOnly) {
     await app.close();
     return videoKey;
