@@ -67,6 +67,27 @@ test.describe('landing', () => {
 });
 
 test.describe('catalogue', () => {
+  test('opened from its address or a link, a view paints once, complete: never the loading skeleton', async ({ page }) => {
+    // every node the page ever inserts is seen, however briefly it stays
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { skeletonsSeen: string[] }).skeletonsSeen = seen;
+      new MutationObserver((records) => {
+        for (const record of records)
+          for (const node of record.addedNodes)
+            if (node instanceof Element && (node.matches('[aria-label="Cargando cirugías"]') || node.querySelector('[aria-label="Cargando cirugías"]')))
+              seen.push(window.location.pathname);
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.goto('/procedimientos');
+    await expect(cards(page)).toHaveCount(9);
+    // a filter in the path is another view: its first page also arrives before it paints
+    await sidebar(page).getByRole('link', { name: 'Gato', exact: true }).click();
+    await expect(page).toHaveURL(/\/procedimientos\/kynd\/Gato$/);
+    await expect(cards(page).filter({ hasText: 'Orquiectomía en gato' })).toHaveCount(1);
+    expect(await page.evaluate(() => (window as unknown as { skeletonsSeen: string[] }).skeletonsSeen)).toEqual([]);
+  });
+
   test('filters combine: species, type, tag and search together, in a URL that reproduces the view', async ({ page }) => {
     await page.goto('/procedimientos');
     await expect(page.getByRole('heading', { level: 1, name: 'Catálogo de cirugías' })).toBeVisible();

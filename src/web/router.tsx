@@ -4,7 +4,7 @@ import { AppLayout } from '#web/components/layout/app-layout.tsx';
 import { StartingPage } from '#web/components/layout/starting-page.tsx';
 import { RouteError } from '#web/components/route-error.tsx';
 import { loadCurrentUser } from '#web/features/accounts/current-user.api.ts';
-import { loadProcedure } from '#web/features/catalog/catalog.api.ts';
+import { loadCatalog, loadProcedure } from '#web/features/catalog/catalog.api.ts';
 import { loadLanding } from '#web/features/landing/landing.api.ts';
 import { paymentsConfigQuery } from '#web/features/payments/payments.api.ts';
 import { guards, type Guard } from '#web/features/accounts/guards.ts';
@@ -26,12 +26,20 @@ export function createAppRouter(queryClient: QueryClient) {
   const guarded = (guard: Guard, children: RouteObject[]) => guardedRoute(queryClient, guard, children);
 
   const home = (route: RouteObject): RouteObject => ({ ...route, loader: () => loadLanding(queryClient) });
+  // the first page of a catalogue view paints complete; within the catalogue (typing a search, a page, a filter in
+  // the query) the screen keeps the shown results, dimmed, until the next ones arrive
+  const catalog = (route: RouteObject): RouteObject => ({
+    ...route,
+    loader: ({ params, request }) => loadCatalog(queryClient, params, new URL(request.url)),
+    shouldRevalidate: ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
+      currentUrl.pathname === nextUrl.pathname ? false : defaultShouldRevalidate,
+  });
 
   const pages: RouteObject[] = [
     home({ index: true, lazy: { Component: homeScreen } }),
     home(screen(paths.index, homeScreen)),
-    screen(paths.catalog, catalogScreen),
-    screen(paths.catalogFiltered, catalogScreen),
+    catalog(screen(paths.catalog, catalogScreen)),
+    catalog(screen(paths.catalogFiltered, catalogScreen)),
     {
       ...screen(paths.procedure, () => import('#web/routes/catalog/procedure.tsx').then((m) => m.ProcedurePage)),
       // the detail loads beside the screen's code, and the page paints once, complete: nothing shifts under the video

@@ -3,7 +3,7 @@ import type { AdminProcedureListQuery } from '#shared/catalog/procedures.admin.s
 import type { CatalogFilters, CatalogPage, ProcedureDetail } from '#shared/catalog/catalog.schemas.ts';
 import { api } from '#web/lib/api-client.ts';
 import { preloadImage } from '#web/lib/preload-image.ts';
-import { apiQueryString, type CatalogApiQuery } from '#shared/catalog/catalog-url.ts';
+import { apiQueryString, parseCatalogView, toApiQuery, type CatalogApiQuery } from '#shared/catalog/catalog-url.ts';
 
 /**
  * Procedures and tags, public and console side (catalog.admin.api.ts): everything under ['catalog'], so one prefix
@@ -31,16 +31,37 @@ const catalogApi = {
   guideClick: (id: string) => api.post<void>(`${procedurePath(id)}/guide-clicks`),
 };
 
+const catalogPageQuery = (query: CatalogApiQuery) =>
+  queryOptions({ queryKey: catalogKeys.list(query), queryFn: ({ signal }) => catalogApi.page(query, signal) });
+
+const catalogFiltersQuery = queryOptions({
+  queryKey: catalogKeys.filters(),
+  queryFn: ({ signal }) => catalogApi.filters(signal),
+  staleTime: 5 * 60_000,
+});
+
 export function useCatalogPage(query: CatalogApiQuery) {
-  return useQuery({
-    queryKey: catalogKeys.list(query),
-    queryFn: ({ signal }) => catalogApi.page(query, signal),
-    placeholderData: keepPreviousData,
-  });
+  return useQuery({ ...catalogPageQuery(query), placeholderData: keepPreviousData });
 }
 
 export function useCatalogFilters() {
-  return useQuery({ queryKey: catalogKeys.filters(), queryFn: ({ signal }) => catalogApi.filters(signal), staleTime: 5 * 60_000 });
+  return useQuery(catalogFiltersQuery);
+}
+
+/**
+ * The catalogue's route loader: its page of results and the filters' lists load beside the screen's code (the
+ * HTML already asked for both), so the page renders once, complete. Before, it rendered skeletons, then again as
+ * each answer arrived, and each of those renders was one long task on a phone's main thread (issue #13). A failed
+ * answer is left to the screen, which shows its own message.
+ */
+export async function loadCatalog(queryClient: QueryClient, params: { type?: string; filter?: string }, url: URL): Promise<null> {
+  const view = parseCatalogView(params, url.searchParams);
+  if (!view) return null;
+  await Promise.all([
+    queryClient.ensureQueryData(catalogPageQuery(toApiQuery(view))).catch(() => null),
+    queryClient.ensureQueryData(catalogFiltersQuery).catch(() => null),
+  ]);
+  return null;
 }
 
 export const procedureQuery = (id: string) =>

@@ -1,6 +1,6 @@
 import { Alert, Box, Button, Collapse, Container, SimpleGrid, Skeleton, Stack, Text, TextInput, Title, useMantineTheme } from '@mantine/core';
 import { useDebouncedCallback, useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
+import { lazy, startTransition, Suspense, useCallback, useMemo, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { messages } from '#shared/messages.ts';
 import { useCurrentUser } from '#web/features/accounts/current-user.api.ts';
@@ -40,7 +40,8 @@ function Catalog({ view }: { view: CatalogView }) {
   // The first card's picture is the page's largest paint (the HTML already asked for it): the other cards' pictures
   // start once it has loaded, so on a slow connection they do not share its bandwidth (issue #13).
   const [firstPictureSettled, setFirstPictureSettled] = useState(false);
-  const settleFirstPicture = useCallback(() => setFirstPictureSettled(true), []);
+  // a transition: the whole grid renders again, in slices a phone's main thread can interleave with input
+  const settleFirstPicture = useCallback(() => startTransition(() => setFirstPictureSettled(true)), []);
 
   const [search, setSearch] = useState(view.q);
   const [shownQ, setShownQ] = useState(view.q);
