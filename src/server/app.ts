@@ -30,6 +30,7 @@ import { registerClassroomAdminRoutes } from './features/classrooms/classroom-ad
 import { createDiplomasService } from './features/diplomas/diplomas.service.ts';
 import { createMediaService } from './features/media/media.service.ts';
 import { registerMediaRoutes } from './features/media/media.routes.ts';
+import type { HandOverLane } from './features/media/media-hand-over-lane.ts';
 import { createAnalyticsService } from './features/analytics/analytics.service.ts';
 import { createCatalogService } from './features/catalog/catalog.service.ts';
 import { registerCatalogRoutes } from './features/catalog/catalog.routes.ts';
@@ -100,6 +101,7 @@ import { registerPrivacyAdminRoutes, registerPrivacyRoutes } from './features/pr
 import { backupJobKinds, createBackupsService, scheduleEveryMs } from './features/backups/backups.service.ts';
 import { registerBackupAdminRoutes, registerBackupCliRoute } from './features/backups/backups.routes.ts';
 import path from 'node:path';
+import { createServer, type ServerOptions } from 'node:http';
 
 export type AppDeps = {
   config: Config;
@@ -119,10 +121,29 @@ const defaultDistDir = fileURLToPath(new URL('../../dist', import.meta.url));
 /** The whole server as one Fastify instance; every plugin and route is registered here, in order. */
 export async function buildApp(deps: AppDeps) {
   const { config, database, storage, mailer } = deps;
+  // behind nginx, the media hand-over lane answers a video's repeat range requests before Fastify (decision 021)
+  let handOverLane: HandOverLane | null = null;
   const app = Fastify({
     ...loggerOptions(config.logLevel, deps.logStream),
     // hop 0 is the socket peer: believe that many proxies in front of us
     trustProxy: (_address: string, hop: number) => hop < config.trustProxy,
+    // Fastify's own server, as it makes one without a factory, with the lane in front of its handler
+    serverFactory: (handler, factoryOptions) => {
+      // Fastify passes its options with its defaults filled in
+      const options = factoryOptions as { http?: ServerOptions; keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number; maxRequestsPerSocket: number };
+      const server = createServer(options.http ?? {}, (request, response) => {
+        if (!handOverLane?.(request, response)) handler(request, response);
+      });
+      server.keepAliveTimeout = options.keepAliveTimeout;
+      server.requestTimeout = options.requestTimeout;
+      server.setTimeout(options.connectionTimeout);
+      if (options.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
+      return server;
+    },
+  });
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -130,7 +151,7 @@ export async function buildApp(deps: AppDeps) {
   registerRequestLog(app);
   registerControlCharacterCheck(app);
   forbidUnguardedAdminRoutes(app);
-  await registerSecurityHeaders(app, { https: config.secureCookies, mediaOrigin: storage.publicOrigin });
+  const securityHeaders = await registerSecurityHeaders(app, { https: config.secureCookies, mediaOrigin: storage.publicOrigin });
   // per-route limits for forms anyone can post (contact); sign-in limits live in the database via better-auth
   const { db } = database;
   const rateCounter = createRateCounter({ db });
@@ -268,7 +289,14 @@ export async function buildApp(deps: AppDeps) {
   registerAuthorization(app, accounts);
   registerHealthRoutes(app, { database, storage });
   registerAccountRoutes(app, { accounts });
-  registerMediaRoutes(app, { media, storage, signedUrlSeconds: config.signedUrlSeconds, accelRedirect: config.mediaAccelRedirect });
+  ({ handOverLane } = registerMediaRoutes(app, {
+    media,
+    storage,
+    signedUrlSeconds: config.signedUrlSeconds,
+    accelRedirect: config.mediaAccelRedirect,
+    securityHeaders,
+    isClosing: () => closing,
+  }));
   registerCatalogRoutes(app, { catalog, classrooms, analytics });
   registerViewingRoutes(app, { viewing, sessions: devices });
   registerDeviceRoutes(app, { devices });

@@ -34,6 +34,8 @@ export interface FileStorage {
    * closing it each time; null when there is no such file.
    */
   openFile?(key: string): Promise<OpenedFile | null>;
+  /** Local store: is this file held open right now (it exists, checked within the last few seconds)? No wait, no I/O. */
+  isHeldOpen?(key: string): boolean;
   /** Removes the file; a missing key is not an error. */
   delete(key: string): Promise<void>;
   /** Object stores only: a URL that serves the object without us, valid for expiresInSeconds. */
@@ -174,6 +176,10 @@ export function createLocalStorage(root: string): FileStorage {
       }
       const entry = await pending;
       return entry && !entry.dropped ? opened(entry) : entry ? this.openFile!(key) : null;
+    },
+    isHeldOpen(key) {
+      const entry = held.get(key);
+      return entry !== undefined && !entry.dropped;
     },
     read(key, range) {
       // 1 MiB reads: a 64 KiB default means sixteen times the system calls and stream turns per video second

@@ -10,6 +10,8 @@ import { isPictureKey, isPictureVariantWidth, pictureVariantWidths, type Picture
 import type { MediaService, MediaVisibility } from './media.service.ts';
 import { createPictureVariants } from './picture-variants.ts';
 import { createFileBuffers, sendFileRange } from './file-buffers.ts';
+import { createHandOverLane, type HandOverLane } from './media-hand-over-lane.ts';
+import type { SetSecurityHeaders } from '#server/plugins/security-headers.ts';
 
 // stored files are written once under a new key and never changed in place: size and time identify a version
 function validators(file: StoredFile): { etag: string; lastModified: string | undefined } {
@@ -68,6 +70,16 @@ function requestedWidth(key: string, w: unknown): PictureVariantWidth | null {
 
 const contentTypeOf = (key: string) => (key.endsWith('.ts') && key.startsWith('hls/') ? 'video/mp2t' : mime.lookup(key) || 'application/octet-stream');
 
+/** A permitted file handed to nginx: its Content-Type and Cache-Control, which nginx keeps, and where nginx finds it. */
+function handOverHeaders(key: string, visibility: MediaVisibility, prefix: string): Record<string, string> {
+  return {
+    'content-type': contentTypeOf(key),
+    'x-content-type-options': 'nosniff',
+    'cache-control': visibility === 'public' ? 'public, max-age=3600' : 'private, no-store',
+    'x-accel-redirect': internalMediaPath(prefix, key),
+  };
+}
+
 /**
  * Serves stored files after the per-file permission check: from the local store with single-range support and
  * revalidation (304); from an object store by a redirect to a short-lived signed URL, so video bytes never pass
@@ -83,8 +95,11 @@ export function registerMediaRoutes(
     signedUrlSeconds: number;
     /** MEDIA_ACCEL_REDIRECT: nginx's internal prefix for the local upload folder. */
     accelRedirect?: string;
+    /** For the hand-over lane: the security headers every answer carries, and whether the server is closing. */
+    securityHeaders: SetSecurityHeaders;
+    isClosing: () => boolean;
   },
-) {
+): { handOverLane: HandOverLane | null } {
   const { media, storage } = deps;
   // an object store redirects to signed URLs instead: its files are not in a folder nginx could read
   const accelRedirect = storage.kind === 'local' ? deps.accelRedirect : undefined;
@@ -135,12 +150,7 @@ export function registerMediaRoutes(
     const exists = storage.openFile ? opened !== null : (await storage.stat(key)) !== null;
     opened?.release();
     if (!exists) throw new AppError('NOT_FOUND');
-    return reply
-      .header('content-type', contentTypeOf(key))
-      .header('x-content-type-options', 'nosniff')
-      .header('cache-control', visibility === 'public' ? 'public, max-age=3600' : 'private, no-store')
-      .header('x-accel-redirect', internalMediaPath(prefix, key))
-      .send();
+    return reply.headers(handOverHeaders(key, visibility, prefix)).send();
   }
 
   async function answer(
@@ -197,4 +207,19 @@ export function registerMediaRoutes(
     reply.header('content-length', String(file.size));
     return opened ? sendFileRange(reply, opened, file.size > 0 ? { start: 0, end: file.size - 1 } : null, fileBuffers) : reply.send(storage.read(key));
   }
+
+  // behind nginx, a video's repeat range requests are answered before Fastify once everything is remembered
+  const isHeldOpen = storage.isHeldOpen?.bind(storage);
+  const handOverLane =
+    accelRedirect && isHeldOpen
+      ? createHandOverLane({
+          rememberedVisibility: media.rememberedVisibility,
+          isHeldOpen,
+          handOverHeaders: (key, visibility) => handOverHeaders(key, visibility, accelRedirect),
+          securityHeaders: deps.securityHeaders,
+          isClosing: deps.isClosing,
+          log: app.log,
+        })
+      : null;
+  return { handOverLane };
 }

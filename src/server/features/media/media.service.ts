@@ -102,6 +102,28 @@ export function createMediaService(deps: {
     throw new AppError('NOT_FOUND');
   }
 
+  function grantCacheKey(key: string, cookie: string | undefined): string {
+    // every playlist and segment of one ladder shares one grant (the poster has its own)
+    const grantKey = key.startsWith('hls/') && !key.endsWith('/poster.jpg') ? key.split('/').slice(0, 3).join('/') : key;
+    return `${cookie ? createHash('sha256').update(cookie).digest('base64url') : ''} ${grantKey}`;
+  }
+
+  /**
+   * authorize()'s answer when everything it needs is remembered (the grant for this cookie and file and, for a full
+   * video, the account's current viewing token): at once, without a query. undefined for anything else, refusals
+   * included, which only authorize() gives.
+   */
+  function rememberedVisibility(key: string, cookie: string | undefined, viewingToken: string | undefined): MediaVisibility | undefined {
+    return rememberedFor(grantCacheKey(key, cookie), viewingToken);
+  }
+
+  function rememberedFor(cacheKey: string, viewingToken: string | undefined): MediaVisibility | undefined {
+    const grant = grants.get(cacheKey);
+    if (!grant) return undefined;
+    if (!grant.singleDeviceUserId) return grant.visibility;
+    return viewingToken !== undefined && viewing.rememberedCurrent(grant.singleDeviceUserId, viewingToken) === true ? grant.visibility : undefined;
+  }
+
   /**
    * May this request receive the file? The permission is remembered briefly per session cookie and file,
    * and the viewing token is remembered until a takeover's NOTIFY: a range request usually costs no query.
@@ -110,9 +132,9 @@ export function createMediaService(deps: {
     key: string,
     visitor: { cookie: string | undefined; viewingToken: string | undefined; currentUser: () => Promise<UserRow | null> },
   ): Promise<MediaVisibility> {
-    // every playlist and segment of one ladder shares one grant (the poster has its own)
-    const grantKey = key.startsWith('hls/') && !key.endsWith('/poster.jpg') ? key.split('/').slice(0, 3).join('/') : key;
-    const cacheKey = `${visitor.cookie ? createHash('sha256').update(visitor.cookie).digest('base64url') : ''} ${grantKey}`;
+    const cacheKey = grantCacheKey(key, visitor.cookie);
+    const remembered = rememberedFor(cacheKey, visitor.viewingToken);
+    if (remembered) return remembered;
     let grant = grants.get(cacheKey);
     if (!grant) {
       grant = await decide(key, await visitor.currentUser());
@@ -124,7 +146,7 @@ export function createMediaService(deps: {
     return grant.visibility;
   }
 
-  return { authorize };
+  return { authorize, rememberedVisibility };
 }
 
 export type MediaService = ReturnType<typeof createMediaService>;

@@ -54,12 +54,18 @@ export function createViewingService(deps: { database: Database }) {
    * tells of a new token (or rememberedTokenMs pass), so a video's range requests cost no query after the first.
    */
   async function isCurrent(userId: string, token: string): Promise<boolean> {
-    const known = listening ? remembered.get(userId) : undefined;
-    if (known) return known.token === token;
+    const known = rememberedCurrent(userId, token);
+    if (known !== undefined) return known;
     const before = changes;
     const now = await current(userId);
     if (listening && changes === before) remembered.set(userId, { token: now });
     return now === token;
+  }
+
+  /** isCurrent's answer when it is remembered, at once and without a query; undefined when it is not. */
+  function rememberedCurrent(userId: string, token: string): boolean | undefined {
+    const known = listening ? remembered.get(userId) : undefined;
+    return known ? known.token === token : undefined;
   }
 
   /** Calls `onReplaced` once when this user's token is no longer `token` (checked at once, then live). */
@@ -79,7 +85,7 @@ export function createViewingService(deps: { database: Database }) {
     return stop;
   }
 
-  return { issue, current, isCurrent, watch };
+  return { issue, current, isCurrent, rememberedCurrent, watch };
 }
 
 export type ViewingService = ReturnType<typeof createViewingService>;
