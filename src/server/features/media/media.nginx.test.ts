@@ -64,6 +64,18 @@ describe.skipIf(!nginxBinary)('media through nginx (deploy/nginx.conf)', () => {
     }
   });
 
+  it('sends the repeat ranges the app answers before Fastify (decision 021) exactly as the first: bytes and headers', async () => {
+    const range = (start: number) => viaNginx(`/media/${paid.fullVideo}?vt=${token}`, { cookie: premium, range: `bytes=${start}-${start + mebibyte - 1}` });
+    const answers = [await range(0), await range(0), await range(2 * mebibyte)];
+    const headers = (response: Response) => Object.fromEntries([...response.headers].filter(([name]) => !['date', 'content-range'].includes(name)));
+    for (const [index, response] of answers.entries()) {
+      expect(response.status, String(index)).toBe(206);
+      const start = index === 2 ? 2 * mebibyte : 0;
+      expect(Buffer.from(await response.arrayBuffer()).equals(video.subarray(start, start + mebibyte)), String(index)).toBe(true);
+      expect(headers(response), String(index)).toEqual(headers(answers[0]!));
+    }
+  });
+
   it("answers a HEAD with the file's length and no body", async () => {
     const response = await fetch(`${nginx.url}/media/${paid.fullVideo}?vt=${token}`, { method: 'HEAD', headers: { cookie: premium } });
     expect(response.status).toBe(200);
