@@ -19,11 +19,26 @@ async function freePort(): Promise<number> {
   });
 }
 
+// the server's own grace period is 25 s (src/server/main.ts): a process still there well after it is a failure
+const stopGraceMs = 40_000;
+
 async function stopInstance(instance: Instance) {
-  if (instance.process.exitCode === null) {
-    const exited = new Promise((resolve) => instance.process.once('exit', resolve));
-    instance.process.kill('SIGTERM');
+  const { process: child } = instance;
+  // exitCode stays null for a process ended by a signal: signalCode tells that it is gone
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    let stuck = false;
+    const timer = setTimeout(() => {
+      stuck = true;
+      child.kill('SIGKILL');
+    }, stopGraceMs);
     await exited;
+    clearTimeout(timer);
+    if (stuck) {
+      await rm(instance.dataDir, { recursive: true, force: true });
+      throw new Error(`the server on ${instance.url} did not stop within ${stopGraceMs / 1000} s of SIGTERM:\n${instance.log()}`);
+    }
   }
   await rm(instance.dataDir, { recursive: true, force: true });
 }

@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -79,7 +80,10 @@ export async function startS3TestServer(options: { bucket?: string; port?: numbe
       S3_FORCE_PATH_STYLE: '1',
     },
     async close() {
-      await server.close();
+      const closing = server.close();
+      // a response the other side stopped reading (a paused video) would hold close() open until its socket ends
+      (server as unknown as { httpServer?: Server }).httpServer?.closeAllConnections();
+      await closing;
       await rm(directory, { recursive: true, force: true });
     },
   };
