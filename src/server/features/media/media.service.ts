@@ -114,11 +114,7 @@ export function createMediaService(deps: {
    * included, which only authorize() gives.
    */
   function rememberedVisibility(key: string, cookie: string | undefined, viewingToken: string | undefined): MediaVisibility | undefined {
-    return rememberedFor(grantCacheKey(key, cookie), viewingToken);
-  }
-
-  function rememberedFor(cacheKey: string, viewingToken: string | undefined): MediaVisibility | undefined {
-    const grant = grants.get(cacheKey);
+    const grant = grants.get(grantCacheKey(key, cookie));
     if (!grant) return undefined;
     if (!grant.singleDeviceUserId) return grant.visibility;
     return viewingToken !== undefined && viewing.rememberedCurrent(grant.singleDeviceUserId, viewingToken) === true ? grant.visibility : undefined;
@@ -133,8 +129,6 @@ export function createMediaService(deps: {
     visitor: { cookie: string | undefined; viewingToken: string | undefined; currentUser: () => Promise<UserRow | null> },
   ): Promise<MediaVisibility> {
     const cacheKey = grantCacheKey(key, visitor.cookie);
-    const remembered = rememberedFor(cacheKey, visitor.viewingToken);
-    if (remembered) return remembered;
     let grant = grants.get(cacheKey);
     if (!grant) {
       grant = await decide(key, await visitor.currentUser());

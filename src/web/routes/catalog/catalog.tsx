@@ -4,7 +4,7 @@ import { lazy, startTransition, Suspense, useCallback, useMemo, useState } from 
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { messages } from '#shared/messages.ts';
 import { useCurrentUser } from '#web/features/accounts/current-user.api.ts';
-import { useCatalogFilters, useCatalogPage } from '#web/features/catalog/catalog.api.ts';
+import { useCatalogPage } from '#web/features/catalog/catalog.api.ts';
 import { catalogViewHref, parseCatalogView, toApiQuery, type CatalogView } from '#shared/catalog/catalog-url.ts';
 import { CatalogFilters } from '#web/features/catalog/components/catalog-filters.tsx';
 import { CatalogPagination } from '#web/features/catalog/components/catalog-pagination.tsx';
@@ -31,8 +31,6 @@ function Catalog({ view }: { view: CatalogView }) {
   const isDesktop = useMediaQuery(`(min-width: ${theme.breakpoints.md})`, window.innerWidth >= 992);
   const { user } = useCurrentUser();
   const activeCount = Object.keys(view.filters).length + (view.unwatched ? 1 : 0);
-  // the phone's collapsed filters render hidden (effects paused): load their lists here
-  useCatalogFilters();
   const query = toApiQuery(view);
   const result = useCatalogPage(query);
 
