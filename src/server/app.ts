@@ -63,6 +63,7 @@ import type { PaymentProvider } from './services/payments/payment-provider.ts';
 import { createSimulatedProvider } from './services/payments/simulated-provider.ts';
 import { createPayPalProvider } from './services/payments/paypal-provider.ts';
 import { createJobRunner } from './services/jobs.ts';
+import { maintainDatabase, maintenanceJobKind } from './db/maintenance.ts';
 import { createRenditionsService, transcodeJobKind } from './features/renditions/renditions.service.ts';
 import { registerRenditionAdminRoutes } from './features/renditions/renditions.admin.routes.ts';
 import { createMembershipService } from './features/membership/membership.service.ts';
@@ -224,11 +225,15 @@ export async function buildApp(deps: AppDeps) {
       [privacyJobKinds.reconcile]: async () => void (await privacy.reconcileDeletions()),
       [backupJobKinds.scheduled]: async () => void (await backups.run('programado')),
       [backupJobKinds.manual]: async () => void (await backups.run('consola')),
+      // PostgreSQL has autovacuum; the embedded database has nothing else that vacuums or analyzes
+      ...(database.kind === 'pglite' ? { [maintenanceJobKind]: () => maintainDatabase(database.db, app.log) } : {}),
     },
     recurring: [
       { kind: privacyJobKinds.sweep, everyMs: 3600_000 },
       { kind: 'membership.sweep', everyMs: 15 * 60_000 },
       { kind: 'rate-counters.prune', everyMs: 3600_000 },
+      // a minute after the very first start, so it never slows the start itself
+      ...(database.kind === 'pglite' ? [{ kind: maintenanceJobKind, everyMs: 3600_000, firstAfterMs: 60_000 }] : []),
       // the first one an hour after the very first start (not during set-up), then at the chosen interval
       ...(config.backup.schedule === 'off'
         ? []
