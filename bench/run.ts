@@ -352,8 +352,7 @@ async function runOn(kind: 'PGlite' | 'PostgreSQL', serverUrl?: string) {
       if (serverOnly) {
         await insertUsers(database.db, userCount);
         await maintainTables(database.db);
-      }
-      else videoKey = await measureInProcess(kind, database, dataDir, rows, queryCount);
+      } else videoKey = await measureInProcess(kind, database, dataDir, rows, queryCount);
     } finally {
       await database.close();
     }

@@ -4,6 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import { createTestApp, createTestDatabase } from '#server/testing/test-app.ts';
 import type { Db } from '#server/db/client.ts';
 import { jobs } from '#server/db/schema/index.ts';
+import { reportBatchQuery } from '#server/features/accounts/users-report.ts';
 import { maintainTables, maintenanceJobKind } from './maintenance.ts';
 
 type Row = Record<string, unknown>;
@@ -22,14 +23,9 @@ async function usersStatistics(db: Db) {
   return Number(row!.rows);
 }
 
-/** The plan of one batch of the users report (src/server/features/accounts/users-report.ts). */
+/** The plan of one batch of the users report, its query as the report makes it. */
 async function reportBatchPlan(db: Db) {
-  const rank = sql.raw(`case when type = 'Premium' and annual_plan then 0 when type = 'Premium' then 1 else 2 end`);
-  const plan = rowsOf(
-    await db.execute(sql`explain select name, email from users
-      where type <> 'Admin' and anonymized_at is null and (${rank}, type, user_number) > (2, 'Gratis'::account_type, 100)
-      order by ${rank}, type, user_number limit 500`),
-  );
+  const plan = rowsOf(await db.execute(sql`explain ${reportBatchQuery(db, { rank: 2, type: 'Gratis', userNumber: 100 })}`));
   return plan.map((row) => String(Object.values(row)[0])).join('\n');
 }
 

@@ -146,6 +146,28 @@ function rowXml(rowNumber: number, values: readonly string[]): string {
   return `${xml}</row>`;
 }
 
+/** Where a batch starts: after this member in the sheet's order. */
+type ReportPosition = { rank: number; type: string; userNumber: number };
+
+/** One batch of the report: the members after `after` in the sheet's order, read by keyset on users_report_order_idx. */
+export function reportBatchQuery(db: Db, after: ReportPosition | null) {
+  return db
+    .select({ ...reportFields, rank: rankSql })
+    .from(users)
+    .where(
+      and(
+        ne(users.type, 'Admin'),
+        // deleted members never reappear
+        isNull(users.anonymizedAt),
+        after
+          ? sql`(${rankSql}, ${users.type}, ${users.userNumber}) > (${after.rank}, ${after.type}::account_type, ${after.userNumber})`
+          : undefined,
+      ),
+    )
+    .orderBy(asc(rankSql), asc(users.type), asc(users.userNumber))
+    .limit(batchSize);
+}
+
 /**
  * Streams Usuarios-{date}.xlsx in batches (keyset on rank, type and registration number), so 100,000 users never sit
  * in memory at once. The sheet's XML is written row by row into a streaming zip (fflate's container, zlib's deflate): a spreadsheet library
@@ -184,25 +206,9 @@ export function streamUsersReport(deps: { db: Db; requestedBy: string; now?: Dat
     await drainedOrClosed(output);
   }
 
-  type After = { rank: number; type: string; userNumber: number };
   type Batch = (ReportUser & { rank: number })[];
-  const fetchBatch = (after: After | null): Promise<Batch> =>
-    db
-      .select({ ...reportFields, rank: rankSql })
-      .from(users)
-      .where(
-        and(
-          ne(users.type, 'Admin'),
-          // deleted members never reappear
-          isNull(users.anonymizedAt),
-          after
-            ? sql`(${rankSql}, ${users.type}, ${users.userNumber}) > (${after.rank}, ${after.type}::account_type, ${after.userNumber})`
-            : undefined,
-        ),
-      )
-      .orderBy(asc(rankSql), asc(users.type), asc(users.userNumber))
-      .limit(batchSize)
-      .then((rows) => rows.map((row) => ({ ...row, rank: Number(row.rank) })));
+  const fetchBatch = (after: ReportPosition | null): Promise<Batch> =>
+    reportBatchQuery(db, after).then((rows) => rows.map((row) => ({ ...row, rank: Number(row.rank) })));
 
   async function write() {
     let rowCount = 0;
