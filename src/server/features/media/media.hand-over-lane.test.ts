@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
 import { createProcedure, signedInAs } from '#server/testing/factories.ts';
 import { writeTestLadder } from '#server/testing/ladders.ts';
+import { viewingTokensChannel } from '#server/features/viewing/viewing.service.ts';
 import { createHandOverLane } from './media-hand-over-lane.ts';
 
 // Behind nginx, repeat range requests answered before Fastify from what the route remembers (decision 021): the same
@@ -30,10 +31,24 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
+/**
+ * A new viewing token, once this instance has heard its own notification of it: the notification comes back a moment
+ * after the answer (on PostgreSQL through LISTEN) and drops the remembered token, so a request between the two would
+ * be the route's.
+ */
 async function newViewingToken(cookie: string): Promise<string> {
-  const response = await fetch(`${base}/api/viewing/token`, { method: 'POST', headers: { cookie, origin: testPublicUrl } });
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { token: string }).token;
+  let heard!: () => void;
+  const echo = new Promise<void>((resolve) => (heard = resolve));
+  const stop = await t.database.listen(viewingTokensChannel, () => heard());
+  try {
+    const response = await fetch(`${base}/api/viewing/token`, { method: 'POST', headers: { cookie, origin: testPublicUrl } });
+    expect(response.status).toBe(200);
+    const { token } = (await response.json()) as { token: string };
+    await echo;
+    return token;
+  } finally {
+    stop();
+  }
 }
 
 const requestLines = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.msg === 'request');
