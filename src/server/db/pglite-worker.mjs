@@ -13,9 +13,9 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 // them out at no measurable cost to the time to ready on this 2-core machine (issue #13). The flag only concerns
 // WebAssembly, which nothing else in the server runs, and is read when PGlite compiles its module below.
 v8.setFlagsFromString('--wasm-num-compilation-tasks=1');
-// PostgreSQL's WebAssembly stays in V8's baseline code (Liftoff): re-compiling its hot functions optimized (TurboFan)
-// held 20-45 MB more, and a different amount at every start (idle 217-240 MB, a report's peak 239-270 MB, against
-// 198-208 and 223-226), for queries about a fifth faster. The embedded database is the one-machine set-up, where
+// PostgreSQL's WebAssembly stays in V8's baseline code (Liftoff). Re-compiling its hot functions optimized (TurboFan)
+// made queries about a fifth faster but held 20-45 MB more, a different amount at every start (idle 217-240 MB and a
+// report's peak 239-270 MB, against 198-208 and 223-226). The embedded database is the one-machine set-up, where
 // memory is the scarcer; PostgreSQL is the one for heavy load (issue #13, docs/decisions/022-pglite-baseline-code.md).
 v8.setFlagsFromString('--liftoff-only');
 
