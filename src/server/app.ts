@@ -142,6 +142,7 @@ export async function buildApp(deps: AppDeps) {
       return server;
     },
   });
+  // set once the server starts closing: readiness then says so, and the hand-over lane steps aside
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
@@ -292,7 +293,7 @@ export async function buildApp(deps: AppDeps) {
   });
 
   registerAuthorization(app, accounts);
-  registerHealthRoutes(app, { database, storage });
+  registerHealthRoutes(app, { database, storage, isClosing: () => closing });
   registerAccountRoutes(app, { accounts });
   ({ handOverLane } = registerMediaRoutes(app, {
     media,

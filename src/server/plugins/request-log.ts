@@ -1,4 +1,4 @@
-import { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { loggedUserId } from './authorization.ts';
 
 type LoggedError = { type: string; message: string; code?: string; stack?: string; cause?: LoggedError | DatabaseErrorSummary };
@@ -41,18 +41,22 @@ export function loggerOptions(level: string, stream?: NodeJS.WritableStream): Pi
   };
 }
 
-/** One line per request: method, route pattern (not the URL), status, time, request id (reqId) and user id. */
+/** The request log's line: method, route pattern (not the URL), status, time and user id; reqId where the logger has none. */
+export type RequestLine = { reqId?: string; method: string; route: string; status: number; ms: number; userId: string | null };
+
+export function logRequest(log: Pick<FastifyBaseLogger, 'info'>, line: RequestLine): void {
+  log.info(line, 'request');
+}
+
+/** One line per request, with Fastify's request id (reqId). */
 export function registerRequestLog(app: FastifyInstance): void {
   app.addHook('onResponse', async (request, reply) => {
-    request.log.info(
-      {
-        method: request.method,
-        route: request.routeOptions.url ?? '(no route)',
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime),
-        userId: loggedUserId(request),
-      },
-      'request',
-    );
+    logRequest(request.log, {
+      method: request.method,
+      route: request.routeOptions.url ?? '(no route)',
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime),
+      userId: loggedUserId(request),
+    });
   });
 }

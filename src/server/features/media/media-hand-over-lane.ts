@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
+import { logRequest } from '#server/plugins/request-log.ts';
 import { isSafeKey } from '#server/services/storage.ts';
 import type { SetSecurityHeaders } from '#server/plugins/security-headers.ts';
 import type { MediaVisibility } from './media.service.ts';
@@ -41,11 +42,8 @@ export function createHandOverLane(deps: {
     response.setHeader('content-length', '0');
     response.writeHead(200).end();
     answered++;
-    // the request log's line (plugins/request-log.ts): with a remembered grant the route never looks the user up either
-    deps.log.info(
-      { reqId: `lane-${answered.toString(36)}`, method: 'GET', route: '/media/*', status: 200, ms: Math.round(performance.now() - started), userId: null },
-      'request',
-    );
+    // the route's line: with a remembered grant the route never looks the user up either
+    logRequest(deps.log, { reqId: `lane-${answered.toString(36)}`, method: 'GET', route: '/media/*', status: 200, ms: Math.round(performance.now() - started), userId: null });
     return true;
   };
   return Object.assign(lane, { answered: () => answered });
