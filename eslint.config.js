@@ -8,7 +8,17 @@ const nodeImports = { regex: '^(node:|fs$|path$|crypto$|os$)', message: 'shared/
 const restrict = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'build/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'src/server/db/migrations/**', 'data/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'build/**',
+      'node_modules/**',
+      'test-results/**',
+      'playwright-report/**',
+      'src/server/db/migrations/**',
+      'data/**',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     rules: {

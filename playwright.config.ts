@@ -41,7 +41,13 @@ export default defineConfig({
     : {
         command: `rm -rf "${dataDir}" && exec node --import tsx src/server/main.ts`,
         url: `${baseURL}/api/health`,
-        env: { PORT: String(port), DATA_DIR: dataDir, SEED_DEMO: '1', SIGN_IN_LIMIT_PER_MINUTE: '200', LOG_LEVEL: 'warn' },
+        env: {
+          PORT: String(port),
+          DATA_DIR: dataDir,
+          SEED_DEMO: '1',
+          SIGN_IN_LIMIT_PER_MINUTE: '200',
+          LOG_LEVEL: 'warn',
+        },
         reuseExistingServer: !process.env.CI,
         timeout: 120_000,
         stdout: 'pipe',

@@ -25,7 +25,11 @@ const server = createServer(async (request, response) => {
   const buffer = idle.pop() ?? Buffer.allocUnsafeSlow(bufferBytes);
   const bytes = buffer.subarray(0, length);
   await readAt(fd, bytes, 0, length, start);
-  response.writeHead(206, { 'content-type': 'video/mp4', 'content-length': length, 'content-range': `bytes ${start}-${end}/${size}` });
+  response.writeHead(206, {
+    'content-type': 'video/mp4',
+    'content-length': length,
+    'content-range': `bytes ${start}-${end}/${size}`,
+  });
   response.end(bytes, () => idle.push(buffer));
 });
 server.listen(0, '127.0.0.1', () => console.log(server.address().port));

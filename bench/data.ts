@@ -2,13 +2,35 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 
-const words = ['en perra', 'en gato', 'de cadera', 'ocular', 'dental', 'abdominal', 'en conejo', 'torácica', 'de rodilla', 'cutánea'];
+const words = [
+  'en perra',
+  'en gato',
+  'de cadera',
+  'ocular',
+  'dental',
+  'abdominal',
+  'en conejo',
+  'torácica',
+  'de rodilla',
+  'cutánea',
+];
 const approaches = ['lateral', 'ventral', 'dorsal', 'medial', 'paramediano'];
-const tagNames = ['Ortopedia', 'Oftalmología', 'Tejidos blandos', 'Odontología', 'Neurología', 'Oncología', 'Urgencias', 'Anestesia'];
+const tagNames = [
+  'Ortopedia',
+  'Oftalmología',
+  'Tejidos blandos',
+  'Odontología',
+  'Neurología',
+  'Oncología',
+  'Urgencias',
+  'Anestesia',
+];
 
 /** Procedures `from`..`to` (1-based), older than the demo content, each with two tags. */
 export async function insertProcedures(db: Db, from: number, to: number): Promise<void> {
-  await db.execute(sql`insert into tags (name) select unnest(${sql.raw(`array[${tagNames.map((name) => `'${name}'`).join(',')}]`)}) on conflict do nothing`);
+  await db.execute(
+    sql`insert into tags (name) select unnest(${sql.raw(`array[${tagNames.map((name) => `'${name}'`).join(',')}]`)}) on conflict do nothing`,
+  );
   await db.execute(sql`
     insert into procedures (name, detail, type, species, meta, created_at)
     select 'Procedimiento ' || i || ' ' || (${sql.raw(`array[${words.map((word) => `'${word}'`).join(',')}]`)})[1 + i % ${sql.raw(String(words.length))}],
@@ -38,6 +60,23 @@ export async function insertUsers(db: Db, count: number): Promise<void> {
 }
 
 /** Searches a visitor might type, with the filters beside them: every one a different count. */
-export const searchQueries: string[] = ['perra', 'gato', 'cadera', 'ocular', 'lateral', 'ventral', 'clave12', 'cierre', 'numero 51', 'ortopedia', 'xyzzy', 'conejo']
-  .flatMap((q) => ['', '&species=Perro', '&type=Premium', '&species=Gato&page=2'].map((filter) => `q=${encodeURIComponent(q)}${filter}`))
+export const searchQueries: string[] = [
+  'perra',
+  'gato',
+  'cadera',
+  'ocular',
+  'lateral',
+  'ventral',
+  'clave12',
+  'cierre',
+  'numero 51',
+  'ortopedia',
+  'xyzzy',
+  'conejo',
+]
+  .flatMap((q) =>
+    ['', '&species=Perro', '&type=Premium', '&species=Gato&page=2'].map(
+      (filter) => `q=${encodeURIComponent(q)}${filter}`,
+    ),
+  )
   .concat(['species=Perro', 'type=Premium', 'species=Gato&type=Gratis', 'page=40']);

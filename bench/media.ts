@@ -44,7 +44,9 @@ async function expectRange(url: string, headers: Record<string, string>, expecte
   const response = await fetch(url, { headers: { ...headers, range: oneRange.range } });
   const body = Buffer.from(await response.arrayBuffer());
   if (response.status !== 206 || !body.equals(expected)) {
-    throw new Error(`${who} answered ${response.status} with ${body.length} bytes instead of a 206 with the ${expected.length}-byte range`);
+    throw new Error(
+      `${who} answered ${response.status} with ${body.length} bytes instead of a 206 with the ${expected.length}-byte range`,
+    );
   }
 }
 
@@ -66,10 +68,27 @@ type Servers = { nginxPid?: number; appPid?: number };
  * `count` range requests over 10 keep-alive connections by curl; the status and body size of each answer, and
  * curl's CPU time (its shell reads its own stat once curl is done: a waited-for child's time is added to it).
  */
-function curlBatch(url: string, headers: Record<string, string>, ask: Ask, count: number, configFile: string): Promise<{ lines: string[]; cpuMs: number }> {
+function curlBatch(
+  url: string,
+  headers: Record<string, string>,
+  ask: Ask,
+  count: number,
+  configFile: string,
+): Promise<{ lines: string[]; cpuMs: number }> {
   writeFileSync(configFile, `url = "${url}"\noutput = "/dev/null"\n`.repeat(count));
-  const args = ['--silent', '--no-progress-meter', '--parallel', '--parallel-max', '10', '--write-out', '%{http_code} %{size_download}\n', '--config', configFile];
-  for (const [name, value] of Object.entries({ ...headers, range: ask.range })) args.push('--header', `${name}: ${value}`);
+  const args = [
+    '--silent',
+    '--no-progress-meter',
+    '--parallel',
+    '--parallel-max',
+    '10',
+    '--write-out',
+    '%{http_code} %{size_download}\n',
+    '--config',
+    configFile,
+  ];
+  for (const [name, value] of Object.entries({ ...headers, range: ask.range }))
+    args.push('--header', `${name}: ${value}`);
   const script = 'curl "$@"; status=$?; read -r stat < /proc/$$/stat; echo "cpu $stat"; exit $status';
   return new Promise((resolve, reject) => {
     const child = spawn('sh', ['-c', script, 'sh', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -92,7 +111,14 @@ function curlBatch(url: string, headers: Record<string, string>, ask: Ask, count
  * sized to last `seconds` (each spawn forks the bench's process, so one long batch rather than many); `problems` names answers
  * that were not a 206 of exactly the range.
  */
-async function rangeLoad(url: string, headers: Record<string, string>, ask: Ask, seconds: number, workDir: string, servers: Servers = {}): Promise<Load> {
+async function rangeLoad(
+  url: string,
+  headers: Record<string, string>,
+  ask: Ask,
+  seconds: number,
+  workDir: string,
+  servers: Servers = {},
+): Promise<Load> {
   const { nginxPid, appPid } = servers;
   const configFile = path.join(workDir, 'curl.conf');
   // a trial of a tenth of a second or so: 1 MiB ranges come by the thousand, whole videos by the hundred
@@ -103,7 +129,13 @@ async function rangeLoad(url: string, headers: Record<string, string>, ask: Ask,
   const nginxBefore = nginxPid ? nginxWorkerCpuMs(nginxPid) : 0;
   const appBefore = appPid ? processCpuMs(appPid) : 0;
   started = performance.now();
-  const { lines, cpuMs: curlCpuMs } = await curlBatch(url, headers, ask, Math.max(trialCount, Math.round(pace * seconds * 1000)), configFile);
+  const { lines, cpuMs: curlCpuMs } = await curlBatch(
+    url,
+    headers,
+    ask,
+    Math.max(trialCount, Math.round(pace * seconds * 1000)),
+    configFile,
+  );
   const elapsedMs = performance.now() - started;
   const wrong = [...trial, ...lines].filter((line) => line !== `206 ${ask.bytes}`).length;
   return {
@@ -145,7 +177,9 @@ function nginxWorkerCpuMs(masterPid: number): number {
 
 /** bench/bare-file-server.mjs serving `file`, in a process of its own like nginx; resolves once it listens. */
 function startBareServer(file: string): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'bare-file-server.mjs'), file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'bare-file-server.mjs'), file], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
     child.once('error', reject);
@@ -176,19 +210,26 @@ function ratioRows(rounds: Round[]) {
     if (!measured) throw new Error(`side ${side} was not measured`);
     return measured;
   };
-  const mean = (side: Side, figure: Exclude<keyof Load, 'problems'>) => rounds.reduce((sum, round) => sum + load(round, side)[figure], 0) / rounds.length;
+  const mean = (side: Side, figure: Exclude<keyof Load, 'problems'>) =>
+    rounds.reduce((sum, round) => sum + load(round, side)[figure], 0) / rounds.length;
   const problems = (...sides: Side[]) =>
     rounds
-      .flatMap((round) => sides.filter((side) => load(round, side).problems).map((side) => `${side}: ${load(round, side).problems}`))
+      .flatMap((round) =>
+        sides.filter((side) => load(round, side).problems).map((side) => `${side}: ${load(round, side).problems}`),
+      )
       .join('; ');
   /** The median of the rounds' ratios of `side` to `against`, and their spread. */
   const ratio = (side: Side, against: Side) => {
     const ratios = rounds.map((round) => load(round, side).rps / load(round, against).rps).sort((a, b) => a - b);
-    return { median: ratios[Math.floor(ratios.length / 2)]!, spread: `${ratios[0]!.toFixed(2)}–${ratios.at(-1)!.toFixed(2)}` };
+    return {
+      median: ratios[Math.floor(ratios.length / 2)]!,
+      spread: `${ratios[0]!.toFixed(2)}–${ratios.at(-1)!.toFixed(2)}`,
+    };
   };
   // CPU per request of every process on the path: curl, nginx's worker and the app, ours or the bare one (nginx
   // alone has no app; our app alone and the bare server have no nginx)
-  const cpu = (side: Side) => (side.startsWith('direct') ? 0 : mean(side, 'appCpuUs')) + mean(side, 'nginxCpuUs') + mean(side, 'curlCpuUs');
+  const cpu = (side: Side) =>
+    (side.startsWith('direct') ? 0 : mean(side, 'appCpuUs')) + mean(side, 'nginxCpuUs') + mean(side, 'curlCpuUs');
   const cpuParts = (side: Side) =>
     `${cpu(side).toFixed(0)} µs: ${side.startsWith('direct') ? '' : `app ${mean(side, 'appCpuUs').toFixed(0)}, `}` +
     `${!nginxSides.has(side) ? '' : `nginx ${mean(side, 'nginxCpuUs').toFixed(0)}, `}curl ${mean(side, 'curlCpuUs').toFixed(0)}`;
@@ -236,7 +277,10 @@ export async function storeBenchVideo(options: {
   await mkdir(path.join(uploadsDir, 'procedures', target!.id), { recursive: true });
   await writeFile(path.join(uploadsDir, ...videoKey.split('/')), video);
   await database.db.update(procedures).set({ fullVideo: videoKey }).where(eq(procedures.id, target!.id));
-  const tokenResponse = await fetch(`${baseUrl}/api/viewing/token`, { method: 'POST', headers: { cookie: premiumCookie, origin: options.origin } });
+  const tokenResponse = await fetch(`${baseUrl}/api/viewing/token`, {
+    method: 'POST',
+    headers: { cookie: premiumCookie, origin: options.origin },
+  });
   const { token } = (await tokenResponse.json()) as { token: string };
   const url = `${baseUrl}/media/${videoKey}?vt=${token}`;
   const headers = { cookie: premiumCookie };
@@ -246,7 +290,15 @@ export async function storeBenchVideo(options: {
   const before = queryCount.n;
   for (let index = 0; index < 20; index++) await expectRange(url, headers, expected, 'the app');
   const queriesPerRange = (queryCount.n - before) / 20;
-  return { row: { figure: 'database queries per video range request', value: queriesPerRange.toFixed(1), goal: '≤ 1', holds: queriesPerRange <= 1 }, videoKey };
+  return {
+    row: {
+      figure: 'database queries per video range request',
+      value: queriesPerRange.toFixed(1),
+      goal: '≤ 1',
+      holds: queriesPerRange <= 1,
+    },
+    videoKey,
+  };
 }
 
 /**
@@ -267,7 +319,10 @@ export async function measureServedMedia(options: {
   handOver?: boolean;
 }): Promise<Row[]> {
   const { baseUrl, premiumCookie, seconds, videoKey, handOver = false } = options;
-  const tokenResponse = await fetch(`${baseUrl}/api/viewing/token`, { method: 'POST', headers: { cookie: premiumCookie, origin: baseUrl } });
+  const tokenResponse = await fetch(`${baseUrl}/api/viewing/token`, {
+    method: 'POST',
+    headers: { cookie: premiumCookie, origin: baseUrl },
+  });
   if (!tokenResponse.ok) throw new Error(`no viewing token from the server: ${tokenResponse.status}`);
   const { token } = (await tokenResponse.json()) as { token: string };
   const mediaPath = `/media/${videoKey}?vt=${token}`;
@@ -277,8 +332,17 @@ export async function measureServedMedia(options: {
   if (!nginxBinary) {
     try {
       if (handOver) return [];
-      const served = await rangeLoad(`${baseUrl}${mediaPath}`, headers, oneRange, seconds, workDir, { appPid: options.pid });
-      return [{ figure: 'video range requests ÷ nginx', value: `\`npm start\` alone ${served.rps.toFixed(0)} req/s (nginx not installed${served.problems ? `; ${served.problems}` : ''})`, goal: '≥ 0.8', holds: null }];
+      const served = await rangeLoad(`${baseUrl}${mediaPath}`, headers, oneRange, seconds, workDir, {
+        appPid: options.pid,
+      });
+      return [
+        {
+          figure: 'video range requests ÷ nginx',
+          value: `\`npm start\` alone ${served.rps.toFixed(0)} req/s (nginx not installed${served.problems ? `; ${served.problems}` : ''})`,
+          goal: '≥ 0.8',
+          holds: null,
+        },
+      ];
     } finally {
       await rm(workDir, { recursive: true, force: true });
     }
@@ -287,8 +351,14 @@ export async function measureServedMedia(options: {
   const staticPort = await freePort();
   const deployedPort = await freePort();
   const staticSite = `server { listen 127.0.0.1:${staticPort}; root ${uploadsDir}; sendfile on; tcp_nopush on; }`;
-  const deployedSite = handOver ? await deployedNginxConfig({ appPort: Number(new URL(baseUrl).port), uploadsDir, port: deployedPort }) : '';
-  const nginx = await startNginx({ workDir, port: handOver ? deployedPort : staticPort, httpConfig: `${deployedSite}\n${staticSite}` });
+  const deployedSite = handOver
+    ? await deployedNginxConfig({ appPort: Number(new URL(baseUrl).port), uploadsDir, port: deployedPort })
+    : '';
+  const nginx = await startNginx({
+    workDir,
+    port: handOver ? deployedPort : staticPort,
+    httpConfig: `${deployedSite}\n${staticSite}`,
+  });
   const staticUrl = `http://127.0.0.1:${staticPort}/${videoKey}`;
   const measuredUrl = handOver ? `${nginx.url}${mediaPath}` : `${baseUrl}${mediaPath}`;
   const bare = handOver ? null : await startBareServer(path.join(uploadsDir, ...videoKey.split('/')));
@@ -312,7 +382,13 @@ export async function measureServedMedia(options: {
     for (let round = 0; round < mediaRounds; round++) {
       const direct = await rangeLoad(staticUrl, {}, oneRange, seconds, workDir, { nginxPid: nginx.pid });
       if (handOver) {
-        rounds.push({ direct, deployed: await rangeLoad(measuredUrl, headers, oneRange, seconds, workDir, { nginxPid: nginx.pid, appPid: options.pid }) });
+        rounds.push({
+          direct,
+          deployed: await rangeLoad(measuredUrl, headers, oneRange, seconds, workDir, {
+            nginxPid: nginx.pid,
+            appPid: options.pid,
+          }),
+        });
       } else {
         rounds.push({
           direct,
@@ -330,13 +406,33 @@ export async function measureServedMedia(options: {
   }
   const rowOf = ratioRows(rounds);
   if (handOver) {
-    return rowOf('  behind nginx with MEDIA_ACCEL_REDIRECT, `npm start` in its own process (nginx → its check → nginx sends the file; deploy/nginx.conf)', 'deployed', 'direct', true);
+    return rowOf(
+      '  behind nginx with MEDIA_ACCEL_REDIRECT, `npm start` in its own process (nginx → its check → nginx sends the file; deploy/nginx.conf)',
+      'deployed',
+      'direct',
+      true,
+    );
   }
   return [
-    ...rowOf('video 1 MiB range requests req/s ÷ nginx: `npm start` sends the file, in its own process (Premium, full video)', 'served', 'direct', true),
-    ...rowOf('  a whole 32 MiB video in one open-ended range (a player\'s first request): `npm start` ÷ nginx', 'servedWhole', 'directWhole', false),
+    ...rowOf(
+      'video 1 MiB range requests req/s ÷ nginx: `npm start` sends the file, in its own process (Premium, full video)',
+      'served',
+      'direct',
+      true,
+    ),
+    ...rowOf(
+      "  a whole 32 MiB video in one open-ended range (a player's first request): `npm start` ÷ nginx",
+      'servedWhole',
+      'directWhole',
+      false,
+    ),
     // what Node can reach here without sendfile, and how much of it our app keeps
-    ...rowOf('  a bare node:http server sending the file as our app does (fs.read, reused 1 MiB buffers; no framework, no check) ÷ nginx', 'bare', 'direct', false),
+    ...rowOf(
+      '  a bare node:http server sending the file as our app does (fs.read, reused 1 MiB buffers; no framework, no check) ÷ nginx',
+      'bare',
+      'direct',
+      false,
+    ),
     ...rowOf('  `npm start` ÷ that bare server', 'served', 'bare', false, 'the bare server'),
   ];
 }

@@ -15,6 +15,9 @@ console.log(
 );
 console.log(`| guest CSS for / (brotli as sent) | ${pages.cssKiB.toFixed(1)} KiB in ${pages.cssFiles} files | info |`);
 for (const page of pages.layout) {
-  console.log(`| layout shift (CLS) at 360 px on ${page.name} | ${page.cls.toFixed(3)} (LCP ${page.lcpMs.toFixed(0)} ms, unthrottled) | < 0.05 |`);
+  console.log(
+    `| layout shift (CLS) at 360 px on ${page.name} | ${page.cls.toFixed(3)} (LCP ${page.lcpMs.toFixed(0)} ms, unthrottled) | < 0.05 |`,
+  );
 }
-for (const row of [...lighthouseRows(pages.lighthouse), ...throttledPaintRows(pages.throttled)]) console.log(`| ${row.figure} | ${row.value} | ${row.goal} |`);
+for (const row of [...lighthouseRows(pages.lighthouse), ...throttledPaintRows(pages.throttled)])
+  console.log(`| ${row.figure} | ${row.value} | ${row.goal} |`);

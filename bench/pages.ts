@@ -57,7 +57,12 @@ async function measureBytesAndLayout(baseUrl: string): Promise<(PageFigures & { 
   const browser = await chromium.launch({ executablePath: chromiumPath }).catch(() => null);
   if (!browser) return null;
   try {
-    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+    const context = await browser.newContext({
+      viewport: { width: 360, height: 740 },
+      deviceScaleFactor: 2,
+      isMobile: true,
+      hasTouch: true,
+    });
     await context.addInitScript(observe);
     const page = await context.newPage();
     const assets: { type: string; url: string; bytes: number; body: string }[] = [];
@@ -65,7 +70,12 @@ async function measureBytesAndLayout(baseUrl: string): Promise<(PageFigures & { 
       const type = response.request().resourceType();
       if (type !== 'script' && type !== 'stylesheet') return;
       const sizes = await response.request().sizes();
-      assets.push({ type, url: new URL(response.url()).pathname, bytes: sizes.responseBodySize, body: type === 'script' ? await response.text() : '' });
+      assets.push({
+        type,
+        url: new URL(response.url()).pathname,
+        bytes: sizes.responseBodySize,
+        body: type === 'script' ? await response.text() : '',
+      });
     });
     const home = await settle(page, `${baseUrl}/`);
     const scripts = assets.filter((asset) => asset.type === 'script');
@@ -76,7 +86,9 @@ async function measureBytesAndLayout(baseUrl: string): Promise<(PageFigures & { 
     page.removeAllListeners('response');
 
     const catalog = await settle(page, `${baseUrl}/procedimientos`);
-    const list = (await (await fetch(`${baseUrl}/api/catalog/procedures`)).json()) as { items: { id: string; previewUrl: string | null }[] };
+    const list = (await (await fetch(`${baseUrl}/api/catalog/procedures`)).json()) as {
+      items: { id: string; previewUrl: string | null }[];
+    };
     const withPicture = list.items.find((item) => item.previewUrl) ?? list.items[0]!;
     const procedurePath = `/procedimiento/${withPicture.id}`;
     const procedure = await settle(page, `${baseUrl}${procedurePath}`);
@@ -108,15 +120,26 @@ const pick = (figures: { cls: number; lcp: number }) => ({ cls: figures.cls, lcp
  * 4× CPU slowdown), each page loaded fresh: no cache, no stored cookie acceptance, so a first visit's notice
  * is part of it. `BENCH_LIGHTHOUSE_RUNS` (default 3) runs per page; the run with the median score is reported.
  */
-async function measureLighthouse(baseUrl: string, pages: { name: string; path: string }[]): Promise<LighthouseFigures[]> {
+async function measureLighthouse(
+  baseUrl: string,
+  pages: { name: string; path: string }[],
+): Promise<LighthouseFigures[]> {
   const runs = Math.max(1, Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3));
-  const chrome = await launch({ chromePath: chromiumPath, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'] });
+  const chrome = await launch({
+    chromePath: chromiumPath,
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'],
+  });
   try {
     const results: LighthouseFigures[] = [];
     for (const { name, path } of pages) {
       const tries: LighthouseFigures[] = [];
       for (let run = 0; run < runs; run++) {
-        const result = await lighthouse(`${baseUrl}${path}`, { port: chrome.port, onlyCategories: ['performance'], output: 'json', logLevel: 'error' });
+        const result = await lighthouse(`${baseUrl}${path}`, {
+          port: chrome.port,
+          onlyCategories: ['performance'],
+          output: 'json',
+          logLevel: 'error',
+        });
         const lhr = result?.lhr;
         const audit = (id: string) => lhr?.audits[id]?.numericValue ?? Number.NaN;
         const score = lhr?.categories.performance?.score;
@@ -152,15 +175,27 @@ async function measureThrottledPaints(baseUrl: string, pages: { name: string; pa
     for (const { name, path } of pages) {
       const runs: { fcpMs: number; lcpMs: number }[] = [];
       for (let run = 0; run < 3; run++) {
-        const context = await browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+        const context = await browser.newContext({
+          viewport: { width: 360, height: 740 },
+          deviceScaleFactor: 2,
+          isMobile: true,
+          hasTouch: true,
+        });
         await context.addInitScript(observe);
         const page = await context.newPage();
         const cdp = await context.newCDPSession(page);
         await cdp.send('Network.enable');
-        await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 });
+        await cdp.send('Network.emulateNetworkConditions', {
+          offline: false,
+          latency: 150,
+          downloadThroughput: (1.6 * 1024 * 1024) / 8,
+          uploadThroughput: (750 * 1024) / 8,
+        });
         await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
         const figures = await settle(page, `${baseUrl}${path}`);
-        const fcpMs = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN);
+        const fcpMs = await page.evaluate(
+          () => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
+        );
         runs.push({ fcpMs, lcpMs: figures.lcp });
         await context.close();
       }

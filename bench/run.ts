@@ -33,7 +33,8 @@ const mediaOnly = process.env.BENCH_ONLY === 'media';
 const password = 'Bench1234';
 const origin = 'http://localhost:3000';
 const benchStarted = performance.now();
-const step = (what: string) => console.error(`[${((performance.now() - benchStarted) / 1000).toFixed(0).padStart(4)} s] ${what}`);
+const step = (what: string) =>
+  console.error(`[${((performance.now() - benchStarted) / 1000).toFixed(0).padStart(4)} s] ${what}`);
 
 type Row = { figure: string; value: string; goal: string; holds: boolean | null };
 const results = new Map<string, Row[]>();
@@ -55,11 +56,20 @@ async function signIn(baseUrl: string, email: string, from = origin): Promise<st
     body: JSON.stringify({ email, password }),
   });
   if (!response.ok) throw new Error(`sign-in of ${email} failed: ${response.status}`);
-  return response.headers.getSetCookie().map((cookie) => cookie.split(';')[0]).join('; ');
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(';')[0])
+    .join('; ');
 }
 
 /** Phase 1, in this process: search and media against the app with generated content; the bench video's key. */
-async function measureInProcess(kind: string, database: Database, dataDir: string, rows: Row[], queryCount: { n: number }): Promise<string | null> {
+async function measureInProcess(
+  kind: string,
+  database: Database,
+  dataDir: string,
+  rows: Row[],
+  queryCount: { n: number },
+): Promise<string | null> {
   const storage = createLocalStorage(path.join(dataDir, 'uploads'));
   const config = testConfig({ dataDir });
   const mailer = createMailer({ db: database.db, from: config.mailFrom, log: { info() {} } });
@@ -68,8 +78,18 @@ async function measureInProcess(kind: string, database: Database, dataDir: strin
   await seedDemo({ database, storage, accounts: app.services.accounts });
   const demoCount = (await database.db.select({ id: procedures.id }).from(procedures)).length;
   await insertProcedures(database.db, 1, 1000 - demoCount);
-  await app.services.accounts.createAccount({ name: 'Bench Premium', email: 'bench-premium@bench.example', password, values: { type: 'Premium' } });
-  await app.services.accounts.createAccount({ name: 'Bench Admin', email: 'bench-admin@bench.example', password, values: { type: 'Admin' } });
+  await app.services.accounts.createAccount({
+    name: 'Bench Premium',
+    email: 'bench-premium@bench.example',
+    password,
+    values: { type: 'Premium' },
+  });
+  await app.services.accounts.createAccount({
+    name: 'Bench Admin',
+    email: 'bench-admin@bench.example',
+    password,
+    values: { type: 'Admin' },
+  });
 
   const searchUrl = '/api/catalog/procedures?q=perra&page=1';
   let constantBody = '';
@@ -117,7 +137,9 @@ async function measureInProcess(kind: string, database: Database, dataDir: strin
   for (let round = 0; round < 2; round++) {
     for (const query of searchQueries) {
       const started = performance.now();
-      const response = await fetch(`${baseUrl}/api/catalog/procedures?${query}`, { headers: { cookie: premiumCookie } });
+      const response = await fetch(`${baseUrl}/api/catalog/procedures?${query}`, {
+        headers: { cookie: premiumCookie },
+      });
       await response.arrayBuffer();
       if (!response.ok) throw new Error(`search ${query} failed: ${response.status}`);
       latencies.push(performance.now() - started);
@@ -133,9 +155,20 @@ async function measureInProcess(kind: string, database: Database, dataDir: strin
   });
 
   step(`${kind}: ${watchingMembers} members saving positions while a guest browses`);
-  const watching = await measureWatching({ app, database, baseUrl, origin, members: watchingMembers, seconds: watchingSeconds, signIn, password });
+  const watching = await measureWatching({
+    app,
+    database,
+    baseUrl,
+    origin,
+    members: watchingMembers,
+    seconds: watchingSeconds,
+    signIn,
+    password,
+  });
   const browseGoal = kind === 'PGlite' ? 100 : 50;
-  step(`${kind}: catalogue p95 ${watching.alone.p95.toFixed(1)} ms alone, ${watching.loaded.p95.toFixed(1)} ms with ${watching.saves.count} saves (${watching.saves.errors} errors)`);
+  step(
+    `${kind}: catalogue p95 ${watching.alone.p95.toFixed(1)} ms alone, ${watching.loaded.p95.toFixed(1)} ms with ${watching.saves.count} saves (${watching.saves.errors} errors)`,
+  );
   rows.push({
     figure: `guest catalogue pages p95, alone (${watching.alone.count} uncached pages in ${watchingSeconds} s)`,
     value: `${watching.alone.p95.toFixed(1)} ms (p50 ${watching.alone.p50.toFixed(1)} ms)`,
@@ -166,12 +199,23 @@ async function measureInProcess(kind: string, database: Database, dataDir: strin
 
 /** 'Respaldar ahora' from the console, with /api/health polled until the backup is recorded (issue #19: it never blocks requests). */
 async function measureBackup(baseUrl: string, cookie: string): Promise<Row> {
-  const health = autocannon({ url: `${baseUrl}/api/health`, connections: 2, duration: 600 }) as unknown as Promise<autocannon.Result> & { stop(): void };
+  const health = autocannon({
+    url: `${baseUrl}/api/health`,
+    connections: 2,
+    duration: 600,
+  }) as unknown as Promise<autocannon.Result> & { stop(): void };
   const started = performance.now();
-  await fetch(`${baseUrl}/api/admin/backups`, { method: 'POST', headers: { cookie, origin: baseUrl, 'content-type': 'application/json' }, body: '{}' });
+  await fetch(`${baseUrl}/api/admin/backups`, {
+    method: 'POST',
+    headers: { cookie, origin: baseUrl, 'content-type': 'application/json' },
+    body: '{}',
+  });
   let last: { status: string; sizeBytes: number | null } | null = null;
   while (performance.now() - started < 590_000) {
-    const status = (await (await fetch(`${baseUrl}/api/admin/backups`, { headers: { cookie } })).json()) as { pending: boolean; last: { status: string; sizeBytes: number | null } | null };
+    const status = (await (await fetch(`${baseUrl}/api/admin/backups`, { headers: { cookie } })).json()) as {
+      pending: boolean;
+      last: { status: string; sizeBytes: number | null } | null;
+    };
     if (!status.pending && status.last && status.last.status !== 'running') {
       last = status.last;
       break;
@@ -200,16 +244,33 @@ function rssMiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
  * scripts/start.mjs itself, so the server's own process is the one measured, with the same environment.
  */
 const startScriptEnv: Record<string, string> = Object.fromEntries(
-  [...(JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.matchAll(/(?:^|\s)([A-Z_]+)=(\S+)/g)].map((found) => [found[1]!, found[2]!]),
+  [
+    ...(JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.matchAll(
+      /(?:^|\s)([A-Z_]+)=(\S+)/g,
+    ),
+  ].map((found) => [found[1]!, found[2]!]),
 );
 
 /** `npm start` in its own process with the bench's settings and `env`; resolves once /api/health answers. */
-async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; baseUrl: string; startMs: number; stop: () => Promise<void> }> {
+async function startServer(
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; baseUrl: string; startMs: number; stop: () => Promise<void> }> {
   const port = 20000 + Math.floor(Math.random() * 20000);
   const baseUrl = `http://127.0.0.1:${port}`;
   const started = performance.now();
   const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], {
-    env: { ...process.env, ...startScriptEnv, PORT: String(port), PUBLIC_URL: baseUrl, LOG_LEVEL: 'warn', SEED_DEMO: '0', PAYMENTS_PROVIDER: 'simulado', ADMIN_EMAIL: 'bench-admin@bench.example', ADMIN_PASSWORD: password, ...env },
+    env: {
+      ...process.env,
+      ...startScriptEnv,
+      PORT: String(port),
+      PUBLIC_URL: baseUrl,
+      LOG_LEVEL: 'warn',
+      SEED_DEMO: '0',
+      PAYMENTS_PROVIDER: 'simulado',
+      ADMIN_EMAIL: 'bench-admin@bench.example',
+      ADMIN_PASSWORD: password,
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const stop = async () => {
@@ -219,7 +280,13 @@ async function startServer(env: Record<string, string>): Promise<{ child: ChildP
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-      if (await fetch(`${baseUrl}/api/health`).then((response) => response.ok, () => false)) break;
+      if (
+        await fetch(`${baseUrl}/api/health`).then(
+          (response) => response.ok,
+          () => false,
+        )
+      )
+        break;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   } catch (error) {
@@ -235,17 +302,32 @@ async function startServer(env: Record<string, string>): Promise<{ child: ChildP
  * the check of a second server started with the hand-over settings (deploy/nginx.conf). With BENCH_ONLY=media:
  * start, idle and media.
  */
-async function measureServer(kind: string, env: Record<string, string>, rows: Row[], videoKey: string | null): Promise<PageFigures | null> {
+async function measureServer(
+  kind: string,
+  env: Record<string, string>,
+  rows: Row[],
+  videoKey: string | null,
+): Promise<PageFigures | null> {
   step(`${kind}: npm start`);
   const { child, baseUrl, startMs, stop } = await startServer(env);
   let pages: PageFigures | null = null;
   try {
     const startGoal = kind === 'PostgreSQL' ? 1000 : null;
-    rows.push({ figure: '`npm start` to healthy', value: `${(startMs / 1000).toFixed(2)} s`, goal: startGoal ? '< 1 s' : '< 1 s on PostgreSQL', holds: startGoal ? startMs < startGoal : null });
+    rows.push({
+      figure: '`npm start` to healthy',
+      value: `${(startMs / 1000).toFixed(2)} s`,
+      goal: startGoal ? '< 1 s' : '< 1 s on PostgreSQL',
+      holds: startGoal ? startMs < startGoal : null,
+    });
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const idle = rssMiB(child.pid!, 'VmRSS');
     const idleGoal = kind === 'PGlite' ? 250 : 150;
-    rows.push({ figure: 'server idle RSS after start', value: `${idle.toFixed(0)} MiB`, goal: `< ${idleGoal} MiB`, holds: idle < idleGoal });
+    rows.push({
+      figure: 'server idle RSS after start',
+      value: `${idle.toFixed(0)} MiB`,
+      goal: `< ${idleGoal} MiB`,
+      holds: idle < idleGoal,
+    });
 
     if (!mediaOnly) pages = await measureReportAndPages(kind, baseUrl, child.pid!, rows);
     if (videoKey) {
@@ -259,7 +341,12 @@ async function measureServer(kind: string, env: Record<string, string>, rows: Ro
     step(`${kind}: media ranges through nginx after the check of npm start (MEDIA_ACCEL_REDIRECT)`);
     const accel = await startServer({ ...env, MEDIA_ACCEL_REDIRECT: '/_media-interno/', TRUST_PROXY: '1' });
     try {
-      rows.push(...(await measureServedMedia({ ...(await mediaOptions(accel.baseUrl, accel.child.pid!, env.DATA_DIR!, videoKey)), handOver: true })));
+      rows.push(
+        ...(await measureServedMedia({
+          ...(await mediaOptions(accel.baseUrl, accel.child.pid!, env.DATA_DIR!, videoKey)),
+          handOver: true,
+        })),
+      );
     } finally {
       await accel.stop();
     }
@@ -274,7 +361,12 @@ async function mediaOptions(baseUrl: string, pid: number, dataDir: string, video
 }
 
 /** The pages in Chromium (PGlite), the users report with /api/health polled, and a backup with it polled. */
-async function measureReportAndPages(kind: string, baseUrl: string, pid: number, rows: Row[]): Promise<PageFigures | null> {
+async function measureReportAndPages(
+  kind: string,
+  baseUrl: string,
+  pid: number,
+  rows: Row[],
+): Promise<PageFigures | null> {
   step(`${kind}: guest pages in Chromium`);
   const pages = kind === 'PGlite' && !serverOnly ? await measurePages(baseUrl) : null;
   step(`${kind}: users report`);
@@ -284,7 +376,11 @@ async function measureReportAndPages(kind: string, baseUrl: string, pid: number,
   let peak = baseRss;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(pid, 'VmRSS'))), 25);
   // without a callback autocannon returns its running instance, which is also a promise of the result
-  const health = autocannon({ url: `${baseUrl}/api/health`, connections: 2, duration: 120 }) as unknown as Promise<autocannon.Result> & { stop(): void };
+  const health = autocannon({
+    url: `${baseUrl}/api/health`,
+    connections: 2,
+    duration: 120,
+  }) as unknown as Promise<autocannon.Result> & { stop(): void };
   const reportStarted = performance.now();
   const report = await fetch(`${baseUrl}/api/admin/users/report.xlsx`, { headers: { cookie: adminCookie } });
   let firstByte = NaN;
@@ -345,7 +441,9 @@ async function runOn(kind: 'PGlite' | 'PostgreSQL', serverUrl?: string) {
     const queryCount = { n: 0 };
     let videoKey: string | null = null;
     const database = await openDatabase(
-      databaseUrl ? { url: databaseUrl, onQuery: () => queryCount.n++ } : { pgliteDir: path.join(dataDir, 'db'), onQuery: () => queryCount.n++ },
+      databaseUrl
+        ? { url: databaseUrl, onQuery: () => queryCount.n++ }
+        : { pgliteDir: path.join(dataDir, 'db'), onQuery: () => queryCount.n++ },
     );
     await database.migrate();
     try {
@@ -356,7 +454,10 @@ async function runOn(kind: 'PGlite' | 'PostgreSQL', serverUrl?: string) {
     } finally {
       await database.close();
     }
-    const env: Record<string, string> = { DATA_DIR: dataDir, SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-01' };
+    const env: Record<string, string> = {
+      DATA_DIR: dataDir,
+      SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-01',
+    };
     if (databaseUrl) env.DATABASE_URL = databaseUrl;
     const pages = await measureServer(kind, env, rows, videoKey);
     if (pages) {
@@ -366,7 +467,12 @@ async function runOn(kind: 'PGlite' | 'PostgreSQL', serverUrl?: string) {
         goal: '≤ 130 KiB in ≤ 10 files, no zod or admin code',
         holds: pages.scriptKiB <= 130 && pages.scriptFiles <= 10 && pages.forbidden.length === 0,
       });
-      rows.push({ figure: 'guest CSS for / (brotli as sent)', value: `${pages.cssKiB.toFixed(1)} KiB in ${pages.cssFiles} files`, goal: 'info', holds: null });
+      rows.push({
+        figure: 'guest CSS for / (brotli as sent)',
+        value: `${pages.cssKiB.toFixed(1)} KiB in ${pages.cssFiles} files`,
+        goal: 'info',
+        holds: null,
+      });
       for (const page of pages.layout) {
         rows.push({
           figure: `layout shift (CLS) at 360 px on ${page.name}`,
@@ -396,7 +502,9 @@ const videoRows = mediaOnly ? [] : await measureVideo(step);
 if (videoRows.length > 0) results.set('Data-saver video (Chromium, 1.6 Mbit/s, 150 ms latency)', videoRows);
 
 const mark = (holds: boolean | null) => (holds === null ? '' : holds ? 'yes' : 'NO');
-console.log(`\nCxVet benchmarks${mediaOnly ? ' (media only)' : ''} (${seconds} s per load test, 10 connections; generated: 1,000 and 10,000 procedures, ${userCount} users)`);
+console.log(
+  `\nCxVet benchmarks${mediaOnly ? ' (media only)' : ''} (${seconds} s per load test, 10 connections; generated: 1,000 and 10,000 procedures, ${userCount} users)`,
+);
 for (const [kind, rows] of results) {
   console.log(`\n${kind}`);
   console.log('| figure | measured | goal | holds |\n|---|---|---|---|');

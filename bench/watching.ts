@@ -44,7 +44,11 @@ export async function measureWatching(options: {
   password: string;
 }): Promise<WatchingFigures> {
   const { app, database, baseUrl, origin, members, seconds } = options;
-  const gratis = await database.db.select({ id: procedures.id }).from(procedures).where(eq(procedures.type, 'Gratis')).limit(members);
+  const gratis = await database.db
+    .select({ id: procedures.id })
+    .from(procedures)
+    .where(eq(procedures.type, 'Gratis'))
+    .limit(members);
   const viewers: { cookie: string; token: string; procedureId: string }[] = [];
   // sign-ins two at a time: password hashing is the slow part and the machine has few cores
   for (let index = 0; index < members; index += 2) {
@@ -53,7 +57,12 @@ export async function measureWatching(options: {
         .filter((n) => n < members)
         .map(async (n) => {
           const email = `bench-viewer-${n}@bench.example`;
-          await app.services.accounts.createAccount({ name: `Espectador ${n}`, email, password: options.password, values: { type: 'Premium' } });
+          await app.services.accounts.createAccount({
+            name: `Espectador ${n}`,
+            email,
+            password: options.password,
+            values: { type: 'Premium' },
+          });
           const cookie = await options.signIn(baseUrl, email);
           const response = await fetch(`${baseUrl}/api/viewing/token`, { method: 'POST', headers: { cookie, origin } });
           const { token } = (await response.json()) as { token: string };
@@ -93,10 +102,13 @@ export async function measureWatching(options: {
     };
     // spread over the 10 s period, as real players are
     timers.push(
-      setTimeout(() => {
-        save();
-        timers.push(setInterval(save, 10_000));
-      }, (index * 10_000) / viewers.length),
+      setTimeout(
+        () => {
+          save();
+          timers.push(setInterval(save, 10_000));
+        },
+        (index * 10_000) / viewers.length,
+      ),
     );
   });
   const loaded = await browse(baseUrl, ms);
@@ -104,6 +116,15 @@ export async function measureWatching(options: {
   for (const timer of timers) clearTimeout(timer);
   await Promise.all(pending);
 
-  const summary = (values: number[]) => ({ p50: percentile(values, 50), p95: percentile(values, 95), count: values.length });
-  return { members, alone: summary(alone), loaded: summary(loaded), saves: { count: saveLatencies.length, errors, p95: percentile(saveLatencies, 95) } };
+  const summary = (values: number[]) => ({
+    p50: percentile(values, 50),
+    p95: percentile(values, 95),
+    count: values.length,
+  });
+  return {
+    members,
+    alone: summary(alone),
+    loaded: summary(loaded),
+    saves: { count: saveLatencies.length, errors, p95: percentile(saveLatencies, 95) },
+  };
 }

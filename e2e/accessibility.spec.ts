@@ -8,12 +8,24 @@ import { demoAccounts, expect, loginAs, test, type DemoRole } from './fixtures.t
  * no horizontal scrolling.
  */
 type RouteCase = { name: string; role: DemoRole | null; path: (ids: Ids) => string; heading?: string | RegExp };
-type Ids = { procedure: string; premiumProcedure: string; tag: string; event: string; user: string; organization: string };
+type Ids = {
+  procedure: string;
+  premiumProcedure: string;
+  tag: string;
+  event: string;
+  user: string;
+  organization: string;
+};
 
 const guestRoutes: RouteCase[] = [
   { name: 'landing', role: null, path: () => '/' },
   { name: 'catalogue', role: null, path: () => '/procedimientos', heading: 'Catálogo de cirugías' },
-  { name: 'catalogue filtered', role: null, path: () => '/procedimientos/kynd/Perro?type=Premium', heading: 'Catálogo de cirugías' },
+  {
+    name: 'catalogue filtered',
+    role: null,
+    path: () => '/procedimientos/kynd/Perro?type=Premium',
+    heading: 'Catálogo de cirugías',
+  },
   { name: 'procedure', role: null, path: (ids) => `/procedimiento/${ids.premiumProcedure}` },
   { name: 'events', role: null, path: () => '/eventos' },
   { name: 'faq', role: null, path: () => '/FAQ', heading: 'Preguntas frecuentes' },
@@ -32,12 +44,22 @@ const memberRoutes: RouteCase[] = [
   { name: 'profile (Premium)', role: 'premium', path: () => '/perfil', heading: 'Mi CxVet' },
   { name: 'payments (Premium)', role: 'premium', path: () => '/perfil/pago', heading: 'Pagos' },
   { name: 'devices (Premium)', role: 'premium', path: () => '/perfil/dispositivos', heading: 'Mis dispositivos' },
-  { name: 'privacy and my data (Basic)', role: 'gratis', path: () => '/perfil/privacidad', heading: 'Privacidad y mis datos' },
+  {
+    name: 'privacy and my data (Basic)',
+    role: 'gratis',
+    path: () => '/perfil/privacidad',
+    heading: 'Privacidad y mis datos',
+  },
   { name: 'account re-login (Premium)', role: 'premium', path: () => '/perfil/usuario' },
   { name: 'welcome (Legacy)', role: 'legacy', path: () => '/registro' },
   { name: 'procedure (Premium)', role: 'premium', path: (ids) => `/procedimiento/${ids.premiumProcedure}` },
   { name: 'favourites (Basic)', role: 'gratis', path: () => '/mis-favoritos', heading: 'Mis favoritos' },
-  { name: 'catalogue No vistos (Premium)', role: 'premium', path: () => '/procedimientos/kynd/Perro?vistos=no', heading: 'Catálogo de cirugías' },
+  {
+    name: 'catalogue No vistos (Premium)',
+    role: 'premium',
+    path: () => '/procedimientos/kynd/Perro?vistos=no',
+    heading: 'Catálogo de cirugías',
+  },
 ];
 
 const adminRoutes: RouteCase[] = [
@@ -55,7 +77,11 @@ const adminRoutes: RouteCase[] = [
   { name: 'admin manual premium downgrade', role: 'admin', path: () => '/admin/users/downgrade-premium-manual' },
   { name: 'admin organizations', role: 'admin', path: () => '/admin/organizations', heading: 'Organizaciones' },
   { name: 'admin new organization', role: 'admin', path: () => '/admin/organizations/crear-organization' },
-  { name: 'admin organization form', role: 'admin', path: (ids) => `/admin/organizations/organization/${ids.organization}` },
+  {
+    name: 'admin organization form',
+    role: 'admin',
+    path: (ids) => `/admin/organizations/organization/${ids.organization}`,
+  },
   { name: 'admin landing photos', role: 'admin', path: () => '/admin/landing/fotos', heading: 'Fotos landing' },
   { name: 'admin newsletter', role: 'admin', path: () => '/admin/newsletter' },
   { name: 'admin mailing', role: 'admin', path: () => '/admin/mailing' },
@@ -69,7 +95,7 @@ let ids: Ids | null = null;
 /** Record ids for the detail routes, read once per worker through the Admin API. */
 async function recordIds(page: Page): Promise<Ids> {
   if (ids) return ids;
-  const get = async <T,>(url: string): Promise<T> => {
+  const get = async <T>(url: string): Promise<T> => {
     const response = await page.request.get(url);
     expect(response.status(), url).toBe(200);
     return (await response.json()) as T;
@@ -78,7 +104,9 @@ async function recordIds(page: Page): Promise<Ids> {
   const procedures = await get<{ items: { id: string }[] }>('/api/admin/procedures?sort=name&dir=asc&page=1');
   const tags = await get<{ items: { id: string }[] }>('/api/admin/tags');
   const events = await get<{ items: { id: string }[] }>('/api/admin/events');
-  const users = await get<{ items: { id: string; email: string }[] }>(`/api/admin/users?q=${encodeURIComponent(demoAccounts.gratis)}`);
+  const users = await get<{ items: { id: string; email: string }[] }>(
+    `/api/admin/users?q=${encodeURIComponent(demoAccounts.gratis)}`,
+  );
   const organizations = await get<{ items: { id: string }[] }>('/api/admin/organizations');
   ids = {
     procedure: procedures.items[0]!.id,
@@ -94,7 +122,9 @@ async function recordIds(page: Page): Promise<Ids> {
 async function waitForPage(page: Page, heading?: string | RegExp) {
   const h1 = page.getByRole('heading', { level: 1, ...(heading ? { name: heading } : {}) });
   await expect(h1.first()).toBeAttached({ timeout: 20_000 });
-  await expect(page.locator('.mantine-Skeleton-root, [role="status"][aria-label^="Cargando"]').filter({ visible: true })).toHaveCount(0, { timeout: 20_000 });
+  await expect(
+    page.locator('.mantine-Skeleton-root, [role="status"][aria-label^="Cargando"]').filter({ visible: true }),
+  ).toHaveCount(0, { timeout: 20_000 });
 }
 
 for (const route of [...guestRoutes, ...memberRoutes, ...adminRoutes]) {
@@ -124,7 +154,9 @@ test.describe('keyboard', () => {
 
   test('the skip link is the first Tab stop and jumps past the header to the page', async ({ page }) => {
     await page.goto('/procedimientos');
-    await expect(page.getByRole('heading', { level: 1, name: 'Catálogo de cirugías' })).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByRole('heading', { level: 1, name: 'Catálogo de cirugías' })).toBeVisible({
+      timeout: 20_000,
+    });
     await page.keyboard.press('Tab');
     const skip = page.getByRole('link', { name: 'Saltar al contenido' });
     await expect(skip).toBeFocused();
@@ -150,7 +182,9 @@ test.describe('keyboard', () => {
 
     // a catalogue filter is the same page: focus stays on the chosen link
     await page.goto('/procedimientos');
-    const gato = page.getByRole('complementary', { name: 'Filtros del catálogo' }).getByRole('link', { name: 'Gato', exact: true });
+    const gato = page
+      .getByRole('complementary', { name: 'Filtros del catálogo' })
+      .getByRole('link', { name: 'Gato', exact: true });
     await gato.focus();
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(/\/procedimientos\/kynd\/Gato$/);
@@ -216,7 +250,10 @@ test.describe('keyboard', () => {
     const burger = page.getByRole('button', { name: 'Abrir menú de administración' });
     await expect(burger).toHaveAttribute('aria-expanded', 'false');
     await burger.click();
-    await expect(page.getByRole('button', { name: 'Cerrar menú de administración' })).toHaveAttribute('aria-expanded', 'true');
+    await expect(page.getByRole('button', { name: 'Cerrar menú de administración' })).toHaveAttribute(
+      'aria-expanded',
+      'true',
+    );
     const tags = page.getByRole('navigation', { name: 'Administración' }).getByRole('link', { name: 'Etiquetas' });
     await tags.focus();
     await expect(tags).toBeFocused();

@@ -13,7 +13,9 @@ let adminContext: APIRequestContext | null = null;
 async function adminApi(baseURL: string): Promise<APIRequestContext> {
   if (adminContext) return adminContext;
   const context = await request.newContext({ baseURL, extraHTTPHeaders: { origin: new URL(baseURL).origin } });
-  const login = await context.post('/api/account/login', { data: { email: demoAccounts.admin, password: demoPassword } });
+  const login = await context.post('/api/account/login', {
+    data: { email: demoAccounts.admin, password: demoPassword },
+  });
   expect(login.status()).toBe(200);
   adminContext = context;
   return context;
@@ -77,9 +79,21 @@ async function signUpByApi(page: Page, baseURL: string, email: string, plan: 'ba
   const response = await page.request.post('/api/account/signup', {
     headers: { origin: new URL(baseURL).origin },
     data: {
-      plan, name: 'Cuenta E2E', email, confirmEmail: email, phoneNumber: '+525512345678', confirmPhoneNumber: '+525512345678',
-      password, confirmPassword: password, country: 'México', city: 'Puebla', homeUniversity: '', organizationId: null,
-      promoMail: true, newsMail: true, terms: true,
+      plan,
+      name: 'Cuenta E2E',
+      email,
+      confirmEmail: email,
+      phoneNumber: '+525512345678',
+      confirmPhoneNumber: '+525512345678',
+      password,
+      confirmPassword: password,
+      country: 'México',
+      city: 'Puebla',
+      homeUniversity: '',
+      organizationId: null,
+      promoMail: true,
+      newsMail: true,
+      terms: true,
     },
   });
   expect(response.status(), await response.text()).toBe(200);
@@ -129,7 +143,13 @@ test('a guest signs up as Basic and finishes with FINALIZAR', async ({ page, bas
   const email = freshEmail('basico');
   await signUpThroughWizard(page, /Básica Gratis/, email);
   const url = new URL(page.url());
-  expect(Object.fromEntries(url.searchParams)).toMatchObject({ email, planAnual: 'false', paymentType: 'basic', type: 'Gratis', userName: 'Prueba E2E' });
+  expect(Object.fromEntries(url.searchParams)).toMatchObject({
+    email,
+    planAnual: 'false',
+    paymentType: 'basic',
+    type: 'Gratis',
+    userName: 'Prueba E2E',
+  });
   expect(url.searchParams.get('uid')).toBeTruthy();
   await checkOpenScreen(page, 'signup-finish-basic', async () => {
     await expect(page.getByRole('button', { name: 'FINALIZAR' })).toBeVisible();
@@ -170,7 +190,9 @@ test('a declined payment leaves the member Basic with the FALLIDO banner', async
   await expect(page.getByText('Pago no realizado')).toBeVisible();
   await page.goto('/perfil');
   // it never was Premium, so nothing was 'changed to Basic' (issue #14 item 4)
-  await expect(page.getByText(/No se pudo realizar el pago de tu suscripción\. Tu membresía sigue siendo Básica/)).toBeVisible();
+  await expect(
+    page.getByText(/No se pudo realizar el pago de tu suscripción\. Tu membresía sigue siendo Básica/),
+  ).toBeVisible();
   await expect(page.getByRole('button', { name: /Obtener Premium/ })).toBeVisible();
 });
 
@@ -292,7 +314,10 @@ test('a member edits the profile after signing in again, changing the e-mail', a
   await expect(page.getByText(newEmail)).toBeVisible();
   await expect(page.getByText('Oaxaca')).toBeVisible();
 
-  const login = await page.request.post('/api/account/login', { headers: { origin: new URL(baseURL!).origin }, data: { email: newEmail, password } });
+  const login = await page.request.post('/api/account/login', {
+    headers: { origin: new URL(baseURL!).origin },
+    data: { email: newEmail, password },
+  });
   expect(login.status()).toBe(200);
 });
 

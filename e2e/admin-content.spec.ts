@@ -45,7 +45,9 @@ test('a surgery created with files and markers shows in the public catalogue and
   await expect(page.getByText('Debes seleccionar un valor')).toBeVisible();
 
   await page.getByRole('textbox', { name: 'Nombre' }).fill(name);
-  await page.getByRole('textbox', { name: 'Descripción' }).fill('Procedimiento creado por la prueba de extremo a extremo.');
+  await page
+    .getByRole('textbox', { name: 'Descripción' })
+    .fill('Procedimiento creado por la prueba de extremo a extremo.');
   await selectOption(page, 'Especie', 'Gato');
   await page.getByRole('checkbox', { name: 'Ortopedia' }).check();
   await page.getByRole('textbox', { name: 'Sinónimos (meta)' }).fill('prueba, e2e');
@@ -86,7 +88,9 @@ test('a surgery created with files and markers shows in the public catalogue and
   // clean up through the form's Delete, with the confirmation modal
   await page.goto(`/admin/procedures/procedure/${card!.id}`);
   await page.getByRole('button', { name: 'Eliminar' }).click();
-  await expect(page.getByText('Este proceso no tiene forma de revertirse, ¿Aún desea eliminar este elemento?')).toBeVisible();
+  await expect(
+    page.getByText('Este proceso no tiene forma de revertirse, ¿Aún desea eliminar este elemento?'),
+  ).toBeVisible();
   await page.getByRole('button', { name: 'Continuar' }).click();
   await expect(page).toHaveURL(/\/admin\/procedures$/);
   expect((await page.request.get(`/api/catalog/procedures/${card!.id}`)).status()).toBe(404);
@@ -94,7 +98,8 @@ test('a surgery created with files and markers shows in the public catalogue and
 
 test('reordering the landing photos changes the hero order on /', async ({ page }) => {
   await loginAs(page, 'admin');
-  const heroIds = async () => ((await (await page.request.get('/api/landing')).json()).slides as { id: string; title: string }[]);
+  const heroIds = async () =>
+    (await (await page.request.get('/api/landing')).json()).slides as { id: string; title: string }[];
   const before = await heroIds();
   expect(before.length).toBeGreaterThan(1);
 
@@ -105,19 +110,30 @@ test('reordering the landing photos changes the hero order on /', async ({ page 
   await expect(rows.first().getByRole('button', { name: /^Quitar/ })).toHaveCount(0);
   await expect(rows.last().getByRole('button', { name: /^Bajar/ })).toBeDisabled();
 
-  await rows.first().getByRole('button', { name: /^Bajar/ }).click();
+  await rows
+    .first()
+    .getByRole('button', { name: /^Bajar/ })
+    .click();
   await page.getByRole('button', { name: 'Guardar' }).click();
   await expect(page.getByText('Cambios guardados.')).toBeVisible();
 
   const after = await heroIds();
-  expect(after.map((slide) => slide.id)).toEqual([before[1]!.id, before[0]!.id, ...before.slice(2).map((slide) => slide.id)]);
+  expect(after.map((slide) => slide.id)).toEqual([
+    before[1]!.id,
+    before[0]!.id,
+    ...before.slice(2).map((slide) => slide.id),
+  ]);
   await page.goto('/');
   const firstSlide = page.getByRole('group', { name: `1 de ${before.length}` });
   if (after[0]!.title) await expect(firstSlide.getByText(after[0]!.title)).toBeVisible();
 
   // put the demo order back for the other journeys
   await page.goto('/admin/landing/fotos');
-  await page.getByTestId('landing-slide-row').first().getByRole('button', { name: /^Bajar/ }).click();
+  await page
+    .getByTestId('landing-slide-row')
+    .first()
+    .getByRole('button', { name: /^Bajar/ })
+    .click();
   await page.getByRole('button', { name: 'Guardar' }).click();
   await expect(page.getByText('Cambios guardados.')).toBeVisible();
   expect((await heroIds()).map((slide) => slide.id)).toEqual(before.map((slide) => slide.id));

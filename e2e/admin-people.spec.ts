@@ -43,8 +43,18 @@ test('each people screen of the console passes axe and fits at 360 and 1280 px',
     await expect(p.getByRole('textbox', { name: 'Correo' })).toHaveValue(basicEmail);
   });
   await checkScreen(page, 'admin-manual-premium', '/admin/users/premium-manual', heading('Usuarios premium manual'));
-  await checkScreen(page, 'admin-manual-premium-upgrade', '/admin/users/actualizar-premium-manual', heading('Actualizar a premium manual'));
-  await checkScreen(page, 'admin-manual-premium-downgrade', '/admin/users/downgrade-premium-manual', heading('Quitar premium manual'));
+  await checkScreen(
+    page,
+    'admin-manual-premium-upgrade',
+    '/admin/users/actualizar-premium-manual',
+    heading('Actualizar a premium manual'),
+  );
+  await checkScreen(
+    page,
+    'admin-manual-premium-downgrade',
+    '/admin/users/downgrade-premium-manual',
+    heading('Quitar premium manual'),
+  );
   await checkScreen(page, 'admin-mailing', '/admin/mailing', heading('Mailing'));
   await checkScreen(page, 'admin-statistics', '/admin/estadisticas', async (p) => {
     await expect(p.getByRole('list', { name: 'Resumen de usuarios' })).toBeVisible();
@@ -89,7 +99,9 @@ test('an administrator creates a user, finds it, changes its e-mail and deletes 
   await page.getByRole('combobox', { name: 'Universidad de origen' }).fill('Universidad de Prueba E2E');
   // an e-mail already in use comes back on its field, and nothing typed is lost
   await page.getByRole('button', { name: 'Guardar' }).click();
-  await expect(page.getByRole('textbox', { name: 'Correo' })).toHaveAccessibleDescription('Este correo ya está registrado, elige otro por favor.');
+  await expect(page.getByRole('textbox', { name: 'Correo' })).toHaveAccessibleDescription(
+    'Este correo ya está registrado, elige otro por favor.',
+  );
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await expect(page.getByRole('textbox', { name: 'Nombre' })).toHaveValue('Persona de Prueba');
 
@@ -116,7 +128,9 @@ test('an administrator creates a user, finds it, changes its e-mail and deletes 
   await expect(page.getByRole('textbox', { name: 'Correo' })).toHaveValue(newEmail);
   await page.getByRole('button', { name: 'Eliminar' }).click();
   const dialog = page.getByRole('dialog', { name: 'Eliminar' });
-  await expect(dialog.getByText('Este proceso no tiene forma de revertirse, ¿Aún desea eliminar este elemento?')).toBeVisible();
+  await expect(
+    dialog.getByText('Este proceso no tiene forma de revertirse, ¿Aún desea eliminar este elemento?'),
+  ).toBeVisible();
   await dialog.getByRole('button', { name: 'Continuar' }).click();
   await expect(page).toHaveURL(/\/admin\/users$/);
   await searchUsers(page, newEmail);
@@ -131,7 +145,9 @@ test('manual Premium for 1 Mes shows in the manual list and is removed again', a
   await pick(page, 'Correo del usuario', 'basico@', basicEmail);
   await page.getByRole('radio', { name: '1 Mes' }).check();
   await page.getByRole('button', { name: 'Confirmar' }).click();
-  await expect(page.getByText('Este usuario se actualizó con éxito manualmente a Premium durante 1 mes.')).toBeVisible();
+  await expect(
+    page.getByText('Este usuario se actualizó con éxito manualmente a Premium durante 1 mes.'),
+  ).toBeVisible();
 
   await page.getByRole('link', { name: 'Lista premium manual' }).click();
   const row = page.getByRole('row').filter({ hasText: basicEmail });
@@ -159,7 +175,11 @@ test('manual Premium for 1 Mes shows in the manual list and is removed again', a
 
 test('a bulk e-mail is checked, sent, and the notice clears on the next edit', async ({ page }) => {
   await page.goto('/admin/mailing');
-  await expect(page.getByText('Este correo se enviará a todos los usuarios registrados que aceptaron recibir correos promocionales.')).toBeVisible();
+  await expect(
+    page.getByText(
+      'Este correo se enviará a todos los usuarios registrados que aceptaron recibir correos promocionales.',
+    ),
+  ).toBeVisible();
   await page.getByRole('textbox', { name: 'Asunto' }).fill('Novedades de prueba');
   await page.getByRole('textbox', { name: 'Título' }).fill('Nuevos procedimientos');
   await page.getByRole('button', { name: 'Enviar' }).click();
@@ -176,7 +196,15 @@ test('a bulk e-mail is checked, sent, and the notice clears on the next edit', a
 test('statistics show the user tiles, the event tables and the top countries', async ({ page }) => {
   await page.goto('/admin/estadisticas');
   const tiles = page.getByRole('list', { name: 'Resumen de usuarios' });
-  for (const label of ['Usuarios totales', 'Gratis', 'Premium', 'Premium anual', 'Premium mensual', 'Legacy', 'Admin']) {
+  for (const label of [
+    'Usuarios totales',
+    'Gratis',
+    'Premium',
+    'Premium anual',
+    'Premium mensual',
+    'Legacy',
+    'Admin',
+  ]) {
     await expect(tiles.getByText(label, { exact: true })).toBeVisible();
   }
   for (const name of ['VIDEOS', 'FASCICULOS', 'DIPLOMADO_PREVIEW_PAGE', 'Top 20 países por número de usuarios']) {

@@ -5,7 +5,9 @@ test.beforeEach(async ({ page }) => {
   await loginAs(page, 'admin');
 });
 
-test('the Admin opens Respaldos from the console menu, starts a backup and sees it succeed and listed', async ({ page }) => {
+test('the Admin opens Respaldos from the console menu, starts a backup and sees it succeed and listed', async ({
+  page,
+}) => {
   await page.goto('/admin');
   await page.getByRole('navigation', { name: 'Administración' }).getByRole('link', { name: 'Respaldos' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Respaldos' })).toBeVisible();

@@ -30,14 +30,25 @@ test('an Admin uploads a WebVTT file, and a malformed one shows the Spanish erro
     'subtitles-en.vtt',
     'WEBVTT\n\n00:00:01.000 --> 00:00:04.000\nWe place the patient in dorsal recumbency.\n',
   );
-  await expect(page.getByRole('button', { name: 'Descartar: Subtítulos del video demo: Inglés' })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('button', { name: 'Descartar: Subtítulos del video demo: Inglés' })).toBeVisible({
+    timeout: 15_000,
+  });
   await expect(page.getByText('subtitles-en.vtt')).toBeVisible();
 
-  await chooseCaptions(page, 'Subtítulos del video completo: Portugués', 'legendas.vtt', 'WEBVTT\n\n00:00:01,000 --> 00:00:04.000\nOlá\n');
+  await chooseCaptions(
+    page,
+    'Subtítulos del video completo: Portugués',
+    'legendas.vtt',
+    'WEBVTT\n\n00:00:01,000 --> 00:00:04.000\nOlá\n',
+  );
   await expect(
-    page.getByText('El archivo de subtítulos no es un WebVTT válido. Línea 3: la línea de tiempo debe tener la forma 00:00:01.000 --> 00:00:04.000.'),
+    page.getByText(
+      'El archivo de subtítulos no es un WebVTT válido. Línea 3: la línea de tiempo debe tener la forma 00:00:01.000 --> 00:00:04.000.',
+    ),
   ).toBeVisible({ timeout: 15_000 });
-  await expect(page.getByRole('button', { name: 'Descartar: Subtítulos del video completo: Portugués' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Descartar: Subtítulos del video completo: Portugués' })).toHaveCount(
+    0,
+  );
 
   await subtitles.scrollIntoViewIfNeeded();
   for (const width of [360, 1280]) {
@@ -65,10 +76,15 @@ test('a Premium member picks English or Spanish subtitles in the player', async 
 
 test("a Basic member gets a Premium procedure's demo subtitles, never its full video's", async ({ page }) => {
   await loginAs(page, 'gratis');
-  const catalog = (await (await page.request.get('/api/catalog/procedures?type=Premium')).json()) as { items: { id: string }[] };
+  const catalog = (await (await page.request.get('/api/catalog/procedures?type=Premium')).json()) as {
+    items: { id: string }[];
+  };
   let demos = 0;
   for (const { id } of catalog.items) {
-    const detail = (await (await page.request.get(`/api/catalog/procedures/${id}`)).json()) as { isDemo: boolean; captions: { url: string }[] };
+    const detail = (await (await page.request.get(`/api/catalog/procedures/${id}`)).json()) as {
+      isDemo: boolean;
+      captions: { url: string }[];
+    };
     // the demo Basic member's aula opens a few Premium procedures in full
     if (!detail.isDemo) continue;
     demos += 1;

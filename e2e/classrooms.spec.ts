@@ -12,18 +12,27 @@ const demoAula = 'Aula de Cirugía de Tejidos Blandos';
 
 /** The console's API as the demo Admin, for setting up accounts and aulas. */
 async function adminApi(baseURL: string): Promise<APIRequestContext> {
-  return request.newContext({ baseURL, storageState: authFile('admin'), extraHTTPHeaders: { origin: new URL(baseURL).origin } });
+  return request.newContext({
+    baseURL,
+    storageState: authFile('admin'),
+    extraHTTPHeaders: { origin: new URL(baseURL).origin },
+  });
 }
 
 async function universityId(api: APIRequestContext): Promise<string> {
-  const organizations = (await (await api.get('/api/admin/organizations')).json()).items as { id: string; title: string }[];
+  const organizations = (await (await api.get('/api/admin/organizations')).json()).items as {
+    id: string;
+    title: string;
+  }[];
   return organizations.find((organization) => organization.title === university)!.id;
 }
 
 /** A new Basic account, optionally a member of the demo university. */
 async function createAccount(api: APIRequestContext, label: string, organizationId: string | null) {
   const email = `${label}-${randomUUID().slice(0, 8)}@e2e.cxvet.com`;
-  const response = await api.post('/api/admin/users', { data: { name: `E2E ${label}`, email, password: demoPassword, phoneNumber: '', organizationId } });
+  const response = await api.post('/api/admin/users', {
+    data: { name: `E2E ${label}`, email, password: demoPassword, phoneNumber: '', organizationId },
+  });
   expect(response.status(), await response.text()).toBe(201);
   return { email, id: ((await response.json()) as { id: string }).id };
 }
@@ -32,7 +41,10 @@ async function createAccount(api: APIRequestContext, label: string, organization
 async function pageSignedInAs(browser: Browser, baseURL: string, email: string): Promise<Page> {
   const context = await browser.newContext({ baseURL, locale: 'es-MX', viewport: { width: 1280, height: 800 } });
   await context.addInitScript((key) => window.localStorage.setItem(key, 'true'), storageKeys.cookiesAccepted);
-  const login = await context.request.post('/api/account/login', { data: { email, password: demoPassword }, headers: { origin: new URL(baseURL).origin } });
+  const login = await context.request.post('/api/account/login', {
+    data: { email, password: demoPassword },
+    headers: { origin: new URL(baseURL).origin },
+  });
   expect(login.status(), await login.text()).toBe(200);
   return context.newPage();
 }
@@ -56,7 +68,11 @@ async function screenshots(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
-test('an Admin creates a Universidad aula with a Premium video and a Gratis member, who watches it in full; a Gratis outsider gets the demo', async ({ page, browser, baseURL }) => {
+test('an Admin creates a Universidad aula with a Premium video and a Gratis member, who watches it in full; a Gratis outsider gets the demo', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(120_000);
   const api = await adminApi(baseURL!);
   const organizationId = await universityId(api);
@@ -93,7 +109,10 @@ test('an Admin creates a Universidad aula with a Premium video and a Gratis memb
   await page.getByRole('searchbox', { name: 'Buscar' }).first().fill('Cesárea');
   await videos.getByRole('checkbox', { name: 'Seleccionar Cesárea en perra' }).check();
   await page.getByRole('searchbox', { name: 'Buscar' }).nth(1).fill(member.email);
-  await page.getByRole('table', { name: 'Usuarios del aula' }).getByRole('checkbox', { name: `Seleccionar ${member.email}` }).check();
+  await page
+    .getByRole('table', { name: 'Usuarios del aula' })
+    .getByRole('checkbox', { name: `Seleccionar ${member.email}` })
+    .check();
   await screenshots(page, 'admin-aula-form');
   await page.getByRole('button', { name: 'Guardar' }).click();
 
@@ -112,7 +131,10 @@ test('an Admin creates a Universidad aula with a Premium video and a Gratis memb
   await screenshots(memberPage, 'mis-aulas');
   await memberPage.getByRole('link', { name: `Entrar a ${title}` }).click();
   await expect(memberPage.getByRole('heading', { level: 1, name: title })).toBeVisible();
-  await expect(memberPage.getByRole('link', { name: 'Ver información del aula (PDF)' })).toHaveAttribute('href', /^\/media\/aulas\//);
+  await expect(memberPage.getByRole('link', { name: 'Ver información del aula (PDF)' })).toHaveAttribute(
+    'href',
+    /^\/media\/aulas\//,
+  );
   await screenshots(memberPage, 'mis-aulas-aula');
   const classroomUrl = memberPage.url();
   await memberPage.getByRole('link', { name: 'Cesárea en perra', exact: true }).click();

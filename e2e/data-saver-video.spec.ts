@@ -17,10 +17,14 @@ async function newestProcedureWithLadder(page: Page): Promise<string> {
   const catalog = (await (await page.request.get('/api/catalog/procedures')).json()) as { items: { id: string }[] };
   const id = catalog.items[0]!.id;
   await expect
-    .poll(async () => ((await (await page.request.get(`/api/catalog/procedures/${id}`)).json()) as { hlsUrl: string | null }).hlsUrl, {
-      timeout: 120_000,
-      intervals: [1000],
-    })
+    .poll(
+      async () =>
+        ((await (await page.request.get(`/api/catalog/procedures/${id}`)).json()) as { hlsUrl: string | null }).hlsUrl,
+      {
+        timeout: 120_000,
+        intervals: [1000],
+      },
+    )
     .toMatch(/\/master\.m3u8$/);
   return id;
 }
@@ -54,10 +58,14 @@ async function qualityInMenu(page: Page): Promise<string> {
 async function playAndWaitForFrames(page: Page) {
   // the poster's play button loads the player, which starts at once
   await pressPlay(page);
-  await expect.poll(() => page.locator('video').evaluate((video: HTMLVideoElement) => video.currentTime), { timeout: 20_000 }).toBeGreaterThan(0.5);
+  await expect
+    .poll(() => page.locator('video').evaluate((video: HTMLVideoElement) => video.currentTime), { timeout: 20_000 })
+    .toBeGreaterThan(0.5);
 }
 
-test("a Premium member's procedure page streams the HLS ladder, and 'Ahorro de datos' stays on after a reload", async ({ page }) => {
+test("a Premium member's procedure page streams the HLS ladder, and 'Ahorro de datos' stays on after a reload", async ({
+  page,
+}) => {
   test.setTimeout(200_000);
   await signInAsOtherPremium(page);
   const id = await newestProcedureWithLadder(page);
@@ -92,7 +100,9 @@ test("a Premium member's procedure page streams the HLS ladder, and 'Ahorro de d
   await expect(page.getByRole('switch', { name: 'Ahorro de datos' })).toBeChecked();
   await playAndWaitForFrames(page);
   afterReload.stop();
-  const played = afterReload.seen.filter((response) => /\.ts(\?|$)/.test(response.url())).map((response) => response.url());
+  const played = afterReload.seen
+    .filter((response) => /\.ts(\?|$)/.test(response.url()))
+    .map((response) => response.url());
   expect(played.length).toBeGreaterThan(0);
   // only the lowest rendition is fetched on this device now, chosen by hand rather than automatically
   for (const url of played) expect(url).toContain('/240p/');

@@ -9,7 +9,11 @@ const iphone =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 const firefoxOnWindows = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:132.0) Gecko/20100101 Firefox/132.0';
 
-async function newBrowser(browser: Browser, baseURL: string, userAgent?: string): Promise<{ context: BrowserContext; page: Page }> {
+async function newBrowser(
+  browser: Browser,
+  baseURL: string,
+  userAgent?: string,
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL, locale: 'es-MX', ...(userAgent ? { userAgent } : {}) });
   await context.addInitScript((key) => window.localStorage.setItem(key, 'true'), storageKeys.cookiesAccepted);
   return { context, page: await context.newPage() };
@@ -21,9 +25,21 @@ async function signUpMember(page: Page, baseURL: string): Promise<string> {
   const response = await page.request.post('/api/account/signup', {
     headers: { origin: new URL(baseURL).origin },
     data: {
-      plan: 'basic', name: 'Dispositivos E2E', email, confirmEmail: email, phoneNumber: '+525512345678', confirmPhoneNumber: '+525512345678',
-      password, confirmPassword: password, country: 'México', city: 'Puebla', homeUniversity: '', organizationId: null,
-      promoMail: false, newsMail: false, terms: true,
+      plan: 'basic',
+      name: 'Dispositivos E2E',
+      email,
+      confirmEmail: email,
+      phoneNumber: '+525512345678',
+      confirmPhoneNumber: '+525512345678',
+      password,
+      confirmPassword: password,
+      country: 'México',
+      city: 'Puebla',
+      homeUniversity: '',
+      organizationId: null,
+      promoMail: false,
+      newsMail: false,
+      terms: true,
     },
   });
   expect(response.status(), await response.text()).toBe(200);
@@ -40,7 +56,10 @@ async function signInThroughForm(page: Page, email: string) {
 
 const sessionList = (page: Page) => page.getByRole('list', { name: 'Sesiones abiertas' });
 
-test('a member signed in on two browsers closes the other one from /perfil/dispositivos and it is signed out', async ({ browser, baseURL }) => {
+test('a member signed in on two browsers closes the other one from /perfil/dispositivos and it is signed out', async ({
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(120_000);
   const desk = await newBrowser(browser, baseURL!);
   const phone = await newBrowser(browser, baseURL!, iphone);
@@ -49,7 +68,9 @@ test('a member signed in on two browsers closes the other one from /perfil/dispo
     await signInThroughForm(phone.page, email);
 
     // the phone plays a free procedure in full, which takes the account's one viewing slot
-    const catalog = (await (await phone.page.request.get('/api/catalog/procedures?type=Gratis')).json()) as { items: { id: string }[] };
+    const catalog = (await (await phone.page.request.get('/api/catalog/procedures?type=Gratis')).json()) as {
+      items: { id: string }[];
+    };
     await phone.page.goto(`/procedimiento/${catalog.items[0]!.id}`);
     await pressPlay(phone.page);
 
@@ -63,7 +84,11 @@ test('a member signed in on two browsers closes the other one from /perfil/dispo
     await expect(phoneCard.getByText('Teléfono')).toBeVisible();
     await expect(desk.page.getByText('Ahora se reproducen en: Safari en iOS.')).toBeVisible();
     await expect(sessionList(desk.page).getByText('Este dispositivo')).toHaveCount(1);
-    await expect(sessionList(desk.page).getByText(/Red local · IP 127\.0\.0\.x|Red local · IP ::1/).first()).toBeVisible();
+    await expect(
+      sessionList(desk.page)
+        .getByText(/Red local · IP 127\.0\.0\.x|Red local · IP ::1/)
+        .first(),
+    ).toBeVisible();
 
     await checkScreen(desk.page, 'devices', '/perfil/dispositivos', async (page) => {
       await expect(sessionList(page).getByRole('listitem')).toHaveCount(2);
@@ -81,14 +106,19 @@ test('a member signed in on two browsers closes the other one from /perfil/dispo
     // the desk is still signed in
     await desk.page.reload();
     await expect(sessionList(desk.page).getByRole('listitem')).toHaveCount(1);
-    await expect(desk.page.getByRole('button', { name: 'Cerrar sesión en todos los demás dispositivos' })).toBeDisabled();
+    await expect(
+      desk.page.getByRole('button', { name: 'Cerrar sesión en todos los demás dispositivos' }),
+    ).toBeDisabled();
   } finally {
     await desk.context.close();
     await phone.context.close();
   }
 });
 
-test("'Cerrar sesión en todos los demás dispositivos' asks first, then signs out every other browser and keeps this one", async ({ browser, baseURL }) => {
+test("'Cerrar sesión en todos los demás dispositivos' asks first, then signs out every other browser and keeps this one", async ({
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(120_000);
   const desk = await newBrowser(browser, baseURL!);
   const phone = await newBrowser(browser, baseURL!, iphone);

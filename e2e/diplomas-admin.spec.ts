@@ -47,7 +47,11 @@ test('a Basic member cannot enter the diplomas console, diploma administration o
   expect((await page.request.get('/api/diploma-admin/diplomas')).status()).toBe(403);
 });
 
-test('an Admin builds a CxVet diploma with two videos and an exam; its administrator manages the users; statistics show figures', async ({ page, browser, baseURL }) => {
+test('an Admin builds a CxVet diploma with two videos and an exam; its administrator manages the users; statistics show figures', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(600_000);
   const stamp = Date.now();
   const title = `Diplomado E2E ${stamp}`;
@@ -61,9 +65,21 @@ test('an Admin builds a CxVet diploma with two videos and an exam; its administr
   const signUp = await manager.request.post('/api/account/signup', {
     headers: { origin: new URL(baseURL!).origin },
     data: {
-      plan: 'basic', name: 'Gestor E2E', email: managerEmail, confirmEmail: managerEmail, phoneNumber: '+525512345678',
-      confirmPhoneNumber: '+525512345678', password, confirmPassword: password, country: 'México', city: 'Puebla',
-      homeUniversity: '', organizationId: null, promoMail: false, newsMail: false, terms: true,
+      plan: 'basic',
+      name: 'Gestor E2E',
+      email: managerEmail,
+      confirmEmail: managerEmail,
+      phoneNumber: '+525512345678',
+      confirmPhoneNumber: '+525512345678',
+      password,
+      confirmPassword: password,
+      country: 'México',
+      city: 'Puebla',
+      homeUniversity: '',
+      organizationId: null,
+      promoMail: false,
+      newsMail: false,
+      terms: true,
     },
   });
   expect(signUp.status(), await signUp.text()).toBe(200);
@@ -174,7 +190,9 @@ test('an Admin builds a CxVet diploma with two videos and an exam; its administr
   // statistics: the assigned member counts as not started
   await page.getByRole('tab', { name: 'Estadísticas' }).click();
   // the charts chunk loads with this tab: allow for a slow machine
-  await expect(page.getByRole('table', { name: 'Calificaciones por usuario' })).toContainText('admin@demo.cxvet.com', { timeout: 30_000 });
+  await expect(page.getByRole('table', { name: 'Calificaciones por usuario' })).toContainText('admin@demo.cxvet.com', {
+    timeout: 30_000,
+  });
   await expect(page.getByLabel('Progreso de los alumnos').getByText('Sin iniciar: 1')).toBeVisible();
   await expect(page.getByRole('table', { name: 'Examen de suturas: completados' })).toContainText('Alumnos');
   await checkScreen(page, 'diploma-statistics', async () => {
@@ -220,7 +238,11 @@ test('an Admin builds a CxVet diploma with two videos and an exam; its administr
   await checkScreen(manager, 'diploma-admin-users', async () => {
     await expect(usersDialog).toBeVisible();
   });
-  await usersDialog.getByRole('button', { name: 'Close' }).or(usersDialog.locator('.mantine-Modal-close')).first().click();
+  await usersDialog
+    .getByRole('button', { name: 'Close' })
+    .or(usersDialog.locator('.mantine-Modal-close'))
+    .first()
+    .click();
   await expect(usersDialog).toBeHidden();
   await checkScreen(manager, 'diploma-admin-list', async () => {
     await manager.goto('/administrar-diplomado');
@@ -233,7 +255,9 @@ test('an Admin builds a CxVet diploma with two videos and an exam; its administr
   await page.getByRole('searchbox', { name: 'Buscar' }).fill(title);
   await page.getByRole('button', { name: `Desactivar ${title}` }).click();
   const remove = page.getByRole('dialog', { name: 'Eliminar Diplomado' });
-  await expect(remove).toContainText('¿Estás seguro de que te gustaría eliminar este diplomado? Una vez que lo haga, no podrá deshacerlo.');
+  await expect(remove).toContainText(
+    '¿Estás seguro de que te gustaría eliminar este diplomado? Una vez que lo haga, no podrá deshacerlo.',
+  );
   await remove.getByRole('button', { name: 'Eliminar' }).click();
   await expect(page.getByText('El diplomado fue eliminado con éxito.')).toBeVisible();
   await expect(page.getByRole('button', { name: `Activar ${title}` })).toHaveCount(0);

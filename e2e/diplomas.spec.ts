@@ -27,14 +27,29 @@ async function freshPremiumMember(browser: Browser, baseURL: string, admin: APIR
   const signUp = await page.request.post('/api/account/signup', {
     headers: { origin },
     data: {
-      plan: 'basic', name, email, confirmEmail: email, phoneNumber: '+525512345678', confirmPhoneNumber: '+525512345678',
-      password, confirmPassword: password, country: 'México', city: 'Puebla', homeUniversity: '', organizationId: null,
-      promoMail: false, newsMail: false, terms: true,
+      plan: 'basic',
+      name,
+      email,
+      confirmEmail: email,
+      phoneNumber: '+525512345678',
+      confirmPhoneNumber: '+525512345678',
+      password,
+      confirmPassword: password,
+      country: 'México',
+      city: 'Puebla',
+      homeUniversity: '',
+      organizationId: null,
+      promoMail: false,
+      newsMail: false,
+      terms: true,
     },
   });
   expect(signUp.status(), await signUp.text()).toBe(200);
   const me = (await (await page.request.get('/api/me')).json()) as { user: { id: string } };
-  const upgrade = await admin.post('/api/admin/manual-premium/upgrade', { headers: { origin }, data: { userId: me.user.id, period: 'year' } });
+  const upgrade = await admin.post('/api/admin/manual-premium/upgrade', {
+    headers: { origin },
+    data: { userId: me.user.id, period: 'year' },
+  });
   expect(upgrade.status(), await upgrade.text()).toBeLessThan(300);
   return { page, context, userId: me.user.id, email };
 }
@@ -46,7 +61,14 @@ async function adminRequest(browser: Browser, baseURL: string) {
   return { request: page.request, context };
 }
 
-async function upload(admin: APIRequestContext, origin: string, target: string, recordId: string, file: string, mimeType: string) {
+async function upload(
+  admin: APIRequestContext,
+  origin: string,
+  target: string,
+  recordId: string,
+  file: string,
+  mimeType: string,
+) {
   const response = await admin.post(`/api/admin/uploads?target=${target}&recordId=${recordId}`, {
     headers: { origin },
     multipart: { file: { name: path.basename(file), mimeType, buffer: fs.readFileSync(demoFile(file)) } },
@@ -77,7 +99,10 @@ async function buildCxVetDiploma(admin: APIRequestContext, origin: string, title
   expect(saved.status(), await saved.text()).toBe(200);
   const options = (await (await admin.get('/api/admin/diplomas/options')).json()) as { procedures: { id: string }[] };
   for (const procedure of options.procedures.slice(0, 2)) {
-    const linked = await admin.post(`/api/admin/diplomas/${id}/videos`, { headers, data: { procedureId: procedure.id } });
+    const linked = await admin.post(`/api/admin/diplomas/${id}/videos`, {
+      headers,
+      data: { procedureId: procedure.id },
+    });
     expect(linked.status(), await linked.text()).toBe(200);
   }
   const videos = (await (await admin.get(`/api/admin/diplomas/${id}/videos`)).json()) as { items: { id: string }[] };
@@ -87,20 +112,34 @@ async function buildCxVetDiploma(admin: APIRequestContext, origin: string, title
       title: 'Examen final',
       videoId: videos.items[0]!.id,
       questions: [
-        { question: '¿Qué abordaje se usa en una enterotomía?', answers: ['Laparotomía por línea media', 'Toracotomía'], correctAnswer: 0 },
-        { question: '¿Qué sutura se prefiere en intestino?', answers: ['Seda trenzada', 'Monofilamento absorbible'], correctAnswer: 1 },
+        {
+          question: '¿Qué abordaje se usa en una enterotomía?',
+          answers: ['Laparotomía por línea media', 'Toracotomía'],
+          correctAnswer: 0,
+        },
+        {
+          question: '¿Qué sutura se prefiere en intestino?',
+          answers: ['Seda trenzada', 'Monofilamento absorbible'],
+          correctAnswer: 1,
+        },
       ],
     },
   });
   expect(exam.status(), await exam.text()).toBe(200);
-  const assigned = await admin.put(`/api/admin/diplomas/${id}/users/${memberId}`, { headers, data: { assigned: true } });
+  const assigned = await admin.put(`/api/admin/diplomas/${id}/users/${memberId}`, {
+    headers,
+    data: { assigned: true },
+  });
   expect(assigned.status(), await assigned.text()).toBe(200);
   const activated = await admin.put(`/api/admin/diplomas/${id}/active`, { headers, data: { isActive: true } });
   expect(activated.status(), await activated.text()).toBe(200);
   return id;
 }
 
-test('a Premium member fails an exam, retakes it, passes, downloads the certificate and verifies it', async ({ browser, baseURL }) => {
+test('a Premium member fails an exam, retakes it, passes, downloads the certificate and verifies it', async ({
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(180_000);
   const origin = new URL(baseURL!).origin;
   const admin = await adminRequest(browser, baseURL!);
@@ -149,7 +188,9 @@ test('a Premium member fails an exam, retakes it, passes, downloads the certific
   const pdfPath = test.info().outputPath('constancia.pdf');
   await download.saveAs(pdfPath);
   // unpdf (a dev dependency) reads the text: no system PDF tool needed on a fresh machine
-  const { text } = await extractText(await getDocumentProxy(new Uint8Array(fs.readFileSync(pdfPath))), { mergePages: true });
+  const { text } = await extractText(await getDocumentProxy(new Uint8Array(fs.readFileSync(pdfPath))), {
+    mergePages: true,
+  });
   expect(text).toContain(name);
   expect(text).toContain('Folio: 001');
   const code = /Verificación: ([A-Z0-9]+)/.exec(text)?.[1];
@@ -172,7 +213,10 @@ test('a Premium member fails an exam, retakes it, passes, downloads the certific
   await admin.context.close();
 });
 
-test('a Premium member buys the External demo diploma with the simulated provider and ends enrolled', async ({ browser, baseURL }) => {
+test('a Premium member buys the External demo diploma with the simulated provider and ends enrolled', async ({
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(120_000);
   const admin = await adminRequest(browser, baseURL!);
   const member = await freshPremiumMember(browser, baseURL!, admin.request, 'Comprador E2E');

@@ -27,7 +27,7 @@ test('an Admin at /login is sent to /admin', async ({ page }) => {
   await expect(page).toHaveURL(/\/admin$/);
 });
 
-test('an Admin may open the user form with the list\'s capitalised URL', async ({ page }) => {
+test("an Admin may open the user form with the list's capitalised URL", async ({ page }) => {
   await loginAs(page, 'admin');
   await page.goto('/admin/Users/User/123');
   await expect(page).toHaveURL(/\/admin\/Users\/User\/123$/);

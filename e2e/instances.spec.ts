@@ -43,7 +43,10 @@ test.describe('two instances on one PostgreSQL and one bucket', () => {
 
   test.beforeAll(async () => {
     test.setTimeout(300_000);
-    test.skip(!(await postgresReachable()), `no PostgreSQL reachable at ${serverUrl} (set TEST_DATABASE_URL): the two-instance test needs one`);
+    test.skip(
+      !(await postgresReachable()),
+      `no PostgreSQL reachable at ${serverUrl} (set TEST_DATABASE_URL): the two-instance test needs one`,
+    );
     databaseName = `cxvet_e2e_${randomUUID().replaceAll('-', '')}`;
     const admin = new pg.Client({ connectionString: serverUrl });
     await admin.connect();
@@ -75,7 +78,9 @@ test.describe('two instances on one PostgreSQL and one bucket', () => {
     }
   });
 
-  test('the member on instance 1 is told live when the same account opens the procedure on instance 2', async ({ browser }) => {
+  test('the member on instance 1 is told live when the same account opens the procedure on instance 2', async ({
+    browser,
+  }) => {
     const first = await deviceSignedIn(browser, one);
     const second = await deviceSignedIn(browser, two);
     try {
@@ -102,9 +107,15 @@ test.describe('two instances on one PostgreSQL and one bucket', () => {
     const db = new pg.Client({ connectionString: databaseUrl });
     await db.connect();
     try {
-      expect((await admin.post('/api/account/login', { data: { email: demoAccounts.admin, password: demoPassword } })).status()).toBe(200);
+      expect(
+        (
+          await admin.post('/api/account/login', { data: { email: demoAccounts.admin, password: demoPassword } })
+        ).status(),
+      ).toBe(200);
       const subject = `Novedades ${randomUUID().slice(0, 8)}`;
-      const sent = await admin.post('/api/admin/mailing', { data: { subject, title: 'Dos instancias', message: 'Un solo envío por persona.' } });
+      const sent = await admin.post('/api/admin/mailing', {
+        data: { subject, title: 'Dos instancias', message: 'Un solo envío por persona.' },
+      });
       expect(sent.status(), await sent.text()).toBe(202);
       const { id, recipients } = (await sent.json()) as { id: string; recipients: number };
       const optedIn = await db.query<{ count: string }>('select count(*) from users where promo_mail');
@@ -113,9 +124,16 @@ test.describe('two instances on one PostgreSQL and one bucket', () => {
 
       // both instances poll the job table; whichever claims the job sends it
       await expect
-        .poll(async () => (await db.query('select 1 from bulk_mails where id = $1 and finished_at is not null', [id])).rowCount, { timeout: 120_000, intervals: [1000] })
+        .poll(
+          async () =>
+            (await db.query('select 1 from bulk_mails where id = $1 and finished_at is not null', [id])).rowCount,
+          { timeout: 120_000, intervals: [1000] },
+        )
         .toBe(1);
-      const mails = await db.query<{ to: string; copies: string }>('select "to", count(*) as copies from mail_outbox where subject = $1 group by "to"', [subject]);
+      const mails = await db.query<{ to: string; copies: string }>(
+        'select "to", count(*) as copies from mail_outbox where subject = $1 group by "to"',
+        [subject],
+      );
       expect(mails.rows.length).toBe(recipients);
       expect(mails.rows.filter((row) => Number(row.copies) !== 1)).toEqual([]);
       const addresses = await db.query<{ email: string }>('select email from users where promo_mail order by email');
@@ -129,7 +147,10 @@ test.describe('two instances on one PostgreSQL and one bucket', () => {
   test('each instance is ready, and one shutting down ends cleanly while the other keeps serving', async () => {
     for (const instance of [one, two]) {
       const ready = await fetch(`${instance.url}/api/ready`);
-      expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', storage: 'ok', shutdown: 'no' } });
+      expect(await ready.json()).toEqual({
+        status: 'ready',
+        checks: { database: 'ok', storage: 'ok', shutdown: 'no' },
+      });
     }
     const exited = new Promise<number | null>((resolve) => one.process.once('exit', resolve));
     one.process.kill('SIGTERM');

@@ -107,7 +107,7 @@ test('the header hides on scrolling down and shows again on scrolling up', async
   await expect(header).toBeInViewport();
 });
 
-test('a guest\'s first page loads no member, admin, editor, chart or table code', async ({ page }) => {
+test("a guest's first page loads no member, admin, editor, chart or table code", async ({ page }) => {
   const scripts: string[] = [];
   page.on('request', (request) => {
     if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
@@ -115,7 +115,9 @@ test('a guest\'s first page loads no member, admin, editor, chart or table code'
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'CxVet', level: 1 })).toBeVisible();
   expect(scripts.length).toBeGreaterThan(0);
-  expect(scripts.filter((name) => /admin|perfil|profile|diplom|aula|classroom|editor|chart|table|login/i.test(name))).toEqual([]);
+  expect(
+    scripts.filter((name) => /admin|perfil|profile|diplom|aula|classroom|editor|chart|table|login/i.test(name)),
+  ).toEqual([]);
 });
 
 test('an unknown path shows Página no encontrada', async ({ page }) => {

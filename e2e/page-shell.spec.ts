@@ -1,7 +1,10 @@
 import type { Page } from '@playwright/test';
 import { expect, saveScreenshot, test } from './fixtures.ts';
 
-type Boxes = { header: { top: number; height: number; width: number }; brand: { x: number; y: number; width: number; height: number } };
+type Boxes = {
+  header: { top: number; height: number; width: number };
+  brand: { x: number; y: number; width: number; height: number };
+};
 
 /**
  * The header's place and size, and the brand link's box relative to the header. With simulated payments (as the
@@ -26,14 +29,22 @@ function expectSameBoxes(shell: Boxes, app: Boxes) {
 }
 
 for (const width of [360, 1280]) {
-  test(`the page's HTML paints the header bar before the app's code, where the app's header will be, at ${width} px`, async ({ browser, page }) => {
+  test(`the page's HTML paints the header bar before the app's code, where the app's header will be, at ${width} px`, async ({
+    browser,
+    page,
+  }) => {
     // the page as a phone shows it while the app's code is still on its way: only what the HTML and stylesheets hold
     const withoutCode = await browser.newContext({ javaScriptEnabled: false, viewport: { width, height: 800 } });
     try {
       const early = await withoutCode.newPage();
       await early.goto('/procedimientos');
-      await expect(early.getByRole('banner').getByRole('link', { name: 'CxVet, ir al inicio' })).toHaveAttribute('href', '/');
-      await expect(early.getByRole('complementary', { name: 'Aviso de pagos' })).toHaveText('Modo de pruebas: los pagos son simulados');
+      await expect(early.getByRole('banner').getByRole('link', { name: 'CxVet, ir al inicio' })).toHaveAttribute(
+        'href',
+        '/',
+      );
+      await expect(early.getByRole('complementary', { name: 'Aviso de pagos' })).toHaveText(
+        'Modo de pruebas: los pagos son simulados',
+      );
       const shell = await headerBoxes(early);
       await saveScreenshot(early, `page-shell-${width}`);
 

@@ -12,9 +12,21 @@ async function signUp(page: Page, baseURL: string) {
   const response = await page.request.post('/api/account/signup', {
     headers: { origin: new URL(baseURL).origin },
     data: {
-      plan: 'monthly', name: 'Pagos E2E', email, confirmEmail: email, phoneNumber: '+525512345678', confirmPhoneNumber: '+525512345678',
-      password, confirmPassword: password, country: 'México', city: 'Puebla', homeUniversity: '', organizationId: null,
-      promoMail: false, newsMail: false, terms: true,
+      plan: 'monthly',
+      name: 'Pagos E2E',
+      email,
+      confirmEmail: email,
+      phoneNumber: '+525512345678',
+      confirmPhoneNumber: '+525512345678',
+      password,
+      confirmPassword: password,
+      country: 'México',
+      city: 'Puebla',
+      homeUniversity: '',
+      organizationId: null,
+      promoMail: false,
+      newsMail: false,
+      terms: true,
     },
   });
   expect(response.status(), await response.text()).toBe(200);
@@ -65,7 +77,10 @@ test('two checkouts in a row leave one live subscription, and the downgrade stop
 
   await page.goto('/perfil');
   await page.getByRole('button', { name: 'Cambiar a membresía Básica' }).click();
-  await page.getByRole('dialog', { name: 'Cambiar a membresía Básica' }).getByRole('button', { name: 'Cambiar a Básica' }).click();
+  await page
+    .getByRole('dialog', { name: 'Cambiar a membresía Básica' })
+    .getByRole('button', { name: 'Cambiar a Básica' })
+    .click();
   await expect(page.getByText('Cambio a Básica programado')).toBeVisible();
   await page.goto(`/pago-simulado/suscripcion/${second.subscriptionId}`);
   await expect(page.getByText('Suspendida')).toBeVisible();

@@ -13,9 +13,21 @@ async function signUp(page: Page, baseURL: string, email: string) {
   const response = await page.request.post('/api/account/signup', {
     headers: { origin: new URL(baseURL).origin },
     data: {
-      plan: 'basic', name: 'Privacidad E2E', email, confirmEmail: email, phoneNumber: '+525512345678', confirmPhoneNumber: '+525512345678',
-      password, confirmPassword: password, country: 'México', city: 'Puebla', homeUniversity: '', organizationId: null,
-      promoMail: true, newsMail: false, terms: true,
+      plan: 'basic',
+      name: 'Privacidad E2E',
+      email,
+      confirmEmail: email,
+      phoneNumber: '+525512345678',
+      confirmPhoneNumber: '+525512345678',
+      password,
+      confirmPassword: password,
+      country: 'México',
+      city: 'Puebla',
+      homeUniversity: '',
+      organizationId: null,
+      promoMail: true,
+      newsMail: false,
+      terms: true,
     },
   });
   expect(response.status(), await response.text()).toBe(200);
@@ -64,7 +76,10 @@ test('a freshly registered member deletes the account and cannot sign in again',
   const email = freshEmail('baja');
   await signUp(page, baseURL!, email);
   await openPrivacyFromProfile(page);
-  await page.getByRole('region', { name: 'Eliminar mi cuenta' }).getByRole('button', { name: 'Eliminar mi cuenta' }).click();
+  await page
+    .getByRole('region', { name: 'Eliminar mi cuenta' })
+    .getByRole('button', { name: 'Eliminar mi cuenta' })
+    .click();
   const modal = page.getByRole('dialog', { name: 'Eliminar mi cuenta' });
   await checkOpenScreen(page, 'privacidad-eliminar', async () => {
     await expect(modal.getByLabel('Contraseña actual')).toBeVisible();
@@ -89,15 +104,27 @@ test('a freshly registered member deletes the account and cannot sign in again',
   await expect(page.getByRole('dialog')).toContainText('Usuario no encontrado.');
 });
 
-test('an Admin deletes a member\'s data on request from the user form', async ({ page, baseURL }) => {
+test("an Admin deletes a member's data on request from the user form", async ({ page, baseURL }) => {
   const email = freshEmail('solicitud');
   const member = await request.newContext({ baseURL });
   const created = await member.post('/api/account/signup', {
     headers: { origin: new URL(baseURL!).origin },
     data: {
-      plan: 'basic', name: 'Solicita Borrado', email, confirmEmail: email, phoneNumber: '+525512345678', confirmPhoneNumber: '+525512345678',
-      password, confirmPassword: password, country: 'México', city: 'Puebla', homeUniversity: '', organizationId: null,
-      promoMail: false, newsMail: false, terms: true,
+      plan: 'basic',
+      name: 'Solicita Borrado',
+      email,
+      confirmEmail: email,
+      phoneNumber: '+525512345678',
+      confirmPhoneNumber: '+525512345678',
+      password,
+      confirmPassword: password,
+      country: 'México',
+      city: 'Puebla',
+      homeUniversity: '',
+      organizationId: null,
+      promoMail: false,
+      newsMail: false,
+      terms: true,
     },
   });
   expect(created.status()).toBe(200);
@@ -119,6 +146,9 @@ test('an Admin deletes a member\'s data on request from the user form', async ({
   await expect(page).toHaveURL(/\/admin\/users$/);
   await expect(page.getByText('Se eliminaron los datos del usuario.')).toBeVisible();
 
-  const login = await page.request.post('/api/account/login', { headers: { origin: new URL(baseURL!).origin }, data: { email, password } });
+  const login = await page.request.post('/api/account/login', {
+    headers: { origin: new URL(baseURL!).origin },
+    data: { email, password },
+  });
   expect(login.status()).toBe(404);
 });

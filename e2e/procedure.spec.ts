@@ -13,21 +13,28 @@ async function openProcedure(page: Page, search: string, name: string) {
 }
 
 /** The URL the player's video element loads (Vidstack sets it as a property, not an attribute). */
-const videoSource = (page: Page) =>
-  page.evaluate(() => document.querySelector('video')?.currentSrc ?? '');
+const videoSource = (page: Page) => page.evaluate(() => document.querySelector('video')?.currentSrc ?? '');
 
 const premiumProcedure = 'Reparación de ligamento cruzado craneal';
 
 test('a guest gets the demo banner and the Aviso modal sends them to /registro', async ({ page }) => {
   await openProcedure(page, 'ligamento', premiumProcedure);
   await expect(page.getByText('Video de demostración')).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Perro', exact: true })).toHaveAttribute('href', '/procedimientos/kynd/Perro');
-  await expect(page.getByRole('link', { name: 'Ortopedia' })).toHaveAttribute('href', /^\/procedimientos\/tag\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('link', { name: 'Perro', exact: true })).toHaveAttribute(
+    'href',
+    '/procedimientos/kynd/Perro',
+  );
+  await expect(page.getByRole('link', { name: 'Ortopedia' })).toHaveAttribute(
+    'href',
+    /^\/procedimientos\/tag\/[0-9a-f-]{36}$/,
+  );
   await expect(page.getByRole('heading', { name: 'Secciones navegables' })).toBeVisible();
 
   await page.getByRole('button', { name: 'Descargar guía PDF' }).click();
   const modal = page.getByRole('dialog', { name: 'Aviso' });
-  await expect(modal.getByText('Para poder descargar este procedimiento necesitas tener una membresía premium.')).toBeVisible();
+  await expect(
+    modal.getByText('Para poder descargar este procedimiento necesitas tener una membresía premium.'),
+  ).toBeVisible();
   await modal.getByRole('button', { name: 'Cancelar' }).click();
   await expect(modal).toBeHidden();
   await expect(page.getByRole('button', { name: 'Descargar guía PDF' })).toBeFocused();
@@ -36,7 +43,9 @@ test('a guest gets the demo banner and the Aviso modal sends them to /registro',
   await expect(page).toHaveURL(/\/registro$/);
 });
 
-test("a guest's page fetches no player or media until Reproducir, which starts the demo and moves the focus into the player", async ({ page }) => {
+test("a guest's page fetches no player or media until Reproducir, which starts the demo and moves the focus into the player", async ({
+  page,
+}) => {
   const fetched: string[] = [];
   page.on('request', (request) => fetched.push(request.url()));
   const mediaOrPlayer = /\/media\/hls\/|\.(mp4|webm|m3u8|ts|vtt)(\?|$)|hls\.light|procedure-video/;
@@ -50,7 +59,9 @@ test("a guest's page fetches no player or media until Reproducir, which starts t
   await page.getByRole('button', { name: 'Reproducir', exact: true }).focus();
   await page.keyboard.press('Enter');
   await expect(page.getByRole('region', { name: /^Video Player/ })).toBeFocused();
-  await expect.poll(() => page.evaluate(() => document.querySelector('video')?.currentTime ?? 0), { timeout: 20_000 }).toBeGreaterThan(0.3);
+  await expect
+    .poll(() => page.evaluate(() => document.querySelector('video')?.currentTime ?? 0), { timeout: 20_000 })
+    .toBeGreaterThan(0.3);
   expect(fetched.some((url) => /procedure-video/.test(url))).toBe(true);
 });
 
@@ -68,12 +79,16 @@ test('a Premium member downloads the guide and a chapter seeks the video', async
   await page.addInitScript(() => {
     const violations: string[] = [];
     (window as unknown as { cspViolations: string[] }).cspViolations = violations;
-    document.addEventListener('securitypolicyviolation', (event) => violations.push(`${event.effectiveDirective} ${event.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (event) =>
+      violations.push(`${event.effectiveDirective} ${event.blockedURI}`),
+    );
   });
   await loginAs(page, 'premium');
   await openProcedure(page, 'ligamento', premiumProcedure);
   await expect(page.getByText('Video de demostración')).toHaveCount(0);
-  const guideClick = page.waitForRequest((request) => request.method() === 'POST' && request.url().includes('/guide-clicks'));
+  const guideClick = page.waitForRequest(
+    (request) => request.method() === 'POST' && request.url().includes('/guide-clicks'),
+  );
   const pdf = page.getByRole('link', { name: 'Descargar guía PDF' });
   await expect(pdf).toHaveAttribute('href', /^\/media\/procedures\/.+\.pdf$/);
   await pdf.evaluate((link) => link.addEventListener('click', (event) => event.preventDefault()));
@@ -85,7 +100,9 @@ test('a Premium member downloads the guide and a chapter seeks the video', async
   await page.getByRole('button', { name: /^0:00:15 / }).click();
   const video = page.locator('video').first();
   await expect.poll(() => videoSource(page)).toMatch(/\?vt=/);
-  await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThanOrEqual(15);
+  await expect
+    .poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime))
+    .toBeGreaterThanOrEqual(15);
   // the player's own chapters (its 'Secciones' menu) load from the track
   await expect(page.getByRole('button', { name: 'Secciones', exact: true })).toBeVisible();
   const violations = await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
@@ -112,7 +129,9 @@ async function premiumPage(browser: Browser) {
   return page;
 }
 
-test('opening the procedure on a second device stops the first until it takes the account back', async ({ browser }) => {
+test('opening the procedure on a second device stops the first until it takes the account back', async ({
+  browser,
+}) => {
   const first = await premiumPage(browser);
   const second = await premiumPage(browser);
   try {

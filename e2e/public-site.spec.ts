@@ -4,11 +4,14 @@ import { expect, loginAs, test } from './fixtures.ts';
 
 const cards = (page: Page) => page.getByRole('article');
 /** Waits until the catalogue shows the answer for the current URL, not the previous page's. */
-const settled = (page: Page) => expect(page.getByRole('region', { name: 'Resultados' })).toHaveAttribute('aria-busy', 'false');
+const settled = (page: Page) =>
+  expect(page.getByRole('region', { name: 'Resultados' })).toHaveAttribute('aria-busy', 'false');
 const sidebar = (page: Page) => page.getByRole('complementary', { name: 'Filtros del catálogo' });
 
 test.describe('landing', () => {
-  test('a guest sees the hero, reasons, samples, plans, testimonials and sponsors with join buttons', async ({ page }) => {
+  test('a guest sees the hero, reasons, samples, plans, testimonials and sponsors with join buttons', async ({
+    page,
+  }) => {
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1, name: 'CxVet' })).toBeAttached();
     await expect(page.getByText('Aprende cirugía veterinaria con expertos')).toBeVisible();
@@ -19,15 +22,21 @@ test.describe('landing', () => {
     await expect(plans.getByText('9.99 USD/mes')).toBeVisible();
     await expect(plans.getByText('o 99.90 USD/año')).toBeVisible();
     await expect(plans.getByRole('link', { name: 'Únete a CxVet' })).toHaveAttribute('href', '/registro');
-    await expect(page.getByRole('region', { name: 'Presentación de CxVet' }).getByRole('link', { name: 'Únete a CxVet' }).first()).toBeVisible();
-    await expect(page.getByRole('region', { name: 'Lo que dicen nuestros usuarios' }).getByRole('figure')).toHaveCount(3);
+    await expect(
+      page.getByRole('region', { name: 'Presentación de CxVet' }).getByRole('link', { name: 'Únete a CxVet' }).first(),
+    ).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Lo que dicen nuestros usuarios' }).getByRole('figure')).toHaveCount(
+      3,
+    );
     const sponsors = page.getByRole('region', { name: 'Patrocinadores' });
     // the sponsors' carousel (and its links) load as the section comes near the screen
     await sponsors.scrollIntoViewIfNeeded();
     const sponsor = sponsors.getByRole('link', { name: 'VetSalud Farma' });
     await expect(sponsor).toHaveAttribute('target', '_blank');
     await expect(sponsor).toHaveAttribute('rel', 'noopener noreferrer');
-    await expect(page.getByRole('region', { name: 'Nos avalan' }).getByRole('img', { name: 'Universidad Veterinaria del Centro' })).toBeVisible();
+    await expect(
+      page.getByRole('region', { name: 'Nos avalan' }).getByRole('img', { name: 'Universidad Veterinaria del Centro' }),
+    ).toBeVisible();
   });
 
   test('a member sees no join button', async ({ page }) => {
@@ -46,7 +55,9 @@ test.describe('landing', () => {
     await expect(hero.getByText('Hazte Premium')).toBeInViewport();
   });
 
-  test("the first slide is painted without the carousels' code, which loads when the slide has had its time", async ({ page }) => {
+  test("the first slide is painted without the carousels' code, which loads when the slide has had its time", async ({
+    page,
+  }) => {
     await page.clock.install();
     const carouselCode: string[] = [];
     page.on('request', (request) => {
@@ -67,7 +78,9 @@ test.describe('landing', () => {
 });
 
 test.describe('catalogue', () => {
-  test('opened from its address or a link, a view paints once, complete: never the loading skeleton', async ({ page }) => {
+  test('opened from its address or a link, a view paints once, complete: never the loading skeleton', async ({
+    page,
+  }) => {
     // every node the page ever inserts is seen, however briefly it stays
     await page.addInitScript(() => {
       const seen: string[] = [];
@@ -75,7 +88,11 @@ test.describe('catalogue', () => {
       new MutationObserver((records) => {
         for (const record of records)
           for (const node of record.addedNodes)
-            if (node instanceof Element && (node.matches('[aria-label="Cargando cirugías"]') || node.querySelector('[aria-label="Cargando cirugías"]')))
+            if (
+              node instanceof Element &&
+              (node.matches('[aria-label="Cargando cirugías"]') ||
+                node.querySelector('[aria-label="Cargando cirugías"]'))
+            )
               seen.push(window.location.pathname);
       }).observe(document, { childList: true, subtree: true });
     });
@@ -88,7 +105,9 @@ test.describe('catalogue', () => {
     expect(await page.evaluate(() => (window as unknown as { skeletonsSeen: string[] }).skeletonsSeen)).toEqual([]);
   });
 
-  test('filters combine: species, type, tag and search together, in a URL that reproduces the view', async ({ page }) => {
+  test('filters combine: species, type, tag and search together, in a URL that reproduces the view', async ({
+    page,
+  }) => {
     await page.goto('/procedimientos');
     await expect(page.getByRole('heading', { level: 1, name: 'Catálogo de cirugías' })).toBeVisible();
     await expect(cards(page)).toHaveCount(9);
@@ -194,7 +213,7 @@ test.describe('catalogue', () => {
   test.describe('pictures on a phone', () => {
     test.use({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2 });
 
-    test("the first card downloads the narrow copy its width needs, never the 1090 px original", async ({ page }) => {
+    test('the first card downloads the narrow copy its width needs, never the 1090 px original', async ({ page }) => {
       const media: string[] = [];
       page.on('request', (request) => {
         const url = new URL(request.url());
@@ -202,7 +221,9 @@ test.describe('catalogue', () => {
       });
       await page.goto('/procedimientos');
       const first = cards(page).first().getByRole('img');
-      await expect.poll(() => first.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+      await expect
+        .poll(() => first.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+        .toBeGreaterThan(0);
       const original = new URL((await first.getAttribute('src'))!, page.url()).pathname;
       // a 328 px wide card at 2×: the 720 px copy, as WebP
       const current = new URL(await first.evaluate((img: HTMLImageElement) => img.currentSrc));
@@ -236,7 +257,9 @@ test.describe('catalogue', () => {
         return result;
       });
       // the picture sits inside the card's 1 px borders: sizes may name up to their width more, never less
-      expect(named! - shown!, `at ${width} px: sizes names ${named}, the picture is ${shown}`).toBeGreaterThanOrEqual(-0.5);
+      expect(named! - shown!, `at ${width} px: sizes names ${named}, the picture is ${shown}`).toBeGreaterThanOrEqual(
+        -0.5,
+      );
       expect(named! - shown!, `at ${width} px: sizes names ${named}, the picture is ${shown}`).toBeLessThanOrEqual(3);
     }
   });
@@ -253,7 +276,10 @@ test('the events page lists the agenda with its buttons and the video modal', as
   const events = page.getByRole('article');
   await expect(events.first()).toBeVisible();
   expect(await events.count()).toBeGreaterThan(1);
-  await expect(page.getByRole('link', { name: 'Ver información completa' }).first()).toHaveAttribute('href', /^\/media\/events\//);
+  await expect(page.getByRole('link', { name: 'Ver información completa' }).first()).toHaveAttribute(
+    'href',
+    /^\/media\/events\//,
+  );
   await expect(page.getByRole('link', { name: 'Ver programa' }).first()).toHaveAttribute('href', /^\/media\/events\//);
   await page.getByRole('button', { name: 'Ver video' }).first().click();
   const modal = page.getByRole('dialog');
@@ -308,10 +334,12 @@ test('a failed contact message shows the error modal and the inline alert', asyn
   await expect(page.getByText('Ocurrió un error.')).toHaveCount(0);
 });
 
-test('the catalogue shows the spec\'s texts when its lists fail to load', async ({ page }) => {
+test("the catalogue shows the spec's texts when its lists fail to load", async ({ page }) => {
   await page.route(/\/api\/catalog\/(procedures|filters)/, (route) => route.fulfill({ status: 500, body: '{}' }));
   await page.goto('/procedimientos');
-  await expect(page.getByText('No se pudo cargar la lista de cirugías, intente más tarde')).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText('No se pudo cargar la lista de cirugías, intente más tarde')).toBeVisible({
+    timeout: 15_000,
+  });
   await expect(page.getByText('No se pudo cargar la lista de etiquetas').last()).toBeVisible({ timeout: 15_000 });
 });
 
@@ -320,12 +348,22 @@ test.describe('screens at 360 px and 1280 px', () => {
     await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
   };
   const screens: [string, string, (page: Page) => Promise<void>][] = [
-    ['landing-guest', '/', async (page) => {
-      await expect(page.getByRole('region', { name: 'Algunos de nuestros procedimientos' }).getByRole('article')).toHaveCount(3);
-    }],
-    ['catalog', '/procedimientos', async (page) => {
-      await expect(cards(page)).toHaveCount(9);
-    }],
+    [
+      'landing-guest',
+      '/',
+      async (page) => {
+        await expect(
+          page.getByRole('region', { name: 'Algunos de nuestros procedimientos' }).getByRole('article'),
+        ).toHaveCount(3);
+      },
+    ],
+    [
+      'catalog',
+      '/procedimientos',
+      async (page) => {
+        await expect(cards(page)).toHaveCount(9);
+      },
+    ],
     ['events', '/eventos', h1('Agenda próximos eventos CxVet')],
     ['faq', '/FAQ', h1('Preguntas frecuentes')],
     ['about', '/about', h1('Nosotros')],

@@ -37,7 +37,9 @@ async function stopInstance(instance: Instance) {
     clearTimeout(timer);
     if (stuck) {
       await rm(instance.dataDir, { recursive: true, force: true });
-      throw new Error(`the server on ${instance.url} did not stop within ${stopGraceMs / 1000} s of SIGTERM:\n${instance.log()}`);
+      throw new Error(
+        `the server on ${instance.url} did not stop within ${stopGraceMs / 1000} s of SIGTERM:\n${instance.log()}`,
+      );
     }
   }
   await rm(instance.dataDir, { recursive: true, force: true });
@@ -51,7 +53,14 @@ export function serverInstances() {
       const port = await freePort();
       const dataDir = await mkdtemp(path.join(tmpdir(), 'cxvet-instance-'));
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-        env: { ...process.env, LOG_LEVEL: 'warn', SIGN_IN_LIMIT_PER_MINUTE: '200', ...env, PORT: String(port), DATA_DIR: dataDir },
+        env: {
+          ...process.env,
+          LOG_LEVEL: 'warn',
+          SIGN_IN_LIMIT_PER_MINUTE: '200',
+          ...env,
+          PORT: String(port),
+          DATA_DIR: dataDir,
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let output = '';
@@ -63,7 +72,10 @@ export function serverInstances() {
       // ready = database and bucket answer
       for (let attempt = 0; ; attempt++) {
         if (child.exitCode !== null) throw new Error(`instance on ${port} exited: ${output}`);
-        const ready = await fetch(`${url}/api/ready`).then((response) => response.ok, () => false);
+        const ready = await fetch(`${url}/api/ready`).then(
+          (response) => response.ok,
+          () => false,
+        );
         if (ready) break;
         if (attempt > 240) throw new Error(`instance on ${port} never became ready: ${output}`);
         await new Promise((resolve) => setTimeout(resolve, 500));

@@ -37,15 +37,40 @@ test.describe('a full video on object storage, past its signed URL', () => {
     const clip = path.join(clipDir, 'clip.mp4');
     await promisify(execFile)('ffmpeg', [
       ...['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=640x360:rate=25`, '-t', String(clipSeconds)],
-      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-g', '50', '-b:v', '1500k', '-maxrate', '1500k', '-bufsize', '3000k'],
+      ...[
+        '-c:v',
+        'libx264',
+        '-preset',
+        'ultrafast',
+        '-pix_fmt',
+        'yuv420p',
+        '-g',
+        '50',
+        '-b:v',
+        '1500k',
+        '-maxrate',
+        '1500k',
+        '-bufsize',
+        '3000k',
+      ],
       ...['-movflags', '+faststart', clip],
     ]);
     // no ffmpeg for ladders: the procedure plays its MP4 through the signed URL, as before its ladder is ready
-    site = await instances.start({ ...s3.env, SEED_DEMO: '1', PAYMENTS_PROVIDER: 'simulado', S3_SIGNED_URL_SECONDS: String(lifetimeSeconds), FFMPEG_PATH: '/nonexistent/ffmpeg' });
+    site = await instances.start({
+      ...s3.env,
+      SEED_DEMO: '1',
+      PAYMENTS_PROVIDER: 'simulado',
+      S3_SIGNED_URL_SECONDS: String(lifetimeSeconds),
+      FFMPEG_PATH: '/nonexistent/ffmpeg',
+    });
 
-    const catalog = (await (await fetch(`${site.url}/api/catalog/procedures?q=ligamento`)).json()) as { items: { id: string; name: string }[] };
+    const catalog = (await (await fetch(`${site.url}/api/catalog/procedures?q=ligamento`)).json()) as {
+      items: { id: string; name: string }[];
+    };
     procedureId = catalog.items.find((item) => item.name === premiumProcedure)!.id;
-    const detail = (await (await fetch(`${site.url}/api/catalog/procedures/${procedureId}`)).json()) as { videoUrl: string };
+    const detail = (await (await fetch(`${site.url}/api/catalog/procedures/${procedureId}`)).json()) as {
+      videoUrl: string;
+    };
     // the guest's answer names the demo; the full video lies beside it under the same stamp
     const fullVideoKey = detail.videoUrl.replace(/^\/media\//, '').replace(/_demo\.mp4$/, '_video.mp4');
     const storage = createS3Storage(s3.settings);
@@ -60,12 +85,15 @@ test.describe('a full video on object storage, past its signed URL', () => {
     if (clipDir) await rm(clipDir, { recursive: true, force: true });
   });
 
-  test('a Premium member seeks after the signed URL expired and playback goes on without a reload', async ({ browser }) => {
+  test('a Premium member seeks after the signed URL expired and playback goes on without a reload', async ({
+    browser,
+  }) => {
     const page = await deviceSignedIn(browser, site);
     try {
       const signed: string[] = [];
       page.on('response', (response) => {
-        if (/\/media\/procedures\/.+_video\.mp4/.test(response.url()) && response.status() === 302) signed.push(response.headers().location!);
+        if (/\/media\/procedures\/.+_video\.mp4/.test(response.url()) && response.status() === 302)
+          signed.push(response.headers().location!);
       });
       await page.goto(`/procedimiento/${procedureId}`);
       await expect(page.getByRole('heading', { level: 1, name: premiumProcedure })).toBeVisible();
@@ -77,9 +105,16 @@ test.describe('a full video on object storage, past its signed URL', () => {
       // the URL the browser holds is now refused by the bucket
       const first = signed[0]!;
       await expect
-        .poll(async () => (await fetch(first, { headers: { range: 'bytes=0-0' } })).status, { timeout: (lifetimeSeconds + 10) * 1000, intervals: [500] })
+        .poll(async () => (await fetch(first, { headers: { range: 'bytes=0-0' } })).status, {
+          timeout: (lifetimeSeconds + 10) * 1000,
+          intervals: [500],
+        })
         .toBe(403);
-      const bufferedEnd = await page.locator('video').evaluate((video: HTMLVideoElement) => (video.buffered.length ? video.buffered.end(video.buffered.length - 1) : 0));
+      const bufferedEnd = await page
+        .locator('video')
+        .evaluate((video: HTMLVideoElement) =>
+          video.buffered.length ? video.buffered.end(video.buffered.length - 1) : 0,
+        );
       expect(bufferedEnd).toBeLessThan(seekTo);
 
       await page.locator('video').evaluate((video: HTMLVideoElement, to) => (video.currentTime = to), seekTo);

@@ -18,7 +18,8 @@ async function device(browser: Browser, role: DemoRole) {
   await loginAs(page, role);
   // a rerun on the same server starts without the favourites an earlier run left
   const favorites = (await (await page.request.get('/api/favorites')).json()) as { id: string }[];
-  for (const favorite of favorites) expect((await page.request.delete(`/api/favorites/${favorite.id}`)).status()).toBe(204);
+  for (const favorite of favorites)
+    expect((await page.request.delete(`/api/favorites/${favorite.id}`)).status()).toBe(204);
   return page;
 }
 
@@ -46,15 +47,21 @@ async function playFrom(page: Page, seconds: number) {
 test.describe.configure({ timeout: 120_000 });
 
 const positionSave = (page: Page) =>
-  page.waitForResponse((response) => response.url().includes('/api/watching/procedures/') && response.request().method() === 'POST');
+  page.waitForResponse(
+    (response) => response.url().includes('/api/watching/procedures/') && response.request().method() === 'POST',
+  );
 
-test('a Premium member resumes on a second browser, finds the Seguir viendo row and keeps a favourite', async ({ browser }) => {
+test('a Premium member resumes on a second browser, finds the Seguir viendo row and keeps a favourite', async ({
+  browser,
+}) => {
   const laptop = await device(browser, 'premium');
   try {
     await openProcedure(laptop, premiumProcedure);
     // 30 s of watching, ended by a pause: the player saves the place
     const video = await playFrom(laptop, 30);
-    await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThanOrEqual(30);
+    await expect
+      .poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime))
+      .toBeGreaterThanOrEqual(30);
     const saved = positionSave(laptop);
     await video.evaluate((element: HTMLVideoElement) => {
       element.pause();
@@ -73,7 +80,9 @@ test('a Premium member resumes on a second browser, finds the Seguir viendo row 
     await expect(row.getByRole('progressbar', { name: `Progreso de ${premiumProcedure}: 67 %` })).toBeVisible();
 
     await phone.goto('/procedimientos');
-    await expect(phone.getByRole('region', { name: 'Seguir viendo' }).getByRole('link', { name: premiumProcedure })).toBeVisible();
+    await expect(
+      phone.getByRole('region', { name: 'Seguir viendo' }).getByRole('link', { name: premiumProcedure }),
+    ).toBeVisible();
 
     await phone.getByRole('region', { name: 'Seguir viendo' }).getByRole('link', { name: premiumProcedure }).click();
     await expect(phone.getByRole('heading', { level: 1, name: premiumProcedure })).toBeVisible();
@@ -82,12 +91,17 @@ test('a Premium member resumes on a second browser, finds the Seguir viendo row 
     await expect(resume).toBeVisible();
     await resume.click();
     const video = phone.locator('video').first();
-    await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThanOrEqual(30);
+    await expect
+      .poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime))
+      .toBeGreaterThanOrEqual(30);
     await expect(resume).toBeHidden();
 
     const heart = phone.getByRole('button', { name: `Añadir ${premiumProcedure} a favoritos` });
     await heart.click();
-    await expect(phone.getByRole('button', { name: `Quitar ${premiumProcedure} de favoritos` })).toHaveAttribute('aria-pressed', 'true');
+    await expect(phone.getByRole('button', { name: `Quitar ${premiumProcedure} de favoritos` })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
 
     await phone.getByRole('banner').getByRole('link', { name: 'Mis favoritos' }).click();
     await expect(phone).toHaveURL(/\/mis-favoritos$/);
@@ -114,17 +128,28 @@ test('a Premium member resumes on a second browser, finds the Seguir viendo row 
   }
 });
 
-test('leaving the page sends the place with a beacon, leaving the procedure inside the site saves it too; a video watched to the end is Visto and leaves No vistos', async ({ browser }) => {
+test('leaving the page sends the place with a beacon, leaving the procedure inside the site saves it too; a video watched to the end is Visto and leaves No vistos', async ({
+  browser,
+}) => {
   const page = await device(browser, 'gratis');
   try {
     await openProcedure(page, gratisProcedure);
     const video = await playFrom(page, 12);
-    await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThanOrEqual(12);
+    await expect
+      .poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime))
+      .toBeGreaterThanOrEqual(12);
     const procedureId = new URL(page.url()).pathname.split('/').pop()!;
     // a full page load hides this page: its last place leaves as a beacon (the browser reports no response for it)
     await page.goto('/procedimientos');
     await expect
-      .poll(async () => ((await (await page.request.get(`/api/watching/procedures/${procedureId}`)).json()) as { positionSeconds: number | null }).positionSeconds)
+      .poll(
+        async () =>
+          (
+            (await (await page.request.get(`/api/watching/procedures/${procedureId}`)).json()) as {
+              positionSeconds: number | null;
+            }
+          ).positionSeconds,
+      )
       .toBeGreaterThanOrEqual(12);
     await page.reload();
     const row = page.getByRole('region', { name: 'Seguir viendo' });
@@ -134,7 +159,9 @@ test('leaving the page sends the place with a beacon, leaving the procedure insi
     // inside the site: 20 s later, back to the catalogue by its link, the row shows the new place
     await row.getByRole('link', { name: gratisProcedure }).click();
     const moved = await playFrom(page, 20);
-    await expect.poll(() => moved.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThanOrEqual(20);
+    await expect
+      .poll(() => moved.evaluate((element: HTMLVideoElement) => element.currentTime))
+      .toBeGreaterThanOrEqual(20);
     await page.getByRole('banner').getByRole('link', { name: 'Procedimientos' }).click();
     await expect(page.getByRole('region', { name: 'Seguir viendo' }).getByText(/^0:2\d de 0:45$/)).toBeVisible();
 
@@ -142,16 +169,22 @@ test('leaving the page sends the place with a beacon, leaving the procedure insi
     await openProcedure(page, gratisProcedure);
     const again = await playFrom(page, 43);
     const saved = positionSave(page);
-    await expect.poll(() => again.evaluate((element: HTMLVideoElement) => element.ended), { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(() => again.evaluate((element: HTMLVideoElement) => element.ended), { timeout: 10_000 })
+      .toBe(true);
     expect((await saved).status()).toBe(204);
 
     await page.goto(`/procedimientos?q=${encodeURIComponent(gratisProcedure)}`);
-    const card = page.getByRole('article').filter({ has: page.getByRole('link', { name: gratisProcedure, exact: true }) });
+    const card = page
+      .getByRole('article')
+      .filter({ has: page.getByRole('link', { name: gratisProcedure, exact: true }) });
     await expect(card.getByText('Visto', { exact: true })).toBeVisible();
     await page.goto('/procedimientos');
     await expect(page.getByRole('heading', { level: 1, name: 'Catálogo de cirugías' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'No vistos' })).toBeVisible();
-    await expect(page.getByRole('region', { name: 'Seguir viendo' }).getByRole('link', { name: gratisProcedure })).toHaveCount(0);
+    await expect(
+      page.getByRole('region', { name: 'Seguir viendo' }).getByRole('link', { name: gratisProcedure }),
+    ).toHaveCount(0);
     await page.goto(`/procedimientos?q=${encodeURIComponent(gratisProcedure)}`);
 
     // 'No vistos' combines with the search and a species filter, in the URL
@@ -182,7 +215,12 @@ test('a guest is offered none of it and loads none of its code', async ({ page }
   await expect(page.getByRole('button', { name: /Continuar desde/ })).toHaveCount(0);
   await page.goto('/procedimientos');
   await expect(page.getByRole('region', { name: 'Resultados' }).getByRole('article').first()).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Especie' }).or(page.getByRole('heading', { name: 'Especie' })).first()).toBeVisible();
+  await expect(
+    page
+      .getByRole('link', { name: 'Especie' })
+      .or(page.getByRole('heading', { name: 'Especie' }))
+      .first(),
+  ).toBeVisible();
   await expect(page.getByRole('link', { name: 'No vistos' })).toHaveCount(0);
   await expect(page.getByRole('heading', { name: 'Mis videos' })).toHaveCount(0);
   expect(scripts.filter((url) => memberChunks.test(url))).toEqual([]);
@@ -199,7 +237,9 @@ test('a Basic member gets no resume offer on a Premium demo but may keep it as a
     await heart.click();
     await expect(page.getByRole('button', { name: `Quitar ${lockedProcedure} de favoritos` })).toBeVisible();
     await page.goto('/mis-favoritos');
-    const card = page.getByRole('article').filter({ has: page.getByRole('link', { name: lockedProcedure, exact: true }) });
+    const card = page
+      .getByRole('article')
+      .filter({ has: page.getByRole('link', { name: lockedProcedure, exact: true }) });
     await expect(card.getByText('Premium')).toBeVisible();
     await card.getByRole('button', { name: `Quitar ${lockedProcedure} de favoritos` }).click();
     await expect(page.getByText('Aún no tienes procedimientos favoritos.')).toBeVisible();

@@ -19,7 +19,10 @@ const keepSourceLocation = {
       const source = await readFile(args.path, 'utf8');
       if (!source.includes('import.meta.url')) return undefined;
       const fromBundle = path.relative(outdir, args.path).split(path.sep).join('/');
-      return { contents: source.replaceAll('import.meta.url', `new URL(${JSON.stringify(fromBundle)}, import.meta.url).href`), loader: 'ts' };
+      return {
+        contents: source.replaceAll('import.meta.url', `new URL(${JSON.stringify(fromBundle)}, import.meta.url).href`),
+        loader: 'ts',
+      };
     });
   },
 };
@@ -63,7 +66,9 @@ await build({
     'sharp',
   ],
   // CommonJS packages bundled into an ES module still call require() for Node's own modules
-  banner: { js: "import { createRequire as createRequireForBundle } from 'node:module';\nconst require = createRequireForBundle(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as createRequireForBundle } from 'node:module';\nconst require = createRequireForBundle(import.meta.url);",
+  },
   sourcemap: true,
   // stack traces need only the mappings; the sources inside the map were parsed and held by every process (~7 MB heap)
   sourcesContent: false,
@@ -79,7 +84,9 @@ for (const file of (await readdir(outdir)).filter((name) => name.endsWith('.js.m
   const mapFile = path.join(outdir, file);
   const map = JSON.parse(await readFile(mapFile, 'utf8'));
   const ours = map.sources.map((source) => !source.includes('node_modules/'));
-  const lines = decode(map.mappings).map((segments) => segments.filter((segment) => segment.length === 1 || ours[segment[1]]));
+  const lines = decode(map.mappings).map((segments) =>
+    segments.filter((segment) => segment.length === 1 || ours[segment[1]]),
+  );
   map.mappings = encode(lines);
   map.sources = map.sources.map((source, index) => (ours[index] ? source : ''));
   await writeFile(mapFile, JSON.stringify(map));

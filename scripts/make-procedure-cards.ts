@@ -43,16 +43,29 @@ try {
     const top = 360 - (lines.length * 74) / 2 - 20;
     const filters = [
       `drawtext=fontfile=${regular}:textfile=${file('brand')}:fontcolor=white@0.85:fontsize=30:x=56:y=48`,
-      ...lines.map((_, index) => `drawtext=fontfile=${bold}:textfile=${file(`line${index}`)}:fontcolor=white:fontsize=64:x=(w-tw)/2:y=${top + index * 74}`),
+      ...lines.map(
+        (_, index) =>
+          `drawtext=fontfile=${bold}:textfile=${file(`line${index}`)}:fontcolor=white:fontsize=64:x=(w-tw)/2:y=${top + index * 74}`,
+      ),
       `drawtext=fontfile=${regular}:textfile=${file('species')}:fontcolor=white:fontsize=36:x=(w-tw)/2:y=${top + lines.length * 74 + 24}`,
       `drawbox=x=0:y=640:w=1090:h=80:color=black@0.35:t=fill`,
       `drawtext=fontfile=${regular}:textfile=${file('length')}:fontcolor=white:fontsize=30:x=56:y=664`,
     ];
     execFileSync('ffmpeg', [
-      '-hide_banner', '-loglevel', 'error', '-y',
-      '-f', 'lavfi', '-i', `gradients=s=1090x720:c0=${from}:c1=${to}:x0=0:y0=0:x1=1090:y1=720:nb_colors=2:d=1`,
-      '-vf', filters.join(','),
-      '-frames:v', '1', '-q:v', '14',
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      `gradients=s=1090x720:c0=${from}:c1=${to}:x0=0:y0=0:x1=1090:y1=720:nb_colors=2:d=1`,
+      '-vf',
+      filters.join(','),
+      '-frames:v',
+      '1',
+      '-q:v',
+      '14',
       path.join(out, procedureCardFile(procedure.name)),
     ]);
   }

@@ -31,7 +31,10 @@ function exportsOf(barrelId: string): Map<string, string> {
   names = new Map();
   for (const [, list, source] of readFileSync(barrelId, 'utf8').matchAll(/^import \{([^}]*)\} from "([^"]+)";$/gm)) {
     for (const item of list!.split(',')) {
-      const local = item.trim().split(/\s+as\s+/).pop();
+      const local = item
+        .trim()
+        .split(/\s+as\s+/)
+        .pop();
       if (local) names.set(local, path.resolve(path.dirname(barrelId), source!));
     }
   }
@@ -111,7 +114,8 @@ function guestGroups(graph: Graph): Map<string, string> {
       const usedElsewhere = lazyRoots.some((other) => other !== root && reach.get(other)!.has(id));
       if (pagesUsing.length === pages.length) groups.set(id, 'guest');
       // only the pages that use it load it: the catalogue's inputs stay off the home page
-      else if (pagesUsing.length >= 2) groups.set(id, `guest-${pagesUsing.map((other) => path.basename(other.page)).join('-')}`);
+      else if (pagesUsing.length >= 2)
+        groups.set(id, `guest-${pagesUsing.map((other) => path.basename(other.page)).join('-')}`);
       else if (usedElsewhere) groups.set(id, `${path.basename(page)}-shared`);
     }
   }
@@ -139,14 +143,19 @@ export function guestChunks() {
         dynamicImports: (id) => this.getModuleInfo(id)?.dynamicallyImportedIds ?? [],
         ids: () => this.getModuleIds(),
       });
-      if (process.env.CHUNKS_DEBUG) for (const [id, group] of groupOf) console.log(group, path.relative(process.cwd(), id));
+      if (process.env.CHUNKS_DEBUG)
+        for (const [id, group] of groupOf) console.log(group, path.relative(process.cwd(), id));
     },
   };
   const groups = [
     { name: 'vendor', test: /[\\/]node_modules[\\/]/, tags: ['$initial' as const], priority: 30 },
     { name: 'index', tags: ['$initial' as const], priority: 20 },
     // before the per-page groups, which would otherwise take shared modules in as their dependencies
-    { name: (id: string) => groupOf.get(id) ?? null, test: (id: string) => groupOf.get(id)?.startsWith('guest') ?? false, priority: 15 },
+    {
+      name: (id: string) => groupOf.get(id) ?? null,
+      test: (id: string) => groupOf.get(id)?.startsWith('guest') ?? false,
+      priority: 15,
+    },
     { name: (id: string) => groupOf.get(id) ?? null, test: (id: string) => groupOf.has(id), priority: 10 },
   ];
   return { plugin, groups };

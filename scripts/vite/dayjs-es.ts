@@ -5,7 +5,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 
-const wrapper = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'web', 'lib', 'dayjs-es.ts');
+const wrapper = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  'src',
+  'web',
+  'lib',
+  'dayjs-es.ts',
+);
 const insideDayjs = /[\\/]node_modules[\\/]dayjs[\\/]/;
 
 export function dayjsSpanish(): Plugin {

@@ -29,7 +29,9 @@ function canonicalOrder(): string[] {
     .filter((file) => file.endsWith('.css') && !file.endsWith('.layer.css'))
     .map((file) => file.slice(0, -'.css'.length));
   const placed = names.map((name) => {
-    const start = readFileSync(path.join(stylesDir, `${name}.css`), 'utf8').trim().slice(0, 400);
+    const start = readFileSync(path.join(stylesDir, `${name}.css`), 'utf8')
+      .trim()
+      .slice(0, 400);
     const at = whole.indexOf(start);
     if (at < 0) throw new Error(`mantine-styles: ${name}.css is not part of @mantine/core/styles.css`);
     return { name, at };
@@ -41,7 +43,8 @@ const layerPrefix = '@layer mantine {';
 
 /** A component's layered stylesheet with its rules moved into its own sub-layer. */
 function sublayered(name: string, css: string): string {
-  if (!css.startsWith(layerPrefix)) throw new Error(`mantine-styles: ${name}.layer.css no longer starts with "${layerPrefix}"`);
+  if (!css.startsWith(layerPrefix))
+    throw new Error(`mantine-styles: ${name}.layer.css no longer starts with "${layerPrefix}"`);
   return `@layer mantine.${name} {${css.slice(layerPrefix.length)}`;
 }
 
@@ -64,7 +67,9 @@ export function mantineStyles(): Plugin {
     load(id) {
       if (id !== resolvedStylesId) return null;
       if (serve) return readFileSync(path.join(coreDir, 'styles.layer.css'), 'utf8');
-      return globalSheets.map((name) => sublayered(name, readFileSync(path.join(stylesDir, `${name}.layer.css`), 'utf8'))).join('\n');
+      return globalSheets
+        .map((name) => sublayered(name, readFileSync(path.join(stylesDir, `${name}.layer.css`), 'utf8')))
+        .join('\n');
     },
     transform(code, id) {
       if (serve) return null;
@@ -82,7 +87,8 @@ export function mantineStyles(): Plugin {
       // layers' order whichever chunk's CSS arrives first
       const layers = ['mantine', ...order.map((name) => `mantine.${name}`)].join(',');
       const charset = /<meta charset="UTF-8" \/>/i;
-      if (!charset.test(html)) throw new Error('mantine-styles: index.html needs <meta charset="UTF-8" /> first in <head>');
+      if (!charset.test(html))
+        throw new Error('mantine-styles: index.html needs <meta charset="UTF-8" /> first in <head>');
       return html.replace(charset, (meta) => `${meta}\n    <style>@layer ${layers};</style>`);
     },
   };

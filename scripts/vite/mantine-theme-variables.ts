@@ -17,7 +17,12 @@ export async function themeVariablesStyle(): Promise<string> {
   const { MantineProvider } = await import('@mantine/core');
   const { cssVariablesResolver, theme } = await import('../../src/web/theme.ts');
   const html = renderToStaticMarkup(
-    createElement(MantineProvider, { theme, cssVariablesResolver, forceColorScheme: 'light', withGlobalClasses: false }),
+    createElement(MantineProvider, {
+      theme,
+      cssVariablesResolver,
+      forceColorScheme: 'light',
+      withGlobalClasses: false,
+    }),
   );
   const style = /<style data-mantine-styles="true">[\s\S]*?<\/style>/.exec(html)?.[0];
   if (!style) throw new Error('mantine-theme-variables: MantineProvider rendered no <style data-mantine-styles>');
@@ -34,7 +39,9 @@ export function mantineThemeVariables(): Plugin {
       style = await themeVariablesStyle();
     },
     resolveId(source, importer) {
-      return source === './MantineCssVariables/MantineCssVariables.mjs' && importer && provider.test(importer) ? stubId : null;
+      return source === './MantineCssVariables/MantineCssVariables.mjs' && importer && provider.test(importer)
+        ? stubId
+        : null;
     },
     load(id) {
       return id === stubId ? 'export function MantineCssVariables() { return null; }\n' : null;

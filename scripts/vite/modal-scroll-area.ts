@@ -18,7 +18,9 @@ export function modalScrollArea(): Plugin {
       return source === '../ScrollArea/ScrollArea.mjs' && importer && roots.test(importer) ? stubId : null;
     },
     load(id) {
-      return id === stubId ? 'export const ScrollArea = { Autosize: function ScrollAreaAutosizeNotLoaded() {} };\n' : null;
+      return id === stubId
+        ? 'export const ScrollArea = { Autosize: function ScrollAreaAutosizeNotLoaded() {} };\n'
+        : null;
     },
   };
 }

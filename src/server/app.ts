@@ -131,7 +131,13 @@ export async function buildApp(deps: AppDeps) {
     // Fastify's own server, as it makes one without a factory, with the lane in front of its handler
     serverFactory: (handler, factoryOptions) => {
       // Fastify passes its options with its defaults filled in
-      const options = factoryOptions as { http?: ServerOptions; keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number; maxRequestsPerSocket: number };
+      const options = factoryOptions as {
+        http?: ServerOptions;
+        keepAliveTimeout: number;
+        requestTimeout: number;
+        connectionTimeout: number;
+        maxRequestsPerSocket: number;
+      };
       const server = createServer(options.http ?? {}, (request, response) => {
         if (!handOverLane?.(request, response)) handler(request, response);
       });
@@ -153,7 +159,10 @@ export async function buildApp(deps: AppDeps) {
   registerRequestLog(app);
   registerControlCharacterCheck(app);
   forbidUnguardedAdminRoutes(app);
-  const securityHeaders = await registerSecurityHeaders(app, { https: config.secureCookies, mediaOrigin: storage.publicOrigin });
+  const securityHeaders = await registerSecurityHeaders(app, {
+    https: config.secureCookies,
+    mediaOrigin: storage.publicOrigin,
+  });
   // per-route limits for forms anyone can post (contact); sign-in limits live in the database via better-auth
   const { db } = database;
   const rateCounter = createRateCounter({ db });
@@ -171,11 +180,19 @@ export async function buildApp(deps: AppDeps) {
     sendResetPassword: createResetMailSender({ mailer, publicUrl: config.publicUrl }),
     signInLimitPerMinute: config.signInLimits.perIp,
   });
-  const accounts = createAccountsService({ db, auth, publicUrl: config.publicUrl, rateCounter, signInLimits: config.signInLimits });
+  const accounts = createAccountsService({
+    db,
+    auth,
+    publicUrl: config.publicUrl,
+    rateCounter,
+    signInLimits: config.signInLimits,
+  });
   // transcoding has a runner of its own: a long ladder never holds up mail, webhooks or membership changes
   const videoJobs = createJobRunner({
     db,
-    handlers: { [transcodeJobKind]: async (payload) => renditions.transcode((payload as { renditionId: string }).renditionId) },
+    handlers: {
+      [transcodeJobKind]: async (payload) => renditions.transcode((payload as { renditionId: string }).renditionId),
+    },
     pollMs: 5_000,
     log: app.log,
   });
@@ -197,7 +214,14 @@ export async function buildApp(deps: AppDeps) {
   const viewing = createViewingService({ database });
   const devices = createDevicesService({ database });
   const media = createMediaService({ db, classrooms, diplomas, viewing, renditions, listen: database.listen });
-  const catalog = createCatalogService({ db, classrooms, analytics, ladders: renditions, marks: createWatchMarksService({ db }), listen: database.listen });
+  const catalog = createCatalogService({
+    db,
+    classrooms,
+    analytics,
+    ladders: renditions,
+    marks: createWatchMarksService({ db }),
+    listen: database.listen,
+  });
   const watching = createWatchingService({ db, catalog, viewing });
   const events = createEventsService({ db });
   const landing = createLandingService({ db, catalog });
@@ -211,14 +235,18 @@ export async function buildApp(deps: AppDeps) {
         })
       : null;
   const paymentProvider: PaymentProvider =
-    deps.paymentProvider ?? simulatedProvider ?? createPayPalProvider({ ...config.paypal!, brandName: 'CxVet', log: app.log });
-  if (simulatedProvider) app.log.warn('Modo de pruebas: PAYMENTS_PROVIDER=simulado, los pagos son simulados y nadie paga dinero real');
+    deps.paymentProvider ??
+    simulatedProvider ??
+    createPayPalProvider({ ...config.paypal!, brandName: 'CxVet', log: app.log });
+  if (simulatedProvider)
+    app.log.warn('Modo de pruebas: PAYMENTS_PROVIDER=simulado, los pagos son simulados y nadie paga dinero real');
   const jobs = createJobRunner({
     db,
     handlers: {
       'membership.sweep': async () => void (await membership.sweep()),
       'bulk-mail': async (payload) => mailing.send((payload as { bulkMailId: string }).bulkMailId),
-      [webhookJobKind]: async (payload) => void (await payments.applyStoredWebhook((payload as { eventId: string }).eventId)),
+      [webhookJobKind]: async (payload) =>
+        void (await payments.applyStoredWebhook((payload as { eventId: string }).eventId)),
       'rate-counters.prune': async () => rateCounter.prune(),
       [privacyJobKinds.export]: async (payload) => privacy.buildExport((payload as { exportId: string }).exportId),
       [privacyJobKinds.mail]: async (payload) => privacy.sendMail(payload as Parameters<typeof privacy.sendMail>[0]),
@@ -238,11 +266,23 @@ export async function buildApp(deps: AppDeps) {
       // the first one an hour after the very first start (not during set-up), then at the chosen interval
       ...(config.backup.schedule === 'off'
         ? []
-        : [{ kind: backupJobKinds.scheduled, everyMs: scheduleEveryMs[config.backup.schedule], firstAfterMs: Math.min(3600_000, scheduleEveryMs[config.backup.schedule]) }]),
+        : [
+            {
+              kind: backupJobKinds.scheduled,
+              everyMs: scheduleEveryMs[config.backup.schedule],
+              firstAfterMs: Math.min(3600_000, scheduleEveryMs[config.backup.schedule]),
+            },
+          ]),
     ],
     log: app.log,
   });
-  const membership = createMembershipService({ db, provider: paymentProvider, mailer, publicUrl: config.publicUrl, log: app.log });
+  const membership = createMembershipService({
+    db,
+    provider: paymentProvider,
+    mailer,
+    publicUrl: config.publicUrl,
+    log: app.log,
+  });
   const payments = createPaymentsService({
     db,
     provider: paymentProvider,
@@ -267,7 +307,13 @@ export async function buildApp(deps: AppDeps) {
     publicUrl: config.publicUrl,
     log: app.log,
   });
-  const diplomaPurchase = createDiplomaPurchaseService({ db, diplomas, payments, publicUrl: config.publicUrl, log: app.log });
+  const diplomaPurchase = createDiplomaPurchaseService({
+    db,
+    diplomas,
+    payments,
+    publicUrl: config.publicUrl,
+    log: app.log,
+  });
   // order outcomes reach the diplomas through the payments job pipeline: a browser closed after paying still ends enrolled
   payments.onOrder(diplomaPurchase.applyOrderEvent);
   const signUp = createSignUpService({ db, auth, accounts, consents });
@@ -281,7 +327,11 @@ export async function buildApp(deps: AppDeps) {
     schedule: jobs.queue,
     log: app.log,
   });
-  const uploads = createUploadsService({ db, storage, videos: { saved: renditions.queueFor, removed: renditions.removeFor } });
+  const uploads = createUploadsService({
+    db,
+    storage,
+    videos: { saved: renditions.queueFor, removed: renditions.removeFor },
+  });
   const mailing = createMailingService({
     db,
     mailer,
@@ -317,7 +367,10 @@ export async function buildApp(deps: AppDeps) {
   registerBackupCliRoute(app, { backups, sessionSecret: config.sessionSecret });
   registerPaymentRoutes(app, { payments, jobs });
   registerClassroomRoutes(app, { classrooms });
-  await registerClassroomAdminRoutes(app, { service: createClassroomAdminService({ db, members: classroomMembers }), members: classroomMembers });
+  await registerClassroomAdminRoutes(app, {
+    service: createClassroomAdminService({ db, members: classroomMembers }),
+    members: classroomMembers,
+  });
   await registerDiplomaRoutes(app, { diplomas, certificates, purchase: diplomaPurchase });
   registerCertificateRoutes(app, { certificates });
   const diplomasAdmin = createDiplomasAdminService({ db, uploads });
@@ -325,21 +378,34 @@ export async function buildApp(deps: AppDeps) {
   if (simulatedProvider) {
     // the simulated provider posts its webhooks through our own HTTP stack, signature and all
     simulatedProvider.setTransport(async (rawBody, headers) => {
-      await app.inject({ method: 'POST', url: `/api/payments/webhooks/${simulatedProvider.name}`, headers, payload: rawBody });
+      await app.inject({
+        method: 'POST',
+        url: `/api/payments/webhooks/${simulatedProvider.name}`,
+        headers,
+        payload: rawBody,
+      });
     });
     registerSimulatedCheckoutRoutes(app, { provider: simulatedProvider });
   }
   // the only place /api/admin routes are registered: one guard for all of them
   await registerAdminScope(app, async (admin) => {
     registerOutboxRoutes(admin, { db });
-    registerAdminUserRoutes(admin, { db, users: createAdminUsersService({
+    registerAdminUserRoutes(admin, {
+      db,
+      users: createAdminUsersService({
         db,
         auth,
         accounts,
         recordDeletion: (userId) => privacy.recordDeletion(userId),
         anonymize: (userId, actorId) =>
-          privacy.anonymize(userId, { certificates: 'keep', actorId, bySelf: false, reason: 'Eliminado desde la consola de administración' }),
-      }) });
+          privacy.anonymize(userId, {
+            certificates: 'keep',
+            actorId,
+            bySelf: false,
+            reason: 'Eliminado desde la consola de administración',
+          }),
+      }),
+    });
     registerManualPremiumRoutes(admin, { manualPremium: createManualPremiumService({ db, membership }) });
     registerStatisticsRoutes(admin, { statistics: createStatisticsService({ db }) });
     registerAdminMailingRoutes(admin, { mailing });
@@ -348,7 +414,10 @@ export async function buildApp(deps: AppDeps) {
     registerAdminTagRoutes(admin, { tags: createAdminTagsService({ db }) });
     registerAdminEventRoutes(admin, { events: createAdminEventsService({ db, uploads }) });
     registerAdminOrganizationRoutes(admin, { organizations: createAdminOrganizationsService({ db, uploads }) });
-    registerAdminLandingRoutes(admin, { landing: createAdminLandingService({ db, uploads }), newsletter: createAdminNewsletterService({ db, uploads }) });
+    registerAdminLandingRoutes(admin, {
+      landing: createAdminLandingService({ db, uploads }),
+      newsletter: createAdminNewsletterService({ db, uploads }),
+    });
     registerAdminClassroomRoutes(admin, {
       db,
       classrooms: createAdminClassroomsService({ db, uploads, members: classroomMembers }),
@@ -367,7 +436,31 @@ export async function buildApp(deps: AppDeps) {
     testPayments: paymentProvider.name === 'simulado',
   });
 
-  return Object.assign(app, { services: { backups, membership, payments, paymentProvider, simulatedProvider, jobs, videoJobs, renditions, signUp, profile, accounts, auth, classrooms, diplomas, media, catalog, analytics, viewing, uploads, privacy, consents } }) as FastifyInstance & {
+  return Object.assign(app, {
+    services: {
+      backups,
+      membership,
+      payments,
+      paymentProvider,
+      simulatedProvider,
+      jobs,
+      videoJobs,
+      renditions,
+      signUp,
+      profile,
+      accounts,
+      auth,
+      classrooms,
+      diplomas,
+      media,
+      catalog,
+      analytics,
+      viewing,
+      uploads,
+      privacy,
+      consents,
+    },
+  }) as FastifyInstance & {
     services: {
       backups: typeof backups;
       membership: typeof membership;

@@ -27,10 +27,16 @@ describe('PAYMENTS_PROVIDER', () => {
   });
 
   it('is taken as chosen on a production start', () => {
-    expect(loadConfig({ ...base, NODE_ENV: 'production', PAYMENTS_PROVIDER: 'simulado' }).paymentsProvider).toBe('simulado');
+    expect(loadConfig({ ...base, NODE_ENV: 'production', PAYMENTS_PROVIDER: 'simulado' }).paymentsProvider).toBe(
+      'simulado',
+    );
     const config = loadConfig({ ...base, NODE_ENV: 'production', PAYMENTS_PROVIDER: 'paypal', ...paypal });
     expect(config.paymentsProvider).toBe('paypal');
-    expect(config.paypal).toMatchObject({ clientId: 'id', planIds: { monthly: 'P-1', annual: 'P-2' }, webhookId: 'WH-1' });
+    expect(config.paypal).toMatchObject({
+      clientId: 'id',
+      planIds: { monthly: 'P-1', annual: 'P-2' },
+      webhookId: 'WH-1',
+    });
   });
 
   it('refuses PayPal without its variables', () => {
@@ -50,7 +56,9 @@ describe('BACKUP_*', () => {
   });
 
   it('takes the folder, schedule and count given, and refuses bad values by name', () => {
-    expect(loadConfig({ ...base, BACKUP_DIR: '/srv/respaldos', BACKUP_SCHEDULE: 'hourly', BACKUP_KEEP: '30' }).backup).toEqual({
+    expect(
+      loadConfig({ ...base, BACKUP_DIR: '/srv/respaldos', BACKUP_SCHEDULE: 'hourly', BACKUP_KEEP: '30' }).backup,
+    ).toEqual({
       dir: '/srv/respaldos',
       schedule: 'hourly',
       keep: 30,
@@ -61,23 +69,43 @@ describe('BACKUP_*', () => {
 });
 
 describe('STORAGE=s3', () => {
-  const s3 = { STORAGE: 's3', S3_BUCKET: 'cxvet', S3_REGION: 'us-east-1', S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'secret' };
+  const s3 = {
+    STORAGE: 's3',
+    S3_BUCKET: 'cxvet',
+    S3_REGION: 'us-east-1',
+    S3_ACCESS_KEY_ID: 'id',
+    S3_SECRET_ACCESS_KEY: 'secret',
+  };
   const production = { NODE_ENV: 'production', PAYMENTS_PROVIDER: 'simulado' };
 
-  it.each(['S3_BUCKET', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const)('refuses a production start without %s, naming it', (name) => {
-    const env: Record<string, string> = { ...base, ...production, ...s3 };
-    delete env[name];
-    expect(() => loadConfig(env)).toThrow(new RegExp(`STORAGE=s3 necesita ${name}`));
-  });
+  it.each(['S3_BUCKET', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const)(
+    'refuses a production start without %s, naming it',
+    (name) => {
+      const env: Record<string, string> = { ...base, ...production, ...s3 };
+      delete env[name];
+      expect(() => loadConfig(env)).toThrow(new RegExp(`STORAGE=s3 necesita ${name}`));
+    },
+  );
 
   it('names every missing variable at once, outside production too', () => {
-    expect(() => loadConfig({ ...base, STORAGE: 's3' })).toThrow('STORAGE=s3 necesita S3_BUCKET, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY');
+    expect(() => loadConfig({ ...base, STORAGE: 's3' })).toThrow(
+      'STORAGE=s3 necesita S3_BUCKET, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY',
+    );
   });
 
   it('uses AWS itself without S3_ENDPOINT, and path-style addressing with an endpoint unless told otherwise', () => {
-    expect(loadConfig({ ...base, ...production, ...s3 }).s3).toMatchObject({ endpoint: undefined, forcePathStyle: false, bucket: 'cxvet' });
-    expect(loadConfig({ ...base, ...s3, S3_ENDPOINT: 'http://minio:9000' }).s3).toMatchObject({ endpoint: 'http://minio:9000', forcePathStyle: true });
-    expect(loadConfig({ ...base, ...s3, S3_ENDPOINT: 'https://x.r2.example', S3_FORCE_PATH_STYLE: '0' }).s3?.forcePathStyle).toBe(false);
+    expect(loadConfig({ ...base, ...production, ...s3 }).s3).toMatchObject({
+      endpoint: undefined,
+      forcePathStyle: false,
+      bucket: 'cxvet',
+    });
+    expect(loadConfig({ ...base, ...s3, S3_ENDPOINT: 'http://minio:9000' }).s3).toMatchObject({
+      endpoint: 'http://minio:9000',
+      forcePathStyle: true,
+    });
+    expect(
+      loadConfig({ ...base, ...s3, S3_ENDPOINT: 'https://x.r2.example', S3_FORCE_PATH_STYLE: '0' }).s3?.forcePathStyle,
+    ).toBe(false);
   });
 
   it('signs private URLs for 5 minutes unless S3_SIGNED_URL_SECONDS says otherwise, and refuses a lifetime S3 cannot sign', () => {
@@ -102,19 +130,40 @@ describe('MEDIA_ACCEL_REDIRECT', () => {
   });
 
   it('takes an internal path prefix that starts and ends with a slash', () => {
-    expect(loadConfig({ ...base, MEDIA_ACCEL_REDIRECT: '/_media-interno/' }).mediaAccelRedirect).toBe('/_media-interno/');
-    expect(loadConfig({ ...base, MEDIA_ACCEL_REDIRECT: '/interno/subidas/' }).mediaAccelRedirect).toBe('/interno/subidas/');
+    expect(loadConfig({ ...base, MEDIA_ACCEL_REDIRECT: '/_media-interno/' }).mediaAccelRedirect).toBe(
+      '/_media-interno/',
+    );
+    expect(loadConfig({ ...base, MEDIA_ACCEL_REDIRECT: '/interno/subidas/' }).mediaAccelRedirect).toBe(
+      '/interno/subidas/',
+    );
   });
 
-  it.each(['_media-interno/', '/_media-interno', '/', '/../etc/', '/./x/', '/a b/', '/x?y=1/', 'http://nginx/x/', '/media/', '/api/x/', '/assets/'])(
-    'refuses %j, naming the variable',
-    (prefix) => {
-      expect(() => loadConfig({ ...base, MEDIA_ACCEL_REDIRECT: prefix })).toThrow(/MEDIA_ACCEL_REDIRECT/);
-    },
-  );
+  it.each([
+    '_media-interno/',
+    '/_media-interno',
+    '/',
+    '/../etc/',
+    '/./x/',
+    '/a b/',
+    '/x?y=1/',
+    'http://nginx/x/',
+    '/media/',
+    '/api/x/',
+    '/assets/',
+  ])('refuses %j, naming the variable', (prefix) => {
+    expect(() => loadConfig({ ...base, MEDIA_ACCEL_REDIRECT: prefix })).toThrow(/MEDIA_ACCEL_REDIRECT/);
+  });
 
   it('refuses it with STORAGE=s3, whose files are served from the bucket', () => {
-    const s3 = { STORAGE: 's3', S3_BUCKET: 'cxvet', S3_REGION: 'us-east-1', S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'secret' };
-    expect(() => loadConfig({ ...base, ...s3, MEDIA_ACCEL_REDIRECT: '/_media-interno/' })).toThrow(/MEDIA_ACCEL_REDIRECT es para STORAGE=local/);
+    const s3 = {
+      STORAGE: 's3',
+      S3_BUCKET: 'cxvet',
+      S3_REGION: 'us-east-1',
+      S3_ACCESS_KEY_ID: 'id',
+      S3_SECRET_ACCESS_KEY: 'secret',
+    };
+    expect(() => loadConfig({ ...base, ...s3, MEDIA_ACCEL_REDIRECT: '/_media-interno/' })).toThrow(
+      /MEDIA_ACCEL_REDIRECT es para STORAGE=local/,
+    );
   });
 });

@@ -4,9 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { S3Settings } from './services/s3-storage.ts';
 
-const flag = z
-  .enum(['0', '1', 'true', 'false'])
-  .transform((value) => value === '1' || value === 'true');
+const flag = z.enum(['0', '1', 'true', 'false']).transform((value) => value === '1' || value === 'true');
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -44,8 +42,14 @@ const envSchema = z.object({
   // sends the file from an `internal` location (deploy/nginx.conf); unset or empty: this server sends the bytes
   MEDIA_ACCEL_REDIRECT: z
     .string()
-    .regex(/^(|\/([A-Za-z0-9_~-][A-Za-z0-9._~-]*\/)+)$/, 'una ruta interna que empieza y termina en /, como /_media-interno/')
-    .refine((prefix) => !/^\/(media|api|assets)\//.test(prefix), 'no puede estar bajo /media/, /api/ ni /assets/: nginx la mandaría de vuelta al servidor')
+    .regex(
+      /^(|\/([A-Za-z0-9_~-][A-Za-z0-9._~-]*\/)+)$/,
+      'una ruta interna que empieza y termina en /, como /_media-interno/',
+    )
+    .refine(
+      (prefix) => !/^\/(media|api|assets)\//.test(prefix),
+      'no puede estar bajo /media/, /api/ ni /assets/: nginx la mandaría de vuelta al servidor',
+    )
     .optional(),
   SESSION_SECRET: z.string().min(32).optional(),
   // hops of reverse proxies whose X-Forwarded-For we believe
@@ -78,7 +82,13 @@ export type Config = {
   contactEmail: string;
   paymentsProvider: 'simulado' | 'paypal';
   /** Required when paymentsProvider is paypal. */
-  paypal?: { apiUrl: string; clientId: string; clientSecret: string; planIds: { monthly: string; annual: string }; webhookId: string };
+  paypal?: {
+    apiUrl: string;
+    clientId: string;
+    clientSecret: string;
+    planIds: { monthly: string; annual: string };
+    webhookId: string;
+  };
   storage: 'local' | 's3';
   /** Set exactly when storage is s3. */
   s3?: S3Settings;
@@ -111,15 +121,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   if (e.ADMIN_EMAIL && !e.ADMIN_PASSWORD) throw new Error('ADMIN_EMAIL necesita ADMIN_PASSWORD');
   const seedDemo = e.SEED_DEMO ?? !e.DATABASE_URL;
-  const paymentsProvider = paymentsProviderFor({ chosen: e.PAYMENTS_PROVIDER, production: e.NODE_ENV === 'production', seedDemo });
-  const paypalVars = [e.PAYPAL_CLIENT_ID, e.PAYPAL_CLIENT_SECRET, e.PAYPAL_PLAN_MONTHLY, e.PAYPAL_PLAN_ANNUAL, e.PAYPAL_WEBHOOK_ID];
+  const paymentsProvider = paymentsProviderFor({
+    chosen: e.PAYMENTS_PROVIDER,
+    production: e.NODE_ENV === 'production',
+    seedDemo,
+  });
+  const paypalVars = [
+    e.PAYPAL_CLIENT_ID,
+    e.PAYPAL_CLIENT_SECRET,
+    e.PAYPAL_PLAN_MONTHLY,
+    e.PAYPAL_PLAN_ANNUAL,
+    e.PAYPAL_WEBHOOK_ID,
+  ];
   if (paymentsProvider === 'paypal' && paypalVars.some((value) => !value)) {
-    throw new Error('PAYMENTS_PROVIDER=paypal necesita PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET, PAYPAL_PLAN_MONTHLY, PAYPAL_PLAN_ANNUAL y PAYPAL_WEBHOOK_ID');
+    throw new Error(
+      'PAYMENTS_PROVIDER=paypal necesita PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET, PAYPAL_PLAN_MONTHLY, PAYPAL_PLAN_ANNUAL y PAYPAL_WEBHOOK_ID',
+    );
   }
   const s3 = e.STORAGE === 's3' ? s3SettingsFor(e) : undefined;
   const mediaAccelRedirect = e.MEDIA_ACCEL_REDIRECT || undefined;
   if (mediaAccelRedirect && e.STORAGE === 's3') {
-    throw new Error('MEDIA_ACCEL_REDIRECT es para STORAGE=local: con STORAGE=s3 los archivos ya se sirven desde el bucket por URL firmada');
+    throw new Error(
+      'MEDIA_ACCEL_REDIRECT es para STORAGE=local: con STORAGE=s3 los archivos ya se sirven desde el bucket por URL firmada',
+    );
   }
   return {
     port: e.PORT,
@@ -169,7 +193,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 /** STORAGE=s3 without its bucket or keys cannot store anything: refuse to start, naming what is missing. */
 function s3SettingsFor(e: z.infer<typeof envSchema>): S3Settings {
-  const required = { S3_BUCKET: e.S3_BUCKET, S3_REGION: e.S3_REGION, S3_ACCESS_KEY_ID: e.S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: e.S3_SECRET_ACCESS_KEY };
+  const required = {
+    S3_BUCKET: e.S3_BUCKET,
+    S3_REGION: e.S3_REGION,
+    S3_ACCESS_KEY_ID: e.S3_ACCESS_KEY_ID,
+    S3_SECRET_ACCESS_KEY: e.S3_SECRET_ACCESS_KEY,
+  };
   const missing = Object.entries(required)
     .filter(([, value]) => !value)
     .map(([name]) => name);
@@ -191,7 +220,11 @@ function s3SettingsFor(e: z.infer<typeof envSchema>): S3Settings {
  * demo: a production start (NODE_ENV=production) or one without demo content (SEED_DEMO=0, or a
  * PostgreSQL database) must name its provider.
  */
-function paymentsProviderFor(input: { chosen: 'simulado' | 'paypal' | undefined; production: boolean; seedDemo: boolean }) {
+function paymentsProviderFor(input: {
+  chosen: 'simulado' | 'paypal' | undefined;
+  production: boolean;
+  seedDemo: boolean;
+}) {
   if (input.chosen) return input.chosen;
   if (input.production || !input.seedDemo) {
     throw new Error(

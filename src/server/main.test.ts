@@ -22,7 +22,15 @@ async function freePort(): Promise<number> {
 async function startOutput(env: Record<string, string>): Promise<string> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'cxvet-start-'));
   const child = spawn(process.execPath, ['--import', 'tsx', mainFile], {
-    env: { ...process.env, DATA_DIR: dataDir, SEED_DEMO: '0', LOG_LEVEL: 'info', DATABASE_URL: '', PAYMENTS_PROVIDER: 'simulado', ...env },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      SEED_DEMO: '0',
+      LOG_LEVEL: 'info',
+      DATABASE_URL: '',
+      PAYMENTS_PROVIDER: 'simulado',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -48,21 +56,34 @@ const addresses = (text: string) => [...new Set(text.match(/https?:\/\/[^\s"',]+
 
 describe('the start log', () => {
   // two real starts on fresh data folders (migrations included), side by side: slow on a busy machine
-  it('names exactly one address to open: PUBLIC_URL when set, else http://localhost:PORT and no other loopback alias', { timeout: 300_000 }, async () => {
-    const [productionPort, developmentPort] = [await freePort(), await freePort()];
-    const [production, development] = await Promise.all([
-      startOutput({ PORT: String(productionPort), PUBLIC_URL: 'https://cxvet.example', NODE_ENV: 'production' }),
-      startOutput({ PORT: String(developmentPort) }),
-    ]);
-    expect(addresses(production)).toEqual(['https://cxvet.example']);
-    expect(addresses(development)).toEqual([`http://localhost:${developmentPort}`]);
-  });
+  it(
+    'names exactly one address to open: PUBLIC_URL when set, else http://localhost:PORT and no other loopback alias',
+    { timeout: 300_000 },
+    async () => {
+      const [productionPort, developmentPort] = [await freePort(), await freePort()];
+      const [production, development] = await Promise.all([
+        startOutput({ PORT: String(productionPort), PUBLIC_URL: 'https://cxvet.example', NODE_ENV: 'production' }),
+        startOutput({ PORT: String(developmentPort) }),
+      ]);
+      expect(addresses(production)).toEqual(['https://cxvet.example']);
+      expect(addresses(development)).toEqual([`http://localhost:${developmentPort}`]);
+    },
+  );
 });
 
 describe('a production start with STORAGE=s3', () => {
   it('refuses to start without its bucket settings, naming them', { timeout: 60_000 }, async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', mainFile], {
-      env: { ...process.env, DATA_DIR: '/nonexistent', NODE_ENV: 'production', PAYMENTS_PROVIDER: 'simulado', SESSION_SECRET: 'x'.repeat(32), STORAGE: 's3', S3_BUCKET: 'cxvet', DATABASE_URL: '' },
+      env: {
+        ...process.env,
+        DATA_DIR: '/nonexistent',
+        NODE_ENV: 'production',
+        PAYMENTS_PROVIDER: 'simulado',
+        SESSION_SECRET: 'x'.repeat(32),
+        STORAGE: 's3',
+        S3_BUCKET: 'cxvet',
+        DATABASE_URL: '',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -70,6 +91,8 @@ describe('a production start with STORAGE=s3', () => {
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     const code = await new Promise((resolve) => child.once('exit', resolve));
     expect(code).toBe(1);
-    expect(output).toContain('No se pudo iniciar CxVet: STORAGE=s3 necesita S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY');
+    expect(output).toContain(
+      'No se pudo iniciar CxVet: STORAGE=s3 necesita S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY',
+    );
   });
 });

@@ -32,39 +32,66 @@ export const errorMessages: Record<ErrorCode, { status: number; message: string;
   FILE_FORMAT: { status: 400, message: 'El formato del archivo no es correcto.' },
   CAPTIONS_INVALID: { status: 400, message: 'El archivo de subtítulos no es un WebVTT válido.' },
   REAUTH_REQUIRED: { status: 403, message: 'Por tu seguridad, vuelve a iniciar sesión para editar tu cuenta.' },
-  VIEWING_TOKEN_REPLACED: { status: 409, message: 'Detectamos que se ha ingresado con esta cuenta en otro dispositivo.' },
+  VIEWING_TOKEN_REPLACED: {
+    status: 409,
+    message: 'Detectamos que se ha ingresado con esta cuenta en otro dispositivo.',
+  },
   SIGNUP_USER_EXISTS: {
     status: 409,
     message: 'Este usuario ya existe. Por favor ponte en contacto con nosotros para solucionar este problema',
   },
-  SIGNUP_FAILED: { status: 500, message: 'No se pudo crear usuario, intenta de nuevo. Si el error persiste contáctanos' },
+  SIGNUP_FAILED: {
+    status: 500,
+    message: 'No se pudo crear usuario, intenta de nuevo. Si el error persiste contáctanos',
+  },
   PROFILE_SAVE_FAILED: { status: 500, message: 'No se pudo guardar perfil' },
   SUBSCRIPTION_UNMAPPED_ERROR: {
     status: 503,
     message: 'Por el momento no es posible suspender tu suscripción, por favor espera unos minutos e intenta de nuevo',
   },
   SUBSCRIPTION_CREATE_FAILED: { status: 502, message: 'No se pudo crear la suscripción', title: 'PayPal' },
-  MEMBERSHIP_CHANGE_NOT_ALLOWED: { status: 409, message: 'Este cambio de membresía no está disponible para tu cuenta.' },
+  MEMBERSHIP_CHANGE_NOT_ALLOWED: {
+    status: 409,
+    message: 'Este cambio de membresía no está disponible para tu cuenta.',
+  },
   WEBHOOK_SIGNATURE_INVALID: { status: 401, message: 'Firma no válida.' },
   CLASSROOM_ACTIVE: { status: 409, message: 'Desactiva el aula antes de eliminarla.' },
-  CLASSROOM_USERS_NOT_ALLOWED: { status: 400, message: 'Algunas cuentas no pueden agregarse a esta aula; no se agregó ninguna.' },
+  CLASSROOM_USERS_NOT_ALLOWED: {
+    status: 400,
+    message: 'Algunas cuentas no pueden agregarse a esta aula; no se agregó ninguna.',
+  },
   SUBSCRIPTION_CHECKOUT_IN_PROGRESS: {
     status: 409,
-    message: 'Ya tienes un pago de suscripción en proceso. Espera unos minutos a que se confirme antes de iniciar otro.',
+    message:
+      'Ya tienes un pago de suscripción en proceso. Espera unos minutos a que se confirme antes de iniciar otro.',
   },
-  PAYMENT_DECLINED: { status: 402, message: 'El pago fue rechazado. Intenta de nuevo con otro medio de pago.', title: 'Pago rechazado' },
+  PAYMENT_DECLINED: {
+    status: 402,
+    message: 'El pago fue rechazado. Intenta de nuevo con otro medio de pago.',
+    title: 'Pago rechazado',
+  },
   PAYMENT_PENDING: {
     status: 409,
     message: 'Tu pago está pendiente de confirmación. Te avisaremos en cuanto se complete.',
     title: 'Pago pendiente',
   },
   DIPLOMA_NEEDS_VIDEO: { status: 400, message: 'El diplomado requiere al menos un video para poder guardar.' },
-  DIPLOMA_EXAM_LIMIT: { status: 400, message: 'Solo puedes agregar un examen mientras haya menos exámenes que videos.' },
-  DIPLOMA_EXAM_LOCKED: { status: 409, message: 'Este examen ya tiene respuestas de alumnos: solo puedes cambiar el título, el video y el estado.' },
-  DATA_EXPORT_EXPIRED: { status: 410, message: 'Este archivo ya no está disponible: las descargas duran 7 días. Solicita uno nuevo desde tu perfil.' },
+  DIPLOMA_EXAM_LIMIT: {
+    status: 400,
+    message: 'Solo puedes agregar un examen mientras haya menos exámenes que videos.',
+  },
+  DIPLOMA_EXAM_LOCKED: {
+    status: 409,
+    message: 'Este examen ya tiene respuestas de alumnos: solo puedes cambiar el título, el video y el estado.',
+  },
+  DATA_EXPORT_EXPIRED: {
+    status: 410,
+    message: 'Este archivo ya no está disponible: las descargas duran 7 días. Solicita uno nuevo desde tu perfil.',
+  },
   ACCOUNT_DELETE_PROVIDER_REFUSED: {
     status: 502,
-    message: 'No pudimos cancelar tu suscripción con el proveedor de pagos, así que no eliminamos nada. Intenta de nuevo en unos minutos o escríbenos desde la página de contacto.',
+    message:
+      'No pudimos cancelar tu suscripción con el proveedor de pagos, así que no eliminamos nada. Intenta de nuevo en unos minutos o escríbenos desde la página de contacto.',
     title: 'No se eliminó la cuenta',
   },
 };

@@ -37,7 +37,8 @@ export const messages = {
   classroomVideoRequired: 'Debes seleccionar al menos un video.',
   classroomActivated: 'Este aula se ha activado correctamente.',
   classroomDeleted: 'El aula fue eliminado con éxito.',
-  classroomDeleteConfirmation: '¿Estás seguro de que te gustaría eliminar este aula? Una vez que lo haga, no podrá deshacerlo.',
+  classroomDeleteConfirmation:
+    '¿Estás seguro de que te gustaría eliminar este aula? Una vez que lo haga, no podrá deshacerlo.',
   nulCharacter: 'El texto contiene caracteres no permitidos.',
   // diplomas (admin console)
   invalidCost: 'Debe ser un número válido redondeado a 2 dígitos',
@@ -48,7 +49,8 @@ export const messages = {
   imageIncomplete: 'Complete el título y cargue una imagen',
   diplomaDeleted: 'El diplomado fue eliminado con éxito.',
   diplomaActivated: 'Este diplomado se ha activado correctamente.',
-  diplomaDeleteConfirmation: '¿Estás seguro de que te gustaría eliminar este diplomado? Una vez que lo haga, no podrá deshacerlo.',
+  diplomaDeleteConfirmation:
+    '¿Estás seguro de que te gustaría eliminar este diplomado? Una vez que lo haga, no podrá deshacerlo.',
   diplomaAdminUnknown: 'No existe un usuario con este correo.',
   diplomaUserNotEnrollable: 'Solo se pueden asignar usuarios Premium o Admin.',
   videoHasExam: 'Este video ya tiene un examen asignado.',
@@ -57,7 +59,8 @@ export const messages = {
   examCorrectRequired: 'Marca la respuesta correcta.',
   // diplomas (members)
   purchaseErrorTitle: 'Error',
-  purchaseError: 'Lo sentimos, se produjo un error durante el proceso de transacción. Verifica tu información bancaria o contacta con un administrador...',
+  purchaseError:
+    'Lo sentimos, se produjo un error durante el proceso de transacción. Verifica tu información bancaria o contacta con un administrador...',
   purchaseProcessing: 'Procesando Pago',
   purchaseSuccess: 'Ha comprado con éxito el acceso al diplomado, bienvenido al curso',
   certificateNotFound: 'No encontramos este certificado',

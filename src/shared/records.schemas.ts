@@ -7,7 +7,8 @@ export const adminPageSize = 12;
 export const requiredText = (message: string = messages.requiredDot, max = 5000) =>
   z.string({ error: message }).trim().min(1, message).max(max);
 /** A stored file's key: an existing one of the record, or a pending upload. */
-export const fileKey = (message: string = messages.requiredDot) => z.string({ error: message }).min(1, message).max(512);
+export const fileKey = (message: string = messages.requiredDot) =>
+  z.string({ error: message }).min(1, message).max(512);
 export const optionalFileKey = z.string().max(512).nullable();
 export const recordId = z.uuid();
 

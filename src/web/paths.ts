@@ -79,8 +79,7 @@ const withOptionalId = (base: string, id?: string) => (id ? `${base}/${segment(i
 
 /** Links with parameters; plain routes are used straight from `paths`. */
 export const href = {
-  catalogFiltered: (type: CatalogFilterType, filter: string) =>
-    `/procedimientos/${type}/${segment(filter)}`,
+  catalogFiltered: (type: CatalogFilterType, filter: string) => `/procedimientos/${type}/${segment(filter)}`,
   procedure: (id: string) => `/procedimiento/${segment(id)}`,
 
   myDiploma: (id: string) => `/mis-diplomados/diplomado/${segment(id)}`,

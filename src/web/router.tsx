@@ -57,44 +57,56 @@ export function createAppRouter(queryClient: QueryClient) {
     guarded(guards.guestsOnly, [
       screen(paths.login, () => import('#web/routes/accounts/login.tsx').then((m) => m.LoginPage)),
       // an old address people still follow from mails and bookmarks: the password page is recovery
-      { path: paths.loginPassword, loader: ({ request }) => redirect(`${paths.passwordRecovery}${new URL(request.url).search}`) },
-      screen(paths.passwordRecovery, () => import('#web/routes/accounts/password-recovery.tsx').then((m) => m.PasswordRecoveryPage)),
-      screen(paths.passwordReset, () => import('#web/routes/accounts/password-reset.tsx').then((m) => m.PasswordResetPage)),
+      {
+        path: paths.loginPassword,
+        loader: ({ request }) => redirect(`${paths.passwordRecovery}${new URL(request.url).search}`),
+      },
+      screen(paths.passwordRecovery, () =>
+        import('#web/routes/accounts/password-recovery.tsx').then((m) => m.PasswordRecoveryPage),
+      ),
+      screen(paths.passwordReset, () =>
+        import('#web/routes/accounts/password-reset.tsx').then((m) => m.PasswordResetPage),
+      ),
     ]),
 
-    screen(paths.certificateVerification, () => import('#web/routes/diplomas/certificate-verification.tsx').then((m) => m.CertificateVerificationPage)),
+    screen(paths.certificateVerification, () =>
+      import('#web/routes/diplomas/certificate-verification.tsx').then((m) => m.CertificateVerificationPage),
+    ),
 
     { path: paths.adminLogin, loader: () => redirect(paths.login) },
 
     { path: '*', Component: NotFoundPage },
   ];
 
-  return createBrowserRouter([
-    {
-      path: '/',
-      Component: AppLayout,
-      HydrateFallback: StartingPage,
-      ErrorBoundary: RouteError,
-      loader: async () => {
-        await Promise.all([loadCurrentUser(queryClient), queryClient.prefetchQuery(paymentsConfigQuery)]);
-        return null;
+  return createBrowserRouter(
+    [
+      {
+        path: '/',
+        Component: AppLayout,
+        HydrateFallback: StartingPage,
+        ErrorBoundary: RouteError,
+        loader: async () => {
+          await Promise.all([loadCurrentUser(queryClient), queryClient.prefetchQuery(paymentsConfigQuery)]);
+          return null;
+        },
+        children: [{ id: pagesRouteId, ErrorBoundary: RouteError, children: pages }],
       },
-      children: [{ id: pagesRouteId, ErrorBoundary: RouteError, children: pages }],
+    ],
+    {
+      // The members' and the console's routes join the first time an address outside the guest pages is opened
+      // (member-routes.tsx, admin-routes.tsx): their tables and the names of their chunks are not on a guest's first
+      // page (issue #13). Until then such an address matches the not-found splat, which makes the router ask here.
+      async patchRoutesOnNavigation({ path, patch, signal }) {
+        if (patched || guestPagesWithValues.some((pattern) => matchPath(pattern, path))) return;
+        const [{ memberPages }, { adminRoute }] = await Promise.all([
+          import('#web/routes/member-routes.tsx'),
+          import('#web/routes/admin/admin-routes.tsx'),
+        ]);
+        if (patched || signal.aborted) return;
+        patch(pagesRouteId, memberPages(queryClient));
+        patch(null, [adminRoute(queryClient)]);
+        patched = true;
+      },
     },
-  ], {
-    // The members' and the console's routes join the first time an address outside the guest pages is opened
-    // (member-routes.tsx, admin-routes.tsx): their tables and the names of their chunks are not on a guest's first
-    // page (issue #13). Until then such an address matches the not-found splat, which makes the router ask here.
-    async patchRoutesOnNavigation({ path, patch, signal }) {
-      if (patched || guestPagesWithValues.some((pattern) => matchPath(pattern, path))) return;
-      const [{ memberPages }, { adminRoute }] = await Promise.all([
-        import('#web/routes/member-routes.tsx'),
-        import('#web/routes/admin/admin-routes.tsx'),
-      ]);
-      if (patched || signal.aborted) return;
-      patch(pagesRouteId, memberPages(queryClient));
-      patch(null, [adminRoute(queryClient)]);
-      patched = true;
-    },
-  });
+  );
 }

@@ -17,7 +17,10 @@ export const theme = createTheme({
     Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Cerrar aviso' } } },
     PasswordInput: {
       // the show-password button is a Tab stop (Mantine leaves it out by default)
-      defaultProps: { visibilityToggleFocusable: true, visibilityToggleButtonProps: { 'aria-label': 'Mostrar u ocultar contraseña' } },
+      defaultProps: {
+        visibilityToggleFocusable: true,
+        visibilityToggleButtonProps: { 'aria-label': 'Mostrar u ocultar contraseña' },
+      },
     },
   },
 });

@@ -22,7 +22,11 @@ function createInProcessLocks() {
 }
 
 /** PGlite at `dataDir` ('memory://' for tests), optionally from a `dumpDataDir()` tarball, in its own thread. */
-export async function openPglite(options: { dataDir: string; template?: Blob; logger?: { logQuery(query: string): void } }): Promise<Database> {
+export async function openPglite(options: {
+  dataDir: string;
+  template?: Blob;
+  logger?: { logQuery(query: string): void };
+}): Promise<Database> {
   const { logger } = options;
   // PGlite answers from a worker thread: its queries never stop this thread's requests
   const client = await startPgliteThread({ dataDir: options.dataDir, template: options.template });

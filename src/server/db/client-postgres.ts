@@ -120,7 +120,10 @@ export function openPostgres(options: { url: string; logger?: { logQuery(query: 
         try {
           return await fn();
         } finally {
-          unlocked = await client.query('select pg_advisory_unlock($1)', [key]).then(() => true, () => false);
+          unlocked = await client.query('select pg_advisory_unlock($1)', [key]).then(
+            () => true,
+            () => false,
+          );
         }
       } finally {
         // a connection that may still hold the lock is closed, not handed back to the pool

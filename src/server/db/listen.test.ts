@@ -12,8 +12,20 @@ describe('LISTEN while the database is unreachable', () => {
       throw new Error('Connection terminated');
     };
     // only the listen dependency is exercised at construction
-    createCatalogService({ db: {} as never, classrooms: {} as never, analytics: {} as never, marks: {} as never, listen });
-    createMediaService({ db: {} as never, classrooms: {} as never, diplomas: {} as never, viewing: {} as never, listen });
+    createCatalogService({
+      db: {} as never,
+      classrooms: {} as never,
+      analytics: {} as never,
+      marks: {} as never,
+      listen,
+    });
+    createMediaService({
+      db: {} as never,
+      classrooms: {} as never,
+      diplomas: {} as never,
+      viewing: {} as never,
+      listen,
+    });
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(attempts).toBe(2);
   });
@@ -29,7 +41,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('LISTEN on PostgreSQL after the co
     try {
       const received: string[] = [];
       const channels = ['listen_together_a', 'listen_together_b', 'listen_together_c', 'listen_together_d'];
-      await Promise.all(channels.map((channel) => database.listen(channel, (payload) => received.push(`${channel}:${payload}`))));
+      await Promise.all(
+        channels.map((channel) => database.listen(channel, (payload) => received.push(`${channel}:${payload}`))),
+      );
       for (const channel of channels) await database.notify(channel, 'hola');
       await expect.poll(() => received.length).toBe(channels.length);
       await new Promise((resolve) => setImmediate(resolve));

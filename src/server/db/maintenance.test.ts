@@ -19,13 +19,17 @@ async function addMembers(db: Pick<Db, 'execute'>, from: number, count: number) 
 }
 
 async function usersStatistics(db: Db) {
-  const [row] = rowsOf(await db.execute(sql`select reltuples::float8 as "rows" from pg_class where relname = 'users' and relkind = 'r'`));
+  const [row] = rowsOf(
+    await db.execute(sql`select reltuples::float8 as "rows" from pg_class where relname = 'users' and relkind = 'r'`),
+  );
   return Number(row!.rows);
 }
 
 /** The plan of one batch of the users report, its query as the report makes it. */
 async function reportBatchPlan(db: Db) {
-  const plan = rowsOf(await db.execute(sql`explain ${reportBatchQuery(db, { rank: 2, type: 'Gratis', userNumber: 100 })}`));
+  const plan = rowsOf(
+    await db.execute(sql`explain ${reportBatchQuery(db, { rank: 2, type: 'Gratis', userNumber: 100 })}`),
+  );
   return plan.map((row) => String(Object.values(row)[0])).join('\n');
 }
 
@@ -77,7 +81,9 @@ describe('table maintenance (the embedded database has no autovacuum)', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     release();
     await Promise.all([writing, maintaining]);
-    const [row] = rowsOf(await database.db.execute(sql`select count(*)::int as n from users where email like '%@mantenimiento.example'`));
+    const [row] = rowsOf(
+      await database.db.execute(sql`select count(*)::int as n from users where email like '%@mantenimiento.example'`),
+    );
     expect(row!.n).toBe(20_000 + 100 + 3_000 + 5_000 + 10);
   });
 });
@@ -93,11 +99,17 @@ describe('the maintenance job', () => {
       const [job] = await t.db.select().from(jobs).where(eq(jobs.kind, maintenanceJobKind));
       expect(job!.doneAt !== null).toBe(t.database.kind === 'pglite');
       expect(job!.lastError).toBeNull();
-      const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => String(line.msg).startsWith('database maintenance'));
+      const logged = lines
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((line) => String(line.msg).startsWith('database maintenance'));
       if (t.database.kind === 'pglite') {
         // table names and a duration, nothing of their rows
         expect(logged).toHaveLength(1);
-        expect(logged[0]).toMatchObject({ level: 30, msg: 'database maintenance: vacuum and analyze', ms: expect.any(Number) });
+        expect(logged[0]).toMatchObject({
+          level: 30,
+          msg: 'database maintenance: vacuum and analyze',
+          ms: expect.any(Number),
+        });
         expect(logged[0]!.tables).toContain('users');
       } else {
         expect(logged).toEqual([]);

@@ -28,7 +28,8 @@ export async function maintainTables(db: Db): Promise<string[]> {
   const tables = (Array.isArray(result) ? result : (result as { rows: TableSize[] }).rows) as TableSize[];
   const due = tables.filter(
     // reltuples is -1 until a table's first VACUUM or ANALYZE
-    (table) => Number(table.rowsThen) < 0 || Number(table.pagesNow) > Math.floor(Number(table.pagesThen) * growthToMaintain),
+    (table) =>
+      Number(table.rowsThen) < 0 || Number(table.pagesNow) > Math.floor(Number(table.pagesThen) * growthToMaintain),
   );
   for (const table of due) await db.execute(sql`vacuum (analyze) ${sql.identifier(table.name)}`);
   return due.map((table) => table.name);
@@ -38,5 +39,6 @@ export async function maintainTables(db: Db): Promise<string[]> {
 export async function maintainDatabase(db: Db, log: Pick<Log, 'info'>): Promise<void> {
   const started = performance.now();
   const tables = await maintainTables(db);
-  if (tables.length > 0) log.info({ tables, ms: Math.round(performance.now() - started) }, 'database maintenance: vacuum and analyze');
+  if (tables.length > 0)
+    log.info({ tables, ms: Math.round(performance.now() - started) }, 'database maintenance: vacuum and analyze');
 }

@@ -19,8 +19,12 @@ describe.skipIf(!serverUrl)('migrations from several instances at once', () => {
     const instances = await Promise.all([1, 2, 3].map(() => openDatabase({ url: url.toString() })));
     try {
       await Promise.all(instances.map((database) => database.migrate()));
-      const applied = await instances[0]!.db.execute<{ count: string }>(sql`select count(*) from drizzle.__drizzle_migrations`);
-      const rows = (Array.isArray(applied) ? applied : (applied as { rows: { count: string }[] }).rows) as { count: string }[];
+      const applied = await instances[0]!.db.execute<{ count: string }>(
+        sql`select count(*) from drizzle.__drizzle_migrations`,
+      );
+      const rows = (Array.isArray(applied) ? applied : (applied as { rows: { count: string }[] }).rows) as {
+        count: string;
+      }[];
       const files = (await readdir(migrationsFolder)).filter((file) => file.endsWith('.sql'));
       expect(Number(rows[0]!.count)).toBe(files.length);
     } finally {

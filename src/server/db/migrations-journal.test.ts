@@ -4,14 +4,18 @@ import { describe, expect, it } from 'vitest';
 import { migrationsFolder } from './client.ts';
 
 type Entry = { idx: number; when: number; tag: string };
-const journal = JSON.parse(readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: Entry[] };
+const journal = JSON.parse(readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as {
+  entries: Entry[];
+};
 
 // 0007 and 0008 landed with earlier timestamps than 0006 (a merge); every database has them applied, so they stay
 const landedOutOfOrder = new Set(['0007_procedures_search_text', '0008_procedures_search_text_triggers']);
 
 describe('migration journal', () => {
   it('numbers every migration in order, one SQL file each', () => {
-    const files = readdirSync(migrationsFolder).filter((file) => file.endsWith('.sql')).sort();
+    const files = readdirSync(migrationsFolder)
+      .filter((file) => file.endsWith('.sql'))
+      .sort();
     expect(journal.entries.map((entry) => `${entry.tag}.sql`)).toEqual(files);
     journal.entries.forEach((entry, index) => {
       expect(entry.idx).toBe(index);

@@ -15,12 +15,17 @@ beforeAll(async () => {
 });
 afterAll(async () => database.close());
 
-const codeOf = (error: unknown): unknown => (error as { code?: unknown; cause?: { code?: unknown } }).cause?.code ?? (error as { code?: unknown }).code;
+const codeOf = (error: unknown): unknown =>
+  (error as { code?: unknown; cause?: { code?: unknown } }).cause?.code ?? (error as { code?: unknown }).code;
 
 describe('the database client', () => {
   it('gives the same values as PostgreSQL clients: timestamps as Date, json parsed, numeric and bigint as before', async () => {
     const [row] = await database.db
-      .select({ at: sql<Date>`now()`.mapWith((value: string) => new Date(value)), json: sql`'{"a":[1,2]}'::jsonb`, count: sql`count(*)`.mapWith(Number) })
+      .select({
+        at: sql<Date>`now()`.mapWith((value: string) => new Date(value)),
+        json: sql`'{"a":[1,2]}'::jsonb`,
+        count: sql`count(*)`.mapWith(Number),
+      })
       .from(sql`(select 1) as one`);
     expect(row!.at).toBeInstanceOf(Date);
     expect(row!.json).toEqual({ a: [1, 2] });
@@ -29,7 +34,9 @@ describe('the database client', () => {
 
   it('keeps the database error code, so unique violations are still recognised', async () => {
     await database.db.execute(sql`insert into thread_probe values (1, 'uno')`);
-    const failure = await database.db.execute(sql`insert into thread_probe values (1, 'otra vez')`).catch((error: unknown) => error);
+    const failure = await database.db
+      .execute(sql`insert into thread_probe values (1, 'otra vez')`)
+      .catch((error: unknown) => error);
     expect(codeOf(failure)).toBe('23505');
   });
 
@@ -46,10 +53,12 @@ describe('the database client', () => {
       })
       .catch((error: Error) => error.message);
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const outside = database.db.execute(sql`select count(*)::int as n from thread_probe where id = 2`).then((result) => {
-      order.push('outside');
-      return (result as unknown as { rows: { n: number }[] }).rows[0];
-    });
+    const outside = database.db
+      .execute(sql`select count(*)::int as n from thread_probe where id = 2`)
+      .then((result) => {
+        order.push('outside');
+        return (result as unknown as { rows: { n: number }[] }).rows[0];
+      });
     release();
     expect(await transaction).toBe('deshacer');
     expect(await outside).toEqual({ n: 0 });
@@ -60,18 +69,22 @@ describe('the database client', () => {
     const received: string[] = [];
     await database.listen('thread_probe', (payload) => received.push(payload));
     await database.notify('thread_probe', 'hola');
-    for (let attempt = 0; attempt < 50 && received.length === 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let attempt = 0; attempt < 50 && received.length === 0; attempt++)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     expect(received).toEqual(['hola']);
   });
 
-  it.skipIf(Boolean(process.env.TEST_DATABASE_URL))('keeps this thread free while PGlite works on a long query', async () => {
-    let ticks = 0;
-    const timer = setInterval(() => (ticks += 1), 5);
-    await database.db.execute(sql`select count(*) from generate_series(1, 3000000)`);
-    clearInterval(timer);
-    // with PGlite on this thread the query ran synchronously and no timer could fire in between
-    expect(ticks).toBeGreaterThan(1);
-  });
+  it.skipIf(Boolean(process.env.TEST_DATABASE_URL))(
+    'keeps this thread free while PGlite works on a long query',
+    async () => {
+      let ticks = 0;
+      const timer = setInterval(() => (ticks += 1), 5);
+      await database.db.execute(sql`select count(*) from generate_series(1, 3000000)`);
+      clearInterval(timer);
+      // with PGlite on this thread the query ran synchronously and no timer could fire in between
+      expect(ticks).toBeGreaterThan(1);
+    },
+  );
 });
 
 const startBuffersLimit = 32 * 1024 * 1024;
@@ -87,7 +100,7 @@ async function settledArrayBuffers(client: Awaited<ReturnType<typeof startPglite
 }
 
 describe('the database thread', () => {
-  it('keeps none of its start-up buffers once ready (the WebAssembly file, initdb\'s cluster)', async () => {
+  it("keeps none of its start-up buffers once ready (the WebAssembly file, initdb's cluster)", async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'cxvet-thread-'));
     const client = await startPgliteThread({ dataDir });
     try {

@@ -134,7 +134,8 @@ export async function startPgliteThread(options: { dataDir: string; template?: B
   const queries = (tx?: number): PgliteQueries => ({
     query: <T>(sql: string, params?: unknown[], options?: QueryOptions) =>
       call<Results<T>>({ op: 'query', sql, params: params ?? [], options: wireOptions(options), tx }),
-    exec: (sql: string, options?: QueryOptions) => call<Results[]>({ op: 'exec', sql, options: wireOptions(options), tx }),
+    exec: (sql: string, options?: QueryOptions) =>
+      call<Results[]>({ op: 'exec', sql, options: wireOptions(options), tx }),
   });
 
   const client: PgliteClient = {

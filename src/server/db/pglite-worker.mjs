@@ -118,7 +118,9 @@ async function handle(message, pg) {
       return null;
     }
     case 'listen':
-      await pg.listen(message.channel, (payload) => port.postMessage({ event: 'notification', channel: message.channel, payload }));
+      await pg.listen(message.channel, (payload) =>
+        port.postMessage({ event: 'notification', channel: message.channel, payload }),
+      );
       return null;
     case 'dump': {
       const dumped = await pg.dumpDataDir(message.compression);

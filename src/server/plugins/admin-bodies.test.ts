@@ -13,7 +13,9 @@ const sampleId = '00000000-0000-4000-8000-000000000000';
 describe('every Admin write', () => {
   it('answers 400 with a Spanish message for a malformed body (null, an array, a string, a number), never a 500', async () => {
     const admin = await signedInAs(t, { type: 'Admin' });
-    const writes = t.app.routeTable.filter((route) => route.url.startsWith('/api/admin') && ['POST', 'PUT', 'PATCH'].includes(route.method));
+    const writes = t.app.routeTable.filter(
+      (route) => route.url.startsWith('/api/admin') && ['POST', 'PUT', 'PATCH'].includes(route.method),
+    );
     expect(writes.length).toBeGreaterThan(10);
     for (const route of writes) {
       const url = route.url.replace(/:[A-Za-z]+/g, sampleId).replace('*', 'x');

@@ -14,13 +14,20 @@ const sampleId = '00000000-0000-4000-8000-000000000000';
 
 describe('the Admin scope', () => {
   it('guards every /api/admin route in the route table: 401 for a guest, 403 for a Basic or Premium member', async () => {
-    const adminRoutes = t.app.routeTable.filter((route) => route.url.startsWith('/api/admin') && route.method !== 'HEAD');
+    const adminRoutes = t.app.routeTable.filter(
+      (route) => route.url.startsWith('/api/admin') && route.method !== 'HEAD',
+    );
     expect(adminRoutes.length).toBeGreaterThan(20);
     const basic = await signedInAs(t, { type: 'Gratis' });
     const premium = await signedInAs(t, { type: 'Premium' });
     for (const route of adminRoutes) {
       const url = route.url.replace(/:[A-Za-z]+/g, sampleId).replace('*', 'x');
-      const request = { method: route.method as 'GET', url, headers: { origin: testPublicUrl, 'content-type': 'application/json' }, payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : '{}' };
+      const request = {
+        method: route.method as 'GET',
+        url,
+        headers: { origin: testPublicUrl, 'content-type': 'application/json' },
+        payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : '{}',
+      };
       const guest = await t.app.inject(request);
       expect(guest.statusCode, `${route.method} ${route.url} as a guest`).toBe(401);
       for (const member of [basic, premium]) {
@@ -38,7 +45,12 @@ describe('the Admin scope', () => {
       const members = [await signedInAs(t, { type: 'Gratis' }), await signedInAs(t, { type: 'Premium' })];
       for (const route of routes) {
         const url = route.url.replace(/:[A-Za-z]+/g, sampleId).replace('*', 'x');
-        const request = { method: route.method as 'GET', url, headers: { origin: testPublicUrl, 'content-type': 'application/json' }, payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : '{}' };
+        const request = {
+          method: route.method as 'GET',
+          url,
+          headers: { origin: testPublicUrl, 'content-type': 'application/json' },
+          payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : '{}',
+        };
         expect((await t.app.inject(request)).statusCode, `${route.method} ${route.url} as a guest`).toBe(401);
         for (const member of members) {
           const response = await t.app.inject({ ...request, headers: { ...request.headers, cookie: member.cookie } });

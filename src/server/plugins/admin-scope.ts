@@ -44,7 +44,9 @@ export function forbidUnguardedAdminRoutes(app: FastifyInstance) {
   app.addHook('onRoute', function (this: FastifyInstance, route) {
     for (const method of [route.method].flat()) routeTable.push({ method, url: route.url });
     if (route.url.startsWith(adminPathPrefix) && !this.isAdminScope) {
-      throw new Error(`${route.method} ${route.url} is outside the Admin scope: register it through registerAdminScope`);
+      throw new Error(
+        `${route.method} ${route.url} is outside the Admin scope: register it through registerAdminScope`,
+      );
     }
   });
 }

@@ -15,7 +15,9 @@ const nul = '\u0000';
 describe('a NUL byte in a request', () => {
   it('gets a 400 with a Spanish message on every route with a body or query, as a guest and as an Admin; never a 500', async () => {
     const admin = await signedInAs(t, { type: 'Admin' });
-    const routes = t.app.routeTable.filter((route) => route.method !== 'HEAD' && route.method !== 'OPTIONS' && !route.url.includes('/webhooks/'));
+    const routes = t.app.routeTable.filter(
+      (route) => route.method !== 'HEAD' && route.method !== 'OPTIONS' && !route.url.includes('/webhooks/'),
+    );
     expect(routes.length).toBeGreaterThan(60);
     for (const route of routes) {
       const url = route.url.replace(/:[A-Za-z]+/g, sampleId).replace('*', 'x');
@@ -23,7 +25,12 @@ describe('a NUL byte in a request', () => {
       for (const cookie of [undefined, admin.cookie]) {
         const who = `${route.method} ${route.url} as ${cookie ? 'an Admin' : 'a guest'}`;
         const headers = { origin: testPublicUrl, ...(cookie ? { cookie } : {}) };
-        const inQuery = await t.app.inject({ method: route.method as 'GET', url: `${url}?q=a%00b&token=%00`, remoteAddress: randomTestIp(), headers });
+        const inQuery = await t.app.inject({
+          method: route.method as 'GET',
+          url: `${url}?q=a%00b&token=%00`,
+          remoteAddress: randomTestIp(),
+          headers,
+        });
         expect(inQuery.statusCode, `${who}, NUL in the query`).not.toBe(500);
         if (!(cookie === undefined && inQuery.statusCode === 401)) {
           expect(inQuery.statusCode, `${who}, NUL in the query`).toBe(400);
@@ -38,7 +45,8 @@ describe('a NUL byte in a request', () => {
           payload: JSON.stringify({ name: `a${nul}b`, email: `x${nul}@example.com`, items: [{ title: nul }] }),
         });
         expect(inBody.statusCode, `${who}, NUL in the body`).not.toBe(500);
-        if (!(cookie === undefined && inBody.statusCode === 401)) expect(inBody.statusCode, `${who}, NUL in the body`).toBe(400);
+        if (!(cookie === undefined && inBody.statusCode === 401))
+          expect(inBody.statusCode, `${who}, NUL in the body`).toBe(400);
       }
     }
   });
@@ -50,15 +58,33 @@ describe('a NUL byte in a request', () => {
       remoteAddress: randomTestIp(),
       headers: { origin: testPublicUrl },
       payload: {
-        plan: 'basic', name: `Ana${nul}`, email: 'nul@example.com', confirmEmail: 'nul@example.com', phoneNumber: '+525512345678',
-        confirmPhoneNumber: '+525512345678', password: 'Secreta1', confirmPassword: 'Secreta1', country: 'México', city: 'Puebla',
-        homeUniversity: '', organizationId: null, promoMail: false, newsMail: false, terms: true,
+        plan: 'basic',
+        name: `Ana${nul}`,
+        email: 'nul@example.com',
+        confirmEmail: 'nul@example.com',
+        phoneNumber: '+525512345678',
+        confirmPhoneNumber: '+525512345678',
+        password: 'Secreta1',
+        confirmPassword: 'Secreta1',
+        country: 'México',
+        city: 'Puebla',
+        homeUniversity: '',
+        organizationId: null,
+        promoMail: false,
+        newsMail: false,
+        terms: true,
       },
     });
     expect(signUp.statusCode).toBe(400);
-    expect(signUp.json()).toMatchObject({ code: 'VALIDATION', fields: { name: 'El texto contiene caracteres no permitidos.' } });
+    expect(signUp.json()).toMatchObject({
+      code: 'VALIDATION',
+      fields: { name: 'El texto contiene caracteres no permitidos.' },
+    });
     const login = await t.app.inject({
-      method: 'POST', url: '/api/account/login', remoteAddress: randomTestIp(), headers: { origin: testPublicUrl },
+      method: 'POST',
+      url: '/api/account/login',
+      remoteAddress: randomTestIp(),
+      headers: { origin: testPublicUrl },
       payload: { email: `a${nul}@example.com`, password: 'x' },
     });
     expect(login.statusCode).toBe(400);

@@ -23,7 +23,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.status(400).send(errorBody('VALIDATION', fields));
     }
     const status = error.statusCode ?? 500;
-    if (status === 413 || error.code === 'FST_REQ_FILE_TOO_LARGE') return reply.status(413).send(errorBody('PAYLOAD_TOO_LARGE'));
+    if (status === 413 || error.code === 'FST_REQ_FILE_TOO_LARGE')
+      return reply.status(413).send(errorBody('PAYLOAD_TOO_LARGE'));
     if (status === 429) return reply.status(429).send(errorBody('RATE_LIMITED'));
     if (status >= 400 && status < 500) {
       return reply.status(status).send(errorBody(status === 404 ? 'NOT_FOUND' : 'VALIDATION'));

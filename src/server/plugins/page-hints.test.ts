@@ -23,7 +23,11 @@ const context: PageHintsContext = {
 const manifest = {
   'index.html': { file: 'assets/index-A.js', isEntry: true, imports: ['_vendor-B.js'], css: ['assets/index-A.css'] },
   '_vendor-B.js': { file: 'assets/vendor-B.js' },
-  'src/web/routes/landing/landing.tsx': { file: 'assets/landing-C.js', imports: ['_vendor-B.js', '_guest-D.js', 'index.html'], css: ['assets/landing-C.css'] },
+  'src/web/routes/landing/landing.tsx': {
+    file: 'assets/landing-C.js',
+    imports: ['_vendor-B.js', '_guest-D.js', 'index.html'],
+    css: ['assets/landing-C.css'],
+  },
   '_guest-D.js': { file: 'assets/guest-D.js', imports: ['_vendor-B.js'], css: ['assets/guest-D.css'] },
   'src/web/routes/catalog/catalog.tsx': { file: 'assets/catalog-E.js', imports: ['_guest-D.js'] },
   'src/web/routes/catalog/procedure.tsx': { file: 'assets/procedure-F.js', imports: ['_guest-D.js'] },
@@ -43,7 +47,8 @@ beforeAll(async () => {
 afterAll(() => rm(distDir, { recursive: true, force: true }));
 
 const head = (html: string) => html.slice(html.indexOf('<head>'), html.indexOf('</head>'));
-const page = (url: string, asker = guest) => createPageHints(distDir, context).html(new URL(url, 'http://localhost'), asker);
+const page = (url: string, asker = guest) =>
+  createPageHints(distDir, context).html(new URL(url, 'http://localhost'), asker);
 
 describe('guest pages name what they need in their head', () => {
   it("the home page: its screen's chunks and stylesheets (not what index.html loads already), its data and first picture", async () => {
@@ -59,7 +64,9 @@ describe('guest pages name what they need in their head', () => {
       expect(html).toContain(`<link rel="preload" as="fetch" crossorigin href="${api}">`);
     }
     // the picture's address is escaped as an attribute
-    expect(html).toContain('<link rel="preload" as="image" fetchpriority="high" href="/media/landing_page/hero &quot;1&quot;.jpg">');
+    expect(html).toContain(
+      '<link rel="preload" as="image" fetchpriority="high" href="/media/landing_page/hero &quot;1&quot;.jpg">',
+    );
     expect(head(await page('/index'))).toContain('href="/api/landing"');
   });
 
@@ -67,7 +74,9 @@ describe('guest pages name what they need in their head', () => {
     asked.length = 0;
     const html = head(await page('/procedimientos/kynd/Perro?q=perra&page=2'));
     expect(html).toContain('/assets/catalog-E.js');
-    expect(html).toContain('<link rel="preload" as="fetch" crossorigin href="/api/catalog/procedures?page=2&amp;q=perra&amp;species=Perro">');
+    expect(html).toContain(
+      '<link rel="preload" as="fetch" crossorigin href="/api/catalog/procedures?page=2&amp;q=perra&amp;species=Perro">',
+    );
     expect(html).toContain('href="/api/catalog/filters"');
     // the same srcset and sizes as the first card's <img>: the browser takes the copy it will show, once
     const srcset = ['360', '480', '720', '960'].map((w) => `/media/procedures/a/preview.jpg?w=${w} ${w}w`).join(', ');
@@ -87,7 +96,9 @@ describe('guest pages name what they need in their head', () => {
     const id = '0b7c2f6e-8a7d-4c1e-9f1a-2b3c4d5e6f70';
     const html = head(await page(`/procedimiento/${id}`));
     expect(html).toContain(`<link rel="preload" as="fetch" crossorigin href="/api/catalog/procedures/${id}">`);
-    expect(html).toContain(`<link rel="preload" as="image" fetchpriority="high" href="/media/procedures/${id}/poster.jpg">`);
+    expect(html).toContain(
+      `<link rel="preload" as="image" fetchpriority="high" href="/media/procedures/${id}/poster.jpg">`,
+    );
     expect(head(await page(`/procedimiento/${id}`, member))).not.toContain('as="image"');
     const other = head(await page('/procedimiento/%22%3E%3Cscript%3E'));
     expect(other).toContain('/assets/procedure-F.js');
@@ -140,7 +151,13 @@ describe('guest pages name what they need in their head', () => {
     await writeFile(path.join(rebuilt, '.vite', 'manifest.json'), JSON.stringify(manifest));
     const hints = createPageHints(rebuilt, context);
     expect(await hints.html(new URL('http://localhost/'), guest)).toContain('/assets/landing-C.js');
-    const next = { ...manifest, 'src/web/routes/landing/landing.tsx': { ...manifest['src/web/routes/landing/landing.tsx'], file: 'assets/landing-N.js' } };
+    const next = {
+      ...manifest,
+      'src/web/routes/landing/landing.tsx': {
+        ...manifest['src/web/routes/landing/landing.tsx'],
+        file: 'assets/landing-N.js',
+      },
+    };
     await writeFile(path.join(rebuilt, '.vite', 'manifest.json'), JSON.stringify(next));
     await writeFile(path.join(rebuilt, 'index.html'), indexHtml.replace('<body>', '<body data-build="2">'));
     // a later build time, however fast this test writes

@@ -36,7 +36,12 @@ type Page = {
   module: string;
   /** the API addresses the page fetches as it first renders, from its path and query */
   data: (match: RegExpExecArray, search: URLSearchParams) => string[];
-  picture?: (context: PageHintsContext, match: RegExpExecArray, search: URLSearchParams, asker: Asker) => Promise<string | null>;
+  picture?: (
+    context: PageHintsContext,
+    match: RegExpExecArray,
+    search: URLSearchParams,
+    asker: Asker,
+  ) => Promise<string | null>;
   /**
    * The picture's `sizes` where the page shows it with its narrower copies (srcset): the preload names the same
    * srcset and sizes, so the browser fetches the copy the <img> will pick and not the original as well.
@@ -46,7 +51,6 @@ type Page = {
 
 /** What every page's root loader fetches (src/web/router.tsx). */
 const rootData = ['/api/me', '/api/payments/config'];
-
 
 const pages: Page[] = [
   {
@@ -82,7 +86,8 @@ const pages: Page[] = [
 
 /** The API query of a catalogue address, parsed as catalog.tsx parses it; null for an address it rejects. */
 function catalogQuery(match: RegExpExecArray, search: URLSearchParams): CatalogApiQuery | null {
-  const params = match[1] === undefined ? {} : { type: decodeURIComponent(match[1]), filter: decodeURIComponent(match[2]!) };
+  const params =
+    match[1] === undefined ? {} : { type: decodeURIComponent(match[1]), filter: decodeURIComponent(match[2]!) };
   const view = parseCatalogView(params, search);
   return view ? toApiQuery(view) : null;
 }
@@ -93,12 +98,17 @@ const escapeAttribute = (value: string) =>
 /** A picture's preload; with its copies' srcset and the page's sizes where its <img> has them. */
 function pictureHint(picture: string, sizes: string | undefined): string {
   const srcset = sizes ? pictureSrcSet(picture) : undefined;
-  const responsive = srcset && sizes ? ` imagesrcset="${escapeAttribute(srcset)}" imagesizes="${escapeAttribute(sizes)}"` : '';
+  const responsive =
+    srcset && sizes ? ` imagesrcset="${escapeAttribute(srcset)}" imagesizes="${escapeAttribute(sizes)}"` : '';
   return `<link rel="preload" as="image" fetchpriority="high" href="${escapeAttribute(picture)}"${responsive}>`;
 }
 
 /** The chunks and stylesheets a screen's module loads, its own first (the manifest's static imports, followed). */
-function screenFiles(manifest: Manifest, module: string, alreadyLoaded: Set<string>): { scripts: string[]; styles: string[] } {
+function screenFiles(
+  manifest: Manifest,
+  module: string,
+  alreadyLoaded: Set<string>,
+): { scripts: string[]; styles: string[] } {
   const scripts: string[] = [];
   const styles: string[] = [];
   const seen = new Set<string>();
@@ -126,7 +136,8 @@ function screenHints(manifest: Manifest, module: string, alreadyLoaded: Set<stri
 }
 
 /** The data preloads of one request: crossorigin is fetch()'s mode with same-origin credentials, so the app's own request takes the preloaded answer. */
-const dataHints = (urls: string[]) => urls.map((url) => `<link rel="preload" as="fetch" crossorigin href="${escapeAttribute(url)}">`).join('');
+const dataHints = (urls: string[]) =>
+  urls.map((url) => `<link rel="preload" as="fetch" crossorigin href="${escapeAttribute(url)}">`).join('');
 
 /**
  * index.html as the console gets it, the same with the header bar painted before the app's code (the site's
@@ -159,8 +170,12 @@ export function createPageHints(distDir: string, context: PageHintsContext) {
     }
     // what index.html loads already: its own script, preloads and stylesheets
     const alreadyLoaded = new Set([...html.matchAll(/(?:src|href)="\/([^"]+)"/g)].map((found) => found[1]!));
-    const screens = manifest ? new Map(pages.map((page) => [page.module, screenHints(manifest, page.module, alreadyLoaded)])) : null;
-    const shell = context.testPayments ? `<div id="root" ${testModeRootAttribute}>${testModeNoticeHtml}${pageShellHtml}</div>` : `<div id="root">${pageShellHtml}</div>`;
+    const screens = manifest
+      ? new Map(pages.map((page) => [page.module, screenHints(manifest, page.module, alreadyLoaded)]))
+      : null;
+    const shell = context.testPayments
+      ? `<div id="root" ${testModeRootAttribute}>${testModeNoticeHtml}${pageShellHtml}</div>`
+      : `<div id="root">${pageShellHtml}</div>`;
     build = { html, withShell: html.replace(root, shell), screens, mtimeMs };
     return build;
   }
@@ -180,7 +195,9 @@ export function createPageHints(distDir: string, context: PageHintsContext) {
       } catch {
         return page; // an address that does not decode: the app shows its own answer
       }
-      const picture = candidate.picture ? await candidate.picture(context, match, url.searchParams, asker).catch(() => null) : null;
+      const picture = candidate.picture
+        ? await candidate.picture(context, match, url.searchParams, asker).catch(() => null)
+        : null;
       if (picture) hints = `${pictureHint(picture, candidate.pictureSizes)}${hints}`;
       return page.replace('</head>', `${hints}</head>`);
     }

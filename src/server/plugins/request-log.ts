@@ -1,8 +1,20 @@
 import { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { loggedUserId } from './authorization.ts';
 
-type LoggedError = { type: string; message: string; code?: string; stack?: string; cause?: LoggedError | DatabaseErrorSummary };
-type DatabaseErrorSummary = { type: 'DatabaseError'; code?: string; constraint?: string; table?: string; column?: string };
+type LoggedError = {
+  type: string;
+  message: string;
+  code?: string;
+  stack?: string;
+  cause?: LoggedError | DatabaseErrorSummary;
+};
+type DatabaseErrorSummary = {
+  type: 'DatabaseError';
+  code?: string;
+  constraint?: string;
+  table?: string;
+  column?: string;
+};
 
 // Drizzle appends the query's parameters (names, e-mails, reset codes…) to its error message
 const withoutParams = (text: string) => text.split('\nparams:')[0]!;
@@ -12,13 +24,21 @@ const withoutParams = (text: string) => text.split('\nparams:')[0]!;
  * reduced to its code and the constraint/table/column it names, since its message may quote the offending value.
  */
 export function serializeError(error: unknown, depth = 0): LoggedError | DatabaseErrorSummary {
-  const value = error as { name?: string; message?: unknown; code?: unknown; stack?: unknown; cause?: unknown; severity?: unknown } | null;
+  const value = error as {
+    name?: string;
+    message?: unknown;
+    code?: unknown;
+    stack?: unknown;
+    cause?: unknown;
+    severity?: unknown;
+  } | null;
   if (value && typeof value === 'object' && typeof value.severity === 'string') {
     const db = value as { code?: string; constraint?: string; table?: string; column?: string };
     return { type: 'DatabaseError', code: db.code, constraint: db.constraint, table: db.table, column: db.column };
   }
   if (!value || typeof value !== 'object') return { type: typeof error, message: '' };
-  const frames = typeof value.stack === 'string' ? value.stack.split('\n').filter((line) => line.startsWith('    at ')) : [];
+  const frames =
+    typeof value.stack === 'string' ? value.stack.split('\n').filter((line) => line.startsWith('    at ')) : [];
   return {
     type: value.name ?? 'Error',
     message: withoutParams(String(value.message ?? '')),
@@ -32,17 +52,31 @@ export function serializeError(error: unknown, depth = 0): LoggedError | Databas
  * Logger options: Fastify's own request lines are off (they carry URLs with tokens and reset codes); errors go
  * through serializeError.
  */
-export function loggerOptions(level: string, stream?: NodeJS.WritableStream): Pick<FastifyServerOptions, 'logger' | 'logController'> {
+export function loggerOptions(
+  level: string,
+  stream?: NodeJS.WritableStream,
+): Pick<FastifyServerOptions, 'logger' | 'logController'> {
   const logController = new LogController({ disableRequestLogging: true });
   if (level === 'silent' && !stream) return { logger: false, logController };
   return {
-    logger: { level, serializers: { err: (error: unknown) => serializeError(error) as never }, ...(stream ? { stream } : {}) },
+    logger: {
+      level,
+      serializers: { err: (error: unknown) => serializeError(error) as never },
+      ...(stream ? { stream } : {}),
+    },
     logController,
   };
 }
 
 /** The request log's line: method, route pattern (not the URL), status, time and user id; reqId where the logger has none. */
-export type RequestLine = { reqId?: string; method: string; route: string; status: number; ms: number; userId: string | null };
+export type RequestLine = {
+  reqId?: string;
+  method: string;
+  route: string;
+  status: number;
+  ms: number;
+  userId: string | null;
+};
 
 export function logRequest(log: Pick<FastifyBaseLogger, 'info'>, line: RequestLine): void {
   log.info(line, 'request');

@@ -8,7 +8,10 @@ const isBuiltAsset = (url: string) => url.startsWith('/assets/');
 type SecurityHeaderOptions = { https: boolean; mediaOrigin?: string };
 
 /** CSP and friends on HTML and API responses; HTTPS-only headers only when we are served over HTTPS. */
-export async function registerSecurityHeaders(app: FastifyInstance, options: SecurityHeaderOptions): Promise<SetSecurityHeaders> {
+export async function registerSecurityHeaders(
+  app: FastifyInstance,
+  options: SecurityHeaderOptions,
+): Promise<SetSecurityHeaders> {
   const setHeaders = createSecurityHeaders(options);
   app.addHook('onRequest', (request, reply, done) => {
     if (isBuiltAsset(request.url)) return done();

@@ -5,7 +5,9 @@ import { trustedOrigins } from './trusted-origins.ts';
 
 describe('trustedOrigins', () => {
   it('trusts PUBLIC_URL alone in production', () => {
-    expect(trustedOrigins({ publicUrl: 'https://cxvet.com', port: 3000, production: true })).toEqual(['https://cxvet.com']);
+    expect(trustedOrigins({ publicUrl: 'https://cxvet.com', port: 3000, production: true })).toEqual([
+      'https://cxvet.com',
+    ]);
   });
 
   it('adds the Vite dev server and every loopback alias of our port in development', () => {
@@ -29,12 +31,23 @@ describe('signing in from each origin', () => {
   async function signIn(t: TestApp, origin: string) {
     const user = await createUser(t);
     return (
-      await t.app.inject({ method: 'POST', url: '/api/account/login', remoteAddress: randomTestIp(), headers: { origin }, payload: { email: user.email, password: testPassword } })
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/account/login',
+        remoteAddress: randomTestIp(),
+        headers: { origin },
+        payload: { email: user.email, password: testPassword },
+      })
     ).statusCode;
   }
 
   it('accepts every loopback alias of the configured port in development, and no other port', async () => {
-    for (const origin of ['http://localhost:3000', 'http://127.0.0.1:3000', 'http://[::1]:3000', 'http://localhost:5173']) {
+    for (const origin of [
+      'http://localhost:3000',
+      'http://127.0.0.1:3000',
+      'http://[::1]:3000',
+      'http://localhost:5173',
+    ]) {
       expect(await signIn(development, origin), origin).toBe(200);
     }
     expect(await signIn(development, 'http://127.0.0.1:4000')).toBe(403);

@@ -23,7 +23,13 @@ beforeAll(async () => {
   database = await createTestDatabase();
   const config = testConfig({ dataDir: distDir });
   const mailer = createMailer({ db: database.db, from: config.mailFrom, log: { info() {} } });
-  app = await buildApp({ config, database, storage: createLocalStorage(path.join(distDir, 'uploads')), mailer, distDir });
+  app = await buildApp({
+    config,
+    database,
+    storage: createLocalStorage(path.join(distDir, 'uploads')),
+    mailer,
+    distDir,
+  });
   await app.ready();
 });
 afterAll(async () => {
@@ -51,7 +57,9 @@ describe('web app headers', () => {
   });
 
   it('keeps the security headers on API answers and on a missing asset', async () => {
-    expect(String((await app.inject({ url: '/api/health' })).headers['content-security-policy'])).toContain("frame-ancestors 'none'");
+    expect(String((await app.inject({ url: '/api/health' })).headers['content-security-policy'])).toContain(
+      "frame-ancestors 'none'",
+    );
     const missing = await app.inject({ url: '/assets/nada-123.js' });
     expect(missing.statusCode).toBe(404);
   });
@@ -72,7 +80,10 @@ describe('web app pages', () => {
 
 describe('web app files', () => {
   it('serves the precompressed copy to a browser that accepts it, and other files revalidated', async () => {
-    const compressed = await app.inject({ url: '/assets/index-Ab12Cd34.js', headers: { 'accept-encoding': 'br, gzip' } });
+    const compressed = await app.inject({
+      url: '/assets/index-Ab12Cd34.js',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
     expect(compressed.statusCode).toBe(200);
     expect(compressed.headers['content-encoding']).toBe('br');
     expect(compressed.body).toBe('brotli bytes');

@@ -7,7 +7,11 @@ import { errorBody } from './error-handler.ts';
 import { createPageHints, type PageHintsContext } from './page-hints.ts';
 
 /** Serves the built SPA: hashed assets cached for a year, index.html for every client route. */
-export async function registerWebApp(app: FastifyInstance, distDir: string | null, context: PageHintsContext): Promise<void> {
+export async function registerWebApp(
+  app: FastifyInstance,
+  distDir: string | null,
+  context: PageHintsContext,
+): Promise<void> {
   const hasBuild = distDir !== null && existsSync(path.join(distDir, 'index.html'));
   const pageHints = hasBuild ? createPageHints(distDir, context) : null;
   if (distDir !== null && hasBuild) {
@@ -43,7 +47,9 @@ export async function registerWebApp(app: FastifyInstance, distDir: string | nul
       reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding').type('text/html; charset=utf-8');
       // a few kB, compressed fast: the page is the first thing a phone waits for
       if (/\bbr\b/.test(String(request.headers['accept-encoding'] ?? ''))) {
-        return reply.header('content-encoding', 'br').send(brotliCompressSync(html, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } }));
+        return reply
+          .header('content-encoding', 'br')
+          .send(brotliCompressSync(html, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } }));
       }
       return reply.send(html);
     }

@@ -5,6 +5,9 @@ import { LRUCache } from 'lru-cache';
  * up front: the session, viewing-token and media-grant caches held ~7 MB from the first second (issue #13), so the
  * bound is kept as a size of one per entry instead.
  */
-export function boundedCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>>(options: { entries: number; ttl: number }): LRUCache<K, V> {
+export function boundedCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>>(options: {
+  entries: number;
+  ttl: number;
+}): LRUCache<K, V> {
   return new LRUCache<K, V>({ maxSize: options.entries, sizeCalculation: () => 1, ttl: options.ttl });
 }

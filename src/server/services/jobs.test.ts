@@ -85,14 +85,20 @@ describe('the job runner', () => {
     await runner.runDue();
     await runner.stop();
     expect(runs).toBe(1);
-    const pending = (await database.db.select().from(jobs).where(eq(jobs.kind, 'test.recurring'))).filter((job) => job.doneAt === null);
+    const pending = (await database.db.select().from(jobs).where(eq(jobs.kind, 'test.recurring'))).filter(
+      (job) => job.doneAt === null,
+    );
     expect(pending).toHaveLength(1);
     expect(pending[0]!.runAt.getTime()).toBeGreaterThan(Date.now() + 50_000);
   });
 
   it('queues a recurring job with a first delay once, and a restart keeps the time already queued (the scheduled backup)', async () => {
     const make = () =>
-      createJobRunner({ db: database.db, handlers: { 'test.daily': async () => {} }, recurring: [{ kind: 'test.daily', everyMs: 86_400_000, firstAfterMs: 3_600_000 }] });
+      createJobRunner({
+        db: database.db,
+        handlers: { 'test.daily': async () => {} },
+        recurring: [{ kind: 'test.daily', everyMs: 86_400_000, firstAfterMs: 3_600_000 }],
+      });
     const first = make();
     const before = Date.now();
     await first.start();

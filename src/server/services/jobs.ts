@@ -49,7 +49,12 @@ export function createJobRunner(deps: {
   async function queue(kind: string, options: ScheduleOptions = {}): Promise<boolean> {
     const queued = await (options.tx ?? db)
       .insert(jobs)
-      .values({ kind, payload: options.payload ?? {}, runAt: options.runAt ?? new Date(), uniqueKey: options.uniqueKey ?? null })
+      .values({
+        kind,
+        payload: options.payload ?? {},
+        runAt: options.runAt ?? new Date(),
+        uniqueKey: options.uniqueKey ?? null,
+      })
       .onConflictDoNothing()
       .returning({ id: jobs.id });
     return queued.length > 0;
@@ -57,12 +62,21 @@ export function createJobRunner(deps: {
 
   async function claimOne() {
     if (kinds.length === 0) return null;
-    const rows = await db.execute<{ id: number; kind: string; payload: unknown; attempts: number; unique_key: string | null }>(sql`
+    const rows = await db.execute<{
+      id: number;
+      kind: string;
+      payload: unknown;
+      attempts: number;
+      unique_key: string | null;
+    }>(sql`
       update ${jobs} set locked_until = now() + ${`${lockMs} milliseconds`}::interval, attempts = attempts + 1
       where id = (
         select id from ${jobs}
         where done_at is null and run_at <= now() and (locked_until is null or locked_until < now())
-          and kind in (${sql.join(kinds.map((kind) => sql`${kind}`), sql`, `)})
+          and kind in (${sql.join(
+            kinds.map((kind) => sql`${kind}`),
+            sql`, `,
+          )})
         order by run_at
         for update skip locked
         limit 1
@@ -105,16 +119,24 @@ export function createJobRunner(deps: {
         await handler(job.payload);
         clearInterval(renewal);
         // the key is released so the next occurrence can be queued
-        await db.update(jobs).set({ doneAt: new Date(), lockedUntil: null, uniqueKey: null, lastError: null }).where(eq(jobs.id, job.id));
+        await db
+          .update(jobs)
+          .set({ doneAt: new Date(), lockedUntil: null, uniqueKey: null, lastError: null })
+          .where(eq(jobs.id, job.id));
         const every = recurring.find((each) => each.kind === job.kind);
-        if (every) await schedule(job.kind, { runAt: new Date(Date.now() + every.everyMs), uniqueKey: `recurring:${job.kind}` });
+        if (every)
+          await schedule(job.kind, { runAt: new Date(Date.now() + every.everyMs), uniqueKey: `recurring:${job.kind}` });
       } catch (error) {
         clearInterval(renewal);
         const backoff = Math.min(maxBackoffMs, 30_000 * 2 ** Math.min(job.attempts, 10));
         log.error({ err: error, job: job.kind }, 'job failed');
         await db
           .update(jobs)
-          .set({ lockedUntil: null, lastError: error instanceof Error ? error.message : String(error), runAt: new Date(Date.now() + backoff) })
+          .set({
+            lockedUntil: null,
+            lastError: error instanceof Error ? error.message : String(error),
+            runAt: new Date(Date.now() + backoff),
+          })
           .where(and(eq(jobs.id, job.id), isNull(jobs.doneAt)));
       }
     }
@@ -150,8 +172,15 @@ export function createJobRunner(deps: {
     /** Queues the recurring jobs and polls until stop(). */
     async start() {
       // a job already waiting (from before a restart) keeps its time
-      for (const each of recurring) await schedule(each.kind, { uniqueKey: `recurring:${each.kind}`, runAt: new Date(Date.now() + (each.firstAfterMs ?? 0)) });
-      timer = setInterval(() => void tick().catch((error: unknown) => log.error({ err: error }, 'job poll failed')), deps.pollMs ?? 30_000);
+      for (const each of recurring)
+        await schedule(each.kind, {
+          uniqueKey: `recurring:${each.kind}`,
+          runAt: new Date(Date.now() + (each.firstAfterMs ?? 0)),
+        });
+      timer = setInterval(
+        () => void tick().catch((error: unknown) => log.error({ err: error }, 'job poll failed')),
+        deps.pollMs ?? 30_000,
+      );
       timer.unref();
       void tick().catch(() => {});
     },

@@ -40,7 +40,12 @@ const log = { info() {} };
 
 describe('mailer', () => {
   it('delivers over SMTP when SMTP_URL is set, keeping the outbox empty', async () => {
-    const mailer = createMailer({ db: database.db, smtpUrl: `smtp://127.0.0.1:${port}`, from: 'CxVet <no-responder@cxvet.com>', log });
+    const mailer = createMailer({
+      db: database.db,
+      smtpUrl: `smtp://127.0.0.1:${port}`,
+      from: 'CxVet <no-responder@cxvet.com>',
+      log,
+    });
     await mailer.send({ to: 'ana@example.com', subject: 'Bienvenida a CxVet', html: '<p>Hola</p>', text: 'Hola' });
     expect(received).toHaveLength(1);
     expect(received[0]).toMatchObject({ from: 'no-responder@cxvet.com', to: ['ana@example.com'] });

@@ -9,7 +9,6 @@ export interface Mailer {
   send(message: MailMessage): Promise<void>;
 }
 
-
 /** SMTP when configured; otherwise every mail goes to the outbox table so links work offline. */
 export function createMailer(options: { db: Db; smtpUrl?: string; from: string; log: Pick<Log, 'info'> }): Mailer {
   const { db, smtpUrl, from, log } = options;

@@ -62,13 +62,17 @@ export function rateLimitStore(counter: RateCounter) {
     private readonly prefix: string;
     constructor(given: object = {}) {
       const options = given as RouteOptions;
-      this.prefix = options.routeInfo ? `route:${options.routeInfo.method ?? ''} ${options.routeInfo.url ?? ''}:` : 'route:*:';
+      this.prefix = options.routeInfo
+        ? `route:${options.routeInfo.method ?? ''} ${options.routeInfo.url ?? ''}:`
+        : 'route:*:';
     }
     incr(key: string, callback: IncrCallback, timeWindow: number, max: number) {
       const now = new Date();
       counter
         .count({ key: `${this.prefix}${key}`, max, windowMs: timeWindow }, now)
-        .then(({ hits, windowStartedAt }) => callback(null, { current: hits, ttl: Math.max(0, windowStartedAt.getTime() + timeWindow - now.getTime()) }))
+        .then(({ hits, windowStartedAt }) =>
+          callback(null, { current: hits, ttl: Math.max(0, windowStartedAt.getTime() + timeWindow - now.getTime()) }),
+        )
         .catch((error: unknown) => callback(error as Error));
     }
     child(routeOptions: object) {

@@ -29,7 +29,8 @@ const partSize = 8 * 1024 * 1024;
 const queueSize = 4;
 
 function isNotFound(error: unknown): boolean {
-  if (error instanceof S3ServiceException) return error.$metadata.httpStatusCode === 404 || error.name === 'NotFound' || error.name === 'NoSuchKey';
+  if (error instanceof S3ServiceException)
+    return error.$metadata.httpStatusCode === 404 || error.name === 'NotFound' || error.name === 'NoSuchKey';
   return false;
 }
 
@@ -73,7 +74,12 @@ export function createS3Storage(settings: S3Settings): FileStorage & { client: S
       // multipart above one part, a single PUT below; an aborted body aborts the upload (no orphan parts kept)
       const upload = new Upload({
         client,
-        params: { Bucket, Key: checked(key), Body: counter, ContentType: mime.lookup(key) || 'application/octet-stream' },
+        params: {
+          Bucket,
+          Key: checked(key),
+          Body: counter,
+          ContentType: mime.lookup(key) || 'application/octet-stream',
+        },
         partSize,
         queueSize,
         leavePartsOnError: false,
@@ -101,7 +107,13 @@ export function createS3Storage(settings: S3Settings): FileStorage & { client: S
     read(key, range) {
       const out = new PassThrough({ highWaterMark: 1024 * 1024 });
       client
-        .send(new GetObjectCommand({ Bucket, Key: checked(key), ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }))
+        .send(
+          new GetObjectCommand({
+            Bucket,
+            Key: checked(key),
+            ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+          }),
+        )
         .then((object) => {
           const source = object.Body as Readable | undefined;
           if (!source) return void out.end();

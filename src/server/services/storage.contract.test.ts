@@ -38,9 +38,11 @@ const stores: [string, () => Promise<Store>][] = [
 const bytes = (length: number) => randomBytes(length);
 // a body that arrives in several chunks, as an HTTP upload does
 const chunked = (data: Buffer, size = 64 * 1024) =>
-  Readable.from((function* () {
-    for (let offset = 0; offset < data.length; offset += size) yield data.subarray(offset, offset + size);
-  })());
+  Readable.from(
+    (function* () {
+      for (let offset = 0; offset < data.length; offset += size) yield data.subarray(offset, offset + size);
+    })(),
+  );
 
 describe.each(stores)('file storage contract: %s', (_name, open) => {
   let store: Store;

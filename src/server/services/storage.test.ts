@@ -30,7 +30,11 @@ describe('local storage', () => {
     expect(first.size).toBe(10);
     // several readers at once, each at its own position, into a new buffer or one given
     const given = Buffer.alloc(4);
-    const [a, b, c] = await Promise.all([first.bytes({ start: 0, end: 2 }), second.bytes({ start: 7, end: 9 }), first.bytes({ start: 3, end: 6 }, given)]);
+    const [a, b, c] = await Promise.all([
+      first.bytes({ start: 0, end: 2 }),
+      second.bytes({ start: 7, end: 9 }),
+      first.bytes({ start: 3, end: 6 }, given),
+    ]);
     expect([a.toString(), b.toString(), c.toString()]).toEqual(['012', '789', '3456']);
     expect(c).toBe(given);
     await expect(second.bytes({ start: 0, end: 9 }, Buffer.alloc(4))).rejects.toThrow(RangeError);

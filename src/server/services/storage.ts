@@ -121,7 +121,8 @@ export function createLocalStorage(root: string): FileStorage {
         const done = readerOf(entry);
         try {
           const length = range.end - range.start + 1;
-          if (into && into.length !== length) throw new RangeError(`a ${into.length}-byte buffer for a ${length}-byte range`);
+          if (into && into.length !== length)
+            throw new RangeError(`a ${into.length}-byte buffer for a ${length}-byte range`);
           const buffer = into ?? Buffer.allocUnsafe(length);
           const { bytesRead } = await readAt(entry.handle.fd, buffer, 0, length, range.start);
           if (bytesRead !== length) throw new Error(`short read of a stored file: ${bytesRead} of ${length} bytes`);
@@ -183,7 +184,10 @@ export function createLocalStorage(root: string): FileStorage {
     },
     read(key, range) {
       // 1 MiB reads: a 64 KiB default means sixteen times the system calls and stream turns per video second
-      return createReadStream(resolve(key), { highWaterMark: 1024 * 1024, ...(range ? { start: range.start, end: range.end } : {}) });
+      return createReadStream(resolve(key), {
+        highWaterMark: 1024 * 1024,
+        ...(range ? { start: range.start, end: range.end } : {}),
+      });
     },
     async delete(key) {
       if (!isSafeKey(key)) return;

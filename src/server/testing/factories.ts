@@ -73,7 +73,10 @@ export async function createClassroom(
   t: TestApp,
   options: { procedureIds: string[]; userIds?: string[]; values?: Partial<typeof classrooms.$inferInsert> },
 ) {
-  const [organization] = await t.db.insert(organizations).values({ title: 'Universidad Prueba', type: 'Universidad' }).returning();
+  const [organization] = await t.db
+    .insert(organizations)
+    .values({ title: 'Universidad Prueba', type: 'Universidad' })
+    .returning();
   const [classroom] = await t.db
     .insert(classrooms)
     .values({
@@ -86,7 +89,9 @@ export async function createClassroom(
     })
     .returning();
   if (options.procedureIds.length > 0) {
-    await t.db.insert(classroomProcedures).values(options.procedureIds.map((procedureId) => ({ classroomId: classroom!.id, procedureId })));
+    await t.db
+      .insert(classroomProcedures)
+      .values(options.procedureIds.map((procedureId) => ({ classroomId: classroom!.id, procedureId })));
   }
   if (options.userIds && options.userIds.length > 0) {
     await t.db.insert(classroomUsers).values(options.userIds.map((userId) => ({ classroomId: classroom!.id, userId })));

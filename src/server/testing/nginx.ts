@@ -12,7 +12,9 @@ export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer().listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -21,7 +23,11 @@ export function freePort(): Promise<number> {
  * deploy/nginx.conf with this machine's values: the proxied app, the upload folder and a loopback port; the tests
  * and the bench run the documented file, not a copy of it.
  */
-export async function deployedNginxConfig(options: { appPort: number; uploadsDir: string; port: number }): Promise<string> {
+export async function deployedNginxConfig(options: {
+  appPort: number;
+  uploadsDir: string;
+  port: number;
+}): Promise<string> {
   let text = await readFile(path.join(import.meta.dirname, '../../../deploy/nginx.conf'), 'utf8');
   for (const [from, to] of [
     ['server 127.0.0.1:3000;', `server 127.0.0.1:${options.appPort};`],
@@ -45,7 +51,9 @@ export async function startNginx(options: {
   const conf = path.join(workDir, 'nginx.conf');
   // started by root, nginx's worker drops to `nobody`, which cannot enter our 0700 temp folders: it must stay root
   const user = process.getuid?.() === 0 ? 'user root;' : '';
-  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `${kind}_temp_path ${workDir}/${kind};`).join(' ');
+  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
+    .map((kind) => `${kind}_temp_path ${workDir}/${kind};`)
+    .join(' ');
   await writeFile(
     conf,
     `daemon off; ${user} worker_processes 1; pid ${workDir}/nginx.pid; error_log ${workDir}/nginx-error.log;
@@ -63,7 +71,12 @@ ${options.httpConfig}
   const url = `http://127.0.0.1:${options.port}`;
   for (let attempt = 0; attempt < 50; attempt++) {
     if (child.exitCode !== null) break;
-    if (await fetch(url, { method: 'HEAD' }).then(() => true, () => false)) {
+    if (
+      await fetch(url, { method: 'HEAD' }).then(
+        () => true,
+        () => false,
+      )
+    ) {
       return {
         url,
         pid: child.pid!,
@@ -76,5 +89,7 @@ ${options.httpConfig}
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   child.kill();
-  throw new Error(`nginx did not start: ${errors}${await readFile(path.join(workDir, 'nginx-error.log'), 'utf8').catch(() => '')}`);
+  throw new Error(
+    `nginx did not start: ${errors}${await readFile(path.join(workDir, 'nginx-error.log'), 'utf8').catch(() => '')}`,
+  );
 }

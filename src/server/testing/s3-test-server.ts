@@ -12,7 +12,8 @@ const accessKeyId = 'S3RVER';
 const secretAccessKey = 'S3RVER';
 const region = 'us-east-1';
 
-const encode = (value: string) => encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const encode = (value: string) =>
+  encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 const hmac = (key: Buffer | string, data: string) => createHmac('sha256', key).update(data, 'utf8').digest();
 
 /** Recomputes a presigned (query) Signature V4 as S3 does; true when it matches. */
@@ -48,7 +49,13 @@ function presignedSignatureMatches(method: string, rawUrl: string, host: string)
 export async function startS3TestServer(options: { bucket?: string; port?: number } = {}) {
   const bucket = options.bucket ?? 'cxvet-test';
   const directory = await mkdtemp(path.join(tmpdir(), 'cxvet-s3rver-'));
-  const server = new S3rver({ port: options.port ?? 0, address: '127.0.0.1', silent: true, directory, configureBuckets: [{ name: bucket }] });
+  const server = new S3rver({
+    port: options.port ?? 0,
+    address: '127.0.0.1',
+    silent: true,
+    directory,
+    configureBuckets: [{ name: bucket }],
+  });
   const denied = (ctx: S3rver.Context, message: string) => {
     ctx.status = 403;
     ctx.type = 'application/xml';
@@ -57,7 +64,8 @@ export async function startS3TestServer(options: { bucket?: string; port?: numbe
   server.middleware.unshift(async (ctx, next) => {
     const query = ctx.query as Record<string, unknown>;
     if ('X-Amz-Algorithm' in query) {
-      if (!presignedSignatureMatches(ctx.method, ctx.originalUrl, ctx.get('host'))) return denied(ctx, 'SignatureDoesNotMatch');
+      if (!presignedSignatureMatches(ctx.method, ctx.originalUrl, ctx.get('host')))
+        return denied(ctx, 'SignatureDoesNotMatch');
     } else if (!ctx.get('authorization')) {
       return denied(ctx, 'Access Denied');
     }

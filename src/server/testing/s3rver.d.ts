@@ -14,7 +14,13 @@ declare module 's3rver' {
     type Middleware = (ctx: Context, next: () => Promise<void>) => Promise<void> | void;
   }
   class S3rver {
-    constructor(options: { port?: number; address?: string; silent?: boolean; directory: string; configureBuckets?: { name: string }[] });
+    constructor(options: {
+      port?: number;
+      address?: string;
+      silent?: boolean;
+      directory: string;
+      configureBuckets?: { name: string }[];
+    });
     middleware: S3rver.Middleware[];
     run(): Promise<AddressInfo>;
     close(): Promise<void>;

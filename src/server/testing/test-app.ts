@@ -43,10 +43,16 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
  * worker through a file: starting from it skips initdb and the migrations (seconds per test file).
  */
 async function migratedPgliteTemplate(): Promise<Blob> {
-  const files = (await readdir(migrationsFolder, { recursive: true })).filter((file) => /\.(sql|json)$/.test(file)).sort();
+  const files = (await readdir(migrationsFolder, { recursive: true }))
+    .filter((file) => /\.(sql|json)$/.test(file))
+    .sort();
   const hash = createHash('sha256');
   // the PGlite build too: a newer PostgreSQL cannot start from an older one's cluster
-  hash.update(await readFile(path.join(path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite')), '..', 'package.json')));
+  hash.update(
+    await readFile(
+      path.join(path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite')), '..', 'package.json'),
+    ),
+  );
   for (const file of files) hash.update(file).update(await readFile(path.join(migrationsFolder, file)));
   const file = path.join(tmpdir(), `cxvet-pglite-template-${hash.digest('hex').slice(0, 16)}.tar`);
   try {
@@ -70,10 +76,16 @@ async function migratedPgliteTemplate(): Promise<Blob> {
 }
 
 /** A fresh database per call: in-memory PGlite, or a new database on TEST_DATABASE_URL's server. */
-export async function createTestDatabase(onQuery?: (query: string) => void): Promise<Database & { drop(): Promise<void> }> {
+export async function createTestDatabase(
+  onQuery?: (query: string) => void,
+): Promise<Database & { drop(): Promise<void> }> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
-    const database = await openDatabase({ pgliteDir: 'memory://', pgliteTemplate: await migratedPgliteTemplate(), onQuery });
+    const database = await openDatabase({
+      pgliteDir: 'memory://',
+      pgliteTemplate: await migratedPgliteTemplate(),
+      onQuery,
+    });
     await database.migrate();
     return Object.assign(database, { drop: async () => {} });
   }

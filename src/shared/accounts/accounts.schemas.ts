@@ -4,7 +4,6 @@ import { accountTypes, paymentStatuses } from './accounts.rules.ts';
 
 const requiredText = (message: string = messages.required) => z.string().trim().min(1, message);
 
-
 export const loginSchema = z.object({
   email: requiredText(),
   password: z.string().min(1, messages.required),

@@ -46,7 +46,12 @@ export const adminUserSchema = adminUserRowSchema.extend({
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;
 
-const optionalText = z.string().trim().max(200).optional().transform((value) => (value ? value : null));
+const optionalText = z
+  .string()
+  .trim()
+  .max(200)
+  .optional()
+  .transform((value) => (value ? value : null));
 
 /** The admin user form (spec 2: no validation shown; we still refuse what would break an account). */
 export const adminUserInputSchema = z.object({

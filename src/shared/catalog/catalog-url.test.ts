@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { apiQueryString, catalogViewHref, isActiveFilter, parseCatalogView, toApiQuery, withFilter, withUnwatched } from './catalog-url.ts';
+import {
+  apiQueryString,
+  catalogViewHref,
+  isActiveFilter,
+  parseCatalogView,
+  toApiQuery,
+  withFilter,
+  withUnwatched,
+} from './catalog-url.ts';
 
 const tagId = '3f2b9c1e-8d4a-4e6b-9c7d-1a2b3c4d5e6f';
 const search = (text = '') => new URLSearchParams(text);
@@ -124,7 +132,12 @@ describe("'No vistos'", () => {
     const view = parseCatalogView({ type: 'kynd', filter: 'Gato' }, search('vistos=no&type=Premium&q=ovario&page=2'));
     expect(view).toEqual({ filters: { kynd: 'Gato', type: 'Premium' }, q: 'ovario', page: 2, unwatched: true });
     expect(catalogViewHref(view!)).toBe('/procedimientos/kynd/Gato?type=Premium&q=ovario&vistos=no&page=2');
-    expect(withFilter(view!, 'tag', tagId)).toEqual({ filters: { kynd: 'Gato', type: 'Premium', tag: tagId }, q: 'ovario', page: 1, unwatched: true });
+    expect(withFilter(view!, 'tag', tagId)).toEqual({
+      filters: { kynd: 'Gato', type: 'Premium', tag: tagId },
+      q: 'ovario',
+      page: 1,
+      unwatched: true,
+    });
     expect(toApiQuery(view!)).toMatchObject({ species: 'Gato', type: 'Premium', unwatched: '1' });
   });
 

@@ -21,7 +21,6 @@ export type CatalogApiQuery = {
   page: number;
 };
 
-
 const validValue: Record<CatalogFilterKind, (value: string) => boolean> = {
   kynd: (value) => (species as readonly string[]).includes(value),
   type: (value) => (procedureTypes as readonly string[]).includes(value),

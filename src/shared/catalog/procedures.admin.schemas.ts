@@ -47,13 +47,19 @@ const chapterInputSchema = z.object({
 /** One video's subtitle files by language ('' = none); another language only once Spanish is there. */
 const captionSetSchema = z
   .object({ es: optionalCaptionKey(), en: optionalCaptionKey(), pt: optionalCaptionKey() })
-  .refine((set) => set.es !== '' || (set.en === '' && set.pt === ''), { message: messages.captionsSpanishFirst, path: ['es'] });
+  .refine((set) => set.es !== '' || (set.en === '' && set.pt === ''), {
+    message: messages.captionsSpanishFirst,
+    path: ['es'],
+  });
 function optionalCaptionKey() {
   return z.string().max(512);
 }
 const procedureCaptionsInputSchema = z.object({ demo: captionSetSchema, full: captionSetSchema });
 export type ProcedureCaptionsInput = Record<CaptionVideo, Record<CaptionLanguage, string>>;
-export const emptyProcedureCaptions: ProcedureCaptionsInput = { demo: { es: '', en: '', pt: '' }, full: { es: '', en: '', pt: '' } };
+export const emptyProcedureCaptions: ProcedureCaptionsInput = {
+  demo: { es: '', en: '', pt: '' },
+  full: { es: '', en: '', pt: '' },
+};
 
 export const procedureInputSchema = z.object({
   name: requiredText(messages.requiredDot, 300),

@@ -8,7 +8,12 @@ const at = (ms: number) => new Date(now.getTime() + ms);
 
 describe('canEnterClassroom', () => {
   const aula = { isActive: true, accessType: 'Acceso controlado' as const, adminUserId: 'staff', expiresAt: at(day) };
-  const viewer = (id: string, extra: { isAdmin?: boolean; isMember?: boolean } = {}) => ({ id, isAdmin: false, isMember: false, ...extra });
+  const viewer = (id: string, extra: { isAdmin?: boolean; isMember?: boolean } = {}) => ({
+    id,
+    isAdmin: false,
+    isMember: false,
+    ...extra,
+  });
   it.each([
     ['a guest', null, aula, false],
     ['an outsider of a controlled aula', viewer('u'), aula, false],
@@ -18,7 +23,12 @@ describe('canEnterClassroom', () => {
     ['anyone signed in, when libre', viewer('u'), { ...aula, accessType: 'Acceso libre' as const }, true],
     ['a member of an inactive aula', viewer('u', { isMember: true }), { ...aula, isActive: false }, false],
     ['an Admin of an expired aula', viewer('a', { isAdmin: true }), { ...aula, expiresAt: now }, false],
-    ['anyone of an expired libre aula', viewer('u'), { ...aula, accessType: 'Acceso libre' as const, expiresAt: at(-1) }, false],
+    [
+      'anyone of an expired libre aula',
+      viewer('u'),
+      { ...aula, accessType: 'Acceso libre' as const, expiresAt: at(-1) },
+      false,
+    ],
   ])('%s: %s', (_name, who, classroom, expected) => {
     expect(canEnterClassroom(who, classroom, now)).toBe(expected);
   });
@@ -56,7 +66,8 @@ describe('expiry warnings', () => {
 
 describe('importLinesFromText', () => {
   it('finds the address of each line, in any column, lower-cased; blanks and lines without one stay as lines', () => {
-    const text = '\uFEFFNombre;Correo\r\nAna;ANA@Uni.MX\r\n\r\n"Luis","<luis@uni.mx>"\r\nsin correo\nmailto:eva@uni.mx\n';
+    const text =
+      '\uFEFFNombre;Correo\r\nAna;ANA@Uni.MX\r\n\r\n"Luis","<luis@uni.mx>"\r\nsin correo\nmailto:eva@uni.mx\n';
     expect(importLinesFromText(text)).toEqual([
       { line: 1, text: 'Nombre, Correo', email: null },
       { line: 2, text: 'Ana, ANA@Uni.MX', email: 'ana@uni.mx' },

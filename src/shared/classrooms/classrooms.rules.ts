@@ -56,14 +56,23 @@ const emailPattern = /^[^\s@,;"'<>]+@[^\s@,;"'<>]+\.[^\s@,;"'<>]+$/;
 function cellsOf(line: string): string[] {
   return line
     .split(/[,;\t]/)
-    .map((cell) => cell.trim().replace(/^"(.*)"$/, '$1').trim())
+    .map((cell) =>
+      cell
+        .trim()
+        .replace(/^"(.*)"$/, '$1')
+        .trim(),
+    )
     .filter((cell) => cell !== '');
 }
 
 /** The first cell that looks like an e-mail address, lower-cased; null when the line has none. */
 export function addressOfCells(cells: string[]): string | null {
   for (const cell of cells) {
-    const candidate = cell.replace(/^mailto:/i, '').replace(/^<(.*)>$/, '$1').trim().toLowerCase();
+    const candidate = cell
+      .replace(/^mailto:/i, '')
+      .replace(/^<(.*)>$/, '$1')
+      .trim()
+      .toLowerCase();
     if (emailPattern.test(candidate)) return candidate;
   }
   return null;

@@ -11,8 +11,22 @@ export const enrollableTypes = ['Premium', 'Admin'] as const;
 
 /** Spec 3 §9: the charts' 16 colours (Mantine palette shades that keep 3:1 contrast on white). */
 export const chartPalette = [
-  'blue.7', 'orange.7', 'teal.7', 'red.7', 'violet.7', 'green.8', 'pink.7', 'cyan.8',
-  'indigo.7', 'yellow.8', 'grape.7', 'lime.9', 'gray.7', 'blue.9', 'orange.9', 'teal.9',
+  'blue.7',
+  'orange.7',
+  'teal.7',
+  'red.7',
+  'violet.7',
+  'green.8',
+  'pink.7',
+  'cyan.8',
+  'indigo.7',
+  'yellow.8',
+  'grape.7',
+  'lime.9',
+  'gray.7',
+  'blue.9',
+  'orange.9',
+  'teal.9',
 ] as const;
 
 /** 'Debe ser un número válido redondeado a 2 dígitos': digits with at most two decimals. */
@@ -65,7 +79,11 @@ export const diplomaInputSchema = z
     previewImage: fileKey(messages.previewImageRequired),
     previewPdf: fileKey(messages.previewPdfRequired),
     certificateImage: z.string().max(512).nullable(),
-    cost: z.string({ error: messages.fieldRequired }).trim().min(1, messages.fieldRequired).regex(costPattern, messages.invalidCost),
+    cost: z
+      .string({ error: messages.fieldRequired })
+      .trim()
+      .min(1, messages.fieldRequired)
+      .regex(costPattern, messages.invalidCost),
     kind: z.enum(diplomaKinds, { error: messages.fieldRequired }),
     organizationId: z.uuid().nullable(),
     adminEmail: z.string().trim().max(320),
@@ -186,7 +204,11 @@ export const examInputSchema = z
     (value, ctx) => {
       value.questions.forEach((question, index) => {
         if (question.correctAnswer >= question.answers.length) {
-          ctx.addIssue({ code: 'custom', path: ['questions', index, 'correctAnswer'], message: messages.examCorrectRequired });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['questions', index, 'correctAnswer'],
+            message: messages.examCorrectRequired,
+          });
         }
       });
     },
@@ -235,7 +257,9 @@ export const diplomaStatisticsSchema = z.object({
       notCompleted: z.number().int(),
       passed: z.number().int(),
       rejected: z.number().int(),
-      questions: z.array(z.object({ label: z.string(), question: z.string(), correct: z.number().int(), incorrect: z.number().int() })),
+      questions: z.array(
+        z.object({ label: z.string(), question: z.string(), correct: z.number().int(), incorrect: z.number().int() }),
+      ),
     }),
   ),
   users: z.array(
@@ -262,7 +286,12 @@ export const diplomaPreviewSchema = z.object({
   kind: z.enum(diplomaKinds),
   items: z.array(
     z.discriminatedUnion('type', [
-      z.object({ type: z.literal('video'), locked: z.boolean(), completed: z.boolean(), video: adminDiplomaVideoSchema }),
+      z.object({
+        type: z.literal('video'),
+        locked: z.boolean(),
+        completed: z.boolean(),
+        video: adminDiplomaVideoSchema,
+      }),
       z.object({ type: z.literal('exam'), locked: z.boolean(), completed: z.boolean(), exam: adminExamSchema }),
     ]),
   ),

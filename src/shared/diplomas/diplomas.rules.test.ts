@@ -91,7 +91,13 @@ describe('examStatus', () => {
   });
 });
 
-const video = (id: string, position: number, over: Partial<SequenceVideo> = {}): SequenceVideo => ({ id, position, isActive: true, completed: false, ...over });
+const video = (id: string, position: number, over: Partial<SequenceVideo> = {}): SequenceVideo => ({
+  id,
+  position,
+  isActive: true,
+  completed: false,
+  ...over,
+});
 const exam = (id: string, afterVideoPosition: number | null, over: Partial<SequenceExam> = {}): SequenceExam => ({
   id,
   afterVideoPosition,
@@ -103,12 +109,20 @@ const exam = (id: string, afterVideoPosition: number | null, over: Partial<Seque
 
 describe('buildSequence', () => {
   it('puts each exam after the video whose position it names and leaves unassigned exams out', () => {
-    const items = buildSequence({ isExternal: false }, [video('v2', 2), video('v1', 1)], [exam('e2', 2), exam('e0', null), exam('e1', 1)]);
+    const items = buildSequence(
+      { isExternal: false },
+      [video('v2', 2), video('v1', 1)],
+      [exam('e2', 2), exam('e0', null), exam('e1', 1)],
+    );
     expect(items.map((item) => item.id)).toEqual(['v1', 'e1', 'v2', 'e2']);
   });
 
   it('CxVet: an item is open when it is active, whatever was completed before it', () => {
-    const items = buildSequence({ isExternal: false }, [video('v1', 1), video('v2', 2, { isActive: false })], [exam('e1', 1), exam('e2', 2)]);
+    const items = buildSequence(
+      { isExternal: false },
+      [video('v1', 1), video('v2', 2, { isActive: false })],
+      [exam('e1', 1), exam('e2', 2)],
+    );
     expect(items.map((item) => [item.id, item.enabled])).toEqual([
       ['v1', true],
       ['e1', true],
@@ -149,17 +163,27 @@ describe('diplomaProgressPercent', () => {
     const items = buildSequence(
       { isExternal: false },
       [video('v1', 1, { completed: true }), video('v2', 2), video('v3', 3)],
-      [exam('e1', 1, { completed: true, passed: true }), exam('e2', 2, { completed: true, passed: false }), exam('e3', 3, { isActive: false })],
+      [
+        exam('e1', 1, { completed: true, passed: true }),
+        exam('e2', 2, { completed: true, passed: false }),
+        exam('e3', 3, { isActive: false }),
+      ],
     );
     expect(diplomaProgressPercent({ isExternal: false }, items)).toBe(50);
   });
 
   it('External counts completed shown items, two decimals', () => {
-    const items = buildSequence({ isExternal: true }, [video('v1', 1, { completed: true }), video('v2', 2), video('v3', 3)], []);
+    const items = buildSequence(
+      { isExternal: true },
+      [video('v1', 1, { completed: true }), video('v2', 2), video('v3', 3)],
+      [],
+    );
     expect(diplomaProgressPercent({ isExternal: true }, items)).toBe(33.33);
   });
 
   it('a diploma with nothing to pass is at 0', () => {
-    expect(diplomaProgressPercent({ isExternal: false }, buildSequence({ isExternal: false }, [video('v1', 1)], []))).toBe(0);
+    expect(
+      diplomaProgressPercent({ isExternal: false }, buildSequence({ isExternal: false }, [video('v1', 1)], [])),
+    ).toBe(0);
   });
 });

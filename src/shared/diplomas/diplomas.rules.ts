@@ -39,7 +39,13 @@ export function formatFolio(folio: number): string {
 export type DiplomaKindFlag = { isExternal: boolean };
 
 export type SequenceVideo = { id: string; position: number; isActive: boolean; completed: boolean };
-export type SequenceExam = { id: string; afterVideoPosition: number | null; isActive: boolean; completed: boolean; passed: boolean };
+export type SequenceExam = {
+  id: string;
+  afterVideoPosition: number | null;
+  isActive: boolean;
+  completed: boolean;
+  passed: boolean;
+};
 
 export type SequenceItem =
   | { type: 'video'; id: string; isActive: boolean; completed: boolean; enabled: boolean }
@@ -50,13 +56,23 @@ export type SequenceItem =
  * exams are left out). CxVet: an item is enabled when active. External: only active items are shown,
  * and one is enabled only when the one before it is completed.
  */
-export function buildSequence(diploma: DiplomaKindFlag, videos: SequenceVideo[], exams: SequenceExam[]): SequenceItem[] {
+export function buildSequence(
+  diploma: DiplomaKindFlag,
+  videos: SequenceVideo[],
+  exams: SequenceExam[],
+): SequenceItem[] {
   type Unlocked = SequenceItem extends infer Item ? (Item extends SequenceItem ? Omit<Item, 'enabled'> : never) : never;
   const ordered: Unlocked[] = [];
   for (const video of [...videos].sort((a, b) => a.position - b.position)) {
     ordered.push({ type: 'video', id: video.id, isActive: video.isActive, completed: video.completed });
     for (const exam of exams.filter((each) => each.afterVideoPosition === video.position)) {
-      ordered.push({ type: 'exam', id: exam.id, isActive: exam.isActive, completed: exam.completed, passed: exam.passed });
+      ordered.push({
+        type: 'exam',
+        id: exam.id,
+        isActive: exam.isActive,
+        completed: exam.completed,
+        passed: exam.passed,
+      });
     }
   }
   if (!diploma.isExternal) return ordered.map((item) => ({ ...item, enabled: item.isActive }) as SequenceItem);
@@ -73,7 +89,9 @@ export function diplomaProgressPercent(diploma: DiplomaKindFlag, items: Sequence
     const shown = items.filter((item) => item.isActive);
     return progressPercent(shown.filter((item) => item.completed).length, shown.length);
   }
-  const exams = items.filter((item): item is Extract<SequenceItem, { type: 'exam' }> => item.type === 'exam' && item.isActive);
+  const exams = items.filter(
+    (item): item is Extract<SequenceItem, { type: 'exam' }> => item.type === 'exam' && item.isActive,
+  );
   return progressPercent(exams.filter((exam) => exam.passed).length, exams.length);
 }
 

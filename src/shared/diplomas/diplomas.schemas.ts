@@ -126,7 +126,11 @@ export const submitExamInputSchema = z.object({
 });
 export type SubmitExamInput = z.infer<typeof submitExamInputSchema>;
 
-export const examResultSchema = z.object({ scorePercent: z.number(), passed: z.boolean(), progressPercent: z.number() });
+export const examResultSchema = z.object({
+  scorePercent: z.number(),
+  passed: z.boolean(),
+  progressPercent: z.number(),
+});
 
 export const videoCompletionSchema = z.object({ progressPercent: z.number() });
 

@@ -18,4 +18,5 @@ export const publicEventsSchema = z.object({ events: z.array(publicEventSchema) 
 
 /** The fixed watch-URL prefix of spec 2; the embed uses the privacy-enhanced host. */
 export const promoVideoWatchPrefix = 'https://www.youtube.com/watch?v=';
-export const promoVideoEmbedUrl = (videoId: string) => `https://www.youtube-nocookie.com/embed/${encodeURIComponent(videoId)}`;
+export const promoVideoEmbedUrl = (videoId: string) =>
+  `https://www.youtube-nocookie.com/embed/${encodeURIComponent(videoId)}`;

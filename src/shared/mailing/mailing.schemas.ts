@@ -7,12 +7,20 @@ const noMessageNorImage = 'Debes agregar un mensaje o seleccionar una imagen';
 export const bulkMailSchema = z
   .object({
     // a line break in a header would let the text add headers
-    subject: z.string().trim().min(1, messages.requiredDot).max(200).transform((value) => value.replace(/[\r\n]+/g, ' ')),
+    subject: z
+      .string()
+      .trim()
+      .min(1, messages.requiredDot)
+      .max(200)
+      .transform((value) => value.replace(/[\r\n]+/g, ' ')),
     title: z.string().trim().min(1, messages.requiredDot).max(200),
     message: z.string().trim().max(20_000).default(''),
     image: z.string().max(500).nullable().default(null),
   })
-  .refine((value) => value.message.length > 0 || value.image !== null, { path: ['message'], message: noMessageNorImage });
+  .refine((value) => value.message.length > 0 || value.image !== null, {
+    path: ['message'],
+    message: noMessageNorImage,
+  });
 export type BulkMailInput = z.input<typeof bulkMailSchema>;
 
 export const bulkMailCreatedSchema = z.object({ id: z.string(), recipients: z.number().int() });

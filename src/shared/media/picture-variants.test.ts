@@ -7,7 +7,15 @@ describe('picture copies in the front end', () => {
       '/media/procedures/a/1_preview.png?w=360 360w, /media/procedures/a/1_preview.png?w=480 480w, ' +
         '/media/procedures/a/1_preview.png?w=720 720w, /media/procedures/a/1_preview.png?w=960 960w',
     );
-    for (const url of [null, undefined, '', '/media/procedures/a/demo.mp4', 'https://example.com/a.jpg', '/media/a/b.jpg?w=360', '/assets/logo.jpg']) {
+    for (const url of [
+      null,
+      undefined,
+      '',
+      '/media/procedures/a/demo.mp4',
+      'https://example.com/a.jpg',
+      '/media/a/b.jpg?w=360',
+      '/assets/logo.jpg',
+    ]) {
       expect(pictureSrcSet(url)).toBeUndefined();
     }
     expect(['a.jpg', 'a.JPEG', 'a.png', 'a.webp'].every(isPictureKey)).toBe(true);
@@ -20,11 +28,15 @@ describe('picture copies in the front end', () => {
       '(min-width: 71.25em) 356px, (min-width: 48em) calc((100vw - 72px) / 3), calc(100vw - 32px)',
     );
     // a column beside the grid from 62em; a breakpoint above the Container's size
-    expect(cardSizes({ containerPx: 1140, columns: { 0: 1, 48: 2, 75: 3 }, gapPx: 20, aside: { fromEm: 62, px: 272 } })).toBe(
+    expect(
+      cardSizes({ containerPx: 1140, columns: { 0: 1, 48: 2, 75: 3 }, gapPx: 20, aside: { fromEm: 62, px: 272 } }),
+    ).toBe(
       '(min-width: 75em) 266px, (min-width: 71.25em) 408px, (min-width: 62em) calc((100vw - 324px) / 2), ' +
         '(min-width: 48em) calc((100vw - 52px) / 2), calc(100vw - 32px)',
     );
     // the same width at two breakpoints is named once, at the narrower
-    expect(cardSizes({ containerPx: 600, columns: { 0: 1, 30: 1 }, gapPx: 20 })).toBe('(min-width: 37.5em) 568px, calc(100vw - 32px)');
+    expect(cardSizes({ containerPx: 600, columns: { 0: 1, 30: 1 }, gapPx: 20 })).toBe(
+      '(min-width: 37.5em) 568px, calc(100vw - 32px)',
+    );
   });
 });

@@ -47,11 +47,20 @@ export const breakpointsEm = { xs: 36, sm: 48, md: 62, lg: 75, xl: 88 } as const
  */
 export function cardSizes(grid: CardGrid): string {
   const capEm = grid.containerPx / 16;
-  const edges = [...new Set([0, capEm, ...Object.keys(grid.columns).map(Number), ...(grid.aside ? [grid.aside.fromEm] : [])])].sort((a, b) => b - a);
+  const edges = [
+    ...new Set([0, capEm, ...Object.keys(grid.columns).map(Number), ...(grid.aside ? [grid.aside.fromEm] : [])]),
+  ].sort((a, b) => b - a);
   const entries: string[] = [];
   let previous = '';
   for (const edge of edges) {
-    const columns = grid.columns[Math.max(...Object.keys(grid.columns).map(Number).filter((from) => from <= edge))] ?? 1;
+    const columns =
+      grid.columns[
+        Math.max(
+          ...Object.keys(grid.columns)
+            .map(Number)
+            .filter((from) => from <= edge),
+        )
+      ] ?? 1;
     const besides = (grid.aside && edge >= grid.aside.fromEm ? grid.aside.px : 0) + (columns - 1) * grid.gapPx;
     const width =
       edge >= capEm
@@ -79,4 +88,8 @@ export const catalogCardSizes = cardSizes({
 });
 
 /** Container lg, one, two and three columns with the lg gap: My Aulas (classroom-card.tsx) and an aula's procedures (my-classroom.tsx). */
-export const lgGridCardSizes = cardSizes({ containerPx: 1140, columns: { 0: 1, [breakpointsEm.sm]: 2, [breakpointsEm.lg]: 3 }, gapPx: 20 });
+export const lgGridCardSizes = cardSizes({
+  containerPx: 1140,
+  columns: { 0: 1, [breakpointsEm.sm]: 2, [breakpointsEm.lg]: 3 },
+  gapPx: 20,
+});

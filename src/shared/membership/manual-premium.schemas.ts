@@ -24,7 +24,9 @@ export const manualPremiumUpgradeSchema = z.object({
 });
 export const manualPremiumDowngradeSchema = z.object({ userId: z.string().min(1, 'Debes llenar este campo.') });
 
-export const userPickSchema = z.object({ users: z.array(z.object({ id: z.string(), name: z.string(), email: z.string() })) });
+export const userPickSchema = z.object({
+  users: z.array(z.object({ id: z.string(), name: z.string(), email: z.string() })),
+});
 
 /** Spec 3 §8 success texts. */
 export const manualPremiumMessages = {

@@ -63,8 +63,16 @@ export function canDowngrade(user: Pick<ChangeFacts, 'type' | 'paymentStatus' | 
 }
 
 /** A downgrade can be undone until the paid period ends. */
-export function canReactivate(user: Pick<ChangeFacts, 'type' | 'paymentStatus' | 'terminationDate'>, now: Date = new Date()): boolean {
-  return user.type === 'Gratis' && user.paymentStatus === 'POR_TERMINAR' && user.terminationDate !== null && user.terminationDate > now;
+export function canReactivate(
+  user: Pick<ChangeFacts, 'type' | 'paymentStatus' | 'terminationDate'>,
+  now: Date = new Date(),
+): boolean {
+  return (
+    user.type === 'Gratis' &&
+    user.paymentStatus === 'POR_TERMINAR' &&
+    user.terminationDate !== null &&
+    user.terminationDate > now
+  );
 }
 
 /** Only a free account gets Premium by hand: a paying member keeps their subscription. */

@@ -10,7 +10,13 @@ describe('organizationInputSchema', () => {
   });
 
   it('still names every bad field of an Empresa at once', () => {
-    const result = organizationInputSchema.safeParse({ title: '', type: 'Empresa', logoImage: '', promoImage: null, promoLink: null });
+    const result = organizationInputSchema.safeParse({
+      title: '',
+      type: 'Empresa',
+      logoImage: '',
+      promoImage: null,
+      promoLink: null,
+    });
     expect(result.success).toBe(false);
     const paths = result.error!.issues.map((issue) => issue.path.join('.'));
     expect(paths).toEqual(expect.arrayContaining(['title', 'promoImage', 'promoLink']));

@@ -18,7 +18,10 @@ export const organizationInputSchema = z
       if (!value.promoLink) ctx.addIssue({ code: 'custom', path: ['promoLink'], message: messages.fieldRequired });
     },
     // also when other fields fail, so every bad field shows at once; but only on an object (a null body is a plain 400)
-    { when: (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value) } as never,
+    {
+      when: (payload: { value: unknown }) =>
+        typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value),
+    } as never,
   );
 export type OrganizationInput = z.infer<typeof organizationInputSchema>;
 

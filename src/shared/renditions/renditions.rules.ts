@@ -21,8 +21,10 @@ export function keyframeTimes(durationSeconds: number, chapterSeconds: number[],
 
 /** What the console shows when a ladder could not be made. */
 export const renditionErrors = {
-  noFfmpeg: 'No se pudieron preparar las versiones: ffmpeg no está instalado en el servidor. El video se sigue mostrando en su formato original.',
+  noFfmpeg:
+    'No se pudieron preparar las versiones: ffmpeg no está instalado en el servidor. El video se sigue mostrando en su formato original.',
   missingSource: 'No se pudieron preparar las versiones: el archivo de video ya no existe.',
-  unreadable: 'No se pudieron preparar las versiones: el video está dañado o su formato no es compatible. El video se sigue mostrando en su formato original.',
+  unreadable:
+    'No se pudieron preparar las versiones: el video está dañado o su formato no es compatible. El video se sigue mostrando en su formato original.',
   unexpected: 'No se pudieron preparar las versiones por un error inesperado. Intente de nuevo.',
 } as const;

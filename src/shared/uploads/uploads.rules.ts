@@ -25,7 +25,9 @@ export const uploadFormats: Record<UploadKind, { extensions: readonly string[]; 
 
 /** The `accept` attribute of a file input for these kinds. */
 export function acceptAttribute(kinds: readonly UploadKind[]): string {
-  return kinds.flatMap((kind) => [...uploadFormats[kind].mimeTypes, ...uploadFormats[kind].extensions.map((ext) => `.${ext}`)]).join(',');
+  return kinds
+    .flatMap((kind) => [...uploadFormats[kind].mimeTypes, ...uploadFormats[kind].extensions.map((ext) => `.${ext}`)])
+    .join(',');
 }
 
 /** Each form field that takes a file: its storage folder (spec 2 §7) and accepted kinds. */
@@ -52,7 +54,10 @@ export const uploadTargets = {
   'diploma-video': { folder: 'diplomados', perRecord: true, subfolder: 'videos', kinds: ['video'] },
   'diploma-video-pdf': { folder: 'diplomados', perRecord: true, subfolder: 'files', kinds: ['pdf'] },
   'diploma-video-image': { folder: 'diplomados', perRecord: true, subfolder: 'files', kinds: ['image'] },
-} as const satisfies Record<string, { folder: string; perRecord: boolean; subfolder?: string; kinds: readonly UploadKind[] }>;
+} as const satisfies Record<
+  string,
+  { folder: string; perRecord: boolean; subfolder?: string; kinds: readonly UploadKind[] }
+>;
 export type UploadTarget = keyof typeof uploadTargets;
 export const uploadTargetNames = Object.keys(uploadTargets) as [UploadTarget, ...UploadTarget[]];
 

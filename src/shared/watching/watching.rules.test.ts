@@ -16,7 +16,8 @@ describe('watching rules', () => {
     [45, 45, true],
     [10, 0, false],
   ])('at %s of %s seconds the video counts as watched: %s', (position, duration, watched) =>
-    expect(isWatched(position, duration)).toBe(watched));
+    expect(isWatched(position, duration)).toBe(watched),
+  );
 
   it('offers to resume only between the first seconds and the watched mark', () => {
     expect(resumePoint(null)).toBeNull();

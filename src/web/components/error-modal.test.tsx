@@ -12,7 +12,10 @@ function Trigger() {
       <button type="button" onClick={() => showError({ title: 'Aviso', message: 'No se pudo guardar.' })}>
         con título
       </button>
-      <button type="button" onClick={() => showAppError(new ApiError(503, { code: 'INTERNAL', message: 'Sin conexión.' }))}>
+      <button
+        type="button"
+        onClick={() => showAppError(new ApiError(503, { code: 'INTERNAL', message: 'Sin conexión.' }))}
+      >
         sin conexión
       </button>
     </>

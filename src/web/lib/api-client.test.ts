@@ -4,7 +4,10 @@ import { api, ApiError } from './api-client.ts';
 
 function answer(status: number, body?: unknown) {
   const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
-  vi.stubGlobal('fetch', vi.fn(async () => new Response(text || null, { status })));
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => new Response(text || null, { status })),
+  );
 }
 
 afterEach(() => vi.unstubAllGlobals());
@@ -47,7 +50,10 @@ describe('api client', () => {
   });
 
   it('reports a network failure as SERVICE_UNAVAILABLE', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+    );
     const error = await api.get('/api/x').catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 0 });
   });

@@ -57,12 +57,7 @@ async function readJson(response: Response): Promise<unknown> {
 type RequestOptions = { signal?: AbortSignal; headers?: Record<string, string>; keepalive?: boolean };
 
 /** Calls the API; resolves with the JSON body (undefined for 204) or throws an ApiError. */
-async function apiRequest<T>(
-  method: string,
-  path: string,
-  body?: unknown,
-  options: RequestOptions = {},
-): Promise<T> {
+async function apiRequest<T>(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
   const isForm = body instanceof FormData;
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   if (body !== undefined && !isForm) headers['content-type'] = 'application/json';
@@ -119,12 +114,8 @@ export async function downloadFile(path: string, fallbackName: string): Promise<
 
 export const api = {
   get: <T>(path: string, options?: RequestOptions) => apiRequest<T>('GET', path, undefined, options),
-  post: <T>(path: string, body?: unknown, options?: RequestOptions) =>
-    apiRequest<T>('POST', path, body, options),
-  put: <T>(path: string, body?: unknown, options?: RequestOptions) =>
-    apiRequest<T>('PUT', path, body, options),
-  patch: <T>(path: string, body?: unknown, options?: RequestOptions) =>
-    apiRequest<T>('PATCH', path, body, options),
-  delete: <T>(path: string, options?: RequestOptions) =>
-    apiRequest<T>('DELETE', path, undefined, options),
+  post: <T>(path: string, body?: unknown, options?: RequestOptions) => apiRequest<T>('POST', path, body, options),
+  put: <T>(path: string, body?: unknown, options?: RequestOptions) => apiRequest<T>('PUT', path, body, options),
+  patch: <T>(path: string, body?: unknown, options?: RequestOptions) => apiRequest<T>('PATCH', path, body, options),
+  delete: <T>(path: string, options?: RequestOptions) => apiRequest<T>('DELETE', path, undefined, options),
 };

@@ -7,9 +7,12 @@ describe('useHeldWhileClosing', () => {
   it('is null until a value comes, keeps the last value once it is gone, and follows the next one', () => {
     const notice = { title: 'Diplomado activado' };
     const next = { title: 'Eliminar Diplomado' };
-    const { result, rerender } = renderHook(({ value }: { value: { title: string } | null }) => useHeldWhileClosing(value), {
-      initialProps: { value: null as { title: string } | null },
-    });
+    const { result, rerender } = renderHook(
+      ({ value }: { value: { title: string } | null }) => useHeldWhileClosing(value),
+      {
+        initialProps: { value: null as { title: string } | null },
+      },
+    );
     expect(result.current).toBeNull();
     rerender({ value: notice });
     expect(result.current).toBe(notice);

@@ -2,10 +2,26 @@ import { Card, Container, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { InitialsAvatar } from '#web/features/landing/components/initials-avatar.tsx';
 
 const team = [
-  { name: 'Dra. Lucía Fernández Ortiz', role: 'Fundadora y directora académica', bio: 'Cirujana de tejidos blandos con más de quince años de práctica clínica y docente.' },
-  { name: 'Dr. Javier Morales Vega', role: 'Cofundador, cirugía ortopédica', bio: 'Especialista en ortopedia y traumatología de pequeñas especies.' },
-  { name: 'Dra. Sofía Castillo Ruiz', role: 'Cofundadora, anestesiología', bio: 'Responsable de los protocolos de anestesia y analgesia de nuestros procedimientos.' },
-  { name: 'Dr. Miguel Ángel Torres', role: 'Cofundador, producción de contenidos', bio: 'Coordina la grabación y edición de los videos quirúrgicos y sus guías.' },
+  {
+    name: 'Dra. Lucía Fernández Ortiz',
+    role: 'Fundadora y directora académica',
+    bio: 'Cirujana de tejidos blandos con más de quince años de práctica clínica y docente.',
+  },
+  {
+    name: 'Dr. Javier Morales Vega',
+    role: 'Cofundador, cirugía ortopédica',
+    bio: 'Especialista en ortopedia y traumatología de pequeñas especies.',
+  },
+  {
+    name: 'Dra. Sofía Castillo Ruiz',
+    role: 'Cofundadora, anestesiología',
+    bio: 'Responsable de los protocolos de anestesia y analgesia de nuestros procedimientos.',
+  },
+  {
+    name: 'Dr. Miguel Ángel Torres',
+    role: 'Cofundador, producción de contenidos',
+    bio: 'Coordina la grabación y edición de los videos quirúrgicos y sus guías.',
+  },
 ];
 
 // An introduction video of the team, embedded with the privacy-enhanced player.
@@ -48,8 +64,8 @@ export function AboutPage() {
             Misión
           </Title>
           <Text>
-            Facilitar el aprendizaje de la cirugía veterinaria con contenidos claros, prácticos y en español, para que cada
-            profesional opere con más seguridad y mejore el bienestar de sus pacientes.
+            Facilitar el aprendizaje de la cirugía veterinaria con contenidos claros, prácticos y en español, para que
+            cada profesional opere con más seguridad y mejore el bienestar de sus pacientes.
           </Text>
         </section>
         <section aria-labelledby="vision">
@@ -66,7 +82,15 @@ export function AboutPage() {
       <Title order={2} mb="md">
         Conócenos
       </Title>
-      <div style={{ position: 'relative', aspectRatio: '16 / 9', maxWidth: 860, background: 'var(--mantine-color-dark-7)', borderRadius: 8 }}>
+      <div
+        style={{
+          position: 'relative',
+          aspectRatio: '16 / 9',
+          maxWidth: 860,
+          background: 'var(--mantine-color-dark-7)',
+          borderRadius: 8,
+        }}
+      >
         <iframe
           src={`https://www.youtube-nocookie.com/embed/${introVideoId}`}
           title="Video de presentación del equipo de CxVet"

@@ -27,8 +27,11 @@ const faqs: { id: string; question: string; answer: ReactNode }[] = [
     question: '¿Puedo cambiar de membresía?',
     answer: (
       <>
-        Sí. Desde <Anchor component={Link} to={paths.profile}>tu perfil</Anchor> puedes pasar de Básica a Premium
-        eligiendo el plan mensual o anual, o volver de Premium a Básica cuando quieras.
+        Sí. Desde{' '}
+        <Anchor component={Link} to={paths.profile}>
+          tu perfil
+        </Anchor>{' '}
+        puedes pasar de Básica a Premium eligiendo el plan mensual o anual, o volver de Premium a Básica cuando quieras.
       </>
     ),
   },
@@ -55,8 +58,11 @@ const faqs: { id: string; question: string; answer: ReactNode }[] = [
     question: 'Olvidé mi contraseña, ¿cómo la recupero?',
     answer: (
       <>
-        En <Anchor component={Link} to={paths.passwordRecovery}>recuperar contraseña</Anchor> escribe tu correo y te
-        enviaremos un enlace para asignar una nueva contraseña de al menos 6 caracteres.
+        En{' '}
+        <Anchor component={Link} to={paths.passwordRecovery}>
+          recuperar contraseña
+        </Anchor>{' '}
+        escribe tu correo y te enviaremos un enlace para asignar una nueva contraseña de al menos 6 caracteres.
       </>
     ),
   },

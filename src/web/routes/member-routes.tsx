@@ -14,32 +14,53 @@ export function memberPages(queryClient: QueryClient): RouteObject[] {
   return [
     guarded(guards.signedIn, [
       screen(paths.profile, () => import('#web/routes/accounts/profile.tsx').then((m) => m.ProfilePage)),
-      screen(paths.profileAccount, () => import('#web/routes/accounts/profile-account.tsx').then((m) => m.ProfileAccountPage)),
-      screen(paths.profilePayment, () => import('#web/routes/accounts/profile-payment.tsx').then((m) => m.ProfilePaymentPage)),
-      screen(paths.profilePrivacy, () => import('#web/routes/privacy/profile-privacy.tsx').then((m) => m.ProfilePrivacyPage)),
-      screen(paths.profileDevices, () => import('#web/routes/accounts/profile-devices.tsx').then((m) => m.ProfileDevicesPage)),
+      screen(paths.profileAccount, () =>
+        import('#web/routes/accounts/profile-account.tsx').then((m) => m.ProfileAccountPage),
+      ),
+      screen(paths.profilePayment, () =>
+        import('#web/routes/accounts/profile-payment.tsx').then((m) => m.ProfilePaymentPage),
+      ),
+      screen(paths.profilePrivacy, () =>
+        import('#web/routes/privacy/profile-privacy.tsx').then((m) => m.ProfilePrivacyPage),
+      ),
+      screen(paths.profileDevices, () =>
+        import('#web/routes/accounts/profile-devices.tsx').then((m) => m.ProfileDevicesPage),
+      ),
     ]),
 
     guarded(guards.premiumAccess, [
       screen(paths.myDiplomas, () => import('#web/routes/diplomas/my-diplomas.tsx').then((m) => m.MyDiplomasPage)),
       screen(paths.myDiploma, diplomaCourseScreen),
       screen(paths.myCxVetDiploma, diplomaCourseScreen),
-      screen(paths.diplomaPreview, () => import('#web/routes/diplomas/diploma-preview.tsx').then((m) => m.DiplomaPreviewPage)),
-      screen(paths.diplomaFinalize, () => import('#web/routes/diplomas/diploma-finalize.tsx').then((m) => m.DiplomaFinalizePage)),
+      screen(paths.diplomaPreview, () =>
+        import('#web/routes/diplomas/diploma-preview.tsx').then((m) => m.DiplomaPreviewPage),
+      ),
+      screen(paths.diplomaFinalize, () =>
+        import('#web/routes/diplomas/diploma-finalize.tsx').then((m) => m.DiplomaFinalizePage),
+      ),
     ]),
     guarded(guards.signedIn, [
       screen(paths.myFavorites, () => import('#web/routes/watching/my-favorites.tsx').then((m) => m.MyFavoritesPage)),
-      screen(paths.myClassrooms, () => import('#web/routes/classrooms/my-classrooms.tsx').then((m) => m.MyClassroomsPage)),
+      screen(paths.myClassrooms, () =>
+        import('#web/routes/classrooms/my-classrooms.tsx').then((m) => m.MyClassroomsPage),
+      ),
       screen(paths.myClassroom, () => import('#web/routes/classrooms/my-classroom.tsx').then((m) => m.MyClassroomPage)),
     ]),
     guarded(guards.classroomAdmin, [
-      screen(paths.classroomAdmin, () => import('#web/routes/classrooms/classroom-admin.tsx').then((m) => m.ClassroomAdminPage)),
-      screen(paths.classroomAdminDetail, () => import('#web/routes/classrooms/classroom-admin-detail.tsx').then((m) => m.ClassroomAdminDetailPage)),
+      screen(paths.classroomAdmin, () =>
+        import('#web/routes/classrooms/classroom-admin.tsx').then((m) => m.ClassroomAdminPage),
+      ),
+      screen(paths.classroomAdminDetail, () =>
+        import('#web/routes/classrooms/classroom-admin-detail.tsx').then((m) => m.ClassroomAdminDetailPage),
+      ),
     ]),
     guarded(guards.diplomaAdmin, [
-      screen(paths.diplomaAdmin, () => import('#web/routes/diplomas/diploma-admin.tsx').then((m) => m.DiplomaAdminPage)),
-      screen(paths.diplomaAdminDetail, () => import('#web/routes/diplomas/diploma-admin-detail.tsx').then((m) => m.DiplomaAdminDetailPage)),
+      screen(paths.diplomaAdmin, () =>
+        import('#web/routes/diplomas/diploma-admin.tsx').then((m) => m.DiplomaAdminPage),
+      ),
+      screen(paths.diplomaAdminDetail, () =>
+        import('#web/routes/diplomas/diploma-admin-detail.tsx').then((m) => m.DiplomaAdminDetailPage),
+      ),
     ]),
-
   ];
 }

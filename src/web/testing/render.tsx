@@ -48,11 +48,17 @@ afterEach(() => {
  * Renders a web piece as the app does: Mantine, TanStack Query, the error modal and a router
  * (the piece at route `path`, opened at `url`, with `routes` to land on after navigation). Returns a user-event session too.
  */
-export function renderWithApp(ui: ReactNode, options: { path?: string; url?: string; routes?: Record<string, ReactNode> } = {}) {
+export function renderWithApp(
+  ui: ReactNode,
+  options: { path?: string; url?: string; routes?: Record<string, ReactNode> } = {},
+) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   const path = options.path ?? '/';
   const router = createMemoryRouter(
-    [{ path, element: ui }, ...Object.entries(options.routes ?? {}).map(([routePath, element]) => ({ path: routePath, element }))],
+    [
+      { path, element: ui },
+      ...Object.entries(options.routes ?? {}).map(([routePath, element]) => ({ path: routePath, element })),
+    ],
     { initialEntries: [options.url ?? path] },
   );
   const user = userEvent.setup({ delay: null });
@@ -78,7 +84,12 @@ type Answer = (request: { body: unknown; url: URL }) => unknown;
 export function stubApi(answers: Record<string, Answer>) {
   const routes = Object.entries(answers).map(([key, answer]) => {
     const [method, path] = key.split(' ') as [string, string];
-    const pattern = new RegExp(`^${path.split('*').map((part) => part.replace(/[.?+^$[\]\\(){}|-]/g, '\\$&')).join('[^/]+')}$`);
+    const pattern = new RegExp(
+      `^${path
+        .split('*')
+        .map((part) => part.replace(/[.?+^$[\]\\(){}|-]/g, '\\$&'))
+        .join('[^/]+')}$`,
+    );
     return { method, pattern, answer };
   });
   const calls: { method: string; path: string; body: unknown }[] = [];
@@ -93,7 +104,9 @@ export function stubApi(answers: Record<string, Answer>) {
       if (!route) throw new Error(`unexpected ${method} ${url.pathname}`);
       const answer = await route.answer({ body, url });
       if (answer instanceof Response) return answer;
-      return new Response(answer === undefined ? null : JSON.stringify(answer), { status: answer === undefined ? 204 : 200 });
+      return new Response(answer === undefined ? null : JSON.stringify(answer), {
+        status: answer === undefined ? 204 : 200,
+      });
     }),
   );
   return calls;

@@ -57,49 +57,63 @@ export const users = pgTable(
     index('users_subscription_id_idx').on(table.subscriptionId),
     index('users_created_at_idx').on(table.createdAt),
     index('users_lower_name_idx').on(sql`lower(${table.name})`),
-    index('users_promo_mail_idx').on(table.promoMail).where(sql`${table.promoMail}`),
+    index('users_promo_mail_idx')
+      .on(table.promoMail)
+      .where(sql`${table.promoMail}`),
   ],
 );
 
-export const sessions = pgTable('sessions', {
-  id: text('id').primaryKey(),
-  token: text('token').notNull().unique(),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-  ipAddress: text('ip_address'),
-  userAgent: text('user_agent'),
-  userId: text('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  ...timestamps,
-  // 'Mis dispositivos': refreshed at most every few minutes by our session lookup, not by better-auth
-  lastActiveAt: timestamp('last_active_at', { withTimezone: true }).notNull().defaultNow(),
-}, (table) => [index('sessions_user_id_idx').on(table.userId)]);
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    token: text('token').notNull().unique(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    ipAddress: text('ip_address'),
+    userAgent: text('user_agent'),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    ...timestamps,
+    // 'Mis dispositivos': refreshed at most every few minutes by our session lookup, not by better-auth
+    lastActiveAt: timestamp('last_active_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('sessions_user_id_idx').on(table.userId)],
+);
 
 /** better-auth's credential records (the password hash lives here). */
-export const authAccounts = pgTable('auth_accounts', {
-  id: text('id').primaryKey(),
-  accountId: text('account_id').notNull(),
-  providerId: text('provider_id').notNull(),
-  userId: text('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  accessToken: text('access_token'),
-  refreshToken: text('refresh_token'),
-  idToken: text('id_token'),
-  accessTokenExpiresAt: timestamp('access_token_expires_at', { withTimezone: true }),
-  refreshTokenExpiresAt: timestamp('refresh_token_expires_at', { withTimezone: true }),
-  scope: text('scope'),
-  password: text('password'),
-  ...timestamps,
-}, (table) => [index('auth_accounts_user_id_idx').on(table.userId)]);
+export const authAccounts = pgTable(
+  'auth_accounts',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    providerId: text('provider_id').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    accessToken: text('access_token'),
+    refreshToken: text('refresh_token'),
+    idToken: text('id_token'),
+    accessTokenExpiresAt: timestamp('access_token_expires_at', { withTimezone: true }),
+    refreshTokenExpiresAt: timestamp('refresh_token_expires_at', { withTimezone: true }),
+    scope: text('scope'),
+    password: text('password'),
+    ...timestamps,
+  },
+  (table) => [index('auth_accounts_user_id_idx').on(table.userId)],
+);
 
-export const verifications = pgTable('verifications', {
-  id: text('id').primaryKey(),
-  identifier: text('identifier').notNull(),
-  value: text('value').notNull(),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-  ...timestamps,
-}, (table) => [index('verifications_identifier_idx').on(table.identifier)]);
+export const verifications = pgTable(
+  'verifications',
+  {
+    id: text('id').primaryKey(),
+    identifier: text('identifier').notNull(),
+    value: text('value').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    ...timestamps,
+  },
+  (table) => [index('verifications_identifier_idx').on(table.identifier)],
+);
 
 /** Shared by every instance, so limits hold behind a load balancer. */
 export const rateLimits = pgTable('rate_limits', {
@@ -118,11 +132,15 @@ export const loginFailures = pgTable('login_failures', {
 });
 
 /** Fixed-window counters (sign-in and reset-mail limits), bumped and read in one statement so parallel requests cannot overshoot. */
-export const rateCounters = pgTable('rate_counters', {
-  key: text('key').primaryKey(),
-  hits: integer('hits').notNull(),
-  windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull(),
-}, (table) => [index('rate_counters_window_started_at_idx').on(table.windowStartedAt)]);
+export const rateCounters = pgTable(
+  'rate_counters',
+  {
+    key: text('key').primaryKey(),
+    hits: integer('hits').notNull(),
+    windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('rate_counters_window_started_at_idx').on(table.windowStartedAt)],
+);
 
 /** The catalogue of home universities typed by users (spec: catalogues/public_universities). */
 export const publicUniversities = pgTable('public_universities', {

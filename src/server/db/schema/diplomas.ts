@@ -16,24 +16,28 @@ import { organizations } from './organizations.ts';
 import { users } from './accounts.ts';
 import { procedures } from './catalog.ts';
 
-export const diplomas = pgTable('diplomas', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  title: text('title').notNull(),
-  // sanitised on write
-  descriptionHtml: text('description_html').notNull().default(''),
-  previewImage: text('preview_image'),
-  previewPdf: text('preview_pdf'),
-  certificateImage: text('certificate_image'),
-  costCents: integer('cost_cents').notNull().default(0),
-  isExternal: boolean('is_external').notNull().default(false),
-  // null means a CxVet diploma
-  organizationId: uuid('organization_id').references(() => organizations.id, { onDelete: 'set null' }),
-  adminUserId: text('admin_user_id').references(() => users.id, { onDelete: 'set null' }),
-  isActive: boolean('is_active').notNull().default(true),
-  isTest: boolean('is_test').notNull().default(false),
-  passThresholdPercent: integer('pass_threshold_percent').notNull().default(80),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-}, (table) => [index('diplomas_admin_user_id_idx').on(table.adminUserId)]);
+export const diplomas = pgTable(
+  'diplomas',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    title: text('title').notNull(),
+    // sanitised on write
+    descriptionHtml: text('description_html').notNull().default(''),
+    previewImage: text('preview_image'),
+    previewPdf: text('preview_pdf'),
+    certificateImage: text('certificate_image'),
+    costCents: integer('cost_cents').notNull().default(0),
+    isExternal: boolean('is_external').notNull().default(false),
+    // null means a CxVet diploma
+    organizationId: uuid('organization_id').references(() => organizations.id, { onDelete: 'set null' }),
+    adminUserId: text('admin_user_id').references(() => users.id, { onDelete: 'set null' }),
+    isActive: boolean('is_active').notNull().default(true),
+    isTest: boolean('is_test').notNull().default(false),
+    passThresholdPercent: integer('pass_threshold_percent').notNull().default(80),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('diplomas_admin_user_id_idx').on(table.adminUserId)],
+);
 
 /** Enrolment with the spec's began / completed / certificate timestamps. */
 export const diplomaUsers = pgTable(
@@ -56,18 +60,22 @@ export const diplomaUsers = pgTable(
 );
 
 /** A diploma's videos: a link to a catalogue procedure or a video of its own. */
-export const diplomaVideos = pgTable('diploma_videos', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  diplomaId: uuid('diploma_id')
-    .notNull()
-    .references(() => diplomas.id, { onDelete: 'cascade' }),
-  position: integer('position').notNull(),
-  procedureId: uuid('procedure_id').references(() => procedures.id, { onDelete: 'cascade' }),
-  title: text('title'),
-  description: text('description'),
-  video: text('video'),
-  isActive: boolean('is_active').notNull().default(true),
-}, (table) => [index('diploma_videos_diploma_id_idx').on(table.diplomaId, table.position)]);
+export const diplomaVideos = pgTable(
+  'diploma_videos',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    diplomaId: uuid('diploma_id')
+      .notNull()
+      .references(() => diplomas.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    procedureId: uuid('procedure_id').references(() => procedures.id, { onDelete: 'cascade' }),
+    title: text('title'),
+    description: text('description'),
+    video: text('video'),
+    isActive: boolean('is_active').notNull().default(true),
+  },
+  (table) => [index('diploma_videos_diploma_id_idx').on(table.diplomaId, table.position)],
+);
 
 export const diplomaVideoChapters = pgTable(
   'diploma_video_chapters',
@@ -109,28 +117,36 @@ export const diplomaVideoCompletions = pgTable(
   (table) => [primaryKey({ columns: [table.videoId, table.userId] })],
 );
 
-export const exams = pgTable('exams', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  diplomaId: uuid('diploma_id')
-    .notNull()
-    .references(() => diplomas.id, { onDelete: 'cascade' }),
-  title: text('title').notNull(),
-  // position of the video it follows (spec: indexVideo); null while unassigned
-  afterVideoPosition: integer('after_video_position'),
-  isActive: boolean('is_active').notNull().default(true),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-}, (table) => [index('exams_diploma_id_idx').on(table.diplomaId)]);
+export const exams = pgTable(
+  'exams',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    diplomaId: uuid('diploma_id')
+      .notNull()
+      .references(() => diplomas.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    // position of the video it follows (spec: indexVideo); null while unassigned
+    afterVideoPosition: integer('after_video_position'),
+    isActive: boolean('is_active').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('exams_diploma_id_idx').on(table.diplomaId)],
+);
 
-export const examQuestions = pgTable('exam_questions', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  examId: uuid('exam_id')
-    .notNull()
-    .references(() => exams.id, { onDelete: 'cascade' }),
-  position: integer('position').notNull(),
-  question: text('question').notNull(),
-  answers: jsonb('answers').$type<string[]>().notNull(),
-  correctAnswer: integer('correct_answer').notNull(),
-}, (table) => [index('exam_questions_exam_id_idx').on(table.examId, table.position)]);
+export const examQuestions = pgTable(
+  'exam_questions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    examId: uuid('exam_id')
+      .notNull()
+      .references(() => exams.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    question: text('question').notNull(),
+    answers: jsonb('answers').$type<string[]>().notNull(),
+    correctAnswer: integer('correct_answer').notNull(),
+  },
+  (table) => [index('exam_questions_exam_id_idx').on(table.examId, table.position)],
+);
 
 export const examAnswers = pgTable(
   'exam_answers',

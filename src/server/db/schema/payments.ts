@@ -1,12 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import {
-  paymentKindEnum,
-  paymentProviderEnum,
-  paymentResultEnum,
-  planEnum,
-  subscriptionStateEnum,
-} from './enums.ts';
+import { paymentKindEnum, paymentProviderEnum, paymentResultEnum, planEnum, subscriptionStateEnum } from './enums.ts';
 import { users } from './accounts.ts';
 import { diplomas } from './diplomas.ts';
 

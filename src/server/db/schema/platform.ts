@@ -47,7 +47,11 @@ export const jobs = pgTable(
     // one pending job per key (e.g. a daily sweep) at a time
     uniqueKey: text('unique_key').unique(),
   },
-  (table) => [index('jobs_pending_idx').on(table.runAt).where(sql`${table.doneAt} is null`)],
+  (table) => [
+    index('jobs_pending_idx')
+      .on(table.runAt)
+      .where(sql`${table.doneAt} is null`),
+  ],
 );
 
 /** One row per backup run (scheduled, from the console or from `npm run backup`): the console reads the last one. */

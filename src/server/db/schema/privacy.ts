@@ -42,25 +42,26 @@ export const dataExports = pgTable(
   (table) => [
     index('data_exports_user_id_idx').on(table.userId, table.requestedAt),
     // two requests at once make one export
-    uniqueIndex('data_exports_one_pending_idx').on(table.userId).where(sql`${table.status} = 'PENDIENTE'`),
-    index('data_exports_expires_at_idx').on(table.expiresAt).where(sql`${table.status} = 'LISTA'`),
+    uniqueIndex('data_exports_one_pending_idx')
+      .on(table.userId)
+      .where(sql`${table.status} = 'PENDIENTE'`),
+    index('data_exports_expires_at_idx')
+      .on(table.expiresAt)
+      .where(sql`${table.status} = 'LISTA'`),
   ],
 );
 
 /** Who deleted an account, when and why: the member themself, or an Admin on request. */
-export const accountDeletions = pgTable(
-  'account_deletions',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: text('user_id')
-      .notNull()
-      .unique()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    actorId: text('actor_id').references(() => users.id, { onDelete: 'set null' }),
-    bySelf: boolean('by_self').notNull(),
-    reason: text('reason').notNull().default(''),
-    certificates: certificateChoiceEnum('certificates').notNull(),
-    cancelledSubscriptionId: text('cancelled_subscription_id'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-);
+export const accountDeletions = pgTable('account_deletions', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: text('user_id')
+    .notNull()
+    .unique()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  actorId: text('actor_id').references(() => users.id, { onDelete: 'set null' }),
+  bySelf: boolean('by_self').notNull(),
+  reason: text('reason').notNull().default(''),
+  certificates: certificateChoiceEnum('certificates').notNull(),
+  cancelledSubscriptionId: text('cancelled_subscription_id'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -36,5 +36,8 @@ export const favoriteProcedures = pgTable(
       .references(() => procedures.id, { onDelete: 'cascade' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [primaryKey({ columns: [table.userId, table.procedureId] }), index('favorite_procedures_user_created_idx').on(table.userId, table.createdAt)],
+  (table) => [
+    primaryKey({ columns: [table.userId, table.procedureId] }),
+    index('favorite_procedures_user_created_idx').on(table.userId, table.createdAt),
+  ],
 );

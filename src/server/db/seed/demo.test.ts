@@ -114,7 +114,12 @@ describe('seedDemo', () => {
     const aulas = await t.db.select().from(classrooms);
     expect(aulas).toHaveLength(3);
     const aula = aulas.find((row) => row.title === 'Aula de Cirugía de Tejidos Blandos')!;
-    expect(aula).toMatchObject({ accessType: 'Acceso controlado', organizationType: 'Universidad', adminUserId: classroomAdmin.id, isActive: true });
+    expect(aula).toMatchObject({
+      accessType: 'Acceso controlado',
+      organizationType: 'Universidad',
+      adminUserId: classroomAdmin.id,
+      isActive: true,
+    });
     expect(aula.organizationId).toBe(basic.organizationId);
     expect(aula.expiresAt.getTime()).toBeGreaterThan(Date.now() + 50 * 86_400_000);
     const members = await t.db.select().from(classroomUsers);
@@ -125,25 +130,45 @@ describe('seedDemo', () => {
       .innerJoin(procedures, eq(procedures.id, classroomProcedures.procedureId))
       .where(eq(classroomProcedures.classroomId, aula.id));
     expect(aulaProcedures).toEqual([{ type: 'Premium' }, { type: 'Premium' }, { type: 'Premium' }]);
-    expect(aulas.find((row) => row.accessType === 'Acceso libre')).toMatchObject({ organizationType: 'Empresa', isActive: true });
+    expect(aulas.find((row) => row.accessType === 'Acceso libre')).toMatchObject({
+      organizationType: 'Empresa',
+      isActive: true,
+    });
     const expiring = aulas.find((row) => row.expiresAt.getTime() < Date.now() + 3 * 86_400_000)!;
     expect(expiring.expiresAt.getTime()).toBeGreaterThan(Date.now() + 86_400_000);
-    expect(members.filter((row) => row.classroomId === expiring.id)).toEqual([{ classroomId: expiring.id, userId: basic.id }]);
+    expect(members.filter((row) => row.classroomId === expiring.id)).toEqual([
+      { classroomId: expiring.id, userId: basic.id },
+    ]);
 
     const diplomaAdmin = await byEmail('diplomado@demo.cxvet.com');
     expect(diplomaAdmin.type).toBe('Premium');
     const allDiplomas = await t.db.select().from(diplomas);
     expect(allDiplomas).toHaveLength(3);
     const diploma = allDiplomas.find((row) => !row.isExternal && !row.isTest);
-    expect(diploma).toMatchObject({ costCents: 4990, isExternal: false, organizationId: null, adminUserId: diplomaAdmin.id });
+    expect(diploma).toMatchObject({
+      costCents: 4990,
+      isExternal: false,
+      organizationId: null,
+      adminUserId: diplomaAdmin.id,
+    });
     expect(diploma!.adminUserId).not.toBe(admin.id);
     // an External diploma with a cost that premium is not in, to try the purchase
     const external = allDiplomas.find((row) => row.isExternal);
     expect(external).toMatchObject({ isActive: true, isTest: false, organizationId: expect.any(String) });
     expect(external!.costCents).toBeGreaterThan(0);
     expect(allDiplomas.filter((row) => row.isTest)).toHaveLength(1);
-    expect(await t.db.select({ userId: diplomaUsers.userId }).from(diplomaUsers).where(eq(diplomaUsers.diplomaId, diploma!.id))).toEqual([{ userId: premium.id }]);
-    expect(await t.db.select({ userId: diplomaUsers.userId }).from(diplomaUsers).where(eq(diplomaUsers.diplomaId, external!.id))).toEqual([]);
+    expect(
+      await t.db
+        .select({ userId: diplomaUsers.userId })
+        .from(diplomaUsers)
+        .where(eq(diplomaUsers.diplomaId, diploma!.id)),
+    ).toEqual([{ userId: premium.id }]);
+    expect(
+      await t.db
+        .select({ userId: diplomaUsers.userId })
+        .from(diplomaUsers)
+        .where(eq(diplomaUsers.diplomaId, external!.id)),
+    ).toEqual([]);
     expect(await t.db.select().from(diplomaVideos).where(eq(diplomaVideos.diplomaId, diploma!.id))).toHaveLength(3);
     expect(await total(diplomaVideoChapters)).toBeGreaterThanOrEqual(3);
     expect(await total(diplomaVideoFiles)).toBe(2);
@@ -151,7 +176,9 @@ describe('seedDemo', () => {
     expect(examRows).toHaveLength(2);
     // premium passed the first exam, not the second
     const results = await t.db.select().from(examResults).where(eq(examResults.userId, premium.id));
-    expect(results).toMatchObject([{ examId: examRows.find((exam) => exam.afterVideoPosition === 0)!.id, passed: true, scorePercent: 100 }]);
+    expect(results).toMatchObject([
+      { examId: examRows.find((exam) => exam.afterVideoPosition === 0)!.id, passed: true, scorePercent: 100 },
+    ]);
     const questions = await t.db.select().from(examQuestions);
     for (const exam of examRows) {
       const own = questions.filter((question) => question.examId === exam.id);
@@ -166,12 +193,21 @@ describe('seedDemo', () => {
 
   it('stores every referenced file', async () => {
     const keys = [
-      ...(await t.db.select().from(procedures)).flatMap((row) => [row.previewImage, row.demoVideo, row.fullVideo, row.guidePdf]),
+      ...(await t.db.select().from(procedures)).flatMap((row) => [
+        row.previewImage,
+        row.demoVideo,
+        row.fullVideo,
+        row.guidePdf,
+      ]),
       ...(await t.db.select().from(events)).flatMap((row) => [row.image, row.pdf, row.programPdf]),
       ...(await t.db.select().from(landingSlides)).map((row) => row.media),
       ...(await t.db.select().from(organizations)).flatMap((row) => [row.logoImage, row.promoImage]),
       ...(await t.db.select().from(classrooms)).flatMap((row) => [row.previewImage, row.previewPdf]),
-      ...(await t.db.select().from(diplomas)).flatMap((row) => [row.previewImage, row.previewPdf, row.certificateImage]),
+      ...(await t.db.select().from(diplomas)).flatMap((row) => [
+        row.previewImage,
+        row.previewPdf,
+        row.certificateImage,
+      ]),
       ...(await t.db.select().from(diplomaVideos)).map((row) => row.video),
       ...(await t.db.select().from(diplomaVideoFiles)).map((row) => row.file),
       ...(await t.db.select().from(procedureCaptions)).map((row) => row.fileKey),
@@ -234,7 +270,9 @@ describe('seedDemo on two instances starting at once', () => {
     const second = await createTestApp({}, { database: otherDatabase });
     try {
       const outcomes = await Promise.all(
-        [first, second].map((app) => seedDemo({ database: app.database, storage: app.storage, accounts: app.app.services.accounts })),
+        [first, second].map((app) =>
+          seedDemo({ database: app.database, storage: app.storage, accounts: app.app.services.accounts }),
+        ),
       );
       expect(outcomes.sort()).toEqual([false, true]);
       const [userRows] = await first.db.select({ value: count() }).from(users);

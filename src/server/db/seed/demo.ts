@@ -81,7 +81,9 @@ type DemoProcedure = {
 
 /** Each procedure's own title card in assets/demo/procedures (scripts/make-demo-media.sh). */
 export const procedureCardFile = (name: string) =>
-  `procedures/${foldForSearch(name).replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}.jpg`;
+  `procedures/${foldForSearch(name)
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')}.jpg`;
 
 export const demoProcedures: DemoProcedure[] = [
   {
@@ -399,16 +401,31 @@ function req<T>(value: T | undefined, what: string): T {
 }
 
 const demoCaptionLines = {
-  es: ['Colocamos al paciente en decúbito dorsal.', 'Preparamos el campo quirúrgico de forma aséptica.', 'Incidimos la piel sobre la línea media.', 'Identificamos las estructuras antes de continuar.', 'Cerramos por planos con sutura absorbible.'],
-  en: ['We place the patient in dorsal recumbency.', 'We prepare the surgical field aseptically.', 'We incise the skin along the midline.', 'We identify the structures before going on.', 'We close in layers with absorbable suture.'],
+  es: [
+    'Colocamos al paciente en decúbito dorsal.',
+    'Preparamos el campo quirúrgico de forma aséptica.',
+    'Incidimos la piel sobre la línea media.',
+    'Identificamos las estructuras antes de continuar.',
+    'Cerramos por planos con sutura absorbible.',
+  ],
+  en: [
+    'We place the patient in dorsal recumbency.',
+    'We prepare the surgical field aseptically.',
+    'We incise the skin along the midline.',
+    'We identify the structures before going on.',
+    'We close in layers with absorbable suture.',
+  ],
 } as const;
 
-const vttTime = (seconds: number) => `00:${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}.000`;
+const vttTime = (seconds: number) =>
+  `00:${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}.000`;
 
 /** A valid WebVTT file spreading these lines over a video of this many seconds. */
 function demoCaptionsVtt(lines: readonly string[], seconds: number): string {
   const step = Math.floor(seconds / lines.length);
-  const cues = lines.map((line, index) => `${index + 1}\n${vttTime(index * step)} --> ${vttTime((index + 1) * step - 1)}\n${line}`);
+  const cues = lines.map(
+    (line, index) => `${index + 1}\n${vttTime(index * step)} --> ${vttTime((index + 1) * step - 1)}\n${line}`,
+  );
   return `WEBVTT\n\n${cues.join('\n\n')}\n`;
 }
 
@@ -450,7 +467,11 @@ async function seedEmptyDatabase(deps: {
 
   // Catalogue
   const tagRows = tagNames.map((name) => ({ id: randomUUID(), name }));
-  const tagId = (name: TagName) => req(tagRows.find((tag) => tag.name === name), `tag ${name}`).id;
+  const tagId = (name: TagName) =>
+    req(
+      tagRows.find((tag) => tag.name === name),
+      `tag ${name}`,
+    ).id;
   const procedureRows = demoProcedures.map((procedure, index) => {
     const id = randomUUID();
     const folder = `procedures/${id}`;
@@ -471,7 +492,11 @@ async function seedEmptyDatabase(deps: {
       updatedAt: now,
     };
   });
-  const procedureId = (name: string) => req(procedureRows.find((row) => row.name === name), `procedure ${name}`).id;
+  const procedureId = (name: string) =>
+    req(
+      procedureRows.find((row) => row.name === name),
+      `procedure ${name}`,
+    ).id;
   // the two newest procedures carry Spanish subtitles on both videos, the newest English ones on its full video too
   const captionFiles = new Map<string, string>(); // storage key -> WebVTT text
   const captionRows = procedureRows.slice(0, 2).flatMap((row, index) => {
@@ -659,7 +684,10 @@ async function seedEmptyDatabase(deps: {
   // an External diploma on sale (premium is not in it) and a hidden test diploma
   const externalDiplomaId = randomUUID();
   const externalFiles = {
-    previewImage: store(`diplomados/${externalDiplomaId}/Preview-Image/${ts}_portada.jpg`, req(asset.previews[2], 'preview')),
+    previewImage: store(
+      `diplomados/${externalDiplomaId}/Preview-Image/${ts}_portada.jpg`,
+      req(asset.previews[2], 'preview'),
+    ),
     previewPdf: store(`diplomados/${externalDiplomaId}/Preview-pdf/${ts}_temario.pdf`, asset.pdf),
     video: store(`diplomados/${externalDiplomaId}/video1/${ts}_anestesia.mp4`, asset.video),
   };
@@ -755,9 +783,15 @@ async function seedEmptyDatabase(deps: {
         .values({ id: 1, slideSeconds: 6 })
         .onConflictDoUpdate({ target: siteSettings.id, set: { slideSeconds: 6, updatedAt: now } });
       await tx.insert(organizations).values(organizationRows);
-      await tx.insert(publicUniversities).values(universityNames.map((name) => ({ name }))).onConflictDoNothing();
+      await tx
+        .insert(publicUniversities)
+        .values(universityNames.map((name) => ({ name })))
+        .onConflictDoNothing();
       // the aula's students and its administrator belong to its university
-      await tx.update(users).set({ organizationId: universityId }).where(inArray(users.id, [basic.id, classroomAdmin.id]));
+      await tx
+        .update(users)
+        .set({ organizationId: universityId })
+        .where(inArray(users.id, [basic.id, classroomAdmin.id]));
 
       await tx.insert(classrooms).values({
         id: classroomId,
@@ -776,7 +810,9 @@ async function seedEmptyDatabase(deps: {
       await tx.insert(classroomUsers).values([{ classroomId, userId: basic.id }]);
       await tx
         .insert(classroomProcedures)
-        .values(classroomProcedureNames.map((name, position) => ({ classroomId, procedureId: procedureId(name), position })));
+        .values(
+          classroomProcedureNames.map((name, position) => ({ classroomId, procedureId: procedureId(name), position })),
+        );
       // open to every signed-in account
       await tx.insert(classrooms).values({
         id: openClassroomId,
@@ -790,9 +826,13 @@ async function seedEmptyDatabase(deps: {
         ...openClassroomFiles,
         expiresAt: new Date(ts + 120 * dayMs),
       });
-      await tx
-        .insert(classroomProcedures)
-        .values(openClassroomProcedureNames.map((name, position) => ({ classroomId: openClassroomId, procedureId: procedureId(name), position })));
+      await tx.insert(classroomProcedures).values(
+        openClassroomProcedureNames.map((name, position) => ({
+          classroomId: openClassroomId,
+          procedureId: procedureId(name),
+          position,
+        })),
+      );
       // expires in two days, so its member sees the expiry warning
       await tx.insert(classrooms).values({
         id: expiringClassroomId,
@@ -807,9 +847,13 @@ async function seedEmptyDatabase(deps: {
         expiresAt: new Date(ts + 2 * dayMs),
       });
       await tx.insert(classroomUsers).values([{ classroomId: expiringClassroomId, userId: basic.id }]);
-      await tx
-        .insert(classroomProcedures)
-        .values(expiringClassroomProcedureNames.map((name, position) => ({ classroomId: expiringClassroomId, procedureId: procedureId(name), position })));
+      await tx.insert(classroomProcedures).values(
+        expiringClassroomProcedureNames.map((name, position) => ({
+          classroomId: expiringClassroomId,
+          procedureId: procedureId(name),
+          position,
+        })),
+      );
 
       await tx.insert(diplomas).values({
         id: diplomaId,
@@ -892,7 +936,12 @@ async function seedEmptyDatabase(deps: {
       // premium has passed the first exam (every answer right)
       const examOneQuestions = questionRows.filter((row) => row.examId === examOneId);
       await tx.insert(examAnswers).values(
-        examOneQuestions.map((row) => ({ questionId: row.id, userId: premium.id, answer: row.correctAnswer, answeredAt: new Date(ts - 2 * dayMs) })),
+        examOneQuestions.map((row) => ({
+          questionId: row.id,
+          userId: premium.id,
+          answer: row.correctAnswer,
+          answeredAt: new Date(ts - 2 * dayMs),
+        })),
       );
       await tx.insert(examResults).values({
         examId: examOneId,
@@ -940,7 +989,12 @@ async function seedEmptyDatabase(deps: {
           video: externalFiles.video,
           isActive: true,
         },
-        { diplomaId: externalDiplomaId, position: 2, procedureId: procedureId(diplomaLinkedProcedureName), isActive: true },
+        {
+          diplomaId: externalDiplomaId,
+          position: 2,
+          procedureId: procedureId(diplomaLinkedProcedureName),
+          isActive: true,
+        },
       ]);
 
       // the premium demo's subscription, as the simulated provider would have left it
@@ -958,7 +1012,13 @@ async function seedEmptyDatabase(deps: {
       await tx
         .insert(simulatedProviderRecords)
         .values(
-          paidSimulatedSubscription({ id: 'DEMO-SUB', plan: 'monthly', customId: premium.id, paymentId: 'DEMO-SUB-PAGO-1', paidAt: premiumPaidAt }),
+          paidSimulatedSubscription({
+            id: 'DEMO-SUB',
+            plan: 'monthly',
+            customId: premium.id,
+            paymentId: 'DEMO-SUB-PAGO-1',
+            paidAt: premiumPaidAt,
+          }),
         )
         .onConflictDoNothing();
       await tx.insert(payments).values({

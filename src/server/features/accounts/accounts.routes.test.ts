@@ -11,7 +11,13 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const login = (payload: object, headers: Record<string, string> = {}, remoteAddress = randomTestIp()) =>
-  t.app.inject({ method: 'POST', url: '/api/account/login', remoteAddress, headers: { origin: testPublicUrl, ...headers }, payload });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/account/login',
+    remoteAddress,
+    headers: { origin: testPublicUrl, ...headers },
+    payload,
+  });
 
 describe('GET /api/me', () => {
   it('answers a guest with a null user', async () => {
@@ -21,7 +27,10 @@ describe('GET /api/me', () => {
   });
 
   it('treats a forged session cookie as a guest', async () => {
-    const response = await t.app.inject({ url: '/api/me', headers: { cookie: 'better-auth.session_token=forged.value' } });
+    const response = await t.app.inject({
+      url: '/api/me',
+      headers: { cookie: 'better-auth.session_token=forged.value' },
+    });
     expect(response.json()).toEqual({ user: null });
   });
 
@@ -73,7 +82,12 @@ describe('POST /api/account/login', () => {
   });
 
   it.each([
-    ['an address that is not an e-mail', { email: 'no-es-correo', password: 'x' }, 400, 'Dirección de correo inválida.'],
+    [
+      'an address that is not an e-mail',
+      { email: 'no-es-correo', password: 'x' },
+      400,
+      'Dirección de correo inválida.',
+    ],
     ['an unknown account', { email: 'nadie@example.com', password: 'x' }, 404, 'Usuario no encontrado.'],
   ])('names %s with the catalogue text', async (_case, payload, status, message) => {
     const response = await login(payload);
@@ -122,7 +136,10 @@ describe('POST /api/account/login', () => {
 
   it('refuses a sign-in posted from another site', async () => {
     await createUser(t, { email: 'csrf@example.com' });
-    const other = await login({ email: 'csrf@example.com', password: testPassword }, { origin: 'https://evil.example', cookie: 'x=1' });
+    const other = await login(
+      { email: 'csrf@example.com', password: testPassword },
+      { origin: 'https://evil.example', cookie: 'x=1' },
+    );
     expect(other.statusCode).toBe(403);
   });
 });
@@ -130,7 +147,11 @@ describe('POST /api/account/login', () => {
 describe('sessions', () => {
   it('logs out and the old cookie stops working at once', async () => {
     const { cookie } = await signedInAs(t);
-    const out = await t.app.inject({ method: 'POST', url: '/api/account/logout', headers: { cookie, origin: testPublicUrl } });
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/api/account/logout',
+      headers: { cookie, origin: testPublicUrl },
+    });
     expect(out.statusCode).toBe(204);
     const me = await t.app.inject({ url: '/api/me', headers: { cookie } });
     expect(me.json().user).toBeNull();
@@ -156,7 +177,13 @@ describe('sessions', () => {
 
 describe('password reset', () => {
   const requestReset = (email: string, remoteAddress = randomTestIp()) =>
-    t.app.inject({ method: 'POST', url: '/api/account/password-reset', remoteAddress, headers: { origin: testPublicUrl }, payload: { email } });
+    t.app.inject({
+      method: 'POST',
+      url: '/api/account/password-reset',
+      remoteAddress,
+      headers: { origin: testPublicUrl },
+      payload: { email },
+    });
 
   async function resetCodeFor(email: string): Promise<string> {
     const [mail] = await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, email));
@@ -205,7 +232,8 @@ describe('password reset', () => {
 
   it('mails one account at most three times an hour, from any address, with the same answer', async () => {
     await createUser(t, { email: 'inundado@example.com' });
-    for (let attempt = 0; attempt < 6; attempt++) expect((await requestReset('inundado@example.com')).statusCode).toBe(204);
+    for (let attempt = 0; attempt < 6; attempt++)
+      expect((await requestReset('inundado@example.com')).statusCode).toBe(204);
     expect(await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, 'inundado@example.com'))).toHaveLength(3);
   });
 
@@ -251,8 +279,13 @@ describe('password change', () => {
       payload: { currentPassword: testPassword, newPassword: 'ClaveNueva9' },
     });
     expect(ok.statusCode).toBe(204);
-    const setCookie = [ok.headers['set-cookie']].flat().filter(Boolean).map((line) => String(line).split(';')[0]).join('; ');
-    const me = async (header: string) => (await t.app.inject({ url: '/api/me', headers: { cookie: header } })).json().user;
+    const setCookie = [ok.headers['set-cookie']]
+      .flat()
+      .filter(Boolean)
+      .map((line) => String(line).split(';')[0])
+      .join('; ');
+    const me = async (header: string) =>
+      (await t.app.inject({ url: '/api/me', headers: { cookie: header } })).json().user;
     expect(await me(other)).toBeNull();
     expect((await me(setCookie || cookie))?.id).toBe(user.id);
   });

@@ -44,14 +44,23 @@ export function registerAccountRoutes(app: FastifyInstance, deps: { accounts: Ac
 
   api.get(
     '/api/account/password-reset/:code',
-    { schema: { params: z.object({ code: z.string().min(1).max(200) }), response: { 200: z.object({ valid: z.boolean() }) } } },
+    {
+      schema: {
+        params: z.object({ code: z.string().min(1).max(200) }),
+        response: { 200: z.object({ valid: z.boolean() }) },
+      },
+    },
     async (request) => ({ valid: await accounts.isResetCodeValid(request.params.code) }),
   );
 
-  api.post('/api/account/password-reset/confirm', { schema: { body: passwordResetConfirmSchema } }, async (request, reply) => {
-    await accounts.resetPassword(request, { code: request.body.code, password: request.body.password });
-    return reply.status(204).send();
-  });
+  api.post(
+    '/api/account/password-reset/confirm',
+    { schema: { body: passwordResetConfirmSchema } },
+    async (request, reply) => {
+      await accounts.resetPassword(request, { code: request.body.code, password: request.body.password });
+      return reply.status(204).send();
+    },
+  );
 
   api.post('/api/account/password', { schema: { body: passwordChangeSchema } }, async (request, reply) => {
     await requireUser(request);

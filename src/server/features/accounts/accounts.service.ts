@@ -2,7 +2,15 @@ import { and, eq, gt, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { boundedCache } from '#server/services/bounded-cache.ts';
 import type { Db } from '#server/db/client.ts';
-import { authAccounts, classrooms, diplomas, loginFailures, sessions, users, verifications } from '#server/db/schema/index.ts';
+import {
+  authAccounts,
+  classrooms,
+  diplomas,
+  loginFailures,
+  sessions,
+  users,
+  verifications,
+} from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
 import { hasPremiumAccess, minPasswordLength } from '#shared/accounts/accounts.rules.ts';
 import type { CurrentUser } from '#shared/accounts/accounts.schemas.ts';
@@ -121,7 +129,10 @@ export function createAccountsService(deps: {
   }
 
   async function findByEmail(email: string): Promise<UserRow | null> {
-    const [row] = await db.select().from(users).where(eq(users.email, normalize(email)));
+    const [row] = await db
+      .select()
+      .from(users)
+      .where(eq(users.email, normalize(email)));
     return row ?? null;
   }
 
@@ -190,11 +201,20 @@ export function createAccountsService(deps: {
   async function requestPasswordReset(request: FastifyRequest, input: { email: string }) {
     const email = normalize(input.email);
     if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new AppError('LOGIN_INVALID_EMAIL');
-    if (!(await rateCounter.hit({ key: `reset:ip:${request.ip}`, max: resetRequestsPerIpFor(signInLimits), windowMs: 5 * 60_000 }))) {
+    if (
+      !(await rateCounter.hit({
+        key: `reset:ip:${request.ip}`,
+        max: resetRequestsPerIpFor(signInLimits),
+        windowMs: 5 * 60_000,
+      }))
+    ) {
       throw new AppError('RATE_LIMITED');
     }
     if (!(await findByEmail(email))) throw new AppError('LOGIN_USER_NOT_FOUND');
-    if (!(await rateCounter.hit({ key: `reset:account:${email}`, max: resetMailsPerAccountPerHour, windowMs: 3600_000 }))) return;
+    if (
+      !(await rateCounter.hit({ key: `reset:account:${email}`, max: resetMailsPerAccountPerHour, windowMs: 3600_000 }))
+    )
+      return;
     const result = await callAuth(auth, request, '/request-password-reset', {
       method: 'POST',
       body: { email, redirectTo: `${publicUrl}/reasignar_password` },
@@ -247,7 +267,8 @@ export function createAccountsService(deps: {
   }): Promise<UserRow> {
     const email = normalize(input.email);
     if (await findByEmail(email)) throw new AppError('EMAIL_TAKEN');
-    if (input.password.length < minPasswordLength || input.password.length > maxPasswordLength) throw new AppError('VALIDATION');
+    if (input.password.length < minPasswordLength || input.password.length > maxPasswordLength)
+      throw new AppError('VALIDATION');
     const context = await auth.$context;
     const passwordHash = await context.password.hash(input.password);
     const id = crypto.randomUUID();
@@ -257,7 +278,13 @@ export function createAccountsService(deps: {
           .insert(users)
           .values({ ...input.values, id, name: input.name, email, emailVerified: false })
           .returning();
-        await tx.insert(authAccounts).values({ id: crypto.randomUUID(), accountId: id, providerId: 'credential', userId: id, password: passwordHash });
+        await tx.insert(authAccounts).values({
+          id: crypto.randomUUID(),
+          accountId: id,
+          providerId: 'credential',
+          userId: id,
+          password: passwordHash,
+        });
         await input.alsoWrite?.(tx as unknown as Db, row!);
         return row!;
       });
@@ -279,7 +306,12 @@ export function createAccountsService(deps: {
   ): Promise<'created' | 'promoted' | 'unchanged'> {
     const existing = await findByEmail(admin.email);
     if (!existing) {
-      await createAccount({ name: 'Administrador', email: admin.email, password: admin.password, values: { type: 'Admin' } });
+      await createAccount({
+        name: 'Administrador',
+        email: admin.email,
+        password: admin.password,
+        values: { type: 'Admin' },
+      });
       return 'created';
     }
     if (existing.type === 'Admin') return 'unchanged';

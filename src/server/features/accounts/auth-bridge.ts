@@ -2,7 +2,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Auth } from './auth.ts';
 import { clientIpHeader } from './auth.ts';
 
-const forwardedHeaders = ['cookie', 'origin', 'referer', 'user-agent', 'sec-fetch-site', 'sec-fetch-mode', 'sec-fetch-dest'];
+const forwardedHeaders = [
+  'cookie',
+  'origin',
+  'referer',
+  'user-agent',
+  'sec-fetch-site',
+  'sec-fetch-mode',
+  'sec-fetch-dest',
+];
 
 /** Headers better-auth may see: the client's own, with the IP our server decided on. */
 export function authHeaders(request: FastifyRequest): Headers {
@@ -15,7 +23,11 @@ export function authHeaders(request: FastifyRequest): Headers {
   return headers;
 }
 
-export type AuthCall = { status: number; body: { code?: string; message?: string } & Record<string, unknown>; setCookies: string[] };
+export type AuthCall = {
+  status: number;
+  body: { code?: string; message?: string } & Record<string, unknown>;
+  setCookies: string[];
+};
 
 /** Runs one better-auth endpoint through its HTTP handler, so its rate limits and CSRF checks apply. */
 export async function callAuth(

@@ -38,7 +38,13 @@ export function createAuth(options: AuthOptions) {
     trustedOrigins: options.trustedOrigins,
     database: drizzleAdapter(options.db, {
       provider: 'pg',
-      schema: { user: users, session: sessions, account: authAccounts, verification: verifications, rateLimit: rateLimits },
+      schema: {
+        user: users,
+        session: sessions,
+        account: authAccounts,
+        verification: verifications,
+        rateLimit: rateLimits,
+      },
     }),
     emailAndPassword: {
       enabled: true,
@@ -51,8 +57,7 @@ export function createAuth(options: AuthOptions) {
         hash: (password) => hash(password, argon2Options),
         verify: ({ hash: stored, password }) => verify(stored, password),
       },
-      sendResetPassword: ({ user, token }) =>
-        options.sendResetPassword({ email: user.email, name: user.name, token }),
+      sendResetPassword: ({ user, token }) => options.sendResetPassword({ email: user.email, name: user.name, token }),
     },
     user: { deleteUser: { enabled: false }, changeEmail: { enabled: false } },
     session: {

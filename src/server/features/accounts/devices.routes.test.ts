@@ -31,11 +31,20 @@ async function signIn(email: string, userAgent: string, ip: string): Promise<str
   return list.map((cookie) => cookie.split(';')[0]).join('; ');
 }
 
-const listSessions = (cookie?: string) => t.app.inject({ url: '/api/account/sessions', headers: cookie ? { cookie } : {} });
+const listSessions = (cookie?: string) =>
+  t.app.inject({ url: '/api/account/sessions', headers: cookie ? { cookie } : {} });
 const closeSession = (cookie: string | undefined, id: string) =>
-  t.app.inject({ method: 'DELETE', url: `/api/account/sessions/${id}`, headers: { origin: testPublicUrl, ...(cookie ? { cookie } : {}) } });
+  t.app.inject({
+    method: 'DELETE',
+    url: `/api/account/sessions/${id}`,
+    headers: { origin: testPublicUrl, ...(cookie ? { cookie } : {}) },
+  });
 const closeOthers = (cookie?: string) =>
-  t.app.inject({ method: 'POST', url: '/api/account/sessions/close-others', headers: { origin: testPublicUrl, ...(cookie ? { cookie } : {}) } });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/account/sessions/close-others',
+    headers: { origin: testPublicUrl, ...(cookie ? { cookie } : {}) },
+  });
 const me = async (cookie: string) => (await t.app.inject({ url: '/api/me', headers: { cookie } })).json().user;
 
 async function memberOnTwoDevices(type: 'Gratis' | 'Premium' | 'Legacy' | 'Admin' = 'Gratis') {
@@ -53,39 +62,54 @@ describe('GET /api/account/sessions', () => {
     expect(response.json().code).toBe('UNAUTHENTICATED');
   });
 
-  it.each(['Gratis', 'Premium', 'Legacy', 'Admin'] as const)('lists a %s member their own sessions, this device first-marked', async (type) => {
-    const { desktop } = await memberOnTwoDevices(type);
-    const response = await listSessions(desktop);
-    expect(response.statusCode).toBe(200);
-    expect(response.headers['cache-control']).toBe('no-store');
-    const list = response.json().sessions as { device: string; kind: string; place: string; ipAddress: string | null; isCurrent: boolean }[];
-    expect(list).toHaveLength(2);
-    expect(list.find((session) => session.isCurrent)).toMatchObject({
-      device: 'Chrome en Windows',
-      kind: 'desktop',
-      place: 'Red local',
-      ipAddress: '192.168.1.x',
-    });
-    expect(list.find((session) => !session.isCurrent)).toMatchObject({
-      device: 'Safari en iOS',
-      kind: 'mobile',
-      place: 'Ubicación aproximada no disponible',
-      ipAddress: '203.0.113.x',
-    });
-  });
+  it.each(['Gratis', 'Premium', 'Legacy', 'Admin'] as const)(
+    'lists a %s member their own sessions, this device first-marked',
+    async (type) => {
+      const { desktop } = await memberOnTwoDevices(type);
+      const response = await listSessions(desktop);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['cache-control']).toBe('no-store');
+      const list = response.json().sessions as {
+        device: string;
+        kind: string;
+        place: string;
+        ipAddress: string | null;
+        isCurrent: boolean;
+      }[];
+      expect(list).toHaveLength(2);
+      expect(list.find((session) => session.isCurrent)).toMatchObject({
+        device: 'Chrome en Windows',
+        kind: 'desktop',
+        place: 'Red local',
+        ipAddress: '192.168.1.x',
+      });
+      expect(list.find((session) => !session.isCurrent)).toMatchObject({
+        device: 'Safari en iOS',
+        kind: 'mobile',
+        place: 'Ubicación aproximada no disponible',
+        ipAddress: '203.0.113.x',
+      });
+    },
+  );
 
   it("never lists another member's sessions", async () => {
     const ana = await memberOnTwoDevices();
     const luis = await memberOnTwoDevices();
     const ids = (await listSessions(ana.desktop)).json().sessions.map((session: { id: string }) => session.id);
-    const luisIds = (await t.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, luis.user.id))).map((row) => row.id);
+    const luisIds = (
+      await t.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, luis.user.id))
+    ).map((row) => row.id);
     expect(ids).toHaveLength(2);
     for (const id of luisIds) expect(ids).not.toContain(id);
   });
 
   it('marks the device that holds the viewing token (single-device rule)', async () => {
     const { phone, desktop } = await memberOnTwoDevices('Premium');
-    const taken = await t.app.inject({ method: 'POST', url: '/api/viewing/token', headers: { cookie: phone, origin: testPublicUrl } });
+    const taken = await t.app.inject({
+      method: 'POST',
+      url: '/api/viewing/token',
+      headers: { cookie: phone, origin: testPublicUrl },
+    });
     expect(taken.statusCode).toBe(200);
     const list = (await listSessions(desktop)).json().sessions as { device: string; isPlaying: boolean }[];
     expect(list.filter((session) => session.isPlaying).map((session) => session.device)).toEqual(['Safari en iOS']);
@@ -104,8 +128,14 @@ describe('GET /api/account/sessions', () => {
 describe('DELETE /api/account/sessions/:id', () => {
   it('signs the other browser out at once and ends its hold on the video', async () => {
     const { user, desktop, phone } = await memberOnTwoDevices('Premium');
-    await t.app.inject({ method: 'POST', url: '/api/viewing/token', headers: { cookie: phone, origin: testPublicUrl } });
-    const other = (await listSessions(desktop)).json().sessions.find((session: { isCurrent: boolean }) => !session.isCurrent);
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/viewing/token',
+      headers: { cookie: phone, origin: testPublicUrl },
+    });
+    const other = (await listSessions(desktop))
+      .json()
+      .sessions.find((session: { isCurrent: boolean }) => !session.isCurrent);
     const response = await closeSession(desktop, other.id);
     expect(response.statusCode).toBe(204);
     expect(await me(phone)).toBeNull();
@@ -119,11 +149,16 @@ describe('DELETE /api/account/sessions/:id', () => {
     const procedure = await createProcedure(t, { type: 'Premium' });
     const key = `procedures/${procedure.id}/1700000000000_subtitulos.vtt`;
     await t.storage.put(key, Readable.from([Buffer.from('WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nHola\n')]));
-    await t.db.insert(procedureCaptions).values({ procedureId: procedure.id, video: 'full', language: 'es', fileKey: key });
-    const fetchAs = async (cookie: string) => (await t.app.inject({ url: `/media/${key}`, headers: { cookie } })).statusCode;
+    await t.db
+      .insert(procedureCaptions)
+      .values({ procedureId: procedure.id, video: 'full', language: 'es', fileKey: key });
+    const fetchAs = async (cookie: string) =>
+      (await t.app.inject({ url: `/media/${key}`, headers: { cookie } })).statusCode;
     expect(await fetchAs(phone)).toBe(200);
     expect(await fetchAs(phone)).toBe(200);
-    const other = (await listSessions(desktop)).json().sessions.find((session: { isCurrent: boolean }) => !session.isCurrent);
+    const other = (await listSessions(desktop))
+      .json()
+      .sessions.find((session: { isCurrent: boolean }) => !session.isCurrent);
     await closeSession(desktop, other.id);
     // the permission cache hears of the closed session through a database notification
     await expect.poll(() => fetchAs(phone), { timeout: 3000 }).toBe(401);
@@ -133,7 +168,10 @@ describe('DELETE /api/account/sessions/:id', () => {
   it("answers 404 for another member's session and leaves it signed in", async () => {
     const ana = await memberOnTwoDevices();
     const luis = await memberOnTwoDevices();
-    const [luisSession] = await t.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, luis.user.id));
+    const [luisSession] = await t.db
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(eq(sessions.userId, luis.user.id));
     const response = await closeSession(ana.desktop, luisSession!.id);
     expect(response.statusCode).toBe(404);
     expect(await me(luis.desktop)).toMatchObject({ id: luis.user.id });
@@ -143,7 +181,10 @@ describe('DELETE /api/account/sessions/:id', () => {
   it('lets an Admin close only their own sessions too', async () => {
     const admin = await memberOnTwoDevices('Admin');
     const member = await memberOnTwoDevices('Premium');
-    const [memberSession] = await t.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, member.user.id));
+    const [memberSession] = await t.db
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(eq(sessions.userId, member.user.id));
     expect((await closeSession(admin.desktop, memberSession!.id)).statusCode).toBe(404);
     expect(await me(member.desktop)).not.toBeNull();
   });
@@ -157,7 +198,9 @@ describe('DELETE /api/account/sessions/:id', () => {
 
   it('refuses a request from another site', async () => {
     const { desktop, phone } = await memberOnTwoDevices();
-    const other = (await listSessions(desktop)).json().sessions.find((session: { isCurrent: boolean }) => !session.isCurrent);
+    const other = (await listSessions(desktop))
+      .json()
+      .sessions.find((session: { isCurrent: boolean }) => !session.isCurrent);
     const response = await t.app.inject({
       method: 'DELETE',
       url: `/api/account/sessions/${other.id}`,
@@ -195,7 +238,9 @@ describe('POST /api/account/sessions/close-others', () => {
   it('closes each session once when two requests race', async () => {
     const { user, desktop, phone } = await memberOnTwoDevices();
     const [first, second] = await Promise.all([closeOthers(desktop), closeOthers(phone)]);
-    const closed = [first, second].filter((response) => response.statusCode === 200).reduce((sum, response) => sum + response.json().closed, 0);
+    const closed = [first, second]
+      .filter((response) => response.statusCode === 200)
+      .reduce((sum, response) => sum + response.json().closed, 0);
     const left = await t.db.select().from(sessions).where(eq(sessions.userId, user.id));
     // each session is either still signed in or counted once as closed, never both and never twice
     expect(left.length + closed).toBe(2);

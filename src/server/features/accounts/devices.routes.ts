@@ -21,11 +21,15 @@ export function registerDeviceRoutes(app: FastifyInstance, deps: { devices: Devi
   const { devices } = deps;
   const api = app.withTypeProvider<ZodTypeProvider>();
 
-  api.get('/api/account/sessions', { schema: { response: { 200: deviceSessionListSchema } } }, async (request, reply) => {
-    reply.header('cache-control', 'no-store');
-    const { userId, sessionId } = await requireSession(request);
-    return { sessions: await devices.list(userId, sessionId) };
-  });
+  api.get(
+    '/api/account/sessions',
+    { schema: { response: { 200: deviceSessionListSchema } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const { userId, sessionId } = await requireSession(request);
+      return { sessions: await devices.list(userId, sessionId) };
+    },
+  );
 
   api.delete('/api/account/sessions/:id', { schema: { params: deviceSessionParamsSchema } }, async (request, reply) => {
     const { userId } = await requireSession(request);
@@ -33,8 +37,12 @@ export function registerDeviceRoutes(app: FastifyInstance, deps: { devices: Devi
     return reply.status(204).send();
   });
 
-  api.post('/api/account/sessions/close-others', { schema: { response: { 200: closedSessionsSchema } } }, async (request) => {
-    const { userId, sessionId } = await requireSession(request);
-    return { closed: await devices.closeOthers(userId, sessionId) };
-  });
+  api.post(
+    '/api/account/sessions/close-others',
+    { schema: { response: { 200: closedSessionsSchema } } },
+    async (request) => {
+      const { userId, sessionId } = await requireSession(request);
+      return { closed: await devices.closeOthers(userId, sessionId) };
+    },
+  );
 }

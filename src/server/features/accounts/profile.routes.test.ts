@@ -15,7 +15,12 @@ let counter = 0;
 const uniqueEmail = () => `perfil-${Date.now()}-${counter++}@example.com`;
 const getProfile = (cookie?: string) => t.app.inject({ url: '/api/profile', headers: cookie ? { cookie } : {} });
 const putProfile = (cookie: string | undefined, payload: object) =>
-  t.app.inject({ method: 'PUT', url: '/api/profile', headers: { origin: testPublicUrl, ...(cookie ? { cookie } : {}) }, payload });
+  t.app.inject({
+    method: 'PUT',
+    url: '/api/profile',
+    headers: { origin: testPublicUrl, ...(cookie ? { cookie } : {}) },
+    payload,
+  });
 
 function edit(overrides: Record<string, unknown> = {}) {
   return {
@@ -37,11 +42,23 @@ function edit(overrides: Record<string, unknown> = {}) {
 describe('GET /api/profile', () => {
   it('shows a Premium member their data, preferences and next payment date', async () => {
     const paymentDay = new Date(Date.now() - 10 * day);
-    const { cookie } = await signedInAs(t, { type: 'Premium', paymentDay, subscriptionId: 'I-1', city: 'León', promoMail: true });
+    const { cookie } = await signedInAs(t, {
+      type: 'Premium',
+      paymentDay,
+      subscriptionId: 'I-1',
+      city: 'León',
+      promoMail: true,
+    });
     const body = (await getProfile(cookie)).json();
     expect(body.personal).toMatchObject({ name: 'Usuario de Prueba', city: 'León' });
     expect(body.preferences).toEqual({ promoMail: true, newsMail: false });
-    expect(body.membership).toMatchObject({ type: 'Premium', paymentStatus: 'BIEN', paymentFailed: false, canDowngrade: true, canUpgrade: false });
+    expect(body.membership).toMatchObject({
+      type: 'Premium',
+      paymentStatus: 'BIEN',
+      paymentFailed: false,
+      canDowngrade: true,
+      canUpgrade: false,
+    });
     expect(body.membership.nextPaymentDate).toBe(new Date(paymentDay.getTime() + 30 * day).toISOString());
   });
 
@@ -63,7 +80,9 @@ describe('GET /api/profile', () => {
       { diplomaId: diploma!.id, userId: premium.user.id, diplomaTitle: 'Diplomado de Prueba', folio: 7 },
       { diplomaId: diploma!.id, userId: basic.user.id, diplomaTitle: 'Diplomado de Prueba', folio: 8 },
     ]);
-    expect((await getProfile(premium.cookie)).json().certificates).toMatchObject([{ name: 'Diplomado de Prueba', folio: '007' }]);
+    expect((await getProfile(premium.cookie)).json().certificates).toMatchObject([
+      { name: 'Diplomado de Prueba', folio: '007' },
+    ]);
     expect((await getProfile(basic.cookie)).json().certificates).toEqual([]);
   });
 
@@ -78,16 +97,30 @@ describe('PUT /api/profile', () => {
     const input = edit();
     const response = await putProfile(cookie, input);
     expect(response.statusCode).toBe(200);
-    expect(response.json().personal).toMatchObject({ name: 'Nombre Editado', email: input.email, country: 'Colombia', city: 'Bogotá' });
+    expect(response.json().personal).toMatchObject({
+      name: 'Nombre Editado',
+      email: input.email,
+      country: 'Colombia',
+      city: 'Bogotá',
+    });
     expect(response.json().preferences).toEqual({ promoMail: false, newsMail: true });
     await loginCookie(t, input.email);
-    const old = await t.app.inject({ method: 'POST', url: '/api/account/login', remoteAddress: '10.9.9.9', headers: { origin: testPublicUrl }, payload: { email: user.email, password: testPassword } });
+    const old = await t.app.inject({
+      method: 'POST',
+      url: '/api/account/login',
+      remoteAddress: '10.9.9.9',
+      headers: { origin: testPublicUrl },
+      payload: { email: user.email, password: testPassword },
+    });
     expect(old.statusCode).toBe(404);
   });
 
   it('changes the password when one is given', async () => {
     const { cookie, user } = await signedInAs(t, { type: 'Gratis' });
-    const response = await putProfile(cookie, edit({ email: user.email, password: 'NuevaClave7', confirmPassword: 'NuevaClave7' }));
+    const response = await putProfile(
+      cookie,
+      edit({ email: user.email, password: 'NuevaClave7', confirmPassword: 'NuevaClave7' }),
+    );
     expect(response.statusCode).toBe(200);
     await loginCookie(t, user.email, 'NuevaClave7');
   });
@@ -95,7 +128,10 @@ describe('PUT /api/profile', () => {
   it('signs every other device out when the password changes; this one stays signed in', async () => {
     const { cookie: laptop, user } = await signedInAs(t, { type: 'Gratis' });
     const phone = await loginCookie(t, user.email);
-    const response = await putProfile(phone, edit({ email: user.email, password: 'NuevaClave7', confirmPassword: 'NuevaClave7' }));
+    const response = await putProfile(
+      phone,
+      edit({ email: user.email, password: 'NuevaClave7', confirmPassword: 'NuevaClave7' }),
+    );
     expect(response.statusCode).toBe(200);
     const me = async (cookie: string) => (await t.app.inject({ url: '/api/me', headers: { cookie } })).json().user;
     expect(await me(laptop)).toBeNull();
@@ -112,11 +148,20 @@ describe('PUT /api/profile', () => {
 
   it('changes the e-mail or password only right after a sign-in; other data any time', async () => {
     const { cookie, user } = await signedInAs(t, { type: 'Gratis' });
-    await t.db.update(sessions).set({ createdAt: new Date(Date.now() - 20 * 60_000) }).where(eq(sessions.userId, user.id));
-    for (const change of [{ email: uniqueEmail() }, { email: user.email, password: 'OtraClave8', confirmPassword: 'OtraClave8' }]) {
+    await t.db
+      .update(sessions)
+      .set({ createdAt: new Date(Date.now() - 20 * 60_000) })
+      .where(eq(sessions.userId, user.id));
+    for (const change of [
+      { email: uniqueEmail() },
+      { email: user.email, password: 'OtraClave8', confirmPassword: 'OtraClave8' },
+    ]) {
       const stale = await putProfile(cookie, edit(change));
       expect(stale.statusCode).toBe(403);
-      expect(stale.json()).toMatchObject({ code: 'REAUTH_REQUIRED', message: 'Por tu seguridad, vuelve a iniciar sesión para editar tu cuenta.' });
+      expect(stale.json()).toMatchObject({
+        code: 'REAUTH_REQUIRED',
+        message: 'Por tu seguridad, vuelve a iniciar sesión para editar tu cuenta.',
+      });
     }
     expect((await putProfile(cookie, edit({ email: user.email, city: 'Lima' }))).statusCode).toBe(200);
     await loginCookie(t, user.email);
@@ -135,7 +180,14 @@ describe('PUT /api/profile', () => {
     });
     expect(response.statusCode).toBe(200);
     const [row] = await t.db.select().from(users).where(eq(users.id, user.id));
-    expect(row).toMatchObject({ type: 'Gratis', paymentStatus: 'FALLIDO', annualPlan: false, subscriptionId: null, paymentDay: null, terminationDate: null });
+    expect(row).toMatchObject({
+      type: 'Gratis',
+      paymentStatus: 'FALLIDO',
+      annualPlan: false,
+      subscriptionId: null,
+      paymentDay: null,
+      terminationDate: null,
+    });
   });
 
   it('refuses an e-mail another account uses', async () => {
@@ -151,8 +203,17 @@ describe('PUT /api/profile', () => {
     const empty = await putProfile(cookie, edit({ name: '', email: '', phoneNumber: '', country: '', city: '' }));
     expect(empty.statusCode).toBe(400);
     const required = 'Debes llenar este campo';
-    expect(empty.json().fields).toEqual({ name: required, email: required, phoneNumber: required, country: required, city: required });
-    const wrong = await putProfile(cookie, edit({ email: 'mal', phoneNumber: '+1 2', password: '123', confirmPassword: '123' }));
+    expect(empty.json().fields).toEqual({
+      name: required,
+      email: required,
+      phoneNumber: required,
+      country: required,
+      city: required,
+    });
+    const wrong = await putProfile(
+      cookie,
+      edit({ email: 'mal', phoneNumber: '+1 2', password: '123', confirmPassword: '123' }),
+    );
     expect(wrong.json().fields).toEqual({
       email: 'Introduce un correo válido.',
       phoneNumber: 'Introduce un número de teléfono válido.',
@@ -163,7 +224,12 @@ describe('PUT /api/profile', () => {
   it('is refused to a guest and from another site', async () => {
     expect((await putProfile(undefined, edit())).statusCode).toBe(401);
     const { cookie } = await signedInAs(t, { type: 'Gratis' });
-    const crossSite = await t.app.inject({ method: 'PUT', url: '/api/profile', headers: { cookie, origin: 'https://evil.example' }, payload: edit() });
+    const crossSite = await t.app.inject({
+      method: 'PUT',
+      url: '/api/profile',
+      headers: { cookie, origin: 'https://evil.example' },
+      payload: edit(),
+    });
     expect(crossSite.statusCode).toBe(403);
   });
 });

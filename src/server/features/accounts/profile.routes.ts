@@ -94,5 +94,4 @@ export function registerSignUpAndProfileRoutes(
       return profile.updateProfile(user, request.body, { keepSessionId: session?.id ?? null });
     },
   );
-
 }

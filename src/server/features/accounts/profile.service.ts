@@ -16,16 +16,30 @@ import type { ConsentsService } from '#server/features/privacy/consents.service.
 type ProfileUpdate = z.output<typeof profileUpdateSchema>;
 
 /** 'Mi CxVet' and 'Mi cuenta': what a member sees and may change about themselves. */
-export function createProfileService(deps: { db: Db; auth: Auth; membership: MembershipService; signUp: SignUpService; consents?: ConsentsService }) {
+export function createProfileService(deps: {
+  db: Db;
+  auth: Auth;
+  membership: MembershipService;
+  signUp: SignUpService;
+  consents?: ConsentsService;
+}) {
   const { db, auth, membership, signUp } = deps;
 
   async function getProfile(user: UserRow): Promise<Profile> {
     const [organization] = user.organizationId
-      ? await db.select({ title: organizations.title }).from(organizations).where(eq(organizations.id, user.organizationId))
+      ? await db
+          .select({ title: organizations.title })
+          .from(organizations)
+          .where(eq(organizations.id, user.organizationId))
       : [];
     const completed = hasPremiumAccess(user)
       ? await db
-          .select({ diplomaId: certificates.diplomaId, name: certificates.diplomaTitle, folio: certificates.folio, issuedAt: certificates.issuedAt })
+          .select({
+            diplomaId: certificates.diplomaId,
+            name: certificates.diplomaTitle,
+            folio: certificates.folio,
+            issuedAt: certificates.issuedAt,
+          })
           .from(certificates)
           .where(eq(certificates.userId, user.id))
           .orderBy(asc(certificates.issuedAt))
@@ -55,10 +69,17 @@ export function createProfileService(deps: { db: Db; auth: Auth; membership: Mem
   }
 
   /** Saves personal data; credentials (e-mail, password) change first. Type, status and subscription never change here. */
-  async function updateProfile(user: UserRow, input: ProfileUpdate, options: { keepSessionId?: string | null } = {}): Promise<Profile> {
+  async function updateProfile(
+    user: UserRow,
+    input: ProfileUpdate,
+    options: { keepSessionId?: string | null } = {},
+  ): Promise<Profile> {
     const email = input.email.trim().toLowerCase();
     if (email !== user.email) {
-      const [taken] = await db.select({ id: users.id }).from(users).where(and(eq(users.email, email), ne(users.id, user.id)));
+      const [taken] = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.email, email), ne(users.id, user.id)));
       if (taken) throw new AppError('EMAIL_TAKEN', { fields: { email: messages.emailTaken } });
     }
     await signUp.assertUniversityOrganization(input.organizationId);
@@ -66,11 +87,19 @@ export function createProfileService(deps: { db: Db; auth: Auth; membership: Mem
       const context = await auth.$context;
       const passwordHash = await context.password.hash(input.password);
       await db.transaction(async (tx) => {
-        await tx.update(authAccounts).set({ password: passwordHash, updatedAt: new Date() }).where(and(eq(authAccounts.userId, user.id), eq(authAccounts.providerId, 'credential')));
+        await tx
+          .update(authAccounts)
+          .set({ password: passwordHash, updatedAt: new Date() })
+          .where(and(eq(authAccounts.userId, user.id), eq(authAccounts.providerId, 'credential')));
         // whoever knew the old password is signed out everywhere but on the device that changed it
         await tx
           .delete(sessions)
-          .where(and(eq(sessions.userId, user.id), options.keepSessionId ? ne(sessions.id, options.keepSessionId) : undefined));
+          .where(
+            and(
+              eq(sessions.userId, user.id),
+              options.keepSessionId ? ne(sessions.id, options.keepSessionId) : undefined,
+            ),
+          );
       });
     }
     let updated: UserRow | undefined;
@@ -98,7 +127,12 @@ export function createProfileService(deps: { db: Db; auth: Auth; membership: Mem
       throw new AppError('PROFILE_SAVE_FAILED');
     }
     if (!updated) throw new AppError('PROFILE_SAVE_FAILED');
-    await deps.consents?.record(user.id, { promoMail: user.promoMail, newsMail: user.newsMail }, { promoMail: updated.promoMail, newsMail: updated.newsMail }, 'perfil');
+    await deps.consents?.record(
+      user.id,
+      { promoMail: user.promoMail, newsMail: user.newsMail },
+      { promoMail: updated.promoMail, newsMail: updated.newsMail },
+      'perfil',
+    );
     await signUp.rememberUniversity(input.homeUniversity).catch(() => {});
     return getProfile(updated);
   }

@@ -12,28 +12,42 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const login = (payload: object, remoteAddress = randomTestIp()) =>
-  t.app.inject({ method: 'POST', url: '/api/account/login', remoteAddress, headers: { origin: testPublicUrl }, payload });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/account/login',
+    remoteAddress,
+    headers: { origin: testPublicUrl },
+    payload,
+  });
 
 describe('the per-account lockout under parallel guesses', () => {
-  it('evaluates at most five of sixty simultaneous guesses from sixty addresses; the right password at #46 does not sign in', { timeout: 120_000 }, async () => {
-    const user = await createUser(t, { email: 'paralelo@example.com' });
-    const guesses = Array.from({ length: 60 }, (_, index) => (index === 45 ? testPassword : `mala-${index}`));
-    const responses = await Promise.all(guesses.map((password, index) => login({ email: user.email, password }, `10.60.${index}.1`)));
-    const statuses = responses.map((response) => response.statusCode);
-    expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(5);
-    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(55);
-    expect(statuses[45]).toBe(429);
-    expect(statuses).not.toContain(200);
-    expect(await t.db.select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(0);
-    // and the lock holds for the right password afterwards
-    expect((await login({ email: user.email, password: testPassword })).statusCode).toBe(429);
-  });
+  it(
+    'evaluates at most five of sixty simultaneous guesses from sixty addresses; the right password at #46 does not sign in',
+    { timeout: 120_000 },
+    async () => {
+      const user = await createUser(t, { email: 'paralelo@example.com' });
+      const guesses = Array.from({ length: 60 }, (_, index) => (index === 45 ? testPassword : `mala-${index}`));
+      const responses = await Promise.all(
+        guesses.map((password, index) => login({ email: user.email, password }, `10.60.${index}.1`)),
+      );
+      const statuses = responses.map((response) => response.statusCode);
+      expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(5);
+      expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(55);
+      expect(statuses[45]).toBe(429);
+      expect(statuses).not.toContain(200);
+      expect(await t.db.select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(0);
+      // and the lock holds for the right password afterwards
+      expect((await login({ email: user.email, password: testPassword })).statusCode).toBe(429);
+    },
+  );
 
   it('lets the owner in after four wrong guesses and starts counting again', async () => {
     const user = await createUser(t, { email: 'cuatro@example.com' });
-    for (let attempt = 0; attempt < 4; attempt++) expect((await login({ email: user.email, password: `x-${attempt}` })).statusCode).toBe(401);
+    for (let attempt = 0; attempt < 4; attempt++)
+      expect((await login({ email: user.email, password: `x-${attempt}` })).statusCode).toBe(401);
     expect((await login({ email: user.email, password: testPassword })).statusCode).toBe(200);
-    for (let attempt = 0; attempt < 5; attempt++) expect((await login({ email: user.email, password: `y-${attempt}` })).statusCode).toBe(401);
+    for (let attempt = 0; attempt < 5; attempt++)
+      expect((await login({ email: user.email, password: `y-${attempt}` })).statusCode).toBe(401);
     expect((await login({ email: user.email, password: testPassword })).statusCode).toBe(429);
   });
 });
@@ -41,8 +55,12 @@ describe('the per-account lockout under parallel guesses', () => {
 describe('sign-in limits for a campus behind one NAT', () => {
   // forty password hashes and checks: slow on a busy machine
   it('lets a class of forty sign in to their own accounts from one address at once', { timeout: 180_000 }, async () => {
-    const students = await Promise.all(Array.from({ length: 40 }, (_, index) => createUser(t, { email: `alumno-${index}@campus.example` })));
-    const responses = await Promise.all(students.map((student) => login({ email: student.email, password: testPassword }, '10.99.0.1')));
+    const students = await Promise.all(
+      Array.from({ length: 40 }, (_, index) => createUser(t, { email: `alumno-${index}@campus.example` })),
+    );
+    const responses = await Promise.all(
+      students.map((student) => login({ email: student.email, password: testPassword }, '10.99.0.1')),
+    );
     expect(responses.map((response) => response.statusCode)).toEqual(students.map(() => 200));
   });
 
@@ -61,14 +79,17 @@ describe('sign-in limits for a campus behind one NAT', () => {
   it('limits one account from every address together', { timeout: 120_000 }, async () => {
     const user = await createUser(t, { email: 'cuenta@example.com' });
     const statuses: number[] = [];
-    for (let attempt = 0; attempt < 31; attempt++) statuses.push((await login({ email: user.email, password: testPassword })).statusCode);
+    for (let attempt = 0; attempt < 31; attempt++)
+      statuses.push((await login({ email: user.email, password: testPassword })).statusCode);
     expect(statuses.slice(0, 30)).toEqual(Array(30).fill(200));
     expect(statuses[30]).toBe(429);
   });
 
   it('stops one address at the per-IP ceiling across accounts, even when the attempts arrive together', async () => {
     const responses = await Promise.all(
-      Array.from({ length: 70 }, (_, index) => login({ email: `nadie-${index}@example.com`, password: 'x' }, '10.97.0.1')),
+      Array.from({ length: 70 }, (_, index) =>
+        login({ email: `nadie-${index}@example.com`, password: 'x' }, '10.97.0.1'),
+      ),
     );
     const statuses = responses.map((response) => response.statusCode);
     expect(statuses.filter((status) => status === 404)).toHaveLength(60);

@@ -36,7 +36,13 @@ function validInput(overrides: Record<string, unknown> = {}) {
 }
 
 const signUp = (payload: object) =>
-  t.app.inject({ method: 'POST', url: '/api/account/signup', remoteAddress: randomTestIp(), headers: { origin: testPublicUrl }, payload });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/account/signup',
+    remoteAddress: randomTestIp(),
+    headers: { origin: testPublicUrl },
+    payload,
+  });
 
 describe('POST /api/account/signup', () => {
   it('creates a Basic account with empty payment fields, signs it in and answers what /registro-finalizar needs', async () => {
@@ -44,7 +50,13 @@ describe('POST /api/account/signup', () => {
     const response = await signUp(input);
     expect(response.statusCode).toBe(200);
     const body = response.json();
-    expect(body).toMatchObject({ email: input.email, userName: 'Laura Pérez', planAnual: true, paymentType: 'annual', type: 'Premium' });
+    expect(body).toMatchObject({
+      email: input.email,
+      userName: 'Laura Pérez',
+      planAnual: true,
+      paymentType: 'annual',
+      type: 'Premium',
+    });
     const [row] = await t.db.select().from(users).where(eq(users.email, input.email));
     expect(row).toMatchObject({
       id: body.uid,
@@ -66,14 +78,33 @@ describe('POST /api/account/signup', () => {
   });
 
   it('ignores a type, status or price the browser tries to set', async () => {
-    const input = { ...validInput(), type: 'Premium', paymentStatus: 'BIEN', annualPlan: true, subscriptionId: 'X', paymentDay: new Date().toISOString() };
+    const input = {
+      ...validInput(),
+      type: 'Premium',
+      paymentStatus: 'BIEN',
+      annualPlan: true,
+      subscriptionId: 'X',
+      paymentDay: new Date().toISOString(),
+    };
     expect((await signUp(input)).statusCode).toBe(200);
     const [row] = await t.db.select().from(users).where(eq(users.email, input.email));
     expect(row).toMatchObject({ type: 'Gratis', annualPlan: false, subscriptionId: null, paymentDay: null });
   });
 
   it('names every empty required field with Debes llenar este campo', async () => {
-    const response = await signUp({ plan: 'basic', name: '', email: '', confirmEmail: '', phoneNumber: '', confirmPhoneNumber: '', password: '', confirmPassword: '', country: '', city: '', terms: true });
+    const response = await signUp({
+      plan: 'basic',
+      name: '',
+      email: '',
+      confirmEmail: '',
+      phoneNumber: '',
+      confirmPhoneNumber: '',
+      password: '',
+      confirmPassword: '',
+      country: '',
+      city: '',
+      terms: true,
+    });
     expect(response.statusCode).toBe(400);
     const required = 'Debes llenar este campo';
     expect(response.json().fields).toEqual({
@@ -90,12 +121,42 @@ describe('POST /api/account/signup', () => {
   });
 
   it.each([
-    ['an e-mail without the standard pattern', { email: 'no-es-correo', confirmEmail: 'no-es-correo' }, 'email', 'Introduce un correo válido.'],
-    ['a different e-mail confirmation', { confirmEmail: 'otro@example.com' }, 'confirmEmail', 'Las direcciones de correo deben ser idénticas.'],
-    ['a phone number that is not valid', { phoneNumber: '+52 123', confirmPhoneNumber: '+52 123' }, 'phoneNumber', 'Introduce un número de teléfono válido.'],
-    ['a different phone confirmation', { confirmPhoneNumber: '+525598765432' }, 'confirmPhoneNumber', 'Los números de teléfono deben ser idénticos.'],
-    ['a password shorter than 6 characters', { password: '12345', confirmPassword: '12345' }, 'password', 'La contraseña debe tener al menos 6 caracteres.'],
-    ['a different password confirmation', { confirmPassword: 'Otra1234' }, 'confirmPassword', 'Las contraseñas deben ser idénticas.'],
+    [
+      'an e-mail without the standard pattern',
+      { email: 'no-es-correo', confirmEmail: 'no-es-correo' },
+      'email',
+      'Introduce un correo válido.',
+    ],
+    [
+      'a different e-mail confirmation',
+      { confirmEmail: 'otro@example.com' },
+      'confirmEmail',
+      'Las direcciones de correo deben ser idénticas.',
+    ],
+    [
+      'a phone number that is not valid',
+      { phoneNumber: '+52 123', confirmPhoneNumber: '+52 123' },
+      'phoneNumber',
+      'Introduce un número de teléfono válido.',
+    ],
+    [
+      'a different phone confirmation',
+      { confirmPhoneNumber: '+525598765432' },
+      'confirmPhoneNumber',
+      'Los números de teléfono deben ser idénticos.',
+    ],
+    [
+      'a password shorter than 6 characters',
+      { password: '12345', confirmPassword: '12345' },
+      'password',
+      'La contraseña debe tener al menos 6 caracteres.',
+    ],
+    [
+      'a different password confirmation',
+      { confirmPassword: 'Otra1234' },
+      'confirmPassword',
+      'Las contraseñas deben ser idénticas.',
+    ],
     ['terms not accepted', { terms: false }, 'terms', 'Debes leer y aceptar los términos y condiciones.'],
     ['a country outside the list', { country: 'Atlántida' }, 'country', 'Debes llenar este campo'],
     ['no plan', { plan: 'gold' }, 'plan', 'Debes seleccionar un valor'],
@@ -108,12 +169,18 @@ describe('POST /api/account/signup', () => {
   it('leaves no half-created account when the credential cannot be written, so the same e-mail signs up again', async () => {
     const input = validInput();
     // a failure between the user row and its credential, at the database
-    await t.db.execute(sql`create function fail_credential() returns trigger language plpgsql as $$ begin raise exception 'injected failure'; end $$`);
-    await t.db.execute(sql`create trigger fail_credential before insert on auth_accounts for each row execute function fail_credential()`);
+    await t.db.execute(
+      sql`create function fail_credential() returns trigger language plpgsql as $$ begin raise exception 'injected failure'; end $$`,
+    );
+    await t.db.execute(
+      sql`create trigger fail_credential before insert on auth_accounts for each row execute function fail_credential()`,
+    );
     try {
       const failed = await signUp(input);
       expect(failed.statusCode).toBe(500);
-      expect(failed.json().message).toBe('No se pudo crear usuario, intenta de nuevo. Si el error persiste contáctanos');
+      expect(failed.json().message).toBe(
+        'No se pudo crear usuario, intenta de nuevo. Si el error persiste contáctanos',
+      );
       expect(await t.db.select().from(users).where(eq(users.email, input.email))).toHaveLength(0);
     } finally {
       await t.db.execute(sql`drop trigger fail_credential on auth_accounts`);
@@ -129,21 +196,36 @@ describe('POST /api/account/signup', () => {
     const upper = existing.email.toUpperCase();
     const response = await signUp(validInput({ email: upper, confirmEmail: upper }));
     expect(response.statusCode).toBe(409);
-    expect(response.json()).toMatchObject({ code: 'EMAIL_TAKEN', fields: { email: 'Este correo ya está registrado, elige otro por favor.' } });
+    expect(response.json()).toMatchObject({
+      code: 'EMAIL_TAKEN',
+      fields: { email: 'Este correo ya está registrado, elige otro por favor.' },
+    });
   });
 
   it('adds a typed home university to the public catalogue once', async () => {
     await signUp(validInput({ homeUniversity: 'Universidad Veterinaria del Norte' }));
     await signUp(validInput({ homeUniversity: 'universidad veterinaria del norte' }));
-    const rows = await t.db.select().from(publicUniversities).where(eq(publicUniversities.name, 'Universidad Veterinaria del Norte'));
+    const rows = await t.db
+      .select()
+      .from(publicUniversities)
+      .where(eq(publicUniversities.name, 'Universidad Veterinaria del Norte'));
     expect(rows).toHaveLength(1);
     const suggestions = await t.app.inject({ url: '/api/public-universities?q=veterinaria del' });
-    expect(suggestions.json().universities).toContainEqual({ name: 'Universidad Veterinaria del Norte', organizationId: null });
+    expect(suggestions.json().universities).toContainEqual({
+      name: 'Universidad Veterinaria del Norte',
+      organizationId: null,
+    });
   });
 
   it('accepts a public university organization but not a private one or a company', async () => {
-    const [open] = await t.db.insert(organizations).values({ title: 'Universidad Abierta Prueba', type: 'Universidad' }).returning();
-    const [closed] = await t.db.insert(organizations).values({ title: 'Universidad Cerrada Prueba', type: 'Universidad', isPrivate: true }).returning();
+    const [open] = await t.db
+      .insert(organizations)
+      .values({ title: 'Universidad Abierta Prueba', type: 'Universidad' })
+      .returning();
+    const [closed] = await t.db
+      .insert(organizations)
+      .values({ title: 'Universidad Cerrada Prueba', type: 'Universidad', isPrivate: true })
+      .returning();
     const [company] = await t.db.insert(organizations).values({ title: 'Empresa Prueba', type: 'Empresa' }).returning();
     const ok = validInput({ organizationId: open!.id, homeUniversity: 'Universidad Abierta Prueba' });
     expect((await signUp(ok)).statusCode).toBe(200);
@@ -160,7 +242,12 @@ describe('POST /api/account/signup', () => {
   });
 
   it('refuses a sign-up posted from another site', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/api/account/signup', headers: { origin: 'https://evil.example' }, payload: validInput() });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/account/signup',
+      headers: { origin: 'https://evil.example' },
+      payload: validInput(),
+    });
     expect(response.statusCode).toBe(403);
   });
 });
@@ -168,7 +255,8 @@ describe('POST /api/account/signup', () => {
 describe('GET /api/account/email-available', () => {
   it('tells whether an e-mail is free', async () => {
     const user = await createUser(t, { email: uniqueEmail() });
-    const check = async (email: string) => (await t.app.inject({ url: `/api/account/email-available?email=${encodeURIComponent(email)}` })).json();
+    const check = async (email: string) =>
+      (await t.app.inject({ url: `/api/account/email-available?email=${encodeURIComponent(email)}` })).json();
     expect(await check(user.email.toUpperCase())).toEqual({ available: false });
     expect(await check(uniqueEmail())).toEqual({ available: true });
   });
@@ -176,7 +264,10 @@ describe('GET /api/account/email-available', () => {
   it('is rate-limited', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 65; i++) {
-      const response = await t.app.inject({ url: `/api/account/email-available?email=x${i}@example.com`, remoteAddress: '10.250.1.1' });
+      const response = await t.app.inject({
+        url: `/api/account/email-available?email=x${i}@example.com`,
+        remoteAddress: '10.250.1.1',
+      });
       statuses.push(response.statusCode);
     }
     expect(statuses.at(-1)).toBe(429);
@@ -188,14 +279,22 @@ describe('POST /api/account/signup/finish', () => {
     const input = validInput();
     const response = await signUp(input);
     const cookie = String(response.headers['set-cookie']).split(';')[0]!;
-    const finish = await t.app.inject({ method: 'POST', url: '/api/account/signup/finish', headers: { cookie, origin: testPublicUrl } });
+    const finish = await t.app.inject({
+      method: 'POST',
+      url: '/api/account/signup/finish',
+      headers: { cookie, origin: testPublicUrl },
+    });
     expect(finish.statusCode).toBe(204);
     const mails = await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, input.email));
     expect(mails.map((mail) => mail.subject)).toEqual(['Bienvenido a CxVet']);
   });
 
   it('is refused to a guest', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/api/account/signup/finish', headers: { origin: testPublicUrl } });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/account/signup/finish',
+      headers: { origin: testPublicUrl },
+    });
     expect(response.statusCode).toBe(401);
   });
 });

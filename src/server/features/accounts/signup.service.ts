@@ -12,9 +12,13 @@ import { authHeaders } from './auth-bridge.ts';
 import type { ConsentsService } from '#server/features/privacy/consents.service.ts';
 import type { AccountsService, UserRow } from './accounts.service.ts';
 
-
 /** Sign-up (spec 1 §4–§5): a Basic account whatever the plan chosen; Premium comes only from a verified payment. */
-export function createSignUpService(deps: { db: Db; auth: Auth; accounts: AccountsService; consents?: ConsentsService }) {
+export function createSignUpService(deps: {
+  db: Db;
+  auth: Auth;
+  accounts: AccountsService;
+  consents?: ConsentsService;
+}) {
   const { db, auth, accounts } = deps;
 
   async function isEmailAvailable(email: string): Promise<boolean> {
@@ -27,7 +31,13 @@ export function createSignUpService(deps: { db: Db; auth: Auth; accounts: Accoun
     const [row] = await db
       .select({ id: organizations.id })
       .from(organizations)
-      .where(and(eq(organizations.id, organizationId), eq(organizations.type, 'Universidad'), eq(organizations.isPrivate, false)));
+      .where(
+        and(
+          eq(organizations.id, organizationId),
+          eq(organizations.type, 'Universidad'),
+          eq(organizations.isPrivate, false),
+        ),
+      );
     if (!row) throw new AppError('VALIDATION', { fields: { [field]: messages.selectValue } });
   }
 
@@ -54,7 +64,13 @@ export function createSignUpService(deps: { db: Db; auth: Auth; accounts: Accoun
       db
         .select({ name: organizations.title, organizationId: organizations.id })
         .from(organizations)
-        .where(and(eq(organizations.type, 'Universidad'), eq(organizations.isPrivate, false), query ? ilike(organizations.title, pattern) : undefined))
+        .where(
+          and(
+            eq(organizations.type, 'Universidad'),
+            eq(organizations.isPrivate, false),
+            query ? ilike(organizations.title, pattern) : undefined,
+          ),
+        )
         .orderBy(asc(organizations.title))
         .limit(10),
       db
@@ -65,12 +81,17 @@ export function createSignUpService(deps: { db: Db; auth: Auth; accounts: Accoun
         .limit(15),
     ]);
     const seen = new Set(orgs.map((org) => org.name.toLowerCase()));
-    const fromCatalogue = names.filter((row) => !seen.has(row.name.toLowerCase())).map((row) => ({ name: row.name, organizationId: null }));
+    const fromCatalogue = names
+      .filter((row) => !seen.has(row.name.toLowerCase()))
+      .map((row) => ({ name: row.name, organizationId: null }));
     return [...orgs, ...fromCatalogue].slice(0, 15);
   }
 
   /** Creates the account as Gratis/BIEN with empty payment fields and signs it in. */
-  async function signUp(request: FastifyRequest, input: SignUpData): Promise<{ response: SignUpResponse; setCookies: string[]; user: UserRow }> {
+  async function signUp(
+    request: FastifyRequest,
+    input: SignUpData,
+  ): Promise<{ response: SignUpResponse; setCookies: string[]; user: UserRow }> {
     if (!(await isEmailAvailable(input.email))) {
       throw new AppError('EMAIL_TAKEN', { fields: { email: messages.emailTaken } });
     }
@@ -98,11 +119,14 @@ export function createSignUpService(deps: { db: Db; auth: Auth; accounts: Accoun
     } catch (error) {
       if (error instanceof AppError && error.code === 'EMAIL_TAKEN') throw new AppError('SIGNUP_USER_EXISTS');
       const code = (error as { body?: { code?: string } }).body?.code;
-      if (code === 'USER_ALREADY_EXISTS' || code === 'USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL') throw new AppError('SIGNUP_USER_EXISTS');
+      if (code === 'USER_ALREADY_EXISTS' || code === 'USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL')
+        throw new AppError('SIGNUP_USER_EXISTS');
       request.log.error({ err: error }, 'sign-up failed');
       throw new AppError('SIGNUP_FAILED');
     }
-    await rememberUniversity(input.homeUniversity).catch((error: unknown) => request.log.warn({ err: error }, 'university not saved'));
+    await rememberUniversity(input.homeUniversity).catch((error: unknown) =>
+      request.log.warn({ err: error }, 'university not saved'),
+    );
     const signedIn = await auth.api.signInEmail({
       body: { email: user.email, password: input.password, rememberMe: true },
       headers: authHeaders(request),

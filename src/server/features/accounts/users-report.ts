@@ -108,7 +108,8 @@ const sheetStart = `${xmlHeader}<worksheet xmlns="${mainNs}"><cols>${reportColum
 const sheetEnd = '</sheetData></worksheet>';
 
 // characters XML 1.0 cannot hold at all (C0 controls other than tab and line breaks, lone surrogates, U+FFFE/FFFF)
-const notXml = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const notXml =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 const escapeXml = (text: string) => text.replace(notXml, '').replace(/[&<>]/g, (char) => escapes[char]!);
 
@@ -173,7 +174,10 @@ export function reportBatchQuery(db: Db, after: ReportPosition | null) {
  * in memory at once. The sheet's XML is written row by row into a streaming zip (fflate's container, zlib's deflate): a spreadsheet library
  * would keep a model of every row and cell, which at 100,000 users cost about 200 MB (issue #13).
  */
-export function streamUsersReport(deps: { db: Db; requestedBy: string; now?: Date }): { fileName: string; stream: Readable } {
+export function streamUsersReport(deps: { db: Db; requestedBy: string; now?: Date }): {
+  fileName: string;
+  stream: Readable;
+} {
   const { db, requestedBy } = deps;
   const now = deps.now ?? new Date();
   const output = new PassThrough();
@@ -212,21 +216,35 @@ export function streamUsersReport(deps: { db: Db; requestedBy: string; now?: Dat
 
   async function write() {
     let rowCount = 0;
-    sheet.push(encoder.encode(sheetStart + rowXml(1, reportColumns.map((column) => column.header))));
+    sheet.push(
+      encoder.encode(
+        sheetStart +
+          rowXml(
+            1,
+            reportColumns.map((column) => column.header),
+          ),
+      ),
+    );
     let next: Promise<Batch> | null = fetchBatch(null);
     while (next) {
       const batch: Batch = await next;
       const last = batch.at(-1);
       // the database (its own thread on PGlite, its own process on PostgreSQL) reads the next batch while this
       // thread writes the current one
-      next = last && batch.length === batchSize ? fetchBatch({ rank: last.rank, type: last.type, userNumber: last.userNumber }) : null;
+      next =
+        last && batch.length === batchSize
+          ? fetchBatch({ rank: last.rank, type: last.type, userNumber: last.userNumber })
+          : null;
       // keeps next's failure from being unhandled while this batch is written; it still throws at its await
       next?.catch(() => {});
       for (let start = 0; start < batch.length; start += rowsPerTurn) {
         let xml = '';
         for (const user of batch.slice(start, start + rowsPerTurn)) {
           const row = reportRow(user, now);
-          xml += rowXml(rowCount + 2, reportColumns.map((column) => row[column.key]));
+          xml += rowXml(
+            rowCount + 2,
+            reportColumns.map((column) => row[column.key]),
+          );
           rowCount += 1;
         }
         if (output.destroyed) return;
@@ -243,4 +261,3 @@ export function streamUsersReport(deps: { db: Db; requestedBy: string; now?: Dat
   write().catch((error: unknown) => output.destroy(error as Error));
   return { fileName: `Usuarios-${dateText(now)}.xlsx`, stream: output };
 }
-

@@ -5,15 +5,28 @@ import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { Readable } from 'node:stream';
 import { createUser, loginCookie, signedInAs, testPassword } from '#server/testing/factories.ts';
-import { organizations, paymentSubscriptions, payments, publicUniversities, reportExports, sessions, users } from '#server/db/schema/index.ts';
+import {
+  organizations,
+  paymentSubscriptions,
+  payments,
+  publicUniversities,
+  reportExports,
+  sessions,
+  users,
+} from '#server/db/schema/index.ts';
 
 const { state, call: send } = useConsoleTestApp({ type: 'Admin', email: 'jefa@example.com', name: 'Jefa' });
-const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, cookie?: string, payload?: object) => send(method, url, payload, cookie ?? null);
+const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, cookie?: string, payload?: object) =>
+  send(method, url, payload, cookie ?? null);
 
 describe('users list', () => {
   it('searches name, e-mail and phone ignoring case and accents, pages by 12 and sorts in the database', async () => {
     for (let index = 0; index < 14; index++) {
-      await createUser(state.t, { name: `Médica ${String(index).padStart(2, '0')}`, email: `medica${index}@vet.example`, phoneNumber: `+52551000${index}` });
+      await createUser(state.t, {
+        name: `Médica ${String(index).padStart(2, '0')}`,
+        email: `medica${index}@vet.example`,
+        phoneNumber: `+52551000${index}`,
+      });
     }
     const page = async (query: string) => (await call('GET', `/api/admin/users?${query}`, state.admin.cookie)).json();
     const first = await page('q=MEDICA&sort=name&dir=asc');
@@ -36,28 +49,63 @@ describe('users list', () => {
 
 describe('user form', () => {
   it('creates a credentialed Gratis account with the console defaults and remembers a new university', async () => {
-    const [university] = await state.t.db.insert(organizations).values({ title: 'UNAM', type: 'Universidad' }).returning();
+    const [university] = await state.t.db
+      .insert(organizations)
+      .values({ title: 'UNAM', type: 'Universidad' })
+      .returning();
     const response = await call('POST', '/api/admin/users', state.admin.cookie, {
-      name: 'Nueva', email: 'Nueva@Example.com', password: 'Clave123', phoneNumber: '+525512345678',
-      homeUniversity: 'Universidad de Guadalajara', organizationId: university!.id,
+      name: 'Nueva',
+      email: 'Nueva@Example.com',
+      password: 'Clave123',
+      phoneNumber: '+525512345678',
+      homeUniversity: 'Universidad de Guadalajara',
+      organizationId: university!.id,
     });
     expect(response.statusCode).toBe(201);
-    expect(response.json()).toMatchObject({ email: 'nueva@example.com', type: 'Gratis', country: 'México', city: 'México', paymentStatus: 'BIEN' });
+    expect(response.json()).toMatchObject({
+      email: 'nueva@example.com',
+      type: 'Gratis',
+      country: 'México',
+      city: 'México',
+      paymentStatus: 'BIEN',
+    });
     const [row] = await state.t.db.select().from(users).where(eq(users.email, 'nueva@example.com'));
     expect(row).toMatchObject({ paymentDay: null, subscriptionId: null, promoMail: false, newsMail: false });
-    expect(await state.t.db.select().from(publicUniversities).where(eq(publicUniversities.name, 'Universidad de Guadalajara'))).toHaveLength(1);
+    expect(
+      await state.t.db
+        .select()
+        .from(publicUniversities)
+        .where(eq(publicUniversities.name, 'Universidad de Guadalajara')),
+    ).toHaveLength(1);
     await loginCookie(state.t, 'nueva@example.com', 'Clave123');
   });
 
   it('refuses a taken e-mail, a short password and a company as university', async () => {
     const [company] = await state.t.db.insert(organizations).values({ title: 'Empresa', type: 'Empresa' }).returning();
-    expect((await call('POST', '/api/admin/users', state.admin.cookie, { name: 'X', email: 'jefa@example.com', password: 'Clave123' })).json()).toMatchObject({
+    expect(
+      (
+        await call('POST', '/api/admin/users', state.admin.cookie, {
+          name: 'X',
+          email: 'jefa@example.com',
+          password: 'Clave123',
+        })
+      ).json(),
+    ).toMatchObject({
       code: 'EMAIL_TAKEN',
       fields: { email: 'Este correo ya está registrado, elige otro por favor.' },
     });
-    const short = await call('POST', '/api/admin/users', state.admin.cookie, { name: 'X', email: 'x1@example.com', password: '123' });
+    const short = await call('POST', '/api/admin/users', state.admin.cookie, {
+      name: 'X',
+      email: 'x1@example.com',
+      password: '123',
+    });
     expect(short.json().fields).toEqual({ password: 'La contraseña debe tener al menos 6 caracteres.' });
-    const wrong = await call('POST', '/api/admin/users', state.admin.cookie, { name: 'X', email: 'x2@example.com', password: 'Clave123', organizationId: company!.id });
+    const wrong = await call('POST', '/api/admin/users', state.admin.cookie, {
+      name: 'X',
+      email: 'x2@example.com',
+      password: 'Clave123',
+      organizationId: company!.id,
+    });
     expect(wrong.json().fields).toEqual({ organizationId: 'Debes seleccionar un valor' });
   });
 
@@ -65,7 +113,10 @@ describe('user form', () => {
     const user = await createUser(state.t, { email: 'cambia@example.com' });
     const cookie = await loginCookie(state.t, 'cambia@example.com');
     const response = await call('PUT', `/api/admin/users/${user.id}`, state.admin.cookie, {
-      name: 'Cambiada', email: 'cambiada@example.com', password: 'OtraClave9', phoneNumber: '',
+      name: 'Cambiada',
+      email: 'cambiada@example.com',
+      password: 'OtraClave9',
+      phoneNumber: '',
     });
     expect(response.statusCode).toBe(200);
     expect((await state.t.app.inject({ url: '/api/me', headers: { cookie } })).json().user).toBeNull();
@@ -75,7 +126,12 @@ describe('user form', () => {
 
   it('never changes type or payment fields, whatever the body says', async () => {
     const user = await createUser(state.t, { email: 'tipo@example.com' });
-    await call('PUT', `/api/admin/users/${user.id}`, state.admin.cookie, { name: 'T', email: 'tipo@example.com', type: 'Admin', paymentStatus: 'FALLIDO' });
+    await call('PUT', `/api/admin/users/${user.id}`, state.admin.cookie, {
+      name: 'T',
+      email: 'tipo@example.com',
+      type: 'Admin',
+      paymentStatus: 'FALLIDO',
+    });
     const [row] = await state.t.db.select().from(users).where(eq(users.id, user.id));
     expect(row).toMatchObject({ type: 'Gratis', paymentStatus: 'BIEN' });
   });
@@ -90,9 +146,14 @@ describe('user form', () => {
 
   it('anonymises instead of deleting an account with payments, so the accounting records stay', async () => {
     const { user, cookie } = await signedInAs(state.t, { email: 'con-pagos@example.com', name: 'Pagadora Constante' });
-    await state.t.db
-      .insert(payments)
-      .values({ userId: user.id, provider: 'simulado', providerPaymentId: 'pay-admin-delete', kind: 'subscription', result: 'COMPLETADO', amountCents: 999 });
+    await state.t.db.insert(payments).values({
+      userId: user.id,
+      provider: 'simulado',
+      providerPaymentId: 'pay-admin-delete',
+      kind: 'subscription',
+      result: 'COMPLETADO',
+      amountCents: 999,
+    });
     expect((await call('DELETE', `/api/admin/users/${user.id}`, state.admin.cookie)).statusCode).toBe(204);
     const [row] = await state.t.db.select().from(users).where(eq(users.id, user.id));
     expect(row).toMatchObject({ name: expect.not.stringContaining('Pagadora'), isDisabled: true });
@@ -109,11 +170,15 @@ describe('user form', () => {
 
   it('anonymises an account whose only record is a subscription, too: any of the kept records is enough', async () => {
     const { user } = await signedInAs(state.t, { email: 'solo-suscripcion@example.com' });
-    await state.t.db.insert(paymentSubscriptions).values({ userId: user.id, provider: 'simulado', providerSubscriptionId: 'sub-admin-delete', plan: 'monthly' });
+    await state.t.db
+      .insert(paymentSubscriptions)
+      .values({ userId: user.id, provider: 'simulado', providerSubscriptionId: 'sub-admin-delete', plan: 'monthly' });
     expect((await call('DELETE', `/api/admin/users/${user.id}`, state.admin.cookie)).statusCode).toBe(204);
     const [row] = await state.t.db.select().from(users).where(eq(users.id, user.id));
     expect(row?.anonymizedAt).not.toBeNull();
-    expect(await state.t.db.select().from(paymentSubscriptions).where(eq(paymentSubscriptions.userId, user.id))).toHaveLength(1);
+    expect(
+      await state.t.db.select().from(paymentSubscriptions).where(eq(paymentSubscriptions.userId, user.id)),
+    ).toHaveLength(1);
   });
 });
 
@@ -124,18 +189,51 @@ describe('users report', () => {
       const boss = await signedInAs(fresh, { type: 'Admin' });
       const day = (iso: string) => new Date(iso);
       await createUser(fresh, { name: 'Gratis Uno', city: ' Puebla & <Cholula>', country: 'México', phoneNumber: '' });
-      await createUser(fresh, { name: 'Mensual', type: 'Premium', paymentDay: day('2026-11-01T00:00:00Z'), homeUniversity: 'UNAM' });
-      await createUser(fresh, { name: 'Anual', type: 'Premium', annualPlan: true, paymentDay: day('2026-01-10T00:00:00Z') });
+      await createUser(fresh, {
+        name: 'Mensual',
+        type: 'Premium',
+        paymentDay: day('2026-11-01T00:00:00Z'),
+        homeUniversity: 'UNAM',
+      });
+      await createUser(fresh, {
+        name: 'Anual',
+        type: 'Premium',
+        annualPlan: true,
+        paymentDay: day('2026-01-10T00:00:00Z'),
+      });
       await createUser(fresh, { name: '=HYPERLINK("http://evil")', type: 'Legacy' });
-      const response = await fresh.app.inject({ url: '/api/admin/users/report.xlsx', headers: { cookie: boss.cookie } });
+      const response = await fresh.app.inject({
+        url: '/api/admin/users/report.xlsx',
+        headers: { cookie: boss.cookie },
+      });
       expect(response.statusCode).toBe(200);
-      expect(response.headers['content-disposition']).toMatch(/^attachment; filename="Usuarios-\d{4}-\d{2}-\d{2}\.xlsx"$/);
+      expect(response.headers['content-disposition']).toMatch(
+        /^attachment; filename="Usuarios-\d{4}-\d{2}-\d{2}\.xlsx"$/,
+      );
       const workbook = new ExcelJS.Workbook();
       await workbook.xlsx.read(Readable.from(response.rawPayload));
       const sheet = workbook.getWorksheet('Usuarios')!;
-      const rows = sheet.getSheetValues().slice(1).map((row) => (row as unknown[]).slice(1));
-      expect(rows[0]).toEqual(['Nombre', 'Correo', 'Teléfono', 'Membresía', 'Ciudad', 'País', 'Fecha de registro', 'Universidad de origen', 'Fecha de renovación']);
-      expect(rows.slice(1).map((row) => row[0])).toEqual(['Anual', 'Mensual', 'Gratis Uno', '=HYPERLINK("http://evil")']);
+      const rows = sheet
+        .getSheetValues()
+        .slice(1)
+        .map((row) => (row as unknown[]).slice(1));
+      expect(rows[0]).toEqual([
+        'Nombre',
+        'Correo',
+        'Teléfono',
+        'Membresía',
+        'Ciudad',
+        'País',
+        'Fecha de registro',
+        'Universidad de origen',
+        'Fecha de renovación',
+      ]);
+      expect(rows.slice(1).map((row) => row[0])).toEqual([
+        'Anual',
+        'Mensual',
+        'Gratis Uno',
+        '=HYPERLINK("http://evil")',
+      ]);
       expect(rows[1]![3]).toBe('Premium anual');
       expect(rows[2]![7]).toBe('UNAM');
       expect(rows[3]![2]).toBe('-');
@@ -153,7 +251,13 @@ describe('users report', () => {
       // read again through the zip's central directory, as a desktop spreadsheet opens it
       const whole = new ExcelJS.Workbook();
       await whole.xlsx.load(response.rawPayload as unknown as ArrayBuffer);
-      expect(whole.getWorksheet('Usuarios')!.getSheetValues().slice(1).map((row) => (row as unknown[]).slice(1))).toEqual(rows);
+      expect(
+        whole
+          .getWorksheet('Usuarios')!
+          .getSheetValues()
+          .slice(1)
+          .map((row) => (row as unknown[]).slice(1)),
+      ).toEqual(rows);
       const [exported] = await fresh.db.select().from(reportExports);
       expect(exported).toMatchObject({ requestedBy: boss.user.id, rowCount: 4 });
     } finally {
@@ -175,11 +279,18 @@ describe('users report', () => {
           annualPlan: index % 14 === 0,
         })),
       );
-      const response = await fresh.app.inject({ url: '/api/admin/users/report.xlsx', headers: { cookie: boss.cookie } });
+      const response = await fresh.app.inject({
+        url: '/api/admin/users/report.xlsx',
+        headers: { cookie: boss.cookie },
+      });
       expect(response.statusCode).toBe(200);
       const workbook = new ExcelJS.Workbook();
       await workbook.xlsx.read(Readable.from(response.rawPayload));
-      const rows = workbook.getWorksheet('Usuarios')!.getSheetValues().slice(2).map((row) => (row as unknown[]).slice(1));
+      const rows = workbook
+        .getWorksheet('Usuarios')!
+        .getSheetValues()
+        .slice(2)
+        .map((row) => (row as unknown[]).slice(1));
       const names = rows.map((row) => String(row[0]));
       expect(names).toHaveLength(1234);
       expect(new Set(names).size).toBe(1234);
@@ -187,7 +298,9 @@ describe('users report', () => {
       const firstMonthly = memberships.indexOf('Premium mensual');
       const firstGratis = memberships.indexOf('Gratis');
       expect(memberships.slice(0, firstMonthly).every((membership) => membership === 'Premium anual')).toBe(true);
-      expect(memberships.slice(firstMonthly, firstGratis).every((membership) => membership === 'Premium mensual')).toBe(true);
+      expect(memberships.slice(firstMonthly, firstGratis).every((membership) => membership === 'Premium mensual')).toBe(
+        true,
+      );
       expect(memberships.slice(firstGratis).every((membership) => membership === 'Gratis')).toBe(true);
       expect(firstMonthly).toBe(Math.ceil(1234 / 14));
       expect(firstGratis).toBe(Math.ceil(1234 / 7));

@@ -17,8 +17,10 @@ const idParams = z.object({ id: z.string().min(1).max(100) });
 /** The console's users and the users report (spec 2); registered in the Admin scope. */
 export function registerAdminUserRoutes(app: FastifyInstance, deps: { db: Db; users: AdminUsersService }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  api.get('/api/admin/users', { schema: { querystring: adminUsersQuerySchema, response: { 200: adminUsersPageSchema } } }, async (request) =>
-    deps.users.list(request.query),
+  api.get(
+    '/api/admin/users',
+    { schema: { querystring: adminUsersQuerySchema, response: { 200: adminUsersPageSchema } } },
+    async (request) => deps.users.list(request.query),
   );
   api.get('/api/admin/users/report.xlsx', async (request, reply) => {
     const actor = await requireAdmin(request);
@@ -29,14 +31,20 @@ export function registerAdminUserRoutes(app: FastifyInstance, deps: { db: Db; us
       .header('cache-control', 'private, no-store');
     return reply.send(stream);
   });
-  api.get('/api/admin/users/:id', { schema: { params: idParams, response: { 200: adminUserSchema } } }, async (request) =>
-    deps.users.get(request.params.id),
+  api.get(
+    '/api/admin/users/:id',
+    { schema: { params: idParams, response: { 200: adminUserSchema } } },
+    async (request) => deps.users.get(request.params.id),
   );
-  api.post('/api/admin/users', { schema: { body: adminUserInputSchema, response: { 201: adminUserSchema } } }, async (request, reply) =>
-    reply.status(201).send(await deps.users.create(request.body)),
+  api.post(
+    '/api/admin/users',
+    { schema: { body: adminUserInputSchema, response: { 201: adminUserSchema } } },
+    async (request, reply) => reply.status(201).send(await deps.users.create(request.body)),
   );
-  api.put('/api/admin/users/:id', { schema: { params: idParams, body: adminUserInputSchema, response: { 200: adminUserSchema } } }, async (request) =>
-    deps.users.update(request.params.id, request.body),
+  api.put(
+    '/api/admin/users/:id',
+    { schema: { params: idParams, body: adminUserInputSchema, response: { 200: adminUserSchema } } },
+    async (request) => deps.users.update(request.params.id, request.body),
   );
   api.delete('/api/admin/users/:id', { schema: { params: idParams } }, async (request, reply) => {
     const actor = await requireAdmin(request);

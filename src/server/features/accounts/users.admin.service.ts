@@ -109,7 +109,10 @@ export function createAdminUsersService(deps: {
 
   async function assertUniversity(organizationId: string | null): Promise<void> {
     if (!organizationId) return;
-    const [organization] = await db.select({ type: organizations.type }).from(organizations).where(eq(organizations.id, organizationId));
+    const [organization] = await db
+      .select({ type: organizations.type })
+      .from(organizations)
+      .where(eq(organizations.id, organizationId));
     if (organization?.type !== 'Universidad') {
       throw new AppError('VALIDATION', { fields: { organizationId: 'Debes seleccionar un valor' } });
     }
@@ -150,7 +153,10 @@ export function createAdminUsersService(deps: {
     await assertUniversity(input.organizationId);
     const email = input.email.trim().toLowerCase();
     if (email !== existing.email) {
-      const [taken] = await db.select({ id: users.id }).from(users).where(and(eq(users.email, email), ne(users.id, id)));
+      const [taken] = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.email, email), ne(users.id, id)));
       if (taken) throw emailTaken();
     }
     if (input.password) {
@@ -189,7 +195,12 @@ export function createAdminUsersService(deps: {
         // one query: any accounting record or certificate of this account
         hasKeptRecords: sql<boolean>`${or(
           ...[payments, paymentSubscriptions, diplomaTransactions, paymentOrders, certificates].map((table) =>
-            exists(db.select({ one: sql`1` }).from(table).where(eq(table.userId, id))),
+            exists(
+              db
+                .select({ one: sql`1` })
+                .from(table)
+                .where(eq(table.userId, id)),
+            ),
           ),
         )}`,
       })

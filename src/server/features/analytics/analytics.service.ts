@@ -7,7 +7,9 @@ import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 export function createAnalyticsService(deps: { db: Db; secret: string }) {
   /** Records one event with the visitor's user type (Gest for guests), as the spec's data layer did. */
   async function record(category: AnalyticsCategory, label: string, user: UserRow | null): Promise<void> {
-    await deps.db.insert(analyticsEvents).values({ category, label, userType: user?.type ?? 'Gest', userId: user?.id ?? null });
+    await deps.db
+      .insert(analyticsEvents)
+      .values({ category, label, userType: user?.type ?? 'Gest', userId: user?.id ?? null });
   }
 
   /**
@@ -20,11 +22,19 @@ export function createAnalyticsService(deps: { db: Db; secret: string }) {
     visitor: { user: UserRow | null; ip: string },
     now = new Date(),
   ): Promise<void> {
-    const who = visitor.user ? `u:${visitor.user.id}` : `ip:${createHmac('sha256', deps.secret).update(visitor.ip).digest('base64url').slice(0, 22)}`;
+    const who = visitor.user
+      ? `u:${visitor.user.id}`
+      : `ip:${createHmac('sha256', deps.secret).update(visitor.ip).digest('base64url').slice(0, 22)}`;
     const dedupeKey = `${category}:${subject.id}:${who}:${now.toISOString().slice(0, 10)}`;
     await deps.db
       .insert(analyticsEvents)
-      .values({ category, label: subject.label, userType: visitor.user?.type ?? 'Gest', userId: visitor.user?.id ?? null, dedupeKey })
+      .values({
+        category,
+        label: subject.label,
+        userType: visitor.user?.type ?? 'Gest',
+        userId: visitor.user?.id ?? null,
+        dedupeKey,
+      })
       .onConflictDoNothing();
   }
 

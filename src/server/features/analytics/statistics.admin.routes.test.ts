@@ -16,11 +16,25 @@ describe('statistics', () => {
         { category: 'VIDEOS', label: 'Cistotomía', userType: 'Gest', createdAt: new Date('2026-10-01T10:00:00Z') },
         { category: 'VIDEOS', label: 'Cistotomía', userType: 'Premium', createdAt: new Date('2026-10-02T10:00:00Z') },
         { category: 'VIDEOS', label: 'Enucleación', userType: 'Gratis', createdAt: new Date('2026-11-02T10:00:00Z') },
-        { category: 'FASCICULOS', label: 'Cistotomía', userType: 'Premium', createdAt: new Date('2026-10-02T10:00:00Z') },
+        {
+          category: 'FASCICULOS',
+          label: 'Cistotomía',
+          userType: 'Premium',
+          createdAt: new Date('2026-10-02T10:00:00Z'),
+        },
       ]);
-      const get = async (query = '') => (await fresh.app.inject({ url: `/api/admin/statistics${query}`, headers: { cookie: boss.cookie } })).json();
+      const get = async (query = '') =>
+        (await fresh.app.inject({ url: `/api/admin/statistics${query}`, headers: { cookie: boss.cookie } })).json();
       const all = await get();
-      expect(all.users).toEqual({ total: 5, gratis: 1, premium: 3, premiumAnnual: 1, premiumMonthly: 2, legacy: 0, admin: 1 });
+      expect(all.users).toEqual({
+        total: 5,
+        gratis: 1,
+        premium: 3,
+        premiumAnnual: 1,
+        premiumMonthly: 2,
+        legacy: 0,
+        admin: 1,
+      });
       expect(all.tables.VIDEOS).toEqual([
         { label: 'Cistotomía', total: 2, byUserType: { Gest: 1, Premium: 1 } },
         { label: 'Enucleación', total: 1, byUserType: { Gratis: 1 } },

@@ -19,7 +19,11 @@ const pgliteDumpName = 'database/pglite-datadir.tar';
 const postgresDumpName = 'database/postgres.pgdump';
 const secretName = 'secrets/session-secret';
 
-const fileEntry = z.object({ path: z.string(), size: z.number().int().min(0), sha256: z.string().regex(/^[0-9a-f]{64}$/) });
+const fileEntry = z.object({
+  path: z.string(),
+  size: z.number().int().min(0),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
 
 const manifestSchema = z.object({
   format: z.literal(1),
@@ -36,10 +40,11 @@ const manifestSchema = z.object({
 });
 export type Manifest = z.infer<typeof manifestSchema>;
 
-
 const appVersion: string = (() => {
   try {
-    return (JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    return (
+      JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version: string }
+    ).version;
   } catch {
     return 'desconocida';
   }
@@ -93,9 +98,13 @@ async function describe(query: Query) {
   }
   let migration: Manifest['migration'] = { last: null, count: 0 };
   if ('drizzle.__drizzle_migrations' in tables) {
-    const last = (await query('select created_at from drizzle.__drizzle_migrations order by created_at desc limit 1')).rows[0];
+    const last = (await query('select created_at from drizzle.__drizzle_migrations order by created_at desc limit 1'))
+      .rows[0];
     const when = last ? Number(last.created_at) : null;
-    migration = { last: journal().entries.find((entry) => entry.when === when)?.tag ?? (when ? `desconocida (${when})` : null), count: tables['drizzle.__drizzle_migrations']! };
+    migration = {
+      last: journal().entries.find((entry) => entry.when === when)?.tag ?? (when ? `desconocida (${when})` : null),
+      count: tables['drizzle.__drizzle_migrations']!,
+    };
   }
   return { tables, migration };
 }
@@ -106,9 +115,15 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.e
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
     child.on('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'ENOENT' ? new BackupError(`No se encontró ${command}: instala el cliente de PostgreSQL (paquete postgresql-client).`) : error),
+      reject(
+        error.code === 'ENOENT'
+          ? new BackupError(`No se encontró ${command}: instala el cliente de PostgreSQL (paquete postgresql-client).`)
+          : error,
+      ),
     );
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new BackupError(`${command} terminó con el código ${code}: ${stderr.trim()}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new BackupError(`${command} terminó con el código ${code}: ${stderr.trim()}`)),
+    );
   });
 }
 
@@ -125,7 +140,12 @@ async function copyFolder(from: string, to: string) {
 /** pg_dump and pg_restore take the URL in the environment, so the password never shows in a process list. */
 function libpqEnv(url: string): NodeJS.ProcessEnv {
   const parsed = new URL(url);
-  const env: NodeJS.ProcessEnv = { ...process.env, PGHOST: parsed.hostname, PGPORT: parsed.port || '5432', PGDATABASE: decodeURIComponent(parsed.pathname.slice(1)) };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PGHOST: parsed.hostname,
+    PGPORT: parsed.port || '5432',
+    PGDATABASE: decodeURIComponent(parsed.pathname.slice(1)),
+  };
   if (parsed.username) env.PGUSER = decodeURIComponent(parsed.username);
   if (parsed.password) env.PGPASSWORD = decodeURIComponent(parsed.password);
   const sslmode = parsed.searchParams.get('sslmode');
@@ -175,7 +195,17 @@ async function snapshotDatabase(database: Database, stagingDir: string) {
     await client.query('begin isolation level repeatable read read only');
     const snapshot = (await client.query<{ id: string }>('select pg_export_snapshot() as id')).rows[0]!.id;
     const described = await describe((text) => client.query(text));
-    await run('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', `--snapshot=${snapshot}`, `--file=${path.join(stagingDir, postgresDumpName)}`], libpqEnv(database.url));
+    await run(
+      'pg_dump',
+      [
+        '--format=custom',
+        '--no-owner',
+        '--no-privileges',
+        `--snapshot=${snapshot}`,
+        `--file=${path.join(stagingDir, postgresDumpName)}`,
+      ],
+      libpqEnv(database.url),
+    );
     await client.query('commit');
     return { ...described, dumpName: postgresDumpName };
   } finally {
@@ -216,14 +246,27 @@ async function stageUploads(uploadsRoot: string, stagingDir: string) {
   return staged;
 }
 
-export type CreatedArchive = { fileName: string; path: string; sizeBytes: number; fileCount: number; manifest: Manifest };
+export type CreatedArchive = {
+  fileName: string;
+  path: string;
+  sizeBytes: number;
+  fileCount: number;
+  manifest: Manifest;
+};
 
 /**
  * Writes one archive (manifest, database dump, uploads, session secret) into `backupDir`. The gzip runs in
  * zlib's thread pool and the files stream, so requests keep being served; the archive is written under a hidden
  * temporary name and renamed when complete, so a crash never leaves a file that looks like a backup.
  */
-export async function createArchive(input: { database: Database; uploadsRoot: string; backupDir: string; sessionSecretFile?: string; now?: Date; runId?: number }): Promise<CreatedArchive> {
+export async function createArchive(input: {
+  database: Database;
+  uploadsRoot: string;
+  backupDir: string;
+  sessionSecretFile?: string;
+  now?: Date;
+  runId?: number;
+}): Promise<CreatedArchive> {
   const now = input.now ?? new Date();
   await mkdir(input.backupDir, { recursive: true });
   const fileName = archiveFileName(now);
@@ -257,8 +300,17 @@ export async function createArchive(input: { database: Database; uploadsRoot: st
       runId: input.runId ?? null,
     };
     await writeFile(path.join(stagingDir, manifestName), JSON.stringify(manifest, null, 2));
-    const entries = [manifestName, 'database', ...(existsSync(path.join(stagingDir, 'uploads')) ? ['uploads'] : []), ...(secret ? ['secrets'] : [])];
-    await pipeline(tar.c({ cwd: stagingDir, portable: true }, entries), createGzip(), createWriteStream(partial, { mode: 0o600 }));
+    const entries = [
+      manifestName,
+      'database',
+      ...(existsSync(path.join(stagingDir, 'uploads')) ? ['uploads'] : []),
+      ...(secret ? ['secrets'] : []),
+    ];
+    await pipeline(
+      tar.c({ cwd: stagingDir, portable: true }, entries),
+      createGzip(),
+      createWriteStream(partial, { mode: 0o600 }),
+    );
     const handle = await open(partial, 'r');
     await handle.sync();
     await handle.close();
@@ -276,7 +328,11 @@ export async function unpackAndVerify(archive: string, workDir: string): Promise
   if (!existsSync(archive)) throw new BackupError(`No existe el archivo ${archive}.`);
   await mkdir(workDir, { recursive: true, mode: 0o700 });
   try {
-    await pipeline(createReadStream(archive), createGunzip(), tar.x({ cwd: workDir, strict: true, preservePaths: false }));
+    await pipeline(
+      createReadStream(archive),
+      createGunzip(),
+      tar.x({ cwd: workDir, strict: true, preservePaths: false }),
+    );
   } catch {
     throw new BackupError(`El archivo ${path.basename(archive)} está dañado o incompleto: no se pudo descomprimir.`);
   }
@@ -284,7 +340,9 @@ export async function unpackAndVerify(archive: string, workDir: string): Promise
   try {
     manifest = manifestSchema.parse(JSON.parse(await readFile(path.join(workDir, manifestName), 'utf8')));
   } catch {
-    throw new BackupError(`El archivo ${path.basename(archive)} no es un respaldo de CxVet: falta su manifiesto o no es válido.`);
+    throw new BackupError(
+      `El archivo ${path.basename(archive)} no es un respaldo de CxVet: falta su manifiesto o no es válido.`,
+    );
   }
   const expected: Manifest['files'] = [
     manifest.database.file,
@@ -293,7 +351,8 @@ export async function unpackAndVerify(archive: string, workDir: string): Promise
   ];
   for (const file of expected) {
     const on = path.join(workDir, ...file.path.split('/'));
-    if (path.relative(workDir, on).startsWith('..')) throw new BackupError(`El respaldo nombra una ruta no válida: ${file.path}.`);
+    if (path.relative(workDir, on).startsWith('..'))
+      throw new BackupError(`El respaldo nombra una ruta no válida: ${file.path}.`);
     const actual = existsSync(on) ? await entryFor(workDir, file.path) : null;
     if (!actual) throw new BackupError(`El respaldo está incompleto: falta ${file.path}.`);
     if (actual.size !== file.size || actual.sha256 !== file.sha256) {
@@ -302,10 +361,13 @@ export async function unpackAndVerify(archive: string, workDir: string): Promise
   }
   const listed = new Set(expected.map((file) => file.path));
   const extra = (await listFiles(workDir)).filter((file) => file !== manifestName && !listed.has(file));
-  if (extra.length > 0) throw new BackupError(`El respaldo contiene archivos que su manifiesto no nombra (${extra[0]}).`);
+  if (extra.length > 0)
+    throw new BackupError(`El respaldo contiene archivos que su manifiesto no nombra (${extra[0]}).`);
   const known = journal().entries.map((entry) => entry.tag);
   if (manifest.migration.last && !known.includes(manifest.migration.last)) {
-    throw new BackupError(`El respaldo es de una versión más nueva de CxVet (migración ${manifest.migration.last}): actualiza la aplicación antes de restaurarlo.`);
+    throw new BackupError(
+      `El respaldo es de una versión más nueva de CxVet (migración ${manifest.migration.last}): actualiza la aplicación antes de restaurarlo.`,
+    );
   }
   return manifest;
 }

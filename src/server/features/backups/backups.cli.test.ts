@@ -13,9 +13,13 @@ afterAll(async () => {
 
 function cli(script: string, args: string[], env: Record<string, string>) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join('src/server/features/backups', script), ...args], {
-      env: { ...process.env, LOG_LEVEL: 'silent', TEST_DATABASE_URL: '', DATABASE_URL: '', ...env },
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join('src/server/features/backups', script), ...args],
+      {
+        env: { ...process.env, LOG_LEVEL: 'silent', TEST_DATABASE_URL: '', DATABASE_URL: '', ...env },
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -59,20 +59,27 @@ async function sourceDatabase(dataDir: string): Promise<Database> {
 }
 
 function rowsOf(result: unknown): Record<string, unknown>[] {
-  return (Array.isArray(result) ? result : (result as { rows: Record<string, unknown>[] }).rows) as Record<string, unknown>[];
+  return (Array.isArray(result) ? result : (result as { rows: Record<string, unknown>[] }).rows) as Record<
+    string,
+    unknown
+  >[];
 }
 
 /** Every row of every application table, as sorted JSON text per table. */
 async function everyRow(database: Database) {
   const tables = rowsOf(
     await database.db.execute(
-      sql.raw(`select table_schema as s, table_name as n from information_schema.tables where table_type = 'BASE TABLE' and table_schema in ('public', 'drizzle') order by 1, 2`),
+      sql.raw(
+        `select table_schema as s, table_name as n from information_schema.tables where table_type = 'BASE TABLE' and table_schema in ('public', 'drizzle') order by 1, 2`,
+      ),
     ),
   );
   const all: Record<string, string[]> = {};
   for (const table of tables) {
     const name = `"${String(table.s)}"."${String(table.n)}"`;
-    all[name] = rowsOf(await database.db.execute(sql.raw(`select row_to_json(t)::text as r from ${name} t order by 1`))).map((row) => String(row.r));
+    all[name] = rowsOf(
+      await database.db.execute(sql.raw(`select row_to_json(t)::text as r from ${name} t order by 1`)),
+    ).map((row) => String(row.r));
   }
   return all;
 }
@@ -94,15 +101,26 @@ async function orphans(database: Database) {
     const parentCols = key.parent_cols as string[];
     const join = childCols.map((column, index) => `p."${parentCols[index]}" = c."${column}"`).join(' and ');
     const present = childCols.map((column) => `c."${column}" is not null`).join(' and ');
-    const [row] = rowsOf(await database.db.execute(sql.raw(`select count(*)::int as n from ${String(key.child)} c where ${present} and not exists (select 1 from ${String(key.parent)} p where ${join})`)));
+    const [row] = rowsOf(
+      await database.db.execute(
+        sql.raw(
+          `select count(*)::int as n from ${String(key.child)} c where ${present} and not exists (select 1 from ${String(key.parent)} p where ${join})`,
+        ),
+      ),
+    );
     if (Number(row!.n) > 0) found.push(`${String(key.name)}: ${Number(row!.n)}`);
   }
   return found;
 }
 
 async function openRestored(target: { dataDir: string; databaseUrl: string | undefined }, backupDir?: string) {
-  const database = await openDatabase(target.databaseUrl ? { url: target.databaseUrl } : { pgliteDir: path.join(target.dataDir, 'db') });
-  const config = testConfig({ dataDir: target.dataDir, ...(backupDir ? { backup: { dir: backupDir, schedule: 'off', keep: 7 } } : {}) });
+  const database = await openDatabase(
+    target.databaseUrl ? { url: target.databaseUrl } : { pgliteDir: path.join(target.dataDir, 'db') },
+  );
+  const config = testConfig({
+    dataDir: target.dataDir,
+    ...(backupDir ? { backup: { dir: backupDir, schedule: 'off', keep: 7 } } : {}),
+  });
   const storage = createLocalStorage(path.join(target.dataDir, 'uploads'));
   const mailer = createMailer({ db: database.db, smtpUrl: undefined, from: config.mailFrom, log: { info() {} } });
   const app = await buildApp({ config, database, storage, mailer, distDir: null });
@@ -117,7 +135,10 @@ let t: TestApp;
 beforeAll(async () => {
   sourceDataDir = await tempDir();
   source = await sourceDatabase(sourceDataDir);
-  t = await createTestApp({ dataDir: sourceDataDir, backup: { dir: path.join(sourceDataDir, 'backups'), schedule: 'off', keep: 7 } }, { database: source });
+  t = await createTestApp(
+    { dataDir: sourceDataDir, backup: { dir: path.join(sourceDataDir, 'backups'), schedule: 'off', keep: 7 } },
+    { database: source },
+  );
   // an app on a database passed in leaves its upload folder to the caller
   dirs.push(t.storage.root!);
 }, 120_000);
@@ -139,7 +160,10 @@ describe('restore drill', () => {
     // a member who paid through the (simulated) provider, an Admin, a Basic member
     const payer = await signedInAs(t, { type: 'Gratis', name: 'Begoña Núñez' });
     await subscribeAndApprove(t, payer.cookie);
-    const [paid] = await t.db.select({ type: users.type }).from(users).where(sql`${users.id} = ${payer.user.id}`);
+    const [paid] = await t.db
+      .select({ type: users.type })
+      .from(users)
+      .where(sql`${users.id} = ${payer.user.id}`);
     expect(paid!.type).toBe('Premium');
     await signedInAs(t, { type: 'Admin' });
     await signedInAs(t, { type: 'Gratis' });
@@ -150,7 +174,10 @@ describe('restore drill', () => {
     const certificate = await memberRequest(t, payer.cookie, 'GET', `/api/diplomas/${diploma.id}/certificate.pdf`);
     expect(certificate.statusCode).toBe(200);
     // an upload through the console's endpoint
-    await t.storage.put('landing/1700000000000_banner.png', (await import('node:stream')).Readable.from([Buffer.from('banner')]));
+    await t.storage.put(
+      'landing/1700000000000_banner.png',
+      (await import('node:stream')).Readable.from([Buffer.from('banner')]),
+    );
     // a picture's narrower copy, which a restored site makes again: not backed up
     const copy = 'variants/w360/landing/1700000000000_banner.png.webp';
     await t.storage.put(copy, (await import('node:stream')).Readable.from([Buffer.from('copy')]));
@@ -181,16 +208,36 @@ describe('restore drill', () => {
       expect(await listFiles(path.join(target.dataDir, 'uploads'))).toEqual(sourceFiles);
       expect(manifest.files.map((file) => file.path)).not.toContain(copy);
       for (const file of sourceFiles) {
-        const [before, after] = await Promise.all([readFile(path.join(t.storage.root!, file)), readFile(path.join(target.dataDir, 'uploads', file))]);
+        const [before, after] = await Promise.all([
+          readFile(path.join(t.storage.root!, file)),
+          readFile(path.join(target.dataDir, 'uploads', file)),
+        ]);
         expect(Buffer.compare(before, after), file).toBe(0);
       }
       // the restored site: the Premium member signs in again and plays the full video
-      const restoredApp = { ...t, app: restored.app, db: restored.db, storage: restored.storage, database: restored.database } as unknown as TestApp;
+      const restoredApp = {
+        ...t,
+        app: restored.app,
+        db: restored.db,
+        storage: restored.storage,
+        database: restored.database,
+      } as unknown as TestApp;
       const cookie = await loginCookie(restoredApp, payer.user.email);
-      const token = (await restored.app.inject({ method: 'POST', url: '/api/viewing/token', headers: { cookie, origin: testPublicUrl } })).json().token as string;
-      const video = await restored.app.inject({ url: `/media/${procedure.fullVideo}?vt=${token}`, headers: { cookie } });
+      const token = (
+        await restored.app.inject({
+          method: 'POST',
+          url: '/api/viewing/token',
+          headers: { cookie, origin: testPublicUrl },
+        })
+      ).json().token as string;
+      const video = await restored.app.inject({
+        url: `/media/${procedure.fullVideo}?vt=${token}`,
+        headers: { cookie },
+      });
       expect(video.statusCode).toBe(200);
-      expect(Buffer.compare(video.rawPayload, await readFile(path.join(t.storage.root!, procedure.fullVideo!)))).toBe(0);
+      expect(Buffer.compare(video.rawPayload, await readFile(path.join(t.storage.root!, procedure.fullVideo!)))).toBe(
+        0,
+      );
       // and still refuses it to a guest
       expect((await restored.app.inject({ url: `/media/${procedure.fullVideo}` })).statusCode).not.toBe(200);
       const again = await memberRequest(restoredApp, cookie, 'GET', `/api/diplomas/${diploma.id}/certificate.pdf`);
@@ -202,14 +249,25 @@ describe('restore drill', () => {
   }, 300_000);
 
   it('keeps deleted accounts deleted when an older backup is restored: the ledger beside the backups is applied again at start', async () => {
-    const leaver = await signedInAs(t, { type: 'Gratis', name: 'Rocío Desaparecida', email: 'rocio.desaparecida@example.com' });
+    const leaver = await signedInAs(t, {
+      type: 'Gratis',
+      name: 'Rocío Desaparecida',
+      email: 'rocio.desaparecida@example.com',
+    });
     const removed = await signedInAs(t, { type: 'Gratis', email: 'quitado@example.com' });
     const run = await t.app.services.backups.run('comando');
     expect(run.status).toBe('succeeded');
     // after the backup: the member deletes her account, and an Admin deletes another one from the console
-    await t.app.services.privacy.deleteOwnAccount(leaver.user as never, { password: testPassword, certificates: 'revoke' });
+    await t.app.services.privacy.deleteOwnAccount(leaver.user as never, {
+      password: testPassword,
+      certificates: 'revoke',
+    });
     const boss = await signedInAs(t, { type: 'Admin' });
-    const deleted = await t.app.inject({ method: 'DELETE', url: `/api/admin/users/${removed.user.id}`, headers: { cookie: boss.cookie, origin: testPublicUrl } });
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/admin/users/${removed.user.id}`,
+      headers: { cookie: boss.cookie, origin: testPublicUrl },
+    });
     expect(deleted.statusCode).toBe(204);
 
     const target = await freshTarget();
@@ -225,9 +283,13 @@ describe('restore drill', () => {
       expect(after!.email).not.toBe('rocio.desaparecida@example.com');
       expect(after!.anonymizedAt).not.toBeNull();
       // the console's deletion (a row the restore brought back) is applied again too
-      expect((await restored.db.select().from(users).where(eq(users.id, removed.user.id)))[0]!.anonymizedAt).not.toBeNull();
+      expect(
+        (await restored.db.select().from(users).where(eq(users.id, removed.user.id)))[0]!.anonymizedAt,
+      ).not.toBeNull();
       // nobody is mailed twice, and the deleted member cannot sign in on the restored site
-      expect(await restored.db.select().from(mailOutbox).where(eq(mailOutbox.to, 'rocio.desaparecida@example.com'))).toHaveLength(0);
+      expect(
+        await restored.db.select().from(mailOutbox).where(eq(mailOutbox.to, 'rocio.desaparecida@example.com')),
+      ).toHaveLength(0);
       const signIn = await restored.app.inject({
         method: 'POST',
         url: '/api/account/login',
@@ -261,10 +323,16 @@ describe('restore drill', () => {
 
     const target = await freshTarget();
     await restoreArchive(path.join(sourceDataDir, 'backups', finished.fileName!), target);
-    const restored = await openDatabase(target.databaseUrl ? { url: target.databaseUrl } : { pgliteDir: path.join(target.dataDir, 'db') });
+    const restored = await openDatabase(
+      target.databaseUrl ? { url: target.databaseUrl } : { pgliteDir: path.join(target.dataDir, 'db') },
+    );
     try {
-      const [members] = rowsOf(await restored.db.execute(sql`select count(*)::int as n from users where id like ${`${marker}-%`}`));
-      const [tokens] = rowsOf(await restored.db.execute(sql`select count(*)::int as n from viewing_tokens where token = ${marker}`));
+      const [members] = rowsOf(
+        await restored.db.execute(sql`select count(*)::int as n from users where id like ${`${marker}-%`}`),
+      );
+      const [tokens] = rowsOf(
+        await restored.db.execute(sql`select count(*)::int as n from viewing_tokens where token = ${marker}`),
+      );
       expect(Number(tokens!.n)).toBe(Number(members!.n));
       expect(await orphans(restored)).toEqual([]);
     } finally {
@@ -287,10 +355,15 @@ describe('refusals', () => {
     // one upload changed inside an otherwise well-formed archive
     const unpacked = await tempDir();
     await tar.x({ file: archive, cwd: unpacked });
-    const manifest = JSON.parse(await readFile(path.join(unpacked, 'manifest.json'), 'utf8')) as { files: { path: string }[] };
+    const manifest = JSON.parse(await readFile(path.join(unpacked, 'manifest.json'), 'utf8')) as {
+      files: { path: string }[];
+    };
     const victim = path.join(unpacked, 'uploads', manifest.files[0]!.path);
     const original = await readFile(victim);
-    await writeFile(victim, Buffer.concat([original.subarray(0, original.length - 1), Buffer.from([original[original.length - 1]! ^ 1])]));
+    await writeFile(
+      victim,
+      Buffer.concat([original.subarray(0, original.length - 1), Buffer.from([original[original.length - 1]! ^ 1])]),
+    );
     const tampered = path.join(await tempDir(), 'alterado.tar.gz');
     await tar.c({ file: tampered, gzip: true, cwd: unpacked }, await readdir(unpacked));
     await expect(restoreArchive(tampered, await freshTarget())).rejects.toThrow(/suma de control/);

@@ -25,12 +25,22 @@ afterAll(async () => {
 });
 
 const status = (cookie = admin) => t.app.inject({ url: '/api/admin/backups', headers: { cookie } });
-const start = (cookie = admin) => t.app.inject({ method: 'POST', url: '/api/admin/backups', headers: { cookie, origin: testPublicUrl }, payload: {} });
+const start = (cookie = admin) =>
+  t.app.inject({ method: 'POST', url: '/api/admin/backups', headers: { cookie, origin: testPublicUrl }, payload: {} });
 
 describe('the console backups API', () => {
   it('is for Admins only', async () => {
     expect((await t.app.inject({ url: '/api/admin/backups' })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'POST', url: '/api/admin/backups', headers: { origin: testPublicUrl }, payload: {} })).statusCode).toBe(401);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/admin/backups',
+          headers: { origin: testPublicUrl },
+          payload: {},
+        })
+      ).statusCode,
+    ).toBe(401);
     for (const type of ['Gratis', 'Premium', 'Legacy'] as const) {
       const { cookie } = await signedInAs(t, { type });
       expect((await status(cookie)).statusCode).toBe(403);
@@ -42,7 +52,14 @@ describe('the console backups API', () => {
   it('warns that there is no backup yet', async () => {
     const response = await status();
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ last: null, warning: 'never', pending: false, archives: [], keep: 2, schedule: 'off' });
+    expect(response.json()).toMatchObject({
+      last: null,
+      warning: 'never',
+      pending: false,
+      archives: [],
+      keep: 2,
+      schedule: 'off',
+    });
   });
 
   it('makes one backup from two clicks at once, runs it through the job runner, and keeps the newest two archives', async () => {
@@ -71,11 +88,27 @@ describe('the console backups API', () => {
   });
 
   it('warns when the last backup failed, with its reason, and when the last good one is older than two days', async () => {
-    await t.db.insert(backupRuns).values({ trigger: 'programado', status: 'failed', startedAt: new Date(), finishedAt: new Date(), error: 'disco lleno' });
-    expect((await status()).json()).toMatchObject({ warning: 'failed', last: { status: 'failed', error: 'disco lleno' } });
+    await t.db.insert(backupRuns).values({
+      trigger: 'programado',
+      status: 'failed',
+      startedAt: new Date(),
+      finishedAt: new Date(),
+      error: 'disco lleno',
+    });
+    expect((await status()).json()).toMatchObject({
+      warning: 'failed',
+      last: { status: 'failed', error: 'disco lleno' },
+    });
     await t.db.delete(backupRuns);
     const threeDaysAgo = new Date(Date.now() - 3 * 24 * 3600_000);
-    await t.db.insert(backupRuns).values({ trigger: 'programado', status: 'succeeded', startedAt: threeDaysAgo, finishedAt: threeDaysAgo, sizeBytes: 10, fileCount: 0 });
+    await t.db.insert(backupRuns).values({
+      trigger: 'programado',
+      status: 'succeeded',
+      startedAt: threeDaysAgo,
+      finishedAt: threeDaysAgo,
+      sizeBytes: 10,
+      fileCount: 0,
+    });
     expect((await status()).json()).toMatchObject({ warning: 'stale', lastSucceededAt: threeDaysAgo.toISOString() });
   });
 
@@ -94,7 +127,12 @@ describe('the console backups API', () => {
     expect(run.error).toMatch(/ENOTDIR/);
     expect((await status()).json()).toMatchObject({ warning: 'failed', last: { id: run.id } });
     // the configured folder itself unusable (a file stands in its path): the status still answers, with no archives
-    const onAFile = createBackupsService({ database: t.database, uploadsRoot: t.storage.root, backup: { dir: blocker, schedule: 'off', keep: 7 }, schedule: async () => false });
+    const onAFile = createBackupsService({
+      database: t.database,
+      uploadsRoot: t.storage.root,
+      backup: { dir: blocker, schedule: 'off', keep: 7 },
+      schedule: async () => false,
+    });
     expect(await onAFile.status()).toMatchObject({ warning: 'failed', archives: [] });
     await rm(blocker);
   });
@@ -103,7 +141,8 @@ describe('the console backups API', () => {
 describe('the command-line endpoint', () => {
   it('backs up for `npm run backup` with the token from this machine, and is a 404 otherwise', async () => {
     const token = backupCliToken(t.config.sessionSecret);
-    const ask = (headers: Record<string, string>, remoteAddress = '127.0.0.1') => t.app.inject({ method: 'POST', url: '/api/internal/backup', headers, remoteAddress });
+    const ask = (headers: Record<string, string>, remoteAddress = '127.0.0.1') =>
+      t.app.inject({ method: 'POST', url: '/api/internal/backup', headers, remoteAddress });
     expect((await ask({})).statusCode).toBe(404);
     expect((await ask({ [backupCliHeader]: 'x'.repeat(64) })).statusCode).toBe(404);
     expect((await ask({ [backupCliHeader]: token }, '203.0.113.9')).statusCode).toBe(404);
@@ -118,7 +157,12 @@ describe('the command-line endpoint', () => {
 describe('with object storage (STORAGE=s3)', () => {
   it('writes no archive and records why, naming what to back up instead', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'cxvet-respaldos-s3-'));
-    const onBucket = createBackupsService({ database: t.database, uploadsRoot: undefined, backup: { dir, schedule: 'off', keep: 7 }, schedule: async () => false });
+    const onBucket = createBackupsService({
+      database: t.database,
+      uploadsRoot: undefined,
+      backup: { dir, schedule: 'off', keep: 7 },
+      schedule: async () => false,
+    });
     const run = await onBucket.run('consola');
     expect(run.status).toBe('failed');
     expect(run.error).toBe(objectStorageRefusal);

@@ -7,18 +7,25 @@ import { AppError } from '#shared/errors.ts';
 import type { BackupsService } from './backups.service.ts';
 
 /** The Admin console's backups screen (registered inside the Admin scope). */
-export function registerBackupAdminRoutes(app: FastifyInstance, deps: { backups: BackupsService; runJobs: () => void }) {
+export function registerBackupAdminRoutes(
+  app: FastifyInstance,
+  deps: { backups: BackupsService; runJobs: () => void },
+) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   typed.get('/api/admin/backups', { schema: { response: { 200: backupsStatusSchema } } }, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
     return deps.backups.status();
   });
-  typed.post('/api/admin/backups', { schema: { response: { 202: startBackupResponseSchema } } }, async (_request, reply) => {
-    const queued = await deps.backups.request();
-    // the runner picks it up now rather than at its next poll; the request does not wait for the backup
-    if (queued) deps.runJobs();
-    return reply.status(202).send({ queued });
-  });
+  typed.post(
+    '/api/admin/backups',
+    { schema: { response: { 202: startBackupResponseSchema } } },
+    async (_request, reply) => {
+      const queued = await deps.backups.request();
+      // the runner picks it up now rather than at its next poll; the request does not wait for the backup
+      if (queued) deps.runJobs();
+      return reply.status(202).send({ queued });
+    },
+  );
 }
 
 export const backupCliHeader = 'x-cxvet-backup-token';
@@ -38,15 +45,21 @@ function isLoopback(address: string | undefined) {
  */
 export function registerBackupCliRoute(app: FastifyInstance, deps: { backups: BackupsService; sessionSecret: string }) {
   const expected = Buffer.from(backupCliToken(deps.sessionSecret));
-  app.withTypeProvider<ZodTypeProvider>().post(
-    '/api/internal/backup',
-    { schema: { response: { 200: z.object({ run: backupRunSchema }) } } },
-    async (request) => {
-      const given = Buffer.from(String(request.headers[backupCliHeader] ?? ''));
-      if (!isLoopback(request.socket.remoteAddress) || given.length !== expected.length || !timingSafeEqual(given, expected)) {
-        throw new AppError('NOT_FOUND');
-      }
-      return { run: await deps.backups.run('comando') };
-    },
-  );
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .post(
+      '/api/internal/backup',
+      { schema: { response: { 200: z.object({ run: backupRunSchema }) } } },
+      async (request) => {
+        const given = Buffer.from(String(request.headers[backupCliHeader] ?? ''));
+        if (
+          !isLoopback(request.socket.remoteAddress) ||
+          given.length !== expected.length ||
+          !timingSafeEqual(given, expected)
+        ) {
+          throw new AppError('NOT_FOUND');
+        }
+        return { run: await deps.backups.run('comando') };
+      },
+    );
 }

@@ -8,7 +8,6 @@ import type { Config } from '#server/config.ts';
 import type { BackupArchive, BackupRun, BackupsStatus } from '#shared/backups/backups.schemas.ts';
 import { archivePattern, BackupError } from './backup-error.ts';
 
-
 export const backupJobKinds = { scheduled: 'backup.scheduled', manual: 'backup.manual' } as const;
 const manualKey = 'backup:manual';
 export const scheduleEveryMs = { hourly: 3600_000, daily: 24 * 3600_000, weekly: 7 * 24 * 3600_000 } as const;
@@ -47,7 +46,10 @@ export function createBackupsService(deps: {
   async function listArchives(): Promise<BackupArchive[]> {
     // a missing or broken folder lists nothing: the status must still load to show why backups fail
     const all = await readdir(backup.dir).catch(() => [] as string[]);
-    const names = all.filter((name) => archivePattern.test(name)).sort().reverse();
+    const names = all
+      .filter((name) => archivePattern.test(name))
+      .sort()
+      .reverse();
     const archives: BackupArchive[] = [];
     for (const fileName of names) {
       const info = await stat(path.join(backup.dir, fileName)).catch(() => null);
@@ -63,7 +65,8 @@ export function createBackupsService(deps: {
     for (const name of await readdir(backup.dir).catch(() => [] as string[])) {
       if (!name.startsWith('.staging-') && !name.endsWith('.partial')) continue;
       const info = await stat(path.join(backup.dir, name)).catch(() => null);
-      if (info && Date.now() - info.mtimeMs > abandonedAfterMs) await rm(path.join(backup.dir, name), { recursive: true, force: true });
+      if (info && Date.now() - info.mtimeMs > abandonedAfterMs)
+        await rm(path.join(backup.dir, name), { recursive: true, force: true });
     }
   }
 
@@ -93,21 +96,46 @@ export function createBackupsService(deps: {
     try {
       if (!deps.uploadsRoot) throw new BackupError(objectStorageRefusal);
       const { createArchive } = await import('./archive.ts');
-      const archive = await createArchive({ database, uploadsRoot: deps.uploadsRoot, backupDir: backup.dir, sessionSecretFile: deps.sessionSecretFile, runId: id });
+      const archive = await createArchive({
+        database,
+        uploadsRoot: deps.uploadsRoot,
+        backupDir: backup.dir,
+        sessionSecretFile: deps.sessionSecretFile,
+        runId: id,
+      });
       const [row] = await db
         .update(backupRuns)
-        .set({ status: 'succeeded', finishedAt: new Date(), fileName: archive.fileName, sizeBytes: archive.sizeBytes, fileCount: archive.fileCount })
+        .set({
+          status: 'succeeded',
+          finishedAt: new Date(),
+          fileName: archive.fileName,
+          sizeBytes: archive.sizeBytes,
+          fileCount: archive.fileCount,
+        })
         .where(eq(backupRuns.id, id))
         .returning();
       await prune();
-      log.info({ backup: archive.fileName, sizeBytes: archive.sizeBytes, files: archive.fileCount, ms: Date.now() - startedAt, trigger }, 'backup written');
+      log.info(
+        {
+          backup: archive.fileName,
+          sizeBytes: archive.sizeBytes,
+          files: archive.fileCount,
+          ms: Date.now() - startedAt,
+          trigger,
+        },
+        'backup written',
+      );
       return toRun(row!);
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
       // our refusals are written for the console; anything else is a system error shown as it came
       const message = error instanceof BackupError ? detail : `Error del sistema: ${detail}`;
       log.error({ err: error, trigger }, 'backup failed');
-      const [row] = await db.update(backupRuns).set({ status: 'failed', finishedAt: new Date(), error: message.slice(0, 2000) }).where(eq(backupRuns.id, id)).returning();
+      const [row] = await db
+        .update(backupRuns)
+        .set({ status: 'failed', finishedAt: new Date(), error: message.slice(0, 2000) })
+        .where(eq(backupRuns.id, id))
+        .returning();
       return toRun(row!);
     }
   }
@@ -124,13 +152,21 @@ export function createBackupsService(deps: {
 
     /** Queues a backup for the job runner; false when one is already waiting or running (two clicks make one). */
     async request(): Promise<boolean> {
-      const running = await db.select({ id: backupRuns.id }).from(backupRuns).where(eq(backupRuns.status, 'running')).limit(1);
+      const running = await db
+        .select({ id: backupRuns.id })
+        .from(backupRuns)
+        .where(eq(backupRuns.status, 'running'))
+        .limit(1);
       if (running.length > 0 || current) return false;
       return deps.schedule(backupJobKinds.manual, { uniqueKey: manualKey });
     },
 
     async status(): Promise<BackupsStatus> {
-      const [last] = await db.select().from(backupRuns).orderBy(desc(backupRuns.startedAt), desc(backupRuns.id)).limit(1);
+      const [last] = await db
+        .select()
+        .from(backupRuns)
+        .orderBy(desc(backupRuns.startedAt), desc(backupRuns.id))
+        .limit(1);
       const [lastGood] = await db
         .select({ finishedAt: backupRuns.finishedAt })
         .from(backupRuns)

@@ -8,7 +8,9 @@ const args = process.argv.slice(2);
 const force = args.includes('--force');
 const archive = args.find((arg) => !arg.startsWith('--'));
 if (!archive) {
-  console.error('Uso: npm run restore -- ARCHIVO.tar.gz [--force]\n(DATA_DIR y, para PostgreSQL, DATABASE_URL indican dónde restaurar.)');
+  console.error(
+    'Uso: npm run restore -- ARCHIVO.tar.gz [--force]\n(DATA_DIR y, para PostgreSQL, DATABASE_URL indican dónde restaurar.)',
+  );
   process.exit(2);
 }
 // read directly: loadConfig would create a session secret in DATA_DIR before the archive's is restored

@@ -9,7 +9,16 @@ import { and, eq, sql } from 'drizzle-orm';
 import { backupRuns } from '#server/db/schema/index.ts';
 import { openDatabase } from '#server/db/client.ts';
 import { BackupError } from './backup-error.ts';
-import { describe, libpqEnv, pgliteDumpName, postgresDumpName, run, secretName, unpackAndVerify, type Manifest } from './archive.ts';
+import {
+  describe,
+  libpqEnv,
+  pgliteDumpName,
+  postgresDumpName,
+  run,
+  secretName,
+  unpackAndVerify,
+  type Manifest,
+} from './archive.ts';
 
 export type RestoreTarget = {
   /** DATA_DIR: uploads go to DATA_DIR/uploads, PGlite to DATA_DIR/db, the session secret to DATA_DIR/session-secret. */
@@ -67,7 +76,9 @@ export async function restoreArchive(archive: string, target: RestoreTarget): Pr
   }
   if (occupied.length > 0 && !target.force) {
     const what = occupied.length === 1 ? `${occupied[0]} no está vacía` : `${occupied.join(' y ')} no están vacías`;
-    throw new BackupError(`No se restauró nada: ${what}. Usa una carpeta o base de datos vacía, o añade --force para reemplazar su contenido.`);
+    throw new BackupError(
+      `No se restauró nada: ${what}. Usa una carpeta o base de datos vacía, o añade --force para reemplazar su contenido.`,
+    );
   }
 
   // unpacked next to its destination, so the uploads folder is moved in with one rename
@@ -75,10 +86,14 @@ export async function restoreArchive(archive: string, target: RestoreTarget): Pr
   try {
     const manifest = await unpackAndVerify(archive, workDir);
     if (target.databaseUrl && manifest.database.kind !== 'postgres') {
-      throw new BackupError('Este respaldo es de la base de datos integrada (PGlite): restáuralo sin DATABASE_URL, en una carpeta DATA_DIR.');
+      throw new BackupError(
+        'Este respaldo es de la base de datos integrada (PGlite): restáuralo sin DATABASE_URL, en una carpeta DATA_DIR.',
+      );
     }
     if (!target.databaseUrl && manifest.database.kind !== 'pglite') {
-      throw new BackupError('Este respaldo es de PostgreSQL: restáuralo con DATABASE_URL apuntando a una base de datos vacía.');
+      throw new BackupError(
+        'Este respaldo es de PostgreSQL: restáuralo con DATABASE_URL apuntando a una base de datos vacía.',
+      );
     }
     const stamp = new Date().toISOString().replaceAll(':', '-');
     // nothing is deleted: what --force replaces is kept beside it
@@ -90,7 +105,14 @@ export async function restoreArchive(archive: string, target: RestoreTarget): Pr
       if (target.force) await emptyPostgres(target.databaseUrl);
       await run(
         'pg_restore',
-        ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', `--dbname=${new URL(target.databaseUrl).pathname.slice(1)}`, path.join(workDir, ...postgresDumpName.split('/'))],
+        [
+          '--no-owner',
+          '--no-privileges',
+          '--exit-on-error',
+          '--single-transaction',
+          `--dbname=${new URL(target.databaseUrl).pathname.slice(1)}`,
+          path.join(workDir, ...postgresDumpName.split('/')),
+        ],
         libpqEnv(target.databaseUrl),
       );
     } else {
@@ -111,10 +133,18 @@ export async function restoreArchive(archive: string, target: RestoreTarget): Pr
     try {
       const { tables } = await describe(async (text) => {
         const result = await database.db.execute(sql.raw(text));
-        return { rows: (Array.isArray(result) ? result : (result as { rows: Record<string, unknown>[] }).rows) as Record<string, unknown>[] };
+        return {
+          rows: (Array.isArray(result) ? result : (result as { rows: Record<string, unknown>[] }).rows) as Record<
+            string,
+            unknown
+          >[],
+        };
       });
       for (const [name, count] of Object.entries(manifest.tables)) {
-        if (tables[name] !== count) throw new BackupError(`La restauración no coincide con el respaldo: la tabla ${name} tiene ${tables[name] ?? 0} filas y el respaldo ${count}.`);
+        if (tables[name] !== count)
+          throw new BackupError(
+            `La restauración no coincide con el respaldo: la tabla ${name} tiene ${tables[name] ?? 0} filas y el respaldo ${count}.`,
+          );
       }
       await database.migrate();
       if (manifest.runId !== null) {
@@ -122,7 +152,14 @@ export async function restoreArchive(archive: string, target: RestoreTarget): Pr
         const archived = await stat(archive);
         await database.db
           .update(backupRuns)
-          .set({ status: 'succeeded', finishedAt: archived.mtime, fileName: path.basename(archive), sizeBytes: archived.size, fileCount: manifest.fileCount, error: null })
+          .set({
+            status: 'succeeded',
+            finishedAt: archived.mtime,
+            fileName: path.basename(archive),
+            sizeBytes: archived.size,
+            fileCount: manifest.fileCount,
+            error: null,
+          })
           .where(and(eq(backupRuns.id, manifest.runId), eq(backupRuns.status, 'running')));
       }
     } finally {

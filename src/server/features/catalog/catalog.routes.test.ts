@@ -19,17 +19,29 @@ beforeAll(async () => {
   admin = (await signedInAs(t, { type: 'Admin' })).cookie;
   const classroomMember = await signedInAs(t, { type: 'Gratis' });
   member = classroomMember.cookie;
-  const [ortopedia, oftalmo] = await t.db.insert(tags).values([{ name: 'Ortopedia' }, { name: 'Oftalmología' }]).returning();
+  const [ortopedia, oftalmo] = await t.db
+    .insert(tags)
+    .values([{ name: 'Ortopedia' }, { name: 'Oftalmología' }])
+    .returning();
   const make = async (key: string, values: Parameters<typeof createProcedure>[1], createdAt: number) => {
     const row = await createProcedure(t, { ...values, createdAt: new Date(Date.UTC(2026, 0, 1) + createdAt * 60_000) });
     ids[key] = row.id;
     return row;
   };
-  await make('ovh', { name: 'Ovariohisterectomía en perra', type: 'Gratis', species: 'Perro', meta: 'esterilización, castración' }, 1);
-  await make('enucleacion', { name: 'Enucleación', type: 'Premium', species: 'Gato', detail: 'Extracción del globo ocular' }, 2);
+  await make(
+    'ovh',
+    { name: 'Ovariohisterectomía en perra', type: 'Gratis', species: 'Perro', meta: 'esterilización, castración' },
+    1,
+  );
+  await make(
+    'enucleacion',
+    { name: 'Enucleación', type: 'Premium', species: 'Gato', detail: 'Extracción del globo ocular' },
+    2,
+  );
   await make('cruzado', { name: 'Reparación de ligamento cruzado', type: 'Premium', species: 'Perro' }, 3);
   await make('conejo', { name: 'Castración en conejo', type: 'Gratis', species: 'Otras especies' }, 4);
-  for (let index = 0; index < 8; index++) await make(`relleno${index}`, { name: `Procedimiento ${index}`, species: 'Perro' }, 10 + index);
+  for (let index = 0; index < 8; index++)
+    await make(`relleno${index}`, { name: `Procedimiento ${index}`, species: 'Perro' }, 10 + index);
   await t.db.insert(procedureTags).values([
     { procedureId: ids.cruzado!, tagId: ortopedia!.id },
     { procedureId: ids.enucleacion!, tagId: oftalmo!.id },
@@ -47,7 +59,10 @@ afterAll(async () => t.close());
 const list = async (query: string, cookie?: string) => {
   const response = await t.app.inject({ url: `/api/catalog/procedures?${query}`, headers: cookie ? { cookie } : {} });
   expect(response.statusCode).toBe(200);
-  return response.json() as { items: { id: string; name: string; isLocked: boolean; tags: { name: string }[] }[]; total: number };
+  return response.json() as {
+    items: { id: string; name: string; isLocked: boolean; tags: { name: string }[] }[];
+    total: number;
+  };
 };
 const names = (page: { items: { name: string }[] }) => page.items.map((item) => item.name);
 
@@ -144,7 +159,10 @@ describe('catalogue filters and pages', () => {
 
 describe('premium locks on cards', () => {
   const lockedNames = async (cookie?: string) =>
-    (await list('type=Premium', cookie)).items.filter((item) => item.isLocked).map((item) => item.name).sort();
+    (await list('type=Premium', cookie)).items
+      .filter((item) => item.isLocked)
+      .map((item) => item.name)
+      .sort();
 
   it.each([
     ['a guest', () => undefined, ['Enucleación', 'Reparación de ligamento cruzado']],
@@ -211,23 +229,35 @@ describe('procedure detail', () => {
     ['a Basic member of the aula', 'enucleacion', () => member, true],
     ['a Premium member', 'cruzado', () => premium, true],
     ['an Admin', 'cruzado', () => admin, true],
-  ])('tells %s whether the full %s video plays and needs a viewing token, as the media route decides', async (_who, key, cookie, full) => {
-    const body = await detail(ids[key]!, cookie());
-    expect(body).toMatchObject({ canWatchFullVideo: full, needsViewingToken: full, isDemo: !full });
-    // the decision is the media route's: a full video without the device's viewing token is refused (409), the demo is not
-    const [row] = await t.db.select().from(procedures).where(eq(procedures.id, ids[key]!));
-    const withoutToken = await t.app.inject({ url: `/media/${full ? row!.fullVideo : row!.demoVideo}`, headers: cookie() ? { cookie: cookie()! } : {} });
-    expect(withoutToken.statusCode).toBe(full ? 409 : 200);
-  });
+  ])(
+    'tells %s whether the full %s video plays and needs a viewing token, as the media route decides',
+    async (_who, key, cookie, full) => {
+      const body = await detail(ids[key]!, cookie());
+      expect(body).toMatchObject({ canWatchFullVideo: full, needsViewingToken: full, isDemo: !full });
+      // the decision is the media route's: a full video without the device's viewing token is refused (409), the demo is not
+      const [row] = await t.db.select().from(procedures).where(eq(procedures.id, ids[key]!));
+      const withoutToken = await t.app.inject({
+        url: `/media/${full ? row!.fullVideo : row!.demoVideo}`,
+        headers: cookie() ? { cookie: cookie()! } : {},
+      });
+      expect(withoutToken.statusCode).toBe(full ? 409 : 200);
+    },
+  );
 
   it('answers 404 for an unknown or malformed id', async () => {
-    expect((await t.app.inject({ url: '/api/catalog/procedures/00000000-0000-4000-8000-000000000000' })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ url: '/api/catalog/procedures/00000000-0000-4000-8000-000000000000' })).statusCode,
+    ).toBe(404);
     expect((await t.app.inject({ url: '/api/catalog/procedures/abc' })).statusCode).toBe(404);
   });
 
   it('records VIDEOS on view and FASCICULOS on a guide click, with the user type', async () => {
     await detail(ids.conejo!, premium);
-    await t.app.inject({ method: 'POST', url: `/api/catalog/procedures/${ids.conejo}/guide-clicks`, headers: { cookie: premium, origin: testPublicUrl } });
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/catalog/procedures/${ids.conejo}/guide-clicks`,
+      headers: { cookie: premium, origin: testPublicUrl },
+    });
     await detail(ids.conejo!);
     const events = await t.db.select().from(analyticsEvents).where(eq(analyticsEvents.label, 'Castración en conejo'));
     expect(events.map((event) => [event.category, event.userType]).sort()).toEqual([
@@ -246,7 +276,9 @@ describe('procedure detail', () => {
         headers: { origin: testPublicUrl, ...(cookie ? { cookie } : {}) },
       });
     const guideClicks = async () =>
-      (await t.db.select().from(analyticsEvents).where(eq(analyticsEvents.category, 'FASCICULOS'))).filter((event) => event.label === 'Enucleación');
+      (await t.db.select().from(analyticsEvents).where(eq(analyticsEvents.category, 'FASCICULOS'))).filter(
+        (event) => event.label === 'Enucleación',
+      );
     const before = (await guideClicks()).length;
     // an anonymous visitor scripting the button: one count
     const responses = await Promise.all(Array.from({ length: 30 }, () => click()));

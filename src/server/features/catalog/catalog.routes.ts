@@ -52,7 +52,11 @@ export function registerCatalogRoutes(
       const procedure = await catalog.find(request.params.id);
       if (!procedure) throw new AppError('NOT_FOUND');
       // once per visitor, guide and day: reloading or scripting the button does not inflate the statistic
-      await analytics.recordOncePerDay('FASCICULOS', { id: procedure.id, label: procedure.name }, { user: await request.currentUser(), ip: request.ip });
+      await analytics.recordOncePerDay(
+        'FASCICULOS',
+        { id: procedure.id, label: procedure.name },
+        { user: await request.currentUser(), ip: request.ip },
+      );
       return reply.status(204).send();
     },
   );

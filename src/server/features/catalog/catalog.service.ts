@@ -100,7 +100,8 @@ export function createCatalogService(deps: {
   /** Which of these procedures the visitor may watch in full (one query for the aula part). */
   async function fullAccess(user: UserRow | null, rows: ProcedureRow[]): Promise<Set<string>> {
     const premiumIds = rows.filter((row) => row.type === 'Premium').map((row) => row.id);
-    const opened = user && !hasPremiumAccess(user) ? await classrooms.proceduresOpenedFor(user.id, premiumIds) : new Set<string>();
+    const opened =
+      user && !hasPremiumAccess(user) ? await classrooms.proceduresOpenedFor(user.id, premiumIds) : new Set<string>();
     const viewer = { isLoggedIn: user !== null, hasPremiumAccess: hasPremiumAccess(user) };
     return new Set(
       rows
@@ -137,8 +138,18 @@ export function createCatalogService(deps: {
   }
 
   /** The number of procedures a filter matches, counted once per filter while the catalogue is unchanged. */
-  async function countMatching(user: UserRow | null, query: Omit<CatalogQuery, 'page'>, where: SQL | undefined): Promise<number> {
-    const key = JSON.stringify([query.q ?? '', query.species ?? '', query.type ?? '', query.tag ?? '', query.classroom ?? '']);
+  async function countMatching(
+    user: UserRow | null,
+    query: Omit<CatalogQuery, 'page'>,
+    where: SQL | undefined,
+  ): Promise<number> {
+    const key = JSON.stringify([
+      query.q ?? '',
+      query.species ?? '',
+      query.type ?? '',
+      query.tag ?? '',
+      query.classroom ?? '',
+    ]);
     const personal = Boolean(user && query.unwatched);
     const known = personal ? undefined : totals.get(key);
     if (known !== undefined) return known;
@@ -224,7 +235,11 @@ export function createCatalogService(deps: {
       guidePdfUrl: canWatch ? mediaUrl(row.guidePdf) : null,
       captions: captionRows
         .sort((a, b) => captionLanguages.indexOf(a.language) - captionLanguages.indexOf(b.language))
-        .map((caption) => ({ language: caption.language, label: captionLabels[caption.language], url: mediaUrl(caption.fileKey)! })),
+        .map((caption) => ({
+          language: caption.language,
+          label: captionLabels[caption.language],
+          url: mediaUrl(caption.fileKey)!,
+        })),
     };
   }
 

@@ -43,7 +43,10 @@ describe('surgeries', () => {
       demoVideo: '',
       guidePdf: '',
       fullVideo: '',
-      chapters: [{ name: '', time: '1:70:00' }, { name: 'Cierre', time: '' }],
+      chapters: [
+        { name: '', time: '1:70:00' },
+        { name: 'Cierre', time: '' },
+      ],
     });
     expect(response.statusCode).toBe(400);
     expect(response.json().fields).toEqual({
@@ -66,23 +69,42 @@ describe('surgeries', () => {
     const id = randomUUID();
     const saved = await call('PUT', `/api/admin/procedures/${id}`, await newProcedureInput(id, { tagIds: [tagId] }));
     expect(saved.statusCode).toBe(200);
-    expect(saved.json()).toMatchObject({ id, tagIds: [tagId], chapters: [{ name: 'Incisión', time: '0:01:30' }, { name: 'Cierre', time: '2:09:59' }] });
+    expect(saved.json()).toMatchObject({
+      id,
+      tagIds: [tagId],
+      chapters: [
+        { name: 'Incisión', time: '0:01:30' },
+        { name: 'Cierre', time: '2:09:59' },
+      ],
+    });
 
     const catalog = await state.t.app.inject({ method: 'GET', url: '/api/catalog/procedures?q=mastectomia' });
     expect(catalog.json().items.map((item: { id: string }) => item.id)).toEqual([id]);
     const detail = await state.t.app.inject({ method: 'GET', url: `/api/catalog/procedures/${id}` });
-    expect(detail.json()).toMatchObject({ name: 'Mastectomía en perra', chapters: [{ name: 'Incisión', timeSeconds: 90 }, { timeSeconds: 3600 + 69 * 60 + 59 }] });
+    expect(detail.json()).toMatchObject({
+      name: 'Mastectomía en perra',
+      chapters: [{ name: 'Incisión', timeSeconds: 90 }, { timeSeconds: 3600 + 69 * 60 + 59 }],
+    });
     expect(detail.json().tags).toEqual([{ id: tagId, name: 'Glándula mamaria' }]);
-    expect(await state.t.db.select().from(pendingUploads).where(eq(pendingUploads.key, saved.json().fullVideo))).toEqual([]);
+    expect(
+      await state.t.db.select().from(pendingUploads).where(eq(pendingUploads.key, saved.json().fullVideo)),
+    ).toEqual([]);
   });
 
   it('refuses a file of another surgery or of the wrong kind', async () => {
     const id = randomUUID();
     const other = await createProcedure(state.t);
     const input = await newProcedureInput(id);
-    const response = await call('PUT', `/api/admin/procedures/${id}`, { ...input, fullVideo: other.fullVideo, guidePdf: input.previewImage });
+    const response = await call('PUT', `/api/admin/procedures/${id}`, {
+      ...input,
+      fullVideo: other.fullVideo,
+      guidePdf: input.previewImage,
+    });
     expect(response.statusCode).toBe(400);
-    expect(response.json().fields).toEqual({ fullVideo: messages.invalidFileFormat, guidePdf: messages.invalidFileFormat });
+    expect(response.json().fields).toEqual({
+      fullVideo: messages.invalidFileFormat,
+      guidePdf: messages.invalidFileFormat,
+    });
   });
 
   it('replacing a file deletes the old one, and deleting the surgery deletes its files', async () => {
@@ -96,7 +118,8 @@ describe('surgeries', () => {
     expect(await state.t.storage.stat(newVideo)).not.toBeNull();
 
     expect((await call('DELETE', `/api/admin/procedures/${id}`)).statusCode).toBe(200);
-    for (const key of [input.previewImage, input.demoVideo, input.guidePdf, newVideo]) expect(await state.t.storage.stat(key)).toBeNull();
+    for (const key of [input.previewImage, input.demoVideo, input.guidePdf, newVideo])
+      expect(await state.t.storage.stat(key)).toBeNull();
     expect(await state.t.db.select().from(procedures).where(eq(procedures.id, id))).toEqual([]);
     expect((await call('GET', `/api/admin/procedures/${id}`)).statusCode).toBe(404);
   });
@@ -106,10 +129,15 @@ describe('surgeries', () => {
     try {
       const cookie = (await signedInAs(fresh, { type: 'Admin' })).cookie;
       for (let index = 1; index <= 13; index++) {
-        await createProcedure(fresh, { name: `Cirugía ${String(index).padStart(2, '0')}`, species: index === 13 ? 'Gato' : 'Perro' });
+        await createProcedure(fresh, {
+          name: `Cirugía ${String(index).padStart(2, '0')}`,
+          species: index === 13 ? 'Gato' : 'Perro',
+        });
       }
       const get = (query: string) =>
-        fresh.app.inject({ method: 'GET', url: `/api/admin/procedures?${query}`, headers: { cookie } }).then((r) => r.json());
+        fresh.app
+          .inject({ method: 'GET', url: `/api/admin/procedures?${query}`, headers: { cookie } })
+          .then((r) => r.json());
       const first = await get('sort=name&dir=asc');
       expect(first.total).toBe(13);
       expect(first.items).toHaveLength(12);

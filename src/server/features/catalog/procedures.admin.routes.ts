@@ -14,14 +14,18 @@ export function registerAdminProcedureRoutes(app: FastifyInstance, deps: { proce
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const byId = { params: recordParamsSchema };
 
-  routes.get('/api/admin/procedures', { schema: { querystring: adminProcedureListQuerySchema, response: { 200: adminProcedurePageSchema } } }, (request) =>
-    deps.procedures.list(request.query),
+  routes.get(
+    '/api/admin/procedures',
+    { schema: { querystring: adminProcedureListQuerySchema, response: { 200: adminProcedurePageSchema } } },
+    (request) => deps.procedures.list(request.query),
   );
   routes.get('/api/admin/procedures/:id', { schema: { ...byId, response: { 200: adminProcedureSchema } } }, (request) =>
     deps.procedures.get(request.params.id),
   );
-  routes.put('/api/admin/procedures/:id', { schema: { ...byId, body: procedureInputSchema, response: { 200: adminProcedureSchema } } }, (request) =>
-    deps.procedures.save(request.params.id, request.body),
+  routes.put(
+    '/api/admin/procedures/:id',
+    { schema: { ...byId, body: procedureInputSchema, response: { 200: adminProcedureSchema } } },
+    (request) => deps.procedures.save(request.params.id, request.body),
   );
   routes.delete('/api/admin/procedures/:id', { schema: { ...byId, response: { 200: okSchema } } }, async (request) => {
     await deps.procedures.remove(request.params.id);

@@ -5,7 +5,14 @@ import { AppError } from '#shared/errors.ts';
 import { formatChapterTime, parseChapterTime } from '#shared/catalog/catalog.rules.ts';
 import { foldForSearch } from '#shared/text.ts';
 import { adminPageSize } from '#shared/records.schemas.ts';
-import { type AdminProcedure, type AdminProcedureListQuery, type AdminProcedurePage, emptyProcedureCaptions, type ProcedureCaptionsInput, type ProcedureInput } from '#shared/catalog/procedures.admin.schemas.ts';
+import {
+  type AdminProcedure,
+  type AdminProcedureListQuery,
+  type AdminProcedurePage,
+  emptyProcedureCaptions,
+  type ProcedureCaptionsInput,
+  type ProcedureInput,
+} from '#shared/catalog/procedures.admin.schemas.ts';
 import { captionLanguages, captionVideos } from '#shared/catalog/captions.rules.ts';
 import { uploadTargets } from '#shared/uploads/uploads.rules.ts';
 import { containsPattern, foldSql } from '#server/db/search-sql.ts';
@@ -51,7 +58,13 @@ export function createAdminProceduresService(deps: { db: Db; uploads: UploadsSer
     const order = query.dir === 'asc' ? asc : desc;
     const [totals] = await db.select({ total: count() }).from(procedures).where(where);
     const rows = await db
-      .select({ id: procedures.id, name: procedures.name, type: procedures.type, species: procedures.species, createdAt: procedures.createdAt })
+      .select({
+        id: procedures.id,
+        name: procedures.name,
+        type: procedures.type,
+        species: procedures.species,
+        createdAt: procedures.createdAt,
+      })
       .from(procedures)
       .where(where)
       .orderBy(order(sortColumns[query.sort]), asc(procedures.id))
@@ -62,7 +75,12 @@ export function createAdminProceduresService(deps: { db: Db; uploads: UploadsSer
           .select({ procedureId: procedureTags.procedureId, name: tags.name })
           .from(procedureTags)
           .innerJoin(tags, eq(tags.id, procedureTags.tagId))
-          .where(inArray(procedureTags.procedureId, rows.map((row) => row.id)))
+          .where(
+            inArray(
+              procedureTags.procedureId,
+              rows.map((row) => row.id),
+            ),
+          )
           .orderBy(asc(tags.name))
       : [];
     return {
@@ -95,7 +113,11 @@ export function createAdminProceduresService(deps: { db: Db; uploads: UploadsSer
     if (!row) throw new AppError('NOT_FOUND');
     const [tagRows, chapters, captions] = await Promise.all([
       db.select({ tagId: procedureTags.tagId }).from(procedureTags).where(eq(procedureTags.procedureId, id)),
-      db.select().from(procedureChapters).where(eq(procedureChapters.procedureId, id)).orderBy(asc(procedureChapters.position)),
+      db
+        .select()
+        .from(procedureChapters)
+        .where(eq(procedureChapters.procedureId, id))
+        .orderBy(asc(procedureChapters.position)),
       captionsOf(id),
     ]);
     return {
@@ -142,7 +164,10 @@ export function createAdminProceduresService(deps: { db: Db; uploads: UploadsSer
       ...captionFields,
     ]);
     const knownTags = input.tagIds.length
-      ? await db.select({ id: tags.id }).from(tags).where(inArray(tags.id, [...new Set(input.tagIds)]))
+      ? await db
+          .select({ id: tags.id })
+          .from(tags)
+          .where(inArray(tags.id, [...new Set(input.tagIds)]))
       : [];
     const values = {
       name: input.name,
@@ -157,7 +182,10 @@ export function createAdminProceduresService(deps: { db: Db; uploads: UploadsSer
       updatedAt: new Date(),
     };
     await db.transaction(async (tx) => {
-      await tx.insert(procedures).values({ id, ...values }).onConflictDoUpdate({ target: procedures.id, set: values });
+      await tx
+        .insert(procedures)
+        .values({ id, ...values })
+        .onConflictDoUpdate({ target: procedures.id, set: values });
       await tx.delete(procedureChapters).where(eq(procedureChapters.procedureId, id));
       if (input.chapters.length > 0) {
         await tx.insert(procedureChapters).values(
@@ -170,12 +198,15 @@ export function createAdminProceduresService(deps: { db: Db; uploads: UploadsSer
         );
       }
       await tx.delete(procedureTags).where(eq(procedureTags.procedureId, id));
-      if (knownTags.length > 0) await tx.insert(procedureTags).values(knownTags.map((tag) => ({ procedureId: id, tagId: tag.id })));
+      if (knownTags.length > 0)
+        await tx.insert(procedureTags).values(knownTags.map((tag) => ({ procedureId: id, tagId: tag.id })));
       if (input.captions) {
         const { captions } = input;
         await tx.delete(procedureCaptions).where(eq(procedureCaptions.procedureId, id));
         const rows = captionVideos.flatMap((video) =>
-          captionLanguages.filter((language) => captions[video][language]).map((language) => ({ procedureId: id, video, language, fileKey: captions[video][language] })),
+          captionLanguages
+            .filter((language) => captions[video][language])
+            .map((language) => ({ procedureId: id, video, language, fileKey: captions[video][language] })),
         );
         if (rows.length > 0) await tx.insert(procedureCaptions).values(rows);
       }
@@ -187,10 +218,16 @@ export function createAdminProceduresService(deps: { db: Db; uploads: UploadsSer
 
   /** Deletes a surgery, its markers, tag links and subtitles (cascade) and all its files. */
   async function remove(id: string): Promise<void> {
-    const captionKeys = await db.select({ key: procedureCaptions.fileKey }).from(procedureCaptions).where(eq(procedureCaptions.procedureId, id));
+    const captionKeys = await db
+      .select({ key: procedureCaptions.fileKey })
+      .from(procedureCaptions)
+      .where(eq(procedureCaptions.procedureId, id));
     const [row] = await db.delete(procedures).where(eq(procedures.id, id)).returning();
     if (!row) throw new AppError('NOT_FOUND');
-    await uploads.removeFiles([...fileFields.map(([field]) => row[field]), ...captionKeys.map((caption) => caption.key)]);
+    await uploads.removeFiles([
+      ...fileFields.map(([field]) => row[field]),
+      ...captionKeys.map((caption) => caption.key),
+    ]);
   }
 
   return { list, get, save, remove };

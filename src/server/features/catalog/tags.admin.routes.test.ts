@@ -7,7 +7,9 @@ const { call } = useConsoleTestApp();
 
 describe('tags', () => {
   it('requires a name and refuses a duplicate', async () => {
-    expect((await call('PUT', `/api/admin/tags/${randomUUID()}`, { name: '' })).json().fields).toEqual({ name: 'Debes llenar este campo.' });
+    expect((await call('PUT', `/api/admin/tags/${randomUUID()}`, { name: '' })).json().fields).toEqual({
+      name: 'Debes llenar este campo.',
+    });
     await call('PUT', `/api/admin/tags/${randomUUID()}`, { name: 'Cardiología' });
     const duplicate = await call('PUT', `/api/admin/tags/${randomUUID()}`, { name: 'Cardiología' });
     expect(duplicate.json().fields).toEqual({ name: messages.tagNameTaken });
@@ -19,6 +21,8 @@ describe('tags', () => {
     await call('PUT', `/api/admin/tags/${id}`, { name: 'Neurocirugía' });
     expect((await call('GET', `/api/admin/tags/${id}`)).json()).toEqual({ id, name: 'Neurocirugía' });
     expect((await call('DELETE', `/api/admin/tags/${id}`)).statusCode).toBe(200);
-    expect((await call('GET', '/api/admin/tags')).json().items.some((tag: { id: string }) => tag.id === id)).toBe(false);
+    expect((await call('GET', '/api/admin/tags')).json().items.some((tag: { id: string }) => tag.id === id)).toBe(
+      false,
+    );
   });
 });

@@ -9,10 +9,16 @@ export function registerAdminTagRoutes(app: FastifyInstance, deps: { tags: Admin
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const byId = { params: recordParamsSchema };
 
-  routes.get('/api/admin/tags', { schema: { response: { 200: adminTagListSchema } } }, async () => ({ items: await deps.tags.list() }));
-  routes.get('/api/admin/tags/:id', { schema: { ...byId, response: { 200: adminTagSchema } } }, (request) => deps.tags.get(request.params.id));
-  routes.put('/api/admin/tags/:id', { schema: { ...byId, body: tagInputSchema, response: { 200: adminTagSchema } } }, (request) =>
-    deps.tags.save(request.params.id, request.body),
+  routes.get('/api/admin/tags', { schema: { response: { 200: adminTagListSchema } } }, async () => ({
+    items: await deps.tags.list(),
+  }));
+  routes.get('/api/admin/tags/:id', { schema: { ...byId, response: { 200: adminTagSchema } } }, (request) =>
+    deps.tags.get(request.params.id),
+  );
+  routes.put(
+    '/api/admin/tags/:id',
+    { schema: { ...byId, body: tagInputSchema, response: { 200: adminTagSchema } } },
+    (request) => deps.tags.save(request.params.id, request.body),
   );
   routes.delete('/api/admin/tags/:id', { schema: { ...byId, response: { 200: okSchema } } }, async (request) => {
     await deps.tags.remove(request.params.id);

@@ -20,9 +20,15 @@ export function createAdminTagsService(deps: { db: Db }) {
 
   /** Creates or renames a tag; names are unique. */
   async function save(id: string, input: TagInput): Promise<AdminTag> {
-    const [taken] = await db.select({ id: tags.id }).from(tags).where(and(eq(tags.name, input.name), ne(tags.id, id)));
+    const [taken] = await db
+      .select({ id: tags.id })
+      .from(tags)
+      .where(and(eq(tags.name, input.name), ne(tags.id, id)));
     if (taken) throw new AppError('VALIDATION', { fields: { name: messages.tagNameTaken } });
-    await db.insert(tags).values({ id, name: input.name }).onConflictDoUpdate({ target: tags.id, set: { name: input.name } });
+    await db
+      .insert(tags)
+      .values({ id, name: input.name })
+      .onConflictDoUpdate({ target: tags.id, set: { name: input.name } });
     return { id, name: input.name };
   }
 

@@ -17,14 +17,19 @@ beforeAll(async () => {
   universityId = own.organizationId;
   staff = await signedInAs(t, { organizationId: universityId });
   await t.db.update(classrooms).set({ adminUserId: staff.user.id }).where(eq(classrooms.id, own.id));
-  other = await createClassroom(t, { procedureIds: [procedure.id], values: { title: 'Aula ajena', organizationId: universityId } });
+  other = await createClassroom(t, {
+    procedureIds: [procedure.id],
+    values: { title: 'Aula ajena', organizationId: universityId },
+  });
 });
 afterAll(async () => t.close());
 
 const base = '/api/classroom-admin/classrooms';
 const headers = (cookie = staff.cookie) => ({ origin: testPublicUrl, cookie });
 const membersOf = async (id: string) =>
-  (await t.db.select({ userId: classroomUsers.userId }).from(classroomUsers).where(eq(classroomUsers.classroomId, id))).map((row) => row.userId).sort();
+  (await t.db.select({ userId: classroomUsers.userId }).from(classroomUsers).where(eq(classroomUsers.classroomId, id)))
+    .map((row) => row.userId)
+    .sort();
 
 describe('an aula administrator', () => {
   it('sees only their own active aulas, and /api/me says they administer one', async () => {
@@ -36,9 +41,19 @@ describe('an aula administrator', () => {
   it('cannot read or change another aula', async () => {
     const student = await createUser(t, { organizationId: universityId });
     expect((await t.app.inject({ url: `${base}/${other.id}`, headers: headers() })).statusCode).toBe(403);
-    const put = await t.app.inject({ method: 'PUT', url: `${base}/${other.id}/users`, headers: headers(), payload: { userIds: [student.id] } });
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `${base}/${other.id}/users`,
+      headers: headers(),
+      payload: { userIds: [student.id] },
+    });
     expect(put.statusCode).toBe(403);
-    const add = await t.app.inject({ method: 'POST', url: `${base}/${other.id}/users`, headers: headers(), payload: { userIds: [student.id] } });
+    const add = await t.app.inject({
+      method: 'POST',
+      url: `${base}/${other.id}/users`,
+      headers: headers(),
+      payload: { userIds: [student.id] },
+    });
     expect(add.statusCode).toBe(403);
     expect((await t.app.inject({ url: `${base}/${other.id}/users.xlsx`, headers: headers() })).statusCode).toBe(403);
     expect(await membersOf(other.id)).toEqual([]);
@@ -69,14 +84,29 @@ describe('an aula administrator', () => {
     const before = await membersOf(own.id);
     const student = await createUser(t, { organizationId: universityId });
     const outsider = await createUser(t);
-    const refused = await t.app.inject({ method: 'POST', url: `${base}/${own.id}/users`, headers: headers(), payload: { userIds: [student.id, outsider.id] } });
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: `${base}/${own.id}/users`,
+      headers: headers(),
+      payload: { userIds: [student.id, outsider.id] },
+    });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().message).toBe('Algunas cuentas no pueden agregarse a esta aula; no se agregó ninguna.');
     expect(await membersOf(own.id)).toEqual(before);
-    const unknown = await t.app.inject({ method: 'POST', url: `${base}/${own.id}/users`, headers: headers(), payload: { userIds: [student.id, 'no-existe'] } });
+    const unknown = await t.app.inject({
+      method: 'POST',
+      url: `${base}/${own.id}/users`,
+      headers: headers(),
+      payload: { userIds: [student.id, 'no-existe'] },
+    });
     expect(unknown.statusCode).toBe(400);
     expect(await membersOf(own.id)).toEqual(before);
-    const added = await t.app.inject({ method: 'POST', url: `${base}/${own.id}/users`, headers: headers(), payload: { userIds: [student.id, student.id] } });
+    const added = await t.app.inject({
+      method: 'POST',
+      url: `${base}/${own.id}/users`,
+      headers: headers(),
+      payload: { userIds: [student.id, student.id] },
+    });
     expect(added.json()).toEqual({ added: 1 });
     expect(await membersOf(own.id)).toEqual([...before, student.id].sort());
   });
@@ -86,8 +116,21 @@ describe('an aula administrator', () => {
     const current = (await t.app.inject({ url: `${base}/${own.id}`, headers: headers() })).json();
     const already = current.users[0].email as string;
     const text = `correo\n${already}\nNUEVO@uni.example.com\n\nnadie@example.com\n`;
-    const preview = (await t.app.inject({ method: 'POST', url: `${base}/${own.id}/import-preview`, headers: headers(), payload: { format: 'text', text } })).json();
-    expect(preview.lines.map((line: { status: string }) => line.status)).toEqual(['invalid', 'already', 'ok', 'blank', 'unknown']);
+    const preview = (
+      await t.app.inject({
+        method: 'POST',
+        url: `${base}/${own.id}/import-preview`,
+        headers: headers(),
+        payload: { format: 'text', text },
+      })
+    ).json();
+    expect(preview.lines.map((line: { status: string }) => line.status)).toEqual([
+      'invalid',
+      'already',
+      'ok',
+      'blank',
+      'unknown',
+    ]);
     expect(preview.matched).toEqual([{ id: newcomer.id, name: newcomer.name, email: 'nuevo@uni.example.com' }]);
     expect(current.candidates.map((user: { email: string }) => user.email)).toContain('nuevo@uni.example.com');
     const file = await t.app.inject({ url: `${base}/${own.id}/users.xlsx`, headers: headers() });
@@ -97,10 +140,17 @@ describe('an aula administrator', () => {
   it('loses every right once the aula is deactivated', async () => {
     const staffOfInactive = await signedInAs(t, { organizationId: universityId });
     const procedure = await createProcedure(t);
-    const inactive = await createClassroom(t, { procedureIds: [procedure.id], values: { adminUserId: staffOfInactive.user.id, isActive: false } });
+    const inactive = await createClassroom(t, {
+      procedureIds: [procedure.id],
+      values: { adminUserId: staffOfInactive.user.id, isActive: false },
+    });
     expect((await t.app.inject({ url: base, headers: headers(staffOfInactive.cookie) })).statusCode).toBe(403);
-    expect((await t.app.inject({ url: `${base}/${inactive.id}`, headers: headers(staffOfInactive.cookie) })).statusCode).toBe(403);
-    expect((await t.app.inject({ url: '/api/me', headers: headers(staffOfInactive.cookie) })).json().user.isClassroomAdmin).toBe(false);
+    expect(
+      (await t.app.inject({ url: `${base}/${inactive.id}`, headers: headers(staffOfInactive.cookie) })).statusCode,
+    ).toBe(403);
+    expect(
+      (await t.app.inject({ url: '/api/me', headers: headers(staffOfInactive.cookie) })).json().user.isClassroomAdmin,
+    ).toBe(false);
   });
 
   it('is refused to guests (401) and to members who administer nothing (403); an Admin sees no aula of others here', async () => {

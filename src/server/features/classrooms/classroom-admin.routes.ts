@@ -25,7 +25,10 @@ const classroomAdminPathPrefix = '/api/classroom-admin';
  * Aula administrators' API, in a scope of its own: the guard admits only administrators of an active aula,
  * and every route then checks that the aula in the URL is one of theirs. Only the users list can change here.
  */
-export async function registerClassroomAdminRoutes(app: FastifyInstance, deps: { service: ClassroomAdminService; members: ClassroomMembersService }) {
+export async function registerClassroomAdminRoutes(
+  app: FastifyInstance,
+  deps: { service: ClassroomAdminService; members: ClassroomMembersService },
+) {
   const { service, members } = deps;
   await app.register(async (scope) => {
     scope.addHook('onRequest', async (request) => {
@@ -35,13 +38,20 @@ export async function registerClassroomAdminRoutes(app: FastifyInstance, deps: {
     });
     const routes = scope.withTypeProvider<ZodTypeProvider>();
     const byId = { params: classroomParamsSchema };
-    const own = async (request: Parameters<typeof requireUser>[0], id: string) => service.ownClassroom((await requireUser(request)).id, id);
+    const own = async (request: Parameters<typeof requireUser>[0], id: string) =>
+      service.ownClassroom((await requireUser(request)).id, id);
 
-    routes.get(`${classroomAdminPathPrefix}/classrooms`, { schema: { response: { 200: managedClassroomListSchema } } }, async (request) => ({
-      items: await service.list((await requireUser(request)).id),
-    }));
-    routes.get(`${classroomAdminPathPrefix}/classrooms/:id`, { schema: { ...byId, response: { 200: managedClassroomSchema } } }, async (request) =>
-      service.get((await requireUser(request)).id, request.params.id),
+    routes.get(
+      `${classroomAdminPathPrefix}/classrooms`,
+      { schema: { response: { 200: managedClassroomListSchema } } },
+      async (request) => ({
+        items: await service.list((await requireUser(request)).id),
+      }),
+    );
+    routes.get(
+      `${classroomAdminPathPrefix}/classrooms/:id`,
+      { schema: { ...byId, response: { 200: managedClassroomSchema } } },
+      async (request) => service.get((await requireUser(request)).id, request.params.id),
     );
     routes.put(
       `${classroomAdminPathPrefix}/classrooms/:id/users`,
@@ -62,7 +72,10 @@ export async function registerClassroomAdminRoutes(app: FastifyInstance, deps: {
     );
     routes.post(
       `${classroomAdminPathPrefix}/classrooms/:id/import-preview`,
-      { bodyLimit: importBodyLimit, schema: { ...byId, body: importInputSchema, response: { 200: importPreviewSchema } } },
+      {
+        bodyLimit: importBodyLimit,
+        schema: { ...byId, body: importInputSchema, response: { 200: importPreviewSchema } },
+      },
       async (request) => {
         const { audience } = await own(request, request.params.id);
         const current = (await members.listUsers(request.params.id)).map((user) => user.id);

@@ -46,7 +46,10 @@ export function createClassroomAdminService(deps: { db: Db; members: ClassroomMe
       .innerJoin(organizations, eq(organizations.id, classrooms.organizationId))
       .where(and(eq(classrooms.id, id), owned(userId)));
     if (!row) throw new AppError('FORBIDDEN');
-    const audience: Audience = { organizationType: row.classroom.organizationType, organizationId: row.classroom.organizationId };
+    const audience: Audience = {
+      organizationType: row.classroom.organizationType,
+      organizationId: row.classroom.organizationId,
+    };
     return { ...row, audience };
   }
 

@@ -5,7 +5,12 @@ import { classroomUsers, sessions, users } from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
 import type { OrganizationType } from '#shared/organizations/organizations.rules.ts';
 import { addressOfCells, importLinesFromText, type ImportLine } from '#shared/classrooms/classrooms.rules.ts';
-import type { ClassroomMember, ImportInput, ImportLineResult, ImportPreview } from '#shared/classrooms/classrooms.schemas.ts';
+import type {
+  ClassroomMember,
+  ImportInput,
+  ImportLineResult,
+  ImportPreview,
+} from '#shared/classrooms/classrooms.schemas.ts';
 import { isFormulaLike } from '#server/features/accounts/users-report.ts';
 
 /** Who may be on an aula's list: anyone with an account, only the organization's members for a Universidad. */
@@ -14,7 +19,11 @@ export type Audience = { organizationType: OrganizationType; organizationId: str
 const insertBatch = 5000;
 const maxImportLines = 20_000;
 
-const member = (row: { id: string; name: string; email: string }): ClassroomMember => ({ id: row.id, name: row.name, email: row.email });
+const member = (row: { id: string; name: string; email: string }): ClassroomMember => ({
+  id: row.id,
+  name: row.name,
+  email: row.email,
+});
 
 /** exceljs loads with the first aula spreadsheet read or written, not at every start (issue #13). */
 const loadExcel = async () => (await import('exceljs')).default;
@@ -87,7 +96,9 @@ export function createClassroomMembersService(deps: { db: Db }) {
   async function assertAllowed(audience: Audience, ids: string[]): Promise<void> {
     const unique = new Set(ids);
     const found = await findUsers([...unique]);
-    const allowed = found.filter((row) => audience.organizationType !== 'Universidad' || row.organizationId === audience.organizationId);
+    const allowed = found.filter(
+      (row) => audience.organizationType !== 'Universidad' || row.organizationId === audience.organizationId,
+    );
     if (allowed.length !== unique.size) throw new AppError('CLASSROOM_USERS_NOT_ALLOWED');
   }
 
@@ -96,7 +107,9 @@ export function createClassroomMembersService(deps: { db: Db }) {
     const rows = await db
       .select({ id: users.id, name: users.name, email: users.email })
       .from(users)
-      .where(audience.organizationType === 'Universidad' ? eq(users.organizationId, audience.organizationId) : undefined)
+      .where(
+        audience.organizationType === 'Universidad' ? eq(users.organizationId, audience.organizationId) : undefined,
+      )
       .orderBy(asc(users.email));
     return rows.map(member);
   }
@@ -112,7 +125,11 @@ export function createClassroomMembersService(deps: { db: Db }) {
   }
 
   /** Line by line: which addresses match an account the aula admits, which do not and why. Writes nothing. */
-  async function preview(audience: Audience, currentUserIds: Iterable<string>, source: ImportInput): Promise<ImportPreview> {
+  async function preview(
+    audience: Audience,
+    currentUserIds: Iterable<string>,
+    source: ImportInput,
+  ): Promise<ImportPreview> {
     const lines = await readImportLines(source);
     const current = new Set(currentUserIds);
     const emails = [...new Set(lines.map((line) => line.email).filter((email): email is string => email !== null))];
@@ -131,7 +148,8 @@ export function createClassroomMembersService(deps: { db: Db }) {
       if (!line.text) return { ...base, status: 'blank', reason: reasons.blank };
       if (!line.email) return { ...base, status: 'invalid', reason: reasons.invalid };
       const seen = firstLine.get(line.email);
-      if (seen !== undefined) return { ...base, status: 'duplicate', reason: `Repetido: ya aparece en la línea ${seen}` };
+      if (seen !== undefined)
+        return { ...base, status: 'duplicate', reason: `Repetido: ya aparece en la línea ${seen}` };
       firstLine.set(line.email, line.line);
       const account = byEmail.get(line.email);
       if (!account) return { ...base, status: 'unknown', reason: reasons.unknown };
@@ -169,7 +187,9 @@ export function createClassroomMembersService(deps: { db: Db }) {
     const unique = [...new Set(userIds)];
     await executor.delete(classroomUsers).where(eq(classroomUsers.classroomId, classroomId));
     for (let start = 0; start < unique.length; start += insertBatch) {
-      await executor.insert(classroomUsers).values(unique.slice(start, start + insertBatch).map((userId) => ({ classroomId, userId })));
+      await executor
+        .insert(classroomUsers)
+        .values(unique.slice(start, start + insertBatch).map((userId) => ({ classroomId, userId })));
     }
   }
 
@@ -206,7 +226,11 @@ export function createClassroomMembersService(deps: { db: Db }) {
       });
     }
     const data = Buffer.from(await workbook.xlsx.writeBuffer());
-    const safeTitle = stripAccents(title).replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'aula';
+    const safeTitle =
+      stripAccents(title)
+        .replace(/[^A-Za-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '')
+        .slice(0, 60) || 'aula';
     return { fileName: `Usuarios-${safeTitle}.xlsx`, data };
   }
 

@@ -17,14 +17,25 @@ let procedureIds: string[];
 beforeAll(async () => {
   t = await createTestApp();
   admin = (await signedInAs(t, { type: 'Admin' })).cookie;
-  university = (await t.db.insert(organizations).values({ title: 'Universidad del Norte', type: 'Universidad' }).returning())[0]!;
+  university = (
+    await t.db.insert(organizations).values({ title: 'Universidad del Norte', type: 'Universidad' }).returning()
+  )[0]!;
   company = (await t.db.insert(organizations).values({ title: 'Empresa Vet', type: 'Empresa' }).returning())[0]!;
-  procedureIds = [(await createProcedure(t, { type: 'Premium', name: 'Esplenectomía' })).id, (await createProcedure(t, { name: 'Cistotomía' })).id];
+  procedureIds = [
+    (await createProcedure(t, { type: 'Premium', name: 'Esplenectomía' })).id,
+    (await createProcedure(t, { name: 'Cistotomía' })).id,
+  ];
 });
 afterAll(async () => t.close());
 
 const headers = (cookie = admin) => ({ origin: testPublicUrl, cookie });
-const put = (id: string, payload: unknown, cookie = admin) => t.app.inject({ method: 'PUT', url: `/api/admin/classrooms/${id}`, headers: headers(cookie), payload: payload as object });
+const put = (id: string, payload: unknown, cookie = admin) =>
+  t.app.inject({
+    method: 'PUT',
+    url: `/api/admin/classrooms/${id}`,
+    headers: headers(cookie),
+    payload: payload as object,
+  });
 
 async function validInput(id: string, values: Partial<ClassroomInput> = {}): Promise<ClassroomInput> {
   return {
@@ -45,7 +56,14 @@ async function validInput(id: string, values: Partial<ClassroomInput> = {}): Pro
 
 describe('the Admin aula form', () => {
   it('shows every message of spec 3 §5 at once for an empty form', async () => {
-    const response = await put(randomUUID(), { title: '', userIds: [], procedureIds: [], adminUserId: null, previewImage: '', previewPdf: '' });
+    const response = await put(randomUUID(), {
+      title: '',
+      userIds: [],
+      procedureIds: [],
+      adminUserId: null,
+      previewImage: '',
+      previewPdf: '',
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json().fields).toMatchObject({
       title: 'Este campo es requerido.',
@@ -65,10 +83,23 @@ describe('the Admin aula form', () => {
     const id = randomUUID();
     const response = await put(id, await validInput(id, { userIds: [student.id], adminUserId: staff.id }));
     expect(response.statusCode, response.body).toBe(200);
-    expect(response.json()).toMatchObject({ id, procedureIds, userIds: [student.id], adminUserId: staff.id, isActive: true });
+    expect(response.json()).toMatchObject({
+      id,
+      procedureIds,
+      userIds: [student.id],
+      adminUserId: staff.id,
+      isActive: true,
+    });
     const list = (await t.app.inject({ url: '/api/admin/classrooms', headers: headers() })).json().items;
     expect(list).toContainEqual(
-      expect.objectContaining({ id, title: 'Aula de Cirugía', organizationTitle: 'Universidad del Norte', videoCount: 2, userCount: 1, isActive: true }),
+      expect.objectContaining({
+        id,
+        title: 'Aula de Cirugía',
+        organizationTitle: 'Universidad del Norte',
+        videoCount: 2,
+        userCount: 1,
+        isActive: true,
+      }),
     );
     // the preview files were claimed: the aula's own folder
     expect(response.json().previewImage).toMatch(new RegExp(`^aulas/${id}/`));
@@ -88,7 +119,16 @@ describe('the Admin aula form', () => {
   it('keeps no users list and no administrator on an Empresa aula', async () => {
     const someone = await createUser(t);
     const id = randomUUID();
-    const response = await put(id, await validInput(id, { organizationType: 'Empresa', organizationId: company.id, accessType: 'Acceso libre', userIds: [someone.id], adminUserId: someone.id }));
+    const response = await put(
+      id,
+      await validInput(id, {
+        organizationType: 'Empresa',
+        organizationId: company.id,
+        accessType: 'Acceso libre',
+        userIds: [someone.id],
+        adminUserId: someone.id,
+      }),
+    );
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toMatchObject({ userIds: [], adminUserId: null });
   });
@@ -97,13 +137,21 @@ describe('the Admin aula form', () => {
     const student = await createUser(t, { organizationId: university.id });
     const id = randomUUID();
     const saved = (await put(id, await validInput(id, { userIds: [student.id] }))).json();
-    const toggle = (isActive: boolean) => t.app.inject({ method: 'PUT', url: `/api/admin/classrooms/${id}/active`, headers: headers(), payload: { isActive } });
+    const toggle = (isActive: boolean) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/api/admin/classrooms/${id}/active`,
+        headers: headers(),
+        payload: { isActive },
+      });
     const remove = () => t.app.inject({ method: 'DELETE', url: `/api/admin/classrooms/${id}`, headers: headers() });
 
     expect((await remove()).statusCode).toBe(409);
     expect((await toggle(false)).statusCode).toBe(200);
     expect(await t.db.select().from(classroomUsers).where(eq(classroomUsers.classroomId, id))).toEqual([]);
-    expect((await t.app.inject({ url: `/api/admin/classrooms/${id}`, headers: headers() })).json().isActive).toBe(false);
+    expect((await t.app.inject({ url: `/api/admin/classrooms/${id}`, headers: headers() })).json().isActive).toBe(
+      false,
+    );
     expect(await t.storage.stat(saved.previewPdf)).not.toBeNull();
     expect((await remove()).statusCode).toBe(200);
     expect(await t.storage.stat(saved.previewPdf)).toBeNull();
@@ -116,7 +164,12 @@ describe('the Admin aula form', () => {
     expect(videos[0]).toMatchObject({ species: 'Perro', type: 'Gratis', tags: [] });
     const member = await createUser(t, { organizationId: university.id, email: 'miembro-norte@example.com' });
     await createUser(t, { email: 'ajeno@example.com' });
-    const candidates = (await t.app.inject({ url: `/api/admin/classrooms/candidates?organizationId=${university.id}`, headers: headers() })).json().items;
+    const candidates = (
+      await t.app.inject({
+        url: `/api/admin/classrooms/candidates?organizationId=${university.id}`,
+        headers: headers(),
+      })
+    ).json().items;
     expect(candidates).toContainEqual({ id: member.id, name: member.name, email: 'miembro-norte@example.com' });
     expect(candidates.map((user: { email: string }) => user.email)).not.toContain('ajeno@example.com');
   });
@@ -135,7 +188,9 @@ describe('the Admin aula form', () => {
 describe('bulk members on the Admin form', () => {
   it('reports 1,000 addresses line by line: duplicates, case, blanks, unknown and outside addresses', async () => {
     const members = await Promise.all(
-      Array.from({ length: 5 }, (_, index) => createUser(t, { organizationId: university.id, email: `alumno${index}@uni.example.com` })),
+      Array.from({ length: 5 }, (_, index) =>
+        createUser(t, { organizationId: university.id, email: `alumno${index}@uni.example.com` }),
+      ),
     );
     const outsider = await createUser(t, { email: 'externo@otra.example.com' });
     const lines: string[] = [];
@@ -151,7 +206,11 @@ describe('bulk members on the Admin form', () => {
       method: 'POST',
       url: '/api/admin/classrooms/import-preview',
       headers: headers(),
-      payload: { organizationId: university.id, currentUserIds: [members[4]!.id], source: { format: 'text', text: lines.join('\n') } },
+      payload: {
+        organizationId: university.id,
+        currentUserIds: [members[4]!.id],
+        source: { format: 'text', text: lines.join('\n') },
+      },
     });
     expect(response.statusCode, response.body).toBe(200);
     const preview = response.json() as ImportPreview;
@@ -164,14 +223,36 @@ describe('bulk members on the Admin form', () => {
     expect(count('outside')).toBe(1);
     expect(count('invalid')).toBe(100);
     expect(count('unknown')).toBe(600);
-    expect(preview.lines[0]).toMatchObject({ line: 1, email: 'alumno0@uni.example.com', status: 'ok', user: { id: members[0]!.id } });
-    expect(preview.lines[2]).toMatchObject({ line: 3, status: 'outside', reason: 'La cuenta no pertenece a la organización del aula' });
-    expect(preview.lines[50]).toMatchObject({ line: 51, status: 'duplicate', reason: 'Repetido: ya aparece en la línea 1' });
-    expect(preview.matched.map((user) => user.id).sort()).toEqual(members.slice(0, 4).map((user) => user.id).sort());
+    expect(preview.lines[0]).toMatchObject({
+      line: 1,
+      email: 'alumno0@uni.example.com',
+      status: 'ok',
+      user: { id: members[0]!.id },
+    });
+    expect(preview.lines[2]).toMatchObject({
+      line: 3,
+      status: 'outside',
+      reason: 'La cuenta no pertenece a la organización del aula',
+    });
+    expect(preview.lines[50]).toMatchObject({
+      line: 51,
+      status: 'duplicate',
+      reason: 'Repetido: ya aparece en la línea 1',
+    });
+    expect(preview.matched.map((user) => user.id).sort()).toEqual(
+      members
+        .slice(0, 4)
+        .map((user) => user.id)
+        .sort(),
+    );
   });
 
   it('reads an xlsx file and exports the members as xlsx with name, e-mail and last sign-in, formulas as text', async () => {
-    const member = await signedInAs(t, { organizationId: university.id, email: 'hoja@uni.example.com', name: '=HYPERLINK("x")' });
+    const member = await signedInAs(t, {
+      organizationId: university.id,
+      email: 'hoja@uni.example.com',
+      name: '=HYPERLINK("x")',
+    });
     const workbook = new ExcelJS.Workbook();
     const sheet = workbook.addWorksheet('Alumnos');
     sheet.addRow(['Correo', 'Nombre']);
@@ -182,7 +263,11 @@ describe('bulk members on the Admin form', () => {
         method: 'POST',
         url: '/api/admin/classrooms/import-preview',
         headers: headers(),
-        payload: { organizationId: university.id, currentUserIds: [], source: { format: 'xlsx', fileName: 'alumnos.xlsx', dataBase64 } },
+        payload: {
+          organizationId: university.id,
+          currentUserIds: [],
+          source: { format: 'xlsx', fileName: 'alumnos.xlsx', dataBase64 },
+        },
       })
     ).json() as ImportPreview;
     expect(preview.lines.map((line) => line.status)).toEqual(['invalid', 'ok']);
@@ -206,7 +291,11 @@ describe('bulk members on the Admin form', () => {
       method: 'POST',
       url: '/api/admin/classrooms/import-preview',
       headers: headers(),
-      payload: { organizationId: university.id, currentUserIds: [], source: { format: 'xlsx', fileName: 'x.xlsx', dataBase64: Buffer.from('hola').toString('base64') } },
+      payload: {
+        organizationId: university.id,
+        currentUserIds: [],
+        source: { format: 'xlsx', fileName: 'x.xlsx', dataBase64: Buffer.from('hola').toString('base64') },
+      },
     });
     expect(response.statusCode).toBe(400);
     expect(response.json().code).toBe('FILE_FORMAT');

@@ -25,7 +25,10 @@ import { sendXlsx } from './send-xlsx.ts';
 export const importBodyLimit = 12 * 1024 * 1024;
 
 /** The console's aulas under /api/admin/classrooms; registered in the Admin scope. */
-export function registerAdminClassroomRoutes(app: FastifyInstance, deps: { db: Db; classrooms: AdminClassroomsService; members: ClassroomMembersService }) {
+export function registerAdminClassroomRoutes(
+  app: FastifyInstance,
+  deps: { db: Db; classrooms: AdminClassroomsService; members: ClassroomMembersService },
+) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const { classrooms, members, db } = deps;
   const byId = { params: classroomParamsSchema };
@@ -36,26 +39,49 @@ export function registerAdminClassroomRoutes(app: FastifyInstance, deps: { db: D
     return { organizationType: organization.type, organizationId };
   }
 
-  routes.get('/api/admin/classrooms', { schema: { response: { 200: adminClassroomListSchema } } }, async () => ({ items: await classrooms.list() }));
-  routes.get('/api/admin/classrooms/videos', { schema: { response: { 200: classroomVideoOptionListSchema } } }, async () => ({
-    items: await classrooms.videoOptions(),
+  routes.get('/api/admin/classrooms', { schema: { response: { 200: adminClassroomListSchema } } }, async () => ({
+    items: await classrooms.list(),
   }));
-  routes.get('/api/admin/classrooms/candidates', { schema: { querystring: candidatesQuerySchema, response: { 200: classroomMemberListSchema } } }, async (request) => ({
-    items: await members.candidates(await audienceOfOrganization(request.query.organizationId)),
-  }));
+  routes.get(
+    '/api/admin/classrooms/videos',
+    { schema: { response: { 200: classroomVideoOptionListSchema } } },
+    async () => ({
+      items: await classrooms.videoOptions(),
+    }),
+  );
+  routes.get(
+    '/api/admin/classrooms/candidates',
+    { schema: { querystring: candidatesQuerySchema, response: { 200: classroomMemberListSchema } } },
+    async (request) => ({
+      items: await members.candidates(await audienceOfOrganization(request.query.organizationId)),
+    }),
+  );
   routes.post(
     '/api/admin/classrooms/import-preview',
     { bodyLimit: importBodyLimit, schema: { body: adminImportInputSchema, response: { 200: importPreviewSchema } } },
-    async (request) => members.preview(await audienceOfOrganization(request.body.organizationId), request.body.currentUserIds, request.body.source),
+    async (request) =>
+      members.preview(
+        await audienceOfOrganization(request.body.organizationId),
+        request.body.currentUserIds,
+        request.body.source,
+      ),
   );
-  routes.get('/api/admin/classrooms/:id', { schema: { ...byId, response: { 200: adminClassroomSchema } } }, (request) => classrooms.get(request.params.id));
-  routes.put('/api/admin/classrooms/:id', { schema: { ...byId, body: classroomInputSchema, response: { 200: adminClassroomSchema } } }, (request) =>
-    classrooms.save(request.params.id, request.body),
+  routes.get('/api/admin/classrooms/:id', { schema: { ...byId, response: { 200: adminClassroomSchema } } }, (request) =>
+    classrooms.get(request.params.id),
   );
-  routes.put('/api/admin/classrooms/:id/active', { schema: { ...byId, body: classroomActiveInputSchema, response: { 200: okSchema } } }, async (request) => {
-    await classrooms.setActive(request.params.id, request.body.isActive);
-    return { ok: true as const };
-  });
+  routes.put(
+    '/api/admin/classrooms/:id',
+    { schema: { ...byId, body: classroomInputSchema, response: { 200: adminClassroomSchema } } },
+    (request) => classrooms.save(request.params.id, request.body),
+  );
+  routes.put(
+    '/api/admin/classrooms/:id/active',
+    { schema: { ...byId, body: classroomActiveInputSchema, response: { 200: okSchema } } },
+    async (request) => {
+      await classrooms.setActive(request.params.id, request.body.isActive);
+      return { ok: true as const };
+    },
+  );
   routes.delete('/api/admin/classrooms/:id', { schema: { ...byId, response: { 200: okSchema } } }, async (request) => {
     await classrooms.remove(request.params.id);
     return { ok: true as const };

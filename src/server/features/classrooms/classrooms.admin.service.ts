@@ -1,6 +1,14 @@
 import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
-import { classroomProcedures, classroomUsers, classrooms, organizations, procedureTags, procedures, tags } from '#server/db/schema/index.ts';
+import {
+  classroomProcedures,
+  classroomUsers,
+  classrooms,
+  organizations,
+  procedureTags,
+  procedures,
+  tags,
+} from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
 import { messages } from '#shared/messages.ts';
 import { uploadTargets } from '#shared/uploads/uploads.rules.ts';
@@ -14,7 +22,11 @@ import type { UploadsService } from '#server/features/uploads/uploads.service.ts
 import type { Audience, ClassroomMembersService } from './classroom-members.service.ts';
 
 /** The console's aulas (spec 3 §2): list, form, activation and deletion. */
-export function createAdminClassroomsService(deps: { db: Db; uploads: UploadsService; members: ClassroomMembersService }) {
+export function createAdminClassroomsService(deps: {
+  db: Db;
+  uploads: UploadsService;
+  members: ClassroomMembersService;
+}) {
   const { db, uploads, members } = deps;
 
   async function find(id: string) {
@@ -34,7 +46,12 @@ export function createAdminClassroomsService(deps: { db: Db; uploads: UploadsSer
       .groupBy(classroomUsers.classroomId)
       .as('users_count');
     const rows = await db
-      .select({ classroom: classrooms, organizationTitle: organizations.title, videos: videoCounts.total, users: userCounts.total })
+      .select({
+        classroom: classrooms,
+        organizationTitle: organizations.title,
+        videos: videoCounts.total,
+        users: userCounts.total,
+      })
       .from(classrooms)
       .innerJoin(organizations, eq(organizations.id, classrooms.organizationId))
       .leftJoin(videoCounts, eq(videoCounts.classroomId, classrooms.id))
@@ -89,20 +106,34 @@ export function createAdminClassroomsService(deps: { db: Db; uploads: UploadsSer
     }
     const procedureIds = [...new Set(input.procedureIds)];
     const known = await db.select({ id: procedures.id }).from(procedures).where(inArray(procedures.id, procedureIds));
-    if (known.length !== procedureIds.length) throw new AppError('VALIDATION', { fields: { procedureIds: messages.classroomVideoRequired } });
+    if (known.length !== procedureIds.length)
+      throw new AppError('VALIDATION', { fields: { procedureIds: messages.classroomVideoRequired } });
     // spec 3 §2: only a Universidad aula has a users table and an administrator
     const isUniversity = input.organizationType === 'Universidad';
     const audience: Audience = { organizationType: input.organizationType, organizationId: input.organizationId };
     const userIds = isUniversity ? [...new Set(input.userIds)] : [];
     const adminUserId = isUniversity ? input.adminUserId : null;
     if (userIds.length > 0) await members.assertAllowed(audience, userIds);
-    if (adminUserId) await members.assertAllowed({ organizationType: 'Empresa', organizationId: input.organizationId }, [adminUserId]);
+    if (adminUserId)
+      await members.assertAllowed({ organizationType: 'Empresa', organizationId: input.organizationId }, [adminUserId]);
 
     const current = await find(id);
     const folder = `aulas/${id}`;
     const { claimed, obsolete } = await uploads.plan([
-      { field: 'previewImage', next: input.previewImage, current: current?.previewImage ?? null, folder, kinds: uploadTargets['classroom-preview-image'].kinds },
-      { field: 'previewPdf', next: input.previewPdf, current: current?.previewPdf ?? null, folder, kinds: uploadTargets['classroom-preview-pdf'].kinds },
+      {
+        field: 'previewImage',
+        next: input.previewImage,
+        current: current?.previewImage ?? null,
+        folder,
+        kinds: uploadTargets['classroom-preview-image'].kinds,
+      },
+      {
+        field: 'previewPdf',
+        next: input.previewPdf,
+        current: current?.previewPdf ?? null,
+        folder,
+        kinds: uploadTargets['classroom-preview-pdf'].kinds,
+      },
     ]);
     const values = {
       title: input.title,
@@ -116,9 +147,14 @@ export function createAdminClassroomsService(deps: { db: Db; uploads: UploadsSer
       expiresAt: new Date(input.expiresAt),
     };
     await db.transaction(async (tx) => {
-      await tx.insert(classrooms).values({ id, ...values }).onConflictDoUpdate({ target: classrooms.id, set: values });
+      await tx
+        .insert(classrooms)
+        .values({ id, ...values })
+        .onConflictDoUpdate({ target: classrooms.id, set: values });
       await tx.delete(classroomProcedures).where(eq(classroomProcedures.classroomId, id));
-      await tx.insert(classroomProcedures).values(procedureIds.map((procedureId, position) => ({ classroomId: id, procedureId, position })));
+      await tx
+        .insert(classroomProcedures)
+        .values(procedureIds.map((procedureId, position) => ({ classroomId: id, procedureId, position })));
       await members.replaceUsers(tx as unknown as Db, id, userIds);
       await uploads.claim(claimed, tx);
     });
@@ -129,7 +165,11 @@ export function createAdminClassroomsService(deps: { db: Db; uploads: UploadsSer
   /** Spec 3 §4: activation and deactivation set active and empty the users list. */
   async function setActive(id: string, isActive: boolean): Promise<void> {
     await db.transaction(async (tx) => {
-      const updated = await tx.update(classrooms).set({ isActive }).where(eq(classrooms.id, id)).returning({ id: classrooms.id });
+      const updated = await tx
+        .update(classrooms)
+        .set({ isActive })
+        .where(eq(classrooms.id, id))
+        .returning({ id: classrooms.id });
       if (updated.length === 0) throw new AppError('NOT_FOUND');
       await tx.delete(classroomUsers).where(eq(classroomUsers.classroomId, id));
     });
@@ -148,11 +188,19 @@ export function createAdminClassroomsService(deps: { db: Db; uploads: UploadsSer
   /** The videos table of the form: every procedure with its tags. */
   async function videoOptions(): Promise<ClassroomVideoOption[]> {
     const [rows, tagRows] = await Promise.all([
-      db.select({ id: procedures.id, name: procedures.name, species: procedures.species, type: procedures.type }).from(procedures).orderBy(asc(procedures.name)),
-      db.select({ procedureId: procedureTags.procedureId, name: tags.name }).from(procedureTags).innerJoin(tags, eq(tags.id, procedureTags.tagId)).orderBy(asc(tags.name)),
+      db
+        .select({ id: procedures.id, name: procedures.name, species: procedures.species, type: procedures.type })
+        .from(procedures)
+        .orderBy(asc(procedures.name)),
+      db
+        .select({ procedureId: procedureTags.procedureId, name: tags.name })
+        .from(procedureTags)
+        .innerJoin(tags, eq(tags.id, procedureTags.tagId))
+        .orderBy(asc(tags.name)),
     ]);
     const byProcedure = new Map<string, string[]>();
-    for (const tag of tagRows) byProcedure.set(tag.procedureId, [...(byProcedure.get(tag.procedureId) ?? []), tag.name]);
+    for (const tag of tagRows)
+      byProcedure.set(tag.procedureId, [...(byProcedure.get(tag.procedureId) ?? []), tag.name]);
     return rows.map((row) => ({ ...row, tags: byProcedure.get(row.id) ?? [] }));
   }
 

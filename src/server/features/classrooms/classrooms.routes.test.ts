@@ -35,7 +35,12 @@ beforeAll(async () => {
       const classroom = await createClassroom(t, {
         procedureIds: [procedure.id],
         userIds: [accounts.inList.user.id],
-        values: { accessType: access, adminUserId: accounts.aulaAdmin.user.id, title: `${access} ${state}`, ...states[state] },
+        values: {
+          accessType: access,
+          adminUserId: accounts.aulaAdmin.user.id,
+          title: `${access} ${state}`,
+          ...states[state],
+        },
       });
       aulas.set(`${access} ${state}`, { id: classroom.id, procedure });
     }
@@ -64,7 +69,9 @@ function mayEnter(who: Who, access: Access, state: State): boolean {
 const watchesAnyway = (who: Who) => who === 'premium' || who === 'admin';
 
 const cases = (['guest', 'notInList', 'inList', 'aulaAdmin', 'premium', 'admin'] as const).flatMap((who) =>
-  (['Acceso libre', 'Acceso controlado'] as const).flatMap((access) => (Object.keys(states) as State[]).map((state) => [who, access, state] as const)),
+  (['Acceso libre', 'Acceso controlado'] as const).flatMap((access) =>
+    (Object.keys(states) as State[]).map((state) => [who, access, state] as const),
+  ),
 );
 
 describe('the aula access matrix', () => {
@@ -76,7 +83,10 @@ describe('the aula access matrix', () => {
     expect(page.statusCode).toBe(who === 'guest' ? 401 : enters ? 200 : 403);
 
     const full = enters || watchesAnyway(who);
-    const detail = await t.app.inject({ url: `/api/catalog/procedures/${aula.procedure.id}`, headers: headers(cookie) });
+    const detail = await t.app.inject({
+      url: `/api/catalog/procedures/${aula.procedure.id}`,
+      headers: headers(cookie),
+    });
     expect(detail.json()).toMatchObject({ isDemo: !full, isLocked: !full });
     const denied = who === 'guest' ? 401 : 403;
     expect(await mediaStatus(aula.procedure.fullVideo!, cookie)).toBe(full ? 200 : denied);
@@ -85,7 +95,9 @@ describe('the aula access matrix', () => {
 
   it('lists in My Aulas only the active, unexpired aulas the account may enter', async () => {
     const titles = async (cookie: string) =>
-      ((await t.app.inject({ url: '/api/classrooms', headers: headers(cookie) })).json().items as { title: string }[]).map((item) => item.title).sort();
+      ((await t.app.inject({ url: '/api/classrooms', headers: headers(cookie) })).json().items as { title: string }[])
+        .map((item) => item.title)
+        .sort();
     expect(await titles(accounts.notInList.cookie)).toEqual(['Acceso libre active']);
     expect(await titles(accounts.inList.cookie)).toEqual(['Acceso controlado active', 'Acceso libre active']);
     expect(await titles(accounts.aulaAdmin.cookie)).toEqual(['Acceso controlado active', 'Acceso libre active']);
@@ -94,7 +106,10 @@ describe('the aula access matrix', () => {
   });
 
   it('answers 404 for an aula that does not exist', async () => {
-    const response = await t.app.inject({ url: '/api/classrooms/00000000-0000-4000-8000-000000000000', headers: headers(accounts.admin.cookie) });
+    const response = await t.app.inject({
+      url: '/api/classrooms/00000000-0000-4000-8000-000000000000',
+      headers: headers(accounts.admin.cookie),
+    });
     expect(response.statusCode).toBe(404);
   });
 });
@@ -104,15 +119,22 @@ describe('expiry warnings', () => {
     const member = await signedInAs(t, { type: 'Gratis' });
     const procedure = await createProcedure(t, { type: 'Premium' });
     const expiresAt = new Date('2030-06-30T12:00:00Z');
-    const aula = await createClassroom(t, { procedureIds: [procedure.id], userIds: [member.user.id], values: { title: 'Aula reloj', expiresAt } });
+    const aula = await createClassroom(t, {
+      procedureIds: [procedure.id],
+      userIds: [member.user.id],
+      values: { title: 'Aula reloj', expiresAt },
+    });
     let clock = new Date(expiresAt.getTime() - 12 * dayMs);
     const service = createClassroomsService({ db: t.db, now: () => clock });
     const user = await t.app.services.accounts.resolveUser({ headers: { cookie: member.cookie } } as never);
-    const claim = async () => (await service.claimExpiryWarnings(user!)).filter((warning) => warning.classroomId === aula.id);
+    const claim = async () =>
+      (await service.claimExpiryWarnings(user!)).filter((warning) => warning.classroomId === aula.id);
 
     expect(await claim()).toEqual([]);
     clock = new Date(expiresAt.getTime() - 9.5 * dayMs);
-    expect(await claim()).toEqual([{ classroomId: aula.id, title: 'Aula reloj', expiresAt: expiresAt.toISOString(), timeLeft: '10 días' }]);
+    expect(await claim()).toEqual([
+      { classroomId: aula.id, title: 'Aula reloj', expiresAt: expiresAt.toISOString(), timeLeft: '10 días' },
+    ]);
     expect(await claim()).toEqual([]);
     clock = new Date(expiresAt.getTime() - 5 * dayMs);
     expect(await claim()).toEqual([]);
@@ -134,14 +156,19 @@ describe('expiry warnings', () => {
       userIds: [member.user.id],
       values: { title: 'Aula por terminar', expiresAt: new Date(Date.now() + 2 * dayMs) },
     });
-    const claim = (cookie: string) => t.app.inject({ method: 'POST', url: '/api/classrooms/expiry-warnings', headers: headers(cookie) });
+    const claim = (cookie: string) =>
+      t.app.inject({ method: 'POST', url: '/api/classrooms/expiry-warnings', headers: headers(cookie) });
     const [first, second] = await Promise.all([claim(member.cookie), claim(member.cookie)]);
     const shown = [...first.json().items, ...second.json().items];
-    expect(shown).toEqual([expect.objectContaining({ classroomId: aula.id, title: 'Aula por terminar', timeLeft: '48 horas' })]);
+    expect(shown).toEqual([
+      expect.objectContaining({ classroomId: aula.id, title: 'Aula por terminar', timeLeft: '48 horas' }),
+    ]);
     expect((await claim(member.cookie)).json().items).toEqual([]);
     expect((await claim(outsider.cookie)).json().items).toEqual([]);
     const rows = (await t.db.select().from(classroomWarnings)).filter((row) => row.classroomId === aula.id);
     expect(rows.map((row) => row.kind).sort()).toEqual(['DIEZ_DIAS', 'TRES_DIAS']);
-    expect((await t.app.inject({ method: 'POST', url: '/api/classrooms/expiry-warnings', headers: headers() })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/classrooms/expiry-warnings', headers: headers() })).statusCode,
+    ).toBe(401);
   });
 });

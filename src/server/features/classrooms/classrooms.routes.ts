@@ -17,11 +17,17 @@ export function registerClassroomRoutes(app: FastifyInstance, deps: { classrooms
   routes.get('/api/classrooms', { schema: { response: { 200: myClassroomListSchema } } }, async (request) => ({
     items: await classrooms.listMine(await requireUser(request)),
   }));
-  routes.get('/api/classrooms/:id', { schema: { params: classroomParamsSchema, response: { 200: myClassroomSchema } } }, async (request) =>
-    classrooms.getMine(await requireUser(request), request.params.id),
+  routes.get(
+    '/api/classrooms/:id',
+    { schema: { params: classroomParamsSchema, response: { 200: myClassroomSchema } } },
+    async (request) => classrooms.getMine(await requireUser(request), request.params.id),
   );
   // POST: it records the warnings it returns, so each shows once
-  routes.post('/api/classrooms/expiry-warnings', { schema: { response: { 200: expiryWarningListSchema } } }, async (request) => ({
-    items: await classrooms.claimExpiryWarnings(await requireUser(request)),
-  }));
+  routes.post(
+    '/api/classrooms/expiry-warnings',
+    { schema: { response: { 200: expiryWarningListSchema } } },
+    async (request) => ({
+      items: await classrooms.claimExpiryWarnings(await requireUser(request)),
+    }),
+  );
 }

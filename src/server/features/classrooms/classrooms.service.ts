@@ -1,7 +1,13 @@
 import { and, asc, count, eq, exists, gt, inArray, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { isAdmin } from '#shared/accounts/accounts.rules.ts';
 import type { Db } from '#server/db/client.ts';
-import { classroomProcedures, classroomUsers, classroomWarnings, classrooms, organizations } from '#server/db/schema/index.ts';
+import {
+  classroomProcedures,
+  classroomUsers,
+  classroomWarnings,
+  classrooms,
+  organizations,
+} from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
 import { canEnterClassroom, dueWarningKinds, timeLeftText } from '#shared/classrooms/classrooms.rules.ts';
 import type { ExpiryWarning, MyClassroom } from '#shared/classrooms/classrooms.schemas.ts';
@@ -25,10 +31,9 @@ export function createClassroomsService(deps: { db: Db; now?: () => Date }) {
 
   /** SQL: active, unexpired and open to this account (Admins enter every controlled aula). */
   function openTo(user: Pick<UserRow, 'id' | 'type'>, at: Date): SQL {
-    const audience =
-      isAdmin(user)
-        ? undefined
-        : or(eq(classrooms.accessType, 'Acceso libre'), eq(classrooms.adminUserId, user.id), isMemberSql(user.id));
+    const audience = isAdmin(user)
+      ? undefined
+      : or(eq(classrooms.accessType, 'Acceso libre'), eq(classrooms.adminUserId, user.id), isMemberSql(user.id));
     return and(eq(classrooms.isActive, true), gt(classrooms.expiresAt, at), audience)!;
   }
 
@@ -39,7 +44,9 @@ export function createClassroomsService(deps: { db: Db; now?: () => Date }) {
       .selectDistinct({ procedureId: classroomProcedures.procedureId })
       .from(classrooms)
       .innerJoin(classroomProcedures, eq(classroomProcedures.classroomId, classrooms.id))
-      .where(and(inArray(classroomProcedures.procedureId, procedureIds), openTo({ id: userId, type: 'Gratis' }, now())));
+      .where(
+        and(inArray(classroomProcedures.procedureId, procedureIds), openTo({ id: userId, type: 'Gratis' }, now())),
+      );
     return new Set(rows.map((row) => row.procedureId));
   }
 
@@ -134,7 +141,9 @@ export function createClassroomsService(deps: { db: Db; now?: () => Date }) {
       .select({ id: classrooms.id, title: classrooms.title, expiresAt: classrooms.expiresAt })
       .from(classrooms)
       .innerJoin(classroomUsers, and(eq(classroomUsers.classroomId, classrooms.id), eq(classroomUsers.userId, user.id)))
-      .where(and(eq(classrooms.isActive, true), gt(classrooms.expiresAt, at), sql`${classrooms.expiresAt} < ${horizon}`))
+      .where(
+        and(eq(classrooms.isActive, true), gt(classrooms.expiresAt, at), sql`${classrooms.expiresAt} < ${horizon}`),
+      )
       .orderBy(asc(classrooms.expiresAt));
     const warnings: ExpiryWarning[] = [];
     for (const row of rows) {
@@ -146,7 +155,12 @@ export function createClassroomsService(deps: { db: Db; now?: () => Date }) {
         .onConflictDoNothing()
         .returning({ kind: classroomWarnings.kind });
       if (inserted.length === 0) continue;
-      warnings.push({ classroomId: row.id, title: row.title, expiresAt: row.expiresAt.toISOString(), timeLeft: timeLeftText(row.expiresAt, at) });
+      warnings.push({
+        classroomId: row.id,
+        title: row.title,
+        expiresAt: row.expiresAt.toISOString(),
+        timeLeft: timeLeftText(row.expiresAt, at),
+      });
     }
     return warnings;
   }

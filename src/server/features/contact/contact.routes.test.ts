@@ -30,7 +30,12 @@ describe('POST /api/contact', () => {
   });
 
   it('stores the message and mails it to the contact address on one subject line', async () => {
-    const response = await post({ name: 'Ana <b>', email: 'ana@example.com', subject: 'Hola\r\nBcc: x@evil.example', message: 'Quiero información' });
+    const response = await post({
+      name: 'Ana <b>',
+      email: 'ana@example.com',
+      subject: 'Hola\r\nBcc: x@evil.example',
+      message: 'Quiero información',
+    });
     expect(response.statusCode).toBe(204);
     const [stored] = await t.db.select().from(contactMessages);
     expect(stored).toMatchObject({ name: 'Ana <b>', email: 'ana@example.com', message: 'Quiero información' });
@@ -43,7 +48,9 @@ describe('POST /api/contact', () => {
   it('limits how often one address can post', async () => {
     const statuses: number[] = [];
     for (let attempt = 0; attempt < 7; attempt++) {
-      statuses.push((await post({ name: 'A', email: 'a@example.com', subject: 'S', message: 'M' }, '10.9.9.9')).statusCode);
+      statuses.push(
+        (await post({ name: 'A', email: 'a@example.com', subject: 'S', message: 'M' }, '10.9.9.9')).statusCode,
+      );
     }
     expect(statuses.slice(0, 5)).toEqual([204, 204, 204, 204, 204]);
     expect(statuses.at(-1)).toBe(429);

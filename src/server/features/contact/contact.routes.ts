@@ -4,12 +4,14 @@ import { contactSchema } from '#shared/contact/contact.schemas.ts';
 import type { ContactService } from './contact.service.ts';
 
 export function registerContactRoutes(app: FastifyInstance, deps: { contact: ContactService }) {
-  app.withTypeProvider<ZodTypeProvider>().post(
-    '/api/contact',
-    { schema: { body: contactSchema }, config: { rateLimit: { max: 5, timeWindow: '10 minutes' } } },
-    async (request, reply) => {
-      await deps.contact.send(request.body);
-      return reply.status(204).send();
-    },
-  );
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .post(
+      '/api/contact',
+      { schema: { body: contactSchema }, config: { rateLimit: { max: 5, timeWindow: '10 minutes' } } },
+      async (request, reply) => {
+        await deps.contact.send(request.body);
+        return reply.status(204).send();
+      },
+    );
 }

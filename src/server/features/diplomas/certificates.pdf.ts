@@ -12,7 +12,10 @@ const fontFiles = {
 let fonts: Promise<{ regular: Uint8Array; bold: Uint8Array }> | null = null;
 
 function loadFonts() {
-  fonts ??= Promise.all([readFile(fontFiles.regular), readFile(fontFiles.bold)]).then(([regular, bold]) => ({ regular, bold }));
+  fonts ??= Promise.all([readFile(fontFiles.regular), readFile(fontFiles.bold)]).then(([regular, bold]) => ({
+    regular,
+    bold,
+  }));
   return fonts;
 }
 
@@ -63,9 +66,22 @@ export async function renderCertificatePdf(content: CertificateContent): Promise
   if (background) {
     page.drawImage(background, { x: 0, y: 0, width, height });
   } else {
-    page.drawRectangle({ x: 36, y: 36, width: width - 72, height: height - 72, borderColor: rgb(0.12, 0.3, 0.55), borderWidth: 6 });
+    page.drawRectangle({
+      x: 36,
+      y: 36,
+      width: width - 72,
+      height: height - 72,
+      borderColor: rgb(0.12, 0.3, 0.55),
+      borderWidth: 6,
+    });
     const heading = 'CONSTANCIA';
-    page.drawText(heading, { x: (width - fontBold.widthOfTextAtSize(heading, 64)) / 2, y: height - 200, size: 64, font: fontBold, color: rgb(0.12, 0.3, 0.55) });
+    page.drawText(heading, {
+      x: (width - fontBold.widthOfTextAtSize(heading, 64)) / 2,
+      y: height - 200,
+      size: 64,
+      font: fontBold,
+      color: rgb(0.12, 0.3, 0.55),
+    });
   }
 
   const ink = rgb(0.1, 0.1, 0.12);
@@ -73,7 +89,13 @@ export async function renderCertificatePdf(content: CertificateContent): Promise
     const face = useBold ? fontBold : font;
     let fitted = size;
     while (fitted > 12 && face.widthOfTextAtSize(text, fitted) > width - 160) fitted -= 2;
-    page.drawText(text, { x: (width - face.widthOfTextAtSize(text, fitted)) / 2, y, size: fitted, font: face, color: ink });
+    page.drawText(text, {
+      x: (width - face.widthOfTextAtSize(text, fitted)) / 2,
+      y,
+      size: fitted,
+      font: face,
+      color: ink,
+    });
   };
   centered(content.holderName, height / 2 + 20, 54, true);
   centered(content.diplomaTitle, height / 2 - 50, 30);
@@ -92,12 +114,24 @@ export async function renderCertificatePdf(content: CertificateContent): Promise
   for (let row = 0; row < modules.size; row++) {
     for (let col = 0; col < modules.size; col++) {
       if (modules.get(row, col)) {
-        page.drawRectangle({ x: left + (col + quiet) * cell, y: bottom + box - (row + quiet + 1) * cell, width: cell, height: cell, color: rgb(0, 0, 0) });
+        page.drawRectangle({
+          x: left + (col + quiet) * cell,
+          y: bottom + box - (row + quiet + 1) * cell,
+          width: cell,
+          height: cell,
+          color: rgb(0, 0, 0),
+        });
       }
     }
   }
   const codeLine = `Verificación: ${content.verificationCode}`;
-  page.drawText(codeLine, { x: left + box - font.widthOfTextAtSize(codeLine, 12), y: bottom - 18, size: 12, font, color: ink });
+  page.drawText(codeLine, {
+    x: left + box - font.widthOfTextAtSize(codeLine, 12),
+    y: bottom - 18,
+    size: 12,
+    font,
+    color: ink,
+  });
 
   return doc.save({ useObjectStreams: false });
 }

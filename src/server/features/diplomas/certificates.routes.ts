@@ -30,11 +30,15 @@ export function registerCertificateRoutes(app: FastifyInstance, deps: { certific
     async (request) => certificates.verify(request.params.code),
   );
 
-  api.get('/api/profile/certificates', { schema: { response: { 200: certificateListSchema } } }, async (request, reply) => {
-    const user = await requireUser(request);
-    reply.header('cache-control', 'no-store');
-    return { items: await certificates.listForUser(user.id) };
-  });
+  api.get(
+    '/api/profile/certificates',
+    { schema: { response: { 200: certificateListSchema } } },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      reply.header('cache-control', 'no-store');
+      return { items: await certificates.listForUser(user.id) };
+    },
+  );
 }
 
 /** Registered inside the Admin scope only. */
@@ -42,13 +46,23 @@ export function registerCertificateAdminRoutes(admin: FastifyInstance, deps: { c
   const { certificates } = deps;
   const api = admin.withTypeProvider<ZodTypeProvider>();
 
-  api.get('/api/admin/diplomas/:id/certificates', { schema: { params: memberDiplomaParamsSchema, response: { 200: adminCertificateListSchema } } }, async (request) => ({
-    items: await certificates.listForDiploma(request.params.id),
-  }));
+  api.get(
+    '/api/admin/diplomas/:id/certificates',
+    { schema: { params: memberDiplomaParamsSchema, response: { 200: adminCertificateListSchema } } },
+    async (request) => ({
+      items: await certificates.listForDiploma(request.params.id),
+    }),
+  );
 
   api.post(
     '/api/admin/certificates/:certificateId/revoke',
-    { schema: { params: z.object({ certificateId: z.uuid() }), body: revokeCertificateInputSchema, response: { 200: z.object({ ok: z.literal(true) }) } } },
+    {
+      schema: {
+        params: z.object({ certificateId: z.uuid() }),
+        body: revokeCertificateInputSchema,
+        response: { 200: z.object({ ok: z.literal(true) }) },
+      },
+    },
     async (request) => {
       await certificates.revoke(request.params.certificateId, request.body.reason);
       request.log.warn({ certificateId: request.params.certificateId }, 'certificate revoked');

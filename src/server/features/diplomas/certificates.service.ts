@@ -20,7 +20,12 @@ function newVerificationCode(): string {
   return Array.from(bytes, (byte) => codeAlphabet[byte % codeAlphabet.length]).join('');
 }
 
-const spanishDate = new Intl.DateTimeFormat('es-MX', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+const spanishDate = new Intl.DateTimeFormat('es-MX', {
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
 
 function summary(row: CertificateRow): CertificateSummary {
   return {
@@ -41,7 +46,12 @@ async function readAll(storage: FileStorage, key: string): Promise<Uint8Array | 
   return Buffer.concat(chunks);
 }
 
-export function createCertificatesService(deps: { db: Db; diplomas: DiplomasService; storage: FileStorage; publicUrl: string }) {
+export function createCertificatesService(deps: {
+  db: Db;
+  diplomas: DiplomasService;
+  storage: FileStorage;
+  publicUrl: string;
+}) {
   const { db, diplomas, storage, publicUrl } = deps;
 
   /**
@@ -50,7 +60,10 @@ export function createCertificatesService(deps: { db: Db; diplomas: DiplomasServ
    */
   async function issue(user: UserRow, diplomaId: string): Promise<CertificateRow> {
     const diploma = await diplomas.findActive(diplomaId);
-    const [existing] = await db.select().from(certificates).where(and(eq(certificates.diplomaId, diplomaId), eq(certificates.userId, user.id)));
+    const [existing] = await db
+      .select()
+      .from(certificates)
+      .where(and(eq(certificates.diplomaId, diplomaId), eq(certificates.userId, user.id)));
     if (existing) return existing;
     if (!(await diplomas.isEnrolled(user.id, diplomaId))) throw new AppError('FORBIDDEN');
     const { progressPercent, completedAt } = await diplomas.progressOf(diplomaId, user.id);
@@ -71,7 +84,14 @@ export function createCertificatesService(deps: { db: Db; diplomas: DiplomasServ
         })
         .onConflictDoNothing({ target: [certificates.diplomaId, certificates.userId] })
         .returning();
-      const row = inserted[0] ?? (await tx.select().from(certificates).where(and(eq(certificates.diplomaId, diplomaId), eq(certificates.userId, user.id))))[0];
+      const row =
+        inserted[0] ??
+        (
+          await tx
+            .select()
+            .from(certificates)
+            .where(and(eq(certificates.diplomaId, diplomaId), eq(certificates.userId, user.id)))
+        )[0];
       if (!row) throw new AppError('CONFLICT');
       await tx
         .update(diplomaUsers)
@@ -108,13 +128,20 @@ export function createCertificatesService(deps: { db: Db; diplomas: DiplomasServ
 
   /** The profile's certificates card. */
   async function listForUser(userId: string): Promise<CertificateSummary[]> {
-    const rows = await db.select().from(certificates).where(eq(certificates.userId, userId)).orderBy(desc(certificates.issuedAt));
+    const rows = await db
+      .select()
+      .from(certificates)
+      .where(eq(certificates.userId, userId))
+      .orderBy(desc(certificates.issuedAt));
     return rows.map(summary);
   }
 
   /** The public page: only what the certificate itself shows. */
   async function verify(code: string): Promise<CertificateVerification> {
-    const [row] = await db.select().from(certificates).where(eq(certificates.verificationCode, code.trim().toUpperCase()));
+    const [row] = await db
+      .select()
+      .from(certificates)
+      .where(eq(certificates.verificationCode, code.trim().toUpperCase()));
     if (!row) throw new AppError('NOT_FOUND');
     return {
       holderName: row.holderName,
@@ -127,8 +154,17 @@ export function createCertificatesService(deps: { db: Db; diplomas: DiplomasServ
   }
 
   async function listForDiploma(diplomaId: string) {
-    const rows = await db.select().from(certificates).where(eq(certificates.diplomaId, diplomaId)).orderBy(certificates.folio);
-    return rows.map((row) => ({ ...summary(row), userId: row.userId, holderName: row.holderName, revokeReason: row.revokeReason }));
+    const rows = await db
+      .select()
+      .from(certificates)
+      .where(eq(certificates.diplomaId, diplomaId))
+      .orderBy(certificates.folio);
+    return rows.map((row) => ({
+      ...summary(row),
+      userId: row.userId,
+      holderName: row.holderName,
+      revokeReason: row.revokeReason,
+    }));
   }
 
   /** Admin: the row stays (its folio is never given again); the public page says it was revoked. */

@@ -26,7 +26,13 @@ function call(method: 'GET' | 'PUT', url: string, cookie: string | null, payload
 async function diplomaOf(adminUserId: string | null, values: Partial<typeof diplomas.$inferInsert> = {}) {
   const [row] = await t.db
     .insert(diplomas)
-    .values({ title: `Diplomado ${randomUUID().slice(0, 4)}`, descriptionHtml: '<p>Texto</p>', adminUserId, isActive: true, ...values })
+    .values({
+      title: `Diplomado ${randomUUID().slice(0, 4)}`,
+      descriptionHtml: '<p>Texto</p>',
+      adminUserId,
+      isActive: true,
+      ...values,
+    })
     .returning();
   return row!;
 }
@@ -48,18 +54,28 @@ describe('diploma administrators (/api/diploma-admin)', () => {
     const diploma = await diplomaOf(user.id);
     const member = await createUser(t, { type: 'Premium' });
     const basic = await createUser(t, { type: 'Gratis' });
-    const list = (await call('GET', `/api/diploma-admin/diplomas/${diploma.id}/users`, cookie)).json() as { items: DiplomaUserRow[] };
+    const list = (await call('GET', `/api/diploma-admin/diplomas/${diploma.id}/users`, cookie)).json() as {
+      items: DiplomaUserRow[];
+    };
     expect(list.items.some((row) => row.id === member.id && !row.assigned)).toBe(true);
     expect(list.items.some((row) => row.id === basic.id)).toBe(false);
 
-    expect((await call('PUT', `/api/diploma-admin/diplomas/${diploma.id}/users/${member.id}`, cookie, { assigned: true })).statusCode).toBe(200);
+    expect(
+      (await call('PUT', `/api/diploma-admin/diplomas/${diploma.id}/users/${member.id}`, cookie, { assigned: true }))
+        .statusCode,
+    ).toBe(200);
     const [row] = await t.db.select().from(diplomaUsers).where(eq(diplomaUsers.diplomaId, diploma.id));
     expect(row).toMatchObject({ userId: member.id });
     expect(row!.beganAt).toBeInstanceOf(Date);
-    const refused = await call('PUT', `/api/diploma-admin/diplomas/${diploma.id}/users/${basic.id}`, cookie, { assigned: true });
+    const refused = await call('PUT', `/api/diploma-admin/diplomas/${diploma.id}/users/${basic.id}`, cookie, {
+      assigned: true,
+    });
     expect(refused.json().fields.userId).toBe(messages.diplomaUserNotEnrollable);
 
-    expect((await call('PUT', `/api/diploma-admin/diplomas/${diploma.id}/users/${member.id}`, cookie, { assigned: false })).statusCode).toBe(200);
+    expect(
+      (await call('PUT', `/api/diploma-admin/diplomas/${diploma.id}/users/${member.id}`, cookie, { assigned: false }))
+        .statusCode,
+    ).toBe(200);
     expect(await t.db.select().from(diplomaUsers).where(eq(diplomaUsers.diplomaId, diploma.id))).toHaveLength(0);
     const detail = (await call('GET', `/api/diploma-admin/diplomas/${diploma.id}`, cookie)).json() as ManagedDiploma;
     expect(detail).toMatchObject({ id: diploma.id, userCount: 0 });
@@ -75,7 +91,10 @@ describe('diploma administrators (/api/diploma-admin)', () => {
     for (const id of [foreign.id, inactive.id]) {
       expect((await call('GET', `/api/diploma-admin/diplomas/${id}`, cookie)).statusCode).toBe(404);
       expect((await call('GET', `/api/diploma-admin/diplomas/${id}/users`, cookie)).statusCode).toBe(404);
-      expect((await call('PUT', `/api/diploma-admin/diplomas/${id}/users/${member.id}`, cookie, { assigned: true })).statusCode).toBe(404);
+      expect(
+        (await call('PUT', `/api/diploma-admin/diplomas/${id}/users/${member.id}`, cookie, { assigned: true }))
+          .statusCode,
+      ).toBe(404);
     }
     expect(await t.db.select().from(diplomaUsers).where(eq(diplomaUsers.userId, member.id))).toHaveLength(0);
   });
@@ -84,7 +103,9 @@ describe('diploma administrators (/api/diploma-admin)', () => {
     const { cookie } = await signedInAs(t, { type: 'Admin' });
     const other = await createUser(t, { type: 'Premium' });
     const foreign = await diplomaOf(other.id);
-    expect(((await call('GET', '/api/diploma-admin/diplomas', cookie)).json() as { items: unknown[] }).items).toEqual([]);
+    expect(((await call('GET', '/api/diploma-admin/diplomas', cookie)).json() as { items: unknown[] }).items).toEqual(
+      [],
+    );
     expect((await call('GET', `/api/diploma-admin/diplomas/${foreign.id}/users`, cookie)).statusCode).toBe(404);
   });
 

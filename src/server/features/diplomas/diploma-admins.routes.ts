@@ -29,20 +29,35 @@ export async function registerDiplomaAdminRoutes(app: FastifyInstance, deps: { d
     const routes = scope.withTypeProvider<ZodTypeProvider>();
     const user = async (request: Parameters<typeof requireUser>[0]) => requireUser(request);
 
-    routes.get('/api/diploma-admin/diplomas', { schema: { response: { 200: managedDiplomaListSchema } } }, async (request) => ({
-      items: await service.listOwn(await user(request)),
-    }));
-    routes.get('/api/diploma-admin/diplomas/:id', { schema: { params: diplomaParamsSchema, response: { 200: managedDiplomaSchema } } }, async (request) =>
-      service.getOwn(await user(request), request.params.id),
+    routes.get(
+      '/api/diploma-admin/diplomas',
+      { schema: { response: { 200: managedDiplomaListSchema } } },
+      async (request) => ({
+        items: await service.listOwn(await user(request)),
+      }),
     );
-    routes.get('/api/diploma-admin/diplomas/:id/users', { schema: { params: diplomaParamsSchema, response: { 200: diplomaUserListSchema } } }, async (request) => ({
-      items: await service.listUsers(await user(request), request.params.id),
-    }));
+    routes.get(
+      '/api/diploma-admin/diplomas/:id',
+      { schema: { params: diplomaParamsSchema, response: { 200: managedDiplomaSchema } } },
+      async (request) => service.getOwn(await user(request), request.params.id),
+    );
+    routes.get(
+      '/api/diploma-admin/diplomas/:id/users',
+      { schema: { params: diplomaParamsSchema, response: { 200: diplomaUserListSchema } } },
+      async (request) => ({
+        items: await service.listUsers(await user(request), request.params.id),
+      }),
+    );
     routes.put(
       '/api/diploma-admin/diplomas/:id/users/:userId',
       { schema: { params: diplomaUserParamsSchema, body: assignInputSchema, response: { 200: okSchema } } },
       async (request) => {
-        await service.setUserAssigned(await user(request), request.params.id, request.params.userId, request.body.assigned);
+        await service.setUserAssigned(
+          await user(request),
+          request.params.id,
+          request.params.userId,
+          request.body.assigned,
+        );
         return { ok: true as const };
       },
     );

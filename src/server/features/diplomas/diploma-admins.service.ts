@@ -10,8 +10,7 @@ import type { DiplomasAdminService } from './diplomas.admin.service.ts';
 export function createDiplomaAdminsService(deps: { db: Db; diplomasAdmin: DiplomasAdminService }) {
   const { db, diplomasAdmin } = deps;
 
-  const userCount = (diplomaId: typeof diplomas.id) =>
-    db.$count(diplomaUsers, eq(diplomaUsers.diplomaId, diplomaId));
+  const userCount = (diplomaId: typeof diplomas.id) => db.$count(diplomaUsers, eq(diplomaUsers.diplomaId, diplomaId));
 
   /** Whether the user administers an active diploma (the same test as the profile's isDiplomaAdmin). */
   async function isAdministrator(userId: string): Promise<boolean> {

@@ -8,13 +8,17 @@ import type { OrderEvent, PaymentsService } from '#server/features/payments/paym
 import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import type { DiplomasService } from './diplomas.service.ts';
 
-
-
 /**
  * Buying a diploma with the provider's one-time order. The diploma and the buyer come from our own
  * transaction row (written when the order was created); amount and owner from the provider's record.
  */
-export function createDiplomaPurchaseService(deps: { db: Db; diplomas: DiplomasService; payments: PaymentsService; publicUrl: string; log?: Log }) {
+export function createDiplomaPurchaseService(deps: {
+  db: Db;
+  diplomas: DiplomasService;
+  payments: PaymentsService;
+  publicUrl: string;
+  log?: Log;
+}) {
   const { db, diplomas, payments, publicUrl } = deps;
   const log = deps.log ?? { info() {}, warn() {}, error() {} };
   const { provider } = payments;
@@ -73,7 +77,10 @@ export function createDiplomaPurchaseService(deps: { db: Db; diplomas: DiplomasS
    * then enrols; replays and concurrent calls enrol once.
    */
   async function settle(user: UserRow, orderId: string): Promise<{ diplomaId: string; enrolled: boolean }> {
-    const [transaction] = await db.select().from(diplomaTransactions).where(eq(diplomaTransactions.providerOrderId, orderId));
+    const [transaction] = await db
+      .select()
+      .from(diplomaTransactions)
+      .where(eq(diplomaTransactions.providerOrderId, orderId));
     if (!transaction || transaction.userId !== user.id) throw new AppError('FORBIDDEN');
     try {
       const captured = await payments.captureVerifiedOrder(user, orderId, {
@@ -81,7 +88,11 @@ export function createDiplomaPurchaseService(deps: { db: Db; diplomas: DiplomasS
         description: ((transaction.data as { description?: string } | null)?.description ?? 'Diplomado').slice(0, 127),
       });
       const enrolled = await diplomas.enroll(transaction.diplomaId, user.id);
-      await setStatus(orderId, { status: 'COMPLETED', error: null, data: { ...(transaction.data as object | null), captureId: captured.captureId } });
+      await setStatus(orderId, {
+        status: 'COMPLETED',
+        error: null,
+        data: { ...(transaction.data as object | null), captureId: captured.captureId },
+      });
       if (enrolled) log.info({ orderId, diplomaId: transaction.diplomaId, userId: user.id }, 'diploma purchased');
       return { diplomaId: transaction.diplomaId, enrolled };
     } catch (error) {
@@ -97,7 +108,13 @@ export function createDiplomaPurchaseService(deps: { db: Db; diplomas: DiplomasS
     const [transaction] = await db
       .select()
       .from(diplomaTransactions)
-      .where(and(eq(diplomaTransactions.providerOrderId, orderId), eq(diplomaTransactions.userId, user.id), eq(diplomaTransactions.diplomaId, diplomaId)));
+      .where(
+        and(
+          eq(diplomaTransactions.providerOrderId, orderId),
+          eq(diplomaTransactions.userId, user.id),
+          eq(diplomaTransactions.diplomaId, diplomaId),
+        ),
+      );
     if (!transaction) throw new AppError('FORBIDDEN');
     await settle(user, orderId);
     return { isEnrolled: true };
@@ -108,10 +125,20 @@ export function createDiplomaPurchaseService(deps: { db: Db; diplomas: DiplomasS
    * 'completed', removes access on 'refunded'. Idempotent; owner, amount and currency must match our record.
    */
   async function applyOrderEvent(event: OrderEvent): Promise<void> {
-    const [transaction] = await db.select().from(diplomaTransactions).where(eq(diplomaTransactions.providerOrderId, event.orderId));
+    const [transaction] = await db
+      .select()
+      .from(diplomaTransactions)
+      .where(eq(diplomaTransactions.providerOrderId, event.orderId));
     if (!transaction) return;
-    if (transaction.userId !== event.userId || transaction.amountCents !== event.amountCents || event.currency !== 'USD') {
-      log.error({ orderId: event.orderId, diplomaId: transaction.diplomaId }, 'diploma order does not match its transaction');
+    if (
+      transaction.userId !== event.userId ||
+      transaction.amountCents !== event.amountCents ||
+      event.currency !== 'USD'
+    ) {
+      log.error(
+        { orderId: event.orderId, diplomaId: transaction.diplomaId },
+        'diploma order does not match its transaction',
+      );
       return;
     }
     const where = and(eq(diplomaUsers.diplomaId, transaction.diplomaId), eq(diplomaUsers.userId, transaction.userId));
@@ -123,7 +150,10 @@ export function createDiplomaPurchaseService(deps: { db: Db; diplomas: DiplomasS
         return setStatus(event.orderId, { status: 'COMPLETED', error: null });
       case 'refunded':
         await db.delete(diplomaUsers).where(where);
-        log.warn({ orderId: event.orderId, diplomaId: transaction.diplomaId }, 'diploma order refunded: access removed');
+        log.warn(
+          { orderId: event.orderId, diplomaId: transaction.diplomaId },
+          'diploma order refunded: access removed',
+        );
         return setStatus(event.orderId, { status: 'REFUNDED' });
       case 'denied':
         return setStatus(event.orderId, { status: 'DENIED' });
@@ -133,7 +163,11 @@ export function createDiplomaPurchaseService(deps: { db: Db; diplomas: DiplomasS
   }
 
   /** Spec 3 §4: a payment error the browser saw is logged with its data. */
-  async function recordClientError(user: UserRow, diplomaId: string, input: { message: string; data?: Record<string, unknown> }) {
+  async function recordClientError(
+    user: UserRow,
+    diplomaId: string,
+    input: { message: string; data?: Record<string, unknown> },
+  ) {
     const diploma = await diplomas.findActive(diplomaId);
     await db.insert(diplomaTransactions).values({
       diplomaId,

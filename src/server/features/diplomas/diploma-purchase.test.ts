@@ -13,7 +13,10 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const enrolments = (diplomaId: string, userId: string) =>
-  t.db.select().from(diplomaUsers).where(and(eq(diplomaUsers.diplomaId, diplomaId), eq(diplomaUsers.userId, userId)));
+  t.db
+    .select()
+    .from(diplomaUsers)
+    .where(and(eq(diplomaUsers.diplomaId, diplomaId), eq(diplomaUsers.userId, userId)));
 
 async function startPurchase(cookie: string, diplomaId: string) {
   const response = await memberRequest(t, cookie, 'POST', `/api/diplomas/${diplomaId}/purchase`);
@@ -22,14 +25,25 @@ async function startPurchase(cookie: string, diplomaId: string) {
 }
 
 describe('buying a diploma with the simulated provider', () => {
-  it('creates an order for the diploma\'s cost with a reference of diploma and member, and records the attempt', async () => {
+  it("creates an order for the diploma's cost with a reference of diploma and member, and records the attempt", async () => {
     const { cookie, user } = await signedInAs(t, { type: 'Premium' });
     const diploma = await createDiploma(t, { isExternal: true, values: { costCents: 25050 } });
     const { orderId, approvalUrl } = await startPurchase(cookie, diploma.id);
     expect(new URL(approvalUrl).pathname).toBe(`/pago-simulado/orden/${orderId}`);
-    expect(await simulator(t).describe('order', orderId)).toMatchObject({ amountCents: 25050, customId: user.id, description: 'Diplomado: Diplomado de Prueba en Cirugía' });
+    expect(await simulator(t).describe('order', orderId)).toMatchObject({
+      amountCents: 25050,
+      customId: user.id,
+      description: 'Diplomado: Diplomado de Prueba en Cirugía',
+    });
     const [row] = await t.db.select().from(diplomaTransactions).where(eq(diplomaTransactions.providerOrderId, orderId));
-    expect(row).toMatchObject({ diplomaId: diploma.id, userId: user.id, amountCents: 25050, currency: 'USD', status: 'CREATED', data: { reference: `${diploma.id}:${user.id}` } });
+    expect(row).toMatchObject({
+      diplomaId: diploma.id,
+      userId: user.id,
+      amountCents: 25050,
+      currency: 'USD',
+      status: 'CREATED',
+      data: { reference: `${diploma.id}:${user.id}` },
+    });
   });
 
   it('enrols the member once the browser returns with an approved order, with a payment in the history', async () => {
@@ -40,27 +54,44 @@ describe('buying a diploma with the simulated provider', () => {
     const back = new URL(String(approved.headers.location));
     expect(back.pathname).toBe(`/mis-diplomados/finalize/${diploma.id}`);
     expect(back.searchParams.get('token')).toBe(orderId);
-    const confirmed = await memberRequest(t, cookie, 'POST', `/api/diplomas/${diploma.id}/purchase/confirm`, { orderId });
+    const confirmed = await memberRequest(t, cookie, 'POST', `/api/diplomas/${diploma.id}/purchase/confirm`, {
+      orderId,
+    });
     expect(confirmed.json()).toEqual({ isEnrolled: true });
     expect(await enrolments(diploma.id, user.id)).toHaveLength(1);
-    expect((await memberRequest(t, cookie, 'GET', `/api/diplomas/${diploma.id}/enrollment`)).json()).toEqual({ isEnrolled: true });
-    expect(await t.db.select().from(payments).where(eq(payments.userId, user.id))).toMatchObject([{ kind: 'order', result: 'COMPLETADO', amountCents: 15000 }]);
+    expect((await memberRequest(t, cookie, 'GET', `/api/diplomas/${diploma.id}/enrollment`)).json()).toEqual({
+      isEnrolled: true,
+    });
+    expect(await t.db.select().from(payments).where(eq(payments.userId, user.id))).toMatchObject([
+      { kind: 'order', result: 'COMPLETADO', amountCents: 15000 },
+    ]);
     const [row] = await t.db.select().from(diplomaTransactions).where(eq(diplomaTransactions.providerOrderId, orderId));
     expect(row!.status).toBe('COMPLETED');
   });
 
-  it('grants nothing for a forged order id, an order not yet approved, or another member\'s order', async () => {
+  it("grants nothing for a forged order id, an order not yet approved, or another member's order", async () => {
     const buyer = await signedInAs(t, { type: 'Premium' });
     const thief = await signedInAs(t, { type: 'Premium' });
     const diploma = await createDiploma(t, { isExternal: true });
-    const forged = await memberRequest(t, thief.cookie, 'POST', `/api/diplomas/${diploma.id}/purchase/confirm`, { orderId: 'SIM-ORDER-FALSO' });
+    const forged = await memberRequest(t, thief.cookie, 'POST', `/api/diplomas/${diploma.id}/purchase/confirm`, {
+      orderId: 'SIM-ORDER-FALSO',
+    });
     expect(forged.statusCode).toBe(403);
     const { orderId } = await startPurchase(buyer.cookie, diploma.id);
-    expect((await memberRequest(t, buyer.cookie, 'POST', `/api/diplomas/${diploma.id}/purchase/confirm`, { orderId })).statusCode).toBe(403);
+    expect(
+      (await memberRequest(t, buyer.cookie, 'POST', `/api/diplomas/${diploma.id}/purchase/confirm`, { orderId }))
+        .statusCode,
+    ).toBe(403);
     await pressCheckout(t, orderId, 'approve', 'orden');
-    expect((await memberRequest(t, thief.cookie, 'POST', `/api/diplomas/${diploma.id}/purchase/confirm`, { orderId })).statusCode).toBe(403);
+    expect(
+      (await memberRequest(t, thief.cookie, 'POST', `/api/diplomas/${diploma.id}/purchase/confirm`, { orderId }))
+        .statusCode,
+    ).toBe(403);
     const other = await createDiploma(t, { isExternal: true });
-    expect((await memberRequest(t, buyer.cookie, 'POST', `/api/diplomas/${other.id}/purchase/confirm`, { orderId })).statusCode).toBe(403);
+    expect(
+      (await memberRequest(t, buyer.cookie, 'POST', `/api/diplomas/${other.id}/purchase/confirm`, { orderId }))
+        .statusCode,
+    ).toBe(403);
     expect(await enrolments(diploma.id, thief.user.id)).toHaveLength(0);
     expect(await enrolments(other.id, buyer.user.id)).toHaveLength(0);
   });
@@ -87,14 +118,17 @@ describe('buying a diploma with the simulated provider', () => {
       hook.restore();
     }
     const approval = hook.captured.find((event) => event.type === 'CHECKOUT.ORDER.APPROVED')!;
-    const replies = await Promise.all(Array.from({ length: 100 }, () => postWebhook(t, approval.rawBody, approval.headers)));
+    const replies = await Promise.all(
+      Array.from({ length: 100 }, () => postWebhook(t, approval.rawBody, approval.headers)),
+    );
     expect(replies.every((reply) => reply.statusCode === 200)).toBe(true);
     // received and stored, not yet applied: a crash here loses nothing
     expect(await enrolments(diploma.id, user.id)).toHaveLength(0);
     await t.app.services.jobs.runDue();
     await simulator(t).settled();
     await t.app.services.jobs.runDue();
-    for (let round = 0; round < 3; round++) await Promise.all(Array.from({ length: 10 }, () => postWebhook(t, approval.rawBody, approval.headers)));
+    for (let round = 0; round < 3; round++)
+      await Promise.all(Array.from({ length: 10 }, () => postWebhook(t, approval.rawBody, approval.headers)));
     await t.app.services.jobs.runDue();
     expect(await enrolments(diploma.id, user.id)).toHaveLength(1);
     expect(await t.db.select().from(payments).where(eq(payments.userId, user.id))).toHaveLength(1);
@@ -118,9 +152,15 @@ describe('buying a diploma with the simulated provider', () => {
     const { cookie, user } = await signedInAs(t, { type: 'Premium' });
     const diploma = await createDiploma(t, { isExternal: true, memberIds: [user.id] });
     expect((await memberRequest(t, cookie, 'POST', `/api/diplomas/${diploma.id}/purchase`)).statusCode).toBe(409);
-    const logged = await memberRequest(t, cookie, 'POST', `/api/diplomas/${diploma.id}/purchase/error`, { message: 'INSTRUMENT_DECLINED', data: { orderId: 'X' } });
+    const logged = await memberRequest(t, cookie, 'POST', `/api/diplomas/${diploma.id}/purchase/error`, {
+      message: 'INSTRUMENT_DECLINED',
+      data: { orderId: 'X' },
+    });
     expect(logged.statusCode).toBe(200);
-    const rows = await t.db.select().from(diplomaTransactions).where(and(eq(diplomaTransactions.userId, user.id), eq(diplomaTransactions.status, 'ERROR_CLIENT')));
+    const rows = await t.db
+      .select()
+      .from(diplomaTransactions)
+      .where(and(eq(diplomaTransactions.userId, user.id), eq(diplomaTransactions.status, 'ERROR_CLIENT')));
     expect(rows).toMatchObject([{ error: 'INSTRUMENT_DECLINED', data: { orderId: 'X' } }]);
   });
 });

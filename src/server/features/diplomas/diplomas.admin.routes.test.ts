@@ -127,14 +127,17 @@ describe('only Admins reach the diplomas console API', () => {
     ['GET', `/api/admin/diplomas/${someId}/preview`],
   ];
 
-  it.each(endpoints)('%s %s refuses a guest with 401 and Gratis, Premium and diploma administrators with 403', async (method, url) => {
-    const payload = method === 'PUT' || method === 'POST' ? {} : undefined;
-    expect((await call(method, url, payload, null)).statusCode).toBe(401);
-    for (const type of ['Gratis', 'Premium'] as const) {
-      const { cookie } = await signedInAs(t, { type });
-      expect((await call(method, url, payload, cookie)).statusCode).toBe(403);
-    }
-  });
+  it.each(endpoints)(
+    '%s %s refuses a guest with 401 and Gratis, Premium and diploma administrators with 403',
+    async (method, url) => {
+      const payload = method === 'PUT' || method === 'POST' ? {} : undefined;
+      expect((await call(method, url, payload, null)).statusCode).toBe(401);
+      for (const type of ['Gratis', 'Premium'] as const) {
+        const { cookie } = await signedInAs(t, { type });
+        expect((await call(method, url, payload, cookie)).statusCode).toBe(403);
+      }
+    },
+  );
 
   it('refuses the administrator of a diploma too: the console is for Admins only', async () => {
     const { user, cookie } = await signedInAs(t, { type: 'Premium' });
@@ -148,13 +151,23 @@ describe('general information', () => {
   it('creates a diploma inactive, with the description sanitised and the cost kept in cents', async () => {
     const id = await createDiploma();
     const diploma = (await call('GET', `/api/admin/diplomas/${id}`)).json() as AdminDiploma;
-    expect(diploma).toMatchObject({ title: 'Diplomado en cirugía de tejidos blandos', cost: '149.90', kind: 'CxVet', isActive: false });
+    expect(diploma).toMatchObject({
+      title: 'Diplomado en cirugía de tejidos blandos',
+      cost: '149.90',
+      kind: 'CxVet',
+      isActive: false,
+    });
     expect(diploma.descriptionHtml).toBe('<p>Curso <strong>completo</strong></p>');
     expect(diploma.previewImage).toMatch(new RegExp(`^diplomados/${id}/Preview-Image/`));
     const [row] = await t.db.select().from(diplomas).where(eq(diplomas.id, id));
     expect(row!.costCents).toBe(14990);
     const list = (await call('GET', '/api/admin/diplomas')).json() as { items: AdminDiplomaRow[] };
-    expect(list.items.find((item) => item.id === id)).toMatchObject({ kind: 'CxVet', isActive: false, videoCount: 0, userCount: 0 });
+    expect(list.items.find((item) => item.id === id)).toMatchObject({
+      kind: 'CxVet',
+      isActive: false,
+      videoCount: 0,
+      userCount: 0,
+    });
   });
 
   it.each([
@@ -199,18 +212,35 @@ describe('general information', () => {
 
   it('refuses a description with no visible text and an administrator e-mail nobody has', async () => {
     const id = randomUUID();
-    const response = await call('PUT', `/api/admin/diplomas/${id}`, await diplomaInput(id, { descriptionHtml: '<p><script>x</script></p>', adminEmail: 'nadie@example.com' }));
+    const response = await call(
+      'PUT',
+      `/api/admin/diplomas/${id}`,
+      await diplomaInput(id, { descriptionHtml: '<p><script>x</script></p>', adminEmail: 'nadie@example.com' }),
+    );
     expect(response.statusCode).toBe(400);
-    expect(response.json().fields).toEqual({ descriptionHtml: messages.fieldRequired, adminEmail: messages.diplomaAdminUnknown });
+    expect(response.json().fields).toEqual({
+      descriptionHtml: messages.fieldRequired,
+      adminEmail: messages.diplomaAdminUnknown,
+    });
   });
 
   it('stores an External diploma with its organization and administrator, and a CxVet one without organization', async () => {
-    const [organization] = await t.db.insert(organizations).values({ title: 'Universidad Externa', type: 'Universidad' }).returning();
+    const [organization] = await t.db
+      .insert(organizations)
+      .values({ title: 'Universidad Externa', type: 'Universidad' })
+      .returning();
     const manager = await createUser(t, { type: 'Premium', email: `gestor-${randomUUID().slice(0, 6)}@example.com` });
-    const id = await createDiploma({ overrides: { kind: 'External', organizationId: organization!.id, adminEmail: manager.email.toUpperCase() } });
+    const id = await createDiploma({
+      overrides: { kind: 'External', organizationId: organization!.id, adminEmail: manager.email.toUpperCase() },
+    });
     const diploma = (await call('GET', `/api/admin/diplomas/${id}`)).json() as AdminDiploma;
     expect(diploma).toMatchObject({ kind: 'External', organizationId: organization!.id, adminEmail: manager.email });
-    const input = await diplomaInput(id, { kind: 'CxVet', organizationId: organization!.id, previewImage: diploma.previewImage, previewPdf: diploma.previewPdf });
+    const input = await diplomaInput(id, {
+      kind: 'CxVet',
+      organizationId: organization!.id,
+      previewImage: diploma.previewImage,
+      previewPdf: diploma.previewPdf,
+    });
     const saved = (await call('PUT', `/api/admin/diplomas/${id}`, input)).json() as AdminDiploma;
     expect(saved.organizationId).toBeNull();
   });
@@ -241,9 +271,11 @@ describe('general information', () => {
     });
     expect(saved.statusCode, saved.body).toBe(200);
     const diploma = (await call('GET', `/api/admin/diplomas/${id}`)).json() as AdminDiploma;
-    for (const key of [diploma.previewImage, diploma.previewPdf, video, pdf]) expect(await t.storage.stat(key)).not.toBeNull();
+    for (const key of [diploma.previewImage, diploma.previewPdf, video, pdf])
+      expect(await t.storage.stat(key)).not.toBeNull();
     expect((await call('DELETE', `/api/admin/diplomas/${id}`)).statusCode).toBe(200);
-    for (const key of [diploma.previewImage, diploma.previewPdf, video, pdf]) expect(await t.storage.stat(key)).toBeNull();
+    for (const key of [diploma.previewImage, diploma.previewPdf, video, pdf])
+      expect(await t.storage.stat(key)).toBeNull();
     expect((await call('GET', `/api/admin/diplomas/${id}`)).statusCode).toBe(404);
     expect((await call('DELETE', `/api/admin/diplomas/${id}`)).statusCode).toBe(404);
   });
@@ -254,7 +286,9 @@ describe('videos', () => {
     const id = await createDiploma({ videoCount: 3 });
     const [first, second, third] = await videosOf(id);
     const examId = await createExam(id, first!.id);
-    expect((await call('POST', `/api/admin/diplomas/${id}/videos/${first!.id}/move`, { direction: 'down' })).statusCode).toBe(200);
+    expect(
+      (await call('POST', `/api/admin/diplomas/${id}/videos/${first!.id}/move`, { direction: 'down' })).statusCode,
+    ).toBe(200);
     expect((await videosOf(id)).map((video) => video.id)).toEqual([second!.id, first!.id, third!.id]);
     expect((await examsOf(id)).find((exam) => exam.id === examId)?.videoId).toBe(first!.id);
     // moving the first one up changes nothing
@@ -294,22 +328,38 @@ describe('videos', () => {
       title: 'Sutura intradérmica',
       description: 'Paso a paso',
       video,
-      chapters: [{ name: 'Inicio', time: '0:00:10' }, { name: 'Cierre', time: '0:05:00' }],
+      chapters: [
+        { name: 'Inicio', time: '0:00:10' },
+        { name: 'Cierre', time: '0:05:00' },
+      ],
       pdfs: [],
       images: [{ title: 'Foto', file: image }],
     };
     expect((await call('PUT', `/api/admin/diplomas/${id}/videos/${videoId}`, body)).statusCode).toBe(200);
     const [saved] = await videosOf(id);
-    expect(saved).toMatchObject({ kind: 'own', title: 'Sutura intradérmica', video, chapters: body.chapters, images: [{ title: 'Foto', file: image }] });
+    expect(saved).toMatchObject({
+      kind: 'own',
+      title: 'Sutura intradérmica',
+      video,
+      chapters: body.chapters,
+      images: [{ title: 'Foto', file: image }],
+    });
 
     const replacement = await uploadSample(t, admin, 'diploma-video', 'clase2.mp4', id);
-    expect((await call('PUT', `/api/admin/diplomas/${id}/videos/${videoId}`, { ...body, video: replacement, images: [] })).statusCode).toBe(200);
+    expect(
+      (await call('PUT', `/api/admin/diplomas/${id}/videos/${videoId}`, { ...body, video: replacement, images: [] }))
+        .statusCode,
+    ).toBe(200);
     expect(await t.storage.stat(video)).toBeNull();
     expect(await t.storage.stat(image)).toBeNull();
 
     const otherId = await createDiploma();
     const foreign = await uploadSample(t, admin, 'diploma-video', 'ajeno.mp4', otherId);
-    const refused = await call('PUT', `/api/admin/diplomas/${id}/videos/${videoId}`, { ...body, video: foreign, images: [] });
+    const refused = await call('PUT', `/api/admin/diplomas/${id}/videos/${videoId}`, {
+      ...body,
+      video: foreign,
+      images: [],
+    });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().fields.video).toBe(messages.invalidFileFormat);
   });
@@ -318,7 +368,9 @@ describe('videos', () => {
     const id = await createDiploma({ videoCount: 2 });
     await call('PUT', `/api/admin/diplomas/${id}/active`, { isActive: true });
     const [first, second] = await videosOf(id);
-    expect((await call('PUT', `/api/admin/diplomas/${id}/videos/${first!.id}/active`, { isActive: false })).statusCode).toBe(200);
+    expect(
+      (await call('PUT', `/api/admin/diplomas/${id}/videos/${first!.id}/active`, { isActive: false })).statusCode,
+    ).toBe(200);
     expect((await videosOf(id))[0]!.isActive).toBe(false);
     const examId = await createExam(id, second!.id);
     expect((await call('DELETE', `/api/admin/diplomas/${id}/videos/${second!.id}`)).statusCode).toBe(200);
@@ -334,7 +386,9 @@ describe('videos', () => {
     const otherId = await createDiploma({ videoCount: 1 });
     const [foreign] = await videosOf(otherId);
     expect((await call('DELETE', `/api/admin/diplomas/${id}/videos/${foreign!.id}`)).statusCode).toBe(404);
-    expect((await call('PUT', `/api/admin/diplomas/${id}/videos/${foreign!.id}/active`, { isActive: false })).statusCode).toBe(404);
+    expect(
+      (await call('PUT', `/api/admin/diplomas/${id}/videos/${foreign!.id}/active`, { isActive: false })).statusCode,
+    ).toBe(404);
   });
 });
 
@@ -372,7 +426,11 @@ describe('exams', () => {
 
   it('validates questions: at least one, two answers each, a correct answer among them', async () => {
     const id = await createDiploma({ videoCount: 2 });
-    const noQuestions = await call('PUT', `/api/admin/diplomas/${id}/exams/${randomUUID()}`, { title: 'E', videoId: null, questions: [] });
+    const noQuestions = await call('PUT', `/api/admin/diplomas/${id}/exams/${randomUUID()}`, {
+      title: 'E',
+      videoId: null,
+      questions: [],
+    });
     expect(noQuestions.json().fields.questions).toBe(messages.examQuestionsRequired);
     const badQuestion = await call('PUT', `/api/admin/diplomas/${id}/exams/${randomUUID()}`, {
       title: 'E',
@@ -397,15 +455,25 @@ describe('exams', () => {
     const member = await createUser(t, { type: 'Premium' });
     const [question] = await t.db.select().from(examQuestions).where(eq(examQuestions.examId, examId));
     await t.db.insert(examAnswers).values({ questionId: question!.id, userId: member.id, answer: 1 });
-    const locked = await call('PUT', `/api/admin/diplomas/${id}/exams/${examId}`, examInput(second!.id, 1, 'Examen final'));
+    const locked = await call(
+      'PUT',
+      `/api/admin/diplomas/${id}/exams/${examId}`,
+      examInput(second!.id, 1, 'Examen final'),
+    );
     expect(locked.statusCode).toBe(409);
     expect(locked.json().message).toBe(errorMessages.DIPLOMA_EXAM_LOCKED.message);
     expect((await examsOf(id))[0]!.questions).toHaveLength(3);
-    const renamed = await call('PUT', `/api/admin/diplomas/${id}/exams/${examId}`, { ...edited, title: 'Evaluación final', videoId: first!.id });
+    const renamed = await call('PUT', `/api/admin/diplomas/${id}/exams/${examId}`, {
+      ...edited,
+      title: 'Evaluación final',
+      videoId: first!.id,
+    });
     expect(renamed.statusCode).toBe(200);
     expect((await examsOf(id))[0]).toMatchObject({ title: 'Evaluación final', videoId: first!.id, hasAnswers: true });
 
-    expect((await call('PUT', `/api/admin/diplomas/${id}/exams/${examId}/active`, { isActive: false })).statusCode).toBe(200);
+    expect(
+      (await call('PUT', `/api/admin/diplomas/${id}/exams/${examId}/active`, { isActive: false })).statusCode,
+    ).toBe(200);
     expect((await examsOf(id))[0]!.isActive).toBe(false);
     expect((await call('DELETE', `/api/admin/diplomas/${id}/exams/${examId}`)).statusCode).toBe(200);
     expect(await examsOf(id)).toHaveLength(0);
@@ -423,7 +491,9 @@ describe('users', () => {
     expect(listed.every((user) => user.type === 'Premium' || user.type === 'Admin')).toBe(true);
 
     const before = Date.now();
-    expect((await call('PUT', `/api/admin/diplomas/${id}/users/${premium.id}`, { assigned: true })).statusCode).toBe(200);
+    expect((await call('PUT', `/api/admin/diplomas/${id}/users/${premium.id}`, { assigned: true })).statusCode).toBe(
+      200,
+    );
     // adding twice keeps the first start
     const [row] = await t.db.select().from(diplomaUsers).where(eq(diplomaUsers.userId, premium.id));
     expect(row!.beganAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
@@ -435,7 +505,9 @@ describe('users', () => {
     expect(refused.statusCode).toBe(400);
     expect(refused.json().fields.userId).toBe(messages.diplomaUserNotEnrollable);
 
-    expect((await call('PUT', `/api/admin/diplomas/${id}/users/${premium.id}`, { assigned: false })).statusCode).toBe(200);
+    expect((await call('PUT', `/api/admin/diplomas/${id}/users/${premium.id}`, { assigned: false })).statusCode).toBe(
+      200,
+    );
     expect(await t.db.select().from(diplomaUsers).where(eq(diplomaUsers.userId, premium.id))).toHaveLength(0);
   });
 });
@@ -451,12 +523,17 @@ describe('statistics', () => {
       createUser(t, { type: 'Premium', name: 'Beto' }),
       createUser(t, { type: 'Premium', name: 'Carla' }),
     ]);
-    for (const user of [done, halfway, idle]) await call('PUT', `/api/admin/diplomas/${id}/users/${user.id}`, { assigned: true });
+    for (const user of [done, halfway, idle])
+      await call('PUT', `/api/admin/diplomas/${id}/users/${user.id}`, { assigned: true });
     const questionsA = await t.db.select().from(examQuestions).where(eq(examQuestions.examId, examA));
     const questionsB = await t.db.select().from(examQuestions).where(eq(examQuestions.examId, examB));
     // Ana: both exams right (passes both); Beto: exam A half right (fails)
     await t.db.insert(examAnswers).values([
-      ...[...questionsA, ...questionsB].map((question) => ({ questionId: question.id, userId: done.id, answer: question.correctAnswer })),
+      ...[...questionsA, ...questionsB].map((question) => ({
+        questionId: question.id,
+        userId: done.id,
+        answer: question.correctAnswer,
+      })),
       { questionId: questionsA[0]!.id, userId: halfway.id, answer: questionsA[0]!.correctAnswer },
       { questionId: questionsA[1]!.id, userId: halfway.id, answer: 2 },
     ]);
@@ -473,21 +550,28 @@ describe('statistics', () => {
       ['Beto', 'inProgress', 0, [50, null]],
       ['Carla', 'notStarted', 0, [null, null]],
     ]);
-    expect(stats.exams.map((exam) => [exam.id, exam.completed, exam.notCompleted, exam.passed, exam.rejected])).toEqual([
-      [examA, 2, 1, 1, 1],
-      [examB, 1, 2, 1, 0],
-    ]);
-    expect(stats.exams[0]!.questions.map((question) => [question.label, question.correct, question.incorrect])).toEqual([
-      ['P1', 2, 0],
-      ['P2', 1, 1],
-    ]);
+    expect(stats.exams.map((exam) => [exam.id, exam.completed, exam.notCompleted, exam.passed, exam.rejected])).toEqual(
+      [
+        [examA, 2, 1, 1, 1],
+        [examB, 1, 2, 1, 0],
+      ],
+    );
+    expect(stats.exams[0]!.questions.map((question) => [question.label, question.correct, question.incorrect])).toEqual(
+      [
+        ['P1', 2, 0],
+        ['P2', 1, 1],
+      ],
+    );
   });
 });
 
 describe('preview', () => {
   it('shows the ordered sequence with the External locking rule for the viewing Admin', async () => {
     const [organization] = await t.db.insert(organizations).values({ title: 'Org', type: 'Empresa' }).returning();
-    const id = await createDiploma({ videoCount: 2, overrides: { kind: 'External', organizationId: organization!.id } });
+    const id = await createDiploma({
+      videoCount: 2,
+      overrides: { kind: 'External', organizationId: organization!.id },
+    });
     const [first, second] = await videosOf(id);
     await createExam(id, first!.id);
     const preview = (await call('GET', `/api/admin/diplomas/${id}/preview`)).json() as DiplomaPreview;
@@ -515,10 +599,15 @@ describe('preview', () => {
   it('counts the viewer own completions', async () => {
     const [organization] = await t.db.insert(organizations).values({ title: 'Org 2', type: 'Empresa' }).returning();
     const { user, cookie } = await signedInAs(t, { type: 'Admin' });
-    const id = await createDiploma({ videoCount: 2, overrides: { kind: 'External', organizationId: organization!.id } });
+    const id = await createDiploma({
+      videoCount: 2,
+      overrides: { kind: 'External', organizationId: organization!.id },
+    });
     const [first] = await videosOf(id);
     await t.db.insert(diplomaVideoCompletions).values({ videoId: first!.id, userId: user.id });
-    const preview = (await call('GET', `/api/admin/diplomas/${id}/preview`, undefined, cookie)).json() as DiplomaPreview;
+    const preview = (
+      await call('GET', `/api/admin/diplomas/${id}/preview`, undefined, cookie)
+    ).json() as DiplomaPreview;
     expect(preview.items.map((item) => [item.completed, item.locked])).toEqual([
       [true, false],
       [false, false],

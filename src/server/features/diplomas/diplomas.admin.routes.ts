@@ -35,74 +35,140 @@ export function registerDiplomasAdminRoutes(app: FastifyInstance, deps: { diplom
   const byVideo = { params: diplomaVideoParamsSchema };
   const byExam = { params: diplomaExamParamsSchema };
 
-  routes.get('/api/admin/diplomas', { schema: { response: { 200: adminDiplomaListSchema } } }, async () => ({ items: await service.list() }));
-  routes.get('/api/admin/diplomas/options', { schema: { response: { 200: diplomaOptionsSchema } } }, () => service.options());
-  routes.get('/api/admin/diplomas/:id', { schema: { ...byId, response: { 200: adminDiplomaSchema } } }, (request) => service.get(request.params.id));
-  routes.put('/api/admin/diplomas/:id', { schema: { ...byId, body: diplomaInputSchema, response: { 200: adminDiplomaSchema } } }, (request) =>
-    service.save(request.params.id, request.body),
+  routes.get('/api/admin/diplomas', { schema: { response: { 200: adminDiplomaListSchema } } }, async () => ({
+    items: await service.list(),
+  }));
+  routes.get('/api/admin/diplomas/options', { schema: { response: { 200: diplomaOptionsSchema } } }, () =>
+    service.options(),
   );
-  routes.put('/api/admin/diplomas/:id/active', { schema: { ...byId, body: activeInputSchema, response: { 200: okSchema } } }, async (request) => {
-    await service.setActive(request.params.id, request.body.isActive);
-    return ok;
-  });
+  routes.get('/api/admin/diplomas/:id', { schema: { ...byId, response: { 200: adminDiplomaSchema } } }, (request) =>
+    service.get(request.params.id),
+  );
+  routes.put(
+    '/api/admin/diplomas/:id',
+    { schema: { ...byId, body: diplomaInputSchema, response: { 200: adminDiplomaSchema } } },
+    (request) => service.save(request.params.id, request.body),
+  );
+  routes.put(
+    '/api/admin/diplomas/:id/active',
+    { schema: { ...byId, body: activeInputSchema, response: { 200: okSchema } } },
+    async (request) => {
+      await service.setActive(request.params.id, request.body.isActive);
+      return ok;
+    },
+  );
   routes.delete('/api/admin/diplomas/:id', { schema: { ...byId, response: { 200: okSchema } } }, async (request) => {
     await service.remove(request.params.id);
     return ok;
   });
 
-  routes.get('/api/admin/diplomas/:id/videos', { schema: { ...byId, response: { 200: adminDiplomaVideoListSchema } } }, async (request) => ({
-    items: await service.listVideos(request.params.id),
-  }));
-  routes.post('/api/admin/diplomas/:id/videos', { schema: { ...byId, body: linkVideoInputSchema, response: { 200: okSchema } } }, async (request) => {
-    await service.linkVideo(request.params.id, request.body.procedureId);
-    return ok;
-  });
-  routes.put('/api/admin/diplomas/:id/videos/:videoId', { schema: { ...byVideo, body: ownVideoInputSchema, response: { 200: okSchema } } }, async (request) => {
-    await service.saveOwnVideo(request.params.id, request.params.videoId, request.body);
-    return ok;
-  });
-  routes.put('/api/admin/diplomas/:id/videos/:videoId/active', { schema: { ...byVideo, body: activeInputSchema, response: { 200: okSchema } } }, async (request) => {
-    await service.setVideoActive(request.params.id, request.params.videoId, request.body.isActive);
-    return ok;
-  });
-  routes.post('/api/admin/diplomas/:id/videos/:videoId/move', { schema: { ...byVideo, body: moveInputSchema, response: { 200: okSchema } } }, async (request) => {
-    await service.moveVideo(request.params.id, request.params.videoId, request.body.direction);
-    return ok;
-  });
-  routes.delete('/api/admin/diplomas/:id/videos/:videoId', { schema: { ...byVideo, response: { 200: okSchema } } }, async (request) => {
-    await service.removeVideo(request.params.id, request.params.videoId);
-    return ok;
-  });
-
-  routes.get('/api/admin/diplomas/:id/exams', { schema: { ...byId, response: { 200: adminExamListSchema } } }, async (request) => ({
-    items: await service.listExams(request.params.id),
-  }));
-  routes.put('/api/admin/diplomas/:id/exams/:examId', { schema: { ...byExam, body: examInputSchema, response: { 200: okSchema } } }, async (request) => {
-    await service.saveExam(request.params.id, request.params.examId, request.body);
-    return ok;
-  });
-  routes.put('/api/admin/diplomas/:id/exams/:examId/active', { schema: { ...byExam, body: activeInputSchema, response: { 200: okSchema } } }, async (request) => {
-    await service.setExamActive(request.params.id, request.params.examId, request.body.isActive);
-    return ok;
-  });
-  routes.delete('/api/admin/diplomas/:id/exams/:examId', { schema: { ...byExam, response: { 200: okSchema } } }, async (request) => {
-    await service.removeExam(request.params.id, request.params.examId);
-    return ok;
-  });
-
-  routes.get('/api/admin/diplomas/:id/users', { schema: { ...byId, response: { 200: diplomaUserListSchema } } }, async (request) => ({
-    items: await service.listUsers(request.params.id),
-  }));
-  routes.put('/api/admin/diplomas/:id/users/:userId', { schema: { params: diplomaUserParamsSchema, body: assignInputSchema, response: { 200: okSchema } } }, async (request) => {
-    await service.setUserAssigned(request.params.id, request.params.userId, request.body.assigned);
-    return ok;
-  });
-
-  routes.get('/api/admin/diplomas/:id/statistics', { schema: { ...byId, response: { 200: diplomaStatisticsSchema } } }, (request) =>
-    service.statistics(request.params.id),
+  routes.get(
+    '/api/admin/diplomas/:id/videos',
+    { schema: { ...byId, response: { 200: adminDiplomaVideoListSchema } } },
+    async (request) => ({
+      items: await service.listVideos(request.params.id),
+    }),
   );
-  routes.get('/api/admin/diplomas/:id/preview', { schema: { ...byId, response: { 200: diplomaPreviewSchema } } }, async (request) => {
-    const viewer = await requireAdmin(request);
-    return service.preview(request.params.id, viewer.id);
-  });
+  routes.post(
+    '/api/admin/diplomas/:id/videos',
+    { schema: { ...byId, body: linkVideoInputSchema, response: { 200: okSchema } } },
+    async (request) => {
+      await service.linkVideo(request.params.id, request.body.procedureId);
+      return ok;
+    },
+  );
+  routes.put(
+    '/api/admin/diplomas/:id/videos/:videoId',
+    { schema: { ...byVideo, body: ownVideoInputSchema, response: { 200: okSchema } } },
+    async (request) => {
+      await service.saveOwnVideo(request.params.id, request.params.videoId, request.body);
+      return ok;
+    },
+  );
+  routes.put(
+    '/api/admin/diplomas/:id/videos/:videoId/active',
+    { schema: { ...byVideo, body: activeInputSchema, response: { 200: okSchema } } },
+    async (request) => {
+      await service.setVideoActive(request.params.id, request.params.videoId, request.body.isActive);
+      return ok;
+    },
+  );
+  routes.post(
+    '/api/admin/diplomas/:id/videos/:videoId/move',
+    { schema: { ...byVideo, body: moveInputSchema, response: { 200: okSchema } } },
+    async (request) => {
+      await service.moveVideo(request.params.id, request.params.videoId, request.body.direction);
+      return ok;
+    },
+  );
+  routes.delete(
+    '/api/admin/diplomas/:id/videos/:videoId',
+    { schema: { ...byVideo, response: { 200: okSchema } } },
+    async (request) => {
+      await service.removeVideo(request.params.id, request.params.videoId);
+      return ok;
+    },
+  );
+
+  routes.get(
+    '/api/admin/diplomas/:id/exams',
+    { schema: { ...byId, response: { 200: adminExamListSchema } } },
+    async (request) => ({
+      items: await service.listExams(request.params.id),
+    }),
+  );
+  routes.put(
+    '/api/admin/diplomas/:id/exams/:examId',
+    { schema: { ...byExam, body: examInputSchema, response: { 200: okSchema } } },
+    async (request) => {
+      await service.saveExam(request.params.id, request.params.examId, request.body);
+      return ok;
+    },
+  );
+  routes.put(
+    '/api/admin/diplomas/:id/exams/:examId/active',
+    { schema: { ...byExam, body: activeInputSchema, response: { 200: okSchema } } },
+    async (request) => {
+      await service.setExamActive(request.params.id, request.params.examId, request.body.isActive);
+      return ok;
+    },
+  );
+  routes.delete(
+    '/api/admin/diplomas/:id/exams/:examId',
+    { schema: { ...byExam, response: { 200: okSchema } } },
+    async (request) => {
+      await service.removeExam(request.params.id, request.params.examId);
+      return ok;
+    },
+  );
+
+  routes.get(
+    '/api/admin/diplomas/:id/users',
+    { schema: { ...byId, response: { 200: diplomaUserListSchema } } },
+    async (request) => ({
+      items: await service.listUsers(request.params.id),
+    }),
+  );
+  routes.put(
+    '/api/admin/diplomas/:id/users/:userId',
+    { schema: { params: diplomaUserParamsSchema, body: assignInputSchema, response: { 200: okSchema } } },
+    async (request) => {
+      await service.setUserAssigned(request.params.id, request.params.userId, request.body.assigned);
+      return ok;
+    },
+  );
+
+  routes.get(
+    '/api/admin/diplomas/:id/statistics',
+    { schema: { ...byId, response: { 200: diplomaStatisticsSchema } } },
+    (request) => service.statistics(request.params.id),
+  );
+  routes.get(
+    '/api/admin/diplomas/:id/preview',
+    { schema: { ...byId, response: { 200: diplomaPreviewSchema } } },
+    async (request) => {
+      const viewer = await requireAdmin(request);
+      return service.preview(request.params.id, viewer.id);
+    },
+  );
 }

@@ -103,16 +103,25 @@ export function createDiplomasAdminService(deps: { db: Db; uploads: UploadsServi
   /** What the form's selectors offer: organizations, catalogue surgeries and possible administrators. */
   async function options(): Promise<DiplomaOptions> {
     const [organizationRows, procedureRows, people] = await Promise.all([
-      db.select({ id: organizations.id, title: organizations.title }).from(organizations).orderBy(asc(organizations.title)),
+      db
+        .select({ id: organizations.id, title: organizations.title })
+        .from(organizations)
+        .orderBy(asc(organizations.title)),
       db.select({ id: procedures.id, name: procedures.name }).from(procedures).orderBy(asc(procedures.name)),
-      db.select({ email: users.email, name: users.name }).from(users).where(eq(users.isDisabled, false)).orderBy(asc(users.email)),
+      db
+        .select({ email: users.email, name: users.name })
+        .from(users)
+        .where(eq(users.isDisabled, false))
+        .orderBy(asc(users.email)),
     ]);
     return { organizations: organizationRows, procedures: procedureRows, people };
   }
 
   async function get(id: string): Promise<AdminDiploma> {
     const row = await mustFind(id);
-    const [admin] = row.adminUserId ? await db.select({ email: users.email }).from(users).where(eq(users.id, row.adminUserId)) : [];
+    const [admin] = row.adminUserId
+      ? await db.select({ email: users.email }).from(users).where(eq(users.id, row.adminUserId))
+      : [];
     return {
       id: row.id,
       title: row.title,
@@ -137,13 +146,19 @@ export function createDiplomasAdminService(deps: { db: Db; uploads: UploadsServi
     if (!hasVisibleText(descriptionHtml)) fields.descriptionHtml = messages.fieldRequired;
     let adminUserId: string | null = null;
     if (input.adminEmail) {
-      const [admin] = await db.select({ id: users.id }).from(users).where(eq(users.email, input.adminEmail.toLowerCase()));
+      const [admin] = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(eq(users.email, input.adminEmail.toLowerCase()));
       if (admin) adminUserId = admin.id;
       else fields.adminEmail = messages.diplomaAdminUnknown;
     }
     const organizationId = input.kind === 'External' ? input.organizationId : null;
     if (organizationId) {
-      const [organization] = await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, organizationId));
+      const [organization] = await db
+        .select({ id: organizations.id })
+        .from(organizations)
+        .where(eq(organizations.id, organizationId));
       if (!organization) fields.organizationId = messages.fieldRequired;
     }
     if (Object.keys(fields).length > 0) throw new AppError('VALIDATION', { fields });
@@ -172,7 +187,10 @@ export function createDiplomasAdminService(deps: { db: Db; uploads: UploadsServi
     };
     await db.transaction(async (tx) => {
       // a new diploma has no videos yet: it stays inactive until the Admin activates it
-      await tx.insert(diplomas).values({ id, ...values, isActive: false }).onConflictDoUpdate({ target: diplomas.id, set: values });
+      await tx
+        .insert(diplomas)
+        .values({ id, ...values, isActive: false })
+        .onConflictDoUpdate({ target: diplomas.id, set: values });
       await uploads.claim(claimed, tx);
     });
     await uploads.removeFiles(obsolete);
@@ -196,15 +214,22 @@ export function createDiplomasAdminService(deps: { db: Db; uploads: UploadsServi
   async function storedFiles(id: string): Promise<string[]> {
     const row = await find(id);
     if (!row) return [];
-    const videoRows = await db.select({ video: diplomaVideos.video }).from(diplomaVideos).where(eq(diplomaVideos.diplomaId, id));
+    const videoRows = await db
+      .select({ video: diplomaVideos.video })
+      .from(diplomaVideos)
+      .where(eq(diplomaVideos.diplomaId, id));
     const fileRows = await db
       .select({ file: diplomaVideoFiles.file })
       .from(diplomaVideoFiles)
       .innerJoin(diplomaVideos, eq(diplomaVideos.id, diplomaVideoFiles.videoId))
       .where(eq(diplomaVideos.diplomaId, id));
-    return [row.previewImage, row.previewPdf, row.certificateImage, ...videoRows.map((video) => video.video), ...fileRows.map((file) => file.file)].filter(
-      (key): key is string => Boolean(key),
-    );
+    return [
+      row.previewImage,
+      row.previewPdf,
+      row.certificateImage,
+      ...videoRows.map((video) => video.video),
+      ...fileRows.map((file) => file.file),
+    ].filter((key): key is string => Boolean(key));
   }
 
   /** 'Eliminar Diplomado': the record with its videos, exams, answers and users (cascade), then its files. */
@@ -220,7 +245,15 @@ export function createDiplomasAdminService(deps: { db: Db; uploads: UploadsServi
   async function listVideos(id: string): Promise<AdminDiplomaVideo[]> {
     await mustFind(id);
     const rows = await db
-      .select({ video: diplomaVideos, procedure: { name: procedures.name, detail: procedures.detail, previewImage: procedures.previewImage, guidePdf: procedures.guidePdf } })
+      .select({
+        video: diplomaVideos,
+        procedure: {
+          name: procedures.name,
+          detail: procedures.detail,
+          previewImage: procedures.previewImage,
+          guidePdf: procedures.guidePdf,
+        },
+      })
       .from(diplomaVideos)
       .leftJoin(procedures, eq(procedures.id, diplomaVideos.procedureId))
       .where(eq(diplomaVideos.diplomaId, id))
@@ -228,8 +261,16 @@ export function createDiplomasAdminService(deps: { db: Db; uploads: UploadsServi
     const ids = rows.map((row) => row.video.id);
     const [chapters, files] = ids.length
       ? await Promise.all([
-          db.select().from(diplomaVideoChapters).where(inArray(diplomaVideoChapters.videoId, ids)).orderBy(asc(diplomaVideoChapters.position)),
-          db.select().from(diplomaVideoFiles).where(inArray(diplomaVideoFiles.videoId, ids)).orderBy(asc(diplomaVideoFiles.position)),
+          db
+            .select()
+            .from(diplomaVideoChapters)
+            .where(inArray(diplomaVideoChapters.videoId, ids))
+            .orderBy(asc(diplomaVideoChapters.position)),
+          db
+            .select()
+            .from(diplomaVideoFiles)
+            .where(inArray(diplomaVideoFiles.videoId, ids))
+            .orderBy(asc(diplomaVideoFiles.position)),
         ])
       : [[], []];
     return rows.map(({ video, procedure }) => ({
@@ -246,8 +287,12 @@ export function createDiplomasAdminService(deps: { db: Db; uploads: UploadsServi
       chapters: chapters
         .filter((chapter) => chapter.videoId === video.id)
         .map((chapter) => ({ name: chapter.name, time: formatChapterTime(chapter.timeSeconds) })),
-      pdfs: files.filter((file) => file.videoId === video.id && file.kind === 'pdf').map((file) => ({ title: file.title, file: file.file })),
-      images: files.filter((file) => file.videoId === video.id && file.kind === 'image').map((file) => ({ title: file.title, file: file.file })),
+      pdfs: files
+        .filter((file) => file.videoId === video.id && file.kind === 'pdf')
+        .map((file) => ({ title: file.title, file: file.file })),
+      images: files
+        .filter((file) => file.videoId === video.id && file.kind === 'image')
+        .map((file) => ({ title: file.title, file: file.file })),
     }));
   }
 
@@ -283,11 +328,16 @@ export function createDiplomasAdminService(deps: { db: Db; uploads: UploadsServi
     await mustFind(id);
     const current = await findVideo(id, videoId);
     if (!current) {
-      const [elsewhere] = await db.select({ id: diplomaVideos.id }).from(diplomaVideos).where(eq(diplomaVideos.id, videoId));
+      const [elsewhere] = await db
+        .select({ id: diplomaVideos.id })
+        .from(diplomaVideos)
+        .where(eq(diplomaVideos.id, videoId));
       if (elsewhere) throw new AppError('NOT_FOUND');
     }
     if (current?.procedureId) throw new AppError('VALIDATION', { fields: { title: messages.fieldRequired } });
-    const currentFiles = current ? await db.select().from(diplomaVideoFiles).where(eq(diplomaVideoFiles.videoId, videoId)) : [];
+    const currentFiles = current
+      ? await db.select().from(diplomaVideoFiles).where(eq(diplomaVideoFiles.videoId, videoId))
+      : [];
     const rule = (target: UploadTarget, field: string, next: string | null, previous: string | null) => ({
       field,
       next,
@@ -299,9 +349,15 @@ export function createDiplomasAdminService(deps: { db: Db; uploads: UploadsServi
     const previousKeys = new Set(currentFiles.map((file) => file.file));
     const { claimed, obsolete } = await uploads.plan([
       rule('diploma-video', 'video', input.video, current?.video ?? null),
-      ...input.pdfs.filter((file) => !previousKeys.has(file.file)).map((file, index) => rule('diploma-video-pdf', `pdfs.${index}`, file.file, null)),
-      ...input.images.filter((file) => !previousKeys.has(file.file)).map((file, index) => rule('diploma-video-image', `images.${index}`, file.file, null)),
-      ...currentFiles.filter((file) => !keptKeys.has(file.file)).map((file) => rule('diploma-video-pdf', 'files', null, file.file)),
+      ...input.pdfs
+        .filter((file) => !previousKeys.has(file.file))
+        .map((file, index) => rule('diploma-video-pdf', `pdfs.${index}`, file.file, null)),
+      ...input.images
+        .filter((file) => !previousKeys.has(file.file))
+        .map((file, index) => rule('diploma-video-image', `images.${index}`, file.file, null)),
+      ...currentFiles
+        .filter((file) => !keptKeys.has(file.file))
+        .map((file) => rule('diploma-video-pdf', 'files', null, file.file)),
     ]);
     await db.transaction(async (tx) => {
       const values = { title: input.title, description: input.description, video: input.video };
@@ -309,7 +365,9 @@ export function createDiplomasAdminService(deps: { db: Db; uploads: UploadsServi
         await tx.update(diplomaVideos).set(values).where(eq(diplomaVideos.id, videoId));
       } else {
         await tx.select({ id: diplomas.id }).from(diplomas).where(eq(diplomas.id, id)).for('update');
-        await tx.insert(diplomaVideos).values({ id: videoId, diplomaId: id, position: await nextPosition(tx, id), ...values });
+        await tx
+          .insert(diplomaVideos)
+          .values({ id: videoId, diplomaId: id, position: await nextPosition(tx, id), ...values });
       }
       await tx.delete(diplomaVideoChapters).where(eq(diplomaVideoChapters.videoId, videoId));
       if (input.chapters.length > 0) {
@@ -381,9 +439,16 @@ export function createDiplomasAdminService(deps: { db: Db; uploads: UploadsServi
 
   /** Removes a video and its files; its exam becomes unassigned; an active diploma keeps at least one video. */
   async function removeVideo(id: string, videoId: string): Promise<void> {
-    const files = await db.select({ file: diplomaVideoFiles.file }).from(diplomaVideoFiles).where(eq(diplomaVideoFiles.videoId, videoId));
+    const files = await db
+      .select({ file: diplomaVideoFiles.file })
+      .from(diplomaVideoFiles)
+      .where(eq(diplomaVideoFiles.videoId, videoId));
     const removed = await db.transaction(async (tx) => {
-      const [diploma] = await tx.select({ isActive: diplomas.isActive }).from(diplomas).where(eq(diplomas.id, id)).for('update');
+      const [diploma] = await tx
+        .select({ isActive: diplomas.isActive })
+        .from(diplomas)
+        .where(eq(diplomas.id, id))
+        .for('update');
       if (!diploma) throw new AppError('NOT_FOUND');
       const [video] = await tx
         .delete(diplomaVideos)
@@ -406,13 +471,21 @@ export function createDiplomasAdminService(deps: { db: Db; uploads: UploadsServi
   async function listExams(id: string): Promise<AdminExam[]> {
     await mustFind(id);
     const [examRows, videos] = await Promise.all([
-      db.select().from(exams).where(eq(exams.diplomaId, id)).orderBy(sql`${exams.afterVideoPosition} asc nulls last`, asc(exams.createdAt)),
+      db
+        .select()
+        .from(exams)
+        .where(eq(exams.diplomaId, id))
+        .orderBy(sql`${exams.afterVideoPosition} asc nulls last`, asc(exams.createdAt)),
       listVideos(id),
     ]);
     const examIds = examRows.map((exam) => exam.id);
     const [questions, answered] = examIds.length
       ? await Promise.all([
-          db.select().from(examQuestions).where(inArray(examQuestions.examId, examIds)).orderBy(asc(examQuestions.position)),
+          db
+            .select()
+            .from(examQuestions)
+            .where(inArray(examQuestions.examId, examIds))
+            .orderBy(asc(examQuestions.position)),
           answeredExamIds(examIds),
         ])
       : [[], new Set<string>()];
@@ -427,7 +500,11 @@ export function createDiplomasAdminService(deps: { db: Db; uploads: UploadsServi
         hasAnswers: answered.has(exam.id),
         questions: questions
           .filter((question) => question.examId === exam.id)
-          .map((question) => ({ question: question.question, answers: question.answers, correctAnswer: question.correctAnswer })),
+          .map((question) => ({
+            question: question.question,
+            answers: question.answers,
+            correctAnswer: question.correctAnswer,
+          })),
       };
     });
   }
@@ -440,7 +517,10 @@ export function createDiplomasAdminService(deps: { db: Db; uploads: UploadsServi
         .from(examAnswers)
         .innerJoin(examQuestions, eq(examQuestions.id, examAnswers.questionId))
         .where(and(inArray(examQuestions.examId, examIds), sql`${examAnswers.answer} >= 0`)),
-      executor.selectDistinct({ examId: examResults.examId }).from(examResults).where(inArray(examResults.examId, examIds)),
+      executor
+        .selectDistinct({ examId: examResults.examId })
+        .from(examResults)
+        .where(inArray(examResults.examId, examIds)),
     ]);
     return new Set([...withAnswers, ...withResults].map((row) => row.examId));
   }
@@ -456,7 +536,10 @@ export function createDiplomasAdminService(deps: { db: Db; uploads: UploadsServi
       if (!diploma) throw new AppError('NOT_FOUND');
       const [existing] = await tx.select().from(exams).where(eq(exams.id, examId));
       if (existing && existing.diplomaId !== id) throw new AppError('NOT_FOUND');
-      const videos = await tx.select({ id: diplomaVideos.id, position: diplomaVideos.position }).from(diplomaVideos).where(eq(diplomaVideos.diplomaId, id));
+      const videos = await tx
+        .select({ id: diplomaVideos.id, position: diplomaVideos.position })
+        .from(diplomaVideos)
+        .where(eq(diplomaVideos.diplomaId, id));
       if (videos.length === 0) throw new AppError('DIPLOMA_NEEDS_VIDEO');
       if (!existing) {
         const [examCount] = await tx.select({ total: count() }).from(exams).where(eq(exams.diplomaId, id));
@@ -469,15 +552,25 @@ export function createDiplomasAdminService(deps: { db: Db; uploads: UploadsServi
         const [taken] = await tx
           .select({ id: exams.id })
           .from(exams)
-          .where(and(eq(exams.diplomaId, id), eq(exams.afterVideoPosition, video.position), sql`${exams.id} <> ${examId}`));
+          .where(
+            and(eq(exams.diplomaId, id), eq(exams.afterVideoPosition, video.position), sql`${exams.id} <> ${examId}`),
+          );
         if (taken) throw new AppError('VALIDATION', { fields: { videoId: messages.videoHasExam } });
         afterVideoPosition = video.position;
       }
-      const questions = input.questions.map((question) => ({ question: question.question, answers: question.answers, correctAnswer: question.correctAnswer }));
+      const questions = input.questions.map((question) => ({
+        question: question.question,
+        answers: question.answers,
+        correctAnswer: question.correctAnswer,
+      }));
       if (existing) {
         await tx.update(exams).set({ title: input.title, afterVideoPosition }).where(eq(exams.id, examId));
         const stored = await tx
-          .select({ question: examQuestions.question, answers: examQuestions.answers, correctAnswer: examQuestions.correctAnswer })
+          .select({
+            question: examQuestions.question,
+            answers: examQuestions.answers,
+            correctAnswer: examQuestions.correctAnswer,
+          })
           .from(examQuestions)
           .where(eq(examQuestions.examId, examId))
           .orderBy(asc(examQuestions.position));
@@ -487,7 +580,9 @@ export function createDiplomasAdminService(deps: { db: Db; uploads: UploadsServi
       } else {
         await tx.insert(exams).values({ id: examId, diplomaId: id, title: input.title, afterVideoPosition });
       }
-      await tx.insert(examQuestions).values(questions.map((question, index) => ({ examId, position: index + 1, ...question })));
+      await tx
+        .insert(examQuestions)
+        .values(questions.map((question, index) => ({ examId, position: index + 1, ...question })));
     });
   }
 
@@ -553,7 +648,12 @@ export function createDiplomasAdminService(deps: { db: Db; uploads: UploadsServi
     const itemsFor = (isExternal: boolean, done: { videos: Set<string>; exams: Set<string>; passed: Set<string> }) =>
       buildSequence(
         { isExternal },
-        videos.map((video) => ({ id: video.id, position: video.position, isActive: video.isActive, completed: done.videos.has(video.id) })),
+        videos.map((video) => ({
+          id: video.id,
+          position: video.position,
+          isActive: video.isActive,
+          completed: done.videos.has(video.id),
+        })),
         examList.map((exam) => ({
           id: exam.id,
           afterVideoPosition: positionOf(exam),
@@ -583,21 +683,41 @@ export function createDiplomasAdminService(deps: { db: Db; uploads: UploadsServi
     const videoIds = videos.map((video) => video.id);
     const [results, questionRows, answers, completions] = await Promise.all([
       examIds.length && memberIds.length
-        ? db.select().from(examResults).where(and(inArray(examResults.examId, examIds), inArray(examResults.userId, memberIds)))
+        ? db
+            .select()
+            .from(examResults)
+            .where(and(inArray(examResults.examId, examIds), inArray(examResults.userId, memberIds)))
         : [],
-      examIds.length ? db.select().from(examQuestions).where(inArray(examQuestions.examId, examIds)).orderBy(asc(examQuestions.position)) : [],
+      examIds.length
+        ? db
+            .select()
+            .from(examQuestions)
+            .where(inArray(examQuestions.examId, examIds))
+            .orderBy(asc(examQuestions.position))
+        : [],
       examIds.length && memberIds.length
         ? db
             .select({ questionId: examAnswers.questionId, userId: examAnswers.userId, answer: examAnswers.answer })
             .from(examAnswers)
             .innerJoin(examQuestions, eq(examQuestions.id, examAnswers.questionId))
-            .where(and(inArray(examQuestions.examId, examIds), inArray(examAnswers.userId, memberIds), sql`${examAnswers.answer} >= 0`))
+            .where(
+              and(
+                inArray(examQuestions.examId, examIds),
+                inArray(examAnswers.userId, memberIds),
+                sql`${examAnswers.answer} >= 0`,
+              ),
+            )
         : [],
       videoIds.length && memberIds.length
         ? db
             .select()
             .from(diplomaVideoCompletions)
-            .where(and(inArray(diplomaVideoCompletions.videoId, videoIds), inArray(diplomaVideoCompletions.userId, memberIds)))
+            .where(
+              and(
+                inArray(diplomaVideoCompletions.videoId, videoIds),
+                inArray(diplomaVideoCompletions.userId, memberIds),
+              ),
+            )
         : [],
     ]);
 
@@ -605,13 +725,17 @@ export function createDiplomasAdminService(deps: { db: Db; uploads: UploadsServi
     const userRows = members.map((member) => {
       const mine = results.filter((result) => result.userId === member.id);
       const done = {
-        videos: new Set(completions.filter((completion) => completion.userId === member.id).map((completion) => completion.videoId)),
+        videos: new Set(
+          completions.filter((completion) => completion.userId === member.id).map((completion) => completion.videoId),
+        ),
         exams: new Set(mine.map((result) => result.examId)),
         passed: new Set(mine.filter((result) => result.passed).map((result) => result.examId)),
       };
       const progressPercent = diplomaProgressPercent(diploma, itemsFor(diploma.isExternal, done));
-      const started = done.videos.size > 0 || done.exams.size > 0 || answers.some((answer) => answer.userId === member.id);
-      const status: ProgressStatus = member.completedAt || progressPercent >= 100 ? 'completed' : started ? 'inProgress' : 'notStarted';
+      const started =
+        done.videos.size > 0 || done.exams.size > 0 || answers.some((answer) => answer.userId === member.id);
+      const status: ProgressStatus =
+        member.completedAt || progressPercent >= 100 ? 'completed' : started ? 'inProgress' : 'notStarted';
       progress[status] += 1;
       return {
         id: member.id,
@@ -639,7 +763,12 @@ export function createDiplomasAdminService(deps: { db: Db; uploads: UploadsServi
             .map((question, index) => {
               const given = answers.filter((answer) => answer.questionId === question.id);
               const correct = given.filter((answer) => answer.answer === question.correctAnswer).length;
-              return { label: `P${index + 1}`, question: question.question, correct, incorrect: given.length - correct };
+              return {
+                label: `P${index + 1}`,
+                question: question.question,
+                correct,
+                incorrect: given.length - correct,
+              };
             }),
         };
       }),
@@ -659,7 +788,9 @@ export function createDiplomasAdminService(deps: { db: Db; uploads: UploadsServi
         ? db
             .select({ videoId: diplomaVideoCompletions.videoId })
             .from(diplomaVideoCompletions)
-            .where(and(inArray(diplomaVideoCompletions.videoId, videoIds), eq(diplomaVideoCompletions.userId, viewerId)))
+            .where(
+              and(inArray(diplomaVideoCompletions.videoId, videoIds), eq(diplomaVideoCompletions.userId, viewerId)),
+            )
         : [],
       examIds.length
         ? db
@@ -680,8 +811,18 @@ export function createDiplomasAdminService(deps: { db: Db; uploads: UploadsServi
       kind: diploma.isExternal ? 'External' : 'CxVet',
       items: items.map((item) =>
         item.type === 'video'
-          ? { type: 'video' as const, locked: !item.enabled, completed: item.completed, video: videos.find((video) => video.id === item.id)! }
-          : { type: 'exam' as const, locked: !item.enabled, completed: item.completed, exam: examList.find((exam) => exam.id === item.id)! },
+          ? {
+              type: 'video' as const,
+              locked: !item.enabled,
+              completed: item.completed,
+              video: videos.find((video) => video.id === item.id)!,
+            }
+          : {
+              type: 'exam' as const,
+              locked: !item.enabled,
+              completed: item.completed,
+              exam: examList.find((exam) => exam.id === item.id)!,
+            },
       ),
     };
   }

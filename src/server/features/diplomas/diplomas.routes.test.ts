@@ -25,7 +25,12 @@ describe('who may enter the diploma API', () => {
   it('answers 401 to a guest and 403 to a Basic member on every member route', async () => {
     const diploma = await createDiploma(t);
     const basic = await signedInAs(t, { type: 'Gratis' });
-    for (const url of ['/api/diplomas', `/api/diplomas/${diploma.id}/course`, `/api/diplomas/${diploma.id}/sales-page`, `/api/diplomas/${diploma.id}/certificate.pdf`]) {
+    for (const url of [
+      '/api/diplomas',
+      `/api/diplomas/${diploma.id}/course`,
+      `/api/diplomas/${diploma.id}/sales-page`,
+      `/api/diplomas/${diploma.id}/certificate.pdf`,
+    ]) {
       expect((await t.app.inject({ url })).statusCode).toBe(401);
       expect((await memberRequest(t, basic.cookie, 'GET', url)).statusCode).toBe(403);
     }
@@ -34,11 +39,17 @@ describe('who may enter the diploma API', () => {
 
   it('lists active diplomas newest first for a Premium member, hiding test and inactive ones, with whether they are in each', async () => {
     const { cookie, user } = await premium();
-    const older = await createDiploma(t, { values: { title: 'Antiguo', createdAt: new Date('2020-01-01') }, memberIds: [user.id] });
+    const older = await createDiploma(t, {
+      values: { title: 'Antiguo', createdAt: new Date('2020-01-01') },
+      memberIds: [user.id],
+    });
     const newer = await createDiploma(t, { values: { title: 'Nuevo', createdAt: new Date('2030-01-01') } });
     const hidden = await createDiploma(t, { values: { title: 'Prueba', isTest: true } });
     const inactive = await createDiploma(t, { values: { title: 'Inactivo', isActive: false } });
-    const items = (await memberRequest(t, cookie, 'GET', '/api/diplomas')).json().items as { id: string; isEnrolled: boolean }[];
+    const items = (await memberRequest(t, cookie, 'GET', '/api/diplomas')).json().items as {
+      id: string;
+      isEnrolled: boolean;
+    }[];
     const ids = items.map((item) => item.id);
     expect(ids.indexOf(newer.id)).toBeLessThan(ids.indexOf(older.id));
     expect(ids).not.toContain(hidden.id);
@@ -54,33 +65,51 @@ describe('who may enter the diploma API', () => {
     const diploma = await createDiploma(t, { values: { adminUserId: administrator.user.id } });
     expect((await memberRequest(t, outsider.cookie, 'GET', `/api/diplomas/${diploma.id}/course`)).statusCode).toBe(403);
     expect((await memberRequest(t, admin.cookie, 'GET', `/api/diplomas/${diploma.id}/course`)).statusCode).toBe(200);
-    expect((await memberRequest(t, administrator.cookie, 'GET', `/api/diplomas/${diploma.id}/course`)).statusCode).toBe(200);
+    expect((await memberRequest(t, administrator.cookie, 'GET', `/api/diplomas/${diploma.id}/course`)).statusCode).toBe(
+      200,
+    );
     const inactive = await createDiploma(t, { values: { isActive: false }, memberIds: [outsider.user.id] });
-    expect((await memberRequest(t, outsider.cookie, 'GET', `/api/diplomas/${inactive.id}/course`)).statusCode).toBe(404);
+    expect((await memberRequest(t, outsider.cookie, 'GET', `/api/diplomas/${inactive.id}/course`)).statusCode).toBe(
+      404,
+    );
   });
 
   it('records DIPLOMADO_PREVIEW_PAGE with the member type when the sales page opens', async () => {
     const { cookie, user } = await premium();
     const diploma = await createDiploma(t, { values: { title: 'Diplomado en venta' } });
     const page = await memberRequest(t, cookie, 'GET', `/api/diplomas/${diploma.id}/sales-page`);
-    expect(page.json()).toMatchObject({ title: 'Diplomado en venta', costCents: 15000, isEnrolled: false, videoCount: 2, examCount: 1 });
+    expect(page.json()).toMatchObject({
+      title: 'Diplomado en venta',
+      costCents: 15000,
+      isEnrolled: false,
+      videoCount: 2,
+      examCount: 1,
+    });
     const events = await t.db.select().from(analyticsEvents).where(eq(analyticsEvents.userId, user.id));
-    expect(events).toMatchObject([{ category: 'DIPLOMADO_PREVIEW_PAGE', label: 'Diplomado en venta', userType: 'Premium' }]);
+    expect(events).toMatchObject([
+      { category: 'DIPLOMADO_PREVIEW_PAGE', label: 'Diplomado en venta', userType: 'Premium' },
+    ]);
   });
 
-  it('serves a diploma\'s own video to its members, its administrator and Admins only; the preview image to anyone', async () => {
+  it("serves a diploma's own video to its members, its administrator and Admins only; the preview image to anyone", async () => {
     const member = await premium();
     const outsider = await premium();
     const administrator = await signedInAs(t, { type: 'Gratis' });
     const admin = await signedInAs(t, { type: 'Admin' });
-    const diploma = await createDiploma(t, { memberIds: [member.user.id], values: { adminUserId: administrator.user.id } });
+    const diploma = await createDiploma(t, {
+      memberIds: [member.user.id],
+      values: { adminUserId: administrator.user.id },
+    });
     const course = (await memberRequest(t, member.cookie, 'GET', `/api/diplomas/${diploma.id}/course`)).json();
     const videoUrl = course.items[0].videoUrl as string;
     expect(videoUrl).toMatch(/^\/media\/diplomados\//);
     expect((await t.app.inject({ url: videoUrl })).statusCode).toBe(401);
     expect((await memberRequest(t, outsider.cookie, 'GET', videoUrl)).statusCode).toBe(403);
-    for (const cookie of [member.cookie, administrator.cookie, admin.cookie]) expect((await memberRequest(t, cookie, 'GET', videoUrl)).statusCode).toBe(200);
-    expect((await t.app.inject({ url: `/media/diplomados/${diploma.id}/Preview-Image/portada.png` })).statusCode).toBe(200);
+    for (const cookie of [member.cookie, administrator.cookie, admin.cookie])
+      expect((await memberRequest(t, cookie, 'GET', videoUrl)).statusCode).toBe(200);
+    expect((await t.app.inject({ url: `/media/diplomados/${diploma.id}/Preview-Image/portada.png` })).statusCode).toBe(
+      200,
+    );
   });
 });
 
@@ -90,11 +119,20 @@ describe('exams in a CxVet diploma', () => {
     const diploma = await createDiploma(t, { memberIds: [user.id] });
     const url = `/api/diplomas/${diploma.id}/exams/${diploma.exams[0]!.id}`;
     const before = await memberRequest(t, cookie, 'GET', url);
-    expect(before.json().questions.every((question: { correctAnswer: number | null; userAnswer: number }) => question.correctAnswer === null && question.userAnswer === -1)).toBe(true);
+    expect(
+      before
+        .json()
+        .questions.every(
+          (question: { correctAnswer: number | null; userAnswer: number }) =>
+            question.correctAnswer === null && question.userAnswer === -1,
+        ),
+    ).toBe(true);
     expect(before.body).not.toContain('"correctAnswer":0');
     await submitExam(t, cookie, diploma.id, diploma.exams[0]!, 5);
     const after = await memberRequest(t, cookie, 'GET', url);
-    expect(after.json().questions.every((question: { correctAnswer: number | null }) => question.correctAnswer === 0)).toBe(true);
+    expect(
+      after.json().questions.every((question: { correctAnswer: number | null }) => question.correctAnswer === 0),
+    ).toBe(true);
   });
 
   it.each([
@@ -114,14 +152,22 @@ describe('exams in a CxVet diploma', () => {
     const diploma = await createDiploma(t, { memberIds: [user.id], examQuestions: [3] });
     const exam = diploma.exams[0]!;
     const base = `/api/diplomas/${diploma.id}/exams/${exam.id}`;
-    expect((await memberRequest(t, cookie, 'PUT', `${base}/answers`, { questionId: exam.questions[0]!.id, answer: 2 })).statusCode).toBe(200);
+    expect(
+      (await memberRequest(t, cookie, 'PUT', `${base}/answers`, { questionId: exam.questions[0]!.id, answer: 2 }))
+        .statusCode,
+    ).toBe(200);
     const view = (await memberRequest(t, cookie, 'GET', base)).json();
     expect(view.status).toBe('inProgress');
     expect(view.questions[0].userAnswer).toBe(2);
-    const partial = await memberRequest(t, cookie, 'POST', `${base}/submit`, { answers: [{ questionId: exam.questions[0]!.id, answer: 0 }] });
+    const partial = await memberRequest(t, cookie, 'POST', `${base}/submit`, {
+      answers: [{ questionId: exam.questions[0]!.id, answer: 0 }],
+    });
     expect(partial.statusCode).toBe(400);
     await submitExam(t, cookie, diploma.id, exam, 3);
-    expect((await memberRequest(t, cookie, 'PUT', `${base}/answers`, { questionId: exam.questions[0]!.id, answer: 1 })).statusCode).toBe(409);
+    expect(
+      (await memberRequest(t, cookie, 'PUT', `${base}/answers`, { questionId: exam.questions[0]!.id, answer: 1 }))
+        .statusCode,
+    ).toBe(409);
     expect((await submitExam(t, cookie, diploma.id, exam, 3)).statusCode).toBe(409);
   });
 
@@ -144,11 +190,16 @@ describe('exams in a CxVet diploma', () => {
     const { cookie, user } = await premium();
     const diploma = await createDiploma(t, { memberIds: [user.id] });
     const exam = diploma.exams[0]!;
-    const responses = await Promise.all(Array.from({ length: 10 }, (_, index) => submitExam(t, cookie, diploma.id, exam, index % 2 ? 5 : 0)));
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, (_, index) => submitExam(t, cookie, diploma.id, exam, index % 2 ? 5 : 0)),
+    );
     const codes = responses.map((response) => response.statusCode).sort();
     expect(codes.filter((code) => code === 200)).toHaveLength(1);
     expect(codes.filter((code) => code === 409)).toHaveLength(9);
-    const results = await t.db.select().from(examResults).where(and(eq(examResults.userId, user.id), eq(examResults.examId, exam.id)));
+    const results = await t.db
+      .select()
+      .from(examResults)
+      .where(and(eq(examResults.userId, user.id), eq(examResults.examId, exam.id)));
     expect(results).toHaveLength(1);
     const winner = responses.find((response) => response.statusCode === 200)!.json();
     expect(results[0]!.passed).toBe(winner.passed);
@@ -178,14 +229,20 @@ describe('an External diploma', () => {
     const diploma = await createDiploma(t, { isExternal: true, memberIds: [user.id], videos: 2, examQuestions: [2] });
     const [first, second] = diploma.videoIds;
     const courseUrl = `/api/diplomas/${diploma.id}/course`;
-    expect((await memberRequest(t, cookie, 'POST', `/api/diplomas/${diploma.id}/videos/${second}/complete`)).statusCode).toBe(403);
+    expect(
+      (await memberRequest(t, cookie, 'POST', `/api/diplomas/${diploma.id}/videos/${second}/complete`)).statusCode,
+    ).toBe(403);
     expect((await submitExam(t, cookie, diploma.id, diploma.exams[0]!, 2)).statusCode).toBe(403);
-    expect((await memberRequest(t, cookie, 'POST', `/api/diplomas/${diploma.id}/videos/${first}/complete`)).json()).toEqual({ progressPercent: 33.33 });
+    expect(
+      (await memberRequest(t, cookie, 'POST', `/api/diplomas/${diploma.id}/videos/${first}/complete`)).json(),
+    ).toEqual({ progressPercent: 33.33 });
     const course = (await memberRequest(t, cookie, 'GET', courseUrl)).json();
     expect(course.items.map((item: { enabled: boolean }) => item.enabled)).toEqual([true, true, false]);
     expect(course.items[2].videoUrl).toBeNull();
     await submitExam(t, cookie, diploma.id, diploma.exams[0]!, 0);
-    expect((await memberRequest(t, cookie, 'POST', `/api/diplomas/${diploma.id}/videos/${second}/complete`)).json()).toEqual({ progressPercent: 100 });
+    expect(
+      (await memberRequest(t, cookie, 'POST', `/api/diplomas/${diploma.id}/videos/${second}/complete`)).json(),
+    ).toEqual({ progressPercent: 100 });
     const done = (await memberRequest(t, cookie, 'GET', courseUrl)).json();
     expect(done.completedAt).not.toBeNull();
   });
@@ -202,10 +259,16 @@ describe('certificates', () => {
     const members = await Promise.all(Array.from({ length: 20 }, () => premium()));
     const diploma = await createDiploma(t, { memberIds: members.map((member) => member.user.id), examQuestions: [1] });
     await Promise.all(members.map((member) => completeCxVet(member.cookie, diploma)));
-    const downloads = await Promise.all(members.flatMap((member) => [0, 1].map(() => memberRequest(t, member.cookie, 'GET', `/api/diplomas/${diploma.id}/certificate.pdf`))));
+    const downloads = await Promise.all(
+      members.flatMap((member) =>
+        [0, 1].map(() => memberRequest(t, member.cookie, 'GET', `/api/diplomas/${diploma.id}/certificate.pdf`)),
+      ),
+    );
     expect(downloads.every((response) => response.statusCode === 200)).toBe(true);
     const rows = await t.db.select().from(certificates).where(eq(certificates.diplomaId, diploma.id));
-    expect(rows.map((row) => row.folio).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, index) => index + 1));
+    expect(rows.map((row) => row.folio).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 20 }, (_, index) => index + 1),
+    );
     const enrolments = await t.db.select().from(diplomaUsers).where(eq(diplomaUsers.diplomaId, diploma.id));
     expect(enrolments.every((row) => row.certificateAt !== null)).toBe(true);
     // twenty sign-ins hash passwords: slow on a busy machine
@@ -229,12 +292,18 @@ describe('certificates', () => {
     const [row] = await t.db.select().from(certificates).where(eq(certificates.userId, user.id));
     expect(text).toContain(row!.verificationCode);
     const listed = (await memberRequest(t, cookie, 'GET', '/api/profile/certificates')).json();
-    expect(listed.items).toMatchObject([{ diplomaId: diploma.id, folio: '001', verificationCode: row!.verificationCode, isRevoked: false }]);
+    expect(listed.items).toMatchObject([
+      { diplomaId: diploma.id, folio: '001', verificationCode: row!.verificationCode, isRevoked: false },
+    ]);
   });
 
   it('verifies a valid code publicly with only what the certificate shows, 404s an unknown one, and says when it was revoked', async () => {
     const { cookie, user } = await signedInAs(t, { type: 'Premium', name: 'Ana Verificada' });
-    const diploma = await createDiploma(t, { memberIds: [user.id], examQuestions: [1], values: { title: 'Diplomado Verificable' } });
+    const diploma = await createDiploma(t, {
+      memberIds: [user.id],
+      examQuestions: [1],
+      values: { title: 'Diplomado Verificable' },
+    });
     await completeCxVet(cookie, diploma);
     await memberRequest(t, cookie, 'GET', `/api/diplomas/${diploma.id}/certificate.pdf`);
     const [row] = await t.db.select().from(certificates).where(eq(certificates.userId, user.id));
@@ -257,7 +326,9 @@ describe('certificates', () => {
     const revokeUrl = `/api/admin/certificates/${row!.id}/revoke`;
     expect((await memberRequest(t, cookie, 'POST', revokeUrl, { reason: 'Error de captura' })).statusCode).toBe(403);
     const admin = await signedInAs(t, { type: 'Admin' });
-    expect((await memberRequest(t, admin.cookie, 'POST', revokeUrl, { reason: 'Error de captura' })).statusCode).toBe(200);
+    expect((await memberRequest(t, admin.cookie, 'POST', revokeUrl, { reason: 'Error de captura' })).statusCode).toBe(
+      200,
+    );
     expect((await t.app.inject({ url: `/api/certificates/${row!.verificationCode}` })).json().revokedAt).not.toBeNull();
     const [kept] = await t.db.select().from(certificates).where(eq(certificates.id, row!.id));
     expect(kept).toMatchObject({ folio: 1, revokeReason: 'Error de captura' });
@@ -272,9 +343,12 @@ describe('certificates', () => {
 
   it('rate-limits the public verification per address', async () => {
     const codes = await Promise.all(
-      Array.from({ length: 35 }, () => t.app.inject({ url: '/api/certificates/LIMITE234567', remoteAddress: '10.9.9.9' }).then((response) => response.statusCode)),
+      Array.from({ length: 35 }, () =>
+        t.app
+          .inject({ url: '/api/certificates/LIMITE234567', remoteAddress: '10.9.9.9' })
+          .then((response) => response.statusCode),
+      ),
     );
     expect(codes.filter((code) => code === 429).length).toBeGreaterThan(0);
   });
 });
-

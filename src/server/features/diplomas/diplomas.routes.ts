@@ -42,51 +42,70 @@ export async function registerDiplomaRoutes(
       items: await diplomas.listForMember(await requirePremium(request)),
     }));
 
-    api.get('/api/diplomas/:id/sales-page', { schema: { params: memberDiplomaParamsSchema, response: { 200: diplomaSalesPageSchema } } }, async (request) =>
-      diplomas.salesPage(await requirePremium(request), request.params.id),
+    api.get(
+      '/api/diplomas/:id/sales-page',
+      { schema: { params: memberDiplomaParamsSchema, response: { 200: diplomaSalesPageSchema } } },
+      async (request) => diplomas.salesPage(await requirePremium(request), request.params.id),
     );
 
-    api.get('/api/diplomas/:id/course', { schema: { params: memberDiplomaParamsSchema, response: { 200: courseSchema } } }, async (request) =>
-      diplomas.course(await requirePremium(request), request.params.id),
+    api.get(
+      '/api/diplomas/:id/course',
+      { schema: { params: memberDiplomaParamsSchema, response: { 200: courseSchema } } },
+      async (request) => diplomas.course(await requirePremium(request), request.params.id),
     );
 
     api.post(
       '/api/diplomas/:id/videos/:videoId/complete',
       { schema: { params: memberVideoParamsSchema, response: { 200: videoCompletionSchema } } },
-      async (request) => diplomas.completeVideo(await requirePremium(request), request.params.id, request.params.videoId),
+      async (request) =>
+        diplomas.completeVideo(await requirePremium(request), request.params.id, request.params.videoId),
     );
 
-    api.get('/api/diplomas/:id/exams/:examId', { schema: { params: memberExamParamsSchema, response: { 200: examViewSchema } } }, async (request) =>
-      diplomas.exam(await requirePremium(request), request.params.id, request.params.examId),
+    api.get(
+      '/api/diplomas/:id/exams/:examId',
+      { schema: { params: memberExamParamsSchema, response: { 200: examViewSchema } } },
+      async (request) => diplomas.exam(await requirePremium(request), request.params.id, request.params.examId),
     );
 
     api.put(
       '/api/diplomas/:id/exams/:examId/answers',
       { schema: { params: memberExamParamsSchema, body: saveAnswerInputSchema, response: { 200: okSchema } } },
-      async (request) => diplomas.saveAnswer(await requirePremium(request), request.params.id, request.params.examId, request.body),
+      async (request) =>
+        diplomas.saveAnswer(await requirePremium(request), request.params.id, request.params.examId, request.body),
     );
 
     api.post(
       '/api/diplomas/:id/exams/:examId/submit',
       { schema: { params: memberExamParamsSchema, body: submitExamInputSchema, response: { 200: examResultSchema } } },
-      async (request) => diplomas.submitExam(await requirePremium(request), request.params.id, request.params.examId, request.body),
+      async (request) =>
+        diplomas.submitExam(await requirePremium(request), request.params.id, request.params.examId, request.body),
     );
 
-    api.post('/api/diplomas/:id/exams/:examId/retake', { schema: { params: memberExamParamsSchema, response: { 200: okSchema } } }, async (request) =>
-      diplomas.retakeExam(await requirePremium(request), request.params.id, request.params.examId),
+    api.post(
+      '/api/diplomas/:id/exams/:examId/retake',
+      { schema: { params: memberExamParamsSchema, response: { 200: okSchema } } },
+      async (request) => diplomas.retakeExam(await requirePremium(request), request.params.id, request.params.examId),
     );
 
-    api.get('/api/diplomas/:id/certificate.pdf', { schema: { params: memberDiplomaParamsSchema } }, async (request, reply) => {
-      const { bytes, fileName } = await certificates.download(await requirePremium(request), request.params.id);
-      return reply
-        .header('content-type', 'application/pdf')
-        .header('content-disposition', `attachment; filename="${fileName}"`)
-        .send(Buffer.from(bytes));
-    });
+    api.get(
+      '/api/diplomas/:id/certificate.pdf',
+      { schema: { params: memberDiplomaParamsSchema } },
+      async (request, reply) => {
+        const { bytes, fileName } = await certificates.download(await requirePremium(request), request.params.id);
+        return reply
+          .header('content-type', 'application/pdf')
+          .header('content-disposition', `attachment; filename="${fileName}"`)
+          .send(Buffer.from(bytes));
+      },
+    );
 
-    api.get('/api/diplomas/:id/enrollment', { schema: { params: memberDiplomaParamsSchema, response: { 200: enrollmentSchema } } }, async (request) => ({
-      isEnrolled: await diplomas.isEnrolled((await requirePremium(request)).id, request.params.id),
-    }));
+    api.get(
+      '/api/diplomas/:id/enrollment',
+      { schema: { params: memberDiplomaParamsSchema, response: { 200: enrollmentSchema } } },
+      async (request) => ({
+        isEnrolled: await diplomas.isEnrolled((await requirePremium(request)).id, request.params.id),
+      }),
+    );
 
     api.post(
       '/api/diplomas/:id/purchase',
@@ -99,7 +118,13 @@ export async function registerDiplomaRoutes(
 
     api.post(
       '/api/diplomas/:id/purchase/confirm',
-      { schema: { params: memberDiplomaParamsSchema, body: confirmPurchaseInputSchema, response: { 200: enrollmentSchema } } },
+      {
+        schema: {
+          params: memberDiplomaParamsSchema,
+          body: confirmPurchaseInputSchema,
+          response: { 200: enrollmentSchema },
+        },
+      },
       async (request) => purchase.confirm(await requirePremium(request), request.params.id, request.body.orderId),
     );
 

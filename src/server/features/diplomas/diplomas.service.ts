@@ -29,7 +29,14 @@ import {
   unanswered,
   type SequenceItem,
 } from '#shared/diplomas/diplomas.rules.ts';
-import type { Course, CourseItem, DiplomaSalesPage, ExamView, MemberDiplomaCard, SubmitExamInput } from '#shared/diplomas/diplomas.schemas.ts';
+import type {
+  Course,
+  CourseItem,
+  DiplomaSalesPage,
+  ExamView,
+  MemberDiplomaCard,
+  SubmitExamInput,
+} from '#shared/diplomas/diplomas.schemas.ts';
 import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import type { AnalyticsService } from '#server/features/analytics/analytics.service.ts';
 
@@ -37,13 +44,20 @@ type DiplomaRow = typeof diplomas.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type Reader = Db | Tx;
 
-export function createDiplomasService(deps: { db: Db; analytics?: AnalyticsService; ladders?: Pick<RenditionsService, 'ready'> }) {
+export function createDiplomasService(deps: {
+  db: Db;
+  analytics?: AnalyticsService;
+  ladders?: Pick<RenditionsService, 'ready'>;
+}) {
   const { db } = deps;
 
   /** Course material: Admins, the diploma's administrator, and enrolled Premium members. */
   async function canAccessContent(user: UserRow, diplomaId: string): Promise<boolean> {
     if (isAdmin(user)) return true;
-    const [diploma] = await db.select({ adminUserId: diplomas.adminUserId }).from(diplomas).where(eq(diplomas.id, diplomaId));
+    const [diploma] = await db
+      .select({ adminUserId: diplomas.adminUserId })
+      .from(diplomas)
+      .where(eq(diplomas.id, diplomaId));
     if (!diploma) return false;
     if (diploma.adminUserId === user.id) return true;
     if (!hasPremiumAccess(user)) return false;
@@ -59,7 +73,10 @@ export function createDiplomasService(deps: { db: Db; analytics?: AnalyticsServi
   }
 
   /** An active diploma, or 404 (the web sends the member back to /mis-diplomados). */
-  async function findActive(diplomaId: string, reader: Reader = db): Promise<DiplomaRow & { organizationName: string }> {
+  async function findActive(
+    diplomaId: string,
+    reader: Reader = db,
+  ): Promise<DiplomaRow & { organizationName: string }> {
     const [row] = await reader
       .select({ diploma: diplomas, organizationName: organizations.title })
       .from(diplomas)
@@ -82,7 +99,11 @@ export function createDiplomasService(deps: { db: Db; analytics?: AnalyticsServi
 
   /** Everything that decides locking and progress for one member, in the spec's order. */
   async function loadSequence(diploma: DiplomaRow, userId: string, reader: Reader = db) {
-    const videos = await reader.select().from(diplomaVideos).where(eq(diplomaVideos.diplomaId, diploma.id)).orderBy(asc(diplomaVideos.position));
+    const videos = await reader
+      .select()
+      .from(diplomaVideos)
+      .where(eq(diplomaVideos.diplomaId, diploma.id))
+      .orderBy(asc(diplomaVideos.position));
     const examRows = await reader
       .select()
       .from(exams)
@@ -97,13 +118,21 @@ export function createDiplomasService(deps: { db: Db; analytics?: AnalyticsServi
           .where(and(eq(diplomaVideoCompletions.userId, userId), inArray(diplomaVideoCompletions.videoId, videoIds)))
       : [];
     const results = examIds.length
-      ? await reader.select().from(examResults).where(and(eq(examResults.userId, userId), inArray(examResults.examId, examIds)))
+      ? await reader
+          .select()
+          .from(examResults)
+          .where(and(eq(examResults.userId, userId), inArray(examResults.examId, examIds)))
       : [];
     const completed = new Set(completions.map((row) => row.videoId));
     const resultByExam = new Map(results.map((row) => [row.examId, row]));
     const items = buildSequence(
       diploma,
-      videos.map((video) => ({ id: video.id, position: video.position, isActive: video.isActive, completed: completed.has(video.id) })),
+      videos.map((video) => ({
+        id: video.id,
+        position: video.position,
+        isActive: video.isActive,
+        completed: completed.has(video.id),
+      })),
       examRows.map((exam) => ({
         id: exam.id,
         afterVideoPosition: exam.afterVideoPosition,
@@ -148,7 +177,10 @@ export function createDiplomasService(deps: { db: Db; analytics?: AnalyticsServi
       .leftJoin(organizations, eq(organizations.id, diplomas.organizationId))
       .where(and(eq(diplomas.isActive, true), eq(diplomas.isTest, false)))
       .orderBy(desc(diplomas.createdAt));
-    const enrolled = await db.select({ diplomaId: diplomaUsers.diplomaId }).from(diplomaUsers).where(eq(diplomaUsers.userId, user.id));
+    const enrolled = await db
+      .select({ diplomaId: diplomaUsers.diplomaId })
+      .from(diplomaUsers)
+      .where(eq(diplomaUsers.userId, user.id));
     const enrolledIds = new Set(enrolled.map((row) => row.diplomaId));
     const cards: MemberDiplomaCard[] = [];
     for (const { diploma, organizationName } of rows) {
@@ -172,8 +204,14 @@ export function createDiplomasService(deps: { db: Db; analytics?: AnalyticsServi
   /** The preview and purchase page; records DIPLOMADO_PREVIEW_PAGE with the visitor's type. */
   async function salesPage(user: UserRow, diplomaId: string): Promise<DiplomaSalesPage> {
     const diploma = await findActive(diplomaId);
-    const [videoCount] = await db.select({ value: count() }).from(diplomaVideos).where(and(eq(diplomaVideos.diplomaId, diplomaId), eq(diplomaVideos.isActive, true)));
-    const [examCount] = await db.select({ value: count() }).from(exams).where(and(eq(exams.diplomaId, diplomaId), eq(exams.isActive, true)));
+    const [videoCount] = await db
+      .select({ value: count() })
+      .from(diplomaVideos)
+      .where(and(eq(diplomaVideos.diplomaId, diplomaId), eq(diplomaVideos.isActive, true)));
+    const [examCount] = await db
+      .select({ value: count() })
+      .from(exams)
+      .where(and(eq(exams.diplomaId, diplomaId), eq(exams.isActive, true)));
     await deps.analytics?.record('DIPLOMADO_PREVIEW_PAGE', diploma.title, user);
     return {
       id: diploma.id,
@@ -199,8 +237,20 @@ export function createDiplomasService(deps: { db: Db; analytics?: AnalyticsServi
     const { videos, exams: examRows, items, resultByExam, progressPercent } = await loadSequence(diploma, user.id);
     const videoIds = videos.map((video) => video.id);
     const [chapters, files, linked] = await Promise.all([
-      videoIds.length ? db.select().from(diplomaVideoChapters).where(inArray(diplomaVideoChapters.videoId, videoIds)).orderBy(asc(diplomaVideoChapters.position)) : [],
-      videoIds.length ? db.select().from(diplomaVideoFiles).where(inArray(diplomaVideoFiles.videoId, videoIds)).orderBy(asc(diplomaVideoFiles.position)) : [],
+      videoIds.length
+        ? db
+            .select()
+            .from(diplomaVideoChapters)
+            .where(inArray(diplomaVideoChapters.videoId, videoIds))
+            .orderBy(asc(diplomaVideoChapters.position))
+        : [],
+      videoIds.length
+        ? db
+            .select()
+            .from(diplomaVideoFiles)
+            .where(inArray(diplomaVideoFiles.videoId, videoIds))
+            .orderBy(asc(diplomaVideoFiles.position))
+        : [],
       db
         .select({ id: procedures.id, name: procedures.name, detail: procedures.detail, guidePdf: procedures.guidePdf })
         .from(procedures)
@@ -209,7 +259,11 @@ export function createDiplomasService(deps: { db: Db; analytics?: AnalyticsServi
     ]);
     const examIds = examRows.map((exam) => exam.id);
     const questionCounts = examIds.length
-      ? await db.select({ examId: examQuestions.examId, value: count() }).from(examQuestions).where(inArray(examQuestions.examId, examIds)).groupBy(examQuestions.examId)
+      ? await db
+          .select({ examId: examQuestions.examId, value: count() })
+          .from(examQuestions)
+          .where(inArray(examQuestions.examId, examIds))
+          .groupBy(examQuestions.examId)
       : [];
     const answeredCounts = examIds.length
       ? await db
@@ -220,14 +274,19 @@ export function createDiplomasService(deps: { db: Db; analytics?: AnalyticsServi
           .groupBy(examQuestions.examId)
       : [];
     const ladderByVideo = new Map(
-      await Promise.all(videos.map(async (video) => [video.id, video.video ? await deps.ladders?.ready(video.video) : null] as const)),
+      await Promise.all(
+        videos.map(async (video) => [video.id, video.video ? await deps.ladders?.ready(video.video) : null] as const),
+      ),
     );
     const courseItems: CourseItem[] = items.map((item) => {
       if (item.type === 'video') {
         const video = videos.find((each) => each.id === item.id)!;
         const procedure = linked.find((each) => each.id === video.procedureId);
         const own = files.filter((file) => file.videoId === video.id);
-        const link = (file: (typeof own)[number]) => ({ title: file.title, url: item.enabled ? (mediaUrl(file.file) ?? '') : '' });
+        const link = (file: (typeof own)[number]) => ({
+          title: file.title,
+          url: item.enabled ? (mediaUrl(file.file) ?? '') : '',
+        });
         return {
           type: 'video',
           id: video.id,
@@ -240,7 +299,9 @@ export function createDiplomasService(deps: { db: Db; analytics?: AnalyticsServi
           posterUrl: item.enabled && !procedure ? (ladderByVideo.get(video.id)?.posterUrl ?? null) : null,
           procedureId: procedure?.id ?? null,
           guidePdfUrl: item.enabled && procedure ? mediaUrl(procedure.guidePdf) : null,
-          chapters: chapters.filter((chapter) => chapter.videoId === video.id).map((chapter) => ({ name: chapter.name, timeSeconds: chapter.timeSeconds })),
+          chapters: chapters
+            .filter((chapter) => chapter.videoId === video.id)
+            .map((chapter) => ({ name: chapter.name, timeSeconds: chapter.timeSeconds })),
           pdfs: item.enabled ? own.filter((file) => file.kind === 'pdf').map(link) : [],
           images: item.enabled ? own.filter((file) => file.kind === 'image').map(link) : [],
         };
@@ -254,7 +315,11 @@ export function createDiplomasService(deps: { db: Db; analytics?: AnalyticsServi
         enabled: item.enabled,
         completed: item.completed,
         passed: item.passed,
-        status: examStatus({ answered: answeredCounts.find((row) => row.examId === exam.id)?.value ?? 0, completed: item.completed, passed: item.passed }),
+        status: examStatus({
+          answered: answeredCounts.find((row) => row.examId === exam.id)?.value ?? 0,
+          completed: item.completed,
+          passed: item.passed,
+        }),
         scorePercent: result?.scorePercent ?? null,
         questionCount: questionCounts.find((row) => row.examId === exam.id)?.value ?? 0,
       };
@@ -263,7 +328,10 @@ export function createDiplomasService(deps: { db: Db; analytics?: AnalyticsServi
       .select({ completedAt: diplomaUsers.completedAt })
       .from(diplomaUsers)
       .where(and(eq(diplomaUsers.diplomaId, diplomaId), eq(diplomaUsers.userId, user.id)));
-    const [certificate] = await db.select().from(certificates).where(and(eq(certificates.diplomaId, diplomaId), eq(certificates.userId, user.id)));
+    const [certificate] = await db
+      .select()
+      .from(certificates)
+      .where(and(eq(certificates.diplomaId, diplomaId), eq(certificates.userId, user.id)));
     return {
       id: diploma.id,
       title: diploma.title,
@@ -289,7 +357,11 @@ export function createDiplomasService(deps: { db: Db; analytics?: AnalyticsServi
   }
 
   /** Completing a video records it (once); External diplomas open it only after the item before it. */
-  async function completeVideo(user: UserRow, diplomaId: string, videoId: string): Promise<{ progressPercent: number }> {
+  async function completeVideo(
+    user: UserRow,
+    diplomaId: string,
+    videoId: string,
+  ): Promise<{ progressPercent: number }> {
     const diploma = await findActive(diplomaId);
     await requireMember(user, diplomaId);
     const { items } = await loadSequence(diploma, user.id);
@@ -299,7 +371,11 @@ export function createDiplomasService(deps: { db: Db; analytics?: AnalyticsServi
   }
 
   async function examQuestionsOf(examId: string, reader: Reader = db) {
-    return reader.select().from(examQuestions).where(eq(examQuestions.examId, examId)).orderBy(asc(examQuestions.position));
+    return reader
+      .select()
+      .from(examQuestions)
+      .where(eq(examQuestions.examId, examId))
+      .orderBy(asc(examQuestions.position));
   }
 
   /** One exam for the member: saved answers, and the correct ones only once it is completed. */
@@ -314,7 +390,15 @@ export function createDiplomasService(deps: { db: Db; analytics?: AnalyticsServi
       ? await db
           .select()
           .from(examAnswers)
-          .where(and(eq(examAnswers.userId, user.id), inArray(examAnswers.questionId, questions.map((question) => question.id))))
+          .where(
+            and(
+              eq(examAnswers.userId, user.id),
+              inArray(
+                examAnswers.questionId,
+                questions.map((question) => question.id),
+              ),
+            ),
+          )
       : [];
     const result = resultByExam.get(examId) ?? null;
     return {
@@ -337,19 +421,30 @@ export function createDiplomasService(deps: { db: Db; analytics?: AnalyticsServi
   }
 
   /** Saves one answer while the exam is open; a completed exam is read-only. */
-  async function saveAnswer(user: UserRow, diplomaId: string, examId: string, input: { questionId: string; answer: number }) {
+  async function saveAnswer(
+    user: UserRow,
+    diplomaId: string,
+    examId: string,
+    input: { questionId: string; answer: number },
+  ) {
     const diploma = await findActive(diplomaId);
     await requireMember(user, diplomaId);
     const { items, resultByExam } = await loadSequence(diploma, user.id);
     requireEnabled(items, 'exam', examId);
     if (resultByExam.has(examId)) throw new AppError('CONFLICT');
-    const [question] = await db.select().from(examQuestions).where(and(eq(examQuestions.id, input.questionId), eq(examQuestions.examId, examId)));
+    const [question] = await db
+      .select()
+      .from(examQuestions)
+      .where(and(eq(examQuestions.id, input.questionId), eq(examQuestions.examId, examId)));
     if (!question) throw new AppError('NOT_FOUND');
     if (input.answer >= question.answers.length) throw new AppError('VALIDATION');
     await db
       .insert(examAnswers)
       .values({ questionId: question.id, userId: user.id, answer: input.answer })
-      .onConflictDoUpdate({ target: [examAnswers.questionId, examAnswers.userId], set: { answer: input.answer, answeredAt: new Date() } });
+      .onConflictDoUpdate({
+        target: [examAnswers.questionId, examAnswers.userId],
+        set: { answer: input.answer, answeredAt: new Date() },
+      });
     return { ok: true as const };
   }
 
@@ -375,20 +470,39 @@ export function createDiplomasService(deps: { db: Db; analytics?: AnalyticsServi
       const fields: Record<string, string> = {};
       for (const question of questions) {
         const answer = given.get(question.id);
-        if (answer === undefined || answer < 0 || answer >= question.answers.length) fields[question.id] = 'Responde esta pregunta.';
+        if (answer === undefined || answer < 0 || answer >= question.answers.length)
+          fields[question.id] = 'Responde esta pregunta.';
       }
       if (Object.keys(fields).length > 0) throw new AppError('VALIDATION', { fields });
       const now = new Date();
       await tx
         .insert(examAnswers)
-        .values(questions.map((question) => ({ questionId: question.id, userId: user.id, answer: given.get(question.id)!, answeredAt: now })))
-        .onConflictDoUpdate({ target: [examAnswers.questionId, examAnswers.userId], set: { answer: sqlExcludedAnswer, answeredAt: now } });
+        .values(
+          questions.map((question) => ({
+            questionId: question.id,
+            userId: user.id,
+            answer: given.get(question.id)!,
+            answeredAt: now,
+          })),
+        )
+        .onConflictDoUpdate({
+          target: [examAnswers.questionId, examAnswers.userId],
+          set: { answer: sqlExcludedAnswer, answeredAt: now },
+        });
       const correct = questions.filter((question) => given.get(question.id) === question.correctAnswer).length;
       const scorePercent = examScorePercent(correct, questions.length);
       const passed = isPassingScore(scorePercent, diploma.passThresholdPercent);
       const inserted = await tx
         .insert(examResults)
-        .values({ examId, userId: user.id, scorePercent, correctCount: correct, questionCount: questions.length, passed, completedAt: now })
+        .values({
+          examId,
+          userId: user.id,
+          scorePercent,
+          correctCount: correct,
+          questionCount: questions.length,
+          passed,
+          completedAt: now,
+        })
         .onConflictDoNothing()
         .returning({ examId: examResults.examId });
       if (inserted.length === 0) throw new AppError('CONFLICT');
@@ -412,14 +526,20 @@ export function createDiplomasService(deps: { db: Db; analytics?: AnalyticsServi
       const result = resultByExam.get(examId);
       if (!result || result.passed) throw new AppError('CONFLICT');
       const questionIds = (await examQuestionsOf(examId, tx)).map((question) => question.id);
-      if (questionIds.length) await tx.delete(examAnswers).where(and(eq(examAnswers.userId, user.id), inArray(examAnswers.questionId, questionIds)));
+      if (questionIds.length)
+        await tx
+          .delete(examAnswers)
+          .where(and(eq(examAnswers.userId, user.id), inArray(examAnswers.questionId, questionIds)));
       await tx.delete(examResults).where(and(eq(examResults.examId, examId), eq(examResults.userId, user.id)));
       return { ok: true as const };
     });
   }
 
   /** Certificates and the statistics read completion through here. */
-  async function progressOf(diplomaId: string, userId: string): Promise<{ progressPercent: number; completedAt: Date | null }> {
+  async function progressOf(
+    diplomaId: string,
+    userId: string,
+  ): Promise<{ progressPercent: number; completedAt: Date | null }> {
     const [diploma] = await db.select().from(diplomas).where(eq(diplomas.id, diplomaId));
     if (!diploma) throw new AppError('NOT_FOUND');
     const { progressPercent } = await loadSequence(diploma, userId);
@@ -432,7 +552,11 @@ export function createDiplomasService(deps: { db: Db; analytics?: AnalyticsServi
 
   /** Adds a member (purchase or assignment); idempotent, the first start timestamp stays. */
   async function enroll(diplomaId: string, userId: string, reader: Reader = db): Promise<boolean> {
-    const inserted = await reader.insert(diplomaUsers).values({ diplomaId, userId }).onConflictDoNothing().returning({ userId: diplomaUsers.userId });
+    const inserted = await reader
+      .insert(diplomaUsers)
+      .values({ diplomaId, userId })
+      .onConflictDoNothing()
+      .returning({ userId: diplomaUsers.userId });
     return inserted.length > 0;
   }
 

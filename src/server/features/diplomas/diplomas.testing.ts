@@ -42,13 +42,22 @@ export async function createDiploma(
     await t.storage.put(key, Readable.from([Buffer.from(`video ${position} `.repeat(20))]));
     const [video] = await t.db
       .insert(diplomaVideos)
-      .values({ diplomaId: id, position, title: `Clase ${position}`, description: `Descripción ${position}`, video: key })
+      .values({
+        diplomaId: id,
+        position,
+        title: `Clase ${position}`,
+        description: `Descripción ${position}`,
+        video: key,
+      })
       .returning({ id: diplomaVideos.id });
     videoIds.push(video!.id);
   }
   const examFixtures: DiplomaFixture['exams'] = [];
   for (const [index, questionCount] of (options.examQuestions ?? [5]).entries()) {
-    const [exam] = await t.db.insert(exams).values({ diplomaId: id, title: `Examen ${index + 1}`, afterVideoPosition: index + 1 }).returning({ id: exams.id });
+    const [exam] = await t.db
+      .insert(exams)
+      .values({ diplomaId: id, title: `Examen ${index + 1}`, afterVideoPosition: index + 1 })
+      .returning({ id: exams.id });
     const questions = await t.db
       .insert(examQuestions)
       .values(
@@ -60,22 +69,49 @@ export async function createDiploma(
           correctAnswer: 0,
         })),
       )
-      .returning({ id: examQuestions.id, correctAnswer: examQuestions.correctAnswer, position: examQuestions.position });
-    examFixtures.push({ id: exam!.id, questions: questions.sort((a, b) => a.position - b.position).map(({ id: questionId, correctAnswer }) => ({ id: questionId, correctAnswer })) });
+      .returning({
+        id: examQuestions.id,
+        correctAnswer: examQuestions.correctAnswer,
+        position: examQuestions.position,
+      });
+    examFixtures.push({
+      id: exam!.id,
+      questions: questions
+        .sort((a, b) => a.position - b.position)
+        .map(({ id: questionId, correctAnswer }) => ({ id: questionId, correctAnswer })),
+    });
   }
-  if (options.memberIds?.length) await t.db.insert(diplomaUsers).values(options.memberIds.map((userId) => ({ diplomaId: id, userId })));
+  if (options.memberIds?.length)
+    await t.db.insert(diplomaUsers).values(options.memberIds.map((userId) => ({ diplomaId: id, userId })));
   return { id, videoIds, exams: examFixtures };
 }
 
 /** Answers with `correct` right answers first, the rest wrong. */
 function answersWith(exam: DiplomaFixture['exams'][number], correct: number) {
-  return exam.questions.map((question, index) => ({ questionId: question.id, answer: index < correct ? question.correctAnswer : (question.correctAnswer + 1) % 3 }));
+  return exam.questions.map((question, index) => ({
+    questionId: question.id,
+    answer: index < correct ? question.correctAnswer : (question.correctAnswer + 1) % 3,
+  }));
 }
 
-export function memberRequest(t: TestApp, cookie: string, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) {
+export function memberRequest(
+  t: TestApp,
+  cookie: string,
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  payload?: object,
+) {
   return t.app.inject({ method, url, headers: { cookie, origin: testPublicUrl }, ...(payload ? { payload } : {}) });
 }
 
-export async function submitExam(t: TestApp, cookie: string, diplomaId: string, exam: DiplomaFixture['exams'][number], correct: number) {
-  return memberRequest(t, cookie, 'POST', `/api/diplomas/${diplomaId}/exams/${exam.id}/submit`, { answers: answersWith(exam, correct) });
+export async function submitExam(
+  t: TestApp,
+  cookie: string,
+  diplomaId: string,
+  exam: DiplomaFixture['exams'][number],
+  correct: number,
+) {
+  return memberRequest(t, cookie, 'POST', `/api/diplomas/${diplomaId}/exams/${exam.id}/submit`, {
+    answers: answersWith(exam, correct),
+  });
 }

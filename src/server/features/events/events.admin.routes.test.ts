@@ -82,7 +82,8 @@ describe('events', () => {
     const publicList = await state.t.app.inject({ method: 'GET', url: '/api/events' });
     expect(publicList.json().events.some((event: { id: string }) => event.id === id)).toBe(false);
     expect((await call('DELETE', `/api/admin/events/${id}`)).statusCode).toBe(200);
-    for (const key of [input.image, input.pdf, input.programPdf]) expect(await state.t.storage.stat(String(key))).toBeNull();
+    for (const key of [input.image, input.pdf, input.programPdf])
+      expect(await state.t.storage.stat(String(key))).toBeNull();
   });
 
   it('discarding a saved PDF removes it from the event and from storage', async () => {

@@ -9,10 +9,16 @@ export function registerAdminEventRoutes(app: FastifyInstance, deps: { events: A
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const byId = { params: recordParamsSchema };
 
-  routes.get('/api/admin/events', { schema: { response: { 200: adminEventListSchema } } }, async () => ({ items: await deps.events.list() }));
-  routes.get('/api/admin/events/:id', { schema: { ...byId, response: { 200: adminEventSchema } } }, (request) => deps.events.get(request.params.id));
-  routes.put('/api/admin/events/:id', { schema: { ...byId, body: eventInputSchema, response: { 200: adminEventSchema } } }, (request) =>
-    deps.events.save(request.params.id, request.body),
+  routes.get('/api/admin/events', { schema: { response: { 200: adminEventListSchema } } }, async () => ({
+    items: await deps.events.list(),
+  }));
+  routes.get('/api/admin/events/:id', { schema: { ...byId, response: { 200: adminEventSchema } } }, (request) =>
+    deps.events.get(request.params.id),
+  );
+  routes.put(
+    '/api/admin/events/:id',
+    { schema: { ...byId, body: eventInputSchema, response: { 200: adminEventSchema } } },
+    (request) => deps.events.save(request.params.id, request.body),
   );
   routes.delete('/api/admin/events/:id', { schema: { ...byId, response: { 200: okSchema } } }, async (request) => {
     await deps.events.remove(request.params.id);

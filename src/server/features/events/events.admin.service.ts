@@ -79,7 +79,10 @@ export function createAdminEventsService(deps: { db: Db; uploads: UploadsService
       promoVideoId: input.promoVideoId || null,
     };
     await db.transaction(async (tx) => {
-      await tx.insert(events).values({ id, ...values }).onConflictDoUpdate({ target: events.id, set: values });
+      await tx
+        .insert(events)
+        .values({ id, ...values })
+        .onConflictDoUpdate({ target: events.id, set: values });
       await uploads.claim(claimed, tx);
     });
     await uploads.removeFiles(obsolete);

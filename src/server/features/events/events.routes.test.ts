@@ -23,8 +23,23 @@ describe('GET /api/events', () => {
 
   it('lists active events by sort date with their media URLs', async () => {
     await t.db.insert(events).values([
-      { name: 'Congreso', displayDate: '20 de marzo', sortDate: new Date('2027-03-20'), type: 'Congreso', detailHtml: '<p>b</p>', image: 'events/1_c.jpg', promoVideoId: 'abc123' },
-      { name: 'Taller', displayDate: '5 de febrero', sortDate: new Date('2027-02-05'), type: 'Taller', detailHtml: '<p>a</p>', pdf: 'events/2_t.pdf' },
+      {
+        name: 'Congreso',
+        displayDate: '20 de marzo',
+        sortDate: new Date('2027-03-20'),
+        type: 'Congreso',
+        detailHtml: '<p>b</p>',
+        image: 'events/1_c.jpg',
+        promoVideoId: 'abc123',
+      },
+      {
+        name: 'Taller',
+        displayDate: '5 de febrero',
+        sortDate: new Date('2027-02-05'),
+        type: 'Taller',
+        detailHtml: '<p>a</p>',
+        pdf: 'events/2_t.pdf',
+      },
     ]);
     const body = (await t.app.inject({ url: '/api/events' })).json();
     expect(body.events.map((event: { name: string }) => event.name)).toEqual(['Taller', 'Congreso']);

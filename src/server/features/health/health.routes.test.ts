@@ -24,7 +24,14 @@ describe('readiness', () => {
 
   it('is not ready (503, naming the failed check) when the bucket cannot be reached', async () => {
     // nothing listens on port 9 of this machine
-    const storage = createS3Storage({ endpoint: 'http://127.0.0.1:9', bucket: 'b', region: 'us-east-1', accessKeyId: 'a', secretAccessKey: 's', forcePathStyle: true });
+    const storage = createS3Storage({
+      endpoint: 'http://127.0.0.1:9',
+      bucket: 'b',
+      region: 'us-east-1',
+      accessKeyId: 'a',
+      secretAccessKey: 's',
+      forcePathStyle: true,
+    });
     const t = await createTestApp({}, undefined, { storage });
     toClose.push(t.close);
     const ready = await t.app.inject({ url: '/api/ready' });
@@ -34,52 +41,68 @@ describe('readiness', () => {
 });
 
 describe('graceful shutdown', () => {
-  it('ends open event streams with a short retry, lets an in-flight upload finish, then closes', { timeout: 30_000 }, async () => {
-    const t = await createTestApp();
-    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const { cookie: member } = await signedInAs(t, { type: 'Premium' });
-    const { cookie: admin } = await signedInAs(t, { type: 'Admin' });
-    const token = (await (await fetch(`${base}/api/viewing/token`, { method: 'POST', headers: { cookie: member, origin: testPublicUrl } })).json()) as { token: string };
+  it(
+    'ends open event streams with a short retry, lets an in-flight upload finish, then closes',
+    { timeout: 30_000 },
+    async () => {
+      const t = await createTestApp();
+      const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const { cookie: member } = await signedInAs(t, { type: 'Premium' });
+      const { cookie: admin } = await signedInAs(t, { type: 'Admin' });
+      const token = (await (
+        await fetch(`${base}/api/viewing/token`, { method: 'POST', headers: { cookie: member, origin: testPublicUrl } })
+      ).json()) as { token: string };
 
-    // an open live-update stream
-    const events = await fetch(`${base}/api/viewing/events?token=${token.token}`, { headers: { cookie: member } });
-    const reader = events.body!.getReader();
-    await reader.read();
+      // an open live-update stream
+      const events = await fetch(`${base}/api/viewing/events?token=${token.token}`, { headers: { cookie: member } });
+      const reader = events.body!.getReader();
+      await reader.read();
 
-    // an upload whose body is still arriving
-    const body = multipartBody('video.mp4', Buffer.concat([sampleBytes.mp4, Buffer.alloc(512 * 1024, 7)]));
-    const upload = new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const request = httpRequest(
-        `${base}/api/admin/uploads?target=procedure-video&recordId=${randomUUID()}`,
-        { method: 'POST', headers: { cookie: admin, origin: testPublicUrl, 'content-type': body.contentType, 'content-length': body.payload.length } },
-        (response) => {
-          let text = '';
-          response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-          response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
-        },
-      );
-      request.on('error', reject);
-      request.write(body.payload.subarray(0, 4096));
-      setTimeout(() => request.end(body.payload.subarray(4096)), 1000);
-    });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+      // an upload whose body is still arriving
+      const body = multipartBody('video.mp4', Buffer.concat([sampleBytes.mp4, Buffer.alloc(512 * 1024, 7)]));
+      const upload = new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const request = httpRequest(
+          `${base}/api/admin/uploads?target=procedure-video&recordId=${randomUUID()}`,
+          {
+            method: 'POST',
+            headers: {
+              cookie: admin,
+              origin: testPublicUrl,
+              'content-type': body.contentType,
+              'content-length': body.payload.length,
+            },
+          },
+          (response) => {
+            let text = '';
+            response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+          },
+        );
+        request.on('error', reject);
+        request.write(body.payload.subarray(0, 4096));
+        setTimeout(() => request.end(body.payload.subarray(4096)), 1000);
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
 
-    const closed = t.app.close().then(() => 'closed');
-    // the stream ends at once, telling the browser to come back soon (to another instance)
-    let rest = '';
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      rest += Buffer.from(value).toString('utf8');
-    }
-    expect(rest).toContain('retry: 1000');
+      const closed = t.app.close().then(() => 'closed');
+      // the stream ends at once, telling the browser to come back soon (to another instance)
+      let rest = '';
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        rest += Buffer.from(value).toString('utf8');
+      }
+      expect(rest).toContain('retry: 1000');
 
-    const uploaded = await upload;
-    expect(uploaded.status).toBe(200);
-    expect(JSON.parse(uploaded.text)).toHaveProperty('key');
-    expect(await closed).toBe('closed');
-    expect(await t.storage.stat(JSON.parse(uploaded.text).key)).toMatchObject({ size: 512 * 1024 + sampleBytes.mp4.length });
-    await t.database.close();
-    await t.database.drop();
-  });
+      const uploaded = await upload;
+      expect(uploaded.status).toBe(200);
+      expect(JSON.parse(uploaded.text)).toHaveProperty('key');
+      expect(await closed).toBe('closed');
+      expect(await t.storage.stat(JSON.parse(uploaded.text).key)).toMatchObject({
+        size: 512 * 1024 + sampleBytes.mp4.length,
+      });
+      await t.database.close();
+      await t.database.drop();
+    },
+  );
 });

@@ -18,7 +18,10 @@ function withinTimeout<T>(work: Promise<T>): Promise<T> {
  * /api/health: the process answers and reaches its database (liveness, kept as it was).
  * /api/ready: this instance should get traffic: database and file storage answer and it is not shutting down.
  */
-export function registerHealthRoutes(app: FastifyInstance, deps: { database: Database; storage: FileStorage; isClosing: () => boolean }) {
+export function registerHealthRoutes(
+  app: FastifyInstance,
+  deps: { database: Database; storage: FileStorage; isClosing: () => boolean },
+) {
   app.get('/api/health', async (request, reply) => {
     reply.header('cache-control', 'no-store');
     try {
@@ -32,7 +35,10 @@ export function registerHealthRoutes(app: FastifyInstance, deps: { database: Dat
 
   app.get('/api/ready', async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    const [database, storage] = await Promise.allSettled([withinTimeout(deps.database.ping()), withinTimeout(deps.storage.check())]);
+    const [database, storage] = await Promise.allSettled([
+      withinTimeout(deps.database.ping()),
+      withinTimeout(deps.storage.check()),
+    ]);
     const closing = deps.isClosing();
     const checks = {
       database: database.status === 'fulfilled' ? 'ok' : 'error',

@@ -18,7 +18,11 @@ describe('landing photos', () => {
       subtitle: `Sub ${title}`,
       textColor: 'Blanco',
     });
-    const slides = [await slide(a, 'a.jpg', 'Primera'), await slide(b, 'b.mp4', 'Video'), await slide(c, 'c.png', 'Tercera')];
+    const slides = [
+      await slide(a, 'a.jpg', 'Primera'),
+      await slide(b, 'b.mp4', 'Video'),
+      await slide(c, 'c.png', 'Tercera'),
+    ];
     const saved = await call('PUT', '/api/admin/landing', { slideSeconds: 8, slides });
     expect(saved.statusCode).toBe(200);
     expect(saved.json().slides[1]).toMatchObject({ id: b, isVideo: true, title: '', subtitle: '' });
@@ -53,6 +57,8 @@ describe('newsletter image', () => {
 
   it('refuses a key outside the newsletter folder', async () => {
     const other = await uploadSample(state.t, state.admin.cookie, 'event-image', 'evento.png');
-    expect((await call('PUT', '/api/admin/newsletter', { image: other })).json().fields).toEqual({ image: messages.invalidFileFormat });
+    expect((await call('PUT', '/api/admin/newsletter', { image: other })).json().fields).toEqual({
+      image: messages.invalidFileFormat,
+    });
   });
 });

@@ -43,7 +43,9 @@ export function createAdminLandingService(deps: { db: Db; uploads: UploadsServic
     );
     const removed = existing.filter((slide) => !kept.has(slide.id));
     const pendingVideos = new Set(
-      (await Promise.all(claimed.map(async (key) => ((await uploads.isPending(key, 'video')) ? key : null)))).filter(Boolean),
+      (await Promise.all(claimed.map(async (key) => ((await uploads.isPending(key, 'video')) ? key : null)))).filter(
+        Boolean,
+      ),
     );
     await db.transaction(async (tx) => {
       for (const slide of removed) await tx.delete(landingSlides).where(eq(landingSlides.id, slide.id));
@@ -60,12 +62,18 @@ export function createAdminLandingService(deps: { db: Db; uploads: UploadsServic
           textColor: slide.textColor,
           position: index + 1,
         };
-        await tx.insert(landingSlides).values({ id: slide.id, ...values }).onConflictDoUpdate({ target: landingSlides.id, set: values });
+        await tx
+          .insert(landingSlides)
+          .values({ id: slide.id, ...values })
+          .onConflictDoUpdate({ target: landingSlides.id, set: values });
       }
       await tx
         .insert(siteSettings)
         .values({ id: 1, slideSeconds: input.slideSeconds })
-        .onConflictDoUpdate({ target: siteSettings.id, set: { slideSeconds: input.slideSeconds, updatedAt: new Date() } });
+        .onConflictDoUpdate({
+          target: siteSettings.id,
+          set: { slideSeconds: input.slideSeconds, updatedAt: new Date() },
+        });
       await uploads.claim(claimed, tx);
     });
     await uploads.removeFiles([...obsolete, ...removed.map((slide) => slide.media)]);

@@ -12,7 +12,7 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 describe('GET /api/landing', () => {
-  it('works on an empty site with the spec\'s default display time of 6 seconds', async () => {
+  it("works on an empty site with the spec's default display time of 6 seconds", async () => {
     const body = (await t.app.inject({ url: '/api/landing' })).json();
     expect(body).toEqual({ slides: [], slideSeconds: 6, sampleProcedures: [], sponsors: [], endorsements: [] });
   });
@@ -24,29 +24,56 @@ describe('GET /api/landing', () => {
       { media: 'landing_page/1_a.mp4', isVideo: true, position: 1 },
     ]);
     await t.db.insert(organizations).values([
-      { title: 'Patrocinador', type: 'Empresa', logoImage: 'organizations/x/1_logo.png', promoLink: 'https://ejemplo.com' },
-      { title: 'Universidad', type: 'Universidad', logoImage: 'organizations/y/1_logo.png', promoLink: 'https://uni.example.org' },
+      {
+        title: 'Patrocinador',
+        type: 'Empresa',
+        logoImage: 'organizations/x/1_logo.png',
+        promoLink: 'https://ejemplo.com',
+      },
+      {
+        title: 'Universidad',
+        type: 'Universidad',
+        logoImage: 'organizations/y/1_logo.png',
+        promoLink: 'https://uni.example.org',
+      },
       { title: 'Instituto privado', type: 'Universidad', isPrivate: true, logoImage: 'organizations/z/1_logo.png' },
       { title: 'Universidad sin logo', type: 'Universidad' },
     ]);
     for (let index = 0; index < 5; index++) {
-      await createProcedure(t, { name: `P${index}`, type: 'Premium', createdAt: new Date(Date.UTC(2026, 0, index + 1)) });
+      await createProcedure(t, {
+        name: `P${index}`,
+        type: 'Premium',
+        createdAt: new Date(Date.UTC(2026, 0, index + 1)),
+      });
     }
     const { cookie } = await signedInAs(t, { type: 'Premium' });
     const body = (await t.app.inject({ url: '/api/landing', headers: { cookie } })).json();
     expect(body.slideSeconds).toBe(8);
-    expect(body.slides.map((slide: { mediaUrl: string }) => slide.mediaUrl)).toEqual(['/media/landing_page/1_a.mp4', '/media/landing_page/2_b.jpg']);
+    expect(body.slides.map((slide: { mediaUrl: string }) => slide.mediaUrl)).toEqual([
+      '/media/landing_page/1_a.mp4',
+      '/media/landing_page/2_b.jpg',
+    ]);
     expect(body.sampleProcedures.map((card: { name: string }) => card.name)).toEqual(['P4', 'P3', 'P2']);
     expect(body.sampleProcedures.every((card: { isLocked: boolean }) => !card.isLocked)).toBe(true);
     expect(body.sponsors).toEqual([
-      { id: expect.any(String), title: 'Patrocinador', logoUrl: '/media/organizations/x/1_logo.png', link: 'https://ejemplo.com' },
+      {
+        id: expect.any(String),
+        title: 'Patrocinador',
+        logoUrl: '/media/organizations/x/1_logo.png',
+        link: 'https://ejemplo.com',
+      },
     ]);
   });
 
   it('lists public universities with a logo as endorsements, never private ones', async () => {
     const body = (await t.app.inject({ url: '/api/landing' })).json();
     expect(body.endorsements).toEqual([
-      { id: expect.any(String), title: 'Universidad', logoUrl: '/media/organizations/y/1_logo.png', link: 'https://uni.example.org' },
+      {
+        id: expect.any(String),
+        title: 'Universidad',
+        logoUrl: '/media/organizations/y/1_logo.png',
+        link: 'https://uni.example.org',
+      },
     ]);
   });
 });

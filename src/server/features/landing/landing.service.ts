@@ -31,7 +31,11 @@ export function createLandingService(deps: { db: Db; catalog: CatalogService }) 
         .select()
         .from(organizations)
         .where(
-          and(eq(organizations.type, 'Universidad'), eq(organizations.isPrivate, false), isNotNull(organizations.logoImage)),
+          and(
+            eq(organizations.type, 'Universidad'),
+            eq(organizations.isPrivate, false),
+            isNotNull(organizations.logoImage),
+          ),
         )
         .orderBy(asc(organizations.title)),
       catalog.samples(user, 3),

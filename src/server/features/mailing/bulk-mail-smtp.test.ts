@@ -46,13 +46,22 @@ describe('bulk e-mail over SMTP', () => {
     await createUser(t, { email: 'deshabilitado@example.com', promoMail: true, isDisabled: true });
     // a member who deleted their account is never mailed again
     const deleted = await signedInAs(t, { email: 'eliminado@example.com', promoMail: true });
-    await t.app.services.privacy.anonymize(deleted.user.id, { certificates: 'keep', actorId: deleted.user.id, bySelf: true, reason: 'prueba' });
+    await t.app.services.privacy.anonymize(deleted.user.id, {
+      certificates: 'keep',
+      actorId: deleted.user.id,
+      bySelf: true,
+      reason: 'prueba',
+    });
 
     const response = await t.app.inject({
       method: 'POST',
       url: '/api/admin/mailing',
       headers: { cookie: admin.cookie, origin: testPublicUrl },
-      payload: { subject: 'Novedades de CxVet', title: 'Nuevos videos', message: 'Hay cirugías nuevas en el catálogo.' },
+      payload: {
+        subject: 'Novedades de CxVet',
+        title: 'Nuevos videos',
+        message: 'Hay cirugías nuevas en el catálogo.',
+      },
     });
     expect(response.statusCode).toBe(202);
     await t.app.services.jobs.runDue();

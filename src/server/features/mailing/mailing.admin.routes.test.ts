@@ -7,13 +7,21 @@ import { createUser, signedInAs } from '#server/testing/factories.ts';
 import { bulkMailDeliveries, mailOutbox, users } from '#server/db/schema/index.ts';
 
 const { state, call: send } = useConsoleTestApp({ type: 'Admin', email: 'jefa@example.com', name: 'Jefa' });
-const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, cookie?: string, payload?: object) => send(method, url, payload, cookie ?? null);
+const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, cookie?: string, payload?: object) =>
+  send(method, url, payload, cookie ?? null);
 
 describe('bulk e-mail', () => {
   it('checks the fields with the spec messages', async () => {
     const empty = await call('POST', '/api/admin/mailing', state.admin.cookie, { subject: '', title: '', message: '' });
-    expect(empty.json().fields).toMatchObject({ subject: 'Debes llenar este campo.', title: 'Debes llenar este campo.' });
-    const noBody = await call('POST', '/api/admin/mailing', state.admin.cookie, { subject: 'A', title: 'B', message: '' });
+    expect(empty.json().fields).toMatchObject({
+      subject: 'Debes llenar este campo.',
+      title: 'Debes llenar este campo.',
+    });
+    const noBody = await call('POST', '/api/admin/mailing', state.admin.cookie, {
+      subject: 'A',
+      title: 'B',
+      message: '',
+    });
     expect(noBody.json().fields).toEqual({ message: 'Debes agregar un mensaje o seleccionar una imagen' });
   });
 
@@ -28,7 +36,11 @@ describe('bulk e-mail', () => {
         method: 'POST',
         url: '/api/admin/mailing',
         headers: { cookie: boss.cookie, origin: testPublicUrl },
-        payload: { subject: 'Novedades\r\nBcc: todos@evil.example', title: 'Nuevos videos', message: 'Hola\nHay cirugías nuevas' },
+        payload: {
+          subject: 'Novedades\r\nBcc: todos@evil.example',
+          title: 'Nuevos videos',
+          message: 'Hola\nHay cirugías nuevas',
+        },
       });
       expect(response.statusCode).toBe(202);
       expect(response.json().recipients).toBe(2);
@@ -41,7 +53,9 @@ describe('bulk e-mail', () => {
       const deliveries = await fresh.db.select().from(bulkMailDeliveries);
       expect(deliveries.every((delivery) => delivery.sentAt && delivery.attempts === 1)).toBe(true);
 
-      const link = /http\S+\/api\/mailing\/unsubscribe\?\S+/.exec(mails.find((mail) => mail.to === 'si@example.com')!.text)![0];
+      const link = /http\S+\/api\/mailing\/unsubscribe\?\S+/.exec(
+        mails.find((mail) => mail.to === 'si@example.com')!.text,
+      )![0];
       const url = new URL(link);
       const forged = await fresh.app.inject({ url: `${url.pathname}?u=${url.searchParams.get('u')}&t=forged` });
       expect(forged.statusCode).toBe(400);
@@ -72,7 +86,9 @@ describe('bulk e-mail', () => {
         fileName: 'cartel.png',
         stream: createReadStream('assets/demo/logo.png'),
       });
-      expect((await post('procedures/x/1_video.mp4')).json().fields).toEqual({ image: 'El formato del archivo no es correcto.' });
+      expect((await post('procedures/x/1_video.mp4')).json().fields).toEqual({
+        image: 'El formato del archivo no es correcto.',
+      });
       expect((await post(key)).statusCode).toBe(202);
       await fresh.app.services.jobs.runDue();
       const [mail] = await fresh.db.select().from(mailOutbox);

@@ -9,11 +9,15 @@ export function registerMailingPublicRoutes(app: FastifyInstance, deps: { mailin
   const query = z.object({ u: z.string().max(100), t: z.string().max(100) });
   void app.register(async (scope) => {
     // RFC 8058 one-click: the mail client POSTs 'List-Unsubscribe=One-Click' to the link; the signed query decides
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, _body, done) => done(null, {}));
-    scope.withTypeProvider<ZodTypeProvider>().post('/api/mailing/unsubscribe', { schema: { querystring: query } }, async (request, reply) => {
-      const done = await deps.mailing.unsubscribe(request.query.u, request.query.t);
-      return reply.status(done ? 200 : 400).send({ unsubscribed: done });
-    });
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, _body, done) =>
+      done(null, {}),
+    );
+    scope
+      .withTypeProvider<ZodTypeProvider>()
+      .post('/api/mailing/unsubscribe', { schema: { querystring: query } }, async (request, reply) => {
+        const done = await deps.mailing.unsubscribe(request.query.u, request.query.t);
+        return reply.status(done ? 200 : 400).send({ unsubscribed: done });
+      });
   });
   api.get(
     '/api/mailing/unsubscribe',

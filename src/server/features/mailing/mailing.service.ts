@@ -40,20 +40,36 @@ export function createMailingService(deps: {
   }
 
   /** Stores the record, lists its recipients and queues the sending; returns at once. */
-  async function create(input: { subject: string; title: string; message: string; image: string | null }, adminId: string) {
+  async function create(
+    input: { subject: string; title: string; message: string; image: string | null },
+    adminId: string,
+  ) {
     // the image must be an unsaved upload of this form; saving claims it so the pending sweep keeps it
-    if (input.image && (!input.image.startsWith('bulk_email_imgs/') || !(await uploads.isPending(input.image, 'image')))) {
+    if (
+      input.image &&
+      (!input.image.startsWith('bulk_email_imgs/') || !(await uploads.isPending(input.image, 'image')))
+    ) {
       throw new AppError('VALIDATION', { fields: { image: 'El formato del archivo no es correcto.' } });
     }
     if (input.image) await uploads.claim([input.image]);
     const [record] = await db
       .insert(bulkMails)
-      .values({ subject: input.subject, title: input.title, message: input.message, image: input.image, createdBy: adminId })
+      .values({
+        subject: input.subject,
+        title: input.title,
+        message: input.message,
+        image: input.image,
+        createdBy: adminId,
+      })
       .returning();
     const inserted = await db.execute(sql`
       insert into ${bulkMailDeliveries} (bulk_mail_id, user_id, email)
       select ${record!.id}, ${users.id}, ${users.email} from ${users} where ${users.promoMail} and not ${users.isDisabled} and ${users.anonymizedAt} is null`);
-    const recipients = Number((inserted as { affectedRows?: number; rowCount?: number }).affectedRows ?? (inserted as { rowCount?: number }).rowCount ?? 0);
+    const recipients = Number(
+      (inserted as { affectedRows?: number; rowCount?: number }).affectedRows ??
+        (inserted as { rowCount?: number }).rowCount ??
+        0,
+    );
     await db.update(bulkMails).set({ recipientCount: recipients }).where(eq(bulkMails.id, record!.id));
     await deps.enqueue(record!.id);
     return { id: record!.id, recipients };
@@ -108,7 +124,10 @@ ${paragraphs}
       const batch = await claimBatch(bulkMailId);
       if (batch.length === 0) break;
       for (const recipient of batch) {
-        const where = and(eq(bulkMailDeliveries.bulkMailId, bulkMailId), eq(bulkMailDeliveries.userId, recipient.user_id));
+        const where = and(
+          eq(bulkMailDeliveries.bulkMailId, bulkMailId),
+          eq(bulkMailDeliveries.userId, recipient.user_id),
+        );
         try {
           await mailer.send({ to: recipient.email, ...render(record, recipient.user_id) });
           await db.update(bulkMailDeliveries).set({ sentAt: new Date() }).where(where);

@@ -12,7 +12,13 @@ afterAll(async () => t.close());
 describe('the outbox an Admin reads', () => {
   it('gives each mail its HTML without scripts or handlers, links kept, newest first', async () => {
     await t.db.insert(mailOutbox).values([
-      { to: 'ana@example.com', subject: 'Primero', text: 'uno', html: '<p>uno</p>', createdAt: new Date(Date.now() - 60_000) },
+      {
+        to: 'ana@example.com',
+        subject: 'Primero',
+        text: 'uno',
+        html: '<p>uno</p>',
+        createdAt: new Date(Date.now() - 60_000),
+      },
       {
         to: 'ana@example.com',
         subject: 'Recupera tu contraseña',

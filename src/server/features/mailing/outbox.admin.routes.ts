@@ -17,18 +17,33 @@ const mailHtml: sanitizeHtml.IOptions = {
 
 /** The mails kept locally when no SMTP server is configured, newest first (registered in the Admin scope). */
 export function registerOutboxRoutes(app: FastifyInstance, deps: { db: Db }) {
-  app.withTypeProvider<ZodTypeProvider>().get(
-    '/api/admin/outbox',
-    { schema: { querystring: outboxQuerySchema, response: { 200: outboxResponseSchema } } },
-    async (request) => {
-      const { to, limit } = request.query;
-      const mails = await deps.db
-        .select({ id: mailOutbox.id, to: mailOutbox.to, subject: mailOutbox.subject, text: mailOutbox.text, html: mailOutbox.html, createdAt: mailOutbox.createdAt })
-        .from(mailOutbox)
-        .where(to ? eq(mailOutbox.to, to.toLowerCase()) : undefined)
-        .orderBy(desc(mailOutbox.createdAt))
-        .limit(limit);
-      return { mails: mails.map((mail) => ({ ...mail, html: sanitizeHtml(mail.html, mailHtml), createdAt: mail.createdAt.toISOString() })) };
-    },
-  );
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .get(
+      '/api/admin/outbox',
+      { schema: { querystring: outboxQuerySchema, response: { 200: outboxResponseSchema } } },
+      async (request) => {
+        const { to, limit } = request.query;
+        const mails = await deps.db
+          .select({
+            id: mailOutbox.id,
+            to: mailOutbox.to,
+            subject: mailOutbox.subject,
+            text: mailOutbox.text,
+            html: mailOutbox.html,
+            createdAt: mailOutbox.createdAt,
+          })
+          .from(mailOutbox)
+          .where(to ? eq(mailOutbox.to, to.toLowerCase()) : undefined)
+          .orderBy(desc(mailOutbox.createdAt))
+          .limit(limit);
+        return {
+          mails: mails.map((mail) => ({
+            ...mail,
+            html: sanitizeHtml(mail.html, mailHtml),
+            createdAt: mail.createdAt.toISOString(),
+          })),
+        };
+      },
+    );
 }

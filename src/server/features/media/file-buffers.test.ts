@@ -113,7 +113,9 @@ describe('sending a held-open file through reused buffers', () => {
   it('gives each of many answers at once its own bytes, while the buffers go round', async () => {
     const starts = Array.from({ length: 16 }, (_, index) => index * 200_003);
     const answers = await Promise.all(starts.map((start) => fetchBytes(`bytes=${start}-${start + 1_300_000}`)));
-    answers.forEach((answer, index) => expect(answer.body.equals(content.subarray(starts[index], starts[index]! + 1_300_001))).toBe(true));
+    answers.forEach((answer, index) =>
+      expect(answer.body.equals(content.subarray(starts[index], starts[index]! + 1_300_001))).toBe(true),
+    );
     expect(buffers.idle).toBeLessThanOrEqual(4);
   });
 
@@ -133,7 +135,9 @@ describe('sending a held-open file through reused buffers', () => {
             Promise.all([0, 1, 2].map(() => fetchBytes('bytes=0-1048575')))
               .then((others) => {
                 for (const other of others) expect(other.body.equals(content.subarray(0, 1048576))).toBe(true);
-                response.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => resolve(Buffer.concat(chunks)));
+                response
+                  .on('data', (chunk: Buffer) => chunks.push(chunk))
+                  .on('end', () => resolve(Buffer.concat(chunks)));
                 response.resume();
               })
               .catch(reject);
@@ -175,7 +179,10 @@ describe('sending a held-open file through reused buffers', () => {
     });
     try {
       await expect(fetchBytes()).rejects.toThrow();
-      expect(warn).toHaveBeenCalledWith(expect.objectContaining({ err: expect.any(Error) }), expect.stringContaining('could not be read'));
+      expect(warn).toHaveBeenCalledWith(
+        expect.objectContaining({ err: expect.any(Error) }),
+        expect.stringContaining('could not be read'),
+      );
     } finally {
       readsOf = null;
     }

@@ -26,7 +26,8 @@ export function createFileBuffers(options: {
     size: options.size,
     /** A buffer for `length` bytes (at most `size`): an idle one or a new one. */
     take(length: number): FileBuffer {
-      if (length > options.size) throw new RangeError(`a range of ${length} bytes is longer than the ${options.size}-byte buffers`);
+      if (length > options.size)
+        throw new RangeError(`a range of ${length} bytes is longer than the ${options.size}-byte buffers`);
       const whole = idle.pop() ?? Buffer.allocUnsafeSlow(options.size);
       let released = false;
       return {
@@ -79,7 +80,8 @@ export async function sendFileRange(
   // from here on the answer is written here, not by Fastify (its onResponse hooks still run on 'finish')
   reply.hijack();
   const response = reply.raw;
-  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) response.setHeader(name, value);
+  for (const [name, value] of Object.entries(reply.getHeaders()))
+    if (value !== undefined) response.setHeader(name, value);
   response.writeHead(reply.statusCode);
   while (buffer) {
     const sent = buffer;

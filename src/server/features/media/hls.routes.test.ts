@@ -31,7 +31,9 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 async function viewingToken(cookie: string): Promise<string> {
-  return (await t.app.inject({ method: 'POST', url: '/api/viewing/token', headers: { cookie, origin: testPublicUrl } })).json().token;
+  return (
+    await t.app.inject({ method: 'POST', url: '/api/viewing/token', headers: { cookie, origin: testPublicUrl } })
+  ).json().token;
 }
 
 const get = (url: string, cookie?: string) => t.app.inject({ url, headers: cookie ? { cookie } : {} });
@@ -62,22 +64,25 @@ describe('HLS playlists and segments follow their video', () => {
   it.each([
     ['Premium', () => premium],
     ['Admin', () => admin],
-  ])('gives a %s member the full ladder with the viewing token, carried into every URI of the playlists', async (_type, cookie) => {
-    const token = await viewingToken(cookie());
-    const top = await get(`/media/${full}/master.m3u8?vt=${token}`, cookie());
-    expect(top.statusCode).toBe(200);
-    expect(top.headers['cache-control']).toBe('private, no-store');
-    expect(top.body).toContain(`240p/index.m3u8?vt=${token}`);
-    const list = await get(`/media/${full}/240p/index.m3u8?vt=${token}`, cookie());
-    expect(list.statusCode).toBe(200);
-    expect(list.body).toContain(`seg_00000.ts?vt=${token}`);
-    expect(list.body).toContain('#EXT-X-ENDLIST');
-    const segment = await get(`/media/${full}/240p/seg_00000.ts?vt=${token}`, cookie());
-    expect(segment.statusCode).toBe(200);
-    expect(segment.rawPayload.length).toBe(188);
-    // the poster is a still image shown before the token is taken
-    expect((await get(`/media/${full}/poster.jpg`, cookie())).statusCode).toBe(200);
-  });
+  ])(
+    'gives a %s member the full ladder with the viewing token, carried into every URI of the playlists',
+    async (_type, cookie) => {
+      const token = await viewingToken(cookie());
+      const top = await get(`/media/${full}/master.m3u8?vt=${token}`, cookie());
+      expect(top.statusCode).toBe(200);
+      expect(top.headers['cache-control']).toBe('private, no-store');
+      expect(top.body).toContain(`240p/index.m3u8?vt=${token}`);
+      const list = await get(`/media/${full}/240p/index.m3u8?vt=${token}`, cookie());
+      expect(list.statusCode).toBe(200);
+      expect(list.body).toContain(`seg_00000.ts?vt=${token}`);
+      expect(list.body).toContain('#EXT-X-ENDLIST');
+      const segment = await get(`/media/${full}/240p/seg_00000.ts?vt=${token}`, cookie());
+      expect(segment.statusCode).toBe(200);
+      expect(segment.rawPayload.length).toBe(188);
+      // the poster is a still image shown before the token is taken
+      expect((await get(`/media/${full}/poster.jpg`, cookie())).statusCode).toBe(200);
+    },
+  );
 
   it('refuses the full ladder without a viewing token, with a wrong one, and with one another device replaced', async () => {
     const viewer = await signedInAs(t, { type: 'Premium' });
@@ -118,7 +123,12 @@ describe('console status of the ladders', () => {
 
   it("queues 'Reintentar' only for a video a record holds", async () => {
     const post = (key: string, cookie: string) =>
-      t.app.inject({ method: 'POST', url: '/api/admin/video-renditions', headers: { cookie, origin: testPublicUrl }, payload: { key } });
+      t.app.inject({
+        method: 'POST',
+        url: '/api/admin/video-renditions',
+        headers: { cookie, origin: testPublicUrl },
+        payload: { key },
+      });
     expect((await post(`procedures/${paid.id}/huerfano.mp4`, admin)).statusCode).toBe(404);
     expect((await post(paid.fullVideo!, premium)).statusCode).toBe(403);
     const other = await createProcedure(t, { type: 'Gratis' });

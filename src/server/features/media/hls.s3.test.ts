@@ -35,7 +35,9 @@ const get = (url: string, cookie?: string) => t.app.inject({ url, headers: cooki
 describe('HLS ladders on S3-compatible storage', () => {
   it("serves a Premium member the full video's master playlist, variant playlist and segment from the bucket, through the server", async () => {
     const { cookie } = await signedInAs(t, { type: 'Premium' });
-    const token = (await t.app.inject({ method: 'POST', url: '/api/viewing/token', headers: { cookie, origin: testPublicUrl } })).json().token;
+    const token = (
+      await t.app.inject({ method: 'POST', url: '/api/viewing/token', headers: { cookie, origin: testPublicUrl } })
+    ).json().token;
     const master = await get(`/media/${full}/master.m3u8?vt=${token}`, cookie);
     expect(master.statusCode).toBe(200);
     expect(master.headers.location).toBeUndefined();
@@ -43,7 +45,11 @@ describe('HLS ladders on S3-compatible storage', () => {
     expect(master.body).toContain(`240p/index.m3u8?vt=${token}`);
     const variant = await get(`/media/${full}/240p/index.m3u8?vt=${token}`, cookie);
     expect(variant.statusCode).toBe(200);
-    expect(variant.body).toBe(testVariantPlaylist.replace('seg_00000.ts', `seg_00000.ts?vt=${token}`).replace('seg_00001.ts', `seg_00001.ts?vt=${token}`));
+    expect(variant.body).toBe(
+      testVariantPlaylist
+        .replace('seg_00000.ts', `seg_00000.ts?vt=${token}`)
+        .replace('seg_00001.ts', `seg_00001.ts?vt=${token}`),
+    );
     const segment = await get(`/media/${full}/240p/seg_00000.ts?vt=${token}`, cookie);
     expect(segment.statusCode).toBe(200);
     expect(segment.headers['content-type']).toBe('video/mp2t');
@@ -69,6 +75,9 @@ describe('HLS ladders on S3-compatible storage', () => {
   });
 
   it('serves no ladder that is not marked ready, though its files are in the bucket', async () => {
-    for (const file of testLadderFiles) expect((await get(`/media/${halfWritten}/${file}`, (await signedInAs(t, { type: 'Admin' })).cookie)).statusCode).toBe(404);
+    for (const file of testLadderFiles)
+      expect(
+        (await get(`/media/${halfWritten}/${file}`, (await signedInAs(t, { type: 'Admin' })).cookie)).statusCode,
+      ).toBe(404);
   });
 });

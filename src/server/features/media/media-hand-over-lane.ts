@@ -20,7 +20,11 @@ const plainRequest = /^\/media\/([A-Za-z0-9_.\-/]+)(?:\?vt=([A-Za-z0-9_-]+))?$/;
  * (docs/decisions/021-media-hand-over-lane.md).
  */
 export function createHandOverLane(deps: {
-  rememberedVisibility: (key: string, cookie: string | undefined, viewingToken: string | undefined) => MediaVisibility | undefined;
+  rememberedVisibility: (
+    key: string,
+    cookie: string | undefined,
+    viewingToken: string | undefined,
+  ) => MediaVisibility | undefined;
   isHeldOpen: (key: string) => boolean;
   handOverHeaders: (key: string, visibility: MediaVisibility) => Record<string, string>;
   securityHeaders: SetSecurityHeaders;
@@ -43,7 +47,14 @@ export function createHandOverLane(deps: {
     response.writeHead(200).end();
     answered++;
     // the route's line: with a remembered grant the route never looks the user up either
-    logRequest(deps.log, { reqId: `lane-${answered.toString(36)}`, method: 'GET', route: '/media/*', status: 200, ms: Math.round(performance.now() - started), userId: null });
+    logRequest(deps.log, {
+      reqId: `lane-${answered.toString(36)}`,
+      method: 'GET',
+      route: '/media/*',
+      status: 200,
+      ms: Math.round(performance.now() - started),
+      userId: null,
+    });
     return true;
   };
   return Object.assign(lane, { answered: () => answered });

@@ -41,7 +41,10 @@ async function newViewingToken(cookie: string): Promise<string> {
   const echo = new Promise<void>((resolve) => (heard = resolve));
   const stop = await t.database.listen(viewingTokensChannel, () => heard());
   try {
-    const response = await fetch(`${base}/api/viewing/token`, { method: 'POST', headers: { cookie, origin: testPublicUrl } });
+    const response = await fetch(`${base}/api/viewing/token`, {
+      method: 'POST',
+      headers: { cookie, origin: testPublicUrl },
+    });
     expect(response.status).toBe(200);
     const { token } = (await response.json()) as { token: string };
     await echo;
@@ -51,13 +54,17 @@ async function newViewingToken(cookie: string): Promise<string> {
   }
 }
 
-const requestLines = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.msg === 'request');
+const requestLines = () =>
+  lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.msg === 'request');
 const laneLines = () => requestLines().filter((line) => String(line.reqId).startsWith('lane-'));
 
 /** One request over HTTP; whether the lane answered it, from the request log's line. */
 async function get(path: string, cookie?: string, init: RequestInit = {}) {
   const before = laneLines().length;
-  const response = await fetch(`${base}${path}`, { ...init, headers: { ...(cookie ? { cookie } : {}), ...(init.headers as Record<string, string>) } });
+  const response = await fetch(`${base}${path}`, {
+    ...init,
+    headers: { ...(cookie ? { cookie } : {}), ...(init.headers as Record<string, string>) },
+  });
   await response.arrayBuffer();
   // the log line is written as the answer ends
   await new Promise((resolve) => setTimeout(resolve, 20));
@@ -66,7 +73,8 @@ async function get(path: string, cookie?: string, init: RequestInit = {}) {
 
 // what a server adds by itself, beside what our code sets
 const perConnection = new Set(['date', 'connection', 'keep-alive']);
-const ownHeaders = (response: Response) => Object.fromEntries([...response.headers].filter(([name]) => !perConnection.has(name)));
+const ownHeaders = (response: Response) =>
+  Object.fromEntries([...response.headers].filter(([name]) => !perConnection.has(name)));
 
 describe('the hand-over lane (MEDIA_ACCEL_REDIRECT)', () => {
   it("answers a full video's repeat request as the route did, header for header, and logs it as the route would", async () => {

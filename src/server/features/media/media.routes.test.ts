@@ -42,7 +42,11 @@ async function get(key: string, cookie?: string, headers: Record<string, string>
   let query = '';
   if (cookie && key.endsWith('_video.mp4')) {
     if (!tokens.has(cookie)) {
-      const response = await t.app.inject({ method: 'POST', url: '/api/viewing/token', headers: { cookie, origin: testPublicUrl } });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/viewing/token',
+        headers: { cookie, origin: testPublicUrl },
+      });
       tokens.set(cookie, response.json().token);
     }
     query = `?vt=${tokens.get(cookie)}`;
@@ -110,9 +114,18 @@ describe('single-device rule on media', () => {
   it('plays the full video only with the current viewing token of the account', async () => {
     const viewer = await signedInAs(t, { type: 'Premium' });
     const issue = async () =>
-      (await t.app.inject({ method: 'POST', url: '/api/viewing/token', headers: { cookie: viewer.cookie, origin: testPublicUrl } })).json().token as string;
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/viewing/token',
+          headers: { cookie: viewer.cookie, origin: testPublicUrl },
+        })
+      ).json().token as string;
     const play = (token?: string) =>
-      t.app.inject({ url: `/media/${paid.fullVideo}${token ? `?vt=${token}` : ''}`, headers: { cookie: viewer.cookie } });
+      t.app.inject({
+        url: `/media/${paid.fullVideo}${token ? `?vt=${token}` : ''}`,
+        headers: { cookie: viewer.cookie },
+      });
     expect((await play()).statusCode).toBe(409);
     const first = await issue();
     expect((await play(first)).statusCode).toBe(200);
@@ -124,7 +137,11 @@ describe('single-device rule on media', () => {
   });
 
   it('does not let a guest take a viewing token', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/api/viewing/token', headers: { origin: testPublicUrl } });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/viewing/token',
+      headers: { origin: testPublicUrl },
+    });
     expect(response.statusCode).toBe(401);
   });
 });
@@ -138,7 +155,9 @@ describe('revalidation', () => {
     const byTag = await get(paid.demoVideo!, undefined, { 'if-none-match': etag });
     expect(byTag.statusCode).toBe(304);
     expect(byTag.rawPayload.length).toBe(0);
-    const byDate = await get(paid.demoVideo!, undefined, { 'if-modified-since': String(first.headers['last-modified']) });
+    const byDate = await get(paid.demoVideo!, undefined, {
+      'if-modified-since': String(first.headers['last-modified']),
+    });
     expect(byDate.statusCode).toBe(304);
     expect((await get(paid.demoVideo!, undefined, { 'if-none-match': '"otra-version"' })).statusCode).toBe(200);
   });
@@ -154,7 +173,10 @@ describe('revalidation', () => {
     const stale = await get(paid.demoVideo!, undefined, { range: 'bytes=0-3', 'if-range': '"otra-version"' });
     expect(stale.statusCode).toBe(200);
     expect(stale.rawPayload.length).toBe(full.rawPayload.length);
-    const current = await get(paid.demoVideo!, undefined, { range: 'bytes=0-3', 'if-range': String(full.headers.etag) });
+    const current = await get(paid.demoVideo!, undefined, {
+      range: 'bytes=0-3',
+      'if-range': String(full.headers.etag),
+    });
     expect(current.statusCode).toBe(206);
   });
 });
@@ -200,9 +222,18 @@ describe('byte ranges', () => {
   it('asks the database once per range of a full video after the first, and still cuts a replaced device off', async () => {
     const viewer = await signedInAs(t, { type: 'Premium' });
     const issue = async () =>
-      (await t.app.inject({ method: 'POST', url: '/api/viewing/token', headers: { cookie: viewer.cookie, origin: testPublicUrl } })).json().token as string;
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/viewing/token',
+          headers: { cookie: viewer.cookie, origin: testPublicUrl },
+        })
+      ).json().token as string;
     const play = (token: string) =>
-      t.app.inject({ url: `/media/${paid.fullVideo}?vt=${token}`, headers: { cookie: viewer.cookie, range: 'bytes=0-3' } });
+      t.app.inject({
+        url: `/media/${paid.fullVideo}?vt=${token}`,
+        headers: { cookie: viewer.cookie, range: 'bytes=0-3' },
+      });
     const first = await issue();
     expect((await play(first)).statusCode).toBe(206);
     queries.length = 0;
@@ -215,9 +246,18 @@ describe('byte ranges', () => {
 
   it('cuts a device off as soon as another instance gives the viewing token to a new device', async () => {
     const viewer = await signedInAs(t, { type: 'Premium' });
-    const first = (await t.app.inject({ method: 'POST', url: '/api/viewing/token', headers: { cookie: viewer.cookie, origin: testPublicUrl } })).json()
-      .token as string;
-    const play = () => t.app.inject({ url: `/media/${paid.fullVideo}?vt=${first}`, headers: { cookie: viewer.cookie, range: 'bytes=0-3' } });
+    const first = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/viewing/token',
+        headers: { cookie: viewer.cookie, origin: testPublicUrl },
+      })
+    ).json().token as string;
+    const play = () =>
+      t.app.inject({
+        url: `/media/${paid.fullVideo}?vt=${first}`,
+        headers: { cookie: viewer.cookie, range: 'bytes=0-3' },
+      });
     expect((await play()).statusCode).toBe(206);
     queries.length = 0;
     expect((await play()).statusCode).toBe(206);

@@ -6,7 +6,12 @@ import { AppError } from '#shared/errors.ts';
 import type { FileStorage, OpenedFile, StoredFile } from '#server/services/storage.ts';
 import { isSafeKey } from '#server/services/storage.ts';
 import { internalMediaPath } from '#server/services/media-url.ts';
-import { isPictureKey, isPictureVariantWidth, pictureVariantWidths, type PictureVariantWidth } from '#shared/media/picture-variants.ts';
+import {
+  isPictureKey,
+  isPictureVariantWidth,
+  pictureVariantWidths,
+  type PictureVariantWidth,
+} from '#shared/media/picture-variants.ts';
 import type { MediaService, MediaVisibility } from './media.service.ts';
 import { createPictureVariants } from './picture-variants.ts';
 import { createFileBuffers, sendFileRange } from './file-buffers.ts';
@@ -61,14 +66,18 @@ const widthList = `${pictureVariantWidths.slice(0, -1).join(', ')} o ${pictureVa
 function requestedWidth(key: string, w: unknown): PictureVariantWidth | null {
   if (w === undefined) return null;
   if (!isPictureKey(key)) {
-    throw new AppError('VALIDATION', { fields: { w: 'Solo las imágenes (JPG, PNG o WebP) se sirven en otros anchos.' } });
+    throw new AppError('VALIDATION', {
+      fields: { w: 'Solo las imágenes (JPG, PNG o WebP) se sirven en otros anchos.' },
+    });
   }
   const width = typeof w === 'string' && /^\d{1,4}$/.test(w) ? Number(w) : NaN;
-  if (!isPictureVariantWidth(width)) throw new AppError('VALIDATION', { fields: { w: `Ancho no disponible: usa ${widthList} píxeles.` } });
+  if (!isPictureVariantWidth(width))
+    throw new AppError('VALIDATION', { fields: { w: `Ancho no disponible: usa ${widthList} píxeles.` } });
   return width;
 }
 
-const contentTypeOf = (key: string) => (key.endsWith('.ts') && key.startsWith('hls/') ? 'video/mp2t' : mime.lookup(key) || 'application/octet-stream');
+const contentTypeOf = (key: string) =>
+  key.endsWith('.ts') && key.startsWith('hls/') ? 'video/mp2t' : mime.lookup(key) || 'application/octet-stream';
 
 /** A permitted file handed to nginx: its Content-Type and Cache-Control, which nginx keeps, and where nginx finds it. */
 function handOverHeaders(key: string, visibility: MediaVisibility, prefix: string): Record<string, string> {
@@ -185,7 +194,11 @@ export function registerMediaRoutes(
     }
 
     const rangeHeader = request.headers.range;
-    if (rangeHeader && file.size > 0 && rangeStillValid(String(request.headers['if-range'] ?? '') || undefined, etag, file.modifiedAt)) {
+    if (
+      rangeHeader &&
+      file.size > 0 &&
+      rangeStillValid(String(request.headers['if-range'] ?? '') || undefined, etag, file.modifiedAt)
+    ) {
       const ranges = rangeParser(file.size, rangeHeader, { combine: true });
       if (ranges === -1 || (Array.isArray(ranges) && ranges.length > 1)) {
         // many-range requests are refused: they cost far more to serve than to send
@@ -205,7 +218,9 @@ export function registerMediaRoutes(
       }
     }
     reply.header('content-length', String(file.size));
-    return opened ? sendFileRange(reply, opened, file.size > 0 ? { start: 0, end: file.size - 1 } : null, fileBuffers) : reply.send(storage.read(key));
+    return opened
+      ? sendFileRange(reply, opened, file.size > 0 ? { start: 0, end: file.size - 1 } : null, fileBuffers)
+      : reply.send(storage.read(key));
   }
 
   // behind nginx, a video's repeat range requests are answered before Fastify once everything is remembered

@@ -29,14 +29,21 @@ afterAll(async () => {
 });
 
 async function viewingToken(cookie: string) {
-  const response = await t.app.inject({ method: 'POST', url: '/api/viewing/token', headers: { cookie, origin: testPublicUrl } });
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/viewing/token',
+    headers: { cookie, origin: testPublicUrl },
+  });
   return response.json().token as string;
 }
 
 describe('media on S3-compatible storage', () => {
   it('redirects a Premium member to a signed URL of the full video that serves the right bytes by range, for a few minutes', async () => {
     const { cookie } = await signedInAs(t, { type: 'Premium' });
-    const response = await t.app.inject({ url: `/media/${paid.fullVideo}?vt=${await viewingToken(cookie)}`, headers: { cookie } });
+    const response = await t.app.inject({
+      url: `/media/${paid.fullVideo}?vt=${await viewingToken(cookie)}`,
+      headers: { cookie },
+    });
     expect(response.statusCode).toBe(302);
     expect(response.headers['cache-control']).toBe('private, no-store');
     const location = new URL(String(response.headers.location));
@@ -57,7 +64,13 @@ describe('media on S3-compatible storage', () => {
     const short = await createTestApp({ signedUrlSeconds: 3 }, { database: t.database }, { storage });
     try {
       const { cookie } = await signedInAs(short, { type: 'Premium' });
-      const token = (await short.app.inject({ method: 'POST', url: '/api/viewing/token', headers: { cookie, origin: testPublicUrl } })).json().token;
+      const token = (
+        await short.app.inject({
+          method: 'POST',
+          url: '/api/viewing/token',
+          headers: { cookie, origin: testPublicUrl },
+        })
+      ).json().token;
       const response = await short.app.inject({ url: `/media/${paid.fullVideo}?vt=${token}`, headers: { cookie } });
       const location = new URL(String(response.headers.location));
       expect(location.searchParams.get('X-Amz-Expires')).toBe('3');
@@ -117,7 +130,11 @@ describe('media on S3-compatible storage', () => {
   });
 
   it('still redirects to the bucket with MEDIA_ACCEL_REDIRECT set: nginx has no folder to send from', async () => {
-    const withAccel = await createTestApp({ mediaAccelRedirect: '/_media-interno/' }, { database: t.database }, { storage });
+    const withAccel = await createTestApp(
+      { mediaAccelRedirect: '/_media-interno/' },
+      { database: t.database },
+      { storage },
+    );
     try {
       const response = await withAccel.app.inject({ url: `/media/${paid.demoVideo}` });
       expect(response.statusCode).toBe(302);

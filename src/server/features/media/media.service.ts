@@ -104,7 +104,8 @@ export function createMediaService(deps: {
 
   function grantCacheKey(key: string, cookie: string | undefined): string {
     // every playlist and segment of one ladder shares one grant (the poster has its own)
-    const grantKey = key.startsWith('hls/') && !key.endsWith('/poster.jpg') ? key.split('/').slice(0, 3).join('/') : key;
+    const grantKey =
+      key.startsWith('hls/') && !key.endsWith('/poster.jpg') ? key.split('/').slice(0, 3).join('/') : key;
     return `${cookie ? createHash('sha256').update(cookie).digest('base64url') : ''} ${grantKey}`;
   }
 
@@ -113,11 +114,17 @@ export function createMediaService(deps: {
    * video, the account's current viewing token): at once, without a query. undefined for anything else, refusals
    * included, which only authorize() gives.
    */
-  function rememberedVisibility(key: string, cookie: string | undefined, viewingToken: string | undefined): MediaVisibility | undefined {
+  function rememberedVisibility(
+    key: string,
+    cookie: string | undefined,
+    viewingToken: string | undefined,
+  ): MediaVisibility | undefined {
     const grant = grants.get(grantCacheKey(key, cookie));
     if (!grant) return undefined;
     if (!grant.singleDeviceUserId) return grant.visibility;
-    return viewingToken !== undefined && viewing.rememberedCurrent(grant.singleDeviceUserId, viewingToken) === true ? grant.visibility : undefined;
+    return viewingToken !== undefined && viewing.rememberedCurrent(grant.singleDeviceUserId, viewingToken) === true
+      ? grant.visibility
+      : undefined;
   }
 
   /**
@@ -126,7 +133,11 @@ export function createMediaService(deps: {
    */
   async function authorize(
     key: string,
-    visitor: { cookie: string | undefined; viewingToken: string | undefined; currentUser: () => Promise<UserRow | null> },
+    visitor: {
+      cookie: string | undefined;
+      viewingToken: string | undefined;
+      currentUser: () => Promise<UserRow | null>;
+    },
   ): Promise<MediaVisibility> {
     const cacheKey = grantCacheKey(key, visitor.cookie);
     let grant = grants.get(cacheKey);
@@ -134,7 +145,10 @@ export function createMediaService(deps: {
       grant = await decide(key, await visitor.currentUser());
       grants.set(cacheKey, grant);
     }
-    if (grant.singleDeviceUserId && (!visitor.viewingToken || !(await viewing.isCurrent(grant.singleDeviceUserId, visitor.viewingToken)))) {
+    if (
+      grant.singleDeviceUserId &&
+      (!visitor.viewingToken || !(await viewing.isCurrent(grant.singleDeviceUserId, visitor.viewingToken)))
+    ) {
       throw new AppError('VIEWING_TOKEN_REPLACED');
     }
     return grant.visibility;

@@ -20,13 +20,18 @@ import { variantKey } from './picture-variants.ts';
 async function picture(width = 1090, height = 720, format: 'jpeg' | 'png' = 'jpeg') {
   const noise = Buffer.alloc(width * height * 3);
   for (let index = 0; index < noise.length; index++) noise[index] = (index * 7919) % 251;
-  return sharp(noise, { raw: { width, height, channels: 3 } })[format]().toBuffer();
+  return sharp(noise, { raw: { width, height, channels: 3 } })
+    [format]()
+    .toBuffer();
 }
 
 /** A store that records its writes, and can be told to fail those of copies. */
 function recording(storage: FileStorage) {
   const puts: string[] = [];
-  const state: { failCopies: boolean; beforeCopy: (() => Promise<void>) | null } = { failCopies: false, beforeCopy: null };
+  const state: { failCopies: boolean; beforeCopy: (() => Promise<void>) | null } = {
+    failCopies: false,
+    beforeCopy: null,
+  };
   const wrapped: FileStorage = {
     ...storage,
     async put(key, body) {
@@ -34,12 +39,17 @@ function recording(storage: FileStorage) {
       if (key.startsWith('variants/')) await state.beforeCopy?.();
       if (state.failCopies && key.startsWith('variants/')) {
         // as a full disk would: the body is read in part, then the write fails
-        return storage.put(key, Readable.from((async function* () {
-          for await (const chunk of body) {
-            yield chunk as Buffer;
-            throw new Error('ENOSPC: no space left on device');
-          }
-        })()));
+        return storage.put(
+          key,
+          Readable.from(
+            (async function* () {
+              for await (const chunk of body) {
+                yield chunk as Buffer;
+                throw new Error('ENOSPC: no space left on device');
+              }
+            })(),
+          ),
+        );
       }
       return storage.put(key, body);
     },
@@ -95,7 +105,8 @@ async function expectWebp(response: Awaited<ReturnType<typeof get>>, width: numb
   expect(meta.width).toBe(width);
 }
 
-const copiesMade = (key: string) => store.puts.filter((put) => put.startsWith('variants/') && put.endsWith(`/${key}.webp`));
+const copiesMade = (key: string) =>
+  store.puts.filter((put) => put.startsWith('variants/') && put.endsWith(`/${key}.webp`));
 
 describe('picture copies by width', () => {
   it('sends each allowed width of a public preview as a smaller WebP, cacheable like the original', async () => {
@@ -125,15 +136,18 @@ describe('picture copies by width', () => {
   it.each([
     ['a guest', () => guest, 401],
     ['a Basic member', () => basic, 403],
-  ])("refuses %s a copy of a Premium video's poster, as it refuses the poster, and makes none", async (_who, cookie, status) => {
-    for (const url of [`/media/${poster}`, `/media/${poster}?w=360`, `/media/${poster}?w=12345`]) {
-      const response = await get(url, cookie());
-      expect(response.statusCode, url).toBe(status);
-      expect(response.headers['content-type']).toContain('application/json');
-    }
-    expect(copiesMade(poster)).toEqual([]);
-    expect(await t.storage.stat(variantKey(poster, 360))).toBeNull();
-  });
+  ])(
+    "refuses %s a copy of a Premium video's poster, as it refuses the poster, and makes none",
+    async (_who, cookie, status) => {
+      for (const url of [`/media/${poster}`, `/media/${poster}?w=360`, `/media/${poster}?w=12345`]) {
+        const response = await get(url, cookie());
+        expect(response.statusCode, url).toBe(status);
+        expect(response.headers['content-type']).toContain('application/json');
+      }
+      expect(copiesMade(poster)).toEqual([]);
+      expect(await t.storage.stat(variantKey(poster, 360))).toBeNull();
+    },
+  );
 
   it.each([
     ['a Premium member', () => premium],
@@ -177,11 +191,17 @@ describe('picture copies by width', () => {
 });
 
 describe('bad widths', () => {
-  it.each([['500'], ['0'], ['-360'], ['360.0'], ['abc'], [''], ['99999']])('refuses w=%s with a clear message', async (w) => {
-    const response = await get(`/media/${paid.previewImage}?w=${w}`);
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({ code: 'VALIDATION', fields: { w: 'Ancho no disponible: usa 360, 480, 720 o 960 píxeles.' } });
-  });
+  it.each([['500'], ['0'], ['-360'], ['360.0'], ['abc'], [''], ['99999']])(
+    'refuses w=%s with a clear message',
+    async (w) => {
+      const response = await get(`/media/${paid.previewImage}?w=${w}`);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({
+        code: 'VALIDATION',
+        fields: { w: 'Ancho no disponible: usa 360, 480, 720 o 960 píxeles.' },
+      });
+    },
+  );
 
   it('refuses two widths at once', async () => {
     const response = await get(`/media/${paid.previewImage}?w=360&w=480`);
@@ -192,7 +212,10 @@ describe('bad widths', () => {
   it('refuses a width on a file that is not a picture', async () => {
     const response = await get(`/media/${paid.demoVideo}?w=360`);
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({ code: 'VALIDATION', fields: { w: 'Solo las imágenes (JPG, PNG o WebP) se sirven en otros anchos.' } });
+    expect(response.json()).toMatchObject({
+      code: 'VALIDATION',
+      fields: { w: 'Solo las imágenes (JPG, PNG o WebP) se sirven en otros anchos.' },
+    });
   });
 
   it('checks permission first: a guest asking a protected file with a width learns only that it is refused', async () => {
@@ -205,7 +228,10 @@ describe('made once', () => {
   it('makes one copy for two requests at once, then serves the stored one', async () => {
     const fresh = await createProcedure(t);
     await t.storage.put(fresh.previewImage!, Readable.from([source]));
-    const [a, b] = await Promise.all([get(`/media/${fresh.previewImage}?w=480`), get(`/media/${fresh.previewImage}?w=480`)]);
+    const [a, b] = await Promise.all([
+      get(`/media/${fresh.previewImage}?w=480`),
+      get(`/media/${fresh.previewImage}?w=480`),
+    ]);
     await expectWebp(a, 480);
     expect(b.rawPayload.equals(a.rawPayload)).toBe(true);
     expect(copiesMade(fresh.previewImage!)).toEqual([variantKey(fresh.previewImage!, 480)]);
@@ -250,7 +276,9 @@ describe('made once', () => {
       expect(await t.storage.stat(variantKey(fresh.previewImage!, 720))).toBeNull();
       const folder = path.join(t.storage.root!, 'variants', 'w720', ...fresh.previewImage!.split('/').slice(0, -1));
       expect(await readdir(folder).catch(() => [])).toEqual([]);
-      expect(logLines.some((line) => line.includes('picture variant not stored') && line.includes(fresh.previewImage!))).toBe(true);
+      expect(
+        logLines.some((line) => line.includes('picture variant not stored') && line.includes(fresh.previewImage!)),
+      ).toBe(true);
     } finally {
       store.state.failCopies = false;
     }
@@ -263,11 +291,17 @@ describe('copies of a picture that is gone', () => {
   it("deletes a picture's copies with it when an Admin deletes its procedure", async () => {
     const fresh = await createProcedure(t);
     await t.storage.put(fresh.previewImage!, Readable.from([source]));
-    for (const width of [360, 720] as const) await expectWebp(await get(`/media/${fresh.previewImage}?w=${width}`), width);
-    const response = await t.app.inject({ method: 'DELETE', url: `/api/admin/procedures/${fresh.id}`, headers: { cookie: admin, origin: testPublicUrl } });
+    for (const width of [360, 720] as const)
+      await expectWebp(await get(`/media/${fresh.previewImage}?w=${width}`), width);
+    const response = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/admin/procedures/${fresh.id}`,
+      headers: { cookie: admin, origin: testPublicUrl },
+    });
     expect(response.statusCode, response.body).toBe(200);
     expect(await t.storage.stat(fresh.previewImage!)).toBeNull();
-    for (const width of pictureVariantWidths) expect(await t.storage.stat(variantKey(fresh.previewImage!, width))).toBeNull();
+    for (const width of pictureVariantWidths)
+      expect(await t.storage.stat(variantKey(fresh.previewImage!, width))).toBeNull();
     expect((await get(`/media/${fresh.previewImage}?w=360`)).statusCode).toBe(404);
   });
 
@@ -277,7 +311,11 @@ describe('copies of a picture that is gone', () => {
     // the Admin's delete lands after the picture was read and before its copy is written
     store.state.beforeCopy = async () => {
       store.state.beforeCopy = null;
-      const response = await t.app.inject({ method: 'DELETE', url: `/api/admin/procedures/${fresh.id}`, headers: { cookie: admin, origin: testPublicUrl } });
+      const response = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/admin/procedures/${fresh.id}`,
+        headers: { cookie: admin, origin: testPublicUrl },
+      });
       expect(response.statusCode, response.body).toBe(200);
     };
     try {
@@ -301,25 +339,33 @@ describe('sources that cannot be copied', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('image/jpeg');
     expect(response.body).toBe('no es una imagen');
-    const warnings = logLines.filter((line) => line.includes('source cannot be decoded') && line.includes(broken.previewImage!));
+    const warnings = logLines.filter(
+      (line) => line.includes('source cannot be decoded') && line.includes(broken.previewImage!),
+    );
     expect(warnings).toHaveLength(1);
     expect(JSON.parse(warnings[0]!)).toMatchObject({ level: 40, key: broken.previewImage, width: 360 });
     expect(logLines.join('')).not.toContain(token);
     expect(logLines.join('')).not.toContain('?w=');
     // remembered for a while: the next request neither decodes nor logs again
     await get(`/media/${broken.previewImage}?w=360`);
-    expect(logLines.filter((line) => line.includes('source cannot be decoded') && line.includes(broken.previewImage!))).toHaveLength(1);
+    expect(
+      logLines.filter((line) => line.includes('source cannot be decoded') && line.includes(broken.previewImage!)),
+    ).toHaveLength(1);
     expect(copiesMade(broken.previewImage!)).toEqual([]);
   });
 
   it('sends a picture of too many pixels as it is (limitInputPixels), never decoding it', async () => {
     const huge = await createProcedure(t);
-    const bytes = await sharp({ create: { width: 8000, height: 6000, channels: 3, background: '#336699' } }).png().toBuffer();
+    const bytes = await sharp({ create: { width: 8000, height: 6000, channels: 3, background: '#336699' } })
+      .png()
+      .toBuffer();
     await t.storage.put(huge.previewImage!, Readable.from([bytes]));
     const response = await get(`/media/${huge.previewImage}?w=960`);
     expect(response.statusCode).toBe(200);
     expect(response.rawPayload.equals(bytes)).toBe(true);
-    const warning = logLines.find((line) => line.includes('source cannot be decoded') && line.includes(huge.previewImage!));
+    const warning = logLines.find(
+      (line) => line.includes('source cannot be decoded') && line.includes(huge.previewImage!),
+    );
     expect(warning).toContain('pixel limit');
   });
 
@@ -343,7 +389,10 @@ describe('copies behind nginx (MEDIA_ACCEL_REDIRECT)', () => {
       expect(response.headers['content-type']).toBe('image/webp');
       expect(response.headers['cache-control']).toBe('public, max-age=3600');
       expect(response.rawPayload.length).toBe(0);
-      expect((await sharp(path.join(accel.storage.root!, ...variantKey(procedure.previewImage!, 360).split('/'))).metadata()).width).toBe(360);
+      expect(
+        (await sharp(path.join(accel.storage.root!, ...variantKey(procedure.previewImage!, 360).split('/'))).metadata())
+          .width,
+      ).toBe(360);
       const refused = await accel.app.inject({ url: `/media/${procedure.guidePdf}?w=360` });
       expect(refused.statusCode).toBe(401);
       expect(refused.headers['x-accel-redirect']).toBeUndefined();
@@ -381,8 +430,13 @@ describe('copies on S3-compatible storage', () => {
     expect((await sharp(Buffer.from(await copy.arrayBuffer())).metadata()).width).toBe(480);
 
     const { cookie } = await signedInAs(onS3, { type: 'Gratis' });
-    const token = (await onS3.app.inject({ method: 'POST', url: '/api/viewing/token', headers: { cookie, origin: testPublicUrl } })).json().token;
-    const refused = await onS3.app.inject({ url: `/media/${procedure.fullVideo}?w=480&vt=${token}`, headers: { cookie } });
+    const token = (
+      await onS3.app.inject({ method: 'POST', url: '/api/viewing/token', headers: { cookie, origin: testPublicUrl } })
+    ).json().token;
+    const refused = await onS3.app.inject({
+      url: `/media/${procedure.fullVideo}?w=480&vt=${token}`,
+      headers: { cookie },
+    });
     expect(refused.statusCode).toBe(403);
     expect(refused.headers.location).toBeUndefined();
   });

@@ -17,15 +17,28 @@ export function registerManualPremiumRoutes(app: FastifyInstance, deps: { manual
   }));
   api.get(
     '/api/admin/manual-premium/candidates',
-    { schema: { querystring: z.object({ q: z.string().trim().max(100).optional() }), response: { 200: userPickSchema } } },
+    {
+      schema: {
+        querystring: z.object({ q: z.string().trim().max(100).optional() }),
+        response: { 200: userPickSchema },
+      },
+    },
     async (request) => ({ users: await deps.manualPremium.candidates(request.query.q) }),
   );
-  api.post('/api/admin/manual-premium/upgrade', { schema: { body: manualPremiumUpgradeSchema } }, async (request, reply) => {
-    await deps.manualPremium.upgrade(request.body.userId, request.body.period);
-    return reply.status(204).send();
-  });
-  api.post('/api/admin/manual-premium/downgrade', { schema: { body: manualPremiumDowngradeSchema } }, async (request, reply) => {
-    await deps.manualPremium.downgrade(request.body.userId);
-    return reply.status(204).send();
-  });
+  api.post(
+    '/api/admin/manual-premium/upgrade',
+    { schema: { body: manualPremiumUpgradeSchema } },
+    async (request, reply) => {
+      await deps.manualPremium.upgrade(request.body.userId, request.body.period);
+      return reply.status(204).send();
+    },
+  );
+  api.post(
+    '/api/admin/manual-premium/downgrade',
+    { schema: { body: manualPremiumDowngradeSchema } },
+    async (request, reply) => {
+      await deps.manualPremium.downgrade(request.body.userId);
+      return reply.status(204).send();
+    },
+  );
 }

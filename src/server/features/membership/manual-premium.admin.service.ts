@@ -7,11 +7,18 @@ import type { ManualPremiumPeriod, ManualPremiumRow } from '#shared/membership/m
 import type { MembershipService } from './membership.service.ts';
 
 /** Manual Premium (spec 3 §4): granted by an administrator for a month or a year, ending by itself at expiry. */
-export function createManualPremiumService(deps: { db: Db; membership: Pick<MembershipService, 'grantManualPremium' | 'endManualPremium'> }) {
+export function createManualPremiumService(deps: {
+  db: Db;
+  membership: Pick<MembershipService, 'grantManualPremium' | 'endManualPremium'>;
+}) {
   const { db } = deps;
 
   async function list(): Promise<ManualPremiumRow[]> {
-    const rows = await db.select().from(users).where(eq(users.subscriptionId, manualSubscriptionId)).orderBy(asc(users.email));
+    const rows = await db
+      .select()
+      .from(users)
+      .where(eq(users.subscriptionId, manualSubscriptionId))
+      .orderBy(asc(users.email));
     return rows.map((user) => ({
       id: user.id,
       name: user.name,
@@ -27,7 +34,13 @@ export function createManualPremiumService(deps: { db: Db; membership: Pick<Memb
     return db
       .select({ id: users.id, name: users.name, email: users.email })
       .from(users)
-      .where(and(eq(users.type, 'Gratis'), isNull(users.anonymizedAt), q ? ilike(users.email, containsPattern(q)) : undefined))
+      .where(
+        and(
+          eq(users.type, 'Gratis'),
+          isNull(users.anonymizedAt),
+          q ? ilike(users.email, containsPattern(q)) : undefined,
+        ),
+      )
       .orderBy(asc(users.email))
       .limit(50);
   }

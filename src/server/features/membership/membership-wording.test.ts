@@ -13,13 +13,20 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const day = 86_400_000;
-const membershipOf = async (cookie: string) => (await t.app.inject({ url: '/api/profile', headers: { cookie } })).json().membership;
-const mailTextsTo = async (email: string) => (await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, email))).map((mail) => mail.text);
+const membershipOf = async (cookie: string) =>
+  (await t.app.inject({ url: '/api/profile', headers: { cookie } })).json().membership;
+const mailTextsTo = async (email: string) =>
+  (await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, email))).map((mail) => mail.text);
 
 describe('what the membership says about dates', () => {
   it('a manual Premium shows when it ends and no next payment, since nothing will be charged', async () => {
     const paymentDay = new Date(Date.now() - 5 * day);
-    const { cookie } = await signedInAs(t, { type: 'Premium', subscriptionId: 'MANUAL', annualPlan: false, paymentDay });
+    const { cookie } = await signedInAs(t, {
+      type: 'Premium',
+      subscriptionId: 'MANUAL',
+      annualPlan: false,
+      paymentDay,
+    });
     expect(await membershipOf(cookie)).toMatchObject({
       isManual: true,
       nextPaymentDate: null,
@@ -29,7 +36,12 @@ describe('what the membership says about dates', () => {
   });
 
   it('a billed Premium shows its next payment date', async () => {
-    const { cookie } = await signedInAs(t, { type: 'Premium', subscriptionId: 'DEMO-SUB', annualPlan: false, paymentDay: new Date(Date.now() - 10 * day) });
+    const { cookie } = await signedInAs(t, {
+      type: 'Premium',
+      subscriptionId: 'DEMO-SUB',
+      annualPlan: false,
+      paymentDay: new Date(Date.now() - 10 * day),
+    });
     const membership = await membershipOf(cookie);
     expect(membership.isManual).toBe(false);
     expect(membership.nextPaymentDate).not.toBeNull();
@@ -52,6 +64,10 @@ describe('the failed-payment mail', () => {
     const subscriptionId = await subscribeAndApprove(t, cookie);
     await pressCheckout(t, subscriptionId, 'renew-fail');
     const texts = await mailTextsTo(user.email);
-    expect(texts.some((text) => text.includes('No se pudo realizar el pago de tu suscripción, tu membresía ha sido cambiada a básica.'))).toBe(true);
+    expect(
+      texts.some((text) =>
+        text.includes('No se pudo realizar el pago de tu suscripción, tu membresía ha sido cambiada a básica.'),
+      ),
+    ).toBe(true);
   });
 });

@@ -18,7 +18,9 @@ const longDate = (date: Date) =>
   new Intl.DateTimeFormat('es-MX', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(date);
 
 const planText = (annual: boolean) =>
-  annual ? `Premium anual (${formatUsd(planPriceCents.annual)})` : `Premium mensual (${formatUsd(planPriceCents.monthly)})`;
+  annual
+    ? `Premium anual (${formatUsd(planPriceCents.annual)})`
+    : `Premium mensual (${formatUsd(planPriceCents.monthly)})`;
 
 /** The account e-mails of sign-up, upgrade and downgrade. */
 export function accountMail(action: AccountMailAction, data: AccountMailData) {
@@ -70,12 +72,17 @@ export function paymentFailedMail(data: { name: string; publicUrl: string; wasPr
     data.wasPremium
       ? 'No se pudo realizar el pago de tu suscripción, tu membresía ha sido cambiada a básica.'
       : 'No se pudo realizar el pago de tu suscripción. Tu membresía sigue siendo Básica.',
-    data.wasPremium ? 'Puedes volver a suscribirte a Premium desde tu perfil cuando quieras.' : 'Puedes intentarlo de nuevo desde tu perfil cuando quieras.',
+    data.wasPremium
+      ? 'Puedes volver a suscribirte a Premium desde tu perfil cuando quieras.'
+      : 'Puedes intentarlo de nuevo desde tu perfil cuando quieras.',
   ];
   const link = `${data.publicUrl}/perfil`;
   return {
     subject: 'No se pudo realizar el pago de tu suscripción CxVet',
     text: `${paragraphs.join('\n\n')}\n\nTu perfil: ${link}`,
-    html: layoutMail('Pago no realizado', `${paragraphs.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n')}\n<p><a href="${escapeHtml(link)}">Ir a mi perfil</a></p>`),
+    html: layoutMail(
+      'Pago no realizado',
+      `${paragraphs.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n')}\n<p><a href="${escapeHtml(link)}">Ir a mi perfil</a></p>`,
+    ),
   };
 }

@@ -31,25 +31,44 @@ describe('POST /api/membership/downgrade', () => {
     const paid = await userRow(user.id);
     const response = await post('/api/membership/downgrade', cookie);
     expect(response.statusCode).toBe(200);
-    expect(response.json().membership).toMatchObject({ type: 'Gratis', paymentStatus: 'POR_TERMINAR', hasPremiumAccess: true, canReactivate: true, canDowngrade: false });
+    expect(response.json().membership).toMatchObject({
+      type: 'Gratis',
+      paymentStatus: 'POR_TERMINAR',
+      hasPremiumAccess: true,
+      canReactivate: true,
+      canDowngrade: false,
+    });
     await simulator(t).settled();
     const row = await userRow(user.id);
     expect(row).toMatchObject({ type: 'Gratis', paymentStatus: 'POR_TERMINAR', subscriptionId });
     expect(row.terminationDate!.toISOString()).toBe(nextPaymentDate(paid.paymentDay!, false).toISOString());
     expect((await t.app.services.paymentProvider.getSubscription(subscriptionId))!.status).toBe('SUSPENDED');
     expect((await me(cookie)).hasPremiumAccess).toBe(true);
-    const subjects = (await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, user.email))).map((mail) => mail.subject);
+    const subjects = (await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, user.email))).map(
+      (mail) => mail.subject,
+    );
     expect(subjects).toContain('Tu membresía CxVet cambiará a Básica');
   });
 
   it('answers SUBSCRIPTION_UNMAPPED_ERROR and changes nothing when the provider cannot suspend', async () => {
-    const { cookie, user } = await signedInAs(t, { type: 'Premium', subscriptionId: 'I-DESCONOCIDA', paymentDay: new Date() });
-    await t.db.insert(paymentSubscriptions).values({ userId: user.id, provider: 'simulado', providerSubscriptionId: 'I-DESCONOCIDA', plan: 'monthly', state: 'ACTIVA' });
+    const { cookie, user } = await signedInAs(t, {
+      type: 'Premium',
+      subscriptionId: 'I-DESCONOCIDA',
+      paymentDay: new Date(),
+    });
+    await t.db.insert(paymentSubscriptions).values({
+      userId: user.id,
+      provider: 'simulado',
+      providerSubscriptionId: 'I-DESCONOCIDA',
+      plan: 'monthly',
+      state: 'ACTIVA',
+    });
     const response = await post('/api/membership/downgrade', cookie);
     expect(response.statusCode).toBe(503);
     expect(response.json()).toMatchObject({
       code: 'SUBSCRIPTION_UNMAPPED_ERROR',
-      message: 'Por el momento no es posible suspender tu suscripción, por favor espera unos minutos e intenta de nuevo',
+      message:
+        'Por el momento no es posible suspender tu suscripción, por favor espera unos minutos e intenta de nuevo',
     });
     expect(await userRow(user.id)).toMatchObject({ type: 'Premium', paymentStatus: 'BIEN' });
   });
@@ -79,12 +98,21 @@ describe('POST /api/membership/reactivate', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json().membership).toMatchObject({ type: 'Premium', paymentStatus: 'BIEN', canDowngrade: true });
     await simulator(t).settled();
-    expect(await userRow(user.id)).toMatchObject({ type: 'Premium', paymentStatus: 'BIEN', terminationDate: null, subscriptionId });
+    expect(await userRow(user.id)).toMatchObject({
+      type: 'Premium',
+      paymentStatus: 'BIEN',
+      terminationDate: null,
+      subscriptionId,
+    });
     expect((await t.app.services.paymentProvider.getSubscription(subscriptionId))!.status).toBe('ACTIVE');
   });
 
   it('is refused once the paid period is over, and to members who are not POR_TERMINAR', async () => {
-    const ended = await signedInAs(t, { type: 'Gratis', paymentStatus: 'POR_TERMINAR', terminationDate: new Date(Date.now() - day) });
+    const ended = await signedInAs(t, {
+      type: 'Gratis',
+      paymentStatus: 'POR_TERMINAR',
+      terminationDate: new Date(Date.now() - day),
+    });
     expect((await post('/api/membership/reactivate', ended.cookie)).statusCode).toBe(409);
     const basic = await signedInAs(t, { type: 'Gratis' });
     expect((await post('/api/membership/reactivate', basic.cookie)).statusCode).toBe(409);
@@ -96,7 +124,10 @@ describe('POST /api/membership/check', () => {
   it('ends a downgrade past its date: Gratis/CANCELLED, provider subscription cancelled, and says so once', async () => {
     const { cookie, user, subscriptionId } = await providerPremium();
     await post('/api/membership/downgrade', cookie);
-    await t.db.update(users).set({ terminationDate: new Date(Date.now() - 1000) }).where(eq(users.id, user.id));
+    await t.db
+      .update(users)
+      .set({ terminationDate: new Date(Date.now() - 1000) })
+      .where(eq(users.id, user.id));
     const first = await post('/api/membership/check', cookie);
     expect(first.json()).toEqual({ changed: true });
     await simulator(t).settled();
@@ -107,7 +138,11 @@ describe('POST /api/membership/check', () => {
   });
 
   it('leaves a downgrade alone before its date', async () => {
-    const { cookie, user } = await signedInAs(t, { type: 'Gratis', paymentStatus: 'POR_TERMINAR', terminationDate: new Date(Date.now() + day) });
+    const { cookie, user } = await signedInAs(t, {
+      type: 'Gratis',
+      paymentStatus: 'POR_TERMINAR',
+      terminationDate: new Date(Date.now() + day),
+    });
     expect((await post('/api/membership/check', cookie)).json()).toEqual({ changed: false });
     expect((await userRow(user.id)).paymentStatus).toBe('POR_TERMINAR');
   });
@@ -122,11 +157,32 @@ describe('POST /api/membership/check', () => {
   });
 
   it('ends a manual Premium one period after its payment day', async () => {
-    const expired = await signedInAs(t, { type: 'Premium', subscriptionId: 'MANUAL', annualPlan: false, paymentDay: new Date(Date.now() - 31 * day) });
-    const monthly = await signedInAs(t, { type: 'Premium', subscriptionId: 'MANUAL', annualPlan: false, paymentDay: new Date(Date.now() - 29 * day) });
-    const annual = await signedInAs(t, { type: 'Premium', subscriptionId: 'MANUAL', annualPlan: true, paymentDay: new Date(Date.now() - 200 * day) });
+    const expired = await signedInAs(t, {
+      type: 'Premium',
+      subscriptionId: 'MANUAL',
+      annualPlan: false,
+      paymentDay: new Date(Date.now() - 31 * day),
+    });
+    const monthly = await signedInAs(t, {
+      type: 'Premium',
+      subscriptionId: 'MANUAL',
+      annualPlan: false,
+      paymentDay: new Date(Date.now() - 29 * day),
+    });
+    const annual = await signedInAs(t, {
+      type: 'Premium',
+      subscriptionId: 'MANUAL',
+      annualPlan: true,
+      paymentDay: new Date(Date.now() - 200 * day),
+    });
     expect((await post('/api/membership/check', expired.cookie)).json()).toEqual({ changed: true });
-    expect(await userRow(expired.user.id)).toMatchObject({ type: 'Gratis', paymentStatus: 'BIEN', subscriptionId: null, paymentDay: null, annualPlan: false });
+    expect(await userRow(expired.user.id)).toMatchObject({
+      type: 'Gratis',
+      paymentStatus: 'BIEN',
+      subscriptionId: null,
+      paymentDay: null,
+      annualPlan: false,
+    });
     expect((await post('/api/membership/check', monthly.cookie)).json()).toEqual({ changed: false });
     expect((await post('/api/membership/check', annual.cookie)).json()).toEqual({ changed: false });
   });
@@ -146,9 +202,21 @@ describe('POST /api/membership/check', () => {
 describe('the scheduled membership job', () => {
   it('applies every due change once, however many runners poll at the same time', async () => {
     const legacy = await createUser(t, { type: 'Legacy', terminationDate: new Date(Date.now() - 1000) });
-    const manual = await createUser(t, { type: 'Premium', subscriptionId: 'MANUAL', paymentDay: new Date(Date.now() - 40 * day) });
-    const leaving = await createUser(t, { type: 'Gratis', paymentStatus: 'POR_TERMINAR', terminationDate: new Date(Date.now() - 1000) });
-    const staying = await createUser(t, { type: 'Gratis', paymentStatus: 'POR_TERMINAR', terminationDate: new Date(Date.now() + day) });
+    const manual = await createUser(t, {
+      type: 'Premium',
+      subscriptionId: 'MANUAL',
+      paymentDay: new Date(Date.now() - 40 * day),
+    });
+    const leaving = await createUser(t, {
+      type: 'Gratis',
+      paymentStatus: 'POR_TERMINAR',
+      terminationDate: new Date(Date.now() - 1000),
+    });
+    const staying = await createUser(t, {
+      type: 'Gratis',
+      paymentStatus: 'POR_TERMINAR',
+      terminationDate: new Date(Date.now() + day),
+    });
     const runner = t.app.services.jobs;
     await runner.schedule('membership.sweep', { uniqueKey: 'test-sweep' });
     await runner.schedule('membership.sweep', { uniqueKey: 'test-sweep' });
@@ -166,12 +234,19 @@ describe('the scheduled membership job', () => {
 describe('upgrade from Basic', () => {
   it('goes through the provider and sends the UPGRADE e-mail', async () => {
     const { cookie, user } = await signedInAs(t, { type: 'Gratis', paymentStatus: 'CANCELLED' });
-    const start = await t.app.inject({ method: 'POST', url: '/api/payments/subscriptions', headers: { cookie, origin: testPublicUrl }, payload: { plan: 'monthly', returnTo: 'profile' } });
+    const start = await t.app.inject({
+      method: 'POST',
+      url: '/api/payments/subscriptions',
+      headers: { cookie, origin: testPublicUrl },
+      payload: { plan: 'monthly', returnTo: 'profile' },
+    });
     const { subscriptionId } = start.json();
     const back = await pressCheckout(t, subscriptionId, 'approve');
     expect(new URL(String(back.headers.location)).pathname).toBe('/perfil');
     expect(await userRow(user.id)).toMatchObject({ type: 'Premium', paymentStatus: 'BIEN', annualPlan: false });
-    const subjects = (await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, user.email))).map((mail) => mail.subject);
+    const subjects = (await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, user.email))).map(
+      (mail) => mail.subject,
+    );
     expect(subjects).toEqual(['Tu membresía CxVet ahora es Premium']);
   });
 });

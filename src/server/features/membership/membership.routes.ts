@@ -18,8 +18,12 @@ export function registerMembershipRoutes(app: FastifyInstance, deps: { membershi
   }));
 
   /** The startup check (checkAccountMembership): applies due scheduled changes of the signed-in member. */
-  api.post('/api/membership/check', { schema: { response: { 200: membershipCheckResponseSchema } } }, async (request) => {
-    const user = await requireUser(request);
-    return { changed: await membership.applyDueChanges(user.id) };
-  });
+  api.post(
+    '/api/membership/check',
+    { schema: { response: { 200: membershipCheckResponseSchema } } },
+    async (request) => {
+      const user = await requireUser(request);
+      return { changed: await membership.applyDueChanges(user.id) };
+    },
+  );
 }

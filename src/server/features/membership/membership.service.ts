@@ -23,7 +23,6 @@ import type { Membership } from '#shared/membership/membership.schemas.ts';
 import type { Plan } from '#shared/payments/payments.rules.ts';
 import { accountMail, paymentFailedMail, type AccountMailAction } from './membership.mails.ts';
 
-
 /**
  * Membership changes of spec 1 §4 and spec 3 §4: downgrade, reactivation, payment outcomes, scheduled changes,
  * manual Premium and the Admin promotion. The only code that updates a member's plan and payment state
@@ -53,7 +52,12 @@ export function createMembershipService(deps: {
     const [row] = await db
       .select()
       .from(paymentSubscriptions)
-      .where(and(eq(paymentSubscriptions.providerSubscriptionId, subscriptionId), eq(paymentSubscriptions.provider, provider.name)));
+      .where(
+        and(
+          eq(paymentSubscriptions.providerSubscriptionId, subscriptionId),
+          eq(paymentSubscriptions.provider, provider.name),
+        ),
+      );
     return row ?? null;
   }
 
@@ -67,7 +71,13 @@ export function createMembershipService(deps: {
   async function sendAccountMail(user: UserRow, action: AccountMailAction, paymentDate: Date | null) {
     await mailer.send({
       to: user.email,
-      ...accountMail(action, { name: user.name, accountType: user.type, annualPlan: user.annualPlan, paymentDate, publicUrl }),
+      ...accountMail(action, {
+        name: user.name,
+        accountType: user.type,
+        annualPlan: user.annualPlan,
+        paymentDate,
+        publicUrl,
+      }),
     });
   }
 
@@ -77,7 +87,10 @@ export function createMembershipService(deps: {
     const isManual = user.subscriptionId === manualSubscriptionId;
     // a manual Premium is never charged: it shows when it ends instead of a next payment
     const billed = user.type === 'Premium' && user.paymentDay !== null && !isManual;
-    const manualUntil = isManual && user.type === 'Premium' && user.paymentDay ? manualPremiumExpiry(user.paymentDay, user.annualPlan) : null;
+    const manualUntil =
+      isManual && user.type === 'Premium' && user.paymentDay
+        ? manualPremiumExpiry(user.paymentDay, user.annualPlan)
+        : null;
     return {
       type: user.type,
       paymentStatus: user.paymentStatus,
@@ -112,7 +125,8 @@ export function createMembershipService(deps: {
       await setSubscriptionState(mapped.providerSubscriptionId, 'SUSPENDIDA');
     }
     await stopOtherSubscriptions(user.id, mapped?.providerSubscriptionId ?? null);
-    const periodEnd = providerPeriodEnd ?? (user.paymentDay ? nextPaymentDate(user.paymentDay, user.annualPlan, at) : at);
+    const periodEnd =
+      providerPeriodEnd ?? (user.paymentDay ? nextPaymentDate(user.paymentDay, user.annualPlan, at) : at);
     const [updated] = await db
       .update(users)
       .set({ type: 'Gratis', paymentStatus: 'POR_TERMINAR', terminationDate: periodEnd, updatedAt: at })
@@ -144,7 +158,10 @@ export function createMembershipService(deps: {
         await provider.cancelSubscription(other.providerSubscriptionId, 'Cambio a membresía básica');
         await setSubscriptionState(other.providerSubscriptionId, 'CANCELADA');
       } catch (error) {
-        log.warn({ err: error, subscriptionId: other.providerSubscriptionId }, 'provider refused to cancel a second subscription');
+        log.warn(
+          { err: error, subscriptionId: other.providerSubscriptionId },
+          'provider refused to cancel a second subscription',
+        );
         throw new AppError('SUBSCRIPTION_UNMAPPED_ERROR');
       }
     }
@@ -193,7 +210,9 @@ export function createMembershipService(deps: {
         await provider
           .cancelSubscription(mapped.providerSubscriptionId, 'Fin del periodo pagado')
           .then(() => setSubscriptionState(mapped.providerSubscriptionId, 'CANCELADA'))
-          .catch((error: unknown) => log.warn({ err: error, subscriptionId: mapped.providerSubscriptionId }, 'provider cancel failed'));
+          .catch((error: unknown) =>
+            log.warn({ err: error, subscriptionId: mapped.providerSubscriptionId }, 'provider cancel failed'),
+          );
       }
       return true;
     }
@@ -208,7 +227,15 @@ export function createMembershipService(deps: {
     if (user.paymentDay && manualPremiumExpiry(user.paymentDay, user.annualPlan) > at) return false;
     const updated = await db
       .update(users)
-      .set({ type: 'Gratis', paymentStatus: 'BIEN', annualPlan: false, paymentDay: null, subscriptionId: null, terminationDate: null, updatedAt: at })
+      .set({
+        type: 'Gratis',
+        paymentStatus: 'BIEN',
+        annualPlan: false,
+        paymentDay: null,
+        subscriptionId: null,
+        terminationDate: null,
+        updatedAt: at,
+      })
       .where(and(eq(users.id, userId), eq(users.type, 'Premium'), eq(users.subscriptionId, manualSubscriptionId)))
       .returning({ id: users.id });
     return updated.length > 0;
@@ -223,9 +250,17 @@ export function createMembershipService(deps: {
       .from(users)
       .where(
         or(
-          and(eq(users.type, 'Gratis'), eq(users.paymentStatus, 'POR_TERMINAR'), or(isNull(users.terminationDate), lte(users.terminationDate, at))),
+          and(
+            eq(users.type, 'Gratis'),
+            eq(users.paymentStatus, 'POR_TERMINAR'),
+            or(isNull(users.terminationDate), lte(users.terminationDate, at)),
+          ),
           and(eq(users.type, 'Legacy'), isNotNull(users.terminationDate), lte(users.terminationDate, at)),
-          and(eq(users.type, 'Premium'), eq(users.subscriptionId, manualSubscriptionId), lte(users.paymentDay, manualCutoff)),
+          and(
+            eq(users.type, 'Premium'),
+            eq(users.subscriptionId, manualSubscriptionId),
+            lte(users.paymentDay, manualCutoff),
+          ),
         ),
       )
       .limit(batchSize);
@@ -237,12 +272,23 @@ export function createMembershipService(deps: {
   }
 
   /** A completed payment on a verified subscription: Premium, annualPlan per plan, paymentDay moved. */
-  async function activatePremium(userId: string, input: { subscriptionId: string; plan: Plan; paidAt: Date }): Promise<boolean> {
+  async function activatePremium(
+    userId: string,
+    input: { subscriptionId: string; plan: Plan; paidAt: Date },
+  ): Promise<boolean> {
     const at = now();
     const annualPlan = input.plan === 'annual';
     const [upgraded] = await db
       .update(users)
-      .set({ type: 'Premium', paymentStatus: 'BIEN', annualPlan, paymentDay: input.paidAt, subscriptionId: input.subscriptionId, terminationDate: null, updatedAt: at })
+      .set({
+        type: 'Premium',
+        paymentStatus: 'BIEN',
+        annualPlan,
+        paymentDay: input.paidAt,
+        subscriptionId: input.subscriptionId,
+        terminationDate: null,
+        updatedAt: at,
+      })
       .where(
         and(
           eq(users.id, userId),
@@ -259,7 +305,14 @@ export function createMembershipService(deps: {
     await db
       .update(users)
       .set({ paymentDay: input.paidAt, annualPlan, updatedAt: at })
-      .where(and(eq(users.id, userId), eq(users.subscriptionId, input.subscriptionId), eq(users.type, 'Premium'), sql`${users.paymentDay} is null or ${users.paymentDay} < ${input.paidAt}`));
+      .where(
+        and(
+          eq(users.id, userId),
+          eq(users.subscriptionId, input.subscriptionId),
+          eq(users.type, 'Premium'),
+          sql`${users.paymentDay} is null or ${users.paymentDay} < ${input.paidAt}`,
+        ),
+      );
     return false;
   }
 
@@ -279,7 +332,10 @@ export function createMembershipService(deps: {
       .returning();
     if (!failed) return false;
     // paymentDay is set only by a completed payment, so without one this was a first payment
-    await mailer.send({ to: failed.email, ...paymentFailedMail({ name: failed.name, publicUrl, wasPremium: failed.paymentDay !== null }) });
+    await mailer.send({
+      to: failed.email,
+      ...paymentFailedMail({ name: failed.name, publicUrl, wasPremium: failed.paymentDay !== null }),
+    });
     return true;
   }
 
@@ -325,7 +381,15 @@ export function createMembershipService(deps: {
     const at = now();
     const [granted] = await db
       .update(users)
-      .set({ type: 'Premium', paymentDay: at, subscriptionId: manualSubscriptionId, annualPlan, paymentStatus: 'BIEN', terminationDate: null, updatedAt: at })
+      .set({
+        type: 'Premium',
+        paymentDay: at,
+        subscriptionId: manualSubscriptionId,
+        annualPlan,
+        paymentStatus: 'BIEN',
+        terminationDate: null,
+        updatedAt: at,
+      })
       // two administrators at once: only the first finds the account still free
       .where(and(eq(users.id, userId), eq(users.type, 'Gratis')))
       .returning({ id: users.id });
@@ -339,7 +403,15 @@ export function createMembershipService(deps: {
     if (!canEndManualPremium(user)) throw new AppError('CONFLICT');
     await db
       .update(users)
-      .set({ type: 'Gratis', paymentDay: null, subscriptionId: null, terminationDate: null, paymentStatus: 'BIEN', annualPlan: false, updatedAt: now() })
+      .set({
+        type: 'Gratis',
+        paymentDay: null,
+        subscriptionId: null,
+        terminationDate: null,
+        paymentStatus: 'BIEN',
+        annualPlan: false,
+        updatedAt: now(),
+      })
       .where(and(eq(users.id, userId), eq(users.subscriptionId, manualSubscriptionId)));
   }
 

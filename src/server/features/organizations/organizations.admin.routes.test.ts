@@ -22,7 +22,13 @@ describe('organizations', () => {
       promoImage: 'Se requiere la imagen del promo.',
       promoLink: 'Este campo es requerido.',
     });
-    const noType = await call('PUT', `/api/admin/organizations/${randomUUID()}`, { title: 'X', type: '', logoImage: 'x', promoImage: null, promoLink: null });
+    const noType = await call('PUT', `/api/admin/organizations/${randomUUID()}`, {
+      title: 'X',
+      type: '',
+      logoImage: 'x',
+      promoImage: null,
+      promoLink: null,
+    });
     expect(noType.json().fields.type).toBe('Este campo es requerido.');
   });
 

@@ -49,11 +49,24 @@ export function createAdminOrganizationsService(deps: { db: Db; uploads: Uploads
     const current = await find(id);
     const folder = `organizations/${id}`;
     const { claimed, obsolete } = await uploads.plan([
-      { field: 'logoImage', next: input.logoImage, current: current?.logoImage ?? null, folder, kinds: uploadTargets['organization-logo'].kinds },
-      { field: 'promoImage', next: promoImage, current: current?.promoImage ?? null, folder, kinds: uploadTargets['organization-promo'].kinds },
+      {
+        field: 'logoImage',
+        next: input.logoImage,
+        current: current?.logoImage ?? null,
+        folder,
+        kinds: uploadTargets['organization-logo'].kinds,
+      },
+      {
+        field: 'promoImage',
+        next: promoImage,
+        current: current?.promoImage ?? null,
+        folder,
+        kinds: uploadTargets['organization-promo'].kinds,
+      },
     ]);
     // a promo uploaded before switching to Universidad is not kept
-    const dropped = !isCompany && input.promoImage && input.promoImage !== current?.promoImage ? [input.promoImage] : [];
+    const dropped =
+      !isCompany && input.promoImage && input.promoImage !== current?.promoImage ? [input.promoImage] : [];
     const values = { title: input.title, type: input.type, logoImage: input.logoImage, promoImage, promoLink };
     const [row] = await db.transaction(async (tx) => {
       const saved = await tx

@@ -4,10 +4,24 @@ import { createTestApp, createTestDatabase, testPublicUrl, type TestApp } from '
 import { loginCookie, signedInAs } from '#server/testing/factories.ts';
 import { seedDemo } from '#server/db/seed/demo.ts';
 import { demoAccounts, demoPassword } from '#server/db/seed/demo-accounts.ts';
-import { jobs, mailOutbox, paymentSubscriptions, paymentWebhookEvents, payments, users } from '#server/db/schema/index.ts';
+import {
+  jobs,
+  mailOutbox,
+  paymentSubscriptions,
+  paymentWebhookEvents,
+  payments,
+  users,
+} from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
 import type { OrderEvent } from './payments.service.ts';
-import { captureWebhooks, pressCheckout, settle, simulator, startSubscription, subscribeAndApprove } from './payments.testing.ts';
+import {
+  captureWebhooks,
+  pressCheckout,
+  settle,
+  simulator,
+  startSubscription,
+  subscribeAndApprove,
+} from './payments.testing.ts';
 
 let t: TestApp;
 const orderEvents: OrderEvent[] = [];
@@ -26,7 +40,12 @@ const providerStatus = async (app: TestApp, id: string) => (await simulator(app)
 const downgrade = (app: TestApp, cookie: string) =>
   app.app.inject({ method: 'POST', url: '/api/membership/downgrade', headers: { cookie, origin: testPublicUrl } });
 const start = (cookie: string) =>
-  t.app.inject({ method: 'POST', url: '/api/payments/subscriptions', headers: { cookie, origin: testPublicUrl }, payload: { plan: 'monthly' } });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/payments/subscriptions',
+    headers: { cookie, origin: testPublicUrl },
+    payload: { plan: 'monthly' },
+  });
 
 describe('one live provider subscription per account', () => {
   it('cancels the first checkout when it is approved after a second one already made the member Premium', async () => {
@@ -55,7 +74,11 @@ describe('one live provider subscription per account', () => {
     const fresh = await startSubscription(t, cookie);
     expect(await providerStatus(t, old)).toBe('CANCELLED');
     await pressCheckout(t, fresh.subscriptionId, 'approve');
-    expect(await userRow(t, user.id)).toMatchObject({ type: 'Premium', paymentStatus: 'BIEN', subscriptionId: fresh.subscriptionId });
+    expect(await userRow(t, user.id)).toMatchObject({
+      type: 'Premium',
+      paymentStatus: 'BIEN',
+      subscriptionId: fresh.subscriptionId,
+    });
   });
 
   it('refuses a new checkout while the first one has been approved and is being paid', async () => {
@@ -120,15 +143,23 @@ describe('webhooks through the job runner', () => {
 
     // a new process on the same database; the failed jobs' backoff has passed
     const after = await createTestApp({}, { database });
-    await after.db.update(jobs).set({ runAt: new Date(Date.now() - 1000) }).where(sql`${jobs.doneAt} is null`);
+    await after.db
+      .update(jobs)
+      .set({ runAt: new Date(Date.now() - 1000) })
+      .where(sql`${jobs.doneAt} is null`);
     await settle(after);
     expect(await userRow(after, user.id)).toMatchObject({ type: 'Premium', paymentStatus: 'BIEN', subscriptionId });
     expect(await after.db.select().from(payments).where(eq(payments.userId, user.id))).toHaveLength(1);
     const mails = await after.db.select().from(mailOutbox).where(eq(mailOutbox.to, user.email));
     expect(mails.map((mail) => mail.subject)).toEqual(['Tu membresía CxVet ahora es Premium']);
-    expect((await after.db.select().from(paymentWebhookEvents)).every((event) => event.processedAt !== null)).toBe(true);
+    expect((await after.db.select().from(paymentWebhookEvents)).every((event) => event.processedAt !== null)).toBe(
+      true,
+    );
     // running the jobs again changes nothing
-    await after.db.update(jobs).set({ runAt: new Date(Date.now() - 1000) }).where(sql`${jobs.doneAt} is null`);
+    await after.db
+      .update(jobs)
+      .set({ runAt: new Date(Date.now() - 1000) })
+      .where(sql`${jobs.doneAt} is null`);
     await settle(after);
     expect(await after.db.select().from(mailOutbox).where(eq(mailOutbox.to, user.email))).toHaveLength(1);
     await after.close();
@@ -143,10 +174,18 @@ describe('webhooks through the job runner', () => {
     await pressCheckout(t, subscriptionId, 'approve');
     capture.restore();
     const activated = capture.captured.find((each) => each.type === 'BILLING.SUBSCRIPTION.ACTIVATED')!;
-    const response = await t.app.inject({ method: 'POST', url: '/api/payments/webhooks/simulado', headers: activated.headers, payload: activated.rawBody });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/payments/webhooks/simulado',
+      headers: activated.headers,
+      payload: activated.rawBody,
+    });
     expect(response.json()).toEqual({ received: true, outcome: 'stored' });
     const eventId = JSON.parse(activated.rawBody).id as string;
-    const [queued] = await t.db.select().from(jobs).where(eq(jobs.uniqueKey, `webhook:${eventId}`));
+    const [queued] = await t.db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.uniqueKey, `webhook:${eventId}`));
     expect(queued).toBeDefined();
     await settle(t);
   });
@@ -165,7 +204,11 @@ describe('simulated subscriptions after a restart', () => {
     expect(response.statusCode).toBe(200);
     expect(await userRow(after, user.id)).toMatchObject({ type: 'Gratis', paymentStatus: 'POR_TERMINAR' });
     expect(await providerStatus(after, subscriptionId)).toBe('SUSPENDED');
-    const back = await after.app.inject({ method: 'POST', url: '/api/membership/reactivate', headers: { cookie, origin: testPublicUrl } });
+    const back = await after.app.inject({
+      method: 'POST',
+      url: '/api/membership/reactivate',
+      headers: { cookie, origin: testPublicUrl },
+    });
     expect(back.statusCode).toBe(200);
     expect(await providerStatus(after, subscriptionId)).toBe('ACTIVE');
     await after.close();
@@ -175,22 +218,26 @@ describe('simulated subscriptions after a restart', () => {
 });
 
 describe('the seeded Premium member (issue #14, item 2)', () => {
-  it('can downgrade, also after a restart, because the simulated provider knows the demo subscription', restartTimeout, async () => {
-    const database = await createTestDatabase();
-    const first = await createTestApp({}, { database });
-    await seedDemo({ database: first.database, storage: first.storage, accounts: first.app.services.accounts });
-    await first.close();
-    const after = await createTestApp({}, { database });
-    const premium = demoAccounts.find((account) => account.type === 'Premium')!;
-    const cookie = await loginCookie(after, premium.email, demoPassword);
-    const response = await downgrade(after, cookie);
-    expect(response.statusCode).toBe(200);
-    expect(response.json().membership).toMatchObject({ type: 'Gratis', paymentStatus: 'POR_TERMINAR' });
-    expect(await providerStatus(after, 'DEMO-SUB')).toBe('SUSPENDED');
-    await after.close();
-    await database.close();
-    await database.drop();
-  });
+  it(
+    'can downgrade, also after a restart, because the simulated provider knows the demo subscription',
+    restartTimeout,
+    async () => {
+      const database = await createTestDatabase();
+      const first = await createTestApp({}, { database });
+      await seedDemo({ database: first.database, storage: first.storage, accounts: first.app.services.accounts });
+      await first.close();
+      const after = await createTestApp({}, { database });
+      const premium = demoAccounts.find((account) => account.type === 'Premium')!;
+      const cookie = await loginCookie(after, premium.email, demoPassword);
+      const response = await downgrade(after, cookie);
+      expect(response.statusCode).toBe(200);
+      expect(response.json().membership).toMatchObject({ type: 'Gratis', paymentStatus: 'POR_TERMINAR' });
+      expect(await providerStatus(after, 'DEMO-SUB')).toBe('SUSPENDED');
+      await after.close();
+      await database.close();
+      await database.drop();
+    },
+  );
 });
 
 describe('orders (one-off payments) through the simulated provider', () => {
@@ -205,19 +252,29 @@ describe('orders (one-off payments) through the simulated provider', () => {
     });
   };
   const pressOrder = (id: string, action: Parameters<typeof pressCheckout>[2]) => pressCheckout(t, id, action, 'orden');
-  const eventsOf = (orderId: string) => orderEvents.filter((event) => event.orderId === orderId).map((event) => event.kind);
+  const eventsOf = (orderId: string) =>
+    orderEvents.filter((event) => event.orderId === orderId).map((event) => event.kind);
 
   it('capture once after approval, and tell the order handlers it completed', async () => {
     const { user } = await signedInAs(t, { type: 'Gratis' });
     const order = await startOrder(user.id, 'diploma-1');
     const row = await userRow(t, user.id);
-    await expect(t.app.services.payments.captureVerifiedOrder(row, order.id, { amountCents: 150_000, description: 'Diplomado' })).rejects.toThrow(AppError);
+    await expect(
+      t.app.services.payments.captureVerifiedOrder(row, order.id, { amountCents: 150_000, description: 'Diplomado' }),
+    ).rejects.toThrow(AppError);
     await pressOrder(order.id, 'approve');
-    const captured = await t.app.services.payments.captureVerifiedOrder(row, order.id, { amountCents: 150_000, description: 'Diplomado' });
+    const captured = await t.app.services.payments.captureVerifiedOrder(row, order.id, {
+      amountCents: 150_000,
+      description: 'Diplomado',
+    });
     expect(captured).toMatchObject({ status: 'COMPLETED', captureStatus: 'COMPLETED' });
     await settle(t);
     expect(eventsOf(order.id)).toEqual(['completed']);
-    expect(orderEvents.find((event) => event.orderId === order.id)).toMatchObject({ userId: user.id, amountCents: 150_000, reference: 'diploma-1' });
+    expect(orderEvents.find((event) => event.orderId === order.id)).toMatchObject({
+      userId: user.id,
+      amountCents: 150_000,
+      reference: 'diploma-1',
+    });
     const history = await t.db.select().from(payments).where(eq(payments.userId, user.id));
     expect(history).toMatchObject([{ kind: 'order', result: 'COMPLETADO', amountCents: 150_000 }]);
   });
@@ -228,7 +285,9 @@ describe('orders (one-off payments) through the simulated provider', () => {
     const order = await startOrder(user.id, 'diploma-2');
     await pressOrder(order.id, 'approve');
     const capture = (userId: string, amountCents: number) =>
-      userRow(t, userId).then((row) => t.app.services.payments.captureVerifiedOrder(row, order.id, { amountCents, description: 'x' }));
+      userRow(t, userId).then((row) =>
+        t.app.services.payments.captureVerifiedOrder(row, order.id, { amountCents, description: 'x' }),
+      );
     await expect(capture(other.user.id, 150_000)).rejects.toMatchObject({ code: 'FORBIDDEN' });
     await expect(capture(user.id, 100)).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });
@@ -238,7 +297,9 @@ describe('orders (one-off payments) through the simulated provider', () => {
     const order = await startOrder(user.id, 'diploma-3');
     await pressOrder(order.id, 'approve-pending');
     const row = await userRow(t, user.id);
-    await expect(t.app.services.payments.captureVerifiedOrder(row, order.id, { amountCents: 150_000, description: 'Diplomado' })).rejects.toMatchObject({
+    await expect(
+      t.app.services.payments.captureVerifiedOrder(row, order.id, { amountCents: 150_000, description: 'Diplomado' }),
+    ).rejects.toMatchObject({
       code: 'PAYMENT_PENDING',
     });
     await settle(t);

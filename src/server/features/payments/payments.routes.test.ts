@@ -23,14 +23,23 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const userRow = async (id: string) => (await t.db.select().from(users).where(eq(users.id, id)))[0]!;
-const mailsTo = async (email: string) => (await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, email))).map((mail) => mail.subject);
+const mailsTo = async (email: string) =>
+  (await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, email))).map((mail) => mail.subject);
 const confirm = (cookie: string, id: string) =>
-  t.app.inject({ method: 'POST', url: `/api/payments/subscriptions/${id}/confirm`, headers: { cookie, origin: testPublicUrl } });
+  t.app.inject({
+    method: 'POST',
+    url: `/api/payments/subscriptions/${id}/confirm`,
+    headers: { cookie, origin: testPublicUrl },
+  });
 
 describe('GET /api/payments/config', () => {
   it('names the simulated provider and the plan prices', async () => {
     const response = await t.app.inject({ url: '/api/payments/config' });
-    expect(response.json()).toEqual({ provider: 'simulado', providerName: 'Pago simulado', prices: { monthly: 999, annual: 9990 } });
+    expect(response.json()).toEqual({
+      provider: 'simulado',
+      providerName: 'Pago simulado',
+      prices: { monthly: 999, annual: 9990 },
+    });
   });
 });
 
@@ -43,7 +52,8 @@ describe('subscribing through the simulated provider', () => {
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('Premium anual');
     expect(page.body).toContain('99.90 USD');
-    for (const label of ['Aprobar suscripción', 'Simular pago rechazado', 'Cancelar y volver']) expect(page.body).toContain(label);
+    for (const label of ['Aprobar suscripción', 'Simular pago rechazado', 'Cancelar y volver'])
+      expect(page.body).toContain(label);
   });
 
   it('makes the member Premium with the plan, payment day and a payment row once the provider confirms the payment', async () => {
@@ -59,7 +69,9 @@ describe('subscribing through the simulated provider', () => {
     expect(row).toMatchObject({ type: 'Premium', paymentStatus: 'BIEN', annualPlan: true, subscriptionId });
     expect(Date.now() - row.paymentDay!.getTime()).toBeLessThan(60_000);
     const history = await t.db.select().from(payments).where(eq(payments.userId, user.id));
-    expect(history).toMatchObject([{ kind: 'subscription', result: 'COMPLETADO', amountCents: 9990, description: 'Premium anual' }]);
+    expect(history).toMatchObject([
+      { kind: 'subscription', result: 'COMPLETADO', amountCents: 9990, description: 'Premium anual' },
+    ]);
     expect(await mailsTo(user.email)).toEqual(['Tu membresía CxVet ahora es Premium']);
 
     const confirmed = await confirm(cookie, subscriptionId);
@@ -76,7 +88,7 @@ describe('subscribing through the simulated provider', () => {
     expect((await userRow(user.id)).type).toBe('Gratis');
   });
 
-  it('does not let a member confirm someone else\'s subscription, or one we never created', async () => {
+  it("does not let a member confirm someone else's subscription, or one we never created", async () => {
     const owner = await signedInAs(t, { type: 'Gratis' });
     const other = await signedInAs(t, { type: 'Gratis' });
     const { subscriptionId } = await startSubscription(t, owner.cookie);
@@ -111,7 +123,9 @@ describe('subscribing through the simulated provider', () => {
     expect(await mailsTo(user.email)).toContain('No se pudo realizar el pago de tu suscripción CxVet');
     await pressCheckout(t, subscriptionId, 'renew');
     expect(await userRow(user.id)).toMatchObject({ type: 'Premium', paymentStatus: 'BIEN' });
-    const results = (await t.db.select().from(payments).where(eq(payments.userId, user.id))).map((row) => row.result).sort();
+    const results = (await t.db.select().from(payments).where(eq(payments.userId, user.id)))
+      .map((row) => row.result)
+      .sort();
     expect(results).toEqual(['COMPLETADO', 'COMPLETADO', 'FALLIDO']);
   });
 
@@ -129,15 +143,28 @@ describe('subscribing through the simulated provider', () => {
     const subscriptionId = await subscribeAndApprove(t, cookie);
     await pressCheckout(t, subscriptionId, 'provider-cancel');
     expect(await userRow(user.id)).toMatchObject({ type: 'Gratis', paymentStatus: 'CANCELLED' });
-    const [row] = await t.db.select().from(paymentSubscriptions).where(eq(paymentSubscriptions.providerSubscriptionId, subscriptionId));
+    const [row] = await t.db
+      .select()
+      .from(paymentSubscriptions)
+      .where(eq(paymentSubscriptions.providerSubscriptionId, subscriptionId));
     expect(row!.state).toBe('CANCELADA');
   });
 
   it('is refused to a guest, and to a member who is already Premium', async () => {
-    const guest = await t.app.inject({ method: 'POST', url: '/api/payments/subscriptions', headers: { origin: testPublicUrl }, payload: { plan: 'monthly' } });
+    const guest = await t.app.inject({
+      method: 'POST',
+      url: '/api/payments/subscriptions',
+      headers: { origin: testPublicUrl },
+      payload: { plan: 'monthly' },
+    });
     expect(guest.statusCode).toBe(401);
     const { cookie } = await signedInAs(t, { type: 'Premium' });
-    const premium = await t.app.inject({ method: 'POST', url: '/api/payments/subscriptions', headers: { cookie, origin: testPublicUrl }, payload: { plan: 'monthly' } });
+    const premium = await t.app.inject({
+      method: 'POST',
+      url: '/api/payments/subscriptions',
+      headers: { cookie, origin: testPublicUrl },
+      payload: { plan: 'monthly' },
+    });
     expect(premium.statusCode).toBe(409);
     expect((await t.app.inject({ url: '/api/profile/payments' })).statusCode).toBe(401);
   });
@@ -145,8 +172,15 @@ describe('subscribing through the simulated provider', () => {
 
 describe('webhooks', () => {
   it('are refused with a forged or missing signature, and nothing is stored', async () => {
-    const rawBody = JSON.stringify({ id: 'WH-FORGED-1', event_type: 'PAYMENT.SALE.COMPLETED', resource: { billing_agreement_id: 'I-X' } });
-    const forged = await postWebhook(t, rawBody, { 'content-type': 'application/json', 'x-simulado-signature': signSimulatedWebhook('otro-secreto', rawBody) });
+    const rawBody = JSON.stringify({
+      id: 'WH-FORGED-1',
+      event_type: 'PAYMENT.SALE.COMPLETED',
+      resource: { billing_agreement_id: 'I-X' },
+    });
+    const forged = await postWebhook(t, rawBody, {
+      'content-type': 'application/json',
+      'x-simulado-signature': signSimulatedWebhook('otro-secreto', rawBody),
+    });
     expect(forged.statusCode).toBe(401);
     const missing = await postWebhook(t, rawBody, { 'content-type': 'application/json' });
     expect(missing.statusCode).toBe(401);
@@ -157,11 +191,17 @@ describe('webhooks', () => {
       'x-simulado-signature': signSimulatedWebhook(simulatedSecret(t), rawBody, Date.now() - 10 * 60_000),
     });
     expect(stale.statusCode).toBe(401);
-    expect(await t.db.select().from(paymentWebhookEvents).where(eq(paymentWebhookEvents.id, 'WH-FORGED-1'))).toHaveLength(0);
+    expect(
+      await t.db.select().from(paymentWebhookEvents).where(eq(paymentWebhookEvents.id, 'WH-FORGED-1')),
+    ).toHaveLength(0);
   });
 
   it('do not need our Origin, since the provider posts them', async () => {
-    const rawBody = JSON.stringify({ id: 'WH-ORIGIN-1', event_type: 'BILLING.SUBSCRIPTION.CREATED', resource: { id: 'I-NONE' } });
+    const rawBody = JSON.stringify({
+      id: 'WH-ORIGIN-1',
+      event_type: 'BILLING.SUBSCRIPTION.CREATED',
+      resource: { id: 'I-NONE' },
+    });
     const response = await postWebhook(t, rawBody, { ...signedHeaders(t, rawBody), origin: 'https://api.paypal.com' });
     expect(response.statusCode).toBe(200);
   });
@@ -173,7 +213,9 @@ describe('webhooks', () => {
     await pressCheckout(t, subscriptionId, 'approve');
     capture.restore();
     const activated = capture.captured.find((each) => each.type === 'BILLING.SUBSCRIPTION.ACTIVATED')!;
-    const responses = await Promise.all(Array.from({ length: 5 }, () => postWebhook(t, activated.rawBody, activated.headers)));
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, () => postWebhook(t, activated.rawBody, activated.headers)),
+    );
     expect(responses.map((response) => response.statusCode)).toEqual([200, 200, 200, 200, 200]);
     expect(responses.filter((response) => response.json().outcome === 'stored')).toHaveLength(1);
     await t.app.services.jobs.runDue();
@@ -200,11 +242,25 @@ describe('webhooks', () => {
       if (order === 'shuffled') events.push(events.shift()!, events.shift()!);
       for (const event of events) expect((await deliverWebhook(t, event.rawBody, event.headers)).statusCode).toBe(200);
       const row = await userRow(user.id);
-      const results = (await t.db.select().from(payments).where(eq(payments.userId, user.id))).map((each) => each.result).sort();
-      return { type: row.type, paymentStatus: row.paymentStatus, subscriptionMatches: row.subscriptionId === subscriptionId, results, mails: (await mailsTo(user.email)).filter((subject) => subject.startsWith('No se pudo')).length };
+      const results = (await t.db.select().from(payments).where(eq(payments.userId, user.id)))
+        .map((each) => each.result)
+        .sort();
+      return {
+        type: row.type,
+        paymentStatus: row.paymentStatus,
+        subscriptionMatches: row.subscriptionId === subscriptionId,
+        results,
+        mails: (await mailsTo(user.email)).filter((subject) => subject.startsWith('No se pudo')).length,
+      };
     };
     const forward = await runScenario('forward');
-    expect(forward).toEqual({ type: 'Gratis', paymentStatus: 'FALLIDO', subscriptionMatches: true, results: ['COMPLETADO', 'COMPLETADO', 'FALLIDO'], mails: 1 });
+    expect(forward).toEqual({
+      type: 'Gratis',
+      paymentStatus: 'FALLIDO',
+      subscriptionMatches: true,
+      results: ['COMPLETADO', 'COMPLETADO', 'FALLIDO'],
+      mails: 1,
+    });
     expect(await runScenario('reverse')).toEqual(forward);
     expect(await runScenario('shuffled')).toEqual(forward);
   });
@@ -221,7 +277,12 @@ describe('webhooks', () => {
   });
 
   it('answer 404 for a provider that is not configured', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/api/payments/webhooks/paypal', headers: { 'content-type': 'application/json' }, payload: '{}' });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/payments/webhooks/paypal',
+      headers: { 'content-type': 'application/json' },
+      payload: '{}',
+    });
     expect(response.statusCode).toBe(404);
   });
 });

@@ -21,7 +21,10 @@ declare module 'fastify' {
   }
 }
 
-export function registerPaymentRoutes(app: FastifyInstance, deps: { payments: PaymentsService; jobs: Pick<JobRunner, 'runDue'> }) {
+export function registerPaymentRoutes(
+  app: FastifyInstance,
+  deps: { payments: PaymentsService; jobs: Pick<JobRunner, 'runDue'> },
+) {
   const { payments, jobs } = deps;
   const { provider } = payments;
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -44,28 +47,39 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: { payments: Pa
   api.post(
     '/api/payments/subscriptions/:id/confirm',
     {
-      schema: { params: z.object({ id: z.string().min(1).max(100) }), response: { 200: confirmSubscriptionResponseSchema } },
+      schema: {
+        params: z.object({ id: z.string().min(1).max(100) }),
+        response: { 200: confirmSubscriptionResponseSchema },
+      },
     },
     async (request) => payments.confirmSubscription(await requireUser(request), request.params.id),
   );
 
-  api.get('/api/profile/payments', { schema: { response: { 200: paymentHistoryResponseSchema } } }, async (request, reply) => {
-    const user = await requireUser(request);
-    reply.header('cache-control', 'no-store');
-    return { payments: await payments.history(user.id) };
-  });
+  api.get(
+    '/api/profile/payments',
+    { schema: { response: { 200: paymentHistoryResponseSchema } } },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      reply.header('cache-control', 'no-store');
+      return { payments: await payments.history(user.id) };
+    },
+  );
 
   // Webhooks need the exact bytes that were signed, so this scope keeps the raw body.
   void app.register(async (scope) => {
     scope.removeContentTypeParser('application/json');
-    scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 256 * 1024 }, (request, body, done) => {
-      (request as FastifyRequest).rawBody = body as string;
-      try {
-        done(null, JSON.parse(body as string));
-      } catch {
-        done(null, {});
-      }
-    });
+    scope.addContentTypeParser(
+      'application/json',
+      { parseAs: 'string', bodyLimit: 256 * 1024 },
+      (request, body, done) => {
+        (request as FastifyRequest).rawBody = body as string;
+        try {
+          done(null, JSON.parse(body as string));
+        } catch {
+          done(null, {});
+        }
+      },
+    );
     scope.post('/api/payments/webhooks/:provider', async (request, reply) => {
       const { provider: name } = request.params as { provider: string };
       if (name !== provider.name) return reply.status(404).send(errorBody('NOT_FOUND'));
@@ -74,7 +88,10 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: { payments: Pa
       // stored and queued in one transaction; the job applies it (now, or after a crash, on the next poll)
       const outcome = await payments.receiveWebhook(event);
       if (outcome === 'stored') {
-        setImmediate(() => void jobs.runDue().catch((error: unknown) => request.log.error({ err: error }, 'payments job pass failed')));
+        setImmediate(
+          () =>
+            void jobs.runDue().catch((error: unknown) => request.log.error({ err: error }, 'payments job pass failed')),
+        );
       }
       return { received: true, outcome };
     });

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { ProviderOrder, ProviderSubscription, ProviderTransaction } from '#server/services/payments/payment-provider.ts';
+import type {
+  ProviderOrder,
+  ProviderSubscription,
+  ProviderTransaction,
+} from '#server/services/payments/payment-provider.ts';
 import { cutToLimit, orderEventKind, subscriptionOutcome } from './payments.rules.ts';
 
 const paid = { amountCents: 999, time: new Date('2026-11-01T00:00:00Z') };
@@ -30,8 +34,16 @@ describe('subscriptionOutcome', () => {
     ['active and paid', { lastPayment: paid }, 'activate'],
     ['active, paid after an earlier failure', { lastPayment: paid, lastFailedPayment: failedEarlier }, 'activate'],
     ['active, failed after the last payment', { lastPayment: paid, lastFailedPayment: failedLater }, 'fail'],
-    ['active, PayPal counting a failed renewal (no last_failed_payment read)', { lastPayment: paid, failedPaymentsCount: 1 }, 'fail'],
-    ['suspended by PayPal after repeated failures', { status: 'SUSPENDED', lastPayment: paid, failedPaymentsCount: 3 }, 'fail'],
+    [
+      'active, PayPal counting a failed renewal (no last_failed_payment read)',
+      { lastPayment: paid, failedPaymentsCount: 1 },
+      'fail',
+    ],
+    [
+      'suspended by PayPal after repeated failures',
+      { status: 'SUSPENDED', lastPayment: paid, failedPaymentsCount: 3 },
+      'fail',
+    ],
     ['suspended after a failure', { status: 'SUSPENDED', lastFailedPayment: failedLater }, 'fail'],
     ['suspended by the member (downgrade)', { status: 'SUSPENDED', lastPayment: paid }, 'none'],
     ['cancelled', { status: 'CANCELLED', lastPayment: paid }, 'cancel'],
@@ -50,7 +62,15 @@ describe('subscriptionOutcome', () => {
 });
 
 describe('orderEventKind', () => {
-  const order: ProviderOrder = { id: 'O', status: 'COMPLETED', amountCents: 100, currency: 'USD', customId: 'u', captureId: 'C', captureStatus: 'COMPLETED' };
+  const order: ProviderOrder = {
+    id: 'O',
+    status: 'COMPLETED',
+    amountCents: 100,
+    currency: 'USD',
+    customId: 'u',
+    captureId: 'C',
+    captureStatus: 'COMPLETED',
+  };
   it.each([
     ['COMPLETED', 'completed'],
     ['PENDING', 'pending'],

@@ -17,9 +17,14 @@ export type SubscriptionOutcome = 'activate' | 'fail' | 'cancel' | 'refund' | 'n
  *   (failed_payments_count > 0: it suspends the subscription when they reach the plan's threshold) → fail;
  * - active with a real payment → activate. A subscription the member suspended (downgrade) changes nothing.
  */
-export function subscriptionOutcome(subscription: ProviderSubscription, transactions: ProviderTransaction[] = []): SubscriptionOutcome {
+export function subscriptionOutcome(
+  subscription: ProviderSubscription,
+  transactions: ProviderTransaction[] = [],
+): SubscriptionOutcome {
   if (subscription.status === 'CANCELLED' || subscription.status === 'EXPIRED') return 'cancel';
-  const settled = transactions.filter((tx) => tx.result === 'COMPLETADO' || tx.result === 'REEMBOLSADO').sort((a, b) => a.time.getTime() - b.time.getTime());
+  const settled = transactions
+    .filter((tx) => tx.result === 'COMPLETADO' || tx.result === 'REEMBOLSADO')
+    .sort((a, b) => a.time.getTime() - b.time.getTime());
   if (settled.at(-1)?.result === 'REEMBOLSADO') return 'refund';
   const live = subscription.status === 'ACTIVE' || subscription.status === 'SUSPENDED';
   const paidAt = subscription.lastPayment?.time.getTime() ?? -Infinity;

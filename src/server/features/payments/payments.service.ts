@@ -25,7 +25,6 @@ import {
   type OrderEventKind,
 } from './payments.rules.ts';
 
-
 const planDescription: Record<Plan, string> = { monthly: 'Premium mensual', annual: 'Premium anual' };
 
 /** The job that applies a stored webhook event. */
@@ -155,21 +154,39 @@ export function createPaymentsService(deps: {
     let created: { id: string; approvalUrl: string };
     try {
       // one key per checkout: a retry after a timeout gets the same subscription, not a second one
-      created = await provider.createSubscription({ plan: input.plan, customId: user.id, requestId: randomUUID(), ...returnUrls(input.returnTo, input.plan) });
+      created = await provider.createSubscription({
+        plan: input.plan,
+        customId: user.id,
+        requestId: randomUUID(),
+        ...returnUrls(input.returnTo, input.plan),
+      });
     } catch (error) {
       logProviderFailure(error, 'subscription creation failed');
       throw new AppError('SUBSCRIPTION_CREATE_FAILED');
     }
     const inserted = await db
       .insert(paymentSubscriptions)
-      .values({ userId: user.id, provider: provider.name, providerSubscriptionId: created.id, plan: input.plan, state: 'PENDIENTE' })
+      .values({
+        userId: user.id,
+        provider: provider.name,
+        providerSubscriptionId: created.id,
+        plan: input.plan,
+        state: 'PENDIENTE',
+      })
       .onConflictDoNothing()
       .returning({ id: paymentSubscriptions.id });
     if (inserted.length === 0) {
       // another checkout of this account started at the same moment and won: this one is never shown
       await db
         .insert(paymentSubscriptions)
-        .values({ userId: user.id, provider: provider.name, providerSubscriptionId: created.id, plan: input.plan, state: 'PENDIENTE', supersededAt: new Date() })
+        .values({
+          userId: user.id,
+          provider: provider.name,
+          providerSubscriptionId: created.id,
+          plan: input.plan,
+          state: 'PENDIENTE',
+          supersededAt: new Date(),
+        })
         .onConflictDoNothing();
       throw new AppError('SUBSCRIPTION_CHECKOUT_IN_PROGRESS');
     }
@@ -180,11 +197,18 @@ export function createPaymentsService(deps: {
    * Reads the provider's record of one subscription and applies what it says: payments into the
    * history, then the membership outcome. Idempotent, and the same whatever the event order.
    */
-  async function reconcileSubscription(providerSubscriptionId: string): Promise<{ state: string; outcome: string } | null> {
+  async function reconcileSubscription(
+    providerSubscriptionId: string,
+  ): Promise<{ state: string; outcome: string } | null> {
     const [row] = await db
       .select()
       .from(paymentSubscriptions)
-      .where(and(eq(paymentSubscriptions.providerSubscriptionId, providerSubscriptionId), eq(paymentSubscriptions.provider, provider.name)));
+      .where(
+        and(
+          eq(paymentSubscriptions.providerSubscriptionId, providerSubscriptionId),
+          eq(paymentSubscriptions.provider, provider.name),
+        ),
+      );
     if (!row) return null;
     const snapshot = await provider.getSubscription(providerSubscriptionId);
     if (!snapshot) return { state: row.state, outcome: 'none' };
@@ -196,10 +220,15 @@ export function createPaymentsService(deps: {
     const plan = snapshot.plan ?? row.plan;
     const state = stateByProviderStatus[snapshot.status];
     if (state !== row.state) {
-      await db.update(paymentSubscriptions).set({ state, updatedAt: new Date() }).where(eq(paymentSubscriptions.id, row.id));
+      await db
+        .update(paymentSubscriptions)
+        .set({ state, updatedAt: new Date() })
+        .where(eq(paymentSubscriptions.id, row.id));
     }
     const transactions =
-      snapshot.status !== 'APPROVAL_PENDING' && snapshot.status !== 'APPROVED' ? await provider.listTransactions(providerSubscriptionId) : [];
+      snapshot.status !== 'APPROVAL_PENDING' && snapshot.status !== 'APPROVED'
+        ? await provider.listTransactions(providerSubscriptionId)
+        : [];
     if (transactions.length > 0) {
       await db
         .insert(payments)
@@ -228,7 +257,11 @@ export function createPaymentsService(deps: {
         await cancelAtProvider(providerSubscriptionId, 'Suscripción duplicada');
         return { state: 'CANCELADA', outcome: 'none' };
       }
-      await membership.activatePremium(row.userId, { subscriptionId: providerSubscriptionId, plan, paidAt: snapshot.lastPayment!.time });
+      await membership.activatePremium(row.userId, {
+        subscriptionId: providerSubscriptionId,
+        plan,
+        paidAt: snapshot.lastPayment!.time,
+      });
     } else if (outcome === 'fail') {
       await membership.markPaymentFailed(row.userId, providerSubscriptionId);
     } else if (outcome === 'cancel') {
@@ -236,7 +269,8 @@ export function createPaymentsService(deps: {
     } else if (outcome === 'refund') {
       // the member got the money back: Premium ends now, and the subscription must not charge again
       const ended = await membership.markRefunded(row.userId, providerSubscriptionId);
-      if (snapshot.status === 'ACTIVE' || snapshot.status === 'SUSPENDED') await cancelAtProvider(providerSubscriptionId, 'Pago reembolsado');
+      if (snapshot.status === 'ACTIVE' || snapshot.status === 'SUSPENDED')
+        await cancelAtProvider(providerSubscriptionId, 'Pago reembolsado');
       if (ended) log.info?.({ providerSubscriptionId }, 'premium ended by a refund');
     }
     return { state, outcome };
@@ -252,7 +286,8 @@ export function createPaymentsService(deps: {
       log.warn({ saleId }, 'refund of a sale we never recorded');
       return;
     }
-    const subscriptionId = row.providerSubscriptionId ?? (await membership.findUser(row.userId))?.subscriptionId ?? null;
+    const subscriptionId =
+      row.providerSubscriptionId ?? (await membership.findUser(row.userId))?.subscriptionId ?? null;
     if (subscriptionId) await reconcileSubscription(subscriptionId);
   }
 
@@ -261,7 +296,12 @@ export function createPaymentsService(deps: {
     const [row] = await db
       .select()
       .from(paymentSubscriptions)
-      .where(and(eq(paymentSubscriptions.providerSubscriptionId, providerSubscriptionId), eq(paymentSubscriptions.userId, user.id)));
+      .where(
+        and(
+          eq(paymentSubscriptions.providerSubscriptionId, providerSubscriptionId),
+          eq(paymentSubscriptions.userId, user.id),
+        ),
+      );
     if (!row) throw new AppError('NOT_FOUND');
     const result = await reconcileSubscription(providerSubscriptionId);
     const fresh = await membership.findUser(user.id);
@@ -305,7 +345,10 @@ export function createPaymentsService(deps: {
         .where(eq(paymentWebhookEvents.id, eventId));
       throw error;
     }
-    await db.update(paymentWebhookEvents).set({ processedAt: new Date(), error: null }).where(eq(paymentWebhookEvents.id, eventId));
+    await db
+      .update(paymentWebhookEvents)
+      .set({ processedAt: new Date(), error: null })
+      .where(eq(paymentWebhookEvents.id, eventId));
     return 'applied';
   }
 
@@ -328,7 +371,10 @@ export function createPaymentsService(deps: {
   }
 
   /** Records what the provider says about a captured order and tells the handlers when it changed. */
-  async function applyOrderState(order: ProviderOrder, row: typeof paymentOrders.$inferSelect): Promise<OrderEventKind | null> {
+  async function applyOrderState(
+    order: ProviderOrder,
+    row: typeof paymentOrders.$inferSelect,
+  ): Promise<OrderEventKind | null> {
     const kind = orderEventKind(order);
     if (!kind) return null;
     if (order.captureId) {
@@ -430,16 +476,27 @@ export function createPaymentsService(deps: {
    * holds (PENDING) answers PAYMENT_PENDING and completes later through the webhook and the order
    * handlers; a declined one answers PAYMENT_DECLINED.
    */
-  async function captureVerifiedOrder(user: UserRow, orderId: string, expected: { amountCents: number; description: string }) {
+  async function captureVerifiedOrder(
+    user: UserRow,
+    orderId: string,
+    expected: { amountCents: number; description: string },
+  ) {
     const first = await provider.getOrder(orderId);
-    if (!first || first.customId !== user.id || first.amountCents !== expected.amountCents || first.currency !== 'USD') throw new AppError('FORBIDDEN');
+    if (!first || first.customId !== user.id || first.amountCents !== expected.amountCents || first.currency !== 'USD')
+      throw new AppError('FORBIDDEN');
     const row =
       (await orderRow(orderId)) ??
       // an order started before payment_orders existed: recorded now, from what the caller expects
       (
         await db
           .insert(paymentOrders)
-          .values({ userId: user.id, provider: provider.name, providerOrderId: orderId, amountCents: expected.amountCents, description: expected.description })
+          .values({
+            userId: user.id,
+            provider: provider.name,
+            providerOrderId: orderId,
+            amountCents: expected.amountCents,
+            description: expected.description,
+          })
           .onConflictDoNothing()
           .returning()
       )[0] ??
@@ -455,7 +512,12 @@ export function createPaymentsService(deps: {
 
   /** A member's payment history, newest first. */
   async function history(userId: string): Promise<PaymentRecord[]> {
-    const rows = await db.select().from(payments).where(eq(payments.userId, userId)).orderBy(desc(payments.occurredAt)).limit(200);
+    const rows = await db
+      .select()
+      .from(payments)
+      .where(eq(payments.userId, userId))
+      .orderBy(desc(payments.occurredAt))
+      .limit(200);
     return rows.map((row) => ({
       id: row.id,
       provider: row.provider,
@@ -470,7 +532,10 @@ export function createPaymentsService(deps: {
 
   /** Events stored but not applied yet (e.g. after a crash): their jobs are still queued. */
   async function unprocessedWebhooks() {
-    return db.select({ id: paymentWebhookEvents.id }).from(paymentWebhookEvents).where(isNull(paymentWebhookEvents.processedAt));
+    return db
+      .select({ id: paymentWebhookEvents.id })
+      .from(paymentWebhookEvents)
+      .where(isNull(paymentWebhookEvents.processedAt));
   }
 
   return {

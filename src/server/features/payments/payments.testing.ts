@@ -10,7 +10,12 @@ export function simulator(t: TestApp) {
 }
 
 /** Starts a subscription as the signed-in member; returns the provider's id and approval URL. */
-export async function startSubscription(t: TestApp, cookie: string, plan: 'monthly' | 'annual' = 'monthly', returnTo: 'signup' | 'profile' = 'signup') {
+export async function startSubscription(
+  t: TestApp,
+  cookie: string,
+  plan: 'monthly' | 'annual' = 'monthly',
+  returnTo: 'signup' | 'profile' = 'signup',
+) {
   const response = await t.app.inject({
     method: 'POST',
     url: '/api/payments/subscriptions',
@@ -28,7 +33,12 @@ export async function settle(t: TestApp) {
 }
 
 /** Presses a button of the simulated checkout page, as the browser would, and waits for the webhooks to be applied. */
-export async function pressCheckout(t: TestApp, subscriptionId: string, action: SimulatedAction, kind: 'suscripcion' | 'orden' = 'suscripcion') {
+export async function pressCheckout(
+  t: TestApp,
+  subscriptionId: string,
+  action: SimulatedAction,
+  kind: 'suscripcion' | 'orden' = 'suscripcion',
+) {
   const response = await t.app.inject({
     method: 'POST',
     url: `/pago-simulado/${kind}/${subscriptionId}/${action}`,
@@ -64,7 +74,10 @@ export async function deliverWebhook(t: TestApp, rawBody: string, headers: Recor
 }
 
 export function signedHeaders(t: TestApp, rawBody: string) {
-  return { 'content-type': 'application/json', 'x-simulado-signature': signSimulatedWebhook(simulatedSecret(t), rawBody) };
+  return {
+    'content-type': 'application/json',
+    'x-simulado-signature': signSimulatedWebhook(simulatedSecret(t), rawBody),
+  };
 }
 
 /** Holds the simulated provider's webhooks instead of delivering them, to replay them at will. */

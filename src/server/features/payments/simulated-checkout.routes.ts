@@ -51,7 +51,9 @@ export function registerSimulatedCheckoutRoutes(app: FastifyInstance, deps: { pr
 
   void app.register(async (scope) => {
     // plain HTML forms post url-encoded bodies; the action is in the URL, so the body is ignored
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, _body, done) => done(null, {}));
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, _body, done) =>
+      done(null, {}),
+    );
 
     scope.get('/pago-simulado/:kind/:id', async (request, reply) => {
       const { kind, id } = request.params as { kind: string; id: string };
@@ -62,12 +64,17 @@ export function registerSimulatedCheckoutRoutes(app: FastifyInstance, deps: { pr
       const button = (action: SimulatedAction, label: string, primary = false) =>
         `<form method="post" action="/pago-simulado/${kind}/${encodeURIComponent(id)}/${action}"><button type="submit"${primary ? ' class="primary"' : ''}>${escapeHtml(label)}</button></form>`;
       if (record.kind === 'order') {
-        const captureText = record.captureStatus ? ` · cobro ${captureLabels[record.captureStatus] ?? record.captureStatus}` : '';
+        const captureText = record.captureStatus
+          ? ` · cobro ${captureLabels[record.captureStatus] ?? record.captureStatus}`
+          : '';
         const orderControls =
           record.status === 'CREATED'
-            ? button('approve', 'Aprobar pago', true) + button('approve-pending', 'Aprobar con pago pendiente') + button('fail', 'Rechazar pago')
+            ? button('approve', 'Aprobar pago', true) +
+              button('approve-pending', 'Aprobar con pago pendiente') +
+              button('fail', 'Rechazar pago')
             : record.captureStatus === 'PENDING'
-              ? button('capture-complete', 'Confirmar el cobro pendiente') + button('capture-deny', 'Rechazar el cobro pendiente')
+              ? button('capture-complete', 'Confirmar el cobro pendiente') +
+                button('capture-deny', 'Rechazar el cobro pendiente')
               : record.captureStatus === 'COMPLETED'
                 ? button('refund', 'Reembolsar')
                 : '';
@@ -81,7 +88,9 @@ export function registerSimulatedCheckoutRoutes(app: FastifyInstance, deps: { pr
       const planText = plan === 'annual' ? 'Premium anual' : 'Premium mensual';
       const controls =
         record.status === 'APPROVAL_PENDING'
-          ? button('approve', 'Aprobar suscripción', true) + button('fail', 'Simular pago rechazado') + button('cancel', 'Cancelar y volver')
+          ? button('approve', 'Aprobar suscripción', true) +
+            button('fail', 'Simular pago rechazado') +
+            button('cancel', 'Cancelar y volver')
           : record.status === 'ACTIVE'
             ? button('renew', 'Simular cobro de renovación') +
               button('renew-fail', 'Simular cobro fallido') +
@@ -100,7 +109,8 @@ export function registerSimulatedCheckoutRoutes(app: FastifyInstance, deps: { pr
     scope.post('/pago-simulado/:kind/:id/:action', async (request, reply) => {
       const { kind, id, action } = request.params as { kind: string; id: string; action: string };
       const resolved = kinds[kind as keyof typeof kinds];
-      if (!resolved || !actions.includes(action as SimulatedAction)) return reply.status(404).send(errorBody('NOT_FOUND'));
+      if (!resolved || !actions.includes(action as SimulatedAction))
+        return reply.status(404).send(errorBody('NOT_FOUND'));
       try {
         return reply.redirect(await provider.act(resolved, id, action as SimulatedAction), 303);
       } catch (error) {

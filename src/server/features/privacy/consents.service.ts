@@ -10,7 +10,13 @@ export function createConsentsService(deps: { db: Db }) {
   const { db } = deps;
 
   /** Records every preference whose value changed (all of them when `before` is null, as at sign-up). */
-  async function record(userId: string, before: Preferences | null, after: Preferences, source: ConsentSource, tx?: Db): Promise<void> {
+  async function record(
+    userId: string,
+    before: Preferences | null,
+    after: Preferences,
+    source: ConsentSource,
+    tx?: Db,
+  ): Promise<void> {
     const rows = consentKinds
       .filter((kind) => before === null || before[kind] !== after[kind])
       .map((kind) => ({ userId, kind, given: after[kind], source }));
@@ -18,7 +24,11 @@ export function createConsentsService(deps: { db: Db }) {
   }
 
   async function listForUser(userId: string, tx?: Db) {
-    return (tx ?? db).select().from(consentEvents).where(eq(consentEvents.userId, userId)).orderBy(asc(consentEvents.at));
+    return (tx ?? db)
+      .select()
+      .from(consentEvents)
+      .where(eq(consentEvents.userId, userId))
+      .orderBy(asc(consentEvents.at));
   }
 
   return { record, listForUser };

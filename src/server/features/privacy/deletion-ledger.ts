@@ -11,7 +11,9 @@ export function createDeletionLedger(file: string) {
   async function append(deleted: Omit<LedgerEntry, 'at'>[], at = new Date()): Promise<void> {
     if (deleted.length === 0) return;
     await mkdir(path.dirname(file), { recursive: true });
-    const lines = deleted.map((entry) => `${JSON.stringify({ ...entry, at: at.toISOString() } satisfies LedgerEntry)}\n`).join('');
+    const lines = deleted
+      .map((entry) => `${JSON.stringify({ ...entry, at: at.toISOString() } satisfies LedgerEntry)}\n`)
+      .join('');
     const handle = await open(file, 'a+');
     try {
       // a line cut short by a crash is ended first, so the new ones stay whole
@@ -40,7 +42,11 @@ export function createDeletionLedger(file: string) {
       try {
         const entry = JSON.parse(line) as Partial<LedgerEntry>;
         if (typeof entry.userId !== 'string' || typeof entry.at !== 'string') continue;
-        entries.push({ userId: entry.userId, at: entry.at, ...(entry.certificates === 'revoke' ? { certificates: 'revoke' } : {}) });
+        entries.push({
+          userId: entry.userId,
+          at: entry.at,
+          ...(entry.certificates === 'revoke' ? { certificates: 'revoke' } : {}),
+        });
       } catch {
         continue;
       }

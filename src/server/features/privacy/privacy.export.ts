@@ -45,7 +45,10 @@ export async function collectMemberData(db: Db, userId: string) {
   const [user] = await db.select().from(users).where(eq(users.id, userId));
   if (!user) throw new Error('member not found');
   const [organization] = user.organizationId
-    ? await db.select({ title: organizations.title }).from(organizations).where(eq(organizations.id, user.organizationId))
+    ? await db
+        .select({ title: organizations.title })
+        .from(organizations)
+        .where(eq(organizations.id, user.organizationId))
     : [];
   const [
     consents,
@@ -70,7 +73,11 @@ export async function collectMemberData(db: Db, userId: string) {
     exportsRequested,
   ] = await Promise.all([
     db.select().from(consentEvents).where(eq(consentEvents.userId, userId)).orderBy(asc(consentEvents.at)),
-    db.select().from(paymentSubscriptions).where(eq(paymentSubscriptions.userId, userId)).orderBy(asc(paymentSubscriptions.createdAt)),
+    db
+      .select()
+      .from(paymentSubscriptions)
+      .where(eq(paymentSubscriptions.userId, userId))
+      .orderBy(asc(paymentSubscriptions.createdAt)),
     db.select().from(payments).where(eq(payments.userId, userId)).orderBy(asc(payments.occurredAt)),
     db.select().from(paymentOrders).where(eq(paymentOrders.userId, userId)).orderBy(asc(paymentOrders.createdAt)),
     db
@@ -80,7 +87,12 @@ export async function collectMemberData(db: Db, userId: string) {
       .where(eq(diplomaTransactions.userId, userId))
       .orderBy(asc(diplomaTransactions.createdAt)),
     db
-      .select({ createdAt: sessions.createdAt, expiresAt: sessions.expiresAt, ipAddress: sessions.ipAddress, userAgent: sessions.userAgent })
+      .select({
+        createdAt: sessions.createdAt,
+        expiresAt: sessions.expiresAt,
+        ipAddress: sessions.ipAddress,
+        userAgent: sessions.userAgent,
+      })
       .from(sessions)
       .where(eq(sessions.userId, userId)),
     db
@@ -95,7 +107,12 @@ export async function collectMemberData(db: Db, userId: string) {
       .where(eq(classroomWarnings.userId, userId)),
     db.select({ title: classrooms.title }).from(classrooms).where(eq(classrooms.adminUserId, userId)),
     db
-      .select({ title: diplomas.title, beganAt: diplomaUsers.beganAt, completedAt: diplomaUsers.completedAt, certificateAt: diplomaUsers.certificateAt })
+      .select({
+        title: diplomas.title,
+        beganAt: diplomaUsers.beganAt,
+        completedAt: diplomaUsers.completedAt,
+        certificateAt: diplomaUsers.certificateAt,
+      })
       .from(diplomaUsers)
       .innerJoin(diplomas, eq(diplomas.id, diplomaUsers.diplomaId))
       .where(eq(diplomaUsers.userId, userId)),
@@ -113,7 +130,13 @@ export async function collectMemberData(db: Db, userId: string) {
       .innerJoin(diplomas, eq(diplomas.id, exams.diplomaId))
       .where(eq(examResults.userId, userId)),
     db
-      .select({ exam: exams.title, question: examQuestions.question, options: examQuestions.answers, answer: examAnswers.answer, answeredAt: examAnswers.answeredAt })
+      .select({
+        exam: exams.title,
+        question: examQuestions.question,
+        options: examQuestions.answers,
+        answer: examAnswers.answer,
+        answeredAt: examAnswers.answeredAt,
+      })
       .from(examAnswers)
       .innerJoin(examQuestions, eq(examQuestions.id, examAnswers.questionId))
       .innerJoin(exams, eq(exams.id, examQuestions.examId))
@@ -125,14 +148,23 @@ export async function collectMemberData(db: Db, userId: string) {
       .where(eq(analyticsEvents.userId, userId))
       .orderBy(asc(analyticsEvents.createdAt)),
     // subjects and dates only: old bodies may hold one-time links (password resets)
-    db.select({ subject: mailOutbox.subject, at: mailOutbox.createdAt }).from(mailOutbox).where(eq(mailOutbox.to, user.email)).orderBy(asc(mailOutbox.createdAt)),
+    db
+      .select({ subject: mailOutbox.subject, at: mailOutbox.createdAt })
+      .from(mailOutbox)
+      .where(eq(mailOutbox.to, user.email))
+      .orderBy(asc(mailOutbox.createdAt)),
     db
       .select({ subject: bulkMails.subject, sentAt: bulkMailDeliveries.sentAt })
       .from(bulkMailDeliveries)
       .innerJoin(bulkMails, eq(bulkMails.id, bulkMailDeliveries.bulkMailId))
       .where(eq(bulkMailDeliveries.userId, userId)),
     db
-      .select({ name: contactMessages.name, subject: contactMessages.subject, message: contactMessages.message, at: contactMessages.createdAt })
+      .select({
+        name: contactMessages.name,
+        subject: contactMessages.subject,
+        message: contactMessages.message,
+        at: contactMessages.createdAt,
+      })
       .from(contactMessages)
       .where(eq(contactMessages.email, user.email))
       .orderBy(asc(contactMessages.createdAt)),
@@ -142,7 +174,10 @@ export async function collectMemberData(db: Db, userId: string) {
       .where(and(eq(dataExports.userId, userId), inArray(dataExports.status, ['LISTA', 'EXPIRADA', 'PENDIENTE'])))
       .orderBy(asc(dataExports.requestedAt)),
   ]);
-  const [deletion] = await db.select({ at: accountDeletions.createdAt }).from(accountDeletions).where(eq(accountDeletions.userId, userId));
+  const [deletion] = await db
+    .select({ at: accountDeletions.createdAt })
+    .from(accountDeletions)
+    .where(eq(accountDeletions.userId, userId));
   const [positions, favorites] = await Promise.all([
     db
       .select({ procedure: procedures.name, position: watchPositions })
@@ -220,13 +255,27 @@ export async function collectMemberData(db: Db, userId: string) {
       status: transaction.status,
       createdAt: iso(transaction.createdAt),
     })),
-    sessions: sessionRows.map((row) => ({ signedInAt: iso(row.createdAt), expiresAt: iso(row.expiresAt), ipAddress: row.ipAddress, userAgent: row.userAgent })),
+    sessions: sessionRows.map((row) => ({
+      signedInAt: iso(row.createdAt),
+      expiresAt: iso(row.expiresAt),
+      ipAddress: row.ipAddress,
+      userAgent: row.userAgent,
+    })),
     classrooms: classroomRows.map((row) => ({ title: row.title, expiresAt: iso(row.expiresAt) })),
     classroomWarnings: warnings.map((row) => ({ classroom: row.title, kind: row.kind, warnedAt: iso(row.warnedAt) })),
     administeredClassrooms: administeredClassrooms.map((row) => row.title),
-    diplomas: diplomaRows.map((row) => ({ title: row.title, beganAt: iso(row.beganAt), completedAt: iso(row.completedAt), certificateAt: iso(row.certificateAt) })),
+    diplomas: diplomaRows.map((row) => ({
+      title: row.title,
+      beganAt: iso(row.beganAt),
+      completedAt: iso(row.completedAt),
+      certificateAt: iso(row.certificateAt),
+    })),
     administeredDiplomas: administeredDiplomas.map((row) => row.title),
-    diplomaVideosCompleted: completions.map((row) => ({ diploma: row.diploma, video: row.video, completedAt: iso(row.completedAt) })),
+    diplomaVideosCompleted: completions.map((row) => ({
+      diploma: row.diploma,
+      video: row.video,
+      completedAt: iso(row.completedAt),
+    })),
     examResults: results.map((row) => ({
       diploma: row.diploma,
       exam: row.exam,
@@ -236,7 +285,12 @@ export async function collectMemberData(db: Db, userId: string) {
       passed: row.result.passed,
       completedAt: iso(row.result.completedAt),
     })),
-    examAnswers: answers.map((row) => ({ exam: row.exam, question: row.question, answer: row.options[row.answer] ?? row.answer, answeredAt: iso(row.answeredAt) })),
+    examAnswers: answers.map((row) => ({
+      exam: row.exam,
+      question: row.question,
+      answer: row.options[row.answer] ?? row.answer,
+      answeredAt: iso(row.answeredAt),
+    })),
     certificates: certificateRows.map((row) => ({
       diploma: row.diplomaTitle,
       folio: row.folio,
@@ -255,8 +309,16 @@ export async function collectMemberData(db: Db, userId: string) {
       updatedAt: iso(position.updatedAt),
     })),
     favorites: favorites.map((row) => ({ procedure: row.procedure, at: iso(row.at) })),
-    mailsSent: [...mails.map((row) => ({ subject: row.subject, at: iso(row.at) })), ...bulk.map((row) => ({ subject: row.subject, at: iso(row.sentAt) }))],
-    contactMessages: contact.map((row) => ({ name: row.name, subject: row.subject, message: row.message, at: iso(row.at) })),
+    mailsSent: [
+      ...mails.map((row) => ({ subject: row.subject, at: iso(row.at) })),
+      ...bulk.map((row) => ({ subject: row.subject, at: iso(row.sentAt) })),
+    ],
+    contactMessages: contact.map((row) => ({
+      name: row.name,
+      subject: row.subject,
+      message: row.message,
+      at: iso(row.at),
+    })),
     dataExports: exportsRequested.map((row) => ({ requestedAt: iso(row.requestedAt), status: row.status })),
   };
 }

@@ -21,7 +21,9 @@ export function exportReadyMail(data: { name: string; link: string; expiresAt: D
 
 /** The last mail to an account, sent to the address it had before it was anonymised. */
 export function accountDeletedMail(data: { name: string; bySelf: boolean }) {
-  const how = data.bySelf ? 'Como lo pediste, eliminamos tu cuenta de CxVet.' : 'Atendiendo tu solicitud, un administrador eliminó tu cuenta de CxVet.';
+  const how = data.bySelf
+    ? 'Como lo pediste, eliminamos tu cuenta de CxVet.'
+    : 'Atendiendo tu solicitud, un administrador eliminó tu cuenta de CxVet.';
   const body = `${how} Borramos tu nombre, correo, teléfono, ciudad y preferencias; de tus pagos solo conservamos montos y fechas, sin tus datos, porque la ley contable lo exige. Ya no podrás iniciar sesión con esta cuenta, y puedes registrarte de nuevo con este correo cuando quieras.`;
   return {
     subject: 'Tu cuenta de CxVet fue eliminada',

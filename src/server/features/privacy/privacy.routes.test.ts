@@ -6,7 +6,14 @@ import { and, eq, sql } from 'drizzle-orm';
 import { strFromU8, unzipSync } from 'fflate';
 import ExcelJS from 'exceljs';
 import { createTestApp, createTestDatabase, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
-import { createProcedure, createUser, loginCookie, randomTestIp, signedInAs, testPassword } from '#server/testing/factories.ts';
+import {
+  createProcedure,
+  createUser,
+  loginCookie,
+  randomTestIp,
+  signedInAs,
+  testPassword,
+} from '#server/testing/factories.ts';
 import {
   accountDeletions,
   analyticsEvents,
@@ -40,7 +47,13 @@ afterAll(async () => t.close());
 let counter = 0;
 const uniqueEmail = (prefix = 'miembro') => `${prefix}-${Date.now()}-${counter++}@example.com`;
 const request = (method: 'GET' | 'POST', url: string, cookie?: string, payload?: object) =>
-  t.app.inject({ method, url, remoteAddress: randomTestIp(), headers: { origin: testPublicUrl, ...(cookie ? { cookie } : {}) }, payload });
+  t.app.inject({
+    method,
+    url,
+    remoteAddress: randomTestIp(),
+    headers: { origin: testPublicUrl, ...(cookie ? { cookie } : {}) },
+    payload,
+  });
 const runJobs = () => t.app.services.jobs.runDue();
 
 async function member(values: Parameters<typeof signedInAs>[1] = {}) {
@@ -61,7 +74,10 @@ describe('Descargar mis datos', () => {
     expect((await request('GET', '/api/privacy/export')).statusCode).toBe(401);
     expect((await request('POST', '/api/privacy/export')).statusCode).toBe(401);
     expect((await request('GET', `/api/privacy/export/${crypto.randomUUID()}/file`)).statusCode).toBe(401);
-    expect((await request('POST', '/api/privacy/delete-account', undefined, { password: 'x', certificates: 'keep' })).statusCode).toBe(401);
+    expect(
+      (await request('POST', '/api/privacy/delete-account', undefined, { password: 'x', certificates: 'keep' }))
+        .statusCode,
+    ).toBe(401);
   });
 
   it('prepares a ZIP with everything of the member and nothing of anyone else, offered for 7 days and mailed as a link', async () => {
@@ -69,12 +85,38 @@ describe('Descargar mis datos', () => {
     const other = await member({ name: 'Otra Persona Ajena', city: 'Mérida' });
     const [diploma] = await t.db.insert(diplomas).values({ title: 'Diplomado de Exportación' }).returning();
     await t.db.insert(certificates).values([
-      { diplomaId: diploma!.id, userId: me.user.id, diplomaTitle: 'Diplomado de Exportación', folio: 1, holderName: 'Lucía Exportada' },
-      { diplomaId: diploma!.id, userId: other.user.id, diplomaTitle: 'Diplomado de Exportación', folio: 2, holderName: 'Otra Persona Ajena' },
+      {
+        diplomaId: diploma!.id,
+        userId: me.user.id,
+        diplomaTitle: 'Diplomado de Exportación',
+        folio: 1,
+        holderName: 'Lucía Exportada',
+      },
+      {
+        diplomaId: diploma!.id,
+        userId: other.user.id,
+        diplomaTitle: 'Diplomado de Exportación',
+        folio: 2,
+        holderName: 'Otra Persona Ajena',
+      },
     ]);
     await t.db.insert(payments).values([
-      { userId: me.user.id, provider: 'simulado', providerPaymentId: `pay-${counter++}`, kind: 'subscription', result: 'COMPLETADO', amountCents: 999 },
-      { userId: other.user.id, provider: 'simulado', providerPaymentId: `pay-${counter++}`, kind: 'subscription', result: 'COMPLETADO', amountCents: 9990 },
+      {
+        userId: me.user.id,
+        provider: 'simulado',
+        providerPaymentId: `pay-${counter++}`,
+        kind: 'subscription',
+        result: 'COMPLETADO',
+        amountCents: 999,
+      },
+      {
+        userId: other.user.id,
+        provider: 'simulado',
+        providerPaymentId: `pay-${counter++}`,
+        kind: 'subscription',
+        result: 'COMPLETADO',
+        amountCents: 9990,
+      },
     ]);
     await t.db.insert(analyticsEvents).values([
       { category: 'VIDEOS', label: 'Ovariohisterectomía', userType: 'Premium', userId: me.user.id },
@@ -83,7 +125,9 @@ describe('Descargar mis datos', () => {
     await t.app.services.consents.record(me.user.id, null, { promoMail: true, newsMail: false }, 'registro');
     const watched = await createProcedure(t, { name: 'Cistotomía exportada' });
     const foreign = await createProcedure(t, { name: 'Favorito ajeno' });
-    await t.db.insert(watchPositions).values({ userId: me.user.id, procedureId: watched.id, positionSeconds: 95, durationSeconds: 600 });
+    await t.db
+      .insert(watchPositions)
+      .values({ userId: me.user.id, procedureId: watched.id, positionSeconds: 95, durationSeconds: 600 });
     await t.db.insert(favoriteProcedures).values([
       { userId: me.user.id, procedureId: watched.id },
       { userId: other.user.id, procedureId: foreign.id },
@@ -102,21 +146,45 @@ describe('Descargar mis datos', () => {
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-type']).toBe('application/zip');
     const entries = unzipSync(new Uint8Array(file.rawPayload));
-    expect(Object.keys(entries).sort()).toEqual(['LEEME.txt', 'constancias/' + Object.keys(entries).find((name) => name.startsWith('constancias/'))!.slice(12), 'datos.json'].sort());
+    expect(Object.keys(entries).sort()).toEqual(
+      [
+        'LEEME.txt',
+        'constancias/' +
+          Object.keys(entries)
+            .find((name) => name.startsWith('constancias/'))!
+            .slice(12),
+        'datos.json',
+      ].sort(),
+    );
     const pdfName = Object.keys(entries).find((name) => name.startsWith('constancias/'))!;
     expect(strFromU8(entries[pdfName]!.subarray(0, 5))).toBe('%PDF-');
     const text = strFromU8(entries['datos.json']!);
     const data = JSON.parse(text);
     expect(data.profile).toMatchObject({ name: 'Lucía Exportada', email: me.user.email, city: 'Puebla' });
-    expect(data.consents).toMatchObject([{ kind: 'promoMail', given: true, source: 'registro' }, { kind: 'newsMail', given: false, source: 'registro' }]);
+    expect(data.consents).toMatchObject([
+      { kind: 'promoMail', given: true, source: 'registro' },
+      { kind: 'newsMail', given: false, source: 'registro' },
+    ]);
     expect(data.payments).toMatchObject([{ amount: '9.99', result: 'COMPLETADO' }]);
-    expect(data.certificates).toMatchObject([{ diploma: 'Diplomado de Exportación', folio: 1, holderName: 'Lucía Exportada' }]);
+    expect(data.certificates).toMatchObject([
+      { diploma: 'Diplomado de Exportación', folio: 1, holderName: 'Lucía Exportada' },
+    ]);
     expect(data.viewingHistory).toMatchObject([{ category: 'VIDEOS', label: 'Ovariohisterectomía' }]);
-    expect(data.watchPositions).toMatchObject([{ procedure: 'Cistotomía exportada', positionSeconds: 95, durationSeconds: 600, watchedAt: null }]);
+    expect(data.watchPositions).toMatchObject([
+      { procedure: 'Cistotomía exportada', positionSeconds: 95, durationSeconds: 600, watchedAt: null },
+    ]);
     expect(data.favorites).toMatchObject([{ procedure: 'Cistotomía exportada' }]);
     expect(data.sessions.length).toBeGreaterThan(0);
     expect(JSON.stringify(data.sessions)).not.toContain('token');
-    for (const foreign of ['Otra Persona Ajena', other.user.email, other.user.id, 'Mérida', 'Video ajeno', '99.90', 'Favorito ajeno']) {
+    for (const foreign of [
+      'Otra Persona Ajena',
+      other.user.email,
+      other.user.id,
+      'Mérida',
+      'Video ajeno',
+      '99.90',
+      'Favorito ajeno',
+    ]) {
       expect(text).not.toContain(foreign);
     }
   });
@@ -138,12 +206,18 @@ describe('Descargar mis datos', () => {
 
   it('makes one export and one job from two requests at once', async () => {
     const me = await member();
-    const [first, second] = await Promise.all([request('POST', '/api/privacy/export', me.cookie), request('POST', '/api/privacy/export', me.cookie)]);
+    const [first, second] = await Promise.all([
+      request('POST', '/api/privacy/export', me.cookie),
+      request('POST', '/api/privacy/export', me.cookie),
+    ]);
     expect(first.json().export.id).toBe(second.json().export.id);
     expect(first.json().export.status).toBe('PENDIENTE');
     const rows = await t.db.select().from(dataExports).where(eq(dataExports.userId, me.user.id));
     expect(rows).toHaveLength(1);
-    const queued = await t.db.select().from(jobs).where(and(eq(jobs.kind, privacyJobKinds.export), sql`${jobs.payload}->>'exportId' = ${rows[0]!.id}`));
+    const queued = await t.db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.kind, privacyJobKinds.export), sql`${jobs.payload}->>'exportId' = ${rows[0]!.id}`));
     expect(queued).toHaveLength(1);
   });
 
@@ -152,10 +226,15 @@ describe('Descargar mis datos', () => {
     const ready = await readyExport(me.cookie);
     const [row] = await t.db.select().from(dataExports).where(eq(dataExports.id, ready.id));
     expect(await t.storage.stat(row!.storageKey!)).not.toBeNull();
-    await t.db.update(dataExports).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(dataExports.id, ready.id));
+    await t.db
+      .update(dataExports)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(dataExports.id, ready.id));
     const expired = await request('GET', `/api/privacy/export/${ready.id}/file`, me.cookie);
     expect(expired.statusCode).toBe(410);
-    expect(expired.json().message).toBe('Este archivo ya no está disponible: las descargas duran 7 días. Solicita uno nuevo desde tu perfil.');
+    expect(expired.json().message).toBe(
+      'Este archivo ya no está disponible: las descargas duran 7 días. Solicita uno nuevo desde tu perfil.',
+    );
     expect((await request('GET', '/api/privacy/export', me.cookie)).json().export.status).toBe('EXPIRADA');
     await t.app.services.privacy.sweepExpired();
     expect(await t.storage.stat(row!.storageKey!)).toBeNull();
@@ -170,7 +249,10 @@ describe('Descargar mis datos', () => {
     // through the service, so no request starts the job before the loop counts its tries
     const requested = { export: await t.app.services.privacy.requestExport(me.user.id) };
     for (let attempt = 1; attempt <= maxExportAttempts; attempt++) {
-      await t.db.update(jobs).set({ runAt: new Date(Date.now() - 1000) }).where(eq(jobs.uniqueKey, `privacy-export:${requested.export.id}`));
+      await t.db
+        .update(jobs)
+        .set({ runAt: new Date(Date.now() - 1000) })
+        .where(eq(jobs.uniqueKey, `privacy-export:${requested.export.id}`));
       await runJobs();
       const status = (await request('GET', '/api/privacy/export', me.cookie)).json().export.status;
       expect(status).toBe(attempt < maxExportAttempts ? 'PENDIENTE' : 'FALLIDA');
@@ -205,13 +287,17 @@ describe('Descargar mis datos', () => {
 });
 
 describe('Eliminar mi cuenta', () => {
-  const remove = (cookie: string | undefined, payload: object) => request('POST', '/api/privacy/delete-account', cookie, payload);
+  const remove = (cookie: string | undefined, payload: object) =>
+    request('POST', '/api/privacy/delete-account', cookie, payload);
 
   it('refuses a wrong password in Spanish and changes nothing', async () => {
     const me = await member({ name: 'Clave Equivocada' });
     const response = await remove(me.cookie, { password: 'NoEsLaClave1', certificates: 'keep' });
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toMatchObject({ code: 'LOGIN_WRONG_PASSWORD', fields: { password: 'La contraseña no es correcta.' } });
+    expect(response.json()).toMatchObject({
+      code: 'LOGIN_WRONG_PASSWORD',
+      fields: { password: 'La contraseña no es correcta.' },
+    });
     const [row] = await t.db.select().from(users).where(eq(users.id, me.user.id));
     expect(row).toMatchObject({ name: 'Clave Equivocada', anonymizedAt: null });
     expect((await request('GET', '/api/profile', me.cookie)).statusCode).toBe(200);
@@ -219,7 +305,14 @@ describe('Eliminar mi cuenta', () => {
 
   it('cancels the live subscription first, anonymises the account, keeps payments without identity and mails the old address', async () => {
     const email = uniqueEmail('premium');
-    const me = await member({ email, name: 'Mario Suscrito', phoneNumber: '+525511112222', city: 'Toluca', country: 'México', promoMail: true });
+    const me = await member({
+      email,
+      name: 'Mario Suscrito',
+      phoneNumber: '+525511112222',
+      city: 'Toluca',
+      country: 'México',
+      promoMail: true,
+    });
     const subscriptionId = await subscribeAndApprove(t, me.cookie);
     await runJobs();
     const [paid] = await t.db.select().from(payments).where(eq(payments.userId, me.user.id));
@@ -228,11 +321,19 @@ describe('Eliminar mi cuenta', () => {
     const [diploma] = await t.db.insert(diplomas).values({ title: 'Diplomado Conservado' }).returning();
     const [certificate] = await t.db
       .insert(certificates)
-      .values({ diplomaId: diploma!.id, userId: me.user.id, diplomaTitle: 'Diplomado Conservado', folio: 1, holderName: 'Mario Suscrito' })
+      .values({
+        diplomaId: diploma!.id,
+        userId: me.user.id,
+        diplomaTitle: 'Diplomado Conservado',
+        folio: 1,
+        holderName: 'Mario Suscrito',
+      })
       .returning();
 
     const procedure = await createProcedure(t);
-    await t.db.insert(watchPositions).values({ userId: me.user.id, procedureId: procedure.id, positionSeconds: 30, durationSeconds: 600 });
+    await t.db
+      .insert(watchPositions)
+      .values({ userId: me.user.id, procedureId: procedure.id, positionSeconds: 30, durationSeconds: 600 });
     await t.db.insert(favoriteProcedures).values({ userId: me.user.id, procedureId: procedure.id });
 
     const response = await remove(me.cookie, { password: testPassword, certificates: 'keep' });
@@ -259,12 +360,21 @@ describe('Eliminar mi cuenta', () => {
     const [kept] = await t.db.select().from(payments).where(eq(payments.id, paid!.id));
     expect(kept).toMatchObject({ amountCents: paid!.amountCents, occurredAt: paid!.occurredAt });
     const verification = await request('GET', `/api/certificates/${certificate!.verificationCode}`);
-    expect(verification.json()).toMatchObject({ holderName: '', diplomaTitle: 'Diplomado Conservado', revokedAt: null });
+    expect(verification.json()).toMatchObject({
+      holderName: '',
+      diplomaTitle: 'Diplomado Conservado',
+      revokedAt: null,
+    });
     expect(await t.db.select().from(consentEvents).where(eq(consentEvents.userId, me.user.id))).toMatchObject([
       { kind: 'promoMail', given: false, source: 'eliminación de cuenta' },
     ]);
     const [audit] = await t.db.select().from(accountDeletions).where(eq(accountDeletions.userId, me.user.id));
-    expect(audit).toMatchObject({ bySelf: true, actorId: me.user.id, certificates: 'keep', cancelledSubscriptionId: subscriptionId });
+    expect(audit).toMatchObject({
+      bySelf: true,
+      actorId: me.user.id,
+      certificates: 'keep',
+      cancelledSubscriptionId: subscriptionId,
+    });
 
     await runJobs();
     const mails = await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, email));
@@ -280,7 +390,13 @@ describe('Eliminar mi cuenta', () => {
 
   it('stops and deletes nothing when the payments provider refuses to cancel', async () => {
     const me = await member({ name: 'Proveedor Rechaza', type: 'Premium' });
-    await t.db.insert(paymentSubscriptions).values({ userId: me.user.id, provider: 'simulado', providerSubscriptionId: `SIM-DESCONOCIDA-${counter++}`, plan: 'monthly', state: 'ACTIVA' });
+    await t.db.insert(paymentSubscriptions).values({
+      userId: me.user.id,
+      provider: 'simulado',
+      providerSubscriptionId: `SIM-DESCONOCIDA-${counter++}`,
+      plan: 'monthly',
+      state: 'ACTIVA',
+    });
     const response = await remove(me.cookie, { password: testPassword, certificates: 'keep' });
     expect(response.statusCode).toBe(502);
     expect(response.json().message).toContain('No pudimos cancelar tu suscripción con el proveedor de pagos');
@@ -294,7 +410,13 @@ describe('Eliminar mi cuenta', () => {
     const [diploma] = await t.db.insert(diplomas).values({ title: 'Diplomado Revocado' }).returning();
     const [certificate] = await t.db
       .insert(certificates)
-      .values({ diplomaId: diploma!.id, userId: me.user.id, diplomaTitle: 'Diplomado Revocado', folio: 1, holderName: 'Revoca Constancias' })
+      .values({
+        diplomaId: diploma!.id,
+        userId: me.user.id,
+        diplomaTitle: 'Diplomado Revocado',
+        folio: 1,
+        holderName: 'Revoca Constancias',
+      })
       .returning();
     expect((await remove(me.cookie, { password: testPassword, certificates: 'revoke' })).statusCode).toBe(204);
     const [row] = await t.db.select().from(certificates).where(eq(certificates.id, certificate!.id));
@@ -342,8 +464,12 @@ describe('Eliminar mi cuenta', () => {
 
   it('writes nothing when the deletion fails between two writes', async () => {
     const me = await member({ name: 'Caída a Medias', city: 'Querétaro', promoMail: true });
-    await t.db.execute(sql`create function fail_account_deletion() returns trigger language plpgsql as $$ begin raise exception 'simulated crash'; end $$`);
-    await t.db.execute(sql`create trigger fail_account_deletion before insert on account_deletions for each row execute function fail_account_deletion()`);
+    await t.db.execute(
+      sql`create function fail_account_deletion() returns trigger language plpgsql as $$ begin raise exception 'simulated crash'; end $$`,
+    );
+    await t.db.execute(
+      sql`create trigger fail_account_deletion before insert on account_deletions for each row execute function fail_account_deletion()`,
+    );
     try {
       const response = await remove(me.cookie, { password: testPassword, certificates: 'revoke' });
       expect(response.statusCode).toBe(500);
@@ -352,10 +478,21 @@ describe('Eliminar mi cuenta', () => {
       await t.db.execute(sql`drop function fail_account_deletion()`);
     }
     const [row] = await t.db.select().from(users).where(eq(users.id, me.user.id));
-    expect(row).toMatchObject({ name: 'Caída a Medias', city: 'Querétaro', email: me.user.email, promoMail: true, anonymizedAt: null });
+    expect(row).toMatchObject({
+      name: 'Caída a Medias',
+      city: 'Querétaro',
+      email: me.user.email,
+      promoMail: true,
+      anonymizedAt: null,
+    });
     expect((await t.db.select().from(sessions).where(eq(sessions.userId, me.user.id))).length).toBeGreaterThan(0);
     expect(await t.db.select().from(consentEvents).where(eq(consentEvents.userId, me.user.id))).toEqual([]);
-    expect(await t.db.select().from(jobs).where(and(eq(jobs.kind, privacyJobKinds.mail), sql`${jobs.payload}->>'to' = ${me.user.email}`))).toEqual([]);
+    expect(
+      await t.db
+        .select()
+        .from(jobs)
+        .where(and(eq(jobs.kind, privacyJobKinds.mail), sql`${jobs.payload}->>'to' = ${me.user.email}`)),
+    ).toEqual([]);
     await runJobs();
     expect(await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, me.user.email))).toEqual([]);
     expect((await request('GET', '/api/profile', me.cookie)).statusCode).toBe(200);
@@ -363,8 +500,11 @@ describe('Eliminar mi cuenta', () => {
 });
 
 describe('Admin deletion on request', () => {
-  const adminDelete = (cookie: string | undefined, id: string, payload: object = { reason: 'Solicitud por correo del titular', certificates: 'keep' }) =>
-    request('POST', `/api/admin/users/${id}/delete-data`, cookie, payload);
+  const adminDelete = (
+    cookie: string | undefined,
+    id: string,
+    payload: object = { reason: 'Solicitud por correo del titular', certificates: 'keep' },
+  ) => request('POST', `/api/admin/users/${id}/delete-data`, cookie, payload);
 
   it('is refused to a guest (401) and to every non-Admin type (403)', async () => {
     const target = await createUser(t, { email: uniqueEmail() });
@@ -403,12 +543,20 @@ describe('nothing a member deleted reappears', () => {
     const gone = await member({ name: 'Zacarías Borrado', country: 'Islandia', promoMail: true });
     const stays = await member({ name: 'Zoe Permanece', country: 'Islandia', promoMail: true });
     const statsBefore = (await request('GET', '/api/admin/statistics', admin.cookie)).json();
-    expect((await request('POST', '/api/privacy/delete-account', gone.cookie, { password: testPassword, certificates: 'keep' })).statusCode).toBe(204);
+    expect(
+      (
+        await request('POST', '/api/privacy/delete-account', gone.cookie, {
+          password: testPassword,
+          certificates: 'keep',
+        })
+      ).statusCode,
+    ).toBe(204);
 
     const statsAfter = (await request('GET', '/api/admin/statistics', admin.cookie)).json();
     expect(statsAfter.users.total).toBe(statsBefore.users.total - 1);
     expect(statsAfter.users.gratis).toBe(statsBefore.users.gratis - 1);
-    const iceland = (stats: { topCountries: { country: string; users: number }[] }) => stats.topCountries.find((row) => row.country === 'Islandia')?.users ?? 0;
+    const iceland = (stats: { topCountries: { country: string; users: number }[] }) =>
+      stats.topCountries.find((row) => row.country === 'Islandia')?.users ?? 0;
     expect(iceland(statsAfter)).toBe(iceland(statsBefore) - 1);
 
     const list = (await request('GET', `/api/admin/users?q=${encodeURIComponent('eliminada-')}`, admin.cookie)).json();
@@ -426,9 +574,16 @@ describe('nothing a member deleted reappears', () => {
     expect(cells).not.toContain(anonymizedEmail(gone.user.id));
     expect(cells).not.toContain(gone.user.email);
 
-    const mailing = await request('POST', '/api/admin/mailing', admin.cookie, { subject: 'Promoción', title: 'Nuevos videos', message: 'Hola' });
+    const mailing = await request('POST', '/api/admin/mailing', admin.cookie, {
+      subject: 'Promoción',
+      title: 'Nuevos videos',
+      message: 'Hola',
+    });
     expect(mailing.statusCode).toBe(202);
-    const recipients = await t.db.select().from(bulkMailDeliveries).where(eq(bulkMailDeliveries.bulkMailId, mailing.json().id));
+    const recipients = await t.db
+      .select()
+      .from(bulkMailDeliveries)
+      .where(eq(bulkMailDeliveries.bulkMailId, mailing.json().id));
     expect(recipients.map((row) => row.userId)).toContain(stays.user.id);
     expect(recipients.map((row) => row.userId)).not.toContain(gone.user.id);
   });
@@ -438,9 +593,21 @@ describe('consents', () => {
   it('records sign-up and profile changes with when and how', async () => {
     const email = uniqueEmail('registro');
     const signUp = await request('POST', '/api/account/signup', undefined, {
-      plan: 'basic', name: 'Consiente Todo', email, confirmEmail: email, phoneNumber: '+525598765432', confirmPhoneNumber: '+525598765432',
-      password: 'ClaveSecreta9', confirmPassword: 'ClaveSecreta9', country: 'México', city: 'Oaxaca', homeUniversity: '', organizationId: null,
-      promoMail: true, newsMail: false, terms: true,
+      plan: 'basic',
+      name: 'Consiente Todo',
+      email,
+      confirmEmail: email,
+      phoneNumber: '+525598765432',
+      confirmPhoneNumber: '+525598765432',
+      password: 'ClaveSecreta9',
+      confirmPassword: 'ClaveSecreta9',
+      country: 'México',
+      city: 'Oaxaca',
+      homeUniversity: '',
+      organizationId: null,
+      promoMail: true,
+      newsMail: false,
+      terms: true,
     });
     expect(signUp.statusCode).toBe(200);
     const userId = signUp.json().uid as string;
@@ -450,8 +617,17 @@ describe('consents', () => {
       url: '/api/profile',
       headers: { origin: testPublicUrl, cookie },
       payload: {
-        name: 'Consiente Todo', email, phoneNumber: '+525598765432', country: 'México', city: 'Oaxaca', homeUniversity: '', organizationId: null,
-        promoMail: false, newsMail: true, password: '', confirmPassword: '',
+        name: 'Consiente Todo',
+        email,
+        phoneNumber: '+525598765432',
+        country: 'México',
+        city: 'Oaxaca',
+        homeUniversity: '',
+        organizationId: null,
+        promoMail: false,
+        newsMail: true,
+        password: '',
+        confirmPassword: '',
       },
     });
     expect(put.statusCode).toBe(200);
@@ -466,13 +642,29 @@ describe('consents', () => {
 
   it('writes the sign-up consents with the account: when the log cannot be written, no account is left behind', async () => {
     const email = uniqueEmail('registro-caida');
-    await t.db.execute(sql`create function fail_consent_log() returns trigger language plpgsql as $$ begin raise exception 'simulated crash'; end $$`);
-    await t.db.execute(sql`create trigger fail_consent_log before insert on consent_events for each row execute function fail_consent_log()`);
+    await t.db.execute(
+      sql`create function fail_consent_log() returns trigger language plpgsql as $$ begin raise exception 'simulated crash'; end $$`,
+    );
+    await t.db.execute(
+      sql`create trigger fail_consent_log before insert on consent_events for each row execute function fail_consent_log()`,
+    );
     try {
       const signUp = await request('POST', '/api/account/signup', undefined, {
-        plan: 'basic', name: 'Sin Registro', email, confirmEmail: email, phoneNumber: '+525598765431', confirmPhoneNumber: '+525598765431',
-        password: 'ClaveSecreta9', confirmPassword: 'ClaveSecreta9', country: 'México', city: 'Oaxaca', homeUniversity: '', organizationId: null,
-        promoMail: true, newsMail: true, terms: true,
+        plan: 'basic',
+        name: 'Sin Registro',
+        email,
+        confirmEmail: email,
+        phoneNumber: '+525598765431',
+        confirmPhoneNumber: '+525598765431',
+        password: 'ClaveSecreta9',
+        confirmPassword: 'ClaveSecreta9',
+        country: 'México',
+        city: 'Oaxaca',
+        homeUniversity: '',
+        organizationId: null,
+        promoMail: true,
+        newsMail: true,
+        terms: true,
       });
       expect(signUp.statusCode).toBe(500);
     } finally {
@@ -485,13 +677,22 @@ describe('consents', () => {
   it('unsubscribes with one click (RFC 8058 POST) without signing in, and logs the withdrawal', async () => {
     const me = await member({ promoMail: true });
     const admin = await member({ type: 'Admin' });
-    const mailing = await request('POST', '/api/admin/mailing', admin.cookie, { subject: 'Oferta', title: 'Oferta', message: 'Texto' });
+    const mailing = await request('POST', '/api/admin/mailing', admin.cookie, {
+      subject: 'Oferta',
+      title: 'Oferta',
+      message: 'Texto',
+    });
     expect(mailing.statusCode).toBe(202);
     await runJobs();
     const [mail] = await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, me.user.email));
     const link = new URL(/href="([^"]*unsubscribe[^"]*)"/.exec(mail!.html)![1]!.replaceAll('&amp;', '&'));
 
-    const forged = await t.app.inject({ method: 'POST', url: `${link.pathname}?u=${me.user.id}&t=falso`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'List-Unsubscribe=One-Click' });
+    const forged = await t.app.inject({
+      method: 'POST',
+      url: `${link.pathname}?u=${me.user.id}&t=falso`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'List-Unsubscribe=One-Click',
+    });
     expect(forged.statusCode).toBe(400);
     const oneClick = await t.app.inject({
       method: 'POST',
@@ -523,6 +724,7 @@ describe('the log', () => {
     await runJobs();
     const written = lines.slice(from).join('\n');
     expect(written).toContain('/api/privacy/delete-account');
-    for (const secret of [email, 'Bitácora Secreta', '+525577778888', testPassword, 'Equivocada9']) expect(written).not.toContain(secret);
+    for (const secret of [email, 'Bitácora Secreta', '+525577778888', testPassword, 'Equivocada9'])
+      expect(written).not.toContain(secret);
   });
 });

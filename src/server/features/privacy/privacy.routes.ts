@@ -2,7 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAdmin, requireUser } from '#server/plugins/authorization.ts';
-import { adminDeleteAccountSchema, dataExportStateSchema, deleteAccountSchema } from '#shared/privacy/privacy.schemas.ts';
+import {
+  adminDeleteAccountSchema,
+  dataExportStateSchema,
+  deleteAccountSchema,
+} from '#shared/privacy/privacy.schemas.ts';
 import type { AccountsService } from '#server/features/accounts/accounts.service.ts';
 import { forwardCookies } from '#server/features/accounts/auth-bridge.ts';
 import type { JobRunner } from '#server/services/jobs.ts';
@@ -10,13 +14,18 @@ import type { PrivacyService } from './privacy.service.ts';
 
 /** Runs the queued work now (the export, the mail) instead of at the next poll. */
 function kick(app: FastifyInstance, jobs: Pick<JobRunner, 'runDue'>) {
-  setImmediate(() => void jobs.runDue().catch((error: unknown) => app.log.error({ err: error }, 'privacy job pass failed')));
+  setImmediate(
+    () => void jobs.runDue().catch((error: unknown) => app.log.error({ err: error }, 'privacy job pass failed')),
+  );
 }
 
 const exportParams = z.object({ id: z.uuid() });
 
 /** /perfil/privacidad: the member's own export and deletion. */
-export function registerPrivacyRoutes(app: FastifyInstance, deps: { privacy: PrivacyService; accounts: AccountsService; jobs: Pick<JobRunner, 'runDue'> }) {
+export function registerPrivacyRoutes(
+  app: FastifyInstance,
+  deps: { privacy: PrivacyService; accounts: AccountsService; jobs: Pick<JobRunner, 'runDue'> },
+) {
   const { privacy, accounts, jobs } = deps;
   const api = app.withTypeProvider<ZodTypeProvider>();
 
@@ -64,7 +73,10 @@ export function registerPrivacyRoutes(app: FastifyInstance, deps: { privacy: Pri
 }
 
 /** The Admin's deletion on a member's request; registered inside the Admin scope. */
-export function registerPrivacyAdminRoutes(app: FastifyInstance, deps: { privacy: PrivacyService; jobs: Pick<JobRunner, 'runDue'> }) {
+export function registerPrivacyAdminRoutes(
+  app: FastifyInstance,
+  deps: { privacy: PrivacyService; jobs: Pick<JobRunner, 'runDue'> },
+) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.post(
     '/api/admin/users/:id/delete-data',

@@ -52,7 +52,10 @@ import { collectMemberData, zipMemberData } from './privacy.export.ts';
 import type { DeletionLedger } from './deletion-ledger.ts';
 import { accountDeletedMail, exportReadyMail } from './privacy.mails.ts';
 
-type Schedule = (kind: string, options?: { runAt?: Date; payload?: object; uniqueKey?: string; tx?: Db }) => Promise<void>;
+type Schedule = (
+  kind: string,
+  options?: { runAt?: Date; payload?: object; uniqueKey?: string; tx?: Db },
+) => Promise<void>;
 
 export const privacyJobKinds = {
   export: 'privacy.export',
@@ -61,7 +64,9 @@ export const privacyJobKinds = {
   reconcile: 'privacy.reconcile-deletions',
 } as const;
 
-type PrivacyMail = { token: string } & ({ kind: 'export-ready'; exportId: string } | { kind: 'account-deleted'; to: string; name: string; bySelf: boolean });
+type PrivacyMail = { token: string } & (
+  { kind: 'export-ready'; exportId: string } | { kind: 'account-deleted'; to: string; name: string; bySelf: boolean }
+);
 
 /** Tries of the export job (about half an hour with the runner's backoff) before it is marked failed. */
 export const maxExportAttempts = 5;
@@ -95,12 +100,30 @@ export function createPrivacyService(deps: {
   log: Pick<Log, 'warn' | 'info'>;
   now?: () => Date;
 }) {
-  const { db, storage, mailer, auth, provider, certificates: certificatesService, consents, rateCounter, schedule, ledger, publicUrl, log } = deps;
+  const {
+    db,
+    storage,
+    mailer,
+    auth,
+    provider,
+    certificates: certificatesService,
+    consents,
+    rateCounter,
+    schedule,
+    ledger,
+    publicUrl,
+    log,
+  } = deps;
   const now = deps.now ?? (() => new Date());
 
   /** The member's latest export; one past its date reads as expired even before the sweep runs. */
   async function latestExport(userId: string): Promise<DataExport | null> {
-    const [row] = await db.select().from(dataExports).where(eq(dataExports.userId, userId)).orderBy(desc(dataExports.requestedAt)).limit(1);
+    const [row] = await db
+      .select()
+      .from(dataExports)
+      .where(eq(dataExports.userId, userId))
+      .orderBy(desc(dataExports.requestedAt))
+      .limit(1);
     if (!row) return null;
     const view = toDataExport(row);
     if (row.status === 'LISTA' && row.expiresAt && row.expiresAt <= now()) view.status = 'EXPIRADA';
@@ -110,8 +133,17 @@ export function createPrivacyService(deps: {
   /** Queues an export; while one is being prepared, asking again returns that one (one job, one file). */
   async function requestExport(userId: string): Promise<DataExport> {
     await db.transaction(async (tx) => {
-      const [created] = await tx.insert(dataExports).values({ userId, requestedAt: now() }).onConflictDoNothing().returning({ id: dataExports.id });
-      if (created) await schedule(privacyJobKinds.export, { payload: { exportId: created.id }, uniqueKey: `privacy-export:${created.id}`, tx });
+      const [created] = await tx
+        .insert(dataExports)
+        .values({ userId, requestedAt: now() })
+        .onConflictDoNothing()
+        .returning({ id: dataExports.id });
+      if (created)
+        await schedule(privacyJobKinds.export, {
+          payload: { exportId: created.id },
+          uniqueKey: `privacy-export:${created.id}`,
+          tx,
+        });
     });
     return (await latestExport(userId))!;
   }
@@ -138,7 +170,13 @@ export function createPrivacyService(deps: {
         const older = await tx
           .update(dataExports)
           .set({ status: 'EXPIRADA' })
-          .where(and(eq(dataExports.userId, row.userId), eq(dataExports.status, 'LISTA'), sql`${dataExports.id} <> ${exportId}`))
+          .where(
+            and(
+              eq(dataExports.userId, row.userId),
+              eq(dataExports.status, 'LISTA'),
+              sql`${dataExports.id} <> ${exportId}`,
+            ),
+          )
           .returning({ key: dataExports.storageKey });
         await queueMail({ kind: 'export-ready', exportId, token: randomUUID() }, tx);
         return older;
@@ -147,7 +185,10 @@ export function createPrivacyService(deps: {
       await sweepExpired();
     } catch (error) {
       await storage.delete(key).catch(() => {});
-      const [job] = await db.select({ attempts: jobs.attempts }).from(jobs).where(eq(jobs.uniqueKey, `privacy-export:${exportId}`));
+      const [job] = await db
+        .select({ attempts: jobs.attempts })
+        .from(jobs)
+        .where(eq(jobs.uniqueKey, `privacy-export:${exportId}`));
       // retried with backoff; after the last try the member is told instead of waiting forever
       if (!job || job.attempts < maxExportAttempts) throw error;
       log.warn({ err: error, exportId }, 'data export failed for good');
@@ -182,11 +223,16 @@ export function createPrivacyService(deps: {
       .from(dataExports)
       .where(and(eq(dataExports.id, exportId), eq(dataExports.userId, user.id)));
     if (!row) throw new AppError('NOT_FOUND');
-    if (row.status === 'EXPIRADA' || (row.status === 'LISTA' && row.expiresAt! <= now())) throw new AppError('DATA_EXPORT_EXPIRED');
+    if (row.status === 'EXPIRADA' || (row.status === 'LISTA' && row.expiresAt! <= now()))
+      throw new AppError('DATA_EXPORT_EXPIRED');
     if (row.status !== 'LISTA' || !row.storageKey) throw new AppError('NOT_FOUND');
     const stored = await storage.stat(row.storageKey);
     if (!stored) throw new AppError('DATA_EXPORT_EXPIRED');
-    return { stream: storage.read(row.storageKey), size: stored.size, fileName: `mis-datos-cxvet-${row.readyAt!.toISOString().slice(0, 10)}.zip` };
+    return {
+      stream: storage.read(row.storageKey),
+      size: stored.size,
+      fileName: `mis-datos-cxvet-${row.readyAt!.toISOString().slice(0, 10)}.zip`,
+    };
   }
 
   async function queueMail(mail: PrivacyMail, tx: Db) {
@@ -197,7 +243,13 @@ export function createPrivacyService(deps: {
   async function sendMail(payload: PrivacyMail): Promise<void> {
     if (payload.kind === 'export-ready') {
       const [row] = await db
-        .select({ expiresAt: dataExports.expiresAt, status: dataExports.status, name: users.name, email: users.email, anonymizedAt: users.anonymizedAt })
+        .select({
+          expiresAt: dataExports.expiresAt,
+          status: dataExports.status,
+          name: users.name,
+          email: users.email,
+          anonymizedAt: users.anonymizedAt,
+        })
         .from(dataExports)
         .innerJoin(users, eq(users.id, dataExports.userId))
         .where(eq(dataExports.id, payload.exportId));
@@ -215,7 +267,8 @@ export function createPrivacyService(deps: {
 
   /** Checks the member's password with better-auth's own hasher; 5 tries per 15 minutes per account. */
   async function verifyPassword(user: UserRow, password: string): Promise<void> {
-    if (!(await rateCounter.hit({ key: `delete-account:${user.id}`, max: 5, windowMs: 15 * 60_000 }))) throw new AppError('RATE_LIMITED');
+    if (!(await rateCounter.hit({ key: `delete-account:${user.id}`, max: 5, windowMs: 15 * 60_000 })))
+      throw new AppError('RATE_LIMITED');
     const [credential] = await db
       .select({ password: authAccounts.password })
       .from(authAccounts)
@@ -237,7 +290,10 @@ export function createPrivacyService(deps: {
         and(
           eq(paymentSubscriptions.userId, userId),
           eq(paymentSubscriptions.provider, provider.name),
-          or(inArray(paymentSubscriptions.state, ['ACTIVA', 'SUSPENDIDA']), and(eq(paymentSubscriptions.state, 'PENDIENTE'), isNull(paymentSubscriptions.supersededAt))),
+          or(
+            inArray(paymentSubscriptions.state, ['ACTIVA', 'SUSPENDIDA']),
+            and(eq(paymentSubscriptions.state, 'PENDIENTE'), isNull(paymentSubscriptions.supersededAt)),
+          ),
         ),
       );
     const cancelled: string[] = [];
@@ -245,25 +301,40 @@ export function createPrivacyService(deps: {
       if (subscription.state === 'PENDIENTE') {
         // a checkout never approved cannot charge; cancelling it is a courtesy the provider may refuse
         await provider.cancelSubscription(subscription.providerSubscriptionId, 'Cuenta eliminada').catch(() => {});
-        await db.update(paymentSubscriptions).set({ supersededAt: now(), updatedAt: now() }).where(eq(paymentSubscriptions.id, subscription.id));
+        await db
+          .update(paymentSubscriptions)
+          .set({ supersededAt: now(), updatedAt: now() })
+          .where(eq(paymentSubscriptions.id, subscription.id));
         continue;
       }
       const remote = await provider.getSubscription(subscription.providerSubscriptionId).catch(() => undefined);
       if (remote && (remote.status === 'CANCELLED' || remote.status === 'EXPIRED')) {
-        await db.update(paymentSubscriptions).set({ state: 'CANCELADA', updatedAt: now() }).where(eq(paymentSubscriptions.id, subscription.id));
+        await db
+          .update(paymentSubscriptions)
+          .set({ state: 'CANCELADA', updatedAt: now() })
+          .where(eq(paymentSubscriptions.id, subscription.id));
         continue;
       }
       try {
-        await provider.cancelSubscription(subscription.providerSubscriptionId, 'Cuenta eliminada a petición del titular');
+        await provider.cancelSubscription(
+          subscription.providerSubscriptionId,
+          'Cuenta eliminada a petición del titular',
+        );
       } catch (error) {
         // a refusal because it is already cancelled (a second click, a cancel at PayPal itself) is no refusal
         const after = await provider.getSubscription(subscription.providerSubscriptionId).catch(() => null);
         if (after?.status !== 'CANCELLED' && after?.status !== 'EXPIRED') {
-          log.warn({ err: error, subscriptionId: subscription.providerSubscriptionId }, 'provider refused to cancel before an account deletion');
+          log.warn(
+            { err: error, subscriptionId: subscription.providerSubscriptionId },
+            'provider refused to cancel before an account deletion',
+          );
           throw new AppError('ACCOUNT_DELETE_PROVIDER_REFUSED');
         }
       }
-      await db.update(paymentSubscriptions).set({ state: 'CANCELADA', updatedAt: now() }).where(eq(paymentSubscriptions.id, subscription.id));
+      await db
+        .update(paymentSubscriptions)
+        .set({ state: 'CANCELADA', updatedAt: now() })
+        .where(eq(paymentSubscriptions.id, subscription.id));
       cancelled.push(subscription.providerSubscriptionId);
     }
     return cancelled;
@@ -277,7 +348,13 @@ export function createPrivacyService(deps: {
    */
   async function anonymize(
     userId: string,
-    options: { certificates: CertificateChoice; actorId: string | null; bySelf: boolean; reason: string; replay?: boolean },
+    options: {
+      certificates: CertificateChoice;
+      actorId: string | null;
+      bySelf: boolean;
+      reason: string;
+      replay?: boolean;
+    },
   ): Promise<boolean> {
     const [user] = await db.select().from(users).where(eq(users.id, userId));
     if (!user) throw new AppError('NOT_FOUND');
@@ -308,7 +385,13 @@ export function createPrivacyService(deps: {
         .returning({ id: users.id });
       // another request deleted it first
       if (!before) return false;
-      await consents.record(userId, { promoMail: user.promoMail, newsMail: user.newsMail }, { promoMail: false, newsMail: false }, 'eliminación de cuenta', tx);
+      await consents.record(
+        userId,
+        { promoMail: user.promoMail, newsMail: user.newsMail },
+        { promoMail: false, newsMail: false },
+        'eliminación de cuenta',
+        tx,
+      );
       await tx.delete(sessions).where(eq(sessions.userId, userId));
       await tx.delete(authAccounts).where(eq(authAccounts.userId, userId));
       await tx.delete(verifications).where(eq(verifications.value, userId));
@@ -325,7 +408,10 @@ export function createPrivacyService(deps: {
       await tx.delete(diplomaUsers).where(eq(diplomaUsers.userId, userId));
       await tx.delete(watchPositions).where(eq(watchPositions.userId, userId));
       await tx.delete(favoriteProcedures).where(eq(favoriteProcedures.userId, userId));
-      await tx.update(diplomaTransactions).set({ data: null, error: null }).where(eq(diplomaTransactions.userId, userId));
+      await tx
+        .update(diplomaTransactions)
+        .set({ data: null, error: null })
+        .where(eq(diplomaTransactions.userId, userId));
       await tx
         .update(certificates)
         .set(
@@ -339,9 +425,16 @@ export function createPrivacyService(deps: {
       await tx.delete(bulkMailDeliveries).where(eq(bulkMailDeliveries.userId, userId));
       await tx.delete(mailOutbox).where(eq(mailOutbox.to, user.email));
       await tx.delete(contactMessages).where(eq(contactMessages.email, user.email));
-      await tx.update(dataExports).set({ status: 'EXPIRADA' }).where(and(eq(dataExports.userId, userId), inArray(dataExports.status, ['LISTA', 'PENDIENTE'])));
+      await tx
+        .update(dataExports)
+        .set({ status: 'EXPIRADA' })
+        .where(and(eq(dataExports.userId, userId), inArray(dataExports.status, ['LISTA', 'PENDIENTE'])));
       // a deletion applied again after a restore already told the member
-      if (!options.replay) await queueMail({ kind: 'account-deleted', to: user.email, name: user.name, bySelf: options.bySelf, token: randomUUID() }, tx);
+      if (!options.replay)
+        await queueMail(
+          { kind: 'account-deleted', to: user.email, name: user.name, bySelf: options.bySelf, token: randomUUID() },
+          tx,
+        );
       await tx.insert(accountDeletions).values({
         userId,
         actorId: options.actorId,
@@ -355,7 +448,9 @@ export function createPrivacyService(deps: {
     });
     if (done && !options.replay) await recordDeletion(userId, options.certificates);
     if (done) {
-      await sweepExpired().catch((error: unknown) => log.warn({ err: error }, 'export files of a deleted account not removed yet'));
+      await sweepExpired().catch((error: unknown) =>
+        log.warn({ err: error }, 'export files of a deleted account not removed yet'),
+      );
       log.info({ userId, bySelf: options.bySelf }, 'account anonymised');
     }
     return done;
@@ -363,7 +458,9 @@ export function createPrivacyService(deps: {
 
   /** Writes the deletion to the ledger beside the backups; a failure is logged, and the next start writes it. */
   async function recordDeletion(userId: string, choice: CertificateChoice = 'keep'): Promise<void> {
-    await ledger.append([{ userId, certificates: choice }], now()).catch((error: unknown) => log.warn({ err: error, file: ledger.file }, 'deletion ledger not written'));
+    await ledger
+      .append([{ userId, certificates: choice }], now())
+      .catch((error: unknown) => log.warn({ err: error, file: ledger.file }, 'deletion ledger not written'));
   }
 
   /**
@@ -382,7 +479,8 @@ export function createPrivacyService(deps: {
         .where(and(inArray(users.id, ids.slice(start, start + 1000)), isNull(users.anonymizedAt)));
       for (const { id } of back) {
         const reason = 'Eliminación aplicada de nuevo tras restaurar un respaldo';
-        if (await anonymize(id, { certificates: choices.get(id)!, actorId: null, bySelf: false, reason, replay: true })) replayed++;
+        if (await anonymize(id, { certificates: choices.get(id)!, actorId: null, bySelf: false, reason, replay: true }))
+          replayed++;
       }
     }
     const anonymised = await db.select({ id: users.id }).from(users).where(isNotNull(users.anonymizedAt));
@@ -393,18 +491,35 @@ export function createPrivacyService(deps: {
   }
 
   /** 'Eliminar mi cuenta': the member's own password first. */
-  async function deleteOwnAccount(user: UserRow, input: { password: string; certificates: CertificateChoice }): Promise<void> {
+  async function deleteOwnAccount(
+    user: UserRow,
+    input: { password: string; certificates: CertificateChoice },
+  ): Promise<void> {
     await verifyPassword(user, input.password);
-    await anonymize(user.id, { certificates: input.certificates, actorId: user.id, bySelf: true, reason: 'Solicitud del titular desde su perfil' });
+    await anonymize(user.id, {
+      certificates: input.certificates,
+      actorId: user.id,
+      bySelf: true,
+      reason: 'Solicitud del titular desde su perfil',
+    });
   }
 
   /** An Admin, on the member's request: recorded with who, when and why. */
-  async function deleteOnRequest(userId: string, actor: UserRow, input: { reason: string; certificates: CertificateChoice }): Promise<void> {
+  async function deleteOnRequest(
+    userId: string,
+    actor: UserRow,
+    input: { reason: string; certificates: CertificateChoice },
+  ): Promise<void> {
     if (userId === actor.id) throw new AppError('FORBIDDEN');
     const [target] = await db.select({ anonymizedAt: users.anonymizedAt }).from(users).where(eq(users.id, userId));
     if (!target) throw new AppError('NOT_FOUND');
     if (target.anonymizedAt) throw new AppError('CONFLICT');
-    await anonymize(userId, { certificates: input.certificates, actorId: actor.id, bySelf: false, reason: input.reason });
+    await anonymize(userId, {
+      certificates: input.certificates,
+      actorId: actor.id,
+      bySelf: false,
+      reason: input.reason,
+    });
   }
 
   return {

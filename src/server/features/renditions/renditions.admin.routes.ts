@@ -1,11 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { prepareRenditionSchema, renditionStatusListSchema, renditionStatusQuerySchema } from '#shared/renditions/renditions.schemas.ts';
+import {
+  prepareRenditionSchema,
+  renditionStatusListSchema,
+  renditionStatusQuerySchema,
+} from '#shared/renditions/renditions.schemas.ts';
 import type { RenditionsService } from './renditions.service.ts';
 
 /** The console's view of video ladders: where each stands, and 'Reintentar' (registered inside the Admin scope). */
-export function registerRenditionAdminRoutes(app: FastifyInstance, deps: { renditions: RenditionsService; runJobs: () => void }) {
+export function registerRenditionAdminRoutes(
+  app: FastifyInstance,
+  deps: { renditions: RenditionsService; runJobs: () => void },
+) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   typed.get(
     '/api/admin/video-renditions',

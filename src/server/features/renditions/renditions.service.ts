@@ -8,7 +8,13 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { and, asc, eq, inArray, or } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
-import { diplomaVideoChapters, diplomaVideos, procedureChapters, procedures, videoRenditions } from '#server/db/schema/index.ts';
+import {
+  diplomaVideoChapters,
+  diplomaVideos,
+  procedureChapters,
+  procedures,
+  videoRenditions,
+} from '#server/db/schema/index.ts';
 import type { FileStorage } from '#server/services/storage.ts';
 import { mediaUrl } from '#server/services/media-url.ts';
 import { AppError } from '#shared/errors.ts';
@@ -23,7 +29,11 @@ const videoKbps: Record<number, number> = { 240: 300, 360: 600, 720: 2000 };
 const audioKbps = 64;
 const progressEveryMs = 1000;
 
-type Log = { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+type Log = {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+};
 type Schedule = (kind: string, options: { payload?: object; uniqueKey?: string; tx?: Db }) => Promise<void>;
 
 /** A transcoding failure whose Spanish message the Admin reads. */
@@ -100,9 +110,16 @@ export function createRenditionsService(deps: {
       const [row] = await tx
         .insert(videoRenditions)
         .values({ sourceKey: key })
-        .onConflictDoUpdate({ target: videoRenditions.sourceKey, set: { status: 'pending', progress: 0, error: null, updatedAt: new Date() } })
+        .onConflictDoUpdate({
+          target: videoRenditions.sourceKey,
+          set: { status: 'pending', progress: 0, error: null, updatedAt: new Date() },
+        })
         .returning({ id: videoRenditions.id });
-      await schedule(transcodeJobKind, { payload: { renditionId: row!.id }, uniqueKey: `${transcodeJobKind}:${row!.id}`, tx });
+      await schedule(transcodeJobKind, {
+        payload: { renditionId: row!.id },
+        uniqueKey: `${transcodeJobKind}:${row!.id}`,
+        tx,
+      });
     }
   }
 
@@ -113,9 +130,14 @@ export function createRenditionsService(deps: {
       .select({ id: procedures.id })
       .from(procedures)
       .where(or(eq(procedures.fullVideo, key), eq(procedures.demoVideo, key)));
-    const [diplomaVideo] = procedure ? [] : await db.select({ id: diplomaVideos.id }).from(diplomaVideos).where(eq(diplomaVideos.video, key));
+    const [diplomaVideo] = procedure
+      ? []
+      : await db.select({ id: diplomaVideos.id }).from(diplomaVideos).where(eq(diplomaVideos.video, key));
     if (!procedure && !diplomaVideo) throw new AppError('NOT_FOUND');
-    const [current] = await db.select({ status: videoRenditions.status }).from(videoRenditions).where(eq(videoRenditions.sourceKey, key));
+    const [current] = await db
+      .select({ status: videoRenditions.status })
+      .from(videoRenditions)
+      .where(eq(videoRenditions.sourceKey, key));
     // one being made is left alone; a pending one is queued again (the job's unique key keeps it to one job)
     if (current?.status === 'processing') return;
     await db.transaction(async (tx) => queueFor([key], tx as unknown as Db));
@@ -151,7 +173,9 @@ export function createRenditionsService(deps: {
     const [row] = await db
       .select({ sourceKey: videoRenditions.sourceKey })
       .from(videoRenditions)
-      .where(and(eq(videoRenditions.id, id), eq(videoRenditions.readyVersion, version), eq(videoRenditions.status, 'ready')));
+      .where(
+        and(eq(videoRenditions.id, id), eq(videoRenditions.readyVersion, version), eq(videoRenditions.status, 'ready')),
+      );
     return row?.sourceKey ?? null;
   }
 
@@ -210,17 +234,31 @@ export function createRenditionsService(deps: {
 
   async function probe(file: string) {
     const result = await new Promise<string>((resolve, reject) => {
-      const child = spawn(ffprobePath, ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', file], { stdio: ['ignore', 'pipe', 'ignore'] });
+      const child = spawn(
+        ffprobePath,
+        ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', file],
+        { stdio: ['ignore', 'pipe', 'ignore'] },
+      );
       let out = '';
       child.stdout.on('data', (chunk: Buffer) => void (out += chunk.toString()));
       child.on('error', reject);
-      child.on('close', (code) => (code === 0 ? resolve(out) : reject(new RenditionFailure(renditionErrors.unreadable))));
+      child.on('close', (code) =>
+        code === 0 ? resolve(out) : reject(new RenditionFailure(renditionErrors.unreadable)),
+      );
     });
-    const info = JSON.parse(result) as { streams?: { codec_type?: string; height?: number }[]; format?: { duration?: string } };
+    const info = JSON.parse(result) as {
+      streams?: { codec_type?: string; height?: number }[];
+      format?: { duration?: string };
+    };
     const video = info.streams?.find((stream) => stream.codec_type === 'video');
     const duration = Number(info.format?.duration);
-    if (!video?.height || !Number.isFinite(duration) || duration <= 0) throw new RenditionFailure(renditionErrors.unreadable);
-    return { height: video.height, duration, hasAudio: Boolean(info.streams?.some((stream) => stream.codec_type === 'audio')) };
+    if (!video?.height || !Number.isFinite(duration) || duration <= 0)
+      throw new RenditionFailure(renditionErrors.unreadable);
+    return {
+      height: video.height,
+      duration,
+      hasAudio: Boolean(info.streams?.some((stream) => stream.codec_type === 'audio')),
+    };
   }
 
   /** The ffmpeg arguments of the whole ladder in one pass: one decode, one scaled copy per height. */
@@ -232,23 +270,52 @@ export function createRenditionsService(deps: {
       args.push('-map', `[v${index}]`);
       if (hasAudio) args.push('-map', '0:a:0');
       const kbps = videoKbps[height]!;
-      args.push(`-b:v:${index}`, `${kbps}k`, `-maxrate:v:${index}`, `${Math.round(kbps * 1.2)}k`, `-bufsize:v:${index}`, `${kbps * 2}k`);
+      args.push(
+        `-b:v:${index}`,
+        `${kbps}k`,
+        `-maxrate:v:${index}`,
+        `${Math.round(kbps * 1.2)}k`,
+        `-bufsize:v:${index}`,
+        `${kbps * 2}k`,
+      );
     });
-    args.push('-c:v', 'libx264', '-preset', 'veryfast', '-profile:v', 'main', '-pix_fmt', 'yuv420p', '-sc_threshold', '0');
+    args.push(
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-profile:v',
+      'main',
+      '-pix_fmt',
+      'yuv420p',
+      '-sc_threshold',
+      '0',
+    );
     // segments cut at keyframes: forcing one at each chapter start makes every chapter begin a segment
     args.push('-force_key_frames', keyframes.join(','));
     if (hasAudio) args.push('-c:a', 'aac', '-b:a', `${audioKbps}k`, '-ac', '2');
-    const streamMap = heights.map((height, index) => (hasAudio ? `v:${index},a:${index},name:${height}p` : `v:${index},name:${height}p`)).join(' ');
+    const streamMap = heights
+      .map((height, index) => (hasAudio ? `v:${index},a:${index},name:${height}p` : `v:${index},name:${height}p`))
+      .join(' ');
     args.push(
-      '-f', 'hls',
-      '-hls_time', String(segmentSeconds),
-      '-hls_playlist_type', 'vod',
-      '-hls_flags', 'independent_segments',
-      '-hls_segment_type', 'mpegts',
-      '-hls_segment_filename', path.join(out, '%v', 'seg_%05d.ts'),
-      '-master_pl_name', 'master.m3u8',
-      '-var_stream_map', streamMap,
-      '-progress', 'pipe:1',
+      '-f',
+      'hls',
+      '-hls_time',
+      String(segmentSeconds),
+      '-hls_playlist_type',
+      'vod',
+      '-hls_flags',
+      'independent_segments',
+      '-hls_segment_type',
+      'mpegts',
+      '-hls_segment_filename',
+      path.join(out, '%v', 'seg_%05d.ts'),
+      '-master_pl_name',
+      'master.m3u8',
+      '-var_stream_map',
+      streamMap,
+      '-progress',
+      'pipe:1',
       '-nostats',
       path.join(out, '%v', 'index.m3u8'),
     );
@@ -285,7 +352,13 @@ export function createRenditionsService(deps: {
       for (const height of heights) await mkdir(path.join(out, `${height}p`), { recursive: true });
 
       let lastWrite = 0;
-      const args = ladderArgs(input, out, heights, source.hasAudio, keyframeTimes(source.duration, await chapterSeconds(row.sourceKey), segmentSeconds));
+      const args = ladderArgs(
+        input,
+        out,
+        heights,
+        source.hasAudio,
+        keyframeTimes(source.duration, await chapterSeconds(row.sourceKey), segmentSeconds),
+      );
       const result = await run(deps.ffmpegPath, args, children, (line) => {
         const match = /^out_time_us=(\d+)/.exec(line);
         if (!match || Date.now() - lastWrite < progressEveryMs) return;
@@ -301,7 +374,22 @@ export function createRenditionsService(deps: {
       }
       const poster = await run(
         deps.ffmpegPath,
-        ['-hide_banner', '-nostdin', '-y', '-ss', String(Math.min(5, source.duration / 10)), '-i', input, '-frames:v', '1', '-vf', `scale=-2:${Math.min(720, source.height)}`, '-q:v', '4', path.join(out, 'poster.jpg')],
+        [
+          '-hide_banner',
+          '-nostdin',
+          '-y',
+          '-ss',
+          String(Math.min(5, source.duration / 10)),
+          '-i',
+          input,
+          '-frames:v',
+          '1',
+          '-vf',
+          `scale=-2:${Math.min(720, source.height)}`,
+          '-q:v',
+          '4',
+          path.join(out, 'poster.jpg'),
+        ],
         children,
       );
       if (stopping) throw new Interrupted('server stopping');
@@ -340,7 +428,10 @@ export function createRenditionsService(deps: {
     } catch (error) {
       if (error instanceof Interrupted || stopping) {
         // left pending for the next start; the job runner retries it
-        await db.update(videoRenditions).set({ status: 'pending', progress: 0, updatedAt: new Date() }).where(eq(videoRenditions.id, row.id));
+        await db
+          .update(videoRenditions)
+          .set({ status: 'pending', progress: 0, updatedAt: new Date() })
+          .where(eq(videoRenditions.id, row.id));
         throw error;
       }
       const message = error instanceof RenditionFailure ? error.message : renditionErrors.unexpected;

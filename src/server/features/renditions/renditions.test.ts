@@ -22,10 +22,28 @@ beforeAll(async () => {
   clip = path.join(work, 'clip.mp4');
   // 6 s, 480x400 with a tone: big enough for 240p and 360p, too small for 720p
   await run('/usr/bin/ffmpeg', [
-    '-hide_banner', '-loglevel', 'error', '-y',
-    '-f', 'lavfi', '-i', 'testsrc=size=480x400:rate=15:duration=6',
-    '-f', 'lavfi', '-i', 'sine=frequency=440:duration=6',
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', clip,
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=480x400:rate=15:duration=6',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:duration=6',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-shortest',
+    clip,
   ]);
 });
 afterAll(async () => rm(work, { recursive: true, force: true }));
@@ -42,9 +60,22 @@ async function procedureWithClip(t: TestApp) {
 
 async function keyframeSeconds(playlist: string): Promise<number[]> {
   const { stdout } = await run('/usr/bin/ffprobe', [
-    '-v', 'error', '-select_streams', 'v:0', '-skip_frame', 'nokey', '-show_entries', 'frame=pts_time', '-of', 'csv=p=0', playlist,
+    '-v',
+    'error',
+    '-select_streams',
+    'v:0',
+    '-skip_frame',
+    'nokey',
+    '-show_entries',
+    'frame=pts_time',
+    '-of',
+    'csv=p=0',
+    playlist,
   ]);
-  const times = stdout.split('\n').filter(Boolean).map((line) => Number.parseFloat(line));
+  const times = stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => Number.parseFloat(line));
   return times.map((time) => Math.round((time - times[0]!) * 100) / 100);
 }
 
@@ -58,12 +89,21 @@ describe('the transcoding job', () => {
   it('makes the master playlist, the renditions up to the source height and a poster, then marks the ladder ready', async () => {
     const procedure = await procedureWithClip(t);
     await t.db.transaction(async (tx) => t.app.services.renditions.queueFor([procedure.fullVideo!], tx as never));
-    const [queued] = await t.db.select().from(videoRenditions).where(eq(videoRenditions.sourceKey, procedure.fullVideo!));
+    const [queued] = await t.db
+      .select()
+      .from(videoRenditions)
+      .where(eq(videoRenditions.sourceKey, procedure.fullVideo!));
     expect(queued!.status).toBe('pending');
 
     expect(await t.app.services.videoJobs.runDue()).toBe(1);
     const [row] = await t.db.select().from(videoRenditions).where(eq(videoRenditions.id, queued!.id));
-    expect(row).toMatchObject({ status: 'ready', progress: 100, error: null, heights: [240, 360], workingVersion: null });
+    expect(row).toMatchObject({
+      status: 'ready',
+      progress: 100,
+      error: null,
+      heights: [240, 360],
+      workingVersion: null,
+    });
     const prefix = ladderPrefix(row!.id, row!.readyVersion!);
     const root = t.storage.root!;
 
@@ -87,7 +127,9 @@ describe('the transcoding job', () => {
 
     // the procedure page now names the playlist for a Premium member
     const premium = await signedInAs(t, { type: 'Premium' });
-    const detail = (await t.app.inject({ url: `/api/catalog/procedures/${procedure.id}`, headers: { cookie: premium.cookie } })).json();
+    const detail = (
+      await t.app.inject({ url: `/api/catalog/procedures/${procedure.id}`, headers: { cookie: premium.cookie } })
+    ).json();
     expect(detail.videoUrl).toBe(`/media/${procedure.fullVideo}`);
     expect(detail.hlsUrl).toBe(`/media/${prefix}/master.m3u8`);
   });
@@ -102,7 +144,9 @@ describe('the transcoding job', () => {
     await t.storage.put(`${half}/index.m3u8`, Readable.from(['#EXTM3U\n']));
     await t.storage.put(`${half}/seg_00000.ts`, Readable.from(['x']));
     const admin = await signedInAs(t, { type: 'Admin' });
-    expect((await t.app.inject({ url: `/media/${half}/index.m3u8`, headers: { cookie: admin.cookie } })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ url: `/media/${half}/index.m3u8`, headers: { cookie: admin.cookie } })).statusCode,
+    ).toBe(404);
 
     // the job was claimed by the instance that died; its claim has expired
     await t.db.insert(jobs).values({ kind: 'video.transcode', payload: { renditionId: row!.id }, attempts: 1 });
@@ -147,10 +191,18 @@ describe('without ffmpeg', () => {
     expect(pending.every((job) => job.doneAt !== null)).toBe(true);
 
     const premium = await signedInAs(t, { type: 'Premium' });
-    const detail = (await t.app.inject({ url: `/api/catalog/procedures/${procedure.id}`, headers: { cookie: premium.cookie } })).json();
+    const detail = (
+      await t.app.inject({ url: `/api/catalog/procedures/${procedure.id}`, headers: { cookie: premium.cookie } })
+    ).json();
     expect(detail.hlsUrl).toBeNull();
     expect(detail.videoUrl).toBe(`/media/${procedure.fullVideo}`);
-    const token = (await t.app.inject({ method: 'POST', url: '/api/viewing/token', headers: { cookie: premium.cookie, origin: 'http://localhost:3000' } })).json().token;
+    const token = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/viewing/token',
+        headers: { cookie: premium.cookie, origin: 'http://localhost:3000' },
+      })
+    ).json().token;
     const video = await t.app.inject({ url: `${detail.videoUrl}?vt=${token}`, headers: { cookie: premium.cookie } });
     expect(video.statusCode).toBe(200);
     expect(video.headers['content-type']).toBe('video/mp4');

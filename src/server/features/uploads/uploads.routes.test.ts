@@ -27,11 +27,16 @@ const discard = (cookie: string | undefined, key: string) =>
 
 describe('who may upload', () => {
   it('a guest gets 401 and Gratis or Premium members get 403', async () => {
-    expect((await postUpload(t, { target: 'event-image', fileName: 'a.png', content: sampleBytes.png })).statusCode).toBe(401);
+    expect(
+      (await postUpload(t, { target: 'event-image', fileName: 'a.png', content: sampleBytes.png })).statusCode,
+    ).toBe(401);
     expect((await discard(undefined, 'events/1_a.png')).statusCode).toBe(401);
     for (const type of ['Gratis', 'Premium'] as const) {
       const { cookie } = await signedInAs(t, { type });
-      expect((await postUpload(t, { cookie, target: 'event-image', fileName: 'a.png', content: sampleBytes.png })).statusCode).toBe(403);
+      expect(
+        (await postUpload(t, { cookie, target: 'event-image', fileName: 'a.png', content: sampleBytes.png }))
+          .statusCode,
+      ).toBe(403);
       expect((await discard(cookie, 'events/1_a.png')).statusCode).toBe(403);
     }
   });
@@ -39,7 +44,12 @@ describe('who may upload', () => {
 
 describe('what an upload may contain', () => {
   it('stores a png under the target folder with a timestamp and the sanitised name, pending until saved', async () => {
-    const response = await postUpload(t, { cookie: admin, target: 'event-image', fileName: '../../Cartel año.png', content: sampleBytes.png });
+    const response = await postUpload(t, {
+      cookie: admin,
+      target: 'event-image',
+      fileName: '../../Cartel año.png',
+      content: sampleBytes.png,
+    });
     expect(response.statusCode).toBe(200);
     const { key, kind } = response.json();
     expect(key).toMatch(/^events\/\d+_Cartel_ano\.png$/);
@@ -50,26 +60,54 @@ describe('what an upload may contain', () => {
 
   it('puts a surgery file in the folder of its surgery', async () => {
     const id = randomUUID();
-    const response = await postUpload(t, { cookie: admin, target: 'procedure-demo', recordId: id, fileName: 'demo.mp4', content: sampleBytes.mp4 });
+    const response = await postUpload(t, {
+      cookie: admin,
+      target: 'procedure-demo',
+      recordId: id,
+      fileName: 'demo.mp4',
+      content: sampleBytes.mp4,
+    });
     expect(response.json().key).toMatch(new RegExp(`^procedures/${id}/\\d+_demo\\.mp4$`));
   });
 
   it('refuses a .png whose bytes are HTML with the spec message', async () => {
-    const response = await postUpload(t, { cookie: admin, target: 'event-image', fileName: 'foto.png', content: sampleBytes.html });
+    const response = await postUpload(t, {
+      cookie: admin,
+      target: 'event-image',
+      fileName: 'foto.png',
+      content: sampleBytes.html,
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ code: 'FILE_FORMAT', message: messages.invalidFileFormat });
   });
 
   it('refuses an SVG image, by name and by content', async () => {
-    const byName = await postUpload(t, { cookie: admin, target: 'landing-media', fileName: 'logo.svg', content: sampleBytes.svg });
+    const byName = await postUpload(t, {
+      cookie: admin,
+      target: 'landing-media',
+      fileName: 'logo.svg',
+      content: sampleBytes.svg,
+    });
     expect(byName.json()).toMatchObject({ code: 'FILE_FORMAT', message: 'El formato del archivo no es correcto.' });
-    const renamed = await postUpload(t, { cookie: admin, target: 'landing-media', fileName: 'logo.png', content: sampleBytes.svg });
+    const renamed = await postUpload(t, {
+      cookie: admin,
+      target: 'landing-media',
+      fileName: 'logo.png',
+      content: sampleBytes.svg,
+    });
     expect(renamed.json().code).toBe('FILE_FORMAT');
   });
 
   it('refuses an image in a PDF field and a PDF in an image field', async () => {
-    expect((await postUpload(t, { cookie: admin, target: 'event-pdf', fileName: 'a.png', content: sampleBytes.png })).json().code).toBe('FILE_FORMAT');
-    expect((await postUpload(t, { cookie: admin, target: 'event-image', fileName: 'a.pdf', content: sampleBytes.pdf })).json().code).toBe('FILE_FORMAT');
+    expect(
+      (await postUpload(t, { cookie: admin, target: 'event-pdf', fileName: 'a.png', content: sampleBytes.png })).json()
+        .code,
+    ).toBe('FILE_FORMAT');
+    expect(
+      (
+        await postUpload(t, { cookie: admin, target: 'event-image', fileName: 'a.pdf', content: sampleBytes.pdf })
+      ).json().code,
+    ).toBe('FILE_FORMAT');
   });
 
   it('refuses an image larger than its limit with 413 and leaves nothing on disk', async () => {
@@ -89,14 +127,21 @@ describe('what an upload may contain', () => {
   });
 
   it('a surgery upload needs the surgery id', async () => {
-    const response = await postUpload(t, { cookie: admin, target: 'procedure-preview', fileName: 'a.png', content: sampleBytes.png });
+    const response = await postUpload(t, {
+      cookie: admin,
+      target: 'procedure-preview',
+      fileName: 'a.png',
+      content: sampleBytes.png,
+    });
     expect(response.statusCode).toBe(400);
   });
 });
 
 describe('no orphan files', () => {
   it('a discarded upload is deleted from storage', async () => {
-    const { key } = (await postUpload(t, { cookie: admin, target: 'newsletter-image', fileName: 'n.jpg', content: sampleBytes.jpg })).json();
+    const { key } = (
+      await postUpload(t, { cookie: admin, target: 'newsletter-image', fileName: 'n.jpg', content: sampleBytes.jpg })
+    ).json();
     expect((await discard(admin, key)).statusCode).toBe(200);
     expect(await t.storage.stat(key)).toBeNull();
   });
@@ -109,8 +154,13 @@ describe('no orphan files', () => {
   });
 
   it('uploads abandoned for a day are swept', async () => {
-    const { key } = (await postUpload(t, { cookie: admin, target: 'event-image', fileName: 'viejo.png', content: sampleBytes.png })).json();
-    await t.db.update(pendingUploads).set({ createdAt: new Date(Date.now() - 25 * 3_600_000) }).where(eq(pendingUploads.key, key));
+    const { key } = (
+      await postUpload(t, { cookie: admin, target: 'event-image', fileName: 'viejo.png', content: sampleBytes.png })
+    ).json();
+    await t.db
+      .update(pendingUploads)
+      .set({ createdAt: new Date(Date.now() - 25 * 3_600_000) })
+      .where(eq(pendingUploads.key, key));
     await t.app.services.uploads.sweep();
     expect(await t.storage.stat(key)).toBeNull();
   });

@@ -25,7 +25,13 @@ const sniffBytes = 4100;
 /** Uploads not saved into a record within this time are deleted. */
 const pendingUploadLifetimeMs = 24 * 3_600_000;
 
-type FileRule = { field: string; next: string | null; current: string | null; folder: string; kinds: readonly UploadKind[] };
+type FileRule = {
+  field: string;
+  next: string | null;
+  current: string | null;
+  folder: string;
+  kinds: readonly UploadKind[];
+};
 
 /** Reads the first bytes of a stream; `body(limit)` then streams the whole content, failing past `limit` bytes. */
 async function splitHead(stream: Readable) {
@@ -56,7 +62,10 @@ async function splitHead(stream: Readable) {
   }
   // the client is still sending: read the rest so it gets our answer instead of a reset
   const drain = () => {
-    if (!done) void (async () => { for (let next = await iterator.next(); !next.done; next = await iterator.next()); })().catch(() => {});
+    if (!done)
+      void (async () => {
+        for (let next = await iterator.next(); !next.done; next = await iterator.next());
+      })().catch(() => {});
   };
   return { head, body: (limit: number) => Readable.from(whole(limit), { objectMode: false }), drain };
 }
@@ -105,7 +114,10 @@ export function createUploadsService(deps: { db: Db; storage: FileStorage; now?:
       }
       await storage.put(key, body(uploadSizeLimits[kind]));
     }
-    await db.insert(pendingUploads).values({ key, kind }).onConflictDoUpdate({ target: pendingUploads.key, set: { kind } });
+    await db
+      .insert(pendingUploads)
+      .values({ key, kind })
+      .onConflictDoUpdate({ target: pendingUploads.key, set: { kind } });
     await sweep();
     return { key, kind };
   }
@@ -142,7 +154,8 @@ export function createUploadsService(deps: { db: Db; storage: FileStorage; now?:
       if (rule.next === rule.current) continue;
       if (rule.next) {
         const kind = kindByKey.get(rule.next) as UploadKind | undefined;
-        const inFolder = rule.next.startsWith(`${rule.folder}/`) && !rule.next.slice(rule.folder.length + 1).includes('/');
+        const inFolder =
+          rule.next.startsWith(`${rule.folder}/`) && !rule.next.slice(rule.folder.length + 1).includes('/');
         if (!kind || !inFolder || !rule.kinds.includes(kind)) {
           fields[rule.field] = messages.invalidFileFormat;
           continue;
@@ -165,7 +178,9 @@ export function createUploadsService(deps: { db: Db; storage: FileStorage; now?:
 
   /** Whether this key is a pending upload (for a form's preview of a file not saved yet). */
   async function isPending(key: string, kind?: UploadKind): Promise<boolean> {
-    const condition = kind ? and(eq(pendingUploads.key, key), eq(pendingUploads.kind, kind)) : eq(pendingUploads.key, key);
+    const condition = kind
+      ? and(eq(pendingUploads.key, key), eq(pendingUploads.kind, kind))
+      : eq(pendingUploads.key, key);
     const [row] = await db.select({ key: pendingUploads.key }).from(pendingUploads).where(condition);
     return Boolean(row);
   }
@@ -173,7 +188,9 @@ export function createUploadsService(deps: { db: Db; storage: FileStorage; now?:
   /** Deletes files of records that were deleted or replaced, with a picture's narrower copies; a missing file is not an error. */
   async function removeFiles(keys: (string | null | undefined)[]): Promise<void> {
     const present = keys.filter((key): key is string => Boolean(key));
-    const copies = present.filter(isPictureKey).flatMap((key) => pictureVariantWidths.map((width) => variantKey(key, width)));
+    const copies = present
+      .filter(isPictureKey)
+      .flatMap((key) => pictureVariantWidths.map((width) => variantKey(key, width)));
     await Promise.all([...present, ...copies.filter(isSafeKey)].map((key) => storage.delete(key)));
     await deps.videos?.removed(present);
   }

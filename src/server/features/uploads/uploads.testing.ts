@@ -14,13 +14,23 @@ export function multipartBody(fileName: string, content: Buffer, contentType = '
 }
 
 /** Posts one file to the console upload endpoint. */
-export function postUpload(t: TestApp, options: { cookie?: string; target: UploadTarget; recordId?: string; fileName: string; content: Buffer }) {
+export function postUpload(
+  t: TestApp,
+  options: { cookie?: string; target: UploadTarget; recordId?: string; fileName: string; content: Buffer },
+) {
   const body = multipartBody(options.fileName, options.content);
-  const query = new URLSearchParams({ target: options.target, ...(options.recordId ? { recordId: options.recordId } : {}) });
+  const query = new URLSearchParams({
+    target: options.target,
+    ...(options.recordId ? { recordId: options.recordId } : {}),
+  });
   return t.app.inject({
     method: 'POST',
     url: `/api/admin/uploads?${query}`,
-    headers: { origin: testPublicUrl, 'content-type': body.contentType, ...(options.cookie ? { cookie: options.cookie } : {}) },
+    headers: {
+      origin: testPublicUrl,
+      'content-type': body.contentType,
+      ...(options.cookie ? { cookie: options.cookie } : {}),
+    },
     payload: body.payload,
   });
 }
@@ -36,7 +46,13 @@ export const sampleBytes = {
 };
 
 /** Uploads a sample file as an Admin and returns its pending key. */
-export async function uploadSample(t: TestApp, cookie: string, target: UploadTarget, fileName: string, recordId?: string): Promise<string> {
+export async function uploadSample(
+  t: TestApp,
+  cookie: string,
+  target: UploadTarget,
+  fileName: string,
+  recordId?: string,
+): Promise<string> {
   const extension = fileName.split('.').pop() ?? '';
   const sample = (extension === 'jpeg' ? 'jpg' : extension) as keyof typeof sampleBytes;
   const response = await postUpload(t, { cookie, target, recordId, fileName, content: sampleBytes[sample] });

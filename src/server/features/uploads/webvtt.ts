@@ -34,7 +34,10 @@ export function findWebVttProblem(bytes: Buffer): Problem | null {
     // the parser took the line before for a cue identifier: usually a mistyped timing line
     const previous = content.split(/\r\n|\r|\n/)[first.line - 2] ?? '';
     if (/\d:\d/.test(previous)) return { line: first.line - 1, reason: timingReason };
-    return { line: first.line, reason: 'falta la línea de tiempo del subtítulo, con la forma 00:00:01.000 --> 00:00:04.000' };
+    return {
+      line: first.line,
+      reason: 'falta la línea de tiempo del subtítulo, con la forma 00:00:01.000 --> 00:00:04.000',
+    };
   }
   if (first) return { line: first.line, reason: spanishReason(first.message) };
   if (result.cues.length === 0) return { line: 1, reason: 'el archivo no contiene ningún subtítulo' };

@@ -13,7 +13,8 @@ describe('the live-update stream registry', () => {
   it('closes the oldest stream of an IP beyond its cap, whoever holds it', () => {
     const registry = createStreamRegistry({ perAccount: 5, perIp: 4 });
     const closed: string[] = [];
-    for (let index = 0; index < 6; index++) registry.open(`user-${index}`, '10.9.9.9', () => closed.push(`user-${index}`));
+    for (let index = 0; index < 6; index++)
+      registry.open(`user-${index}`, '10.9.9.9', () => closed.push(`user-${index}`));
     expect(closed).toEqual(['user-0', 'user-1']);
     expect(registry.count({ ip: '10.9.9.9' })).toBe(4);
     expect(registry.count({ userId: 'user-0' })).toBe(0);

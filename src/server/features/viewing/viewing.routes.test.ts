@@ -11,7 +11,10 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 async function issue(cookie: string): Promise<string> {
-  const response = await fetch(`${baseUrl}/api/viewing/token`, { method: 'POST', headers: { cookie, origin: testPublicUrl } });
+  const response = await fetch(`${baseUrl}/api/viewing/token`, {
+    method: 'POST',
+    headers: { cookie, origin: testPublicUrl },
+  });
   return ((await response.json()) as { token: string }).token;
 }
 
@@ -20,7 +23,10 @@ async function waitForReplaced(cookie: string, token: string, trigger?: () => Pr
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
-    const response = await fetch(`${baseUrl}/api/viewing/events?token=${token}`, { headers: { cookie }, signal: controller.signal });
+    const response = await fetch(`${baseUrl}/api/viewing/events?token=${token}`, {
+      headers: { cookie },
+      signal: controller.signal,
+    });
     expect(response.headers.get('content-type')).toMatch(/text\/event-stream/);
     const reader = response.body!.getReader();
     const decoder = new TextDecoder();
@@ -49,7 +55,10 @@ async function streamEnds(cookie: string, token: string, trigger: () => Promise<
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
-    const response = await fetch(`${baseUrl}/api/viewing/events?token=${token}`, { headers: { cookie }, signal: controller.signal });
+    const response = await fetch(`${baseUrl}/api/viewing/events?token=${token}`, {
+      headers: { cookie },
+      signal: controller.signal,
+    });
     const reader = response.body!.getReader();
     await reader.read();
     await trigger();
@@ -76,11 +85,15 @@ describe('viewing events', () => {
     };
     const phoneSession = list.sessions.find((session) => !session.isCurrent)!;
     expect(phoneSession.isPlaying).toBe(true);
-    const closeIt = () => fetch(`${baseUrl}/api/account/sessions/${phoneSession.id}`, { method: 'DELETE', headers: { cookie: desk, origin: testPublicUrl } });
+    const closeIt = () =>
+      fetch(`${baseUrl}/api/account/sessions/${phoneSession.id}`, {
+        method: 'DELETE',
+        headers: { cookie: desk, origin: testPublicUrl },
+      });
     expect(await streamEnds(phone, token, closeIt)).toBe(true);
   });
 
-  it("keeps the stream of a session that stays signed in when another one is closed", async () => {
+  it('keeps the stream of a session that stays signed in when another one is closed', async () => {
     const user = await createUser(t, { type: 'Premium' });
     const desk = await loginCookie(t, user.email);
     const phone = await loginCookie(t, user.email);
@@ -91,7 +104,11 @@ describe('viewing events', () => {
     };
     const tabletSession = list.sessions.find((session) => !session.isCurrent && !session.isPlaying)!;
     expect(tablet).not.toBe(phone);
-    const closeIt = () => fetch(`${baseUrl}/api/account/sessions/${tabletSession.id}`, { method: 'DELETE', headers: { cookie: desk, origin: testPublicUrl } });
+    const closeIt = () =>
+      fetch(`${baseUrl}/api/account/sessions/${tabletSession.id}`, {
+        method: 'DELETE',
+        headers: { cookie: desk, origin: testPublicUrl },
+      });
     expect(await streamEnds(phone, token, closeIt, 1500)).toBe(false);
   });
 
@@ -121,7 +138,10 @@ describe('viewing events', () => {
     const controller = new AbortController();
     try {
       const open = async () => {
-        const response = await fetch(`${baseUrl}/api/viewing/events?token=${token}`, { headers: { cookie }, signal: controller.signal });
+        const response = await fetch(`${baseUrl}/api/viewing/events?token=${token}`, {
+          headers: { cookie },
+          signal: controller.signal,
+        });
         const reader = response.body!.getReader();
         await reader.read(); // the stream is registered once its first bytes arrive
         return reader;

@@ -17,7 +17,10 @@ const shutdownRetryMs = 1_000;
 /** Ends a stream when its session is signed out from another device ('Mis dispositivos'). */
 type SessionEnds = { watchEnd(sessionId: string, onEnded: () => void): Promise<() => void> };
 
-export function registerViewingRoutes(app: FastifyInstance, deps: { viewing: ViewingService; streams?: StreamRegistry; sessions?: SessionEnds }) {
+export function registerViewingRoutes(
+  app: FastifyInstance,
+  deps: { viewing: ViewingService; streams?: StreamRegistry; sessions?: SessionEnds },
+) {
   const { viewing } = deps;
   const streams = deps.streams ?? createStreamRegistry();
   // open event streams never end by themselves: a shutdown ends them so the server can close
@@ -56,7 +59,8 @@ export function registerViewingRoutes(app: FastifyInstance, deps: { viewing: Vie
       const stop = await viewing.watch(user.id, request.query.token, () => {
         raw.write(`event: ${tokenReplacedEvent}\ndata: {}\n\n`);
       });
-      const stopSessionWatch = sessionId && deps.sessions ? await deps.sessions.watchEnd(sessionId, () => raw.end()) : () => {};
+      const stopSessionWatch =
+        sessionId && deps.sessions ? await deps.sessions.watchEnd(sessionId, () => raw.end()) : () => {};
       const endForShutdown = () => {
         raw.write(`retry: ${shutdownRetryMs}\n\n`);
         raw.end();

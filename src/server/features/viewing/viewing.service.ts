@@ -45,7 +45,10 @@ export function createViewingService(deps: { database: Database }) {
   }
 
   async function current(userId: string): Promise<string | null> {
-    const [row] = await db.select({ token: viewingTokens.token }).from(viewingTokens).where(eq(viewingTokens.userId, userId));
+    const [row] = await db
+      .select({ token: viewingTokens.token })
+      .from(viewingTokens)
+      .where(eq(viewingTokens.userId, userId));
     return row?.token ?? null;
   }
 

@@ -14,7 +14,13 @@ export function createWatchMarksService(deps: { db: Db }) {
     return sql`not exists (${db
       .select({ one: sql`1` })
       .from(watchPositions)
-      .where(and(eq(watchPositions.userId, userId), eq(watchPositions.procedureId, procedureId), isNotNull(watchPositions.watchedAt)))})`;
+      .where(
+        and(
+          eq(watchPositions.userId, userId),
+          eq(watchPositions.procedureId, procedureId),
+          isNotNull(watchPositions.watchedAt),
+        ),
+      )})`;
   }
 
   /** 'Visto' and favourite flags of these procedures for one member (two indexed lookups). */
@@ -25,7 +31,13 @@ export function createWatchMarksService(deps: { db: Db }) {
       db
         .select({ procedureId: watchPositions.procedureId })
         .from(watchPositions)
-        .where(and(eq(watchPositions.userId, userId), inArray(watchPositions.procedureId, procedureIds), isNotNull(watchPositions.watchedAt))),
+        .where(
+          and(
+            eq(watchPositions.userId, userId),
+            inArray(watchPositions.procedureId, procedureIds),
+            isNotNull(watchPositions.watchedAt),
+          ),
+        ),
       db
         .select({ procedureId: favoriteProcedures.procedureId })
         .from(favoriteProcedures)

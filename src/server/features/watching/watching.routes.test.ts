@@ -17,7 +17,12 @@ async function takeToken(cookie: string): Promise<string> {
   return response.json<{ token: string }>().token;
 }
 
-function save(cookie: string, procedureId: string, body: Record<string, unknown>, headers: Record<string, string> = {}) {
+function save(
+  cookie: string,
+  procedureId: string,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+) {
   return t.app.inject({
     method: 'POST',
     url: `/api/watching/procedures/${procedureId}/position`,
@@ -31,7 +36,12 @@ function beacon(cookie: string, procedureId: string, body: Record<string, unknow
   return t.app.inject({
     method: 'POST',
     url: `/api/watching/procedures/${procedureId}/position`,
-    headers: { cookie, origin: testPublicUrl, 'sec-fetch-site': 'same-origin', 'content-type': 'text/plain;charset=UTF-8' },
+    headers: {
+      cookie,
+      origin: testPublicUrl,
+      'sec-fetch-site': 'same-origin',
+      'content-type': 'text/plain;charset=UTF-8',
+    },
     payload: JSON.stringify(body),
   });
 }
@@ -39,7 +49,12 @@ function beacon(cookie: string, procedureId: string, body: Record<string, unknow
 async function progress(cookie: string, procedureId: string) {
   const response = await t.app.inject({ url: `/api/watching/procedures/${procedureId}`, headers: { cookie } });
   expect(response.statusCode).toBe(200);
-  return response.json<{ positionSeconds: number | null; durationSeconds: number | null; isWatched: boolean; isFavorite: boolean }>();
+  return response.json<{
+    positionSeconds: number | null;
+    durationSeconds: number | null;
+    isWatched: boolean;
+    isFavorite: boolean;
+  }>();
 }
 
 async function storedRows(userId: string) {
@@ -54,10 +69,21 @@ describe('saving positions', () => {
     const other = await signedInAs(t, { type: 'Premium' });
     const token = await takeToken(member.cookie);
 
-    expect((await save(member.cookie, premium.id, { positionSeconds: 754.4, durationSeconds: 1800, viewingToken: token })).statusCode).toBe(204);
-    expect((await save(member.cookie, gratis.id, { positionSeconds: 30, durationSeconds: 45, viewingToken: token })).statusCode).toBe(204);
+    expect(
+      (await save(member.cookie, premium.id, { positionSeconds: 754.4, durationSeconds: 1800, viewingToken: token }))
+        .statusCode,
+    ).toBe(204);
+    expect(
+      (await save(member.cookie, gratis.id, { positionSeconds: 30, durationSeconds: 45, viewingToken: token }))
+        .statusCode,
+    ).toBe(204);
 
-    expect(await progress(member.cookie, premium.id)).toEqual({ positionSeconds: 754.4, durationSeconds: 1800, isWatched: false, isFavorite: false });
+    expect(await progress(member.cookie, premium.id)).toEqual({
+      positionSeconds: 754.4,
+      durationSeconds: 1800,
+      isWatched: false,
+      isFavorite: false,
+    });
     expect((await progress(member.cookie, gratis.id)).positionSeconds).toBe(30);
     expect((await progress(other.cookie, premium.id)).positionSeconds).toBeNull();
     expect(await storedRows(other.user.id)).toHaveLength(0);
@@ -87,9 +113,16 @@ describe('saving positions', () => {
     const premium = await createProcedure(t, { type: 'Premium' });
     const basic = await signedInAs(t, { type: 'Gratis' });
     const token = await takeToken(basic.cookie);
-    const response = await save(basic.cookie, premium.id, { positionSeconds: 20, durationSeconds: 30, viewingToken: token });
+    const response = await save(basic.cookie, premium.id, {
+      positionSeconds: 20,
+      durationSeconds: 30,
+      viewingToken: token,
+    });
     expect(response.statusCode).toBe(403);
-    expect((await beacon(basic.cookie, premium.id, { positionSeconds: 20, durationSeconds: 30, viewingToken: token })).statusCode).toBe(403);
+    expect(
+      (await beacon(basic.cookie, premium.id, { positionSeconds: 20, durationSeconds: 30, viewingToken: token }))
+        .statusCode,
+    ).toBe(403);
     expect(await storedRows(basic.user.id)).toHaveLength(0);
     expect((await progress(basic.cookie, premium.id)).positionSeconds).toBeNull();
   });
@@ -111,7 +144,10 @@ describe('saving positions', () => {
     ] as const;
     for (const [member, procedureId] of cases) {
       const token = await takeToken(member.cookie);
-      expect((await save(member.cookie, procedureId, { positionSeconds: 12, durationSeconds: 45, viewingToken: token })).statusCode).toBe(204);
+      expect(
+        (await save(member.cookie, procedureId, { positionSeconds: 12, durationSeconds: 45, viewingToken: token }))
+          .statusCode,
+      ).toBe(204);
       expect((await progress(member.cookie, procedureId)).positionSeconds).toBe(12);
     }
   });
@@ -120,11 +156,21 @@ describe('saving positions', () => {
     const procedure = await createProcedure(t);
     const member = await signedInAs(t, { type: 'Premium' });
     const laptop = await takeToken(member.cookie);
-    expect((await save(member.cookie, procedure.id, { positionSeconds: 100, durationSeconds: 600, viewingToken: laptop })).statusCode).toBe(204);
+    expect(
+      (await save(member.cookie, procedure.id, { positionSeconds: 100, durationSeconds: 600, viewingToken: laptop }))
+        .statusCode,
+    ).toBe(204);
     const phone = await takeToken(member.cookie);
-    expect((await save(member.cookie, procedure.id, { positionSeconds: 200, durationSeconds: 600, viewingToken: phone })).statusCode).toBe(204);
+    expect(
+      (await save(member.cookie, procedure.id, { positionSeconds: 200, durationSeconds: 600, viewingToken: phone }))
+        .statusCode,
+    ).toBe(204);
 
-    const late = await beacon(member.cookie, procedure.id, { positionSeconds: 110, durationSeconds: 600, viewingToken: laptop });
+    const late = await beacon(member.cookie, procedure.id, {
+      positionSeconds: 110,
+      durationSeconds: 600,
+      viewingToken: laptop,
+    });
     expect(late.statusCode).toBe(409);
     expect(late.json().code).toBe('VIEWING_TOKEN_REPLACED');
     expect((await progress(member.cookie, procedure.id)).positionSeconds).toBe(200);
@@ -134,7 +180,10 @@ describe('saving positions', () => {
     const procedure = await createProcedure(t);
     const member = await signedInAs(t, { type: 'Premium' });
     const token = await takeToken(member.cookie);
-    expect((await beacon(member.cookie, procedure.id, { positionSeconds: 42, durationSeconds: 600, viewingToken: token })).statusCode).toBe(204);
+    expect(
+      (await beacon(member.cookie, procedure.id, { positionSeconds: 42, durationSeconds: 600, viewingToken: token }))
+        .statusCode,
+    ).toBe(204);
     expect((await progress(member.cookie, procedure.id)).positionSeconds).toBe(42);
 
     const crossSite = await t.app.inject({
@@ -151,10 +200,17 @@ describe('saving positions', () => {
     const procedure = await createProcedure(t);
     const member = await signedInAs(t, { type: 'Premium' });
     const token = await takeToken(member.cookie);
-    const past = await save(member.cookie, procedure.id, { positionSeconds: 700, durationSeconds: 600, viewingToken: token });
+    const past = await save(member.cookie, procedure.id, {
+      positionSeconds: 700,
+      durationSeconds: 600,
+      viewingToken: token,
+    });
     expect(past.statusCode).toBe(400);
     expect(past.json().fields.positionSeconds).toBe('La posición no puede pasar del final del video.');
-    expect((await save(member.cookie, procedure.id, { positionSeconds: -1, durationSeconds: 600, viewingToken: token })).statusCode).toBe(400);
+    expect(
+      (await save(member.cookie, procedure.id, { positionSeconds: -1, durationSeconds: 600, viewingToken: token }))
+        .statusCode,
+    ).toBe(400);
     const garbage = await t.app.inject({
       method: 'POST',
       url: `/api/watching/procedures/${procedure.id}/position`,
@@ -163,7 +219,15 @@ describe('saving positions', () => {
     });
     expect(garbage.statusCode).toBe(400);
     expect(garbage.json().message).toMatch(/[a-zá-ú]/i);
-    expect((await save(member.cookie, '00000000-0000-4000-8000-000000000000', { positionSeconds: 1, durationSeconds: 600, viewingToken: token })).statusCode).toBe(404);
+    expect(
+      (
+        await save(member.cookie, '00000000-0000-4000-8000-000000000000', {
+          positionSeconds: 1,
+          durationSeconds: 600,
+          viewingToken: token,
+        })
+      ).statusCode,
+    ).toBe(404);
     expect(await storedRows(member.user.id)).toHaveLength(0);
   });
 
@@ -172,7 +236,9 @@ describe('saving positions', () => {
     const member = await signedInAs(t, { type: 'Premium' });
     const token = await takeToken(member.cookie);
     const responses = await Promise.all(
-      [41, 42, 43, 44].map((positionSeconds) => save(member.cookie, procedure.id, { positionSeconds, durationSeconds: 45, viewingToken: token })),
+      [41, 42, 43, 44].map((positionSeconds) =>
+        save(member.cookie, procedure.id, { positionSeconds, durationSeconds: 45, viewingToken: token }),
+      ),
     );
     expect(responses.map((response) => response.statusCode)).toEqual([204, 204, 204, 204]);
     const [first, ...rest] = await storedRows(member.user.id);
@@ -191,10 +257,17 @@ describe('saving positions', () => {
   it('survives a restart of the server', async () => {
     const procedure = await createProcedure(t);
     const member = await signedInAs(t, { type: 'Premium' });
-    await save(member.cookie, procedure.id, { positionSeconds: 321, durationSeconds: 600, viewingToken: await takeToken(member.cookie) });
+    await save(member.cookie, procedure.id, {
+      positionSeconds: 321,
+      durationSeconds: 600,
+      viewingToken: await takeToken(member.cookie),
+    });
     const second = await createTestApp({}, { database: t.database });
     try {
-      const response = await second.app.inject({ url: `/api/watching/procedures/${procedure.id}`, headers: { cookie: member.cookie } });
+      const response = await second.app.inject({
+        url: `/api/watching/procedures/${procedure.id}`,
+        headers: { cookie: member.cookie },
+      });
       expect(response.json().positionSeconds).toBe(321);
     } finally {
       await second.close();
@@ -213,19 +286,35 @@ describe('Seguir viendo', () => {
     const member = await signedInAs(t, { type: 'Premium' });
     const other = await signedInAs(t, { type: 'Premium' });
     const token = await takeToken(member.cookie);
-    for (const [procedure, position] of [[older, 10], [premium, 20], [finished, 44], [newer, 30]] as const) {
+    for (const [procedure, position] of [
+      [older, 10],
+      [premium, 20],
+      [finished, 44],
+      [newer, 30],
+    ] as const) {
       await save(member.cookie, procedure.id, { positionSeconds: position, durationSeconds: 45, viewingToken: token });
     }
-    await save(other.cookie, older.id, { positionSeconds: 10, durationSeconds: 45, viewingToken: await takeToken(other.cookie) });
+    await save(other.cookie, older.id, {
+      positionSeconds: 10,
+      durationSeconds: 45,
+      viewingToken: await takeToken(other.cookie),
+    });
 
     const list = await t.app.inject({ url: '/api/watching/continue', headers: { cookie: member.cookie } });
-    expect(list.json().map((item: { procedure: { name: string } }) => item.procedure.name)).toEqual(['Más nueva', 'Premium', 'Más antigua']);
+    expect(list.json().map((item: { procedure: { name: string } }) => item.procedure.name)).toEqual([
+      'Más nueva',
+      'Premium',
+      'Más antigua',
+    ]);
     expect(list.json()[0]).toMatchObject({ positionSeconds: 30, durationSeconds: 45 });
 
     // Premium ended: its procedure leaves the row and its place is no longer offered
     await t.db.update(users).set({ type: 'Gratis' }).where(eq(users.id, member.user.id));
     const after = await t.app.inject({ url: '/api/watching/continue', headers: { cookie: member.cookie } });
-    expect(after.json().map((item: { procedure: { name: string } }) => item.procedure.name)).toEqual(['Más nueva', 'Más antigua']);
+    expect(after.json().map((item: { procedure: { name: string } }) => item.procedure.name)).toEqual([
+      'Más nueva',
+      'Más antigua',
+    ]);
     expect((await progress(member.cookie, premium.id)).positionSeconds).toBeNull();
   });
 });
@@ -237,18 +326,31 @@ describe('catalogue marks', () => {
     const member = await signedInAs(t, { type: 'Premium' });
     const token = await takeToken(member.cookie);
     await save(member.cookie, watchedDog.id, { positionSeconds: 44, durationSeconds: 45, viewingToken: token });
-    await t.app.inject({ method: 'PUT', url: `/api/favorites/${unwatchedDog.id}`, headers: { cookie: member.cookie, ...json } });
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/favorites/${unwatchedDog.id}`,
+      headers: { cookie: member.cookie, ...json },
+    });
 
-    const all = await t.app.inject({ url: '/api/catalog/procedures?species=Otras%20especies&q=conejo', headers: { cookie: member.cookie } });
+    const all = await t.app.inject({
+      url: '/api/catalog/procedures?species=Otras%20especies&q=conejo',
+      headers: { cookie: member.cookie },
+    });
     const byName = new Map(all.json().items.map((card: { name: string }) => [card.name, card]));
     expect(byName.get('Vista conejo')).toMatchObject({ isWatched: true, isFavorite: false });
     expect(byName.get('No vista conejo')).toMatchObject({ isWatched: false, isFavorite: true });
 
-    const unwatched = await t.app.inject({ url: '/api/catalog/procedures?species=Otras%20especies&q=conejo&unwatched=1', headers: { cookie: member.cookie } });
+    const unwatched = await t.app.inject({
+      url: '/api/catalog/procedures?species=Otras%20especies&q=conejo&unwatched=1',
+      headers: { cookie: member.cookie },
+    });
     expect(unwatched.json().items.map((card: { name: string }) => card.name)).toEqual(['No vista conejo']);
     expect(unwatched.json().total).toBe(1);
     // the count of the same filter without 'No vistos' is not mixed up with it
-    const again = await t.app.inject({ url: '/api/catalog/procedures?species=Otras%20especies&q=conejo', headers: { cookie: member.cookie } });
+    const again = await t.app.inject({
+      url: '/api/catalog/procedures?species=Otras%20especies&q=conejo',
+      headers: { cookie: member.cookie },
+    });
     expect(again.json().total).toBe(2);
 
     const guest = await t.app.inject({ url: '/api/catalog/procedures?species=Otras%20especies&q=conejo&unwatched=1' });
@@ -265,7 +367,8 @@ describe('favourites', () => {
     const gratis = await createProcedure(t, { name: 'Favorita gratis' });
     const premium = await createProcedure(t, { type: 'Premium', name: 'Favorita premium' });
     const basic = await signedInAs(t, { type: 'Gratis' });
-    const put = (id: string) => t.app.inject({ method: 'PUT', url: `/api/favorites/${id}`, headers: { cookie: basic.cookie, ...json } });
+    const put = (id: string) =>
+      t.app.inject({ method: 'PUT', url: `/api/favorites/${id}`, headers: { cookie: basic.cookie, ...json } });
     expect((await put(gratis.id)).statusCode).toBe(204);
     expect((await put(premium.id)).statusCode).toBe(204);
     expect((await put(premium.id)).statusCode).toBe(204);
@@ -277,7 +380,11 @@ describe('favourites', () => {
     ]);
     expect((await progress(basic.cookie, premium.id)).isFavorite).toBe(true);
 
-    const removed = await t.app.inject({ method: 'DELETE', url: `/api/favorites/${premium.id}`, headers: { cookie: basic.cookie, ...json } });
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/favorites/${premium.id}`,
+      headers: { cookie: basic.cookie, ...json },
+    });
     expect(removed.statusCode).toBe(204);
     const after = await t.app.inject({ url: '/api/favorites', headers: { cookie: basic.cookie } });
     expect(after.json().map((card: { name: string }) => card.name)).toEqual(['Favorita gratis']);
@@ -287,15 +394,27 @@ describe('favourites', () => {
     const procedure = await createProcedure(t);
     const owner = await signedInAs(t, { type: 'Premium' });
     const other = await signedInAs(t, { type: 'Premium' });
-    await t.app.inject({ method: 'PUT', url: `/api/favorites/${procedure.id}`, headers: { cookie: owner.cookie, ...json } });
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/favorites/${procedure.id}`,
+      headers: { cookie: owner.cookie, ...json },
+    });
     expect((await t.app.inject({ url: '/api/favorites', headers: { cookie: other.cookie } })).json()).toEqual([]);
-    await t.app.inject({ method: 'DELETE', url: `/api/favorites/${procedure.id}`, headers: { cookie: other.cookie, ...json } });
+    await t.app.inject({
+      method: 'DELETE',
+      url: `/api/favorites/${procedure.id}`,
+      headers: { cookie: other.cookie, ...json },
+    });
     expect((await t.app.inject({ url: '/api/favorites', headers: { cookie: owner.cookie } })).json()).toHaveLength(1);
   });
 
   it('answers 404 for a procedure that does not exist', async () => {
     const member = await signedInAs(t, { type: 'Premium' });
-    const response = await t.app.inject({ method: 'PUT', url: '/api/favorites/no-existe', headers: { cookie: member.cookie, ...json } });
+    const response = await t.app.inject({
+      method: 'PUT',
+      url: '/api/favorites/no-existe',
+      headers: { cookie: member.cookie, ...json },
+    });
     expect(response.statusCode).toBe(404);
   });
 });
@@ -304,13 +423,23 @@ describe('log', () => {
   it('keeps viewing tokens and positions out of the request log', async () => {
     const lines: string[] = [];
     const { Writable } = await import('node:stream');
-    const logged = await createTestApp({ logLevel: 'info' }, { database: t.database }, {
-      logStream: new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) }),
-    });
+    const logged = await createTestApp(
+      { logLevel: 'info' },
+      { database: t.database },
+      {
+        logStream: new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) }),
+      },
+    );
     try {
       const procedure = await createProcedure(logged);
       const member = await signedInAs(logged, { type: 'Premium' });
-      const token = (await logged.app.inject({ method: 'POST', url: '/api/viewing/token', headers: { cookie: member.cookie, ...json } })).json().token as string;
+      const token = (
+        await logged.app.inject({
+          method: 'POST',
+          url: '/api/viewing/token',
+          headers: { cookie: member.cookie, ...json },
+        })
+      ).json().token as string;
       const response = await logged.app.inject({
         method: 'POST',
         url: `/api/watching/procedures/${procedure.id}/position`,
@@ -326,7 +455,12 @@ describe('log', () => {
     } finally {
       await logged.close();
     }
-    expect(await t.db.select().from(watchPositions).where(and(eq(watchPositions.positionSeconds, 98.765)))).toHaveLength(1);
+    expect(
+      await t.db
+        .select()
+        .from(watchPositions)
+        .where(and(eq(watchPositions.positionSeconds, 98.765))),
+    ).toHaveLength(1);
   });
 });
 
@@ -338,7 +472,12 @@ describe('guests', () => {
       await createProcedure(own);
       const member = await signedInAs(own, { type: 'Premium' });
       queries.length = 0;
-      for (const url of ['/api/catalog/procedures', '/api/catalog/procedures?unwatched=1&page=2', '/api/catalog/procedures?species=Perro&unwatched=1', '/api/landing']) {
+      for (const url of [
+        '/api/catalog/procedures',
+        '/api/catalog/procedures?unwatched=1&page=2',
+        '/api/catalog/procedures?species=Perro&unwatched=1',
+        '/api/landing',
+      ]) {
         expect((await own.app.inject({ url })).statusCode, url).toBe(200);
       }
       expect(queries.filter((query) => /watch_positions|favorite_procedures/.test(query))).toEqual([]);

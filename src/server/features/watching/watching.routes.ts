@@ -20,13 +20,17 @@ export async function registerWatchingRoutes(app: FastifyInstance, deps: { watch
 
   await app.register(async (scope) => {
     // sendBeacon posts a Blob; a text/plain one is sent by every browser without a preflight, so JSON arrives as text
-    scope.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: maxBeaconBytes }, (_request, body, done) => {
-      try {
-        done(null, JSON.parse(body as string));
-      } catch {
-        done(new AppError('VALIDATION'), undefined);
-      }
-    });
+    scope.addContentTypeParser(
+      'text/plain',
+      { parseAs: 'string', bodyLimit: maxBeaconBytes },
+      (_request, body, done) => {
+        try {
+          done(null, JSON.parse(body as string));
+        } catch {
+          done(new AppError('VALIDATION'), undefined);
+        }
+      },
+    );
     const api = scope.withTypeProvider<ZodTypeProvider>();
 
     api.post(
@@ -42,15 +46,23 @@ export async function registerWatchingRoutes(app: FastifyInstance, deps: { watch
   const api = app.withTypeProvider<ZodTypeProvider>();
   const noStore = { 'cache-control': 'private, no-store' };
 
-  api.get('/api/watching/procedures/:id', { schema: { params, response: { 200: procedureProgressSchema } } }, async (request, reply) => {
-    reply.headers(noStore);
-    return watching.progressOf(await requireUser(request), request.params.id);
-  });
+  api.get(
+    '/api/watching/procedures/:id',
+    { schema: { params, response: { 200: procedureProgressSchema } } },
+    async (request, reply) => {
+      reply.headers(noStore);
+      return watching.progressOf(await requireUser(request), request.params.id);
+    },
+  );
 
-  api.get('/api/watching/continue', { schema: { response: { 200: continueWatchingSchema } } }, async (request, reply) => {
-    reply.headers(noStore);
-    return watching.continueWatching(await requireUser(request));
-  });
+  api.get(
+    '/api/watching/continue',
+    { schema: { response: { 200: continueWatchingSchema } } },
+    async (request, reply) => {
+      reply.headers(noStore);
+      return watching.continueWatching(await requireUser(request));
+    },
+  );
 
   api.get('/api/favorites', { schema: { response: { 200: favoritesSchema } } }, async (request, reply) => {
     reply.headers(noStore);

@@ -77,15 +77,35 @@ export function createWatchingService(deps: { db: Db; catalog: CatalogService; v
     const rows = await db
       .select()
       .from(watchPositions)
-      .where(and(eq(watchPositions.userId, user.id), isNull(watchPositions.watchedAt), gt(watchPositions.positionSeconds, 0)))
+      .where(
+        and(
+          eq(watchPositions.userId, user.id),
+          isNull(watchPositions.watchedAt),
+          gt(watchPositions.positionSeconds, 0),
+        ),
+      )
       .orderBy(desc(watchPositions.updatedAt))
       .limit(continueWatchingLimit * 2);
-    const cards = new Map((await catalog.cardsByIds(user, rows.map((row) => row.procedureId))).map((card) => [card.id, card]));
+    const cards = new Map(
+      (
+        await catalog.cardsByIds(
+          user,
+          rows.map((row) => row.procedureId),
+        )
+      ).map((card) => [card.id, card]),
+    );
     return rows
       .flatMap((row) => {
         const procedure = cards.get(row.procedureId);
         if (!procedure || procedure.isLocked) return [];
-        return [{ procedure, positionSeconds: row.positionSeconds, durationSeconds: row.durationSeconds, updatedAt: row.updatedAt.toISOString() }];
+        return [
+          {
+            procedure,
+            positionSeconds: row.positionSeconds,
+            durationSeconds: row.durationSeconds,
+            updatedAt: row.updatedAt.toISOString(),
+          },
+        ];
       })
       .slice(0, continueWatchingLimit);
   }
@@ -98,7 +118,9 @@ export function createWatchingService(deps: { db: Db; catalog: CatalogService; v
 
   async function removeFavorite(user: UserRow, procedureId: string): Promise<void> {
     if (!(await catalog.find(procedureId))) throw new AppError('NOT_FOUND');
-    await db.delete(favoriteProcedures).where(and(eq(favoriteProcedures.userId, user.id), eq(favoriteProcedures.procedureId, procedureId)));
+    await db
+      .delete(favoriteProcedures)
+      .where(and(eq(favoriteProcedures.userId, user.id), eq(favoriteProcedures.procedureId, procedureId)));
   }
 
   /** '/mis-favoritos': newest first, each card locked or not as the catalogue shows it. */
@@ -108,7 +130,10 @@ export function createWatchingService(deps: { db: Db; catalog: CatalogService; v
       .from(favoriteProcedures)
       .where(eq(favoriteProcedures.userId, user.id))
       .orderBy(desc(favoriteProcedures.createdAt), desc(favoriteProcedures.procedureId));
-    return catalog.cardsByIds(user, rows.map((row) => row.procedureId));
+    return catalog.cardsByIds(
+      user,
+      rows.map((row) => row.procedureId),
+    );
   }
 
   return { savePosition, progressOf, continueWatching, addFavorite, removeFavorite, favorites };

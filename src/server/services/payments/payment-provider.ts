@@ -1,6 +1,7 @@
 import type { PaymentResult, Plan } from '#shared/payments/payments.rules.ts';
 
-export type ProviderSubscriptionStatus = 'APPROVAL_PENDING' | 'APPROVED' | 'ACTIVE' | 'SUSPENDED' | 'CANCELLED' | 'EXPIRED';
+export type ProviderSubscriptionStatus =
+  'APPROVAL_PENDING' | 'APPROVED' | 'ACTIVE' | 'SUSPENDED' | 'CANCELLED' | 'EXPIRED';
 
 /** The provider's own record of a subscription: the only thing that grants access. */
 export type ProviderSubscription = {
@@ -60,7 +61,9 @@ export interface PaymentProvider {
   /** Shown to people, e.g. in the title of 'No se pudo crear la suscripción'. */
   readonly displayName: string;
   /** requestId: the same key for retries of one intent, so the provider creates it once. */
-  createSubscription(input: { plan: Plan; customId: string; requestId?: string } & CheckoutUrls): Promise<{ id: string; approvalUrl: string }>;
+  createSubscription(
+    input: { plan: Plan; customId: string; requestId?: string } & CheckoutUrls,
+  ): Promise<{ id: string; approvalUrl: string }>;
   /** null when the provider does not know the id. */
   getSubscription(id: string): Promise<ProviderSubscription | null>;
   listTransactions(subscriptionId: string): Promise<ProviderTransaction[]>;
@@ -74,7 +77,10 @@ export interface PaymentProvider {
   /** Captures an approved order once; a retry with the same order id is answered, never charged twice. */
   captureOrder(id: string): Promise<ProviderOrder>;
   /** The event when its signature is genuine, else null. */
-  verifyWebhook(input: { headers: Record<string, string | string[] | undefined>; rawBody: string }): Promise<WebhookEvent | null>;
+  verifyWebhook(input: {
+    headers: Record<string, string | string[] | undefined>;
+    rawBody: string;
+  }): Promise<WebhookEvent | null>;
 }
 
 /** A refused or failed provider call; name, debugId and issue come from the provider's error body. */
@@ -115,7 +121,10 @@ export function webhookTarget(event: { event_type?: unknown; resource?: unknown 
     return id ? { kind: 'order', id } : null;
   }
   if (type.startsWith('PAYMENT.CAPTURE.')) {
-    const related = ((resource.supplementary_data as Record<string, unknown> | undefined)?.related_ids ?? {}) as Record<string, unknown>;
+    const related = ((resource.supplementary_data as Record<string, unknown> | undefined)?.related_ids ?? {}) as Record<
+      string,
+      unknown
+    >;
     const id = text(related.order_id);
     return id ? { kind: 'order', id } : null;
   }

@@ -16,7 +16,12 @@ import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
  * - webhooks are signed over the raw bytes sent (CRC32 of the body, as PayPal does), and
  *   verify-webhook-signature checks the webhook_event bytes it is given against them.
  */
-export async function startPayPalFake(options: { clientId: string; clientSecret: string; planIds: Record<string, 'monthly' | 'annual'>; webhookId: string }) {
+export async function startPayPalFake(options: {
+  clientId: string;
+  clientSecret: string;
+  planIds: Record<string, 'monthly' | 'annual'>;
+  webhookId: string;
+}) {
   const app = Fastify();
   const signingKey = randomUUID();
   const subscriptions = new Map<string, FakeSubscription>();
@@ -28,7 +33,12 @@ export async function startPayPalFake(options: { clientId: string; clientSecret:
   const token = `A21-${randomUUID()}`;
   const debugIds: string[] = [];
 
-  type FakeTransaction = { id: string; status: 'COMPLETED' | 'DECLINED' | 'PENDING' | 'REFUNDED' | 'PARTIALLY_REFUNDED'; time: string; value: string };
+  type FakeTransaction = {
+    id: string;
+    status: 'COMPLETED' | 'DECLINED' | 'PENDING' | 'REFUNDED' | 'PARTIALLY_REFUNDED';
+    time: string;
+    value: string;
+  };
   type FakeSubscription = {
     id: string;
     status: 'APPROVAL_PENDING' | 'APPROVED' | 'ACTIVE' | 'SUSPENDED' | 'CANCELLED' | 'EXPIRED';
@@ -63,7 +73,9 @@ export async function startPayPalFake(options: { clientId: string; clientSecret:
         name,
         message: messages[status] ?? 'An internal server error has occurred.',
         debug_id: debugId,
-        details: issue ? [{ ...(field ? { field } : {}), issue, description: issue.toLowerCase().replaceAll('_', ' ') }] : [],
+        details: issue
+          ? [{ ...(field ? { field } : {}), issue, description: issue.toLowerCase().replaceAll('_', ' ') }]
+          : [],
         links: [],
       });
   }
@@ -89,7 +101,13 @@ export async function startPayPalFake(options: { clientId: string; clientSecret:
               ...(sub.next_billing_time && sub.status === 'ACTIVE' ? { next_billing_time: sub.next_billing_time } : {}),
               // PayPal returns it only when asked for
               ...(failed && fields.split(',').includes('last_failed_payment')
-                ? { last_failed_payment: { amount: money(failed.value), time: failed.time, reason_code: 'PAYMENT_DENIED' } }
+                ? {
+                    last_failed_payment: {
+                      amount: money(failed.value),
+                      time: failed.time,
+                      reason_code: 'PAYMENT_DENIED',
+                    },
+                  }
                 : {}),
             },
           }
@@ -99,11 +117,30 @@ export async function startPayPalFake(options: { clientId: string; clientSecret:
   }
 
   function orderBody(order: FakeOrder) {
-    const unit = { ...order.purchase_units[0], ...(order.capture ? { payments: { captures: [{ ...order.capture, amount: (order.purchase_units[0] as { amount: unknown }).amount }] } } : {}) };
-    return { id: order.id, intent: 'CAPTURE', status: order.status, purchase_units: [unit], links: [{ rel: 'payer-action', href: `https://www.sandbox.paypal.com/checkoutnow?token=${order.id}`, method: 'GET' }] };
+    const unit = {
+      ...order.purchase_units[0],
+      ...(order.capture
+        ? {
+            payments: {
+              captures: [{ ...order.capture, amount: (order.purchase_units[0] as { amount: unknown }).amount }],
+            },
+          }
+        : {}),
+    };
+    return {
+      id: order.id,
+      intent: 'CAPTURE',
+      status: order.status,
+      purchase_units: [unit],
+      links: [
+        { rel: 'payer-action', href: `https://www.sandbox.paypal.com/checkoutnow?token=${order.id}`, method: 'GET' },
+      ],
+    };
   }
 
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_r, body, done) => done(null, body));
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_r, body, done) =>
+    done(null, body),
+  );
   // the raw JSON is kept: verify-webhook-signature checks the event's bytes
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
@@ -116,7 +153,9 @@ export async function startPayPalFake(options: { clientId: string; clientSecret:
   });
 
   app.addHook('onRequest', async (request) => {
-    const fault = faults.find((each) => each.times > 0 && each.delayMs > 0 && `${request.method} ${request.url}`.startsWith(each.match));
+    const fault = faults.find(
+      (each) => each.times > 0 && each.delayMs > 0 && `${request.method} ${request.url}`.startsWith(each.match),
+    );
     if (fault) {
       fault.times--;
       await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
@@ -124,8 +163,15 @@ export async function startPayPalFake(options: { clientId: string; clientSecret:
   });
   app.addHook('preHandler', async (request, reply) => {
     requests.push({ method: request.method, url: request.url, headers: request.headers, body: request.body });
-    if (request.url !== '/v1/oauth2/token' && request.headers.authorization !== `Bearer ${token}`) return error(reply, 401, 'AUTHENTICATION_FAILURE');
-    const fault = faults.find((each) => each.times > 0 && !each.afterHandling && !each.delayMs && `${request.method} ${request.url}`.startsWith(each.match));
+    if (request.url !== '/v1/oauth2/token' && request.headers.authorization !== `Bearer ${token}`)
+      return error(reply, 401, 'AUTHENTICATION_FAILURE');
+    const fault = faults.find(
+      (each) =>
+        each.times > 0 &&
+        !each.afterHandling &&
+        !each.delayMs &&
+        `${request.method} ${request.url}`.startsWith(each.match),
+    );
     if (fault) {
       fault.times--;
       return error(reply, fault.status, fault.status === 429 ? 'RATE_LIMIT_REACHED' : 'INTERNAL_SERVER_ERROR');
@@ -142,11 +188,18 @@ export async function startPayPalFake(options: { clientId: string; clientSecret:
       replies.set(`${request.url}|${key}`, { status: reply.statusCode, body: JSON.parse(String(payload || '{}')) });
     }
     // a response lost on the way back: PayPal did the work, the caller saw a 503
-    const fault = faults.find((each) => each.times > 0 && each.afterHandling && `${request.method} ${request.url}`.startsWith(each.match));
+    const fault = faults.find(
+      (each) => each.times > 0 && each.afterHandling && `${request.method} ${request.url}`.startsWith(each.match),
+    );
     if (fault && reply.statusCode < 300) {
       fault.times--;
       reply.status(fault.status);
-      return JSON.stringify({ name: 'INTERNAL_SERVER_ERROR', message: 'An internal server error has occurred.', debug_id: 'lost-response', details: [] });
+      return JSON.stringify({
+        name: 'INTERNAL_SERVER_ERROR',
+        message: 'An internal server error has occurred.',
+        debug_id: 'lost-response',
+        details: [],
+      });
     }
     return payload;
   });
@@ -156,22 +209,48 @@ export async function startPayPalFake(options: { clientId: string; clientSecret:
     if (request.headers.authorization !== expected || request.body !== 'grant_type=client_credentials') {
       return reply.status(401).send({ error: 'invalid_client', error_description: 'Client Authentication failed' });
     }
-    return { scope: 'https://uri.paypal.com/services/subscriptions', access_token: token, token_type: 'Bearer', app_id: 'APP-FAKE', expires_in: 32400, nonce: randomUUID() };
+    return {
+      scope: 'https://uri.paypal.com/services/subscriptions',
+      access_token: token,
+      token_type: 'Bearer',
+      app_id: 'APP-FAKE',
+      expires_in: 32400,
+      nonce: randomUUID(),
+    };
   });
 
   app.post('/v1/billing/subscriptions', async (request, reply) => {
-    const body = request.body as { plan_id?: unknown; custom_id?: unknown; application_context?: { return_url?: unknown; cancel_url?: unknown } };
-    if (typeof body.plan_id !== 'string') return error(reply, 400, 'INVALID_REQUEST', 'MISSING_REQUIRED_PARAMETER', '/plan_id');
-    if (!options.planIds[body.plan_id]) return error(reply, 422, 'UNPROCESSABLE_ENTITY', 'INVALID_RESOURCE_ID', '/plan_id');
-    if (typeof body.custom_id === 'string' && body.custom_id.length > 127) return error(reply, 400, 'INVALID_REQUEST', 'INVALID_STRING_LENGTH', '/custom_id');
+    const body = request.body as {
+      plan_id?: unknown;
+      custom_id?: unknown;
+      application_context?: { return_url?: unknown; cancel_url?: unknown };
+    };
+    if (typeof body.plan_id !== 'string')
+      return error(reply, 400, 'INVALID_REQUEST', 'MISSING_REQUIRED_PARAMETER', '/plan_id');
+    if (!options.planIds[body.plan_id])
+      return error(reply, 422, 'UNPROCESSABLE_ENTITY', 'INVALID_RESOURCE_ID', '/plan_id');
+    if (typeof body.custom_id === 'string' && body.custom_id.length > 127)
+      return error(reply, 400, 'INVALID_REQUEST', 'INVALID_STRING_LENGTH', '/custom_id');
     const id = `I-FAKE${String(++counter).padStart(8, '0')}`;
-    subscriptions.set(id, { id, status: 'APPROVAL_PENDING', plan_id: body.plan_id, custom_id: String(body.custom_id ?? ''), failed_payments_count: 0, next_billing_time: null, transactions: [] });
+    subscriptions.set(id, {
+      id,
+      status: 'APPROVAL_PENDING',
+      plan_id: body.plan_id,
+      custom_id: String(body.custom_id ?? ''),
+      failed_payments_count: 0,
+      next_billing_time: null,
+      transactions: [],
+    });
     return reply.status(201).send({
       id,
       status: 'APPROVAL_PENDING',
       create_time: new Date().toISOString(),
       links: [
-        { rel: 'approve', href: `https://www.sandbox.paypal.com/webapps/billing/subscriptions?ba_token=BA-${id}`, method: 'GET' },
+        {
+          rel: 'approve',
+          href: `https://www.sandbox.paypal.com/webapps/billing/subscriptions?ba_token=BA-${id}`,
+          method: 'GET',
+        },
         { rel: 'self', href: `/v1/billing/subscriptions/${id}`, method: 'GET' },
       ],
     });
@@ -185,44 +264,78 @@ export async function startPayPalFake(options: { clientId: string; clientSecret:
 
   app.get('/v1/billing/subscriptions/:id/transactions', async (request, reply) => {
     const query = request.query as { start_time?: string; end_time?: string };
-    if (!query.start_time || !query.end_time) return error(reply, 400, 'INVALID_REQUEST', 'MISSING_REQUIRED_PARAMETER', 'start_time');
+    if (!query.start_time || !query.end_time)
+      return error(reply, 400, 'INVALID_REQUEST', 'MISSING_REQUIRED_PARAMETER', 'start_time');
     const sub = subscriptions.get((request.params as { id: string }).id);
     if (!sub) return error(reply, 404, 'RESOURCE_NOT_FOUND', 'INVALID_RESOURCE_ID');
     return {
-      transactions: sub.transactions.map((tx) => ({ id: tx.id, status: tx.status, time: tx.time, amount_with_breakdown: { gross_amount: money(tx.value), net_amount: money(tx.value) } })),
+      transactions: sub.transactions.map((tx) => ({
+        id: tx.id,
+        status: tx.status,
+        time: tx.time,
+        amount_with_breakdown: { gross_amount: money(tx.value), net_amount: money(tx.value) },
+      })),
       total_items: sub.transactions.length,
       total_pages: 1,
     };
   });
 
-  const transitions = { suspend: [['ACTIVE'], 'SUSPENDED'], activate: [['SUSPENDED'], 'ACTIVE'], cancel: [['ACTIVE', 'SUSPENDED'], 'CANCELLED'] } as const;
+  const transitions = {
+    suspend: [['ACTIVE'], 'SUSPENDED'],
+    activate: [['SUSPENDED'], 'ACTIVE'],
+    cancel: [['ACTIVE', 'SUSPENDED'], 'CANCELLED'],
+  } as const;
   for (const [action, [from, to]] of Object.entries(transitions)) {
     app.post(`/v1/billing/subscriptions/:id/${action}`, async (request, reply) => {
       const sub = subscriptions.get((request.params as { id: string }).id);
       if (!sub) return error(reply, 404, 'RESOURCE_NOT_FOUND', 'INVALID_RESOURCE_ID');
       const reason = (request.body as { reason?: unknown } | undefined)?.reason;
-      if (typeof reason !== 'string' || !reason) return error(reply, 400, 'INVALID_REQUEST', 'MISSING_REQUIRED_PARAMETER', '/reason');
+      if (typeof reason !== 'string' || !reason)
+        return error(reply, 400, 'INVALID_REQUEST', 'MISSING_REQUIRED_PARAMETER', '/reason');
       if (reason.length > 128) return error(reply, 400, 'INVALID_REQUEST', 'INVALID_STRING_LENGTH', '/reason');
-      if (!(from as readonly string[]).includes(sub.status)) return error(reply, 422, 'UNPROCESSABLE_ENTITY', 'SUBSCRIPTION_STATUS_INVALID');
+      if (!(from as readonly string[]).includes(sub.status))
+        return error(reply, 422, 'UNPROCESSABLE_ENTITY', 'SUBSCRIPTION_STATUS_INVALID');
       sub.status = to;
       return reply.status(204).send();
     });
   }
 
   app.post('/v2/checkout/orders', async (request, reply) => {
-    const body = request.body as { intent?: unknown; purchase_units?: { amount?: { currency_code?: unknown; value?: unknown }; description?: unknown; custom_id?: unknown }[] };
-    if (body.intent !== 'CAPTURE' && body.intent !== 'AUTHORIZE') return error(reply, 400, 'INVALID_REQUEST', 'MISSING_REQUIRED_PARAMETER', '/intent');
+    const body = request.body as {
+      intent?: unknown;
+      purchase_units?: {
+        amount?: { currency_code?: unknown; value?: unknown };
+        description?: unknown;
+        custom_id?: unknown;
+      }[];
+    };
+    if (body.intent !== 'CAPTURE' && body.intent !== 'AUTHORIZE')
+      return error(reply, 400, 'INVALID_REQUEST', 'MISSING_REQUIRED_PARAMETER', '/intent');
     const unit = body.purchase_units?.[0];
     if (!unit?.amount || typeof unit.amount.currency_code !== 'string' || typeof unit.amount.value !== 'string') {
-      return error(reply, 400, 'INVALID_REQUEST', 'MISSING_REQUIRED_PARAMETER', '/purchase_units/@reference_id==\'default\'/amount');
+      return error(
+        reply,
+        400,
+        'INVALID_REQUEST',
+        'MISSING_REQUIRED_PARAMETER',
+        "/purchase_units/@reference_id=='default'/amount",
+      );
     }
-    if (!/^\d+(\.\d{2})?$/.test(unit.amount.value)) return error(reply, 400, 'INVALID_REQUEST', 'INVALID_PARAMETER_SYNTAX', '/purchase_units/0/amount/value');
+    if (!/^\d+(\.\d{2})?$/.test(unit.amount.value))
+      return error(reply, 400, 'INVALID_REQUEST', 'INVALID_PARAMETER_SYNTAX', '/purchase_units/0/amount/value');
     if (typeof unit.description === 'string' && [...unit.description].length > 127) {
       return error(reply, 400, 'INVALID_REQUEST', 'INVALID_STRING_LENGTH', '/purchase_units/0/description');
     }
-    if (typeof unit.custom_id === 'string' && unit.custom_id.length > 127) return error(reply, 400, 'INVALID_REQUEST', 'INVALID_STRING_LENGTH', '/purchase_units/0/custom_id');
+    if (typeof unit.custom_id === 'string' && unit.custom_id.length > 127)
+      return error(reply, 400, 'INVALID_REQUEST', 'INVALID_STRING_LENGTH', '/purchase_units/0/custom_id');
     const id = `${String(++counter).padStart(17, '0')}F`;
-    orders.set(id, { id, status: 'PAYER_ACTION_REQUIRED', purchase_units: [unit as Record<string, unknown>], captureOutcome: 'COMPLETED', capture: null });
+    orders.set(id, {
+      id,
+      status: 'PAYER_ACTION_REQUIRED',
+      purchase_units: [unit as Record<string, unknown>],
+      captureOutcome: 'COMPLETED',
+      capture: null,
+    });
     return reply.status(201).send(orderBody(orders.get(id)!));
   });
 
@@ -245,16 +358,35 @@ export async function startPayPalFake(options: { clientId: string; clientSecret:
 
   app.post('/v1/notifications/verify-webhook-signature', async (request, reply) => {
     const body = request.body as Record<string, unknown>;
-    for (const field of ['auth_algo', 'cert_url', 'transmission_id', 'transmission_sig', 'transmission_time', 'webhook_id', 'webhook_event']) {
-      if (body[field] === undefined) return error(reply, 400, 'INVALID_REQUEST', 'MISSING_REQUIRED_PARAMETER', `/${field}`);
+    for (const field of [
+      'auth_algo',
+      'cert_url',
+      'transmission_id',
+      'transmission_sig',
+      'transmission_time',
+      'webhook_id',
+      'webhook_event',
+    ]) {
+      if (body[field] === undefined)
+        return error(reply, 400, 'INVALID_REQUEST', 'MISSING_REQUIRED_PARAMETER', `/${field}`);
     }
     const eventBytes = rawValue((request as FastifyRequest & { raw_: string }).raw_, 'webhook_event');
-    const expected = signature(String(body.transmission_id), String(body.transmission_time), String(body.webhook_id), eventBytes ?? '');
-    return { verification_status: body.transmission_sig === expected && body.webhook_id === options.webhookId ? 'SUCCESS' : 'FAILURE' };
+    const expected = signature(
+      String(body.transmission_id),
+      String(body.transmission_time),
+      String(body.webhook_id),
+      eventBytes ?? '',
+    );
+    return {
+      verification_status:
+        body.transmission_sig === expected && body.webhook_id === options.webhookId ? 'SUCCESS' : 'FAILURE',
+    };
   });
 
   function signature(transmissionId: string, time: string, webhookId: string, rawBody: string) {
-    return createHmac('sha256', signingKey).update(`${transmissionId}|${time}|${webhookId}|${crc32(Buffer.from(rawBody, 'utf8'))}`).digest('base64');
+    return createHmac('sha256', signingKey)
+      .update(`${transmissionId}|${time}|${webhookId}|${crc32(Buffer.from(rawBody, 'utf8'))}`)
+      .digest('base64');
   }
 
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
@@ -263,7 +395,12 @@ export async function startPayPalFake(options: { clientId: string; clientSecret:
   function charge(id: string, status: FakeTransaction['status']) {
     const sub = subscriptions.get(id)!;
     const previous = sub.transactions.at(-1) ? new Date(sub.transactions.at(-1)!.time).getTime() : 0;
-    const transaction: FakeTransaction = { id: `SALE-${++counter}`, status, time: new Date(Math.max(Date.now(), previous + 1000)).toISOString(), value: price(sub.plan_id) };
+    const transaction: FakeTransaction = {
+      id: `SALE-${++counter}`,
+      status,
+      time: new Date(Math.max(Date.now(), previous + 1000)).toISOString(),
+      value: price(sub.plan_id),
+    };
     sub.transactions.push(transaction);
     if (status === 'COMPLETED') sub.failed_payments_count = 0;
     if (status === 'DECLINED') sub.failed_payments_count++;
@@ -277,7 +414,11 @@ export async function startPayPalFake(options: { clientId: string; clientSecret:
     requests,
     debugIds,
     /** The buyer approves and the first payment clears (or declines, or stays pending). */
-    approve(id: string, payment: FakeTransaction['status'] = 'COMPLETED', nextBillingTime = new Date(Date.now() + 31 * 86_400_000).toISOString()) {
+    approve(
+      id: string,
+      payment: FakeTransaction['status'] = 'COMPLETED',
+      nextBillingTime = new Date(Date.now() + 31 * 86_400_000).toISOString(),
+    ) {
       const sub = subscriptions.get(id)!;
       sub.status = 'ACTIVE';
       sub.next_billing_time = nextBillingTime;
@@ -321,7 +462,15 @@ export async function startPayPalFake(options: { clientId: string; clientSecret:
     /** A webhook as PayPal sends it: these exact bytes, signed over their CRC32. */
     webhook(eventType: string, resource: Record<string, unknown>, rawOverride?: (raw: string) => string) {
       const id = `WH-${randomUUID()}`;
-      const json = JSON.stringify({ id, event_version: '1.0', create_time: now(), resource_type: eventType.split('.')[1]?.toLowerCase(), event_type: eventType, summary: 'Suscripción', resource });
+      const json = JSON.stringify({
+        id,
+        event_version: '1.0',
+        create_time: now(),
+        resource_type: eventType.split('.')[1]?.toLowerCase(),
+        event_type: eventType,
+        summary: 'Suscripción',
+        resource,
+      });
       const rawBody = rawOverride ? rawOverride(json) : json;
       const transmissionId = randomUUID();
       const time = now();

@@ -14,7 +14,12 @@ let t: TestApp;
 const orderEvents: OrderEvent[] = [];
 
 beforeAll(async () => {
-  fake = await startPayPalFake({ clientId: 'cliente', clientSecret: 'secreto', planIds: { 'P-MENSUAL': 'monthly', 'P-ANUAL': 'annual' }, webhookId: 'WH-ID' });
+  fake = await startPayPalFake({
+    clientId: 'cliente',
+    clientSecret: 'secreto',
+    planIds: { 'P-MENSUAL': 'monthly', 'P-ANUAL': 'annual' },
+    webhookId: 'WH-ID',
+  });
   t = await createTestApp({
     paymentsProvider: 'paypal',
     paypal: { apiUrl: fake.url, clientId: 'cliente', clientSecret: 'secreto', planIds, webhookId: 'WH-ID' },
@@ -27,14 +32,29 @@ afterAll(async () => {
 });
 
 const provider = (extra: Partial<PayPalOptions> = {}) =>
-  createPayPalProvider({ apiUrl: fake.url, clientId: 'cliente', clientSecret: 'secreto', planIds, webhookId: 'WH-ID', backoffMs: 5, ...extra });
+  createPayPalProvider({
+    apiUrl: fake.url,
+    clientId: 'cliente',
+    clientSecret: 'secreto',
+    planIds,
+    webhookId: 'WH-ID',
+    backoffMs: 5,
+    ...extra,
+  });
 const userRow = async (id: string) => (await t.db.select().from(users).where(eq(users.id, id)))[0]!;
-const historyOf = async (id: string) => (await t.db.select().from(payments).where(eq(payments.userId, id))).map((row) => row.result).sort();
-const api = (cookie: string, url: string, payload?: object) => t.app.inject({ method: 'POST', url, headers: { cookie, origin: testPublicUrl }, payload });
+const historyOf = async (id: string) =>
+  (await t.db.select().from(payments).where(eq(payments.userId, id))).map((row) => row.result).sort();
+const api = (cookie: string, url: string, payload?: object) =>
+  t.app.inject({ method: 'POST', url, headers: { cookie, origin: testPublicUrl }, payload });
 
 /** Delivers a webhook as PayPal does and runs the job it queued. */
 async function deliver(hook: { rawBody: string; headers: Record<string, string> }) {
-  const response = await t.app.inject({ method: 'POST', url: '/api/payments/webhooks/paypal', headers: hook.headers, payload: hook.rawBody });
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/payments/webhooks/paypal',
+    headers: hook.headers,
+    payload: hook.rawBody,
+  });
   await t.app.services.jobs.runDue();
   return response;
 }
@@ -46,7 +66,10 @@ async function premiumMember(plan: 'monthly' | 'annual' = 'monthly', nextBilling
   expect(start.statusCode).toBe(200);
   const { subscriptionId } = start.json() as { subscriptionId: string };
   const sale = fake.approve(subscriptionId, 'COMPLETED', nextBillingTime);
-  expect((await deliver(fake.webhook('BILLING.SUBSCRIPTION.ACTIVATED', { id: subscriptionId, status: 'ACTIVE' }))).statusCode).toBe(200);
+  expect(
+    (await deliver(fake.webhook('BILLING.SUBSCRIPTION.ACTIVATED', { id: subscriptionId, status: 'ACTIVE' })))
+      .statusCode,
+  ).toBe(200);
   expect(await userRow(user.id)).toMatchObject({ type: 'Premium', paymentStatus: 'BIEN', subscriptionId });
   return { cookie, user, subscriptionId, sale };
 }
@@ -54,20 +77,47 @@ async function premiumMember(plan: 'monthly' | 'annual' = 'monthly', nextBilling
 describe('the PayPal provider against a strict PayPal', () => {
   it('creates a subscription (201) with the plan id and our user as custom_id, and reads it back', async () => {
     const paypal = provider();
-    const created = await paypal.createSubscription({ plan: 'annual', customId: 'user-1', returnUrl: 'http://localhost/ok', cancelUrl: 'http://localhost/no', requestId: 'k-1' });
+    const created = await paypal.createSubscription({
+      plan: 'annual',
+      customId: 'user-1',
+      returnUrl: 'http://localhost/ok',
+      cancelUrl: 'http://localhost/no',
+      requestId: 'k-1',
+    });
     expect(created.approvalUrl).toContain('sandbox.paypal.com');
     expect(fake.subscriptions.get(created.id)).toMatchObject({ plan_id: 'P-ANUAL', custom_id: 'user-1' });
     fake.approve(created.id);
-    expect(await paypal.getSubscription(created.id)).toMatchObject({ status: 'ACTIVE', plan: 'annual', customId: 'user-1', lastPayment: { amountCents: 9990 } });
-    expect(await paypal.listTransactions(created.id)).toMatchObject([{ result: 'COMPLETADO', amountCents: 9990, currency: 'USD' }]);
+    expect(await paypal.getSubscription(created.id)).toMatchObject({
+      status: 'ACTIVE',
+      plan: 'annual',
+      customId: 'user-1',
+      lastPayment: { amountCents: 9990 },
+    });
+    expect(await paypal.listTransactions(created.id)).toMatchObject([
+      { result: 'COMPLETADO', amountCents: 9990, currency: 'USD' },
+    ]);
     expect(await paypal.getSubscription('I-NO-EXISTE')).toBeNull();
   });
 
   it('is refused a capture before approval, captures once after it, and never twice', async () => {
     const paypal = provider();
-    const order = await paypal.createOrder({ amountCents: 150000, description: 'Diplomado', customId: 'user-2', returnUrl: 'http://localhost/ok', cancelUrl: 'http://localhost/no' });
-    expect(await paypal.getOrder(order.id)).toMatchObject({ status: 'CREATED', amountCents: 150000, currency: 'USD', customId: 'user-2' });
-    await expect(paypal.captureOrder(order.id)).rejects.toMatchObject({ status: 422, details: { issue: 'ORDER_NOT_APPROVED' } });
+    const order = await paypal.createOrder({
+      amountCents: 150000,
+      description: 'Diplomado',
+      customId: 'user-2',
+      returnUrl: 'http://localhost/ok',
+      cancelUrl: 'http://localhost/no',
+    });
+    expect(await paypal.getOrder(order.id)).toMatchObject({
+      status: 'CREATED',
+      amountCents: 150000,
+      currency: 'USD',
+      customId: 'user-2',
+    });
+    await expect(paypal.captureOrder(order.id)).rejects.toMatchObject({
+      status: 422,
+      details: { issue: 'ORDER_NOT_APPROVED' },
+    });
     fake.approveOrder(order.id);
     expect(await paypal.captureOrder(order.id)).toMatchObject({ status: 'COMPLETED', captureStatus: 'COMPLETED' });
     // the same request id: PayPal answers the first capture again instead of charging
@@ -81,7 +131,11 @@ describe('#18.1 failed renewals take Premium away', () => {
     fake.charge(subscriptionId, 'DECLINED');
     await deliver(fake.webhook('BILLING.SUBSCRIPTION.PAYMENT.FAILED', { id: subscriptionId, status: 'ACTIVE' }));
     expect(await userRow(user.id)).toMatchObject({ type: 'Gratis', paymentStatus: 'FALLIDO' });
-    expect(fake.requests.some((request) => request.url.includes(`/subscriptions/${subscriptionId}?fields=last_failed_payment`))).toBe(true);
+    expect(
+      fake.requests.some((request) =>
+        request.url.includes(`/subscriptions/${subscriptionId}?fields=last_failed_payment`),
+      ),
+    ).toBe(true);
   });
 
   it('turns a subscription PayPal suspended after repeated failures into FALLIDO', async () => {
@@ -96,8 +150,10 @@ describe('#18.2 webhook verification uses the raw body', () => {
   it('accepts an event whose bytes a re-serialisation would change (\\u00e9, \\/, 10.0)', async () => {
     const { user, subscriptionId } = await premiumMember();
     fake.charge(subscriptionId, 'DECLINED');
-    const hook = fake.webhook('BILLING.SUBSCRIPTION.PAYMENT.FAILED', { id: subscriptionId, status: 'ACTIVE', note: 'pagoXX', amount: { value: 10 } }, (raw) =>
-      raw.replace('pagoXX', 'pag\\u00f3 \\/ tarjeta').replace('"value":10', '"value":10.0'),
+    const hook = fake.webhook(
+      'BILLING.SUBSCRIPTION.PAYMENT.FAILED',
+      { id: subscriptionId, status: 'ACTIVE', note: 'pagoXX', amount: { value: 10 } },
+      (raw) => raw.replace('pagoXX', 'pag\\u00f3 \\/ tarjeta').replace('"value":10', '"value":10.0'),
     );
     const response = await deliver(hook);
     expect(response.statusCode).toBe(200);
@@ -119,17 +175,35 @@ describe('#18.3 PayPal-Request-Id', () => {
     const before = fake.subscriptions.size;
     // PayPal created it, the answer was lost: the adapter retries with the same key
     fake.fail('POST /v1/billing/subscriptions', 503, 1, true);
-    const created = await provider().createSubscription({ plan: 'monthly', customId: 'u', returnUrl: 'http://l/ok', cancelUrl: 'http://l/no', requestId: 'intent-1' });
+    const created = await provider().createSubscription({
+      plan: 'monthly',
+      customId: 'u',
+      returnUrl: 'http://l/ok',
+      cancelUrl: 'http://l/no',
+      requestId: 'intent-1',
+    });
     expect(fake.subscriptions.size).toBe(before + 1);
     expect(fake.subscriptions.has(created.id)).toBe(true);
-    const keys = fake.requests.filter((request) => request.method === 'POST' && request.url === '/v1/billing/subscriptions').slice(-2).map((request) => request.headers['paypal-request-id']);
+    const keys = fake.requests
+      .filter((request) => request.method === 'POST' && request.url === '/v1/billing/subscriptions')
+      .slice(-2)
+      .map((request) => request.headers['paypal-request-id']);
     expect(keys).toEqual(['intent-1', 'intent-1']);
   });
 
   it('is sent on order creation and makes a retried capture charge once', async () => {
     const paypal = provider();
-    const order = await paypal.createOrder({ amountCents: 5000, description: 'Curso', customId: 'u', returnUrl: 'http://l/ok', cancelUrl: 'http://l/no', requestId: 'order-1' });
-    expect(fake.requests.findLast((request) => request.url === '/v2/checkout/orders')!.headers['paypal-request-id']).toBe('order-1');
+    const order = await paypal.createOrder({
+      amountCents: 5000,
+      description: 'Curso',
+      customId: 'u',
+      returnUrl: 'http://l/ok',
+      cancelUrl: 'http://l/no',
+      requestId: 'order-1',
+    });
+    expect(
+      fake.requests.findLast((request) => request.url === '/v2/checkout/orders')!.headers['paypal-request-id'],
+    ).toBe('order-1');
     fake.approveOrder(order.id);
     fake.fail(`POST /v2/checkout/orders/${order.id}/capture`, 503, 1, true);
     expect(await paypal.captureOrder(order.id)).toMatchObject({ captureStatus: 'COMPLETED' });
@@ -142,17 +216,29 @@ describe('#18.3 PayPal-Request-Id', () => {
 
 describe('#18.4 timeouts and retries', () => {
   it('gives up on a PayPal that does not answer in time', async () => {
-    const created = await provider().createSubscription({ plan: 'monthly', customId: 'u', returnUrl: 'http://l/ok', cancelUrl: 'http://l/no' });
+    const created = await provider().createSubscription({
+      plan: 'monthly',
+      customId: 'u',
+      returnUrl: 'http://l/ok',
+      cancelUrl: 'http://l/no',
+    });
     fake.delay(`GET /v1/billing/subscriptions/${created.id}`, 3000, 3);
     const started = Date.now();
-    await expect(provider({ timeoutMs: 100, retries: 0 }).getSubscription(created.id)).rejects.toBeInstanceOf(ProviderError);
+    await expect(provider({ timeoutMs: 100, retries: 0 }).getSubscription(created.id)).rejects.toBeInstanceOf(
+      ProviderError,
+    );
     expect(Date.now() - started).toBeLessThan(2500);
     fake.clearFaults();
   });
 
   it('retries a read after 429 and 5xx, but never repeats a non-idempotent call', async () => {
     const paypal = provider();
-    const created = await paypal.createSubscription({ plan: 'monthly', customId: 'u', returnUrl: 'http://l/ok', cancelUrl: 'http://l/no' });
+    const created = await paypal.createSubscription({
+      plan: 'monthly',
+      customId: 'u',
+      returnUrl: 'http://l/ok',
+      cancelUrl: 'http://l/no',
+    });
     fake.fail(`GET /v1/billing/subscriptions/${created.id}`, 429, 1);
     fake.fail(`GET /v1/billing/subscriptions/${created.id}`, 503, 1);
     expect(await paypal.getSubscription(created.id)).toMatchObject({ status: 'APPROVAL_PENDING' });
@@ -164,21 +250,25 @@ describe('#18.4 timeouts and retries', () => {
 
   it('acknowledges a webhook once stored, and applies it when PayPal answers again', async () => {
     const { cookie, user } = await signedInAs(t, { type: 'Gratis' });
-    const { subscriptionId } = (await api(cookie, '/api/payments/subscriptions', { plan: 'monthly' })).json() as { subscriptionId: string };
+    const { subscriptionId } = (await api(cookie, '/api/payments/subscriptions', { plan: 'monthly' })).json() as {
+      subscriptionId: string;
+    };
     fake.approve(subscriptionId);
     fake.fail(`GET /v1/billing/subscriptions/${subscriptionId}`, 500, 3);
     const hook = fake.webhook('BILLING.SUBSCRIPTION.ACTIVATED', { id: subscriptionId, status: 'ACTIVE' });
     const response = await deliver(hook);
     expect(response.json()).toEqual({ received: true, outcome: 'stored' });
     expect(await userRow(user.id)).toMatchObject({ type: 'Gratis' });
-    expect((await t.db.select().from(paymentWebhookEvents).where(eq(paymentWebhookEvents.id, hook.id)))[0]!.processedAt).toBeNull();
+    expect(
+      (await t.db.select().from(paymentWebhookEvents).where(eq(paymentWebhookEvents.id, hook.id)))[0]!.processedAt,
+    ).toBeNull();
     // the retry, once PayPal is back
     await t.app.services.payments.applyStoredWebhook(hook.id);
     expect(await userRow(user.id)).toMatchObject({ type: 'Premium' });
   });
 });
 
-describe('#18.5 the downgrade date is PayPal\'s next_billing_time', () => {
+describe("#18.5 the downgrade date is PayPal's next_billing_time", () => {
   it('keeps Premium until the date PayPal will charge next', async () => {
     const next = new Date(Date.now() + 31 * 86_400_000 + 3_600_000);
     next.setUTCMilliseconds(0);
@@ -193,7 +283,9 @@ describe('#18.6 transaction statuses', () => {
   it('records a PENDING renewal as PENDIENTE, not FALLIDO, and keeps Premium', async () => {
     const { user, subscriptionId } = await premiumMember();
     fake.charge(subscriptionId, 'PENDING');
-    await deliver(fake.webhook('PAYMENT.SALE.PENDING', { id: 'SALE-X', billing_agreement_id: subscriptionId, state: 'pending' }));
+    await deliver(
+      fake.webhook('PAYMENT.SALE.PENDING', { id: 'SALE-X', billing_agreement_id: subscriptionId, state: 'pending' }),
+    );
     expect(await historyOf(user.id)).toEqual(['COMPLETADO', 'PENDIENTE']);
     expect(await userRow(user.id)).toMatchObject({ type: 'Premium', paymentStatus: 'BIEN' });
   });
@@ -203,7 +295,14 @@ describe('#18.7 refunds and reversals', () => {
   it('end Premium when the payment is refunded, though the notice names only the sale', async () => {
     const { user, subscriptionId, sale } = await premiumMember();
     fake.refund(sale.id);
-    const response = await deliver(fake.webhook('PAYMENT.SALE.REFUNDED', { id: 'REF-1', state: 'completed', sale_id: sale.id, parent_payment: 'PAYID-1' }));
+    const response = await deliver(
+      fake.webhook('PAYMENT.SALE.REFUNDED', {
+        id: 'REF-1',
+        state: 'completed',
+        sale_id: sale.id,
+        parent_payment: 'PAYID-1',
+      }),
+    );
     expect(response.statusCode).toBe(200);
     expect(await userRow(user.id)).toMatchObject({ type: 'Gratis', paymentStatus: 'CANCELLED' });
     expect(await historyOf(user.id)).toEqual(['REEMBOLSADO']);
@@ -222,18 +321,30 @@ describe('#18.8 orders', () => {
   const buy = async (description = 'Diplomado en cirugía de tejidos blandos') => {
     const { user } = await signedInAs(t, { type: 'Gratis' });
     const row = await userRow(user.id);
-    const order = await t.app.services.payments.startOrder(row, { amountCents: 150000, description, returnUrl: `${testPublicUrl}/ok`, cancelUrl: `${testPublicUrl}/no`, reference: 'dip-1' });
+    const order = await t.app.services.payments.startOrder(row, {
+      amountCents: 150000,
+      description,
+      returnUrl: `${testPublicUrl}/ok`,
+      cancelUrl: `${testPublicUrl}/no`,
+      reference: 'dip-1',
+    });
     return { user: row, order };
   };
   const capture = (user: Awaited<ReturnType<typeof buy>>['user'], orderId: string) =>
     t.app.services.payments.captureVerifiedOrder(user, orderId, { amountCents: 150000, description: 'Diplomado' });
-  const kinds = (orderId: string) => orderEvents.filter((event) => event.orderId === orderId).map((event) => event.kind);
+  const kinds = (orderId: string) =>
+    orderEvents.filter((event) => event.orderId === orderId).map((event) => event.kind);
 
   it('cut the description to 127 characters and use payment_source.paypal.experience_context', async () => {
     const { order } = await buy(`Diplomado ${'avanzado '.repeat(30)}`);
-    const sent = fake.requests.findLast((request) => request.url === '/v2/checkout/orders')!.body as Record<string, unknown>;
+    const sent = fake.requests.findLast((request) => request.url === '/v2/checkout/orders')!.body as Record<
+      string,
+      unknown
+    >;
     expect(sent.application_context).toBeUndefined();
-    expect(sent).toMatchObject({ payment_source: { paypal: { experience_context: { return_url: `${testPublicUrl}/ok`, user_action: 'PAY_NOW' } } } });
+    expect(sent).toMatchObject({
+      payment_source: { paypal: { experience_context: { return_url: `${testPublicUrl}/ok`, user_action: 'PAY_NOW' } } },
+    });
     expect(fake.orders.has(order.id)).toBe(true);
   });
 
@@ -243,7 +354,13 @@ describe('#18.8 orders', () => {
     await expect(capture(user, order.id)).rejects.toMatchObject({ code: 'PAYMENT_PENDING' });
     expect(kinds(order.id)).toEqual(['pending']);
     fake.settleCapture(order.id, 'COMPLETED');
-    await deliver(fake.webhook('PAYMENT.CAPTURE.COMPLETED', { id: 'CAP', status: 'COMPLETED', supplementary_data: { related_ids: { order_id: order.id } } }));
+    await deliver(
+      fake.webhook('PAYMENT.CAPTURE.COMPLETED', {
+        id: 'CAP',
+        status: 'COMPLETED',
+        supplementary_data: { related_ids: { order_id: order.id } },
+      }),
+    );
     expect(kinds(order.id)).toEqual(['pending', 'completed']);
     expect(await historyOf(user.id)).toEqual(['COMPLETADO']);
   });
@@ -253,7 +370,13 @@ describe('#18.8 orders', () => {
     fake.approveOrder(order.id, 'PENDING');
     await expect(capture(user, order.id)).rejects.toMatchObject({ code: 'PAYMENT_PENDING' });
     fake.settleCapture(order.id, 'DECLINED');
-    await deliver(fake.webhook('PAYMENT.CAPTURE.DENIED', { id: 'CAP', status: 'DECLINED', supplementary_data: { related_ids: { order_id: order.id } } }));
+    await deliver(
+      fake.webhook('PAYMENT.CAPTURE.DENIED', {
+        id: 'CAP',
+        status: 'DECLINED',
+        supplementary_data: { related_ids: { order_id: order.id } },
+      }),
+    );
     expect(kinds(order.id)).toEqual(['pending', 'denied']);
     expect(await historyOf(user.id)).toEqual(['FALLIDO']);
   });
@@ -274,7 +397,8 @@ describe('#18.8 orders', () => {
   it('refuse an order in another currency', async () => {
     const { user, order } = await buy();
     fake.approveOrder(order.id);
-    (fake.orders.get(order.id)!.purchase_units[0] as { amount: { currency_code: string } }).amount.currency_code = 'MXN';
+    (fake.orders.get(order.id)!.purchase_units[0] as { amount: { currency_code: string } }).amount.currency_code =
+      'MXN';
     await expect(capture(user, order.id)).rejects.toMatchObject({ code: 'FORBIDDEN' });
     expect(fake.orders.get(order.id)!.capture).toBeNull();
   });
@@ -302,7 +426,12 @@ describe('sign-up payment through PayPal', () => {
     fake.approve(subscriptionId);
     const confirmed = await api(cookie, `/api/payments/subscriptions/${subscriptionId}/confirm`);
     expect(confirmed.json()).toEqual({ state: 'ACTIVA', isPremium: true });
-    expect(await userRow(user.id)).toMatchObject({ type: 'Premium', paymentStatus: 'BIEN', annualPlan: false, subscriptionId });
+    expect(await userRow(user.id)).toMatchObject({
+      type: 'Premium',
+      paymentStatus: 'BIEN',
+      annualPlan: false,
+      subscriptionId,
+    });
     expect((await api(cookie, '/api/membership/downgrade')).statusCode).toBe(200);
     expect(fake.subscriptions.get(subscriptionId)!.status).toBe('SUSPENDED');
   });

@@ -15,7 +15,6 @@ import {
   type ProviderTransaction,
 } from './payment-provider.ts';
 
-
 export type PayPalOptions = {
   apiUrl: string;
   clientId: string;
@@ -35,9 +34,29 @@ export type PayPalOptions = {
 
 type Json = Record<string, unknown>;
 
-const subscriptionStatuses: readonly ProviderSubscriptionStatus[] = ['APPROVAL_PENDING', 'APPROVED', 'ACTIVE', 'SUSPENDED', 'CANCELLED', 'EXPIRED'];
-const captureStatuses: readonly ProviderCaptureStatus[] = ['COMPLETED', 'PENDING', 'DECLINED', 'FAILED', 'REFUNDED', 'PARTIALLY_REFUNDED'];
-const transmissionHeaders = ['paypal-auth-algo', 'paypal-cert-url', 'paypal-transmission-id', 'paypal-transmission-sig', 'paypal-transmission-time'] as const;
+const subscriptionStatuses: readonly ProviderSubscriptionStatus[] = [
+  'APPROVAL_PENDING',
+  'APPROVED',
+  'ACTIVE',
+  'SUSPENDED',
+  'CANCELLED',
+  'EXPIRED',
+];
+const captureStatuses: readonly ProviderCaptureStatus[] = [
+  'COMPLETED',
+  'PENDING',
+  'DECLINED',
+  'FAILED',
+  'REFUNDED',
+  'PARTIALLY_REFUNDED',
+];
+const transmissionHeaders = [
+  'paypal-auth-algo',
+  'paypal-cert-url',
+  'paypal-transmission-id',
+  'paypal-transmission-sig',
+  'paypal-transmission-time',
+] as const;
 /** PayPal's limit on purchase_units[].description. */
 const descriptionLimit = 127;
 
@@ -73,34 +92,65 @@ export function createPayPalProvider(options: PayPalOptions): PaymentProvider {
     const details = Array.isArray(body.details) ? (body.details as Json[]) : [];
     const info = {
       name: typeof body.name === 'string' ? body.name : typeof body.error === 'string' ? body.error : undefined,
-      debugId: typeof body.debug_id === 'string' ? body.debug_id : (response.headers.get('paypal-debug-id') ?? undefined),
+      debugId:
+        typeof body.debug_id === 'string' ? body.debug_id : (response.headers.get('paypal-debug-id') ?? undefined),
       issue: typeof details[0]?.issue === 'string' ? details[0].issue : undefined,
     };
     // the path names PayPal ids only (no e-mail, no name): support traces the call by debug_id
     log.warn({ method, path: path.split('?')[0], status: response.status, ...info }, 'paypal call failed');
-    return new ProviderError(`paypal ${method} ${path.split('?')[0]} ${response.status}${info.name ? ` ${info.name}` : ''}`, response.status, info);
+    return new ProviderError(
+      `paypal ${method} ${path.split('?')[0]} ${response.status}${info.name ? ` ${info.name}` : ''}`,
+      response.status,
+      info,
+    );
   }
 
   const retryable = (status: number) => status === 429 || status >= 500;
 
   /** One HTTP exchange with a deadline; repeats idempotent ones on 429, 5xx, timeouts and network errors. */
-  async function exchange(method: string, path: string, init: () => Promise<RequestInit>, idempotent: boolean): Promise<Response> {
+  async function exchange(
+    method: string,
+    path: string,
+    init: () => Promise<RequestInit>,
+    idempotent: boolean,
+  ): Promise<Response> {
     for (let attempt = 0; ; attempt++) {
       const last = !idempotent || attempt >= retries;
       let response: Response;
       try {
-        response = await doFetch(`${base}${path}`, { ...(await init()), method, signal: AbortSignal.timeout(timeoutMs) });
+        response = await doFetch(`${base}${path}`, {
+          ...(await init()),
+          method,
+          signal: AbortSignal.timeout(timeoutMs),
+        });
       } catch (error) {
-        log.warn({ method, path: path.split('?')[0], attempt, reason: error instanceof Error ? error.name : 'error' }, 'paypal call did not answer');
-        if (last) throw new ProviderError(`paypal ${method} ${path.split('?')[0]} did not answer`, undefined, { name: error instanceof Error ? error.name : undefined });
+        log.warn(
+          { method, path: path.split('?')[0], attempt, reason: error instanceof Error ? error.name : 'error' },
+          'paypal call did not answer',
+        );
+        if (last)
+          throw new ProviderError(`paypal ${method} ${path.split('?')[0]} did not answer`, undefined, {
+            name: error instanceof Error ? error.name : undefined,
+          });
         await sleep(backoffMs * 2 ** attempt);
         continue;
       }
       if (!retryable(response.status) || last) return response;
       const retryAfter = Number(response.headers.get('retry-after'));
       await response.body?.cancel().catch(() => {});
-      log.warn({ method, path: path.split('?')[0], status: response.status, attempt, debugId: response.headers.get('paypal-debug-id') ?? undefined }, 'paypal call will be retried');
-      await sleep(Math.min(5_000, Math.max(backoffMs * 2 ** attempt, Number.isFinite(retryAfter) ? retryAfter * 1000 : 0)));
+      log.warn(
+        {
+          method,
+          path: path.split('?')[0],
+          status: response.status,
+          attempt,
+          debugId: response.headers.get('paypal-debug-id') ?? undefined,
+        },
+        'paypal call will be retried',
+      );
+      await sleep(
+        Math.min(5_000, Math.max(backoffMs * 2 ** attempt, Number.isFinite(retryAfter) ? retryAfter * 1000 : 0)),
+      );
     }
   }
 
@@ -127,7 +177,8 @@ export function createPayPalProvider(options: PayPalOptions): PaymentProvider {
 
   async function call<T = Json>(method: string, path: string, callOptions: CallOptions = {}): Promise<T | null> {
     const idempotent = callOptions.idempotent ?? (method === 'GET' || callOptions.requestId !== undefined);
-    const payload = callOptions.rawBody ?? (callOptions.body === undefined ? undefined : JSON.stringify(callOptions.body));
+    const payload =
+      callOptions.rawBody ?? (callOptions.body === undefined ? undefined : JSON.stringify(callOptions.body));
     const send = () =>
       exchange(
         method,
@@ -179,7 +230,10 @@ export function createPayPalProvider(options: PayPalOptions): PaymentProvider {
     const unit = ((body.purchase_units as Json[] | undefined) ?? [])[0] ?? {};
     const captures = ((unit.payments as Json | undefined)?.captures as Json[] | undefined) ?? [];
     const capture = captures.at(-1);
-    const captureStatus = capture && captureStatuses.includes(capture.status as ProviderCaptureStatus) ? (capture.status as ProviderCaptureStatus) : null;
+    const captureStatus =
+      capture && captureStatuses.includes(capture.status as ProviderCaptureStatus)
+        ? (capture.status as ProviderCaptureStatus)
+        : null;
     const status = String(body.status);
     const amount = (unit.amount ?? {}) as Json;
     return {
@@ -210,14 +264,22 @@ export function createPayPalProvider(options: PayPalOptions): PaymentProvider {
       const body = await call<Json>('POST', '/v1/billing/subscriptions', {
         requestId,
         // Subscriptions v1 still takes application_context (Orders v2 moved it to payment_source)
-        body: { plan_id: options.planIds[plan], custom_id: customId, application_context: experience('SUBSCRIBE_NOW', { returnUrl, cancelUrl }) },
+        body: {
+          plan_id: options.planIds[plan],
+          custom_id: customId,
+          application_context: experience('SUBSCRIBE_NOW', { returnUrl, cancelUrl }),
+        },
       });
       return { id: String(body!.id), approvalUrl: approveLink(body!.links) };
     },
 
     async getSubscription(id) {
       // last_failed_payment is only returned when asked for
-      const body = await call<Json>('GET', `/v1/billing/subscriptions/${encodeURIComponent(id)}?fields=last_failed_payment`, { allowNotFound: true });
+      const body = await call<Json>(
+        'GET',
+        `/v1/billing/subscriptions/${encodeURIComponent(id)}?fields=last_failed_payment`,
+        { allowNotFound: true },
+      );
       if (!body) return null;
       const status = String(body.status) as ProviderSubscriptionStatus;
       const billing = (body.billing_info ?? {}) as Json;
@@ -239,9 +301,14 @@ export function createPayPalProvider(options: PayPalOptions): PaymentProvider {
       const end = new Date();
       const start = new Date(end.getTime() - 3 * 365 * 86_400_000);
       const query = `start_time=${start.toISOString()}&end_time=${end.toISOString()}`;
-      const body = await call<{ transactions?: Json[] }>('GET', `/v1/billing/subscriptions/${encodeURIComponent(id)}/transactions?${query}`);
+      const body = await call<{ transactions?: Json[] }>(
+        'GET',
+        `/v1/billing/subscriptions/${encodeURIComponent(id)}/transactions?${query}`,
+      );
       return (body?.transactions ?? []).map((tx): ProviderTransaction => {
-        const amounts = (tx.amount_with_breakdown ?? {}) as { gross_amount?: { value?: string; currency_code?: string } };
+        const amounts = (tx.amount_with_breakdown ?? {}) as {
+          gross_amount?: { value?: string; currency_code?: string };
+        };
         return {
           id: String(tx.id),
           result: transactionResult(tx.status),
@@ -268,7 +335,11 @@ export function createPayPalProvider(options: PayPalOptions): PaymentProvider {
         body: {
           intent: 'CAPTURE',
           purchase_units: [
-            { amount: { currency_code: 'USD', value: centsToValue(amountCents) }, description: [...description].slice(0, descriptionLimit).join(''), custom_id: customId },
+            {
+              amount: { currency_code: 'USD', value: centsToValue(amountCents) },
+              description: [...description].slice(0, descriptionLimit).join(''),
+              custom_id: customId,
+            },
           ],
           payment_source: { paypal: { experience_context: experience('PAY_NOW', { returnUrl, cancelUrl }) } },
         },
@@ -283,7 +354,10 @@ export function createPayPalProvider(options: PayPalOptions): PaymentProvider {
 
     async captureOrder(id) {
       // one key per order: a retry after a timeout is answered with the first capture, never a second charge
-      const body = await call<Json>('POST', `/v2/checkout/orders/${encodeURIComponent(id)}/capture`, { body: {}, requestId: `capture-${id}` });
+      const body = await call<Json>('POST', `/v2/checkout/orders/${encodeURIComponent(id)}/capture`, {
+        body: {},
+        requestId: `capture-${id}`,
+      });
       return toOrder(body!);
     },
 
@@ -310,10 +384,14 @@ export function createPayPalProvider(options: PayPalOptions): PaymentProvider {
         transmission_time: values['paypal-transmission-time'],
         webhook_id: options.webhookId,
       });
-      const result = await call<{ verification_status?: string }>('POST', '/v1/notifications/verify-webhook-signature', {
-        rawBody: `${fields.slice(0, -1)},"webhook_event":${rawBody}}`,
-        idempotent: true,
-      });
+      const result = await call<{ verification_status?: string }>(
+        'POST',
+        '/v1/notifications/verify-webhook-signature',
+        {
+          rawBody: `${fields.slice(0, -1)},"webhook_event":${rawBody}}`,
+          idempotent: true,
+        },
+      );
       if (result?.verification_status !== 'SUCCESS') return null;
       return { id: event.id, type: event.event_type, target: webhookTarget(event), payload: event };
     },

@@ -69,7 +69,13 @@ type SimulatedRecord = (StoredSubscription & { kind: 'subscription' }) | (Stored
  * The simulated provider's record of a subscription that was approved and paid once at `paidAt`
  * (demo data: the seeded Premium member can downgrade like anyone who paid).
  */
-export function paidSimulatedSubscription(input: { id: string; plan: Plan; customId: string; paymentId: string; paidAt: Date }) {
+export function paidSimulatedSubscription(input: {
+  id: string;
+  plan: Plan;
+  customId: string;
+  paymentId: string;
+  paidAt: Date;
+}) {
   const record: StoredSubscription = {
     id: input.id,
     status: 'ACTIVE',
@@ -78,7 +84,15 @@ export function paidSimulatedSubscription(input: { id: string; plan: Plan; custo
     failedPaymentsCount: 0,
     returnUrl: '/perfil',
     cancelUrl: '/perfil?pago=cancelado',
-    transactions: [{ id: input.paymentId, status: 'COMPLETED', amountCents: planPriceCents[input.plan], currency: 'USD', time: input.paidAt.toISOString() }],
+    transactions: [
+      {
+        id: input.paymentId,
+        status: 'COMPLETED',
+        amountCents: planPriceCents[input.plan],
+        currency: 'USD',
+        time: input.paidAt.toISOString(),
+      },
+    ],
   };
   return { id: input.id, kind: 'subscription' as const, data: record };
 }
@@ -99,22 +113,39 @@ const refuse = (name: string, status = 422) => new ProviderError(name, status, {
  * survive a restart. It follows PayPal's state rules where they overlap (see paypal-fake.testing.ts):
  * a pending subscription cannot be cancelled, an order is captured once and only after approval.
  */
-export function createSimulatedProvider(options: { db: Db; publicUrl: string; secret: string; transport?: WebhookTransport }) {
+export function createSimulatedProvider(options: {
+  db: Db;
+  publicUrl: string;
+  secret: string;
+  transport?: WebhookTransport;
+}) {
   const { db } = options;
   const pending = new Set<Promise<void>>();
   let transport = options.transport;
 
   function send(type: string, resource: Record<string, unknown>) {
-    const event = { id: `WH-SIM-${randomUUID()}`, event_type: type, resource_type: type.split('.')[0]?.toLowerCase(), create_time: new Date().toISOString(), resource };
+    const event = {
+      id: `WH-SIM-${randomUUID()}`,
+      event_type: type,
+      resource_type: type.split('.')[0]?.toLowerCase(),
+      create_time: new Date().toISOString(),
+      resource,
+    };
     const rawBody = JSON.stringify(event);
-    const headers = { 'content-type': 'application/json', [simulatedSignatureHeader]: signSimulatedWebhook(options.secret, rawBody) };
+    const headers = {
+      'content-type': 'application/json',
+      [simulatedSignatureHeader]: signSimulatedWebhook(options.secret, rawBody),
+    };
     if (!transport) return;
     const delivery = transport(rawBody, headers).catch(() => {});
     pending.add(delivery);
     void delivery.finally(() => pending.delete(delivery));
   }
 
-  async function load<T extends StoredSubscription | StoredOrder>(kind: 'subscription' | 'order', id: string): Promise<T | null> {
+  async function load<T extends StoredSubscription | StoredOrder>(
+    kind: 'subscription' | 'order',
+    id: string,
+  ): Promise<T | null> {
     const [row] = await db.select().from(simulatedProviderRecords).where(eq(simulatedProviderRecords.id, id));
     return row && row.kind === kind ? (row.data as T) : null;
   }
@@ -130,18 +161,30 @@ export function createSimulatedProvider(options: { db: Db; publicUrl: string; se
   ): Promise<R> {
     const events: [string, Record<string, unknown>][] = [];
     const result = await db.transaction(async (tx) => {
-      const [row] = await tx.select().from(simulatedProviderRecords).where(eq(simulatedProviderRecords.id, id)).for('update');
+      const [row] = await tx
+        .select()
+        .from(simulatedProviderRecords)
+        .where(eq(simulatedProviderRecords.id, id))
+        .for('update');
       if (!row || row.kind !== kind) throw refuse('RESOURCE_NOT_FOUND', 404);
       const record = structuredClone(row.data) as T;
       const outcome = mutate(record, events);
-      await tx.update(simulatedProviderRecords).set({ data: record, updatedAt: new Date() }).where(eq(simulatedProviderRecords.id, id));
+      await tx
+        .update(simulatedProviderRecords)
+        .set({ data: record, updatedAt: new Date() })
+        .where(eq(simulatedProviderRecords.id, id));
       return outcome;
     });
     for (const [type, resource] of events) send(type, resource);
     return result;
   }
 
-  const subscriptionResource = (sub: StoredSubscription) => ({ id: sub.id, status: sub.status, plan_id: `SIM-${sub.plan}`, custom_id: sub.customId });
+  const subscriptionResource = (sub: StoredSubscription) => ({
+    id: sub.id,
+    status: sub.status,
+    plan_id: `SIM-${sub.plan}`,
+    custom_id: sub.customId,
+  });
   const saleResource = (sub: StoredSubscription, tx: StoredTransaction) => ({
     id: tx.id,
     state: tx.status.toLowerCase(),
@@ -153,15 +196,23 @@ export function createSimulatedProvider(options: { db: Db; publicUrl: string; se
     // charges of one subscription never share a millisecond, so "which came last" is always defined
     const previous = sub.transactions.at(-1) ? new Date(sub.transactions.at(-1)!.time).getTime() : 0;
     const time = new Date(Math.max(Date.now(), previous + 1)).toISOString();
-    const transaction: StoredTransaction = { id: `SIM-TX-${randomUUID()}`, status, amountCents: planPriceCents[sub.plan], currency: 'USD', time };
+    const transaction: StoredTransaction = {
+      id: `SIM-TX-${randomUUID()}`,
+      status,
+      amountCents: planPriceCents[sub.plan],
+      currency: 'USD',
+      time,
+    };
     sub.transactions.push(transaction);
-    sub.failedPaymentsCount = status === 'DECLINED' ? sub.failedPaymentsCount + 1 : status === 'COMPLETED' ? 0 : sub.failedPaymentsCount;
+    sub.failedPaymentsCount =
+      status === 'DECLINED' ? sub.failedPaymentsCount + 1 : status === 'COMPLETED' ? 0 : sub.failedPaymentsCount;
     return transaction;
   }
 
   /** The record as PayPal's GET shows it: last payment, last failed payment, next billing time. */
   function snapshot(sub: StoredSubscription): ProviderSubscription {
-    const at = (tx: StoredTransaction | undefined) => (tx ? { amountCents: tx.amountCents, time: new Date(tx.time) } : null);
+    const at = (tx: StoredTransaction | undefined) =>
+      tx ? { amountCents: tx.amountCents, time: new Date(tx.time) } : null;
     const paid = sub.transactions.filter((tx) => tx.status !== 'DECLINED' && tx.status !== 'PENDING').at(-1);
     const failed = sub.transactions.filter((tx) => tx.status === 'DECLINED').at(-1);
     const billing = sub.status === 'ACTIVE' && paid;
@@ -219,9 +270,20 @@ export function createSimulatedProvider(options: { db: Db; publicUrl: string; se
 
     async createSubscription({ plan, customId, returnUrl, cancelUrl, requestId }) {
       // the same request id answers the subscription it already created, like PayPal-Request-Id
-      const id = requestId ? `I-SIM${createHmac('sha256', 'sim').update(requestId).digest('hex').slice(0, 12).toUpperCase()}` : `I-SIM${randomUUID().replaceAll('-', '').slice(0, 12).toUpperCase()}`;
+      const id = requestId
+        ? `I-SIM${createHmac('sha256', 'sim').update(requestId).digest('hex').slice(0, 12).toUpperCase()}`
+        : `I-SIM${randomUUID().replaceAll('-', '').slice(0, 12).toUpperCase()}`;
       if (!(await load('subscription', id))) {
-        await insert(id, 'subscription', { id, status: 'APPROVAL_PENDING', plan, customId, failedPaymentsCount: 0, returnUrl, cancelUrl, transactions: [] });
+        await insert(id, 'subscription', {
+          id,
+          status: 'APPROVAL_PENDING',
+          plan,
+          customId,
+          failedPaymentsCount: 0,
+          returnUrl,
+          cancelUrl,
+          transactions: [],
+        });
         send('BILLING.SUBSCRIPTION.CREATED', { id, status: 'APPROVAL_PENDING', custom_id: customId });
       }
       return { id, approvalUrl: pageUrl('suscripcion', id) };
@@ -235,9 +297,13 @@ export function createSimulatedProvider(options: { db: Db; publicUrl: string; se
     async listTransactions(id) {
       const sub = await load<StoredSubscription>('subscription', id);
       if (!sub) throw refuse('RESOURCE_NOT_FOUND', 404);
-      return sub.transactions.map(
-        (tx): ProviderTransaction => ({ id: tx.id, result: transactionResult(tx.status), amountCents: tx.amountCents, currency: tx.currency, time: new Date(tx.time) }),
-      );
+      return sub.transactions.map((tx): ProviderTransaction => ({
+        id: tx.id,
+        result: transactionResult(tx.status),
+        amountCents: tx.amountCents,
+        currency: tx.currency,
+        time: new Date(tx.time),
+      }));
     },
 
     async suspendSubscription(id) {
@@ -297,7 +363,10 @@ export function createSimulatedProvider(options: { db: Db; publicUrl: string; se
         order.status = 'COMPLETED';
         order.captureId = `SIM-CAP-${randomUUID().slice(0, 8).toUpperCase()}`;
         order.captureStatus = order.settlesLater ? 'PENDING' : 'COMPLETED';
-        events.push([order.settlesLater ? 'PAYMENT.CAPTURE.PENDING' : 'PAYMENT.CAPTURE.COMPLETED', captureResource(order)]);
+        events.push([
+          order.settlesLater ? 'PAYMENT.CAPTURE.PENDING' : 'PAYMENT.CAPTURE.COMPLETED',
+          captureResource(order),
+        ]);
         return orderRecord(order);
       });
     },
@@ -328,24 +397,39 @@ export function createSimulatedProvider(options: { db: Db; publicUrl: string; se
           if ((action === 'approve' || action === 'approve-pending') && order.status === 'CREATED') {
             order.status = 'APPROVED';
             order.settlesLater = action === 'approve-pending';
-            events.push(['CHECKOUT.ORDER.APPROVED', { id, status: 'APPROVED', purchase_units: [{ custom_id: order.customId }] }]);
+            events.push([
+              'CHECKOUT.ORDER.APPROVED',
+              { id, status: 'APPROVED', purchase_units: [{ custom_id: order.customId }] },
+            ]);
             return withParam(order.returnUrl, 'token', id);
           }
           if ((action === 'capture-complete' || action === 'capture-deny') && order.captureStatus === 'PENDING') {
             order.captureStatus = action === 'capture-complete' ? 'COMPLETED' : 'DECLINED';
-            events.push([action === 'capture-complete' ? 'PAYMENT.CAPTURE.COMPLETED' : 'PAYMENT.CAPTURE.DENIED', captureResource(order)]);
+            events.push([
+              action === 'capture-complete' ? 'PAYMENT.CAPTURE.COMPLETED' : 'PAYMENT.CAPTURE.DENIED',
+              captureResource(order),
+            ]);
             return pageUrl('orden', id);
           }
           if (action === 'refund' && order.captureStatus === 'COMPLETED') {
             order.captureStatus = 'REFUNDED';
-            events.push(['PAYMENT.CAPTURE.REFUNDED', { id: `SIM-REF-${randomUUID().slice(0, 8)}`, status: 'COMPLETED', supplementary_data: { related_ids: { order_id: id, capture_id: order.captureId } } }]);
+            events.push([
+              'PAYMENT.CAPTURE.REFUNDED',
+              {
+                id: `SIM-REF-${randomUUID().slice(0, 8)}`,
+                status: 'COMPLETED',
+                supplementary_data: { related_ids: { order_id: id, capture_id: order.captureId } },
+              },
+            ]);
             return pageUrl('orden', id);
           }
           if (action === 'fail' && order.status === 'CREATED') {
             order.status = 'VOIDED';
             events.push(['CHECKOUT.ORDER.VOIDED', { id, status: 'VOIDED' }]);
           }
-          return action === 'cancel' || action === 'fail' ? new URL(order.cancelUrl, options.publicUrl).toString() : pageUrl('orden', id);
+          return action === 'cancel' || action === 'fail'
+            ? new URL(order.cancelUrl, options.publicUrl).toString()
+            : pageUrl('orden', id);
         });
       }
       return change<StoredSubscription, string>('subscription', id, (sub, events) => {
@@ -355,7 +439,10 @@ export function createSimulatedProvider(options: { db: Db; publicUrl: string; se
             if (sub.status === 'APPROVAL_PENDING') {
               sub.status = 'ACTIVE';
               const sale = charge(sub, 'COMPLETED');
-              events.push(['BILLING.SUBSCRIPTION.ACTIVATED', subscriptionResource(sub)], ['PAYMENT.SALE.COMPLETED', saleResource(sub, sale)]);
+              events.push(
+                ['BILLING.SUBSCRIPTION.ACTIVATED', subscriptionResource(sub)],
+                ['PAYMENT.SALE.COMPLETED', saleResource(sub, sale)],
+              );
             }
             return withParam(sub.returnUrl, 'subscription_id', id);
           case 'fail':
@@ -367,7 +454,8 @@ export function createSimulatedProvider(options: { db: Db; publicUrl: string; se
             }
             return withParam(sub.returnUrl, 'subscription_id', id);
           case 'renew':
-            if (sub.status === 'ACTIVE') events.push(['PAYMENT.SALE.COMPLETED', saleResource(sub, charge(sub, 'COMPLETED'))]);
+            if (sub.status === 'ACTIVE')
+              events.push(['PAYMENT.SALE.COMPLETED', saleResource(sub, charge(sub, 'COMPLETED'))]);
             return page;
           case 'renew-fail':
             if (sub.status === 'ACTIVE') {
@@ -380,7 +468,15 @@ export function createSimulatedProvider(options: { db: Db; publicUrl: string; se
             if (last) {
               last.status = 'REFUNDED';
               // PayPal's refund notice names the sale, not the subscription
-              events.push(['PAYMENT.SALE.REFUNDED', { id: `SIM-REF-${randomUUID().slice(0, 8)}`, state: 'completed', sale_id: last.id, parent_payment: `PAY-${last.id}` }]);
+              events.push([
+                'PAYMENT.SALE.REFUNDED',
+                {
+                  id: `SIM-REF-${randomUUID().slice(0, 8)}`,
+                  state: 'completed',
+                  sale_id: last.id,
+                  parent_payment: `PAY-${last.id}`,
+                },
+              ]);
             }
             return page;
           }

@@ -42,7 +42,13 @@ export function useRouteAnnouncer(main: RefObject<HTMLElement | null>, section?:
     };
     update();
     const observer = new MutationObserver(update);
-    observer.observe(container, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['data-page-title'] });
+    observer.observe(container, {
+      childList: true,
+      subtree: true,
+      characterData: true,
+      attributes: true,
+      attributeFilter: ['data-page-title'],
+    });
     return () => observer.disconnect();
   }, [pathname, main, section]);
 }

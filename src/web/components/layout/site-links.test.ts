@@ -41,9 +41,7 @@ describe('header links', () => {
 
   it('classroom and diploma administrators see their administer links', () => {
     const both = { ...base, isClassroomAdmin: true, isDiplomaAdmin: true };
-    expect(labels(mainLinks(both))).toEqual(
-      expect.arrayContaining(['Administrar aula', 'Administrar diplomado']),
-    );
+    expect(labels(mainLinks(both))).toEqual(expect.arrayContaining(['Administrar aula', 'Administrar diplomado']));
   });
 
   it('an Admin sees Administrador and Fotos landing', () => {

@@ -21,16 +21,23 @@ const accountsApi = {
   signUp: (input: SignUpInput) => api.post<SignUpResponse>('/api/account/signup', input),
   finishBasicSignUp: () => api.post<void>('/api/account/signup/finish'),
   emailAvailable: (email: string, signal?: AbortSignal) =>
-    api.get<z.infer<typeof emailAvailableResponseSchema>>(`/api/account/email-available${queryString({ email })}`, { signal }),
+    api.get<z.infer<typeof emailAvailableResponseSchema>>(`/api/account/email-available${queryString({ email })}`, {
+      signal,
+    }),
   universities: (q: string, signal?: AbortSignal) =>
-    api.get<z.infer<typeof universitySuggestionsResponseSchema>>(`/api/public-universities?q=${encodeURIComponent(q)}`, { signal }),
+    api.get<z.infer<typeof universitySuggestionsResponseSchema>>(
+      `/api/public-universities?q=${encodeURIComponent(q)}`,
+      { signal },
+    ),
   profile: (signal?: AbortSignal) => api.get<Profile>('/api/profile', { signal }),
   updateProfile: (input: ProfileUpdateInput) => api.put<Profile>('/api/profile', input),
-  paymentHistory: (signal?: AbortSignal) => api.get<z.infer<typeof paymentHistoryResponseSchema>>('/api/profile/payments', { signal }),
+  paymentHistory: (signal?: AbortSignal) =>
+    api.get<z.infer<typeof paymentHistoryResponseSchema>>('/api/profile/payments', { signal }),
   requestPasswordReset: (email: string) => api.post<void>('/api/account/password-reset', { email }),
   checkResetCode: (code: string, signal?: AbortSignal) =>
     api.get<{ valid: boolean }>(`/api/account/password-reset/${encodeURIComponent(code)}`, { signal }),
-  resetPassword: (input: { code: string; password: string; confirmPassword: string }) => api.post<void>('/api/account/password-reset/confirm', input),
+  resetPassword: (input: { code: string; password: string; confirmPassword: string }) =>
+    api.post<void>('/api/account/password-reset/confirm', input),
   sessions: (signal?: AbortSignal) => api.get<DeviceSessionList>('/api/account/sessions', { signal }),
   closeSession: (id: string) => api.delete<void>(sessionPath(id)),
   closeOtherSessions: () => api.post<{ closed: number }>('/api/account/sessions/close-others'),
@@ -49,11 +56,18 @@ export function useLogin() {
 }
 
 export function useProfile() {
-  return useQuery({ queryKey: accountKeys.profile(), queryFn: ({ signal }) => accountsApi.profile(signal), retry: false });
+  return useQuery({
+    queryKey: accountKeys.profile(),
+    queryFn: ({ signal }) => accountsApi.profile(signal),
+    retry: false,
+  });
 }
 
 export function usePaymentHistory() {
-  return useQuery({ queryKey: accountKeys.paymentHistory(), queryFn: ({ signal }) => accountsApi.paymentHistory(signal).then((body) => body.payments) });
+  return useQuery({
+    queryKey: accountKeys.paymentHistory(),
+    queryFn: ({ signal }) => accountsApi.paymentHistory(signal).then((body) => body.payments),
+  });
 }
 
 export function useSignUp() {

@@ -5,7 +5,6 @@ import { paths } from '#web/paths.ts';
 /** Where a visitor must go instead of the requested page, or null to let them in. */
 export type Guard = (user: CurrentUser | null) => string | null;
 
-
 export const guards = {
   guestsOnly: (user) => (user ? (isAdmin(user) ? paths.admin : paths.home) : null),
   signedIn: (user) => (user ? null : paths.login),

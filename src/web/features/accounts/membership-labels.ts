@@ -11,9 +11,24 @@ export const typeLabels: Record<AccountType, string> = {
 };
 
 export const planOptions = [
-  { value: 'basic', title: 'Básica', price: 'Gratis', detail: 'Procedimientos gratuitos y sus guías en PDF, para siempre.' },
-  { value: 'monthly', title: 'Premium mensual', price: formatUsd(planPriceCents.monthly), detail: 'Todo el catálogo, guías en PDF, descuentos y diplomados. Cobro cada 30 días.' },
-  { value: 'annual', title: 'Premium anual', price: formatUsd(planPriceCents.annual), detail: 'Todos los beneficios Premium durante un año con un solo pago.' },
+  {
+    value: 'basic',
+    title: 'Básica',
+    price: 'Gratis',
+    detail: 'Procedimientos gratuitos y sus guías en PDF, para siempre.',
+  },
+  {
+    value: 'monthly',
+    title: 'Premium mensual',
+    price: formatUsd(planPriceCents.monthly),
+    detail: 'Todo el catálogo, guías en PDF, descuentos y diplomados. Cobro cada 30 días.',
+  },
+  {
+    value: 'annual',
+    title: 'Premium anual',
+    price: formatUsd(planPriceCents.annual),
+    detail: 'Todos los beneficios Premium durante un año con un solo pago.',
+  },
 ] as const;
 
 /** Spanish long date (DESIGN.md: explicit format). */

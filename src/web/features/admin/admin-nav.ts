@@ -21,7 +21,9 @@ export const adminNavLinks: { label: string; to: string }[] = [
 /** The nav entry a path belongs to: the longest link that prefixes it (case-insensitive, as routes match). */
 export function activeNavLink(pathname: string): string | null {
   const path = pathname.toLowerCase();
-  const matches = adminNavLinks.filter((link) => path === link.to.toLowerCase() || path.startsWith(`${link.to.toLowerCase()}/`));
+  const matches = adminNavLinks.filter(
+    (link) => path === link.to.toLowerCase() || path.startsWith(`${link.to.toLowerCase()}/`),
+  );
   const best = matches.sort((a, b) => b.to.length - a.to.length)[0];
   if (best) return best.to;
   return path === paths.admin || path === paths.adminHome ? paths.adminProcedures : null;

@@ -11,7 +11,10 @@ export function useRefreshQueries() {
   return (prefixes: QueryKey[], deleted?: QueryKey) =>
     Promise.all(
       prefixes.map((queryKey) =>
-        queryClient.invalidateQueries({ queryKey, predicate: (query) => !deleted || !startsWith(query.queryKey, deleted) }),
+        queryClient.invalidateQueries({
+          queryKey,
+          predicate: (query) => !deleted || !startsWith(query.queryKey, deleted),
+        }),
       ),
     );
 }

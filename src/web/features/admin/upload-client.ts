@@ -14,7 +14,10 @@ export function uploadFile(options: {
   onProgress: (percent: number) => void;
 }): UploadHandle {
   const xhr = new XMLHttpRequest();
-  const query = new URLSearchParams({ target: options.target, ...(options.recordId ? { recordId: options.recordId } : {}) });
+  const query = new URLSearchParams({
+    target: options.target,
+    ...(options.recordId ? { recordId: options.recordId } : {}),
+  });
   const promise = new Promise<UploadResult>((resolve, reject) => {
     xhr.open('POST', `/api/admin/uploads?${query}`);
     xhr.responseType = 'json';
@@ -26,9 +29,12 @@ export function uploadFile(options: {
       if (xhr.status >= 200 && xhr.status < 300) return resolve(xhr.response as UploadResult);
       const body = (xhr.response ?? {}) as Partial<ErrorBody>;
       const code = body.code ?? (xhr.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'INTERNAL');
-      reject(new ApiError(xhr.status, { code, message: body.message ?? errorMessages[code].message, fields: body.fields }));
+      reject(
+        new ApiError(xhr.status, { code, message: body.message ?? errorMessages[code].message, fields: body.fields }),
+      );
     };
-    xhr.onerror = () => reject(new ApiError(0, { code: 'SERVICE_UNAVAILABLE', message: errorMessages.SERVICE_UNAVAILABLE.message }));
+    xhr.onerror = () =>
+      reject(new ApiError(0, { code: 'SERVICE_UNAVAILABLE', message: errorMessages.SERVICE_UNAVAILABLE.message }));
     xhr.onabort = () => reject(new DOMException('Upload aborted', 'AbortError'));
     const form = new FormData();
     form.append('file', options.file, options.file.name);

@@ -11,7 +11,8 @@ export const analyticsKeys = {
 };
 
 const analyticsApi = {
-  statistics: (filter: StatisticsFilter, signal?: AbortSignal) => api.get<Statistics>(`/api/admin/statistics${queryString(filter)}`, { signal }),
+  statistics: (filter: StatisticsFilter, signal?: AbortSignal) =>
+    api.get<Statistics>(`/api/admin/statistics${queryString(filter)}`, { signal }),
 };
 
 export function useAdminStatistics(filter: StatisticsFilter) {

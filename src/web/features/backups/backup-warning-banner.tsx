@@ -10,7 +10,11 @@ export function BackupWarningBanner({ pathname }: { pathname: string }) {
   const warning = backups.data?.warning;
   if (pathname.toLowerCase() === paths.adminBackups || (warning !== 'failed' && warning !== 'stale')) return null;
   return (
-    <Alert color={warning === 'failed' ? 'red' : 'yellow'} mb="md" title={warning === 'failed' ? 'El último respaldo falló' : 'El último respaldo tiene más de dos días'}>
+    <Alert
+      color={warning === 'failed' ? 'red' : 'yellow'}
+      mb="md"
+      title={warning === 'failed' ? 'El último respaldo falló' : 'El último respaldo tiene más de dos días'}
+    >
       {backups.data?.lastSucceededAt ? `Último respaldo correcto: ${formatWhen(backups.data.lastSucceededAt)}. ` : ''}
       <Anchor component={Link} to={paths.adminBackups}>
         Ver respaldos

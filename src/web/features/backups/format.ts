@@ -14,5 +14,14 @@ export function formatWhen(iso: string): string {
   return dayjs(iso).format('D [de] MMMM [de] YYYY, HH:mm');
 }
 
-export const triggerLabels: Record<string, string> = { programado: 'Programado', consola: 'Desde la consola', comando: 'Con npm run backup' };
-export const scheduleLabels = { off: 'sin respaldo automático', hourly: 'cada hora', daily: 'diario', weekly: 'semanal' } as const;
+export const triggerLabels: Record<string, string> = {
+  programado: 'Programado',
+  consola: 'Desde la consola',
+  comando: 'Con npm run backup',
+};
+export const scheduleLabels = {
+  off: 'sin respaldo automático',
+  hourly: 'cada hora',
+  daily: 'diario',
+  weekly: 'semanal',
+} as const;

@@ -1,6 +1,11 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { AdminProcedure, AdminProcedureListQuery, AdminProcedurePage, ProcedureInput } from '#shared/catalog/procedures.admin.schemas.ts';
+import type {
+  AdminProcedure,
+  AdminProcedureListQuery,
+  AdminProcedurePage,
+  ProcedureInput,
+} from '#shared/catalog/procedures.admin.schemas.ts';
 import type { AdminTag, adminTagListSchema, TagInput } from '#shared/catalog/tags.admin.schemas.ts';
 import type { okSchema } from '#shared/records.schemas.ts';
 import { useRefreshQueries } from '#web/features/admin/console-cache.ts';
@@ -36,21 +41,34 @@ export function useAdminProcedures(query: AdminProcedureListQuery) {
 }
 
 export function useAdminProcedure(id: string, enabled: boolean) {
-  return useQuery({ queryKey: catalogKeys.adminDetail(id), queryFn: ({ signal }) => catalogAdminApi.get(id, signal), enabled });
+  return useQuery({
+    queryKey: catalogKeys.adminDetail(id),
+    queryFn: ({ signal }) => catalogAdminApi.get(id, signal),
+    enabled,
+  });
 }
 
 export function useSaveProcedure(id: string) {
   const refresh = useRefreshQueries();
-  return useMutation({ mutationFn: (input: ProcedureInput) => catalogAdminApi.save(id, input), onSuccess: () => refresh([catalogKeys.all, landingKeys.all]) });
+  return useMutation({
+    mutationFn: (input: ProcedureInput) => catalogAdminApi.save(id, input),
+    onSuccess: () => refresh([catalogKeys.all, landingKeys.all]),
+  });
 }
 
 export function useDeleteProcedure(id: string) {
   const refresh = useRefreshQueries();
-  return useMutation({ mutationFn: () => catalogAdminApi.remove(id), onSuccess: () => refresh([catalogKeys.all, landingKeys.all], catalogKeys.adminDetail(id)) });
+  return useMutation({
+    mutationFn: () => catalogAdminApi.remove(id),
+    onSuccess: () => refresh([catalogKeys.all, landingKeys.all], catalogKeys.adminDetail(id)),
+  });
 }
 
 export function useAdminTags() {
-  return useQuery({ queryKey: catalogKeys.tags(), queryFn: ({ signal }) => catalogAdminApi.tags(signal).then((body) => body.items) });
+  return useQuery({
+    queryKey: catalogKeys.tags(),
+    queryFn: ({ signal }) => catalogAdminApi.tags(signal).then((body) => body.items),
+  });
 }
 
 export function useAdminTag(id: string, enabled: boolean) {
@@ -59,10 +77,16 @@ export function useAdminTag(id: string, enabled: boolean) {
 
 export function useSaveTag(id: string) {
   const refresh = useRefreshQueries();
-  return useMutation({ mutationFn: (input: TagInput) => catalogAdminApi.saveTag(id, input), onSuccess: () => refresh([catalogKeys.all, landingKeys.all]) });
+  return useMutation({
+    mutationFn: (input: TagInput) => catalogAdminApi.saveTag(id, input),
+    onSuccess: () => refresh([catalogKeys.all, landingKeys.all]),
+  });
 }
 
 export function useDeleteTag(id: string) {
   const refresh = useRefreshQueries();
-  return useMutation({ mutationFn: () => catalogAdminApi.removeTag(id), onSuccess: () => refresh([catalogKeys.all, landingKeys.all], catalogKeys.tag(id)) });
+  return useMutation({
+    mutationFn: () => catalogAdminApi.removeTag(id),
+    onSuccess: () => refresh([catalogKeys.all, landingKeys.all], catalogKeys.tag(id)),
+  });
 }

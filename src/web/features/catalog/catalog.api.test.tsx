@@ -23,13 +23,17 @@ describe("the procedure page's loader", () => {
   it('asks for the poster at high priority once the detail names it, before the page renders', async () => {
     stubApi({ 'GET /api/catalog/procedures/*': () => detail('/media/procedures/p1/demo.mp4') });
     await loadProcedure(new QueryClient(), 'p1');
-    expect(preloads().map((link) => [link.getAttribute('href'), link.as, link.fetchPriority])).toEqual([['/media/procedures/p1/preview.jpg', 'image', 'high']]);
+    expect(preloads().map((link) => [link.getAttribute('href'), link.as, link.fetchPriority])).toEqual([
+      ['/media/procedures/p1/preview.jpg', 'image', 'high'],
+    ]);
   });
 
   it('asks for nothing when the procedure has no video (no poster is shown) or the detail fails', async () => {
     stubApi({ 'GET /api/catalog/procedures/*': () => detail(null) });
     await loadProcedure(new QueryClient(), 'p1');
-    stubApi({ 'GET /api/catalog/procedures/*': () => new Response(JSON.stringify({ code: 'NOT_FOUND' }), { status: 404 }) });
+    stubApi({
+      'GET /api/catalog/procedures/*': () => new Response(JSON.stringify({ code: 'NOT_FOUND' }), { status: 404 }),
+    });
     await loadProcedure(new QueryClient(), 'p2');
     expect(preloads()).toEqual([]);
   });

@@ -25,7 +25,8 @@ const procedurePath = (id: string) => `/api/catalog/procedures/${encodeURICompon
 
 /** The public side; the console's calls are in catalog.admin.api.ts, off the guest pages (issue #13). */
 const catalogApi = {
-  page: (query: CatalogApiQuery, signal?: AbortSignal) => api.get<CatalogPage>(`/api/catalog/procedures?${apiQueryString(query)}`, { signal }),
+  page: (query: CatalogApiQuery, signal?: AbortSignal) =>
+    api.get<CatalogPage>(`/api/catalog/procedures?${apiQueryString(query)}`, { signal }),
   filters: (signal?: AbortSignal) => api.get<CatalogFilters>('/api/catalog/filters', { signal }),
   procedure: (id: string, signal?: AbortSignal) => api.get<ProcedureDetail>(procedurePath(id), { signal }),
   guideClick: (id: string) => api.post<void>(`${procedurePath(id)}/guide-clicks`),
@@ -54,7 +55,11 @@ export function useCatalogFilters() {
  * each answer arrived, and each of those renders was one long task on a phone's main thread (issue #13). A failed
  * answer is left to the screen, which shows its own message.
  */
-export async function loadCatalog(queryClient: QueryClient, params: { type?: string; filter?: string }, url: URL): Promise<null> {
+export async function loadCatalog(
+  queryClient: QueryClient,
+  params: { type?: string; filter?: string },
+  url: URL,
+): Promise<null> {
   const view = parseCatalogView(params, url.searchParams);
   if (!view) return null;
   await Promise.all([

@@ -42,11 +42,18 @@ function useInvalidate() {
 // ---------- Admin ----------
 
 export function useAdminClassrooms() {
-  return useQuery({ queryKey: classroomKeys.admin(), queryFn: () => api.get<Items<AdminClassroomRow>>('/api/admin/classrooms').then((body) => body.items) });
+  return useQuery({
+    queryKey: classroomKeys.admin(),
+    queryFn: () => api.get<Items<AdminClassroomRow>>('/api/admin/classrooms').then((body) => body.items),
+  });
 }
 
 export function useAdminClassroom(id: string, enabled: boolean) {
-  return useQuery({ queryKey: classroomKeys.adminDetail(id), queryFn: () => api.get<AdminClassroom>(`/api/admin/classrooms/${id}`), enabled });
+  return useQuery({
+    queryKey: classroomKeys.adminDetail(id),
+    queryFn: () => api.get<AdminClassroom>(`/api/admin/classrooms/${id}`),
+    enabled,
+  });
 }
 
 export function useClassroomVideoOptions() {
@@ -59,7 +66,10 @@ export function useClassroomVideoOptions() {
 export function useClassroomCandidates(organizationId: string | null) {
   return useQuery({
     queryKey: classroomKeys.candidates(organizationId),
-    queryFn: () => api.get<Items<ClassroomMember>>(`/api/admin/classrooms/candidates?organizationId=${organizationId}`).then((body) => body.items),
+    queryFn: () =>
+      api
+        .get<Items<ClassroomMember>>(`/api/admin/classrooms/candidates?organizationId=${organizationId}`)
+        .then((body) => body.items),
     enabled: Boolean(organizationId),
   });
 }
@@ -75,7 +85,8 @@ export function useSaveClassroom(id: string) {
 export function useSetClassroomActive() {
   const invalidate = useInvalidate();
   return useMutation({
-    mutationFn: (input: { id: string; isActive: boolean }) => api.put<unknown>(`/api/admin/classrooms/${input.id}/active`, { isActive: input.isActive }),
+    mutationFn: (input: { id: string; isActive: boolean }) =>
+      api.put<unknown>(`/api/admin/classrooms/${input.id}/active`, { isActive: input.isActive }),
     onSuccess: invalidate,
   });
 }
@@ -89,7 +100,9 @@ export function useDeleteClassroom() {
 }
 
 export function useAdminImportPreview() {
-  return useMutation({ mutationFn: (input: AdminImportInput) => api.post<ImportPreview>('/api/admin/classrooms/import-preview', input) });
+  return useMutation({
+    mutationFn: (input: AdminImportInput) => api.post<ImportPreview>('/api/admin/classrooms/import-preview', input),
+  });
 }
 
 export const adminExportHref = (id: string) => `/api/admin/classrooms/${id}/users.xlsx`;
@@ -97,7 +110,10 @@ export const adminExportHref = (id: string) => `/api/admin/classrooms/${id}/user
 // ---------- members ----------
 
 export function useMyClassrooms() {
-  return useQuery({ queryKey: classroomKeys.mine(), queryFn: () => api.get<Items<MyClassroom>>('/api/classrooms').then((body) => body.items) });
+  return useQuery({
+    queryKey: classroomKeys.mine(),
+    queryFn: () => api.get<Items<MyClassroom>>('/api/classrooms').then((body) => body.items),
+  });
 }
 
 export function useMyClassroom(id: string) {
@@ -141,13 +157,17 @@ export function useSetManagedUsers(id: string) {
 export function useAddManagedUsers(id: string) {
   const invalidate = useInvalidate();
   return useMutation({
-    mutationFn: (userIds: string[]) => api.post<{ added: number }>(`/api/classroom-admin/classrooms/${id}/users`, { userIds }),
+    mutationFn: (userIds: string[]) =>
+      api.post<{ added: number }>(`/api/classroom-admin/classrooms/${id}/users`, { userIds }),
     onSuccess: invalidate,
   });
 }
 
 export function useManagedImportPreview(id: string) {
-  return useMutation({ mutationFn: (input: ImportInput) => api.post<ImportPreview>(`/api/classroom-admin/classrooms/${id}/import-preview`, input) });
+  return useMutation({
+    mutationFn: (input: ImportInput) =>
+      api.post<ImportPreview>(`/api/classroom-admin/classrooms/${id}/import-preview`, input),
+  });
 }
 
 export const managedExportHref = (id: string) => `/api/classroom-admin/classrooms/${id}/users.xlsx`;

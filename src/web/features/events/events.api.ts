@@ -24,7 +24,10 @@ const eventsApi = {
 };
 
 export function usePublicEvents() {
-  return useQuery({ queryKey: eventKeys.list({ audience: 'public' }), queryFn: ({ signal }) => eventsApi.listPublic(signal) });
+  return useQuery({
+    queryKey: eventKeys.list({ audience: 'public' }),
+    queryFn: ({ signal }) => eventsApi.listPublic(signal),
+  });
 }
 
 export function useAdminEvents() {
@@ -40,10 +43,16 @@ export function useAdminEvent(id: string, enabled: boolean) {
 
 export function useSaveEvent(id: string) {
   const refresh = useRefreshQueries();
-  return useMutation({ mutationFn: (input: EventInput) => eventsApi.save(id, input), onSuccess: () => refresh([eventKeys.all, landingKeys.all]) });
+  return useMutation({
+    mutationFn: (input: EventInput) => eventsApi.save(id, input),
+    onSuccess: () => refresh([eventKeys.all, landingKeys.all]),
+  });
 }
 
 export function useDeleteEvent(id: string) {
   const refresh = useRefreshQueries();
-  return useMutation({ mutationFn: () => eventsApi.remove(id), onSuccess: () => refresh([eventKeys.all, landingKeys.all], eventKeys.detail(id)) });
+  return useMutation({
+    mutationFn: () => eventsApi.remove(id),
+    onSuccess: () => refresh([eventKeys.all, landingKeys.all], eventKeys.detail(id)),
+  });
 }

@@ -7,7 +7,8 @@ import { api } from '#web/lib/api-client.ts';
 export const membershipApi = {
   /** Applies a due scheduled change; `changed` says whether one was applied. */
   check: () => api.post<z.infer<typeof membershipCheckResponseSchema>>('/api/membership/check'),
-  change: (action: 'downgrade' | 'reactivate') => api.post<z.infer<typeof membershipResponseSchema>>(`/api/membership/${action}`),
+  change: (action: 'downgrade' | 'reactivate') =>
+    api.post<z.infer<typeof membershipResponseSchema>>(`/api/membership/${action}`),
 };
 
 /** The member's own plan change; the profile shows the new state afterwards, whatever the answer. */

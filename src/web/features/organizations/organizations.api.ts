@@ -1,6 +1,10 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { AdminOrganization, adminOrganizationListSchema, OrganizationInput } from '#shared/organizations/organizations.admin.schemas.ts';
+import type {
+  AdminOrganization,
+  adminOrganizationListSchema,
+  OrganizationInput,
+} from '#shared/organizations/organizations.admin.schemas.ts';
 import { useRefreshQueries } from '#web/features/admin/console-cache.ts';
 import { landingKeys } from '#web/features/landing/landing.api.ts';
 import { api } from '#web/lib/api-client.ts';
@@ -14,17 +18,25 @@ const organizationKeys = {
 const adminPath = (id: string) => `/api/admin/organizations/${encodeURIComponent(id)}`;
 
 const organizationsApi = {
-  list: (signal?: AbortSignal) => api.get<z.infer<typeof adminOrganizationListSchema>>('/api/admin/organizations', { signal }),
+  list: (signal?: AbortSignal) =>
+    api.get<z.infer<typeof adminOrganizationListSchema>>('/api/admin/organizations', { signal }),
   get: (id: string, signal?: AbortSignal) => api.get<AdminOrganization>(adminPath(id), { signal }),
   save: (id: string, input: OrganizationInput) => api.put<AdminOrganization>(adminPath(id), input),
 };
 
 export function useAdminOrganizations() {
-  return useQuery({ queryKey: organizationKeys.list(), queryFn: ({ signal }) => organizationsApi.list(signal).then((body) => body.items) });
+  return useQuery({
+    queryKey: organizationKeys.list(),
+    queryFn: ({ signal }) => organizationsApi.list(signal).then((body) => body.items),
+  });
 }
 
 export function useAdminOrganization(id: string, enabled: boolean) {
-  return useQuery({ queryKey: organizationKeys.detail(id), queryFn: ({ signal }) => organizationsApi.get(id, signal), enabled });
+  return useQuery({
+    queryKey: organizationKeys.detail(id),
+    queryFn: ({ signal }) => organizationsApi.get(id, signal),
+    enabled,
+  });
 }
 
 export function useSaveOrganization(id: string) {

@@ -19,7 +19,9 @@ const paymentsApi = {
   startSubscription: (input: z.input<typeof startSubscriptionSchema>) =>
     api.post<z.infer<typeof startSubscriptionResponseSchema>>('/api/payments/subscriptions', input),
   confirmSubscription: (subscriptionId: string) =>
-    api.post<z.infer<typeof confirmSubscriptionResponseSchema>>(`/api/payments/subscriptions/${encodeURIComponent(subscriptionId)}/confirm`),
+    api.post<z.infer<typeof confirmSubscriptionResponseSchema>>(
+      `/api/payments/subscriptions/${encodeURIComponent(subscriptionId)}/confirm`,
+    ),
 };
 
 /** The root route loads it before the first paint, so the test-mode bar is there from the start instead of pushing the page down (issue #13). */

@@ -6,7 +6,12 @@ import type {
   manualPremiumUpgradeSchema,
   userPickSchema,
 } from '#shared/membership/manual-premium.schemas.ts';
-import type { AdminUser, AdminUserInput, AdminUsersQuery, adminUsersPageSchema } from '#shared/accounts/users.admin.schemas.ts';
+import type {
+  AdminUser,
+  AdminUserInput,
+  AdminUsersQuery,
+  adminUsersPageSchema,
+} from '#shared/accounts/users.admin.schemas.ts';
 import { useRefreshQueries } from '#web/features/admin/console-cache.ts';
 import { analyticsKeys } from '#web/features/analytics/analytics.api.ts';
 import { api, downloadFile, queryString } from '#web/lib/api-client.ts';
@@ -30,18 +35,23 @@ export const usersApi = {
   update: (id: string, input: AdminUserInput) => api.put<AdminUser>(userPath(id), input),
   remove: (id: string) => api.delete<unknown>(userPath(id)),
   /** The server names the file Usuarios-{date}.xlsx. */
-  downloadReport: () => downloadFile('/api/admin/users/report.xlsx', `Usuarios-${new Date().toISOString().slice(0, 10)}.xlsx`),
-  manualPremium: (signal?: AbortSignal) => api.get<z.infer<typeof manualPremiumListSchema>>('/api/admin/manual-premium', { signal }),
+  downloadReport: () =>
+    downloadFile('/api/admin/users/report.xlsx', `Usuarios-${new Date().toISOString().slice(0, 10)}.xlsx`),
+  manualPremium: (signal?: AbortSignal) =>
+    api.get<z.infer<typeof manualPremiumListSchema>>('/api/admin/manual-premium', { signal }),
   manualPremiumCandidates: (q: string, signal?: AbortSignal) =>
     api.get<z.infer<typeof userPickSchema>>(`/api/admin/manual-premium/candidates${queryString({ q })}`, { signal }),
-  upgrade: (input: z.input<typeof manualPremiumUpgradeSchema>) => api.post<unknown>('/api/admin/manual-premium/upgrade', input),
-  downgrade: (input: z.input<typeof manualPremiumDowngradeSchema>) => api.post<unknown>('/api/admin/manual-premium/downgrade', input),
+  upgrade: (input: z.input<typeof manualPremiumUpgradeSchema>) =>
+    api.post<unknown>('/api/admin/manual-premium/upgrade', input),
+  downgrade: (input: z.input<typeof manualPremiumDowngradeSchema>) =>
+    api.post<unknown>('/api/admin/manual-premium/downgrade', input),
 };
 
 /** A change to a user shows in the lists, the manual Premium pages and the statistics. */
 export function useRefreshPeople(deletedId?: string) {
   const refresh = useRefreshQueries();
-  return () => refresh([userKeys.all, analyticsKeys.all], deletedId === undefined ? undefined : userKeys.detail(deletedId));
+  return () =>
+    refresh([userKeys.all, analyticsKeys.all], deletedId === undefined ? undefined : userKeys.detail(deletedId));
 }
 
 export function useAdminUsers(query: AdminUsersQuery) {
@@ -53,7 +63,11 @@ export function useAdminUsers(query: AdminUsersQuery) {
 }
 
 export function useAdminUser(id: string | undefined) {
-  return useQuery({ queryKey: userKeys.detail(id ?? ''), queryFn: ({ signal }) => usersApi.get(id ?? '', signal), enabled: Boolean(id) });
+  return useQuery({
+    queryKey: userKeys.detail(id ?? ''),
+    queryFn: ({ signal }) => usersApi.get(id ?? '', signal),
+    enabled: Boolean(id),
+  });
 }
 
 /** Creates (no id) or edits a user. */
@@ -71,7 +85,10 @@ export function useDeleteAdminUser(id: string | undefined) {
 }
 
 export function useManualPremiumUsers() {
-  return useQuery({ queryKey: userKeys.manualPremium(), queryFn: ({ signal }) => usersApi.manualPremium(signal).then((body) => body.users) });
+  return useQuery({
+    queryKey: userKeys.manualPremium(),
+    queryFn: ({ signal }) => usersApi.manualPremium(signal).then((body) => body.users),
+  });
 }
 
 /** Free users whose e-mail contains the text, for the upgrade picker. */

@@ -18,7 +18,8 @@ describe('readMediaProbe', () => {
 
 describe('nextRecoveryStep', () => {
   it('reloads up to the limit, then gives up', () => {
-    for (let failures = 1; failures <= mediaRetryLimit; failures++) expect(nextRecoveryStep(failures, 'ok')).toBe('reload');
+    for (let failures = 1; failures <= mediaRetryLimit; failures++)
+      expect(nextRecoveryStep(failures, 'ok')).toBe('reload');
     expect(nextRecoveryStep(mediaRetryLimit + 1, 'ok')).toBe('give-up');
     expect(nextRecoveryStep(2, 'unreachable')).toBe('reload');
   });

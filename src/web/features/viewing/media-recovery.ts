@@ -1,5 +1,6 @@
 /** Shown under a video that could not go on after its retries (docs/decisions/018-playback-past-signed-url.md). */
-export const playbackStoppedMessage = 'No se pudo continuar la reproducción del video. Revisa tu conexión e inténtalo de nuevo.';
+export const playbackStoppedMessage =
+  'No se pudo continuar la reproducción del video. Revisa tu conexión e inténtalo de nuevo.';
 export const playbackRetryLabel = 'Reintentar';
 
 /** Reloads after a media error before the player gives up and shows playbackStoppedMessage. */

@@ -7,8 +7,14 @@ const stallSeconds = 6;
 async function probeMedia(url: string): Promise<MediaProbe> {
   try {
     // one byte, and the redirect not followed: enough to learn whether /media still serves this viewer
-    const response = await fetch(url, { headers: { range: 'bytes=0-0' }, redirect: 'manual', credentials: 'same-origin', cache: 'no-store' });
-    const body = response.status >= 400 ? ((await response.json().catch(() => null)) as { code?: string } | null) : null;
+    const response = await fetch(url, {
+      headers: { range: 'bytes=0-0' },
+      redirect: 'manual',
+      credentials: 'same-origin',
+      cache: 'no-store',
+    });
+    const body =
+      response.status >= 400 ? ((await response.json().catch(() => null)) as { code?: string } | null) : null;
     return readMediaProbe(response, body?.code);
   } catch {
     return 'unreachable';

@@ -4,8 +4,7 @@ import { viewingApi } from './viewing.api.ts';
 
 type Outcome = { attempt: number; status: 'active' | 'failed' | 'replaced'; token: string | null };
 type ViewingState =
-  | { status: 'idle' | 'pending' | 'replaced' | 'failed'; token: null }
-  | { status: 'active'; token: string };
+  { status: 'idle' | 'pending' | 'replaced' | 'failed'; token: null } | { status: 'active'; token: string };
 
 /**
  * The single-device rule: opening a procedure takes the account's viewing slot and listens
@@ -39,7 +38,9 @@ export function useViewingSession(enabled: boolean) {
     const source = new EventSource(viewingApi.eventsUrl(token));
     source.addEventListener(tokenReplacedEvent, () => {
       source.close();
-      setOutcome((previous) => (previous?.token === token ? { ...previous, status: 'replaced', token: null } : previous));
+      setOutcome((previous) =>
+        previous?.token === token ? { ...previous, status: 'replaced', token: null } : previous,
+      );
     });
     return () => source.close();
   }, [token]);
@@ -47,7 +48,10 @@ export function useViewingSession(enabled: boolean) {
   const reclaim = useCallback(() => setAttempt((value) => value + 1), []);
   /** /media refused the token as taken by another device (the event stream may not have told us yet). */
   const markReplaced = useCallback(
-    () => setOutcome((previous) => (previous?.status === 'active' ? { ...previous, status: 'replaced', token: null } : previous)),
+    () =>
+      setOutcome((previous) =>
+        previous?.status === 'active' ? { ...previous, status: 'replaced', token: null } : previous,
+      ),
     [],
   );
   const state: ViewingState = !enabled

@@ -46,7 +46,9 @@ export function useWatchProgress(procedureId: string, token: string | null, play
       const position = body();
       if (!position || stopped) return;
       const json = JSON.stringify(position);
-      const queued = typeof navigator.sendBeacon === 'function' && navigator.sendBeacon(url, new Blob([json], { type: 'text/plain;charset=UTF-8' }));
+      const queued =
+        typeof navigator.sendBeacon === 'function' &&
+        navigator.sendBeacon(url, new Blob([json], { type: 'text/plain;charset=UTF-8' }));
       if (!queued) void watchingApi.savePosition(procedureId, position).catch(() => undefined);
     };
 

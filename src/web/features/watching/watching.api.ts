@@ -17,11 +17,13 @@ const favoritePath = (id: string) => `/api/favorites/${encodeURIComponent(id)}`;
 export const watchingApi = {
   progress: (id: string, signal?: AbortSignal) => api.get<ProcedureProgress>(procedurePath(id), { signal }),
   /** keepalive: the save still goes out when the page is being left. */
-  savePosition: (id: string, input: SavePosition) => api.post<void>(`${procedurePath(id)}/position`, input, { keepalive: true }),
+  savePosition: (id: string, input: SavePosition) =>
+    api.post<void>(`${procedurePath(id)}/position`, input, { keepalive: true }),
   positionUrl: (id: string) => `${procedurePath(id)}/position`,
   continueWatching: (signal?: AbortSignal) => api.get<ContinueWatching>('/api/watching/continue', { signal }),
   favorites: (signal?: AbortSignal) => api.get<ProcedureCard[]>('/api/favorites', { signal }),
-  setFavorite: (id: string, favorite: boolean) => (favorite ? api.put<void>(favoritePath(id)) : api.delete<void>(favoritePath(id))),
+  setFavorite: (id: string, favorite: boolean) =>
+    favorite ? api.put<void>(favoritePath(id)) : api.delete<void>(favoritePath(id)),
 };
 
 /** The member's place in a procedure and whether it is a favourite (null query for guests). */

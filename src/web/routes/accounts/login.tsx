@@ -10,9 +10,7 @@ export function LoginPage() {
   return (
     <Container size={460} py={{ base: 'lg', sm: 56 }}>
       <Paper withBorder shadow="sm" p={{ base: 'md', sm: 'xl' }} radius="md">
-        <LoginForm
-          onSuccess={(user) => void navigate(isAdmin(user) ? paths.admin : paths.home)}
-        />
+        <LoginForm onSuccess={(user) => void navigate(isAdmin(user) ? paths.admin : paths.home)} />
       </Paper>
     </Container>
   );

@@ -21,7 +21,11 @@ export function PasswordRecoveryPage() {
   const navigate = useNavigate();
   const { showError } = useErrorModal();
   const recovery = usePasswordRecovery();
-  const { register, handleSubmit, formState: { errors } } = useForm<{ email: string }>({
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<{ email: string }>({
     resolver: zodResolver(passwordResetRequestSchema),
     defaultValues: { email: '' },
   });
@@ -46,8 +50,17 @@ export function PasswordRecoveryPage() {
             <Title id="recovery-title" order={1} size="h2">
               Recuperar contraseña
             </Title>
-            <Text size="sm">Escribe el correo de tu cuenta y te enviaremos un enlace para asignar una nueva contraseña.</Text>
-            <TextInput label="Correo electrónico" type="email" autoComplete="email" withAsterisk error={errors.email?.message} {...register('email')} />
+            <Text size="sm">
+              Escribe el correo de tu cuenta y te enviaremos un enlace para asignar una nueva contraseña.
+            </Text>
+            <TextInput
+              label="Correo electrónico"
+              type="email"
+              autoComplete="email"
+              withAsterisk
+              error={errors.email?.message}
+              {...register('email')}
+            />
             <Button type="submit" loading={recovery.isPending} fullWidth>
               Enviar
             </Button>

@@ -1,5 +1,18 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Anchor, Button, Container, Group, Loader, Modal, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Container,
+  Group,
+  Loader,
+  Modal,
+  Paper,
+  PasswordInput,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -12,7 +25,10 @@ import { paths } from '#web/paths.ts';
 
 type ResetForm = { code: string; password: string; confirmPassword: string };
 
-const invalidCode = { title: errorMessages.RESET_CODE_INVALID.title, message: errorMessages.RESET_CODE_INVALID.message };
+const invalidCode = {
+  title: errorMessages.RESET_CODE_INVALID.title,
+  message: errorMessages.RESET_CODE_INVALID.message,
+};
 
 /** /reasignar_password?mode&oobCode&apiKey: the code is checked on load, then a new password is set. */
 export function PasswordResetPage() {
@@ -23,7 +39,11 @@ export function PasswordResetPage() {
   const [done, setDone] = useState(false);
   const check = useResetCodeCheck(code);
   const reset = usePasswordReset();
-  const { register, handleSubmit, formState: { errors } } = useForm<ResetForm>({
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<ResetForm>({
     resolver: zodResolver(passwordResetConfirmSchema),
     mode: 'onChange',
     defaultValues: { code, password: '', confirmPassword: '' },
@@ -63,8 +83,22 @@ export function PasswordResetPage() {
                 </Anchor>
               </Alert>
             )}
-            <PasswordInput label="Nueva contraseña" autoComplete="new-password" withAsterisk error={errors.password?.message} disabled={codeInvalid} {...register('password', { deps: ['confirmPassword'] })} />
-            <PasswordInput label="Confirma la nueva contraseña" autoComplete="new-password" withAsterisk error={errors.confirmPassword?.message} disabled={codeInvalid} {...register('confirmPassword')} />
+            <PasswordInput
+              label="Nueva contraseña"
+              autoComplete="new-password"
+              withAsterisk
+              error={errors.password?.message}
+              disabled={codeInvalid}
+              {...register('password', { deps: ['confirmPassword'] })}
+            />
+            <PasswordInput
+              label="Confirma la nueva contraseña"
+              autoComplete="new-password"
+              withAsterisk
+              error={errors.confirmPassword?.message}
+              disabled={codeInvalid}
+              {...register('confirmPassword')}
+            />
             <Button type="submit" loading={reset.isPending} disabled={codeInvalid || check.isPending} fullWidth>
               Guardar contraseña
             </Button>

@@ -1,5 +1,17 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Anchor, Button, Container, Group, Loader, Paper, PasswordInput, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
+import {
+  Anchor,
+  Button,
+  Container,
+  Group,
+  Loader,
+  Paper,
+  PasswordInput,
+  SimpleGrid,
+  Stack,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { Controller, useForm, type FieldPath } from 'react-hook-form';
@@ -20,7 +32,14 @@ function AccountForm({ profile }: { profile: Profile }) {
   const navigate = useNavigate();
   const { showError } = useErrorModal();
   const update = useUpdateProfile();
-  const { register, control, handleSubmit, setValue, setError, formState: { errors } } = useForm<ProfileUpdateInput>({
+  const {
+    register,
+    control,
+    handleSubmit,
+    setValue,
+    setError,
+    formState: { errors },
+  } = useForm<ProfileUpdateInput>({
     resolver: zodResolver(profileUpdateSchema) as never,
     mode: 'onChange',
     defaultValues: {
@@ -41,7 +60,11 @@ function AccountForm({ profile }: { profile: Profile }) {
   const onSubmit = handleSubmit((input) =>
     update.mutate(input, {
       onSuccess: () => {
-        notifications.show({ color: 'green', title: 'Perfil guardado', message: 'Tus datos se guardaron correctamente.' });
+        notifications.show({
+          color: 'green',
+          title: 'Perfil guardado',
+          message: 'Tus datos se guardaron correctamente.',
+        });
         void navigate(paths.profile);
       },
       onError: (error) => {
@@ -50,7 +73,8 @@ function AccountForm({ profile }: { profile: Profile }) {
           return;
         }
         if (error instanceof ApiError && error.fields) {
-          for (const [field, message] of Object.entries(error.fields)) setError(field as FieldPath<ProfileUpdateInput>, { message });
+          for (const [field, message] of Object.entries(error.fields))
+            setError(field as FieldPath<ProfileUpdateInput>, { message });
           return;
         }
         showError({ message: 'No se pudo guardar perfil' });
@@ -64,14 +88,34 @@ function AccountForm({ profile }: { profile: Profile }) {
         <Title id="account-title" order={1}>
           Mi cuenta
         </Title>
-        <TextInput label="Nombre completo" withAsterisk autoComplete="name" error={errors.name?.message} {...register('name')} />
+        <TextInput
+          label="Nombre completo"
+          withAsterisk
+          autoComplete="name"
+          error={errors.name?.message}
+          {...register('name')}
+        />
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput label="Correo electrónico" type="email" withAsterisk autoComplete="email" error={errors.email?.message} {...register('email')} />
+          <TextInput
+            label="Correo electrónico"
+            type="email"
+            withAsterisk
+            autoComplete="email"
+            error={errors.email?.message}
+            {...register('email')}
+          />
           <Controller
             control={control}
             name="phoneNumber"
             render={({ field, fieldState }) => (
-              <PhoneField label="Teléfono" required value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={fieldState.error?.message} />
+              <PhoneField
+                label="Teléfono"
+                required
+                value={field.value}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                error={fieldState.error?.message}
+              />
             )}
           />
         </SimpleGrid>
@@ -80,8 +124,18 @@ function AccountForm({ profile }: { profile: Profile }) {
           Cambiar contraseña (opcional)
         </Title>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <PasswordInput label="Nueva contraseña" autoComplete="new-password" error={errors.password?.message} {...register('password', { deps: ['confirmPassword'] })} />
-          <PasswordInput label="Confirma la nueva contraseña" autoComplete="new-password" error={errors.confirmPassword?.message} {...register('confirmPassword')} />
+          <PasswordInput
+            label="Nueva contraseña"
+            autoComplete="new-password"
+            error={errors.password?.message}
+            {...register('password', { deps: ['confirmPassword'] })}
+          />
+          <PasswordInput
+            label="Confirma la nueva contraseña"
+            autoComplete="new-password"
+            error={errors.confirmPassword?.message}
+            {...register('confirmPassword')}
+          />
         </SimpleGrid>
         <Group justify="space-between" mt="md">
           <Anchor component={Link} to={paths.profile}>

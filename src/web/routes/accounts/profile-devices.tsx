@@ -1,4 +1,17 @@
-import { Alert, Anchor, Badge, Button, Card, Container, Group, Modal, Skeleton, Stack, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Container,
+  Group,
+  Modal,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { Link } from 'react-router';
@@ -98,7 +111,12 @@ function DevicesContent({ sessions }: { sessions: ReturnType<typeof useDeviceSes
             : 'Ahora no se reproducen en ningún dispositivo.'}
         </Text>
       </Alert>
-      <Stack gap="md" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Sesiones abiertas">
+      <Stack
+        gap="md"
+        component="ul"
+        style={{ listStyle: 'none', padding: 0, margin: 0 }}
+        aria-label="Sesiones abiertas"
+      >
         {list.map((session) => (
           <SessionCard key={session.id} session={session} />
         ))}
@@ -193,7 +211,8 @@ function CloseOthersButton({ count }: { count: number }) {
         modal.close();
         notifications.show({
           color: 'green',
-          message: closed === 1 ? 'Se cerró la sesión en 1 dispositivo.' : `Se cerró la sesión en ${closed} dispositivos.`,
+          message:
+            closed === 1 ? 'Se cerró la sesión en 1 dispositivo.' : `Se cerró la sesión en ${closed} dispositivos.`,
         });
       },
       onError: (error) => {

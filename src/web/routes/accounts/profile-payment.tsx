@@ -13,7 +13,12 @@ const resultLabels = {
   PENDIENTE: 'Pendiente',
   REEMBOLSO_PARCIAL: 'Reembolso parcial',
 } as const;
-const statusLabels = { BIEN: 'Al corriente', POR_TERMINAR: 'Cambio a Básica programado', CANCELLED: 'Cancelada', FALLIDO: 'Pago fallido' } as const;
+const statusLabels = {
+  BIEN: 'Al corriente',
+  POR_TERMINAR: 'Cambio a Básica programado',
+  CANCELLED: 'Cancelada',
+  FALLIDO: 'Pago fallido',
+} as const;
 
 /** /perfil/pago: the subscription's details and the payment history. */
 export function ProfilePaymentPage() {
@@ -23,7 +28,10 @@ export function ProfilePaymentPage() {
   // the history is the record of what was charged, so the card and the table cannot disagree
   const lastPayment = history.data
     ?.filter((payment) => payment.result === 'COMPLETADO')
-    .reduce<(typeof history.data)[number] | undefined>((latest, payment) => (!latest || payment.occurredAt > latest.occurredAt ? payment : latest), undefined);
+    .reduce<(typeof history.data)[number] | undefined>(
+      (latest, payment) => (!latest || payment.occurredAt > latest.occurredAt ? payment : latest),
+      undefined,
+    );
 
   return (
     <Container size="lg" py="xl">
@@ -66,30 +74,30 @@ export function ProfilePaymentPage() {
           ) : !history.data || history.data.length === 0 ? (
             <Text>{messages.emptyTable}</Text>
           ) : (
-              <Table striped fz="sm" horizontalSpacing="xs">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Fecha</Table.Th>
-                    <Table.Th>Concepto</Table.Th>
-                    <Table.Th>Importe</Table.Th>
-                    <Table.Th>Estado</Table.Th>
+            <Table striped fz="sm" horizontalSpacing="xs">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Fecha</Table.Th>
+                  <Table.Th>Concepto</Table.Th>
+                  <Table.Th>Importe</Table.Th>
+                  <Table.Th>Estado</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {history.data.map((payment) => (
+                  <Table.Tr key={payment.id}>
+                    <Table.Td>{longDate(payment.occurredAt)}</Table.Td>
+                    <Table.Td>{payment.description}</Table.Td>
+                    <Table.Td>{formatUsd(payment.amountCents)}</Table.Td>
+                    <Table.Td>
+                      <Text span fz="sm" fw={600}>
+                        {resultLabels[payment.result]}
+                      </Text>
+                    </Table.Td>
                   </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {history.data.map((payment) => (
-                    <Table.Tr key={payment.id}>
-                      <Table.Td>{longDate(payment.occurredAt)}</Table.Td>
-                      <Table.Td>{payment.description}</Table.Td>
-                      <Table.Td>{formatUsd(payment.amountCents)}</Table.Td>
-                      <Table.Td>
-                        <Text span fz="sm" fw={600}>
-                          {resultLabels[payment.result]}
-                        </Text>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
+                ))}
+              </Table.Tbody>
+            </Table>
           )}
         </Card>
       </Stack>

@@ -43,7 +43,11 @@ export function ProfilePage() {
     if (handled.current) return;
     if (params.get('pago') === 'cancelado') {
       handled.current = true;
-      notifications.show({ color: 'yellow', title: 'Pago cancelado', message: 'No se realizó ningún cambio en tu membresía.' });
+      notifications.show({
+        color: 'yellow',
+        title: 'Pago cancelado',
+        message: 'No se realizó ningún cambio en tu membresía.',
+      });
       setParams({}, { replace: true });
       return;
     }
@@ -54,7 +58,11 @@ export function ProfilePage() {
         notifications.show(
           result.isPremium
             ? { color: 'green', title: 'Bienvenido a Premium', message: 'Tu membresía Premium está activa.' }
-            : { color: 'yellow', title: 'Pago pendiente', message: 'Aún no se confirma tu pago; tu membresía se actualizará en cuanto se confirme.' },
+            : {
+                color: 'yellow',
+                title: 'Pago pendiente',
+                message: 'Aún no se confirma tu pago; tu membresía se actualizará en cuanto se confirme.',
+              },
         );
         setParams({}, { replace: true });
       },

@@ -4,7 +4,11 @@ import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { useCurrentUser } from '#web/features/accounts/current-user.api.ts';
 import { useFinishBasicSignUp } from '#web/features/accounts/accounts.api.ts';
-import { useConfirmSubscription, usePaymentsConfig, useStartSubscription } from '#web/features/payments/payments.api.ts';
+import {
+  useConfirmSubscription,
+  usePaymentsConfig,
+  useStartSubscription,
+} from '#web/features/payments/payments.api.ts';
 import { planOptions } from '#web/features/accounts/membership-labels.ts';
 import { ApiError } from '#web/lib/api-client.ts';
 import { paths } from '#web/paths.ts';
@@ -57,7 +61,8 @@ export function SignUpFinishPage() {
       {
         onSuccess: (result) => window.location.assign(result.approvalUrl),
         onError: (error) => {
-          if (error instanceof ApiError && error.code === 'SUBSCRIPTION_CREATE_FAILED') showError({ title: providerName, message: error.message });
+          if (error instanceof ApiError && error.code === 'SUBSCRIPTION_CREATE_FAILED')
+            showError({ title: providerName, message: error.message });
           else showAppError(error);
         },
       },
@@ -81,7 +86,8 @@ export function SignUpFinishPage() {
           )}
           {outcome === 'pending' && (
             <Alert color="yellow" title="Pago pendiente">
-              {providerName} aún no confirma tu pago. Si ya lo aprobaste, tu membresía Premium se activará en unos minutos.
+              {providerName} aún no confirma tu pago. Si ya lo aprobaste, tu membresía Premium se activará en unos
+              minutos.
             </Alert>
           )}
           {outcome === 'failed' && (
@@ -107,7 +113,10 @@ export function SignUpFinishPage() {
             </Button>
           ) : (
             <Stack gap="xs">
-              <Text size="sm">Serás dirigido a {providerName} para aprobar la suscripción; tu membresía Premium se activa cuando confirme el pago.</Text>
+              <Text size="sm">
+                Serás dirigido a {providerName} para aprobar la suscripción; tu membresía Premium se activa cuando
+                confirme el pago.
+              </Text>
               <Button onClick={pay} loading={start.isPending}>
                 Pagar con {providerName}
               </Button>

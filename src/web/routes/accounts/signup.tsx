@@ -22,16 +22,21 @@ export function SignUpPage() {
     <Container size={640} py="xl">
       <Paper withBorder radius="md" p={{ base: 'md', sm: 'xl' }}>
         <Stack gap="md">
-          <Title order={1}>{premium ? `¡Bienvenido a CxVet Premium, ${user.name}!` : `¡Bienvenido a CxVet, ${user.name}!`}</Title>
+          <Title order={1}>
+            {premium ? `¡Bienvenido a CxVet Premium, ${user.name}!` : `¡Bienvenido a CxVet, ${user.name}!`}
+          </Title>
           {premium ? (
             <Text>
-              {until ? `Tus beneficios Premium están activos hasta el ${longDate(until)}` : 'Tu membresía Premium está activa'}: tienes
-              acceso a todo el catálogo de cirugías, las guías en PDF, descuentos en cursos y talleres, y los diplomados.
+              {until
+                ? `Tus beneficios Premium están activos hasta el ${longDate(until)}`
+                : 'Tu membresía Premium está activa'}
+              : tienes acceso a todo el catálogo de cirugías, las guías en PDF, descuentos en cursos y talleres, y los
+              diplomados.
             </Text>
           ) : (
             <Text>
-              Tu cuenta está lista. Puedes ver los procedimientos gratuitos del catálogo y, cuando quieras, obtener Premium desde tu
-              perfil.
+              Tu cuenta está lista. Puedes ver los procedimientos gratuitos del catálogo y, cuando quieras, obtener
+              Premium desde tu perfil.
             </Text>
           )}
           <Group>

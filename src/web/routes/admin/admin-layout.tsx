@@ -25,7 +25,11 @@ export function AdminLayout() {
   const navHidden = !isDesktop && !opened;
 
   return (
-    <AppShell header={{ height: 60 }} navbar={{ width: 240, breakpoint: 'md', collapsed: { mobile: !opened } }} padding="md">
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 240, breakpoint: 'md', collapsed: { mobile: !opened } }}
+      padding="md"
+    >
       <a href="#contenido" className="skip-link" onClick={(event) => skipToMain(event, main.current)}>
         Saltar al contenido
       </a>

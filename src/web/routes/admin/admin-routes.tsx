@@ -10,26 +10,41 @@ import { guardedRoute, screen } from '#web/routes/route-objects.ts';
 // The console's routes, added to the router the first time an address under /admin is opened (router.tsx).
 
 const adminLayout = () => import('#web/routes/admin/admin-layout.tsx').then((m) => m.AdminLayout);
-const adminProceduresScreen = () => import('#web/routes/catalog/admin-procedures.tsx').then((m) => m.AdminProceduresPage);
+const adminProceduresScreen = () =>
+  import('#web/routes/catalog/admin-procedures.tsx').then((m) => m.AdminProceduresPage);
 
 /** The console's pages, inside its own frame (not the public header and footer). */
 const adminPages: RouteObject[] = [
   { index: true, lazy: { Component: adminProceduresScreen } },
   screen(paths.adminHome, adminProceduresScreen),
   screen(paths.adminProcedures, adminProceduresScreen),
-  screen(paths.adminProcedure, () => import('#web/routes/catalog/admin-procedure-form.tsx').then((m) => m.AdminProcedureFormPage)),
+  screen(paths.adminProcedure, () =>
+    import('#web/routes/catalog/admin-procedure-form.tsx').then((m) => m.AdminProcedureFormPage),
+  ),
   screen(paths.adminTags, () => import('#web/routes/catalog/admin-tags.tsx').then((m) => m.AdminTagsPage)),
   screen(paths.adminTag, () => import('#web/routes/catalog/admin-tag-form.tsx').then((m) => m.AdminTagFormPage)),
   screen(paths.adminEvents, () => import('#web/routes/events/admin-events.tsx').then((m) => m.AdminEventsPage)),
   screen(paths.adminEvent, () => import('#web/routes/events/admin-event-form.tsx').then((m) => m.AdminEventFormPage)),
-  screen(paths.adminOrganizations, () => import('#web/routes/organizations/admin-organizations.tsx').then((m) => m.AdminOrganizationsPage)),
-  screen(paths.adminOrganizationCreate, () => import('#web/routes/organizations/admin-organization-form.tsx').then((m) => m.AdminOrganizationFormPage)),
-  screen(paths.adminOrganization, () => import('#web/routes/organizations/admin-organization-form.tsx').then((m) => m.AdminOrganizationFormPage)),
-  screen(paths.adminLandingPhotos, () => import('#web/routes/landing/admin-landing-photos.tsx').then((m) => m.AdminLandingPhotosPage)),
-  screen(paths.adminNewsletter, () => import('#web/routes/landing/admin-newsletter.tsx').then((m) => m.AdminNewsletterPage)),
+  screen(paths.adminOrganizations, () =>
+    import('#web/routes/organizations/admin-organizations.tsx').then((m) => m.AdminOrganizationsPage),
+  ),
+  screen(paths.adminOrganizationCreate, () =>
+    import('#web/routes/organizations/admin-organization-form.tsx').then((m) => m.AdminOrganizationFormPage),
+  ),
+  screen(paths.adminOrganization, () =>
+    import('#web/routes/organizations/admin-organization-form.tsx').then((m) => m.AdminOrganizationFormPage),
+  ),
+  screen(paths.adminLandingPhotos, () =>
+    import('#web/routes/landing/admin-landing-photos.tsx').then((m) => m.AdminLandingPhotosPage),
+  ),
+  screen(paths.adminNewsletter, () =>
+    import('#web/routes/landing/admin-newsletter.tsx').then((m) => m.AdminNewsletterPage),
+  ),
   screen(paths.adminUsers, () => import('#web/routes/users/admin-users.tsx').then((m) => m.AdminUsersPage)),
   screen(paths.adminUser, () => import('#web/routes/users/admin-user-form.tsx').then((m) => m.AdminUserFormPage)),
-  screen(paths.adminManualPremium, () => import('#web/routes/users/admin-manual-premium.tsx').then((m) => m.AdminManualPremiumPage)),
+  screen(paths.adminManualPremium, () =>
+    import('#web/routes/users/admin-manual-premium.tsx').then((m) => m.AdminManualPremiumPage),
+  ),
   screen(paths.adminManualPremiumUpgrade, () =>
     import('#web/routes/users/admin-manual-premium-upgrade.tsx').then((m) => m.AdminManualPremiumUpgradePage),
   ),
@@ -37,14 +52,28 @@ const adminPages: RouteObject[] = [
     import('#web/routes/users/admin-manual-premium-downgrade.tsx').then((m) => m.AdminManualPremiumDowngradePage),
   ),
   screen(paths.adminMailing, () => import('#web/routes/mailing/admin-mailing.tsx').then((m) => m.AdminMailingPage)),
-  screen(paths.adminStatistics, () => import('#web/routes/analytics/admin-statistics.tsx').then((m) => m.AdminStatisticsPage)),
-  screen(paths.adminClassrooms, () => import('#web/routes/classrooms/admin-classrooms.tsx').then((m) => m.AdminClassroomsPage)),
-  screen(paths.adminClassroomCreate, () => import('#web/routes/classrooms/admin-classroom-form.tsx').then((m) => m.AdminClassroomFormPage)),
-  screen(paths.adminClassroom, () => import('#web/routes/classrooms/admin-classroom-form.tsx').then((m) => m.AdminClassroomFormPage)),
+  screen(paths.adminStatistics, () =>
+    import('#web/routes/analytics/admin-statistics.tsx').then((m) => m.AdminStatisticsPage),
+  ),
+  screen(paths.adminClassrooms, () =>
+    import('#web/routes/classrooms/admin-classrooms.tsx').then((m) => m.AdminClassroomsPage),
+  ),
+  screen(paths.adminClassroomCreate, () =>
+    import('#web/routes/classrooms/admin-classroom-form.tsx').then((m) => m.AdminClassroomFormPage),
+  ),
+  screen(paths.adminClassroom, () =>
+    import('#web/routes/classrooms/admin-classroom-form.tsx').then((m) => m.AdminClassroomFormPage),
+  ),
   screen(paths.adminDiplomas, () => import('#web/routes/diplomas/admin-diplomas.tsx').then((m) => m.AdminDiplomasPage)),
-  screen(paths.adminDiplomaCreate, () => import('#web/routes/diplomas/admin-diplomas-editor.tsx').then((m) => m.AdminDiplomaCreatePage)),
-  screen(paths.adminDiploma, () => import('#web/routes/diplomas/admin-diplomas-editor.tsx').then((m) => m.AdminDiplomaEditPage)),
-  screen(paths.adminDiplomaPreview, () => import('#web/routes/diplomas/admin-diplomas-preview.tsx').then((m) => m.AdminDiplomaPreviewPage)),
+  screen(paths.adminDiplomaCreate, () =>
+    import('#web/routes/diplomas/admin-diplomas-editor.tsx').then((m) => m.AdminDiplomaCreatePage),
+  ),
+  screen(paths.adminDiploma, () =>
+    import('#web/routes/diplomas/admin-diplomas-editor.tsx').then((m) => m.AdminDiplomaEditPage),
+  ),
+  screen(paths.adminDiplomaPreview, () =>
+    import('#web/routes/diplomas/admin-diplomas-preview.tsx').then((m) => m.AdminDiplomaPreviewPage),
+  ),
   screen(paths.adminOutbox, () => import('#web/routes/mailing/admin-outbox.tsx').then((m) => m.AdminOutboxPage)),
   screen(paths.adminBackups, () => import('#web/routes/backups/admin-backups.tsx').then((m) => m.AdminBackupsPage)),
   { path: '*', Component: NotFoundPage },

@@ -26,7 +26,15 @@ const number = (value: number) => value.toLocaleString('es-MX');
 
 function SummaryTiles({ users }: { users: Statistics['users'] }) {
   return (
-    <SimpleGrid cols={{ base: 2, xs: 3, md: 4, lg: 7 }} spacing="sm" component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Resumen de usuarios">
+    <SimpleGrid
+      cols={{ base: 2, xs: 3, md: 4, lg: 7 }}
+      spacing="sm"
+      component="ul"
+      p={0}
+      m={0}
+      style={{ listStyle: 'none' }}
+      aria-label="Resumen de usuarios"
+    >
       {tiles.map((tile) => (
         <Paper key={tile.key} component="li" withBorder p="sm" radius="md">
           <Text size="sm" c="dark.5">
@@ -63,7 +71,13 @@ function EmptyRow({ columns }: { columns: number }) {
   );
 }
 
-function EventTable({ category, rows }: { category: AnalyticsCategory; rows: Statistics['tables'][AnalyticsCategory] }) {
+function EventTable({
+  category,
+  rows,
+}: {
+  category: AnalyticsCategory;
+  rows: Statistics['tables'][AnalyticsCategory];
+}) {
   const headingId = `estadisticas-${category}`;
   const max = Math.max(0, ...rows.map((row) => row.total));
   return (

@@ -36,8 +36,8 @@ function Warning({ status }: { status: BackupsStatus }) {
   if (status.warning === 'stale') {
     return (
       <Alert color="yellow" title="El último respaldo tiene más de dos días" role="alert">
-        El último respaldo correcto es del {formatWhen(status.lastSucceededAt!)}. Respalda ahora y revisa que el servidor esté en marcha
-        para el respaldo programado.
+        El último respaldo correcto es del {formatWhen(status.lastSucceededAt!)}. Respalda ahora y revisa que el
+        servidor esté en marcha para el respaldo programado.
       </Alert>
     );
   }
@@ -99,7 +99,9 @@ export function AdminBackupsPage() {
         notifications.show({
           color: queued ? 'green' : 'blue',
           title: queued ? 'Respaldo en marcha' : 'Ya hay un respaldo en marcha',
-          message: queued ? 'El sitio sigue funcionando mientras se respalda; el resultado aparecerá aquí.' : 'Espera a que termine; el resultado aparecerá aquí.',
+          message: queued
+            ? 'El sitio sigue funcionando mientras se respalda; el resultado aparecerá aquí.'
+            : 'Espera a que termine; el resultado aparecerá aquí.',
         }),
       onError: notify.failed,
     });
@@ -134,11 +136,13 @@ export function AdminBackupsPage() {
             <LastRun run={backups.data.last} />
           </Card>
           <Text size="sm">
-            Respaldo automático: {scheduleLabels[backups.data.schedule]}. Se conservan los últimos {backups.data.keep} en{' '}
+            Respaldo automático: {scheduleLabels[backups.data.schedule]}. Se conservan los últimos {backups.data.keep}{' '}
+            en{' '}
             <Text span ff="monospace" size="sm" style={{ overflowWrap: 'anywhere' }}>
               {backups.data.directory}
             </Text>
-            . Cada archivo contiene la base de datos y los archivos subidos; se restaura con <Code>npm run restore</Code>.
+            . Cada archivo contiene la base de datos y los archivos subidos; se restaura con{' '}
+            <Code>npm run restore</Code>.
           </Text>
           <Title order={2} fz="lg">
             Respaldos guardados

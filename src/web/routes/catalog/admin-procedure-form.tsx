@@ -1,13 +1,37 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ActionIcon, Button, Checkbox, Group, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, Textarea, Title, VisuallyHidden } from '@mantine/core';
+import {
+  ActionIcon,
+  Button,
+  Checkbox,
+  Group,
+  Paper,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Textarea,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { Controller, useFieldArray, useForm, useWatch } from 'react-hook-form';
 import { useParams } from 'react-router';
-import { emptyProcedureCaptions, procedureInputSchema, type ProcedureInput } from '#shared/catalog/procedures.admin.schemas.ts';
+import {
+  emptyProcedureCaptions,
+  procedureInputSchema,
+  type ProcedureInput,
+} from '#shared/catalog/procedures.admin.schemas.ts';
 import { captionLabels, captionLanguages, captionVideos } from '#shared/catalog/captions.rules.ts';
 import { procedureTypes, species } from '#shared/catalog/catalog.rules.ts';
 import { PageLoader } from '#web/components/page-loader.tsx';
-import { useAdminProcedure, useAdminTags, useDeleteProcedure, useSaveProcedure } from '#web/features/catalog/catalog.admin.api.ts';
+import {
+  useAdminProcedure,
+  useAdminTags,
+  useDeleteProcedure,
+  useSaveProcedure,
+} from '#web/features/catalog/catalog.admin.api.ts';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { ChapterTimeInput } from '#web/features/catalog/components/chapter-time-input.tsx';
 import { FormUploadField } from '#web/features/admin/components/upload-field.tsx';
@@ -36,7 +60,12 @@ const captionVideoTitles = { demo: 'Subtítulos del video demo', full: 'Subtítu
 const captionLanguageNames = { es: 'Español', en: 'Inglés', pt: 'Portugués' } as const;
 
 const fileFields = [
-  { name: 'previewImage', label: 'Imagen de vista previa', target: 'procedure-preview', hint: 'Tamaño mínimo recomendado: 1090x720 px. Formatos: jpeg, jpg, png.' },
+  {
+    name: 'previewImage',
+    label: 'Imagen de vista previa',
+    target: 'procedure-preview',
+    hint: 'Tamaño mínimo recomendado: 1090x720 px. Formatos: jpeg, jpg, png.',
+  },
   { name: 'demoVideo', label: 'Video demo', target: 'procedure-demo', hint: 'Formatos: mp4, webm, ogg.' },
   { name: 'guidePdf', label: 'Guía PDF (fascículo)', target: 'procedure-guide', hint: 'Formato: pdf.' },
   { name: 'fullVideo', label: 'Video completo', target: 'procedure-video', hint: 'Formatos: mp4, webm, ogg.' },
@@ -115,7 +144,14 @@ function AdminProcedureForm({ recordId }: { recordId?: string }) {
                   )}
                 />
               </SimpleGrid>
-              <Textarea label="Descripción" required autosize minRows={3} {...form.register('detail')} error={errors.detail?.message} />
+              <Textarea
+                label="Descripción"
+                required
+                autosize
+                minRows={3}
+                {...form.register('detail')}
+                error={errors.detail?.message}
+              />
               <Controller
                 control={form.control}
                 name="tagIds"
@@ -129,7 +165,12 @@ function AdminProcedureForm({ recordId }: { recordId?: string }) {
                   </Checkbox.Group>
                 )}
               />
-              <TextInput label="Sinónimos (meta)" description="Separados por comas" {...form.register('meta')} error={errors.meta?.message} />
+              <TextInput
+                label="Sinónimos (meta)"
+                description="Separados por comas"
+                {...form.register('meta')}
+                error={errors.meta?.message}
+              />
             </Stack>
           </Paper>
 
@@ -152,7 +193,10 @@ function AdminProcedureForm({ recordId }: { recordId?: string }) {
                       pending={pending}
                     />
                     {(file.name === 'demoVideo' || file.name === 'fullVideo') && videos[file.name] && (
-                      <VideoRenditionStatus videoKey={videos[file.name]} saved={videos[file.name] === procedure.data?.[file.name]} />
+                      <VideoRenditionStatus
+                        videoKey={videos[file.name]}
+                        saved={videos[file.name] === procedure.data?.[file.name]}
+                      />
                     )}
                   </Stack>
                 ))}
@@ -166,7 +210,8 @@ function AdminProcedureForm({ recordId }: { recordId?: string }) {
                 Subtítulos
               </Title>
               <Text size="sm" c="dimmed">
-                Archivos WebVTT (.vtt) codificados en UTF-8, de hasta 1 MB. El español va primero; inglés y portugués son opcionales.
+                Archivos WebVTT (.vtt) codificados en UTF-8, de hasta 1 MB. El español va primero; inglés y portugués
+                son opcionales.
               </Text>
               <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
                 {captionVideos.map((video) => (

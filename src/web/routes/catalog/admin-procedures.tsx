@@ -37,7 +37,12 @@ export function AdminProceduresPage() {
         {...table.props}
         rowLink={{ href: (record) => href.adminProcedure(record.id), column: 'name' }}
         columns={[
-          { accessor: 'createdAt', title: 'Fecha de creación', sortable: true, render: (row) => dayjs(row.createdAt).format('DD/MM/YYYY') },
+          {
+            accessor: 'createdAt',
+            title: 'Fecha de creación',
+            sortable: true,
+            render: (row) => dayjs(row.createdAt).format('DD/MM/YYYY'),
+          },
           {
             accessor: 'name',
             title: 'Nombre',

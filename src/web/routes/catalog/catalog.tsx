@@ -1,4 +1,17 @@
-import { Alert, Box, Button, Collapse, Container, SimpleGrid, Skeleton, Stack, Text, TextInput, Title, useMantineTheme } from '@mantine/core';
+import {
+  Alert,
+  Box,
+  Button,
+  Collapse,
+  Container,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+  useMantineTheme,
+} from '@mantine/core';
 import { useDebouncedCallback, useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { lazy, startTransition, Suspense, useCallback, useMemo, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
@@ -136,7 +149,11 @@ function Catalog({ view }: { view: CatalogView }) {
               <Text size="sm" c="dimmed" mb="sm" role="status">
                 {data?.total === 1 ? '1 cirugía' : `${data?.total ?? 0} cirugías`}
               </Text>
-              <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg" style={{ opacity: result.isPlaceholderData ? 0.6 : 1 }}>
+              <SimpleGrid
+                cols={{ base: 1, sm: 2, lg: 3 }}
+                spacing="lg"
+                style={{ opacity: result.isPlaceholderData ? 0.6 : 1 }}
+              >
                 {data?.items.map((procedure, index) => (
                   <ProcedureCard
                     key={procedure.id}

@@ -1,4 +1,17 @@
-import { Alert, Anchor, Badge, Button, Card, Container, Grid, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Container,
+  Grid,
+  Group,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import type { MediaPlayerInstance } from '@vidstack/react';
@@ -9,7 +22,11 @@ import { secondDeviceMessage, useHereLabel } from '#shared/viewing/viewing.rules
 import { useCurrentUser } from '#web/features/accounts/current-user.api.ts';
 import { procedureQuery, useGuideClick } from '#web/features/catalog/catalog.api.ts';
 import { LockIcon } from '#web/features/catalog/components/lock-icon.tsx';
-import { ProcedurePlayer, ReplacedNotice, type PlayerControls } from '#web/features/catalog/components/procedure-player.tsx';
+import {
+  ProcedurePlayer,
+  ReplacedNotice,
+  type PlayerControls,
+} from '#web/features/catalog/components/procedure-player.tsx';
 import { useViewingSession } from '#web/features/viewing/use-viewing-session.ts';
 import { ApiError } from '#web/lib/api-client.ts';
 import { href, paths } from '#web/paths.ts';
@@ -20,7 +37,9 @@ const memberTools = () => import('#web/features/watching/components/procedure-me
 const ProcedureFavorite = lazy(() => memberTools().then((m) => ({ default: m.ProcedureFavorite })));
 const WatchProgress = lazy(() => memberTools().then((m) => ({ default: m.WatchProgress })));
 // Mantine's Modal (transition, portal, focus trap) loads when the guide's notice is first asked for
-const GuideNoticeModal = lazy(() => import('#web/features/catalog/components/guide-notice-modal.tsx').then((m) => ({ default: m.GuideNoticeModal })));
+const GuideNoticeModal = lazy(() =>
+  import('#web/features/catalog/components/guide-notice-modal.tsx').then((m) => ({ default: m.GuideNoticeModal })),
+);
 
 export function ProcedurePage() {
   const { id = '' } = useParams();
@@ -66,7 +85,14 @@ function ProcedureView({ procedure }: { procedure: ProcedureDetail }) {
           {procedure.species}
         </Anchor>
         {procedure.tags.map((tag) => (
-          <Badge key={tag.id} component={Link} to={href.catalogFiltered('tag', tag.id)} variant="light" tt="none" style={{ cursor: 'pointer' }}>
+          <Badge
+            key={tag.id}
+            component={Link}
+            to={href.catalogFiltered('tag', tag.id)}
+            variant="light"
+            tt="none"
+            style={{ cursor: 'pointer' }}
+          >
             {tag.name}
           </Badge>
         ))}
@@ -102,7 +128,13 @@ function ProcedureView({ procedure }: { procedure: ProcedureDetail }) {
   );
 }
 
-function VideoArea({ procedure, viewing }: { procedure: ProcedureDetail; viewing: ReturnType<typeof useViewingSession> }) {
+function VideoArea({
+  procedure,
+  viewing,
+}: {
+  procedure: ProcedureDetail;
+  viewing: ReturnType<typeof useViewingSession>;
+}) {
   const [player, setPlayer] = useState<MediaPlayerInstance | null>(null);
   const controls = useRef<PlayerControls>(null);
   if (!procedure.videoUrl) {
@@ -121,7 +153,9 @@ function VideoArea({ procedure, viewing }: { procedure: ProcedureDetail; viewing
     );
   }
   if (viewing.status === 'replaced') {
-    return <ReplacedNotice message={secondDeviceMessage} label={useHereLabel} onUseHere={viewing.reclaim} loading={false} />;
+    return (
+      <ReplacedNotice message={secondDeviceMessage} label={useHereLabel} onUseHere={viewing.reclaim} loading={false} />
+    );
   }
   if (viewing.status === 'failed') {
     return (

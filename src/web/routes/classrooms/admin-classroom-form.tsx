@@ -1,13 +1,33 @@
 import '@mantine/dates/styles.css';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Badge, Button, Group, Input, Modal, Paper, Select, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  Badge,
+  Button,
+  Group,
+  Input,
+  Modal,
+  Paper,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { DatePickerInput, DatesProvider } from '@mantine/dates';
 import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useParams } from 'react-router';
 import { classroomAccessTypes } from '#shared/classrooms/classrooms.rules.ts';
-import { classroomInputSchema, type ClassroomInput, type ClassroomMember, type ClassroomValues, type ClassroomVideoOption } from '#shared/classrooms/classrooms.schemas.ts';
+import {
+  classroomInputSchema,
+  type ClassroomInput,
+  type ClassroomMember,
+  type ClassroomValues,
+  type ClassroomVideoOption,
+} from '#shared/classrooms/classrooms.schemas.ts';
 import { messages } from '#shared/messages.ts';
 import { organizationTypes } from '#shared/organizations/organizations.rules.ts';
 import { PageLoader } from '#web/components/page-loader.tsx';
@@ -59,10 +79,16 @@ function AdminClassroomForm({ recordId }: { recordId?: string }) {
   const save = useSaveClassroom(id);
   const removeMutation = useDeleteClassroom();
   const remove = { mutateAsync: () => removeMutation.mutateAsync(id), isPending: removeMutation.isPending };
-  const form = useForm<ClassroomInput, unknown, ClassroomValues>({ resolver: zodResolver(classroomInputSchema), defaultValues: emptyClassroom });
+  const form = useForm<ClassroomInput, unknown, ClassroomValues>({
+    resolver: zodResolver(classroomInputSchema),
+    defaultValues: emptyClassroom,
+  });
   const actions = useRecordForm({ form, save, remove, listPath: paths.adminClassrooms, pending });
   const { errors } = form.formState;
-  const [organizationType, organizationId] = useWatch({ control: form.control, name: ['organizationType', 'organizationId'] });
+  const [organizationType, organizationId] = useWatch({
+    control: form.control,
+    name: ['organizationType', 'organizationId'],
+  });
   const isUniversity = organizationType === 'Universidad';
   const candidates = useClassroomCandidates(isUniversity && organizationId ? organizationId : null);
   const importPreview = useAdminImportPreview();
@@ -78,7 +104,9 @@ function AdminClassroomForm({ recordId }: { recordId?: string }) {
   if (isEdit && classroom.isPending) return <PageLoader />;
   if (isEdit && classroom.isError) throw classroom.error;
 
-  const organizationOptions = (organizations.data ?? []).filter((org) => org.type === organizationType).map((org) => ({ value: org.id, label: org.title }));
+  const organizationOptions = (organizations.data ?? [])
+    .filter((org) => org.type === organizationType)
+    .map((org) => ({ value: org.id, label: org.title }));
   const clearMembers = () => {
     form.setValue('userIds', []);
     form.setValue('adminUserId', null);
@@ -137,7 +165,9 @@ function AdminClassroomForm({ recordId }: { recordId?: string }) {
                     label="Organización"
                     required
                     searchable
-                    placeholder={organizationType ? 'Selecciona una organización' : 'Primero elige el tipo de organización'}
+                    placeholder={
+                      organizationType ? 'Selecciona una organización' : 'Primero elige el tipo de organización'
+                    }
                     disabled={!organizationType}
                     data={organizationOptions}
                     nothingFoundMessage="Sin resultados"
@@ -163,7 +193,9 @@ function AdminClassroomForm({ recordId }: { recordId?: string }) {
                       valueFormat="D [de] MMMM [de] YYYY"
                       nextLabel="Mes siguiente"
                       previousLabel="Mes anterior"
-                      getDayProps={(date) => ({ 'aria-label': dayjs(date).locale('es').format('D [de] MMMM [de] YYYY') })}
+                      getDayProps={(date) => ({
+                        'aria-label': dayjs(date).locale('es').format('D [de] MMMM [de] YYYY'),
+                      })}
                       value={field.value ? dayjs(field.value).format('YYYY-MM-DD') : null}
                       onChange={(value) => {
                         // the aula stays open through the whole chosen day
@@ -176,7 +208,14 @@ function AdminClassroomForm({ recordId }: { recordId?: string }) {
                 )}
               />
             </SimpleGrid>
-            <Textarea label="Descripción" autosize minRows={2} maxRows={6} {...form.register('description')} error={errors.description?.message} />
+            <Textarea
+              label="Descripción"
+              autosize
+              minRows={2}
+              maxRows={6}
+              {...form.register('description')}
+              error={errors.description?.message}
+            />
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <FormUploadField
                 form={form}
@@ -204,7 +243,15 @@ function AdminClassroomForm({ recordId }: { recordId?: string }) {
               control={form.control}
               name="procedureIds"
               render={({ field }) => (
-                <Input.Wrapper label={<Title order={2} size="h4">Videos</Title>} error={errors.procedureIds?.message ?? errors.procedureIds?.root?.message} labelElement="div">
+                <Input.Wrapper
+                  label={
+                    <Title order={2} size="h4">
+                      Videos
+                    </Title>
+                  }
+                  error={errors.procedureIds?.message ?? errors.procedureIds?.root?.message}
+                  labelElement="div"
+                >
                   <SelectableTable<ClassroomVideoOption>
                     label="Videos del aula"
                     records={videos.data ?? []}
@@ -280,7 +327,9 @@ function AdminClassroomForm({ recordId }: { recordId?: string }) {
         opened={importing}
         onClose={() => setImporting(false)}
         addLabel="a la selección"
-        preview={(source) => importPreview.mutateAsync({ organizationId, currentUserIds: form.getValues('userIds'), source })}
+        preview={(source) =>
+          importPreview.mutateAsync({ organizationId, currentUserIds: form.getValues('userIds'), source })
+        }
         onAdd={async (users) => {
           form.setValue('userIds', [...new Set([...form.getValues('userIds'), ...users.map((user) => user.id)])]);
         }}

@@ -6,7 +6,11 @@ import { messages } from '#shared/messages.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { AdminDataTable } from '#web/features/admin/components/admin-data-table.tsx';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
-import { useAdminClassrooms, useDeleteClassroom, useSetClassroomActive } from '#web/features/classrooms/classrooms.api.ts';
+import {
+  useAdminClassrooms,
+  useDeleteClassroom,
+  useSetClassroomActive,
+} from '#web/features/classrooms/classrooms.api.ts';
 import { longSpanishDate } from '#web/features/classrooms/format.ts';
 import { href, paths } from '#web/paths.ts';
 
@@ -25,7 +29,9 @@ export function AdminClassroomsPage() {
     setToggling(classroom.id);
     try {
       await setActive.mutateAsync({ id: classroom.id, isActive: !classroom.isActive });
-      setNotice(classroom.isActive ? { kind: 'delete', classroom: { ...classroom, isActive: false } } : { kind: 'activated' });
+      setNotice(
+        classroom.isActive ? { kind: 'delete', classroom: { ...classroom, isActive: false } } : { kind: 'activated' },
+      );
     } catch (error) {
       showAppError(error);
     } finally {
@@ -86,7 +92,13 @@ export function AdminClassroomsPage() {
             title: 'Acciones',
             render: (row) => (
               <Group gap={6} wrap="nowrap" onClick={(event) => event.stopPropagation()}>
-                <Button component={Link} to={href.adminClassroom(row.id)} size="compact-sm" variant="default" aria-label={`Editar ${row.title}`}>
+                <Button
+                  component={Link}
+                  to={href.adminClassroom(row.id)}
+                  size="compact-sm"
+                  variant="default"
+                  aria-label={`Editar ${row.title}`}
+                >
                   Editar
                 </Button>
                 <Button
@@ -104,7 +116,12 @@ export function AdminClassroomsPage() {
           },
         ]}
       />
-      <Modal opened={notice?.kind === 'activated' || notice?.kind === 'deleted'} onClose={() => setNotice(null)} title="Aulas" centered>
+      <Modal
+        opened={notice?.kind === 'activated' || notice?.kind === 'deleted'}
+        onClose={() => setNotice(null)}
+        title="Aulas"
+        centered
+      >
         <Text>{notice?.kind === 'deleted' ? messages.classroomDeleted : messages.classroomActivated}</Text>
         <Group justify="flex-end" mt="lg">
           <Button onClick={() => setNotice(null)}>Aceptar</Button>
@@ -116,7 +133,11 @@ export function AdminClassroomsPage() {
           <Button variant="default" onClick={() => setNotice(null)}>
             Cancelar
           </Button>
-          <Button color="red" loading={remove.isPending} onClick={() => notice?.kind === 'delete' && confirmDelete(notice.classroom)}>
+          <Button
+            color="red"
+            loading={remove.isPending}
+            onClick={() => notice?.kind === 'delete' && confirmDelete(notice.classroom)}
+          >
             Eliminar
           </Button>
         </Group>

@@ -36,7 +36,10 @@ export function ClassroomAdminDetailPage() {
   const selected = edits ?? [...savedIds];
   const changed = selected.length !== savedIds.size || selected.some((userId) => !savedIds.has(userId));
   // members already on the list stay visible even if they left the organization since
-  const records = [...aula.candidates, ...aula.users.filter((user) => !aula.candidates.some((candidate) => candidate.id === user.id))];
+  const records = [
+    ...aula.candidates,
+    ...aula.users.filter((user) => !aula.candidates.some((candidate) => candidate.id === user.id)),
+  ];
 
   async function save() {
     try {
@@ -50,7 +53,10 @@ export function ClassroomAdminDetailPage() {
 
   async function addImported(users: ClassroomMember[]) {
     const result = await addUsers.mutateAsync(users.map((user) => user.id));
-    notifications.show({ color: 'green', message: result.added === 1 ? 'Se agregó 1 usuario al aula.' : `Se agregaron ${result.added} usuarios al aula.` });
+    notifications.show({
+      color: 'green',
+      message: result.added === 1 ? 'Se agregó 1 usuario al aula.' : `Se agregaron ${result.added} usuarios al aula.`,
+    });
   }
 
   return (

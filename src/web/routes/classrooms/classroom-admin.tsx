@@ -30,7 +30,11 @@ export function ClassroomAdminPage() {
                   </Text>
                   <Text size="sm">{classroom.userCount === 1 ? '1 usuario' : `${classroom.userCount} usuarios`}</Text>
                   <Group>
-                    <Button component={Link} to={href.classroomAdminDetail(classroom.id)} aria-label={`Administrar usuarios de ${classroom.title}`}>
+                    <Button
+                      component={Link}
+                      to={href.classroomAdminDetail(classroom.id)}
+                      aria-label={`Administrar usuarios de ${classroom.title}`}
+                    >
                       Administrar usuarios
                     </Button>
                   </Group>

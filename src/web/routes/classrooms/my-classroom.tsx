@@ -55,9 +55,19 @@ export function MyClassroomPage() {
           <Alert color="red">{messages.proceduresLoadFailed}</Alert>
         ) : (
           <>
-            <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg" style={{ opacity: videos.isPlaceholderData ? 0.6 : 1 }}>
+            <SimpleGrid
+              cols={{ base: 1, sm: 2, lg: 3 }}
+              spacing="lg"
+              style={{ opacity: videos.isPlaceholderData ? 0.6 : 1 }}
+            >
               {videos.data.items.map((procedure, index) => (
-                <ProcedureCard key={procedure.id} procedure={procedure} headingLevel={3} eager={index < 3} sizes={lgGridCardSizes} />
+                <ProcedureCard
+                  key={procedure.id}
+                  procedure={procedure}
+                  headingLevel={3}
+                  eager={index < 3}
+                  sizes={lgGridCardSizes}
+                />
               ))}
             </SimpleGrid>
             <CatalogPagination page={page} totalPages={totalPages} onChange={setPage} />

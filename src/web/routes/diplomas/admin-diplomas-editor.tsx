@@ -13,7 +13,9 @@ import { href } from '#web/paths.ts';
 
 // the charts library loads only when the statistics tab opens
 const DiplomaStatisticsTab = lazy(() =>
-  import('#web/features/diplomas/admin/components/statistics-tab.tsx').then((m) => ({ default: m.DiplomaStatisticsTab })),
+  import('#web/features/diplomas/admin/components/statistics-tab.tsx').then((m) => ({
+    default: m.DiplomaStatisticsTab,
+  })),
 );
 
 const tabs = ['general', 'videos', 'usuarios', 'examenes', 'estadisticas'] as const;
@@ -61,7 +63,11 @@ export function AdminDiplomaEditPage() {
         </Group>
       }
     >
-      <Tabs value={tab} onChange={(value) => setSearch({ tab: value ?? 'general' }, { replace: true })} keepMounted={false}>
+      <Tabs
+        value={tab}
+        onChange={(value) => setSearch({ tab: value ?? 'general' }, { replace: true })}
+        keepMounted={false}
+      >
         <Tabs.List>
           <Tabs.Tab value="general">Información general</Tabs.Tab>
           <Tabs.Tab value="videos">Videos</Tabs.Tab>

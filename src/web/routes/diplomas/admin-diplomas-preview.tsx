@@ -13,7 +13,14 @@ function OwnVideo({ video }: { video: AdminDiplomaVideo }) {
   return (
     <Stack gap="xs">
       {video.video ? (
-        <video ref={player} src={mediaPath(video.video)} controls preload="metadata" style={{ width: '100%', maxHeight: 420, background: '#000' }} aria-label={`Video: ${video.title}`} />
+        <video
+          ref={player}
+          src={mediaPath(video.video)}
+          controls
+          preload="metadata"
+          style={{ width: '100%', maxHeight: 420, background: '#000' }}
+          aria-label={`Video: ${video.title}`}
+        />
       ) : null}
       {video.chapters.length > 0 ? (
         <Group gap="xs" aria-label="Secciones navegables">
@@ -51,10 +58,20 @@ function ExamReadOnly({ exam }: { exam: AdminExam }) {
   return (
     <Stack gap="sm">
       {exam.questions.map((question, index) => (
-        <Radio.Group key={index} label={`${index + 1}. ${question.question}`} value={String(question.correctAnswer)} readOnly>
+        <Radio.Group
+          key={index}
+          label={`${index + 1}. ${question.question}`}
+          value={String(question.correctAnswer)}
+          readOnly
+        >
           <Stack gap={4} mt={4}>
             {question.answers.map((answer, answerIndex) => (
-              <Radio key={answerIndex} value={String(answerIndex)} label={answerIndex === question.correctAnswer ? `${answer} (correcta)` : answer} disabled />
+              <Radio
+                key={answerIndex}
+                value={String(answerIndex)}
+                label={answerIndex === question.correctAnswer ? `${answer} (correcta)` : answer}
+                disabled
+              />
             ))}
           </Stack>
         </Radio.Group>
@@ -64,7 +81,9 @@ function ExamReadOnly({ exam }: { exam: AdminExam }) {
 }
 
 function lockText(kind: DiplomaPreview['kind']): string {
-  return kind === 'External' ? 'Bloqueado: se habilita al completar el elemento anterior.' : 'Bloqueado: este elemento está inactivo.';
+  return kind === 'External'
+    ? 'Bloqueado: se habilita al completar el elemento anterior.'
+    : 'Bloqueado: este elemento está inactivo.';
 }
 
 /** /admin/diplomados/diplomado-vista-previa/:id: the ordered sequence, read-only, with the locking rule. */
@@ -92,7 +111,13 @@ export function AdminDiplomaPreviewPage() {
         {diploma.items.map((item, index) => {
           const title = item.type === 'video' ? item.video.title : item.exam.title;
           return (
-            <Paper component="li" key={`${item.type}-${item.type === 'video' ? item.video.id : item.exam.id}`} withBorder p="md" opacity={item.locked ? 0.75 : 1}>
+            <Paper
+              component="li"
+              key={`${item.type}-${item.type === 'video' ? item.video.id : item.exam.id}`}
+              withBorder
+              p="md"
+              opacity={item.locked ? 0.75 : 1}
+            >
               <Stack gap="sm">
                 <Group justify="space-between" wrap="wrap" gap="xs">
                   <Title order={2} fz="md">

@@ -7,7 +7,11 @@ import { messages } from '#shared/messages.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { AdminDataTable } from '#web/features/admin/components/admin-data-table.tsx';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
-import { useAdminDiplomas, useDeleteDiploma, useSetDiplomaActive } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
+import {
+  useAdminDiplomas,
+  useDeleteDiploma,
+  useSetDiplomaActive,
+} from '#web/features/diplomas/admin/diplomas.admin.api.ts';
 import { useHeldWhileClosing } from '#web/lib/use-held-while-closing.ts';
 import { href, paths } from '#web/paths.ts';
 
@@ -70,16 +74,31 @@ export function AdminDiplomasPage() {
             render: (diploma) => (
               <Group gap={6} wrap="nowrap">
                 <Text size="sm">{diploma.title}</Text>
-                {diploma.isTest ? <Badge size="xs" color="gray">Prueba</Badge> : null}
+                {diploma.isTest ? (
+                  <Badge size="xs" color="gray">
+                    Prueba
+                  </Badge>
+                ) : null}
               </Group>
             ),
           },
-          { accessor: 'kind', title: 'Tipo', sortable: true, render: (diploma) => (diploma.kind === 'External' ? 'External' : 'CxVet') },
+          {
+            accessor: 'kind',
+            title: 'Tipo',
+            sortable: true,
+            render: (diploma) => (diploma.kind === 'External' ? 'External' : 'CxVet'),
+          },
           {
             accessor: 'edit',
             title: 'Editar',
             render: (diploma) => (
-              <Button component={Link} to={href.adminDiploma(diploma.id)} size="compact-sm" variant="light" aria-label={`Editar ${diploma.title}`}>
+              <Button
+                component={Link}
+                to={href.adminDiploma(diploma.id)}
+                size="compact-sm"
+                variant="light"
+                aria-label={`Editar ${diploma.title}`}
+              >
                 Editar
               </Button>
             ),
@@ -106,12 +125,23 @@ export function AdminDiplomasPage() {
             accessor: 'preview',
             title: 'Vista previa',
             render: (diploma) => (
-              <Anchor href={href.adminDiplomaPreview(diploma.id)} target="_blank" rel="noopener" size="sm" aria-label={`Vista previa de ${diploma.title} (se abre en una pestaña nueva)`}>
+              <Anchor
+                href={href.adminDiplomaPreview(diploma.id)}
+                target="_blank"
+                rel="noopener"
+                size="sm"
+                aria-label={`Vista previa de ${diploma.title} (se abre en una pestaña nueva)`}
+              >
                 Vista previa
               </Anchor>
             ),
           },
-          { accessor: 'createdAt', title: 'Creado', sortable: true, render: (diploma) => dayjs(diploma.createdAt).format('DD/MM/YYYY') },
+          {
+            accessor: 'createdAt',
+            title: 'Creado',
+            sortable: true,
+            render: (diploma) => dayjs(diploma.createdAt).format('DD/MM/YYYY'),
+          },
         ]}
       />
 

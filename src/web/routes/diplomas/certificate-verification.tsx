@@ -37,7 +37,8 @@ export function CertificateVerificationPage() {
             <Stack gap="sm">
               {verification.data.revokedAt ? (
                 <Alert color="red" title="Certificado revocado">
-                  Esta constancia fue revocada el {dayjs(verification.data.revokedAt).locale('es').format('D [de] MMMM [de] YYYY')} y ya no es válida.
+                  Esta constancia fue revocada el{' '}
+                  {dayjs(verification.data.revokedAt).locale('es').format('D [de] MMMM [de] YYYY')} y ya no es válida.
                 </Alert>
               ) : (
                 <Alert color="green" title={messages.certificateValid}>
@@ -47,7 +48,10 @@ export function CertificateVerificationPage() {
               <Field label="Nombre" value={verification.data.holderName} />
               <Field label="Diplomado" value={verification.data.diplomaTitle} />
               <Field label="Folio" value={verification.data.folio} />
-              <Field label="Fecha de término" value={dayjs(verification.data.completedAt).locale('es').format('D [de] MMMM [de] YYYY')} />
+              <Field
+                label="Fecha de término"
+                value={dayjs(verification.data.completedAt).locale('es').format('D [de] MMMM [de] YYYY')}
+              />
               <Field label="Emitida por" value={verification.data.issuerName} />
             </Stack>
           </Card>

@@ -39,7 +39,12 @@ export function DiplomaAdminPage() {
                   <Text size="sm" c="dimmed">
                     {diploma.userCount} usuarios · creado el {dayjs(diploma.createdAt).format('DD/MM/YYYY')}
                   </Text>
-                  <Button component={Link} to={href.diplomaAdminDetail(diploma.id)} variant="light" aria-label={`Administrar ${diploma.title}`}>
+                  <Button
+                    component={Link}
+                    to={href.diplomaAdminDetail(diploma.id)}
+                    variant="light"
+                    aria-label={`Administrar ${diploma.title}`}
+                  >
                     Administrar
                   </Button>
                 </Stack>

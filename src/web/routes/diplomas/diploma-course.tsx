@@ -1,4 +1,18 @@
-import { Accordion, Alert, Anchor, Badge, Card, Container, Group, Loader, Progress, Stack, Text, Title, Typography } from '@mantine/core';
+import {
+  Accordion,
+  Alert,
+  Anchor,
+  Badge,
+  Card,
+  Container,
+  Group,
+  Loader,
+  Progress,
+  Stack,
+  Text,
+  Title,
+  Typography,
+} from '@mantine/core';
 import { useState } from 'react';
 import { Link, Navigate, useMatch, useParams } from 'react-router';
 import { formatProgress } from '#shared/diplomas/diplomas.rules.ts';
@@ -25,8 +39,10 @@ export function DiplomaCoursePage() {
   const complete = (course.data?.progressPercent ?? 0) >= 100;
 
   if (course.isPending) return <Loader m="xl" aria-label="Cargando diplomado" />;
-  if (course.error instanceof ApiError && course.error.status === 403) return <Navigate to={href.diplomaPreview(id)} replace />;
-  if (course.error instanceof ApiError && course.error.status === 404) return <Navigate to={paths.myDiplomas} replace />;
+  if (course.error instanceof ApiError && course.error.status === 403)
+    return <Navigate to={href.diplomaPreview(id)} replace />;
+  if (course.error instanceof ApiError && course.error.status === 404)
+    return <Navigate to={paths.myDiplomas} replace />;
   if (!course.data) {
     return (
       <Container py="xl">
@@ -35,7 +51,8 @@ export function DiplomaCoursePage() {
     );
   }
   const data = course.data;
-  if (data.isExternal === onCxVetRoute) return <Navigate to={data.isExternal ? href.myDiploma(id) : href.myCxVetDiploma(id)} replace />;
+  if (data.isExternal === onCxVetRoute)
+    return <Navigate to={data.isExternal ? href.myDiploma(id) : href.myCxVetDiploma(id)} replace />;
 
   return (
     <Container size="md" py="xl">
@@ -54,8 +71,16 @@ export function DiplomaCoursePage() {
               {formatProgress(data.progressPercent)}
             </Text>
           </Group>
-          <Progress value={data.progressPercent} color={complete ? 'green' : undefined} aria-label="Avance del diplomado" />
-          {!data.isExternal && <Text size="xs" c="dimmed">El avance es la proporción de exámenes aprobados.</Text>}
+          <Progress
+            value={data.progressPercent}
+            color={complete ? 'green' : undefined}
+            aria-label="Avance del diplomado"
+          />
+          {!data.isExternal && (
+            <Text size="xs" c="dimmed">
+              El avance es la proporción de exámenes aprobados.
+            </Text>
+          )}
         </Stack>
         {complete && (
           <Card withBorder radius="md" padding="md">
@@ -65,7 +90,10 @@ export function DiplomaCoursePage() {
         <Accordion variant="separated" chevronPosition="right">
           {data.items.map((item, index) => (
             <Accordion.Item key={item.id} value={item.id}>
-              <Accordion.Control disabled={!item.enabled} aria-label={`${index + 1}. ${item.type === 'exam' ? 'Examen: ' : ''}${item.title}${item.enabled ? '' : ' (bloqueado)'}`}>
+              <Accordion.Control
+                disabled={!item.enabled}
+                aria-label={`${index + 1}. ${item.type === 'exam' ? 'Examen: ' : ''}${item.title}${item.enabled ? '' : ' (bloqueado)'}`}
+              >
                 <Group justify="space-between" wrap="nowrap" gap="xs">
                   <Text fw={600} size="sm">
                     {index + 1}. {item.type === 'exam' ? 'Examen: ' : ''}
@@ -88,15 +116,25 @@ export function DiplomaCoursePage() {
               </Accordion.Control>
               <Accordion.Panel>
                 {item.enabled && item.type === 'video' && <VideoItem diplomaId={id} video={item} />}
-                {item.enabled && item.type === 'exam' && <ExamPanel diplomaId={id} examId={item.id} isExternal={data.isExternal} />}
+                {item.enabled && item.type === 'exam' && (
+                  <ExamPanel diplomaId={id} examId={item.id} isExternal={data.isExternal} />
+                )}
               </Accordion.Panel>
             </Accordion.Item>
           ))}
         </Accordion>
-        {data.isExternal && <Text size="xs" c="dimmed">Cada elemento se habilita al completar el anterior.</Text>}
+        {data.isExternal && (
+          <Text size="xs" c="dimmed">
+            Cada elemento se habilita al completar el anterior.
+          </Text>
+        )}
       </Stack>
       {/* the certificate modal opens when progress reaches 100% and the certificate is not downloaded yet */}
-      <CertificateModal course={data} opened={complete && !data.certificate && !dismissed} onClose={() => setDismissed(true)} />
+      <CertificateModal
+        course={data}
+        opened={complete && !data.certificate && !dismissed}
+        onClose={() => setDismissed(true)}
+      />
     </Container>
   );
 }

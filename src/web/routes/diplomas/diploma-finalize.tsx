@@ -2,7 +2,11 @@ import { Button, Center, Container, Loader, Modal, Stack, Text, Title } from '@m
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { messages } from '#shared/messages.ts';
-import { useConfirmPurchase, useEnrollment, useReportPurchaseError } from '#web/features/diplomas/member/diplomas.api.ts';
+import {
+  useConfirmPurchase,
+  useEnrollment,
+  useReportPurchaseError,
+} from '#web/features/diplomas/member/diplomas.api.ts';
 import { href } from '#web/paths.ts';
 
 /**
@@ -37,7 +41,13 @@ export function DiplomaFinalizePage() {
 
   return (
     <Container size="sm" py="xl">
-      <Modal opened={!enrolled && !failed && !noOrder} onClose={() => {}} withCloseButton={false} centered title={messages.purchaseProcessing}>
+      <Modal
+        opened={!enrolled && !failed && !noOrder}
+        onClose={() => {}}
+        withCloseButton={false}
+        centered
+        title={messages.purchaseProcessing}
+      >
         <Center>
           <Loader aria-label={messages.purchaseProcessing} />
         </Center>
@@ -48,7 +58,12 @@ export function DiplomaFinalizePage() {
           <Button onClick={() => void navigate(course)}>Ir al diplomado</Button>
         </Stack>
       </Modal>
-      <Modal opened={!enrolled && (failed || noOrder)} onClose={() => void navigate(href.diplomaPreview(id))} centered title={messages.purchaseErrorTitle}>
+      <Modal
+        opened={!enrolled && (failed || noOrder)}
+        onClose={() => void navigate(href.diplomaPreview(id))}
+        centered
+        title={messages.purchaseErrorTitle}
+      >
         <Stack>
           <Text>{messages.purchaseError}</Text>
           <Button onClick={() => void navigate(href.diplomaPreview(id))}>Volver</Button>

@@ -1,4 +1,18 @@
-import { Alert, Anchor, AspectRatio, Badge, Button, Container, Group, Image, Loader, Stack, Text, Title, Typography } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  AspectRatio,
+  Badge,
+  Button,
+  Container,
+  Group,
+  Image,
+  Loader,
+  Stack,
+  Text,
+  Title,
+  Typography,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useRef } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
@@ -40,7 +54,10 @@ export function DiplomaPreviewPage() {
     return (
       <Container py="xl">
         <Alert color="red" title="Diplomado no disponible">
-          Este diplomado no está disponible. <Anchor component={Link} to={paths.myDiplomas}>Volver a mis diplomados</Anchor>
+          Este diplomado no está disponible.{' '}
+          <Anchor component={Link} to={paths.myDiplomas}>
+            Volver a mis diplomados
+          </Anchor>
         </Alert>
       </Container>
     );

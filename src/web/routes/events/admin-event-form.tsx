@@ -60,7 +60,12 @@ function AdminEventForm({ recordId }: { recordId?: string }) {
   if (isEdit && event.isPending) return <PageLoader />;
   if (isEdit && event.isError) throw event.error;
 
-  const fileField = (name: 'image' | 'pdf' | 'programPdf', label: string, target: 'event-image' | 'event-pdf' | 'event-program', hint: string) => (
+  const fileField = (
+    name: 'image' | 'pdf' | 'programPdf',
+    label: string,
+    target: 'event-image' | 'event-pdf' | 'event-program',
+    hint: string,
+  ) => (
     <FormUploadField
       form={form}
       name={name}
@@ -82,7 +87,13 @@ function AdminEventForm({ recordId }: { recordId?: string }) {
             <Stack>
               <TextInput label="Nombre" required {...form.register('name')} error={errors.name?.message} />
               <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                <TextInput label="Fecha a mostrar" description="Ej. 12 y 13 de marzo" required {...form.register('displayDate')} error={errors.displayDate?.message} />
+                <TextInput
+                  label="Fecha a mostrar"
+                  description="Ej. 12 y 13 de marzo"
+                  required
+                  {...form.register('displayDate')}
+                  error={errors.displayDate?.message}
+                />
                 <Controller
                   control={form.control}
                   name="sortDate"
@@ -133,12 +144,33 @@ function AdminEventForm({ recordId }: { recordId?: string }) {
                 {fileField('pdf', 'PDF del evento', 'event-pdf', 'Formato: pdf.')}
                 {fileField('programPdf', 'PDF del programa', 'event-program', 'Formato: pdf.')}
               </SimpleGrid>
-              <Input.Wrapper label="Video promocional" description="Escribe solo el identificador del video" error={errors.promoVideoId?.message} id={promoId}>
+              <Input.Wrapper
+                label="Video promocional"
+                description="Escribe solo el identificador del video"
+                error={errors.promoVideoId?.message}
+                id={promoId}
+              >
                 <Group gap={0} wrap="wrap" mt={4}>
-                  <Text size="sm" px="xs" py={6} bg="gray.1" style={{ border: '1px solid var(--mantine-color-gray-4)', borderRadius: 4, overflowWrap: 'anywhere' }}>
+                  <Text
+                    size="sm"
+                    px="xs"
+                    py={6}
+                    bg="gray.1"
+                    style={{
+                      border: '1px solid var(--mantine-color-gray-4)',
+                      borderRadius: 4,
+                      overflowWrap: 'anywhere',
+                    }}
+                  >
                     {promoVideoWatchPrefix}
                   </Text>
-                  <TextInput id={promoId} aria-label="Identificador del video promocional" {...form.register('promoVideoId')} error={Boolean(errors.promoVideoId)} style={{ flex: 1, minWidth: 160 }} />
+                  <TextInput
+                    id={promoId}
+                    aria-label="Identificador del video promocional"
+                    {...form.register('promoVideoId')}
+                    error={Boolean(errors.promoVideoId)}
+                    style={{ flex: 1, minWidth: 160 }}
+                  />
                 </Group>
               </Input.Wrapper>
             </Stack>

@@ -27,7 +27,12 @@ export function AdminEventsPage() {
         searchText={(event) => `${event.name} ${event.type} ${event.displayDate} ${event.status}`}
         rowLink={{ href: (event) => href.adminEvent(event.id), column: 'name' }}
         columns={[
-          { accessor: 'sortDate', title: 'Fecha de orden', sortable: true, render: (event) => dayjs(event.sortDate).format('DD/MM/YYYY') },
+          {
+            accessor: 'sortDate',
+            title: 'Fecha de orden',
+            sortable: true,
+            render: (event) => dayjs(event.sortDate).format('DD/MM/YYYY'),
+          },
           { accessor: 'name', title: 'Nombre', sortable: true },
           { accessor: 'type', title: 'Tipo de evento', sortable: true },
           { accessor: 'displayDate', title: 'Fecha mostrada', sortable: true },

@@ -1,4 +1,18 @@
-import { Alert, Badge, Button, Card, Container, Group, Image, Modal, Skeleton, Stack, Text, Title, Typography } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Container,
+  Group,
+  Image,
+  Modal,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+  Typography,
+} from '@mantine/core';
 import { useState } from 'react';
 import { promoVideoEmbedUrl, type PublicEvent } from '#shared/events/events.schemas.ts';
 import { messages } from '#shared/messages.ts';

@@ -1,4 +1,18 @@
-import { ActionIcon, Button, Group, Image, Modal, NumberInput, Paper, Select, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import {
+  ActionIcon,
+  Button,
+  Group,
+  Image,
+  Modal,
+  NumberInput,
+  Paper,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useState } from 'react';
 import type { LandingInput, LandingSlideInput } from '#shared/landing/landing.admin.schemas.ts';
 import { defaultSlideSeconds, textColors, type TextColor } from '#shared/landing/landing.rules.ts';
@@ -20,9 +34,26 @@ type Draft = { index: number | null; slide: LandingSlideInput; error?: string };
 
 function SlidePreview({ slide }: { slide: LandingSlideInput }) {
   if (isVideoKey(slide.media)) {
-    return <video src={mediaPath(slide.media)} muted preload="metadata" aria-label={`Video ${slide.title || ''}`.trim()} style={{ width: 120, height: 68, objectFit: 'cover' }} />;
+    return (
+      <video
+        src={mediaPath(slide.media)}
+        muted
+        preload="metadata"
+        aria-label={`Video ${slide.title || ''}`.trim()}
+        style={{ width: 120, height: 68, objectFit: 'cover' }}
+      />
+    );
   }
-  return <Image src={mediaPath(slide.media)} alt={slide.title ? `Foto: ${slide.title}` : 'Foto'} w={120} h={68} fit="cover" radius="sm" />;
+  return (
+    <Image
+      src={mediaPath(slide.media)}
+      alt={slide.title ? `Foto: ${slide.title}` : 'Foto'}
+      w={120}
+      h={68}
+      fit="cover"
+      radius="sm"
+    />
+  );
 }
 
 export function AdminLandingPhotosPage() {
@@ -63,7 +94,10 @@ function LandingPhotosEditor({ stored }: { stored: LandingInput }) {
   }
 
   function openNew() {
-    setDraft({ index: null, slide: { id: newRecordId(), media: '', isVideo: false, title: '', subtitle: '', textColor: 'Blanco' } });
+    setDraft({
+      index: null,
+      slide: { id: newRecordId(), media: '', isVideo: false, title: '', subtitle: '', textColor: 'Blanco' },
+    });
   }
 
   function closeDraft() {
@@ -116,12 +150,7 @@ function LandingPhotosEditor({ stored }: { stored: LandingInput }) {
   const draftIsVideo = draft ? isVideoKey(draft.slide.media) : false;
 
   return (
-    <AdminPage
-      title="Fotos landing"
-      actions={
-        <Button onClick={openNew}>Agregar</Button>
-      }
-    >
+    <AdminPage title="Fotos landing" actions={<Button onClick={openNew}>Agregar</Button>}>
       <Paper withBorder p="md">
         <Stack>
           <NumberInput
@@ -154,30 +183,59 @@ function LandingPhotosEditor({ stored }: { stored: LandingInput }) {
                   </Table.Tr>
                 ) : null}
                 {slides.map((slide, index) => {
-                  const name = slide.title || (slide.isVideo || isVideoKey(slide.media) ? `Video ${index + 1}` : `Foto ${index + 1}`);
+                  const name =
+                    slide.title ||
+                    (slide.isVideo || isVideoKey(slide.media) ? `Video ${index + 1}` : `Foto ${index + 1}`);
                   return (
                     <Table.Tr key={slide.id} data-testid="landing-slide-row">
                       <Table.Td>
-                        <ActionIcon variant="default" disabled={index === 0} onClick={() => move(index, -1)} aria-label={`Subir ${name}`}>
+                        <ActionIcon
+                          variant="default"
+                          disabled={index === 0}
+                          onClick={() => move(index, -1)}
+                          aria-label={`Subir ${name}`}
+                        >
                           ↑
                         </ActionIcon>
                       </Table.Td>
                       <Table.Td>
-                        <ActionIcon variant="default" disabled={index === slides.length - 1} onClick={() => move(index, 1)} aria-label={`Bajar ${name}`}>
+                        <ActionIcon
+                          variant="default"
+                          disabled={index === slides.length - 1}
+                          onClick={() => move(index, 1)}
+                          aria-label={`Bajar ${name}`}
+                        >
                           ↓
                         </ActionIcon>
                       </Table.Td>
-                      <Table.Td>{slide.title || <Text c="dimmed" size="sm">{name}</Text>}</Table.Td>
+                      <Table.Td>
+                        {slide.title || (
+                          <Text c="dimmed" size="sm">
+                            {name}
+                          </Text>
+                        )}
+                      </Table.Td>
                       <Table.Td>
                         <SlidePreview slide={slide} />
                       </Table.Td>
                       <Table.Td>
                         <Group gap="xs" wrap="nowrap">
-                          <Button size="compact-sm" variant="default" onClick={() => setDraft({ index, slide })} aria-label={`Editar ${name}`}>
+                          <Button
+                            size="compact-sm"
+                            variant="default"
+                            onClick={() => setDraft({ index, slide })}
+                            aria-label={`Editar ${name}`}
+                          >
                             Editar
                           </Button>
                           {index > 0 ? (
-                            <Button size="compact-sm" color="red" variant="subtle" onClick={() => removeAt(index)} aria-label={`Quitar ${name}`}>
+                            <Button
+                              size="compact-sm"
+                              color="red"
+                              variant="subtle"
+                              onClick={() => removeAt(index)}
+                              aria-label={`Quitar ${name}`}
+                            >
                               Quitar
                             </Button>
                           ) : null}
@@ -205,7 +263,13 @@ function LandingPhotosEditor({ stored }: { stored: LandingInput }) {
         </Stack>
       </Paper>
 
-      <Modal opened={draft !== null} onClose={closeDraft} title={draft?.index === null ? 'Agregar foto o video' : 'Editar foto o video'} centered size="lg">
+      <Modal
+        opened={draft !== null}
+        onClose={closeDraft}
+        title={draft?.index === null ? 'Agregar foto o video' : 'Editar foto o video'}
+        centered
+        size="lg"
+      >
         {draft ? (
           <Stack>
             <UploadField
@@ -229,14 +293,18 @@ function LandingPhotosEditor({ stored }: { stored: LandingInput }) {
               label="Subtítulo"
               disabled={draftIsVideo}
               value={draftIsVideo ? '' : draft.slide.subtitle}
-              onChange={(event) => setDraft({ ...draft, slide: { ...draft.slide, subtitle: event.currentTarget.value } })}
+              onChange={(event) =>
+                setDraft({ ...draft, slide: { ...draft.slide, subtitle: event.currentTarget.value } })
+              }
             />
             <Select
               label="Color del texto"
               data={[...textColors]}
               value={draft.slide.textColor}
               allowDeselect={false}
-              onChange={(value) => setDraft({ ...draft, slide: { ...draft.slide, textColor: (value ?? 'Blanco') as TextColor } })}
+              onChange={(value) =>
+                setDraft({ ...draft, slide: { ...draft.slide, textColor: (value ?? 'Blanco') as TextColor } })
+              }
             />
             <Group justify="flex-end">
               <Button variant="default" onClick={closeDraft}>

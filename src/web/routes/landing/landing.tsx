@@ -39,12 +39,14 @@ const testimonials = [
   {
     name: 'Dra. Mariana López',
     role: 'Médica veterinaria, pequeñas especies',
-    quote: 'Repasar la técnica en video antes de una cirugía me da mucha seguridad. Las secciones navegables me ahorran tiempo.',
+    quote:
+      'Repasar la técnica en video antes de una cirugía me da mucha seguridad. Las secciones navegables me ahorran tiempo.',
   },
   {
     name: 'Carlos Hernández',
     role: 'Estudiante de Medicina Veterinaria',
-    quote: 'Las guías en PDF me ayudaron a preparar mis prácticas de cirugía. Todo está explicado con claridad y en español.',
+    quote:
+      'Las guías en PDF me ayudaron a preparar mis prácticas de cirugía. Todo está explicado con claridad y en español.',
   },
   {
     name: 'Dr. Andrés Ramírez',
@@ -55,7 +57,11 @@ const testimonials = [
 
 function Section(props: { id: string; title: string; intro?: string; tinted?: boolean; children: ReactNode }) {
   return (
-    <Box component="section" aria-labelledby={props.id} className={`${classes.section} ${props.tinted ? classes.tinted : ''}`}>
+    <Box
+      component="section"
+      aria-labelledby={props.id}
+      className={`${classes.section} ${props.tinted ? classes.tinted : ''}`}
+    >
       <Container size="lg">
         <Title id={props.id} order={2} ta="center" mb={props.intro ? 'xs' : 'xl'}>
           {props.title}
@@ -85,7 +91,11 @@ export function LandingPage() {
       {landing.isPending ? (
         <Skeleton height={480} radius={0} aria-hidden />
       ) : slides.length > 1 ? (
-        <HeroCarousel slides={slides} slideSeconds={landing.data?.slideSeconds || defaultHeroSeconds} isGuest={isGuest} />
+        <HeroCarousel
+          slides={slides}
+          slideSeconds={landing.data?.slideSeconds || defaultHeroSeconds}
+          isGuest={isGuest}
+        />
       ) : (
         <DefaultHero isGuest={isGuest} />
       )}
@@ -115,7 +125,12 @@ export function LandingPage() {
       </Section>
 
       {(landing.data?.endorsements.length ?? 0) > 0 && (
-        <Section id="avales" title="Nos avalan" tinted intro="Instituciones que respaldan la calidad de nuestro contenido.">
+        <Section
+          id="avales"
+          title="Nos avalan"
+          tinted
+          intro="Instituciones que respaldan la calidad de nuestro contenido."
+        >
           <Group justify="center" gap="xl">
             {landing.data?.endorsements.map((partner) => (
               <Box key={partner.id} w={220}>
@@ -147,7 +162,12 @@ export function LandingPage() {
         </Group>
       </Section>
 
-      <Section id="membresias" title="Membresías" tinted intro="Empieza gratis con la membresía Básica y cámbiate a Premium cuando quieras.">
+      <Section
+        id="membresias"
+        title="Membresías"
+        tinted
+        intro="Empieza gratis con la membresía Básica y cámbiate a Premium cuando quieras."
+      >
         <MembershipPlans isGuest={isGuest} />
       </Section>
 

@@ -22,7 +22,10 @@ export function AdminMailingPage() {
   const pending = usePendingUploads();
   const [sent, setSent] = useState<number | null>(null);
   const [failed, setFailed] = useState(false);
-  const form = useForm<FormValues, unknown, SubmitValues>({ resolver: zodResolver(bulkMailSchema), defaultValues: emptyMail });
+  const form = useForm<FormValues, unknown, SubmitValues>({
+    resolver: zodResolver(bulkMailSchema),
+    defaultValues: emptyMail,
+  });
   const { errors } = form.formState;
 
   // spec 2 §4: any edit clears the sent notice
@@ -40,7 +43,12 @@ export function AdminMailingPage() {
     setSent(null);
     setFailed(false);
     try {
-      const result = await send.mutateAsync({ subject: values.subject, title: values.title, message: values.message, image: values.image });
+      const result = await send.mutateAsync({
+        subject: values.subject,
+        title: values.title,
+        message: values.message,
+        image: values.image,
+      });
       pending.commit();
       form.reset(emptyMail);
       setFailed(false);
@@ -72,7 +80,15 @@ export function AdminMailingPage() {
               preview
               pending={pending}
             />
-            <Textarea label="Mensaje" required autosize minRows={6} maxRows={16} {...form.register('message')} error={errors.message?.message} />
+            <Textarea
+              label="Mensaje"
+              required
+              autosize
+              minRows={6}
+              maxRows={16}
+              {...form.register('message')}
+              error={errors.message?.message}
+            />
             <div aria-live="polite">
               {send.isPending ? (
                 <Group gap="xs">

@@ -7,7 +7,8 @@ import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { TextWithLinks } from '#web/features/admin/components/text-with-links.tsx';
 
 /** Links inside the rendered mail open in the whole window, as they would from a mail client. */
-const mailDocument = (html: string) => `<!doctype html><html lang="es"><head><meta charset="utf-8"><base target="_top"><style>body{font-family:Arial,sans-serif;color:#1a1b1e;margin:16px}</style></head><body>${html}</body></html>`;
+const mailDocument = (html: string) =>
+  `<!doctype html><html lang="es"><head><meta charset="utf-8"><base target="_top"><style>body{font-family:Arial,sans-serif;color:#1a1b1e;margin:16px}</style></head><body>${html}</body></html>`;
 
 /** /admin/correos: every mail the site kept instead of sending (no SMTP_URL), so recovery links can be followed. */
 export function AdminOutboxPage() {
@@ -23,13 +24,21 @@ export function AdminOutboxPage() {
   return (
     <AdminPage title="Correos enviados">
       <Text>
-        Sin un servidor de correo configurado (SMTP_URL), el sitio guarda aquí cada correo en lugar de enviarlo: registros, recuperación
-        de contraseña, cambios de membresía y envíos masivos. Los enlaces funcionan como en el correo; un enlace para asignar una
-        nueva contraseña es para quien no ha iniciado sesión: ábrelo en una ventana privada.
+        Sin un servidor de correo configurado (SMTP_URL), el sitio guarda aquí cada correo en lugar de enviarlo:
+        registros, recuperación de contraseña, cambios de membresía y envíos masivos. Los enlaces funcionan como en el
+        correo; un enlace para asignar una nueva contraseña es para quien no ha iniciado sesión: ábrelo en una ventana
+        privada.
       </Text>
       <form onSubmit={onFilter} aria-label="Filtrar correos">
         <Group align="end" gap="sm">
-          <TextInput label="Destinatario" type="email" value={draft} onChange={(event) => setDraft(event.currentTarget.value)} w={320} maw="100%" />
+          <TextInput
+            label="Destinatario"
+            type="email"
+            value={draft}
+            onChange={(event) => setDraft(event.currentTarget.value)}
+            w={320}
+            maw="100%"
+          />
           <Button type="submit" variant="default">
             Filtrar
           </Button>
@@ -72,7 +81,13 @@ export function AdminOutboxPage() {
                     title={`Correo: ${mail.subject}`}
                     srcDoc={mailDocument(mail.html)}
                     sandbox="allow-top-navigation-by-user-activation allow-popups"
-                    style={{ width: '100%', height: 360, border: '1px solid var(--mantine-color-gray-4)', borderRadius: 4, background: '#fff' }}
+                    style={{
+                      width: '100%',
+                      height: 360,
+                      border: '1px solid var(--mantine-color-gray-4)',
+                      borderRadius: 4,
+                      background: '#fff',
+                    }}
                   />
                   <div>
                     <Text fw={600} size="sm" mb={4}>
@@ -88,7 +103,9 @@ export function AdminOutboxPage() {
       )}
       {outbox.data && outbox.data.length > 0 && (
         <Text size="sm" c="dimmed">
-          {outbox.data.length === 1 ? 'Se muestra el correo más reciente.' : `Se muestran los ${outbox.data.length} correos más recientes.`}{' '}
+          {outbox.data.length === 1
+            ? 'Se muestra el correo más reciente.'
+            : `Se muestran los ${outbox.data.length} correos más recientes.`}{' '}
           <Anchor component="button" type="button" size="sm" onClick={() => void outbox.refetch()}>
             Actualizar
           </Anchor>

@@ -34,7 +34,10 @@ function AdminOrganizationForm({ recordId }: { recordId?: string }) {
   const pending = usePendingUploads();
   const organization = useAdminOrganization(id, isEdit);
   const save = useSaveOrganization(id);
-  const form = useForm<OrganizationInput>({ resolver: zodResolver(organizationInputSchema), defaultValues: emptyOrganization });
+  const form = useForm<OrganizationInput>({
+    resolver: zodResolver(organizationInputSchema),
+    defaultValues: emptyOrganization,
+  });
   const actions = useRecordForm({ form, save, listPath: paths.adminOrganizations, pending });
   const { errors } = form.formState;
   const type = useWatch({ control: form.control, name: 'type' });

@@ -10,7 +10,8 @@ import { DeleteAccountModal } from '#web/features/privacy/components/delete-acco
 import { paths } from '#web/paths.ts';
 
 const longDateTime = (iso: string) => dayjs(iso).locale('es').format('D [de] MMMM [de] YYYY, HH:mm');
-const megabytes = (bytes: number) => `${Math.max(0.1, bytes / 1_048_576).toLocaleString('es-MX', { maximumFractionDigits: 1 })} MB`;
+const megabytes = (bytes: number) =>
+  `${Math.max(0.1, bytes / 1_048_576).toLocaleString('es-MX', { maximumFractionDigits: 1 })} MB`;
 
 function ExportStatus({ current }: { current: DataExport | null }) {
   if (!current) return <Text size="sm">Aún no has pedido tus datos.</Text>;
@@ -46,7 +47,9 @@ function ExportStatus({ current }: { current: DataExport | null }) {
   }
   return (
     <Text size="sm" role="status">
-      Tu último archivo ya expiró{current.expiresAt ? ` (estuvo disponible hasta el ${longDateTime(current.expiresAt)})` : ''}. Puedes pedir uno nuevo.
+      Tu último archivo ya expiró
+      {current.expiresAt ? ` (estuvo disponible hasta el ${longDateTime(current.expiresAt)})` : ''}. Puedes pedir uno
+      nuevo.
     </Text>
   );
 }
@@ -84,9 +87,9 @@ export function ProfilePrivacyPage() {
               Descargar mis datos
             </Title>
             <Text size="sm">
-              Un archivo ZIP con todo lo que CxVet guarda sobre ti: perfil, consentimientos con sus fechas, membresía y pagos, aulas, diplomados,
-              resultados de exámenes, constancias en PDF e historial de visualización. Lo preparamos en unos minutos, te enviamos un enlace por
-              correo y queda disponible 7 días.
+              Un archivo ZIP con todo lo que CxVet guarda sobre ti: perfil, consentimientos con sus fechas, membresía y
+              pagos, aulas, diplomados, resultados de exámenes, constancias en PDF e historial de visualización. Lo
+              preparamos en unos minutos, te enviamos un enlace por correo y queda disponible 7 días.
             </Text>
             {state.isPending ? (
               <Loader size="sm" aria-label="Cargando el estado de tu archivo" />
@@ -115,7 +118,8 @@ export function ProfilePrivacyPage() {
               Correos promocionales y noticias
             </Title>
             <Text size="sm">
-              Guardamos cuándo y cómo aceptaste o retiraste cada consentimiento; el historial viene en tu archivo. Cámbialos cuando quieras en{' '}
+              Guardamos cuándo y cómo aceptaste o retiraste cada consentimiento; el historial viene en tu archivo.
+              Cámbialos cuando quieras en{' '}
               <Anchor component={Link} to={paths.profileAccount} underline="always">
                 Mi cuenta
               </Anchor>{' '}
@@ -124,17 +128,31 @@ export function ProfilePrivacyPage() {
           </Stack>
         </Card>
 
-        <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="eliminar-cuenta" style={{ borderColor: 'var(--mantine-color-red-6)' }}>
+        <Card
+          withBorder
+          radius="md"
+          padding="lg"
+          component="section"
+          aria-labelledby="eliminar-cuenta"
+          style={{ borderColor: 'var(--mantine-color-red-6)' }}
+        >
           <Stack gap="sm">
             <Title order={2} size="h3" id="eliminar-cuenta">
               Eliminar mi cuenta
             </Title>
             <List size="sm" spacing={4}>
               <List.Item>Si tienes una suscripción activa, primero la cancelamos con el proveedor de pagos.</List.Item>
-              <List.Item>Borramos tu nombre, correo, teléfono, ciudad, preferencias, aulas, avance en diplomados, dónde ibas en cada video y tus favoritos.</List.Item>
-              <List.Item>De tus pagos solo conservamos montos y fechas, sin tus datos, como lo exige la contabilidad.</List.Item>
+              <List.Item>
+                Borramos tu nombre, correo, teléfono, ciudad, preferencias, aulas, avance en diplomados, dónde ibas en
+                cada video y tus favoritos.
+              </List.Item>
+              <List.Item>
+                De tus pagos solo conservamos montos y fechas, sin tus datos, como lo exige la contabilidad.
+              </List.Item>
               <List.Item>Tus constancias siguen verificables sin tu nombre, o las revocamos: tú eliges.</List.Item>
-              <List.Item>Cerramos tu sesión en todos tus dispositivos y te enviamos un último correo de confirmación.</List.Item>
+              <List.Item>
+                Cerramos tu sesión en todos tus dispositivos y te enviamos un último correo de confirmación.
+              </List.Item>
             </List>
             <Text size="sm">Si quieres conservar una copia, descarga tus datos antes.</Text>
             <Group>

@@ -4,7 +4,10 @@ import { manualPremiumMessages } from '#shared/membership/manual-premium.schemas
 import { messages } from '#shared/messages.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { useManualPremiumDowngrade, useManualPremiumUsers } from '#web/features/users/users.api.ts';
-import { ManualPremiumLinks, useManualPremiumLoadFailure } from '#web/features/users/components/manual-premium-links.tsx';
+import {
+  ManualPremiumLinks,
+  useManualPremiumLoadFailure,
+} from '#web/features/users/components/manual-premium-links.tsx';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { paths } from '#web/paths.ts';
 
@@ -36,7 +39,10 @@ export function AdminManualPremiumDowngradePage() {
   }
 
   return (
-    <AdminPage title="Quitar premium manual" actions={<ManualPremiumLinks current={paths.adminManualPremiumDowngrade} />}>
+    <AdminPage
+      title="Quitar premium manual"
+      actions={<ManualPremiumLinks current={paths.adminManualPremiumDowngrade} />}
+    >
       <Paper withBorder p="md" maw={640}>
         <form onSubmit={onSubmit} noValidate aria-label="Quitar premium manual">
           <Stack>

@@ -10,7 +10,10 @@ import {
 import { messages } from '#shared/messages.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { useManualPremiumCandidates, useManualPremiumUpgrade } from '#web/features/users/users.api.ts';
-import { ManualPremiumLinks, useManualPremiumLoadFailure } from '#web/features/users/components/manual-premium-links.tsx';
+import {
+  ManualPremiumLinks,
+  useManualPremiumLoadFailure,
+} from '#web/features/users/components/manual-premium-links.tsx';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { paths } from '#web/paths.ts';
 
@@ -29,7 +32,8 @@ export function AdminManualPremiumUpgradePage() {
   useManualPremiumLoadFailure(candidates.isError);
 
   const options = (candidates.data ?? []).map((user) => ({ value: user.id, label: user.email }));
-  if (picked && !options.some((option) => option.value === picked.id)) options.unshift({ value: picked.id, label: picked.email });
+  if (picked && !options.some((option) => option.value === picked.id))
+    options.unshift({ value: picked.id, label: picked.email });
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -49,7 +53,10 @@ export function AdminManualPremiumUpgradePage() {
   }
 
   return (
-    <AdminPage title="Actualizar a premium manual" actions={<ManualPremiumLinks current={paths.adminManualPremiumUpgrade} />}>
+    <AdminPage
+      title="Actualizar a premium manual"
+      actions={<ManualPremiumLinks current={paths.adminManualPremiumUpgrade} />}
+    >
       <Paper withBorder p="md" maw={640}>
         <form onSubmit={onSubmit} noValidate aria-label="Actualizar a premium manual">
           <Stack>

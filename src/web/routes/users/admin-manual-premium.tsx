@@ -1,7 +1,10 @@
 import { Alert } from '@mantine/core';
 import { manualPremiumMessages, type ManualPremiumRow } from '#shared/membership/manual-premium.schemas.ts';
 import { useManualPremiumUsers } from '#web/features/users/users.api.ts';
-import { ManualPremiumLinks, useManualPremiumLoadFailure } from '#web/features/users/components/manual-premium-links.tsx';
+import {
+  ManualPremiumLinks,
+  useManualPremiumLoadFailure,
+} from '#web/features/users/components/manual-premium-links.tsx';
 import { spanishDate } from '#web/features/users/format.ts';
 import { AdminDataTable } from '#web/features/admin/components/admin-data-table.tsx';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
@@ -30,8 +33,20 @@ export function AdminManualPremiumPage() {
           { accessor: 'name', title: 'Nombre', sortable: true, render: (row) => row.name || '-' },
           { accessor: 'email', title: 'Correo', sortable: true },
           { accessor: 'plan', title: 'Tipo', sortable: true },
-          { accessor: 'paymentDay', title: 'Fecha de pago', sortable: true, noWrap: true, render: (row) => spanishDate(row.paymentDay) },
-          { accessor: 'expiresAt', title: 'Vencimiento', sortable: true, noWrap: true, render: (row) => spanishDate(row.expiresAt) },
+          {
+            accessor: 'paymentDay',
+            title: 'Fecha de pago',
+            sortable: true,
+            noWrap: true,
+            render: (row) => spanishDate(row.paymentDay),
+          },
+          {
+            accessor: 'expiresAt',
+            title: 'Vencimiento',
+            sortable: true,
+            noWrap: true,
+            render: (row) => spanishDate(row.expiresAt),
+          },
         ]}
       />
     </AdminPage>

@@ -26,7 +26,14 @@ type SubmitValues = z.output<typeof adminUserInputSchema>;
 
 const noOrganization = 'ninguna';
 const sectionLegend = { legend: { fontWeight: 700, fontSize: 'var(--mantine-font-size-lg)', marginBottom: 4 } };
-const emptyUser = { name: '', email: '', password: '', phoneNumber: '', homeUniversity: '', organizationId: null } satisfies FormValues;
+const emptyUser = {
+  name: '',
+  email: '',
+  password: '',
+  phoneNumber: '',
+  homeUniversity: '',
+  organizationId: null,
+} satisfies FormValues;
 
 export function AdminUserFormPage() {
   const { id } = useParams();
@@ -40,7 +47,10 @@ export function AdminUserFormPage() {
   const remove = useDeleteAdminUser(id);
   const [confirming, setConfirming] = useState(false);
   const [erasing, setErasing] = useState(false);
-  const form = useForm<FormValues, unknown, SubmitValues>({ resolver: zodResolver(adminUserInputSchema), defaultValues: emptyUser });
+  const form = useForm<FormValues, unknown, SubmitValues>({
+    resolver: zodResolver(adminUserInputSchema),
+    defaultValues: emptyUser,
+  });
   const { errors } = form.formState;
 
   // fill the form once: a background refetch must not overwrite what the admin is typing
@@ -85,7 +95,8 @@ export function AdminUserFormPage() {
       await navigate(paths.adminUsers);
     } catch (error) {
       // creating answers a taken e-mail without `fields`: it still belongs on the e-mail field
-      if (error instanceof ApiError && error.code === 'EMAIL_TAKEN' && !error.fields) form.setError('email', { type: 'server', message: error.message });
+      if (error instanceof ApiError && error.code === 'EMAIL_TAKEN' && !error.fields)
+        form.setError('email', { type: 'server', message: error.message });
       else if (!applyServerFieldErrors(error, form.setError)) showAppError(error);
     }
   });
@@ -110,8 +121,21 @@ export function AdminUserFormPage() {
           <Stack>
             <Fieldset legend="Cuenta" variant="unstyled" styles={sectionLegend}>
               <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                <TextInput label="Nombre" required autoComplete="off" {...form.register('name')} error={errors.name?.message} />
-                <TextInput label="Correo" type="email" required autoComplete="off" {...form.register('email')} error={errors.email?.message} />
+                <TextInput
+                  label="Nombre"
+                  required
+                  autoComplete="off"
+                  {...form.register('name')}
+                  error={errors.name?.message}
+                />
+                <TextInput
+                  label="Correo"
+                  type="email"
+                  required
+                  autoComplete="off"
+                  {...form.register('email')}
+                  error={errors.email?.message}
+                />
                 <PasswordInput
                   label="Contraseña"
                   required={!isEdit}
@@ -168,15 +192,36 @@ export function AdminUserFormPage() {
 
             <Fieldset legend="Membresía" variant="unstyled" styles={sectionLegend}>
               <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                <TextInput label="Tipo de membresía" readOnly variant="filled" value={account ? membershipLabel(account) : adminCreatedUserDefaults.type} />
-                <TextInput label="Registrado desde" readOnly variant="filled" value={account ? spanishDate(account.createdAt) : ''} placeholder="03/06/2019" />
+                <TextInput
+                  label="Tipo de membresía"
+                  readOnly
+                  variant="filled"
+                  value={account ? membershipLabel(account) : adminCreatedUserDefaults.type}
+                />
+                <TextInput
+                  label="Registrado desde"
+                  readOnly
+                  variant="filled"
+                  value={account ? spanishDate(account.createdAt) : ''}
+                  placeholder="03/06/2019"
+                />
               </SimpleGrid>
             </Fieldset>
 
             <Fieldset legend="Ubicación" variant="unstyled" styles={sectionLegend}>
               <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                <TextInput label="País" readOnly variant="filled" value={account ? account.country || '-' : adminCreatedUserDefaults.country} />
-                <TextInput label="Ciudad" readOnly variant="filled" value={account ? account.city || '-' : adminCreatedUserDefaults.city} />
+                <TextInput
+                  label="País"
+                  readOnly
+                  variant="filled"
+                  value={account ? account.country || '-' : adminCreatedUserDefaults.country}
+                />
+                <TextInput
+                  label="Ciudad"
+                  readOnly
+                  variant="filled"
+                  value={account ? account.city || '-' : adminCreatedUserDefaults.city}
+                />
               </SimpleGrid>
             </Fieldset>
 
@@ -211,7 +256,12 @@ export function AdminUserFormPage() {
           await navigate(paths.adminUsers);
         }}
       />
-      <ConfirmDeleteModal opened={confirming} onCancel={() => setConfirming(false)} onConfirm={onDelete} loading={remove.isPending} />
+      <ConfirmDeleteModal
+        opened={confirming}
+        onCancel={() => setConfirming(false)}
+        onConfirm={onDelete}
+        loading={remove.isPending}
+      />
     </AdminPage>
   );
 }

@@ -69,9 +69,21 @@ export function AdminUsersPage() {
             render: (row) => row.name || row.email,
           },
           { accessor: 'email', title: 'Correo', sortable: true },
-          { accessor: 'phoneNumber', title: 'Teléfono', sortable: true, noWrap: true, render: (row) => phoneLabel(row.phoneNumber) },
+          {
+            accessor: 'phoneNumber',
+            title: 'Teléfono',
+            sortable: true,
+            noWrap: true,
+            render: (row) => phoneLabel(row.phoneNumber),
+          },
           { accessor: 'type', title: 'Membresía', sortable: true, render: membershipLabel },
-          { accessor: 'createdAt', title: 'Fecha de registro', sortable: true, noWrap: true, render: (row) => spanishDate(row.createdAt) },
+          {
+            accessor: 'createdAt',
+            title: 'Fecha de registro',
+            sortable: true,
+            noWrap: true,
+            render: (row) => spanishDate(row.createdAt),
+          },
         ]}
       />
     </AdminPage>

@@ -7,7 +7,11 @@ import { paths } from '#web/paths.ts';
 
 /** /mis-favoritos: the procedures the member marked with the heart, newest first. */
 // the grid below: Container xl, one, two and three columns
-const favoriteCardSizes = cardSizes({ containerPx: 1320, columns: { 0: 1, [breakpointsEm.sm]: 2, [breakpointsEm.lg]: 3 }, gapPx: 20 });
+const favoriteCardSizes = cardSizes({
+  containerPx: 1320,
+  columns: { 0: 1, [breakpointsEm.sm]: 2, [breakpointsEm.lg]: 3 },
+  gapPx: 20,
+});
 
 export function MyFavoritesPage() {
   const favorites = useFavorites();
@@ -38,7 +42,13 @@ export function MyFavoritesPage() {
         ) : (
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg">
             {favorites.data.map((procedure, index) => (
-              <ProcedureCard key={procedure.id} procedure={procedure} headingLevel={2} eager={index < 3} sizes={favoriteCardSizes} />
+              <ProcedureCard
+                key={procedure.id}
+                procedure={procedure}
+                headingLevel={2}
+                eager={index < 3}
+                sizes={favoriteCardSizes}
+              />
             ))}
           </SimpleGrid>
         )}

@@ -29,7 +29,9 @@ export function MembershipCard({ membership }: { membership: Membership }) {
         notifications.show({
           color: 'blue',
           title: 'Cambio a membresía Básica',
-          message: until ? `Conservarás tus beneficios Premium hasta el ${longDate(until)}.` : 'Tu membresía ahora es Básica.',
+          message: until
+            ? `Conservarás tus beneficios Premium hasta el ${longDate(until)}.`
+            : 'Tu membresía ahora es Básica.',
         });
       },
       onError: (error) => {
@@ -40,7 +42,12 @@ export function MembershipCard({ membership }: { membership: Membership }) {
 
   const doReactivate = () =>
     reactivate.mutate(undefined, {
-      onSuccess: () => notifications.show({ color: 'green', title: 'Premium reactivado', message: 'Tu membresía Premium sigue activa.' }),
+      onSuccess: () =>
+        notifications.show({
+          color: 'green',
+          title: 'Premium reactivado',
+          message: 'Tu membresía Premium sigue activa.',
+        }),
       onError: (error) => showAppError(error),
     });
 
@@ -50,7 +57,8 @@ export function MembershipCard({ membership }: { membership: Membership }) {
       {
         onSuccess: (result) => window.location.assign(result.approvalUrl),
         onError: (error) => {
-          if (error instanceof ApiError && error.code === 'SUBSCRIPTION_CREATE_FAILED') showError({ title: providerName, message: error.message });
+          if (error instanceof ApiError && error.code === 'SUBSCRIPTION_CREATE_FAILED')
+            showError({ title: providerName, message: error.message });
           else showAppError(error);
         },
       },
@@ -84,10 +92,13 @@ export function MembershipCard({ membership }: { membership: Membership }) {
         )}
         {membership.paymentStatus === 'POR_TERMINAR' && membership.terminationDate && (
           <Alert color="yellow" title="Cambio a Básica programado">
-            Conservarás tus beneficios Premium hasta el {longDate(membership.terminationDate)}. Puedes reactivar Premium antes de esa fecha.
+            Conservarás tus beneficios Premium hasta el {longDate(membership.terminationDate)}. Puedes reactivar Premium
+            antes de esa fecha.
           </Alert>
         )}
-        {membership.paymentStatus === 'CANCELLED' && <Text size="sm">Tu suscripción fue cancelada. Puedes volver a suscribirte cuando quieras.</Text>}
+        {membership.paymentStatus === 'CANCELLED' && (
+          <Text size="sm">Tu suscripción fue cancelada. Puedes volver a suscribirte cuando quieras.</Text>
+        )}
 
         {membership.canDowngrade && (
           <Button variant="default" onClick={() => setConfirmDowngrade(true)}>
@@ -101,7 +112,11 @@ export function MembershipCard({ membership }: { membership: Membership }) {
         )}
         {membership.canUpgrade && (
           <Stack gap="xs">
-            <Radio.Group label="Obtén Premium" value={plan} onChange={(value) => setPlan(value as 'monthly' | 'annual')}>
+            <Radio.Group
+              label="Obtén Premium"
+              value={plan}
+              onChange={(value) => setPlan(value as 'monthly' | 'annual')}
+            >
               <Group mt="xs">
                 {planOptions
                   .filter((option) => option.value !== 'basic')
@@ -117,10 +132,16 @@ export function MembershipCard({ membership }: { membership: Membership }) {
         )}
       </Stack>
 
-      <Modal opened={confirmDowngrade} onClose={() => setConfirmDowngrade(false)} title="Cambiar a membresía Básica" centered>
+      <Modal
+        opened={confirmDowngrade}
+        onClose={() => setConfirmDowngrade(false)}
+        title="Cambiar a membresía Básica"
+        centered
+      >
         <Text>
-          ¿Seguro que quieres cambiar a la membresía Básica? No se harán más cobros y conservarás tus beneficios Premium hasta tu próxima
-          fecha de pago{membership.nextPaymentDate ? ` (${longDate(membership.nextPaymentDate)})` : ''}.
+          ¿Seguro que quieres cambiar a la membresía Básica? No se harán más cobros y conservarás tus beneficios Premium
+          hasta tu próxima fecha de pago{membership.nextPaymentDate ? ` (${longDate(membership.nextPaymentDate)})` : ''}
+          .
         </Text>
         <Group justify="flex-end" mt="lg">
           <Button variant="default" onClick={() => setConfirmDowngrade(false)}>

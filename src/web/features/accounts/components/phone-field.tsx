@@ -20,7 +20,14 @@ export function PhoneField({ label, value, onChange, onBlur, error, required }: 
   const id = useId();
   const errorId = `${id}-error`;
   return (
-    <Input.Wrapper label={label} withAsterisk={required} error={error} id={id} errorProps={{ id: errorId }} labelProps={{ htmlFor: id }}>
+    <Input.Wrapper
+      label={label}
+      withAsterisk={required}
+      error={error}
+      id={id}
+      errorProps={{ id: errorId }}
+      labelProps={{ htmlFor: id }}
+    >
       <PhoneInput
         id={id}
         className={error ? `${classes.root} ${classes.invalid}` : classes.root}

@@ -1,5 +1,13 @@
 import { Checkbox, SimpleGrid, TextInput } from '@mantine/core';
-import { Controller, type Control, type FieldErrors, type FieldValues, type Path, type UseFormRegister, type UseFormSetValue } from 'react-hook-form';
+import {
+  Controller,
+  type Control,
+  type FieldErrors,
+  type FieldValues,
+  type Path,
+  type UseFormRegister,
+  type UseFormSetValue,
+} from 'react-hook-form';
 import { CountrySelect } from './country-select.tsx';
 import { UniversityField } from './university-field.tsx';
 
@@ -21,7 +29,12 @@ type Props<T extends FieldValues & ProfileFieldValues> = {
 };
 
 /** Country, city, university (a suggestion also sets the organization) and the two mail consents. */
-export function ProfileFields<T extends FieldValues & ProfileFieldValues>({ control, register, setValue, errors }: Props<T>) {
+export function ProfileFields<T extends FieldValues & ProfileFieldValues>({
+  control,
+  register,
+  setValue,
+  errors,
+}: Props<T>) {
   // T has these fields; TypeScript cannot see it through the generic
   const name = (field: keyof ProfileFieldValues) => field as Path<T>;
   const fieldErrors = errors as FieldErrors<ProfileFieldValues>;
@@ -31,9 +44,22 @@ export function ProfileFields<T extends FieldValues & ProfileFieldValues>({ cont
         <Controller
           control={control}
           name={name('country')}
-          render={({ field, fieldState }) => <CountrySelect value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={fieldState.error?.message} />}
+          render={({ field, fieldState }) => (
+            <CountrySelect
+              value={field.value}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              error={fieldState.error?.message}
+            />
+          )}
         />
-        <TextInput label="Ciudad" withAsterisk autoComplete="address-level2" error={fieldErrors.city?.message} {...register(name('city'))} />
+        <TextInput
+          label="Ciudad"
+          withAsterisk
+          autoComplete="address-level2"
+          error={fieldErrors.city?.message}
+          {...register(name('city'))}
+        />
       </SimpleGrid>
       <Controller
         control={control}

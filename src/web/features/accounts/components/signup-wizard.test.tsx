@@ -19,7 +19,10 @@ function render(answers: Parameters<typeof stubApi>[0] = {}) {
     'GET /api/account/email-available': () => ({ available: true }),
     ...answers,
   });
-  return { calls, ...renderWithApp(<SignUpWizard />, { path: paths.signUp, routes: { [paths.signUpFinish]: <FinishPage /> } }) };
+  return {
+    calls,
+    ...renderWithApp(<SignUpWizard />, { path: paths.signUp, routes: { [paths.signUpFinish]: <FinishPage /> } }),
+  };
 }
 
 describe('the sign-up steps', () => {
@@ -81,7 +84,12 @@ describe('the sign-up steps', () => {
     await fill(screen.getByLabelText(/^Confirma tu teléfono/, { selector: 'input[type="tel"]' }), '55 1234 5678');
     await fill(screen.getByLabelText(/^Contraseña/), 'Secreta123');
     await fill(screen.getByLabelText(/^Confirma tu contraseña/), 'Secreta123');
-    await user.type(screen.getAllByLabelText(/^País/).find((element) => element.tagName === 'INPUT' && (element as HTMLInputElement).type !== 'hidden')!, 'Méxic');
+    await user.type(
+      screen
+        .getAllByLabelText(/^País/)
+        .find((element) => element.tagName === 'INPUT' && (element as HTMLInputElement).type !== 'hidden')!,
+      'Méxic',
+    );
     await user.click(within(await screen.findByRole('listbox')).getByRole('option', { name: 'México' }));
     await fill(screen.getByRole('textbox', { name: /^Ciudad/ }), 'Puebla');
     await user.click(screen.getByRole('checkbox', { name: /términos y condiciones/ }));
@@ -90,10 +98,22 @@ describe('the sign-up steps', () => {
     expect(await screen.findByRole('heading', { name: 'Método de pago' })).toBeTruthy();
     expect(screen.getByText('La membresía Básica no tiene costo: no necesitas un método de pago.')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Registrar Cuenta' }));
-    await user.click(within(await screen.findByRole('dialog', { name: 'Registrar Cuenta' })).getByRole('button', { name: 'Registrar' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Registrar Cuenta' })).getByRole('button', {
+        name: 'Registrar',
+      }),
+    );
 
     expect(await screen.findByRole('heading', { name: /Registro terminado/ })).toBeTruthy();
     const signUp = calls.find((call) => call.path === '/api/account/signup')!;
-    expect(signUp.body).toMatchObject({ plan: 'basic', name: 'Ana López', email: 'ana@example.com', phoneNumber: '+525512345678', country: 'México', city: 'Puebla', terms: true });
+    expect(signUp.body).toMatchObject({
+      plan: 'basic',
+      name: 'Ana López',
+      email: 'ana@example.com',
+      phoneNumber: '+525512345678',
+      country: 'México',
+      city: 'Puebla',
+      terms: true,
+    });
   }, 60_000);
 });

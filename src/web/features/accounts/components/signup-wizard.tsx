@@ -50,7 +50,17 @@ const emptyForm: SignUpInput = {
 };
 
 const stepTwoFields: FieldPath<SignUpInput>[] = [
-  'name', 'email', 'confirmEmail', 'phoneNumber', 'confirmPhoneNumber', 'password', 'confirmPassword', 'country', 'city', 'homeUniversity', 'terms',
+  'name',
+  'email',
+  'confirmEmail',
+  'phoneNumber',
+  'confirmPhoneNumber',
+  'password',
+  'confirmPassword',
+  'country',
+  'city',
+  'homeUniversity',
+  'terms',
 ];
 
 const signUpFailedSavingProfile = 'No se pudo crear usuario, contáctanos para resolver este problema';
@@ -70,7 +80,15 @@ export function SignUpWizard() {
     mode: 'onChange',
     defaultValues: emptyForm,
   });
-  const { register, control, formState: { errors }, setValue, trigger, setError, getValues } = form;
+  const {
+    register,
+    control,
+    formState: { errors },
+    setValue,
+    trigger,
+    setError,
+    getValues,
+  } = form;
   const plan = useWatch({ control, name: 'plan' });
   const email = useWatch({ control, name: 'email' });
   const emailTaken = takenEmail !== null && takenEmail === email.trim().toLowerCase();
@@ -138,11 +156,15 @@ export function SignUpWizard() {
           return;
         }
         if (error instanceof ApiError && error.code === 'VALIDATION' && error.fields) {
-          for (const [field, message] of Object.entries(error.fields)) setError(field as FieldPath<SignUpInput>, { message });
+          for (const [field, message] of Object.entries(error.fields))
+            setError(field as FieldPath<SignUpInput>, { message });
           setStep(1);
           return;
         }
-        if (error instanceof ApiError && (error.code === 'SIGNUP_USER_EXISTS' || error.code === 'SIGNUP_FAILED' || error.code === 'RATE_LIMITED')) {
+        if (
+          error instanceof ApiError &&
+          (error.code === 'SIGNUP_USER_EXISTS' || error.code === 'SIGNUP_FAILED' || error.code === 'RATE_LIMITED')
+        ) {
           showError({ message: error.message });
           return;
         }
@@ -158,7 +180,12 @@ export function SignUpWizard() {
       <Title order={1} ref={headingRef} tabIndex={-1} className={classes.heading}>
         Registro
       </Title>
-      <Stepper active={step} onStepClick={(index) => index < step && setStep(index)} size="sm" allowNextStepsSelect={false}>
+      <Stepper
+        active={step}
+        onStepClick={(index) => index < step && setStep(index)}
+        size="sm"
+        allowNextStepsSelect={false}
+      >
         <Stepper.Step label="Membresía" description="Elige tu plan">
           <Stack gap="md" mt="md">
             <Title order={2} size="h3">
@@ -203,10 +230,30 @@ export function SignUpWizard() {
               <Text size="sm">
                 Membresía elegida: <strong>{chosen.title}</strong> ({chosen.price})
               </Text>
-              <TextInput label="Nombre completo" withAsterisk autoComplete="name" error={errors.name?.message} {...register('name')} />
+              <TextInput
+                label="Nombre completo"
+                withAsterisk
+                autoComplete="name"
+                error={errors.name?.message}
+                {...register('name')}
+              />
               <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                <TextInput label="Correo electrónico" type="email" withAsterisk autoComplete="email" error={emailError} {...register('email', { deps: ['confirmEmail'] })} />
-                <TextInput label="Confirma tu correo electrónico" type="email" withAsterisk autoComplete="off" error={errors.confirmEmail?.message} {...register('confirmEmail')} />
+                <TextInput
+                  label="Correo electrónico"
+                  type="email"
+                  withAsterisk
+                  autoComplete="email"
+                  error={emailError}
+                  {...register('email', { deps: ['confirmEmail'] })}
+                />
+                <TextInput
+                  label="Confirma tu correo electrónico"
+                  type="email"
+                  withAsterisk
+                  autoComplete="off"
+                  error={errors.confirmEmail?.message}
+                  {...register('confirmEmail')}
+                />
               </SimpleGrid>
               <SimpleGrid cols={{ base: 1, sm: 2 }}>
                 <Controller
@@ -230,13 +277,32 @@ export function SignUpWizard() {
                   control={control}
                   name="confirmPhoneNumber"
                   render={({ field, fieldState }) => (
-                    <PhoneField label="Confirma tu teléfono" required value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={fieldState.error?.message} />
+                    <PhoneField
+                      label="Confirma tu teléfono"
+                      required
+                      value={field.value}
+                      onChange={field.onChange}
+                      onBlur={field.onBlur}
+                      error={fieldState.error?.message}
+                    />
                   )}
                 />
               </SimpleGrid>
               <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                <PasswordInput label="Contraseña" withAsterisk autoComplete="new-password" error={errors.password?.message} {...register('password', { deps: ['confirmPassword'] })} />
-                <PasswordInput label="Confirma tu contraseña" withAsterisk autoComplete="new-password" error={errors.confirmPassword?.message} {...register('confirmPassword')} />
+                <PasswordInput
+                  label="Contraseña"
+                  withAsterisk
+                  autoComplete="new-password"
+                  error={errors.password?.message}
+                  {...register('password', { deps: ['confirmPassword'] })}
+                />
+                <PasswordInput
+                  label="Confirma tu contraseña"
+                  withAsterisk
+                  autoComplete="new-password"
+                  error={errors.confirmPassword?.message}
+                  {...register('confirmPassword')}
+                />
               </SimpleGrid>
               <ProfileFields control={control} register={register} setValue={setValue} errors={errors} />
               <Checkbox
@@ -290,8 +356,15 @@ export function SignUpWizard() {
         </Stepper.Step>
       </Stepper>
 
-      <Modal opened={confirming} onClose={() => !signUp.isPending && setConfirming(false)} title="Registrar Cuenta" centered>
-        <Text>El registro de tu cuenta puede tardar unos momentos. Por favor no cierres el navegador hasta que termine.</Text>
+      <Modal
+        opened={confirming}
+        onClose={() => !signUp.isPending && setConfirming(false)}
+        title="Registrar Cuenta"
+        centered
+      >
+        <Text>
+          El registro de tu cuenta puede tardar unos momentos. Por favor no cierres el navegador hasta que termine.
+        </Text>
         <Group justify="flex-end" mt="lg">
           <Button variant="default" onClick={() => setConfirming(false)} disabled={signUp.isPending}>
             Cerrar

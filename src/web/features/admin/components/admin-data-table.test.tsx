@@ -73,7 +73,9 @@ describe('the console data table', () => {
   });
 
   it('searches without accents or case and starts again at page 1', async () => {
-    const { user } = renderWithApp(<ClientTable records={[...rows, { id: 'x', name: 'Cirugía ÓSEA', species: 'Perro', total: 1 }]} />);
+    const { user } = renderWithApp(
+      <ClientTable records={[...rows, { id: 'x', name: 'Cirugía ÓSEA', species: 'Perro', total: 1 }]} />,
+    );
     await user.click(screen.getByRole('button', { name: 'Siguiente' }));
     await user.type(screen.getByRole('searchbox', { name: 'Buscar' }), 'cirugia osea');
     expect(shownNames()).toEqual(['Cirugía ÓSEA']);

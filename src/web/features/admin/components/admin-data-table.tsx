@@ -26,7 +26,9 @@ function withRowLink<T>(columns: DataTableColumn<T>[], rowLink: CommonProps<T>['
   return columns.map((column) => {
     if (column.accessor !== rowLink.column) return column;
     const content = (record: T, index: number) =>
-      column.render ? column.render(record, index) : String((record as Record<string, unknown>)[column.accessor as string] ?? '');
+      column.render
+        ? column.render(record, index)
+        : String((record as Record<string, unknown>)[column.accessor as string] ?? '');
     return {
       ...column,
       render: (record: T, index: number) => (
@@ -104,7 +106,9 @@ function Table<T>(props: CommonProps<T> & { records: T[]; sort: SortState; onSor
       fetching={props.fetching}
       noRecordsText={messages.emptyTable}
       sortStatus={sortStatus}
-      onSortStatusChange={(status) => props.onSortChange({ column: String(status.columnAccessor), direction: status.direction })}
+      onSortStatusChange={(status) =>
+        props.onSortChange({ column: String(status.columnAccessor), direction: status.direction })
+      }
       onRowClick={rowLink ? ({ record }) => void navigate(rowLink.href(record)) : undefined}
     />
   );
@@ -114,7 +118,14 @@ function SearchBox({ value, onChange }: { value: string; onChange: (value: strin
   return (
     <Group justify="space-between" align="end" gap="sm">
       <Text size="sm">Mostrar {adminPageSize} registros</Text>
-      <TextInput label="Buscar" type="search" value={value} onChange={(event) => onChange(event.currentTarget.value)} w={260} maw="100%" />
+      <TextInput
+        label="Buscar"
+        type="search"
+        value={value}
+        onChange={(event) => onChange(event.currentTarget.value)}
+        w={260}
+        maw="100%"
+      />
     </Group>
   );
 }
@@ -142,7 +153,8 @@ function ClientTable<T>(props: ClientProps<T>) {
   const filtered = useMemo(() => {
     const needle = foldForSearch(search.trim());
     const matching = needle ? records.filter((record) => foldForSearch(searchText(record)).includes(needle)) : records;
-    const valueOf = (record: T) => (sortValue ? sortValue(record, sort.column) : String((record as Record<string, unknown>)[sort.column] ?? ''));
+    const valueOf = (record: T) =>
+      sortValue ? sortValue(record, sort.column) : String((record as Record<string, unknown>)[sort.column] ?? '');
     const sorted = [...matching].sort((a, b) => {
       const [x, y] = [valueOf(a), valueOf(b)];
       const order = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y), 'es');
@@ -175,7 +187,10 @@ function ClientTable<T>(props: ClientProps<T>) {
  * page, which goes back to 1 whenever the search or the sort changes. `props` spreads into a
  * `<AdminDataTable mode="server">`; `query` is what the list endpoint takes.
  */
-export function useServerTable<Column extends string>(initialSort: { column: Column; direction: 'asc' | 'desc' }, delay = 300) {
+export function useServerTable<Column extends string>(
+  initialSort: { column: Column; direction: 'asc' | 'desc' },
+  delay = 300,
+) {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), delay);
   const [sort, setSort] = useState<SortState>(initialSort);

@@ -2,7 +2,12 @@ import { Button, Group, Modal, Text } from '@mantine/core';
 import { messages } from '#shared/messages.ts';
 
 /** The spec's generic delete confirmation. */
-export function ConfirmDeleteModal(props: { opened: boolean; onCancel: () => void; onConfirm: () => void; loading?: boolean }) {
+export function ConfirmDeleteModal(props: {
+  opened: boolean;
+  onCancel: () => void;
+  onConfirm: () => void;
+  loading?: boolean;
+}) {
   return (
     <Modal opened={props.opened} onClose={props.onCancel} title="Eliminar" centered>
       <Text>{messages.deleteConfirmation}</Text>

@@ -36,7 +36,11 @@ describe('the console record form', () => {
   it("puts the server's field message on the field and stays on the form", async () => {
     stubApi({
       'PUT /api/admin/tags/*': () =>
-        errorAnswer(400, { code: 'VALIDATION', message: 'Revisa los campos marcados.', fields: { name: 'Ya existe una etiqueta con ese nombre.' } }),
+        errorAnswer(400, {
+          code: 'VALIDATION',
+          message: 'Revisa los campos marcados.',
+          fields: { name: 'Ya existe una etiqueta con ese nombre.' },
+        }),
     });
     const { user } = renderWithApp(<AdminTagFormPage />, { path: paths.adminTag, url: href.adminTag(), routes: list });
     await user.type(await screen.findByRole('textbox', { name: /Nombre/ }), 'Ortopedia');
@@ -50,7 +54,11 @@ describe('the console record form', () => {
       [`GET /api/admin/tags/${tagId}`]: () => ({ id: tagId, name: 'Ortopedia' }),
       [`DELETE /api/admin/tags/${tagId}`]: () => ({ ok: true }),
     });
-    const { user } = renderWithApp(<AdminTagFormPage />, { path: paths.adminTag, url: href.adminTag(tagId), routes: list });
+    const { user } = renderWithApp(<AdminTagFormPage />, {
+      path: paths.adminTag,
+      url: href.adminTag(tagId),
+      routes: list,
+    });
     expect(((await screen.findByRole('textbox', { name: /Nombre/ })) as HTMLInputElement).value).toBe('Ortopedia');
 
     await user.click(screen.getByRole('button', { name: 'Eliminar' }));
@@ -60,8 +68,12 @@ describe('the console record form', () => {
     expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
 
     await user.click(screen.getByRole('button', { name: 'Eliminar' }));
-    await user.click(within(await screen.findByRole('dialog', { name: 'Eliminar' })).getByRole('button', { name: 'Continuar' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Eliminar' })).getByRole('button', { name: 'Continuar' }),
+    );
     expect(await screen.findByRole('heading', { name: 'Lista de etiquetas' })).toBeTruthy();
-    expect(calls.filter((call) => call.method === 'DELETE')).toEqual([{ method: 'DELETE', path: `/api/admin/tags/${tagId}`, body: undefined }]);
+    expect(calls.filter((call) => call.method === 'DELETE')).toEqual([
+      { method: 'DELETE', path: `/api/admin/tags/${tagId}`, body: undefined },
+    ]);
   });
 });

@@ -51,11 +51,25 @@ export function useRecordForm<TInput extends FieldValues, TOutput>(options: {
     }
   }
 
-  return { onSubmit, onDelete, goBack, confirming, setConfirming, saving: save.isPending, deleting: remove?.isPending ?? false };
+  return {
+    onSubmit,
+    onDelete,
+    goBack,
+    confirming,
+    setConfirming,
+    saving: save.isPending,
+    deleting: remove?.isPending ?? false,
+  };
 }
 
 /** Eliminar (when editing), Cancelar and Guardar, with the spec's delete confirmation. */
-export function RecordFormButtons({ actions, canDelete }: { actions: ReturnType<typeof useRecordForm>; canDelete: boolean }) {
+export function RecordFormButtons({
+  actions,
+  canDelete,
+}: {
+  actions: ReturnType<typeof useRecordForm>;
+  canDelete: boolean;
+}) {
   return (
     <>
       <Group justify="flex-end" gap="sm">

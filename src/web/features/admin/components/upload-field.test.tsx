@@ -15,7 +15,9 @@ import { FormUploadField, UploadField } from './upload-field.tsx';
 /** Stands in for the browser's XMLHttpRequest, so a test drives the upload's progress and answer. */
 class FakeUpload {
   static last: FakeUpload | null = null;
-  upload: { onprogress: ((event: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = { onprogress: null };
+  upload: { onprogress: ((event: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = {
+    onprogress: null,
+  };
   onload: (() => void) | null = null;
   onerror: (() => void) | null = null;
   onabort: (() => void) | null = null;
@@ -84,7 +86,9 @@ describe('the upload field', () => {
     expect(within(dialog).getByText('0%')).toBeTruthy();
     upload.progress(42);
     expect(within(dialog).getByText('42%')).toBeTruthy();
-    expect(within(dialog).getByRole('progressbar', { name: 'Progreso de la carga' }).getAttribute('aria-valuenow')).toBe('42');
+    expect(
+      within(dialog).getByRole('progressbar', { name: 'Progreso de la carga' }).getAttribute('aria-valuenow'),
+    ).toBe('42');
 
     upload.answer(200, { key: 'events/1700000000_foto.png', kind: 'image' });
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Subiendo archivo' })).toBeNull());
@@ -95,7 +99,10 @@ describe('the upload field', () => {
   it('refuses a file of the wrong format or too large before sending anything', async () => {
     renderWithApp(<Field />);
     const user = userEvent.setup({ applyAccept: false, delay: null });
-    await user.upload(screen.getByLabelText('Imagen del evento'), new File(['%PDF'], 'guia.pdf', { type: 'application/pdf' }));
+    await user.upload(
+      screen.getByLabelText('Imagen del evento'),
+      new File(['%PDF'], 'guia.pdf', { type: 'application/pdf' }),
+    );
     expect(await screen.findByText(messages.invalidFileFormat)).toBeTruthy();
     await user.upload(screen.getByLabelText('Imagen del evento'), picture('enorme.png', 11 * 1024 * 1024));
     expect(await screen.findByText(errorMessages.PAYLOAD_TOO_LARGE.message)).toBeTruthy();
@@ -115,7 +122,9 @@ describe('the upload field', () => {
     const calls = stubApi({ 'POST /api/admin/uploads/discard': () => ({ ok: true }) });
     const { user } = renderWithApp(<Field />);
     await user.upload(screen.getByLabelText('Imagen del evento'), picture());
-    await user.click(within(await screen.findByRole('dialog', { name: 'Subiendo archivo' })).getByRole('button', { name: 'Cancelar' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Subiendo archivo' })).getByRole('button', { name: 'Cancelar' }),
+    );
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Subiendo archivo' })).toBeNull());
     expect(changes).toEqual([]);
     expect(screen.getByText('Ningún archivo seleccionado')).toBeTruthy();
@@ -124,7 +133,11 @@ describe('the upload field', () => {
     FakeUpload.last!.answer(200, { key: 'events/1700000001_otra.png', kind: 'image' });
     await user.click(await screen.findByRole('button', { name: 'Descartar: Imagen del evento' }));
     expect(changes).toEqual(['events/1700000001_otra.png', null]);
-    await waitFor(() => expect(calls).toEqual([{ method: 'POST', path: '/api/admin/uploads/discard', body: { key: 'events/1700000001_otra.png' } }]));
+    await waitFor(() =>
+      expect(calls).toEqual([
+        { method: 'POST', path: '/api/admin/uploads/discard', body: { key: 'events/1700000001_otra.png' } },
+      ]),
+    );
   });
 });
 
@@ -137,8 +150,22 @@ function EventFilesForm() {
   const pending = usePendingUploads();
   return (
     <form onSubmit={form.handleSubmit((values) => void submitted.push(values))} noValidate>
-      <FormUploadField form={form} name="image" label="Imagen del evento" target="event-image" required pending={pending} />
-      <FormUploadField form={form} name="pdf" empty={null} label="PDF del evento" target="event-pdf" pending={pending} />
+      <FormUploadField
+        form={form}
+        name="image"
+        label="Imagen del evento"
+        target="event-image"
+        required
+        pending={pending}
+      />
+      <FormUploadField
+        form={form}
+        name="pdf"
+        empty={null}
+        label="PDF del evento"
+        target="event-pdf"
+        pending={pending}
+      />
       <button type="submit">Guardar</button>
     </form>
   );

@@ -65,8 +65,10 @@ export function UploadField(props: UploadFieldProps) {
       onChange(key);
     } catch (error) {
       if (error instanceof DOMException && error.name === 'AbortError') return;
-      if (error instanceof ApiError && (error.code === 'FILE_FORMAT' || error.code === 'PAYLOAD_TOO_LARGE')) setLocalError(error.message);
-      else if (error instanceof ApiError && error.code === 'CAPTIONS_INVALID') setLocalError(error.fields?.file ?? error.message);
+      if (error instanceof ApiError && (error.code === 'FILE_FORMAT' || error.code === 'PAYLOAD_TOO_LARGE'))
+        setLocalError(error.message);
+      else if (error instanceof ApiError && error.code === 'CAPTIONS_INVALID')
+        setLocalError(error.fields?.file ?? error.message);
       else showAppError(error);
     } finally {
       handle.current = null;
@@ -113,10 +115,25 @@ export function UploadField(props: UploadFieldProps) {
           )}
         </Group>
         {props.preview && value && isImageKey(value) ? (
-          <Image src={mediaPath(value)} alt={`Vista previa: ${label}`} h={120} w="auto" fit="contain" radius="sm" style={{ alignSelf: 'flex-start' }} />
+          <Image
+            src={mediaPath(value)}
+            alt={`Vista previa: ${label}`}
+            h={120}
+            w="auto"
+            fit="contain"
+            radius="sm"
+            style={{ alignSelf: 'flex-start' }}
+          />
         ) : null}
       </Stack>
-      <Modal opened={percent !== null} onClose={() => handle.current?.abort()} title="Subiendo archivo" centered withCloseButton={false} closeOnClickOutside={false}>
+      <Modal
+        opened={percent !== null}
+        onClose={() => handle.current?.abort()}
+        title="Subiendo archivo"
+        centered
+        withCloseButton={false}
+        closeOnClickOutside={false}
+      >
         <Stack>
           <Progress value={percent ?? 0} aria-label="Progreso de la carga" />
           <Text ta="center" fw={600}>

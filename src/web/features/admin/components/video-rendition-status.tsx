@@ -16,7 +16,8 @@ export function VideoRenditionStatus({ videoKey, saved }: { videoKey: string; sa
         .then((body) => body.items[0] ?? null),
     enabled: saved,
     // follows the job while it runs; stops asking once it is ready or failed
-    refetchInterval: (query) => (query.state.data?.status === 'pending' || query.state.data?.status === 'processing' ? 2000 : false),
+    refetchInterval: (query) =>
+      query.state.data?.status === 'pending' || query.state.data?.status === 'processing' ? 2000 : false,
   });
   const prepare = useMutation({
     mutationFn: () => api.post<unknown>('/api/admin/video-renditions', { key: videoKey }),
@@ -71,7 +72,13 @@ export function VideoRenditionStatus({ videoKey, saved }: { videoKey: string; sa
         {item.error ?? 'No se pudieron preparar las versiones.'}
       </Text>
       <Group>
-        <Button size="compact-xs" variant="light" color="red" onClick={() => prepare.mutate()} loading={prepare.isPending}>
+        <Button
+          size="compact-xs"
+          variant="light"
+          color="red"
+          onClick={() => prepare.mutate()}
+          loading={prepare.isPending}
+        >
           Reintentar
         </Button>
       </Group>

@@ -6,7 +6,13 @@ import type { CatalogFilterKind } from '#shared/catalog/catalog.schemas.ts';
 import { messages } from '#shared/messages.ts';
 import { useCurrentUser } from '#web/features/accounts/current-user.api.ts';
 import { useCatalogFilters } from '#web/features/catalog/catalog.api.ts';
-import { catalogViewHref, isActiveFilter, withFilter, withUnwatched, type CatalogView } from '#shared/catalog/catalog-url.ts';
+import {
+  catalogViewHref,
+  isActiveFilter,
+  withFilter,
+  withUnwatched,
+  type CatalogView,
+} from '#shared/catalog/catalog-url.ts';
 
 type Option = { label: string; value: string | null };
 

@@ -8,7 +8,9 @@ function maskChapterTime(text: string): string {
   return `${digits[0]}:${digits.slice(1, 3)}:${digits.slice(3)}`;
 }
 
-export function ChapterTimeInput(props: Omit<TextInputProps, 'onChange' | 'value'> & { value: string; onChange: (value: string) => void }) {
+export function ChapterTimeInput(
+  props: Omit<TextInputProps, 'onChange' | 'value'> & { value: string; onChange: (value: string) => void },
+) {
   const { value, onChange, ...rest } = props;
   return (
     <TextInput

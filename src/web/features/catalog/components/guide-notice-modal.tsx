@@ -4,7 +4,15 @@ import { messages } from '#shared/messages.ts';
 import { paths } from '#web/paths.ts';
 
 /** 'Aviso': the guide needs a Premium membership; Obtener goes to sign-up for a guest, to the profile for a member. */
-export function GuideNoticeModal({ opened, onClose, isGuest }: { opened: boolean; onClose: () => void; isGuest: boolean }) {
+export function GuideNoticeModal({
+  opened,
+  onClose,
+  isGuest,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  isGuest: boolean;
+}) {
   return (
     <Modal opened={opened} onClose={onClose} title="Aviso" centered>
       <Text>{messages.guideNeedsPremium}</Text>

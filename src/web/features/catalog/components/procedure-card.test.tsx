@@ -33,7 +33,9 @@ describe('a catalogue card picture', () => {
     const { user } = renderWithApp(<Page />);
     expect(screen.queryByRole('img', { name: 'Vista previa de Ovariohisterectomía en perra' })).toBeNull();
     await user.click(screen.getByRole('button', { name: 'soltar' }));
-    expect(screen.getByRole('img', { name: 'Vista previa de Ovariohisterectomía en perra' }).getAttribute('src')).toBe(procedure.previewUrl);
+    expect(screen.getByRole('img', { name: 'Vista previa de Ovariohisterectomía en perra' }).getAttribute('src')).toBe(
+      procedure.previewUrl,
+    );
   });
 
   it('tells the page once its picture has loaded or failed', () => {

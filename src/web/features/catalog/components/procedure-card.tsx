@@ -25,7 +25,15 @@ type Props = {
 
 /** A catalogue card: preview, name, species, tags, a clamped description, the premium lock and a member's marks. */
 export function ProcedureCard(props: Props) {
-  const { procedure, headingLevel = 3, eager = false, pictureWaits = false, onPictureSettled, footer, sizes = catalogCardSizes } = props;
+  const {
+    procedure,
+    headingLevel = 3,
+    eager = false,
+    pictureWaits = false,
+    onPictureSettled,
+    footer,
+    sizes = catalogCardSizes,
+  } = props;
   const srcSet = pictureSrcSet(procedure.previewUrl);
   return (
     <Card withBorder radius="md" padding="md" className={classes.card} component="article">
@@ -64,7 +72,12 @@ export function ProcedureCard(props: Props) {
         {procedure.isFavorite !== undefined && (
           <div className={classes.favorite}>
             <Suspense fallback={null}>
-              <FavoriteButton procedureId={procedure.id} procedureName={procedure.name} isFavorite={procedure.isFavorite} size="md" />
+              <FavoriteButton
+                procedureId={procedure.id}
+                procedureName={procedure.name}
+                isFavorite={procedure.isFavorite}
+                size="md"
+              />
             </Suspense>
           </div>
         )}

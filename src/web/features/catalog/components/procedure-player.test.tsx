@@ -6,7 +6,12 @@ import { renderWithApp } from '#web/testing/render.tsx';
 import type { PlayRequest } from './procedure-video.tsx';
 
 // the real player is Vidstack with hls.js: what matters here is when it loads and what it is asked to do
-const player = vi.hoisted(() => ({ loads: 0, hlsLoads: 0, requests: [] as PlayRequest[], props: null as Record<string, unknown> | null }));
+const player = vi.hoisted(() => ({
+  loads: 0,
+  hlsLoads: 0,
+  requests: [] as PlayRequest[],
+  props: null as Record<string, unknown> | null,
+}));
 vi.mock('./procedure-video.tsx', () => {
   player.loads += 1;
   return {
@@ -32,7 +37,13 @@ const chapters = [
 
 function renderPlayer(props: { hlsSrc?: string; controlsRef?: React.Ref<Controls> } = {}) {
   return renderWithApp(
-    <ProcedurePlayer src="/media/p/demo.mp4" poster="/media/p/preview.jpg" title="Cesárea en perra" chapters={chapters} {...props} />,
+    <ProcedurePlayer
+      src="/media/p/demo.mp4"
+      poster="/media/p/preview.jpg"
+      title="Cesárea en perra"
+      chapters={chapters}
+      {...props}
+    />,
   );
 }
 
@@ -74,7 +85,12 @@ describe('the procedure player', () => {
     await screen.findByRole('region', { name: 'Reproductor' });
     expect(player.requests).toEqual([{ at: 75, focus: false }]);
     await user.click(screen.getByRole('button', { name: /Abordaje/ }));
-    await waitFor(() => expect(player.requests).toEqual([{ at: 75, focus: false }, { at: 0, focus: false }]));
+    await waitFor(() =>
+      expect(player.requests).toEqual([
+        { at: 75, focus: false },
+        { at: 0, focus: false },
+      ]),
+    );
   });
 
   it('lets the page resume before the player exists: playFrom mounts it there and moves the focus into it', async () => {

@@ -20,7 +20,9 @@ const ProcedureVideo = lazy(() => loadVideo().then((module) => ({ default: modul
 // with a ladder, hls.js is fetched beside the player rather than after it, and handed to it
 const ProcedureVideoWithHls = lazy(() =>
   Promise.all([loadVideo(), loadHls()]).then(([module, hls]) => ({
-    default: (props: ComponentProps<typeof module.ProcedureVideo>) => <module.ProcedureVideo {...props} hls={hls.default} />,
+    default: (props: ComponentProps<typeof module.ProcedureVideo>) => (
+      <module.ProcedureVideo {...props} hls={hls.default} />
+    ),
   })),
 );
 
@@ -47,7 +49,11 @@ export function ProcedurePlayer(props: {
   const { title, poster = null, chapters, captions = [], hlsSrc = null } = props;
   // null until the person plays, seeks or resumes; each request is a new object the player acts on
   const [request, setRequest] = useState<PlayRequest | null>(null);
-  const [dataSaver, setDataSaver] = useLocalStorage({ key: storageKeys.dataSaver, defaultValue: false, getInitialValueInEffect: false });
+  const [dataSaver, setDataSaver] = useLocalStorage({
+    key: storageKeys.dataSaver,
+    defaultValue: false,
+    getInitialValueInEffect: false,
+  });
 
   const playFrom = (seconds: number | null, focus: boolean) => setRequest({ at: seconds, focus });
   const Video = hlsSrc ? ProcedureVideoWithHls : ProcedureVideo;
@@ -72,7 +78,11 @@ export function ProcedurePlayer(props: {
           />
         </Suspense>
       ) : (
-        <PlayerFacade poster={poster} onPlay={() => playFrom(null, true)} onIntent={() => void (hlsSrc ? Promise.all([loadVideo(), loadHls()]) : loadVideo())} />
+        <PlayerFacade
+          poster={poster}
+          onPlay={() => playFrom(null, true)}
+          onIntent={() => void (hlsSrc ? Promise.all([loadVideo(), loadHls()]) : loadVideo())}
+        />
       )}
       {hlsSrc && (
         <Switch
@@ -110,7 +120,9 @@ function PlayerFacade(props: { poster: string | null; onPlay?: () => void; onInt
   const prefetch = props.onIntent;
   return (
     <div className={`${classes.player} ${classes.facade}`}>
-      {props.poster && <img className={classes.poster} src={props.poster} alt="" fetchPriority="high" decoding="async" />}
+      {props.poster && (
+        <img className={classes.poster} src={props.poster} alt="" fetchPriority="high" decoding="async" />
+      )}
       <button
         type="button"
         className={classes.play}

@@ -1,7 +1,20 @@
 import '@vidstack/react/player/styles/default/theme.css';
 import '@vidstack/react/player/styles/default/layouts/video.css';
-import { isHLSProvider, isVideoProvider, MediaPlayer, MediaProvider, Track, type MediaPlayerInstance, type MediaProviderAdapter, type PlayerSrc } from '@vidstack/react';
-import { DefaultVideoLayout, defaultLayoutIcons, type DefaultLayoutTranslations } from '@vidstack/react/player/layouts/default';
+import {
+  isHLSProvider,
+  isVideoProvider,
+  MediaPlayer,
+  MediaProvider,
+  Track,
+  type MediaPlayerInstance,
+  type MediaProviderAdapter,
+  type PlayerSrc,
+} from '@vidstack/react';
+import {
+  DefaultVideoLayout,
+  defaultLayoutIcons,
+  type DefaultLayoutTranslations,
+} from '@vidstack/react/player/layouts/default';
 import { useMergedRef } from '@mantine/hooks';
 import { useEffect, useMemo, useRef, useState, type HTMLAttributes, type Ref } from 'react';
 import type { CaptionTrack } from '#shared/catalog/catalog.schemas.ts';
@@ -112,7 +125,13 @@ export function ProcedureVideo(props: {
   // hls.js starts loading where the first request starts
   const startAt = useRef(request.at);
   const sources = useMemo<PlayerSrc>(
-    () => (hlsSrc ? [{ src: hlsSrc, type: 'application/x-mpegurl' as const }, { src, type: mimeOf(src) }] : { src, type: mimeOf(src) }),
+    () =>
+      hlsSrc
+        ? [
+            { src: hlsSrc, type: 'application/x-mpegurl' as const },
+            { src, type: mimeOf(src) },
+          ]
+        : { src, type: mimeOf(src) },
     [hlsSrc, src],
   );
 
@@ -149,9 +168,12 @@ export function ProcedureVideo(props: {
     if (chapters.length === 0 || duration <= 0) return null;
     return URL.createObjectURL(new Blob([buildChaptersVtt(chapters, duration)], { type: 'text/vtt' }));
   }, [chapters, duration]);
-  useEffect(() => () => {
-    if (vttUrl) URL.revokeObjectURL(vttUrl);
-  }, [vttUrl]);
+  useEffect(
+    () => () => {
+      if (vttUrl) URL.revokeObjectURL(vttUrl);
+    },
+    [vttUrl],
+  );
 
   return (
     <>
@@ -172,10 +194,22 @@ export function ProcedureVideo(props: {
         <MediaProvider mediaProps={hlsSrc ? idleVideo : undefined}>
           {vttUrl && <Track kind="chapters" src={vttUrl} type="vtt" lang="es" label="Secciones" default />}
           {captions.map((caption) => (
-            <Track key={caption.url} kind="subtitles" src={caption.url} type="vtt" lang={caption.language} label={caption.label} />
+            <Track
+              key={caption.url}
+              kind="subtitles"
+              src={caption.url}
+              type="vtt"
+              lang={caption.language}
+              label={caption.label}
+            />
           ))}
         </MediaProvider>
-        <DefaultVideoLayout icons={defaultLayoutIcons} translations={spanish} noScrubGesture slots={{ googleCastButton: null }} />
+        <DefaultVideoLayout
+          icons={defaultLayoutIcons}
+          translations={spanish}
+          noScrubGesture
+          slots={{ googleCastButton: null }}
+        />
       </MediaPlayer>
       {recovery.failed && <PlaybackStoppedAlert onRetry={recovery.retry} />}
     </>

@@ -26,7 +26,8 @@ export function ExpiryWarningNotice() {
       <Stack gap="xs">
         {warnings.map((warning) => (
           <Text key={warning.classroomId}>
-            El aula <strong>{warning.title}</strong> expira en {warning.timeLeft}. Después de esa fecha ya no podrás ver sus videos.
+            El aula <strong>{warning.title}</strong> expira en {warning.timeLeft}. Después de esa fecha ya no podrás ver
+            sus videos.
           </Text>
         ))}
       </Stack>

@@ -1,6 +1,24 @@
-import { Alert, Badge, Button, FileButton, Group, Modal, ScrollArea, Stack, Switch, Table, Text, Textarea } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  FileButton,
+  Group,
+  Modal,
+  ScrollArea,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  Textarea,
+} from '@mantine/core';
 import { useState } from 'react';
-import type { ClassroomMember, ImportInput, ImportPreview, ImportStatus } from '#shared/classrooms/classrooms.schemas.ts';
+import type {
+  ClassroomMember,
+  ImportInput,
+  ImportPreview,
+  ImportStatus,
+} from '#shared/classrooms/classrooms.schemas.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 
 type Props = {
@@ -94,11 +112,14 @@ export function ImportMembersModal({ opened, onClose, preview, onAdd, addLabel }
       {!result ? (
         <Stack>
           <Text size="sm">
-            Sube un archivo CSV o xlsx con una dirección de correo por fila, o pega las direcciones (una por línea). Antes de agregar verás qué
-            direcciones corresponden a una cuenta y cuáles no.
+            Sube un archivo CSV o xlsx con una dirección de correo por fila, o pega las direcciones (una por línea).
+            Antes de agregar verás qué direcciones corresponden a una cuenta y cuáles no.
           </Text>
           <Group>
-            <FileButton onChange={onFile} accept=".csv,.txt,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet">
+            <FileButton
+              onChange={onFile}
+              accept=".csv,.txt,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+            >
               {(buttonProps) => (
                 <Button {...buttonProps} variant="default" loading={checking}>
                   Seleccionar archivo CSV o xlsx
@@ -106,7 +127,11 @@ export function ImportMembersModal({ opened, onClose, preview, onAdd, addLabel }
               )}
             </FileButton>
           </Group>
-          {fileError ? <Text c="red" size="sm">{fileError}</Text> : null}
+          {fileError ? (
+            <Text c="red" size="sm">
+              {fileError}
+            </Text>
+          ) : null}
           <Textarea
             label="Direcciones de correo"
             placeholder={'alumna@universidad.mx\nalumno@universidad.mx'}
@@ -129,9 +154,15 @@ export function ImportMembersModal({ opened, onClose, preview, onAdd, addLabel }
         <Stack>
           <Alert color={result.matched.length > 0 ? 'green' : 'yellow'} role="status">
             {result.matched.length === 1 ? 'Se agregará 1 usuario' : `Se agregarán ${result.matched.length} usuarios`}
-            {skipped > 0 ? `; ${skipped} ${skipped === 1 ? 'línea no se agregará' : 'líneas no se agregarán'} (ver motivo).` : '.'}
+            {skipped > 0
+              ? `; ${skipped} ${skipped === 1 ? 'línea no se agregará' : 'líneas no se agregarán'} (ver motivo).`
+              : '.'}
           </Alert>
-          <Switch label="Mostrar solo las líneas que no se agregarán" checked={onlyProblems} onChange={(event) => setOnlyProblems(event.currentTarget.checked)} />
+          <Switch
+            label="Mostrar solo las líneas que no se agregarán"
+            checked={onlyProblems}
+            onChange={(event) => setOnlyProblems(event.currentTarget.checked)}
+          />
           <ScrollArea.Autosize mah={360} type="auto">
             <Table striped withTableBorder aria-label="Resultado de la importación">
               <Table.Thead>

@@ -28,7 +28,8 @@ export function SelectableTable<T extends { id: string }>(props: Props<T>) {
   const filtered = useMemo(() => {
     const needle = foldForSearch(search.trim());
     return records.filter(
-      (record) => (!onlySelected || selected.has(record.id)) && (!needle || foldForSearch(searchText(record)).includes(needle)),
+      (record) =>
+        (!onlySelected || selected.has(record.id)) && (!needle || foldForSearch(searchText(record)).includes(needle)),
     );
   }, [records, search, onlySelected, selected, searchText]);
   const lastPage = Math.max(1, Math.ceil(filtered.length / pageSize));
@@ -50,7 +51,11 @@ export function SelectableTable<T extends { id: string }>(props: Props<T>) {
           maw="100%"
         />
         <Group gap="md">
-          <Checkbox label="Mostrar solo seleccionados" checked={onlySelected} onChange={(event) => setOnlySelected(event.currentTarget.checked)} />
+          <Checkbox
+            label="Mostrar solo seleccionados"
+            checked={onlySelected}
+            onChange={(event) => setOnlySelected(event.currentTarget.checked)}
+          />
           <Text size="sm" aria-live="polite">
             {selected.size} seleccionados
           </Text>
@@ -73,7 +78,9 @@ export function SelectableTable<T extends { id: string }>(props: Props<T>) {
           for (const record of rows) next.add(record.id);
           onChange([...next]);
         }}
-        getRecordSelectionCheckboxProps={(record) => ({ 'aria-label': `Seleccionar ${searchText(record).split('\n')[0]}` })}
+        getRecordSelectionCheckboxProps={(record) => ({
+          'aria-label': `Seleccionar ${searchText(record).split('\n')[0]}`,
+        })}
         allRecordsSelectionCheckboxProps={{ 'aria-label': 'Seleccionar todos' }}
         totalRecords={filtered.length}
         recordsPerPage={pageSize}

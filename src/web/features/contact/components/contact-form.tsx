@@ -61,9 +61,23 @@ export function ContactForm() {
     <form onSubmit={onSubmit} noValidate aria-label="Formulario de contacto">
       <Stack gap="md">
         <TextInput label="Nombre" autoComplete="name" withAsterisk error={errors.name?.message} {...field('name')} />
-        <TextInput label="Correo electrónico" type="email" autoComplete="email" withAsterisk error={errors.email?.message} {...field('email')} />
+        <TextInput
+          label="Correo electrónico"
+          type="email"
+          autoComplete="email"
+          withAsterisk
+          error={errors.email?.message}
+          {...field('email')}
+        />
         <TextInput label="Asunto" withAsterisk error={errors.subject?.message} {...field('subject')} />
-        <Textarea label="Mensaje" withAsterisk autosize minRows={5} error={errors.message?.message} {...field('message')} />
+        <Textarea
+          label="Mensaje"
+          withAsterisk
+          autosize
+          minRows={5}
+          error={errors.message?.message}
+          {...field('message')}
+        />
         {status === 'sending' && (
           <Alert color="blue" variant="light" role="status">
             {messages.contactSending}

@@ -31,16 +31,21 @@ const keys = {
 /** Any change can show in the list, the tabs, the statistics and the member pages: refresh them all. */
 function useInvalidate() {
   const queryClient = useQueryClient();
-  return () =>
-    queryClient.invalidateQueries({ queryKey: keys.all });
+  return () => queryClient.invalidateQueries({ queryKey: keys.all });
 }
 
 export function useAdminDiplomas() {
-  return useQuery({ queryKey: [...keys.admin(), 'list'], queryFn: () => api.get<Items<AdminDiplomaRow>>('/api/admin/diplomas').then((body) => body.items) });
+  return useQuery({
+    queryKey: [...keys.admin(), 'list'],
+    queryFn: () => api.get<Items<AdminDiplomaRow>>('/api/admin/diplomas').then((body) => body.items),
+  });
 }
 
 export function useDiplomaOptions() {
-  return useQuery({ queryKey: [...keys.admin(), 'options'], queryFn: () => api.get<DiplomaOptions>('/api/admin/diplomas/options') });
+  return useQuery({
+    queryKey: [...keys.admin(), 'options'],
+    queryFn: () => api.get<DiplomaOptions>('/api/admin/diplomas/options'),
+  });
 }
 
 export function useAdminDiploma(id: string, enabled = true) {
@@ -49,7 +54,10 @@ export function useAdminDiploma(id: string, enabled = true) {
 
 export function useSaveDiploma(id: string) {
   const invalidate = useInvalidate();
-  return useMutation({ mutationFn: (input: DiplomaInput) => api.put<AdminDiploma>(base(id), input), onSuccess: invalidate });
+  return useMutation({
+    mutationFn: (input: DiplomaInput) => api.put<AdminDiploma>(base(id), input),
+    onSuccess: invalidate,
+  });
 }
 
 export function useSetDiplomaActive() {
@@ -68,24 +76,33 @@ export function useDeleteDiploma() {
 // ---------- videos ----------
 
 export function useDiplomaVideos(id: string) {
-  return useQuery({ queryKey: [...keys.one(id), 'videos'], queryFn: () => api.get<Items<AdminDiplomaVideo>>(`${base(id)}/videos`).then((body) => body.items) });
+  return useQuery({
+    queryKey: [...keys.one(id), 'videos'],
+    queryFn: () => api.get<Items<AdminDiplomaVideo>>(`${base(id)}/videos`).then((body) => body.items),
+  });
 }
 
 export function useVideoActions(id: string) {
   const invalidate = useInvalidate();
   const options = { onSuccess: invalidate };
   return {
-    link: useMutation({ mutationFn: (procedureId: string) => api.post(`${base(id)}/videos`, { procedureId }), ...options }),
+    link: useMutation({
+      mutationFn: (procedureId: string) => api.post(`${base(id)}/videos`, { procedureId }),
+      ...options,
+    }),
     save: useMutation({
-      mutationFn: ({ videoId, input }: { videoId: string; input: OwnVideoInput }) => api.put(`${base(id)}/videos/${videoId}`, input),
+      mutationFn: ({ videoId, input }: { videoId: string; input: OwnVideoInput }) =>
+        api.put(`${base(id)}/videos/${videoId}`, input),
       ...options,
     }),
     setActive: useMutation({
-      mutationFn: ({ videoId, isActive }: { videoId: string; isActive: boolean }) => api.put(`${base(id)}/videos/${videoId}/active`, { isActive }),
+      mutationFn: ({ videoId, isActive }: { videoId: string; isActive: boolean }) =>
+        api.put(`${base(id)}/videos/${videoId}/active`, { isActive }),
       ...options,
     }),
     move: useMutation({
-      mutationFn: ({ videoId, direction }: { videoId: string; direction: 'up' | 'down' }) => api.post(`${base(id)}/videos/${videoId}/move`, { direction }),
+      mutationFn: ({ videoId, direction }: { videoId: string; direction: 'up' | 'down' }) =>
+        api.post(`${base(id)}/videos/${videoId}/move`, { direction }),
       ...options,
     }),
     remove: useMutation({ mutationFn: (videoId: string) => api.delete(`${base(id)}/videos/${videoId}`), ...options }),
@@ -95,16 +112,24 @@ export function useVideoActions(id: string) {
 // ---------- exams ----------
 
 export function useDiplomaExams(id: string) {
-  return useQuery({ queryKey: [...keys.one(id), 'exams'], queryFn: () => api.get<Items<AdminExam>>(`${base(id)}/exams`).then((body) => body.items) });
+  return useQuery({
+    queryKey: [...keys.one(id), 'exams'],
+    queryFn: () => api.get<Items<AdminExam>>(`${base(id)}/exams`).then((body) => body.items),
+  });
 }
 
 export function useExamActions(id: string) {
   const invalidate = useInvalidate();
   const options = { onSuccess: invalidate };
   return {
-    save: useMutation({ mutationFn: ({ examId, input }: { examId: string; input: ExamInput }) => api.put(`${base(id)}/exams/${examId}`, input), ...options }),
+    save: useMutation({
+      mutationFn: ({ examId, input }: { examId: string; input: ExamInput }) =>
+        api.put(`${base(id)}/exams/${examId}`, input),
+      ...options,
+    }),
     setActive: useMutation({
-      mutationFn: ({ examId, isActive }: { examId: string; isActive: boolean }) => api.put(`${base(id)}/exams/${examId}/active`, { isActive }),
+      mutationFn: ({ examId, isActive }: { examId: string; isActive: boolean }) =>
+        api.put(`${base(id)}/exams/${examId}/active`, { isActive }),
       ...options,
     }),
     remove: useMutation({ mutationFn: (examId: string) => api.delete(`${base(id)}/exams/${examId}`), ...options }),
@@ -127,7 +152,8 @@ export function useDiplomaUsers(scope: UserListApi, id: string) {
 export function useAssignDiplomaUser(scope: UserListApi, id: string) {
   const invalidate = useInvalidate();
   return useMutation({
-    mutationFn: ({ userId, assigned }: { userId: string; assigned: boolean }) => api.put(`${usersBase(scope, id)}/${encodeURIComponent(userId)}`, { assigned }),
+    mutationFn: ({ userId, assigned }: { userId: string; assigned: boolean }) =>
+      api.put(`${usersBase(scope, id)}/${encodeURIComponent(userId)}`, { assigned }),
     onSuccess: invalidate,
   });
 }
@@ -135,21 +161,33 @@ export function useAssignDiplomaUser(scope: UserListApi, id: string) {
 // ---------- statistics and preview ----------
 
 export function useDiplomaStatistics(id: string) {
-  return useQuery({ queryKey: [...keys.one(id), 'statistics'], queryFn: () => api.get<DiplomaStatistics>(`${base(id)}/statistics`) });
+  return useQuery({
+    queryKey: [...keys.one(id), 'statistics'],
+    queryFn: () => api.get<DiplomaStatistics>(`${base(id)}/statistics`),
+  });
 }
 
 export function useDiplomaPreview(id: string) {
-  return useQuery({ queryKey: [...keys.one(id), 'preview'], queryFn: () => api.get<DiplomaPreview>(`${base(id)}/preview`) });
+  return useQuery({
+    queryKey: [...keys.one(id), 'preview'],
+    queryFn: () => api.get<DiplomaPreview>(`${base(id)}/preview`),
+  });
 }
 
 // ---------- diploma administrators ----------
 
 export function useManagedDiplomas() {
-  return useQuery({ queryKey: [...keys.managed(), 'list'], queryFn: () => api.get<Items<ManagedDiploma>>('/api/diploma-admin/diplomas').then((body) => body.items) });
+  return useQuery({
+    queryKey: [...keys.managed(), 'list'],
+    queryFn: () => api.get<Items<ManagedDiploma>>('/api/diploma-admin/diplomas').then((body) => body.items),
+  });
 }
 
 export function useManagedDiploma(id: string) {
-  return useQuery({ queryKey: [...keys.managed(), id], queryFn: () => api.get<ManagedDiploma>(`/api/diploma-admin/diplomas/${encodeURIComponent(id)}`) });
+  return useQuery({
+    queryKey: [...keys.managed(), id],
+    queryFn: () => api.get<ManagedDiploma>(`/api/diploma-admin/diplomas/${encodeURIComponent(id)}`),
+  });
 }
 
 // ---------- certificates ----------
@@ -157,7 +195,8 @@ export function useManagedDiploma(id: string) {
 export function useDiplomaCertificates(id: string) {
   return useQuery({
     queryKey: keys.certificates(id),
-    queryFn: () => api.get<z.infer<typeof adminCertificateListSchema>>(`${base(id)}/certificates`).then((body) => body.items),
+    queryFn: () =>
+      api.get<z.infer<typeof adminCertificateListSchema>>(`${base(id)}/certificates`).then((body) => body.items),
   });
 }
 

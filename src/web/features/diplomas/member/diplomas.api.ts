@@ -22,7 +22,8 @@ const keys = {
   verification: (code: string) => [...keys.all, 'verify', code] as const,
 };
 
-export const certificatePdfUrl = (diplomaId: string) => `/api/diplomas/${encodeURIComponent(diplomaId)}/certificate.pdf`;
+export const certificatePdfUrl = (diplomaId: string) =>
+  `/api/diplomas/${encodeURIComponent(diplomaId)}/certificate.pdf`;
 
 export function useMyDiplomas() {
   return useQuery({
@@ -34,7 +35,8 @@ export function useMyDiplomas() {
 export function useSalesPage(id: string) {
   return useQuery({
     queryKey: keys.salesPage(id),
-    queryFn: ({ signal }) => api.get<DiplomaSalesPage>(`/api/diplomas/${encodeURIComponent(id)}/sales-page`, { signal }),
+    queryFn: ({ signal }) =>
+      api.get<DiplomaSalesPage>(`/api/diplomas/${encodeURIComponent(id)}/sales-page`, { signal }),
     retry: false,
   });
 }
@@ -50,7 +52,8 @@ export function useCourse(id: string) {
 export function useExam(id: string, examId: string | null) {
   return useQuery({
     queryKey: keys.exam(id, examId ?? ''),
-    queryFn: ({ signal }) => api.get<ExamView>(`/api/diplomas/${encodeURIComponent(id)}/exams/${encodeURIComponent(examId!)}`, { signal }),
+    queryFn: ({ signal }) =>
+      api.get<ExamView>(`/api/diplomas/${encodeURIComponent(id)}/exams/${encodeURIComponent(examId!)}`, { signal }),
     enabled: examId !== null,
     retry: false,
   });
@@ -58,13 +61,20 @@ export function useExam(id: string, examId: string | null) {
 
 function useRefreshCourse(id: string) {
   const queryClient = useQueryClient();
-  return () => Promise.all([queryClient.invalidateQueries({ queryKey: keys.course(id) }), queryClient.invalidateQueries({ queryKey: keys.list() })]);
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: keys.course(id) }),
+      queryClient.invalidateQueries({ queryKey: keys.list() }),
+    ]);
 }
 
 export function useCompleteVideo(id: string) {
   const refresh = useRefreshCourse(id);
   return useMutation({
-    mutationFn: (videoId: string) => api.post<{ progressPercent: number }>(`/api/diplomas/${encodeURIComponent(id)}/videos/${encodeURIComponent(videoId)}/complete`),
+    mutationFn: (videoId: string) =>
+      api.post<{ progressPercent: number }>(
+        `/api/diplomas/${encodeURIComponent(id)}/videos/${encodeURIComponent(videoId)}/complete`,
+      ),
     onSuccess: refresh,
   });
 }
@@ -104,19 +114,22 @@ export function useRetakeExam(id: string, examId: string) {
 
 export function useStartPurchase(id: string) {
   return useMutation({
-    mutationFn: () => api.post<{ orderId: string; approvalUrl: string }>(`/api/diplomas/${encodeURIComponent(id)}/purchase`),
+    mutationFn: () =>
+      api.post<{ orderId: string; approvalUrl: string }>(`/api/diplomas/${encodeURIComponent(id)}/purchase`),
   });
 }
 
 export function useConfirmPurchase(id: string) {
   return useMutation({
-    mutationFn: (orderId: string) => api.post<{ isEnrolled: boolean }>(`/api/diplomas/${encodeURIComponent(id)}/purchase/confirm`, { orderId }),
+    mutationFn: (orderId: string) =>
+      api.post<{ isEnrolled: boolean }>(`/api/diplomas/${encodeURIComponent(id)}/purchase/confirm`, { orderId }),
   });
 }
 
 export function useReportPurchaseError(id: string) {
   return useMutation({
-    mutationFn: (input: { message: string; data?: Record<string, unknown> }) => api.post(`/api/diplomas/${encodeURIComponent(id)}/purchase/error`, input),
+    mutationFn: (input: { message: string; data?: Record<string, unknown> }) =>
+      api.post(`/api/diplomas/${encodeURIComponent(id)}/purchase/error`, input),
   });
 }
 
@@ -124,7 +137,8 @@ export function useReportPurchaseError(id: string) {
 export function useEnrollment(id: string, poll: boolean) {
   return useQuery({
     queryKey: keys.enrollment(id),
-    queryFn: ({ signal }) => api.get<{ isEnrolled: boolean }>(`/api/diplomas/${encodeURIComponent(id)}/enrollment`, { signal }),
+    queryFn: ({ signal }) =>
+      api.get<{ isEnrolled: boolean }>(`/api/diplomas/${encodeURIComponent(id)}/enrollment`, { signal }),
     refetchInterval: (query) => (poll && !query.state.data?.isEnrolled ? 2000 : false),
   });
 }
@@ -132,21 +146,27 @@ export function useEnrollment(id: string, poll: boolean) {
 export function useMyCertificates() {
   return useQuery({
     queryKey: keys.certificates(),
-    queryFn: async ({ signal }) => (await api.get<{ items: CertificateSummary[] }>('/api/profile/certificates', { signal })).items,
+    queryFn: async ({ signal }) =>
+      (await api.get<{ items: CertificateSummary[] }>('/api/profile/certificates', { signal })).items,
   });
 }
 
 export function useCertificateVerification(code: string) {
   return useQuery({
     queryKey: keys.verification(code),
-    queryFn: ({ signal }) => api.get<CertificateVerification>(`/api/certificates/${encodeURIComponent(code)}`, { signal }),
+    queryFn: ({ signal }) =>
+      api.get<CertificateVerification>(`/api/certificates/${encodeURIComponent(code)}`, { signal }),
     retry: false,
   });
 }
 
 function useInvalidateCertificates(id: string) {
   const queryClient = useQueryClient();
-  return () => Promise.all([queryClient.invalidateQueries({ queryKey: keys.course(id) }), queryClient.invalidateQueries({ queryKey: keys.certificates() })]);
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: keys.course(id) }),
+      queryClient.invalidateQueries({ queryKey: keys.certificates() }),
+    ]);
 }
 
 /** Downloads the certificate (the server assigns the folio on the first one), then refreshes what shows it. */

@@ -7,7 +7,11 @@ import { useCallback, useEffect, useRef, useState } from 'react';
  * is over it or focus is inside, stops for good with the pause button, and never runs for visitors
  * who prefer reduced motion. Only the changes a person makes are announced, in Spanish.
  */
-export function useCarouselAutoplay(embla: EmblaCarouselType | null, ms: number, describe: (index: number, count: number) => string) {
+export function useCarouselAutoplay(
+  embla: EmblaCarouselType | null,
+  ms: number,
+  describe: (index: number, count: number) => string,
+) {
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);
   const [stopped, setStopped] = useState(false);

@@ -1,10 +1,23 @@
 import { ActionIcon } from '@mantine/core';
 
 /** Stops or restarts a carousel's automatic advance; shown only when it can advance. */
-export function CarouselPauseButton(props: { stopped: boolean; onToggle: () => void; what: string; className?: string }) {
+export function CarouselPauseButton(props: {
+  stopped: boolean;
+  onToggle: () => void;
+  what: string;
+  className?: string;
+}) {
   const label = props.stopped ? `Reanudar ${props.what}` : `Pausar ${props.what}`;
   return (
-    <ActionIcon variant="default" size={36} radius="xl" onClick={props.onToggle} aria-label={label} title={label} className={props.className}>
+    <ActionIcon
+      variant="default"
+      size={36}
+      radius="xl"
+      onClick={props.onToggle}
+      aria-label={label}
+      title={label}
+      className={props.className}
+    >
       {props.stopped ? (
         <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden focusable="false">
           <path d="M4 2.5v11l9-5.5z" fill="currentColor" />

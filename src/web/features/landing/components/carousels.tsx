@@ -12,11 +12,16 @@ import sponsorClasses from './sponsor-carousel.module.css';
 // the pause buttons and what is shown before stay with the page (hero-carousel.tsx, sponsor-carousel.tsx).
 
 /** The presentation's slides. */
-export function HeroSlides(props: { slides: LandingSlide[]; isGuest: boolean; onEmbla: (embla: EmblaCarouselType) => void }) {
+export function HeroSlides(props: {
+  slides: LandingSlide[];
+  isGuest: boolean;
+  onEmbla: (embla: EmblaCarouselType) => void;
+}) {
   const { slides, isGuest } = props;
   // Video slides load only once they are shown, so phones do not download every slide up front.
   const [shown, setShown] = useState<ReadonlySet<number>>(() => new Set([0]));
-  const onSlideChange = (index: number) => setShown((previous) => (previous.has(index) ? previous : new Set(previous).add(index)));
+  const onSlideChange = (index: number) =>
+    setShown((previous) => (previous.has(index) ? previous : new Set(previous).add(index)));
 
   return (
     <Carousel
@@ -31,7 +36,13 @@ export function HeroSlides(props: { slides: LandingSlide[]; isGuest: boolean; on
       classNames={{ indicator: classes.indicator, controls: classes.controls }}
     >
       {slides.map((slide, index) => (
-        <Carousel.Slide key={slide.id} className={classes.slide} aria-roledescription="diapositiva" aria-label={`${index + 1} de ${slides.length}`} role="group">
+        <Carousel.Slide
+          key={slide.id}
+          className={classes.slide}
+          aria-roledescription="diapositiva"
+          aria-label={`${index + 1} de ${slides.length}`}
+          role="group"
+        >
           <HeroSlide slide={slide} index={index} isGuest={isGuest} videoShown={shown.has(index)} />
         </Carousel.Slide>
       ))}

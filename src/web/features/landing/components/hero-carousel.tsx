@@ -47,7 +47,15 @@ export function HeroSlide(props: { slide: LandingSlide; index: number; isGuest: 
   return (
     <>
       {slide.isVideo ? (
-        <video className={classes.media} src={props.videoShown ? slide.mediaUrl : undefined} autoPlay muted loop playsInline aria-hidden />
+        <video
+          className={classes.media}
+          src={props.videoShown ? slide.mediaUrl : undefined}
+          autoPlay
+          muted
+          loop
+          playsInline
+          aria-hidden
+        />
       ) : (
         <img
           className={classes.media}
@@ -148,7 +156,9 @@ export function HeroCarousel(props: { slides: LandingSlide[]; slideSeconds: numb
       <div role="status" style={visuallyHidden}>
         {announcement}
       </div>
-      {canPlay && <CarouselPauseButton stopped={stopped} onToggle={toggleStopped} what="presentación" className={classes.pause} />}
+      {canPlay && (
+        <CarouselPauseButton stopped={stopped} onToggle={toggleStopped} what="presentación" className={classes.pause} />
+      )}
       {live ? (
         <Suspense fallback={still}>
           <HeroSlides slides={slides} isGuest={isGuest} onEmbla={setEmbla} />

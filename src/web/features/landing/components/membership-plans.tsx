@@ -22,34 +22,34 @@ export function MembershipPlans({ isGuest }: { isGuest: boolean }) {
   return (
     <Stack gap="lg" align="center">
       <Card withBorder radius="md" p={0} w="100%" maw={860}>
-          <table className={classes.plans}>
-            <caption>Comparación de membresías</caption>
-            <thead>
-              <tr>
-                <th scope="col">Beneficio</th>
-                <th scope="col">
-                  <Text fw={700}>Básica</Text>
-                  <Text size="sm">Gratis para siempre</Text>
-                </th>
-                <th scope="col">
-                  <Text fw={700} c="blue.9">
-                    Premium
-                  </Text>
-                  <Text size="sm">{usd(planPriceCents.monthly)}/mes</Text>
-                  <Text size="sm">o {usd(planPriceCents.annual)}/año</Text>
-                </th>
+        <table className={classes.plans}>
+          <caption>Comparación de membresías</caption>
+          <thead>
+            <tr>
+              <th scope="col">Beneficio</th>
+              <th scope="col">
+                <Text fw={700}>Básica</Text>
+                <Text size="sm">Gratis para siempre</Text>
+              </th>
+              <th scope="col">
+                <Text fw={700} c="blue.9">
+                  Premium
+                </Text>
+                <Text size="sm">{usd(planPriceCents.monthly)}/mes</Text>
+                <Text size="sm">o {usd(planPriceCents.annual)}/año</Text>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.feature}>
+                <th scope="row">{row.feature}</th>
+                <td>{cell(row.basic)}</td>
+                <td>{cell(row.premium)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => (
-                <tr key={row.feature}>
-                  <th scope="row">{row.feature}</th>
-                  <td>{cell(row.basic)}</td>
-                  <td>{cell(row.premium)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </tbody>
+        </table>
       </Card>
       {isGuest && (
         <Button component={Link} to={paths.signUp} size="lg">

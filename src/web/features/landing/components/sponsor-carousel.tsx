@@ -8,12 +8,26 @@ export type LogoLink = { id: string; title: string; logoUrl: string; link: strin
 
 export function PartnerLogo({ partner, still = false }: { partner: LogoLink; still?: boolean }) {
   const image = (
-    <img src={partner.logoUrl} alt={partner.title} width={300} height={150} loading="lazy" decoding="async" className={classes.logo} />
+    <img
+      src={partner.logoUrl}
+      alt={partner.title}
+      width={300}
+      height={150}
+      loading="lazy"
+      decoding="async"
+      className={classes.logo}
+    />
   );
   // still: before the carousel replaces it, nothing in it can hold the focus
   if (!partner.link || still) return <div className={classes.logoLink}>{image}</div>;
   return (
-    <a href={partner.link} target="_blank" rel="noopener noreferrer" className={classes.logoLink} title={`${partner.title} (se abre en una pestaña nueva)`}>
+    <a
+      href={partner.link}
+      target="_blank"
+      rel="noopener noreferrer"
+      className={classes.logoLink}
+      title={`${partner.title} (se abre en una pestaña nueva)`}
+    >
       {image}
     </a>
   );
@@ -27,15 +41,22 @@ const SponsorSlides = lazy(() => import('./carousels.tsx').then((module) => ({ d
 /** The sponsor logos, 2.5 s per step; shown still, in a row, until the carousel has loaded. */
 export function SponsorCarousel({ sponsors }: { sponsors: LogoLink[] }) {
   const [embla, setEmbla] = useState<EmblaCarouselType | null>(null);
-  const { setRoot, handlers, announcement, canPlay, stopped, toggleStopped } = useCarouselAutoplay(embla, sponsors.length > 1 ? 2500 : 0, describeSponsor);
+  const { setRoot, handlers, announcement, canPlay, stopped, toggleStopped } = useCarouselAutoplay(
+    embla,
+    sponsors.length > 1 ? 2500 : 0,
+    describeSponsor,
+  );
   const [near, setNear] = useState(false);
   const [row, setRow] = useState<HTMLElement | null>(null);
 
   useEffect(() => {
     if (!row || near) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) setNear(true);
-    }, { rootMargin: '600px 0px' });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) setNear(true);
+      },
+      { rootMargin: '600px 0px' },
+    );
     observer.observe(row);
     return () => observer.disconnect();
   }, [row, near]);
@@ -56,7 +77,12 @@ export function SponsorCarousel({ sponsors }: { sponsors: LogoLink[] }) {
         {announcement}
       </div>
       {canPlay && (
-        <CarouselPauseButton stopped={stopped} onToggle={toggleStopped} what="patrocinadores" className={classes.pause} />
+        <CarouselPauseButton
+          stopped={stopped}
+          onToggle={toggleStopped}
+          what="patrocinadores"
+          className={classes.pause}
+        />
       )}
       {near ? (
         <Suspense fallback={still}>

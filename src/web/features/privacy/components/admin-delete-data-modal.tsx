@@ -12,7 +12,12 @@ import { CertificateChoiceField, DeletionFormActions } from './deletion-form-par
 type FormValues = z.input<typeof adminDeleteAccountSchema>;
 
 /** The console's deletion on a member's request: anonymises like the member's own, with the reason kept in the audit. */
-export function AdminDeleteDataModal(props: { userId: string | undefined; opened: boolean; onClose: () => void; onDone: () => void }) {
+export function AdminDeleteDataModal(props: {
+  userId: string | undefined;
+  opened: boolean;
+  onClose: () => void;
+  onDone: () => void;
+}) {
   const remove = useAdminDeleteData(props.userId);
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<FormValues, unknown, AdminDeleteAccountInput>({
@@ -43,10 +48,17 @@ export function AdminDeleteDataModal(props: { userId: string | undefined; opened
       <form onSubmit={onSubmit} noValidate aria-label="Borrar datos a solicitud del titular">
         <Stack>
           <Text size="sm">
-            Cancela su suscripción activa, borra sus datos personales, cierra todas sus sesiones y le envía un correo de confirmación. Sus pagos
-            quedan sin identidad. Queda registrado quién lo hizo, cuándo y por qué.
+            Cancela su suscripción activa, borra sus datos personales, cierra todas sus sesiones y le envía un correo de
+            confirmación. Sus pagos quedan sin identidad. Queda registrado quién lo hizo, cuándo y por qué.
           </Text>
-          <Textarea label="Motivo de la solicitud" required autosize minRows={2} error={errors.reason?.message} {...form.register('reason')} />
+          <Textarea
+            label="Motivo de la solicitud"
+            required
+            autosize
+            minRows={2}
+            error={errors.reason?.message}
+            {...form.register('reason')}
+          />
           <Controller
             control={form.control}
             name="certificates"
@@ -60,7 +72,13 @@ export function AdminDeleteDataModal(props: { userId: string | undefined; opened
               />
             )}
           />
-          <DeletionFormActions failureTitle="No se borraron los datos" failure={failure} pending={remove.isPending} onCancel={close} submitLabel="Borrar datos" />
+          <DeletionFormActions
+            failureTitle="No se borraron los datos"
+            failure={failure}
+            pending={remove.isPending}
+            onCancel={close}
+            submitLabel="Borrar datos"
+          />
         </Stack>
       </form>
     </Modal>

@@ -12,7 +12,10 @@ import { CertificateChoiceField, DeletionFormActions } from './deletion-form-par
 export function DeleteAccountModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const remove = useDeleteAccount();
   const [failure, setFailure] = useState<string | null>(null);
-  const form = useForm<DeleteAccountInput>({ resolver: zodResolver(deleteAccountSchema), defaultValues: { password: '', certificates: 'keep' } });
+  const form = useForm<DeleteAccountInput>({
+    resolver: zodResolver(deleteAccountSchema),
+    defaultValues: { password: '', certificates: 'keep' },
+  });
   const { errors } = form.formState;
 
   const close = () => {
@@ -28,7 +31,10 @@ export function DeleteAccountModal({ opened, onClose }: { opened: boolean; onClo
       await remove.mutateAsync(values);
     } catch (error) {
       if (error instanceof ApiError && error.code === 'LOGIN_WRONG_PASSWORD') {
-        form.setError('password', { type: 'server', message: error.fields?.password ?? 'La contraseña no es correcta.' });
+        form.setError('password', {
+          type: 'server',
+          message: error.fields?.password ?? 'La contraseña no es correcta.',
+        });
       } else {
         setFailure(error instanceof ApiError ? error.message : errorMessages.INTERNAL.message);
       }
@@ -40,8 +46,8 @@ export function DeleteAccountModal({ opened, onClose }: { opened: boolean; onClo
       <form onSubmit={onSubmit} noValidate aria-label="Eliminar mi cuenta">
         <Stack>
           <Text size="sm">
-            Esta acción no se puede deshacer. Si tienes una suscripción activa, la cancelaremos primero; después borraremos tus datos personales
-            y cerraremos tu sesión en todos tus dispositivos.
+            Esta acción no se puede deshacer. Si tienes una suscripción activa, la cancelaremos primero; después
+            borraremos tus datos personales y cerraremos tu sesión en todos tus dispositivos.
           </Text>
           <PasswordInput
             label="Contraseña actual"

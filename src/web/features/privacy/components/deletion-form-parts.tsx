@@ -10,7 +10,11 @@ export function CertificateChoiceField(props: {
   onChange: (value: CertificateChoice) => void;
 }) {
   return (
-    <Radio.Group label={props.label} value={props.value} onChange={(value) => props.onChange(value as CertificateChoice)}>
+    <Radio.Group
+      label={props.label}
+      value={props.value}
+      onChange={(value) => props.onChange(value as CertificateChoice)}
+    >
       <Stack gap="xs" mt={6}>
         <Radio value="keep" label={props.keepLabel} />
         <Radio value="revoke" label={props.revokeLabel} />
@@ -20,7 +24,13 @@ export function CertificateChoiceField(props: {
 }
 
 /** The end of a deletion form: why it was refused, Cancelar, and the red submit button. */
-export function DeletionFormActions(props: { failureTitle: string; failure: string | null; pending: boolean; onCancel: () => void; submitLabel: string }) {
+export function DeletionFormActions(props: {
+  failureTitle: string;
+  failure: string | null;
+  pending: boolean;
+  onCancel: () => void;
+  submitLabel: string;
+}) {
   return (
     <>
       {props.failure && (

@@ -42,7 +42,12 @@ function ContinueWatching({ headingLevel, titleAlign = 'left', pt }: Props) {
               sizes={rowCardSizes}
               footer={
                 <Box mt="sm">
-                  <Progress value={percent} size="md" color="blue.8" aria-label={`Progreso de ${procedure.name}: ${percent} %`} />
+                  <Progress
+                    value={percent}
+                    size="md"
+                    color="blue.8"
+                    aria-label={`Progreso de ${procedure.name}: ${percent} %`}
+                  />
                   <Group justify="space-between" mt={4}>
                     <Text size="xs" c="dimmed">
                       {formatClock(positionSeconds)} de {formatClock(durationSeconds)}

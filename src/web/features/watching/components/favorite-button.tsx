@@ -23,7 +23,11 @@ function FavoriteButton({ procedureId, procedureName, isFavorite, size = 'lg' }:
           event.preventDefault();
           setFavorite.mutate(!shown, {
             onError: () =>
-              notifications.show({ color: 'red', title: 'Error', message: 'No se pudo guardar el favorito. Intenta de nuevo.' }),
+              notifications.show({
+                color: 'red',
+                title: 'Error',
+                message: 'No se pudo guardar el favorito. Intenta de nuevo.',
+              }),
           });
         }}
         style={{ boxShadow: 'var(--mantine-shadow-sm)' }}

@@ -13,14 +13,21 @@ const heartSize = 34;
 export function ProcedureFavorite({ procedureId, procedureName }: { procedureId: string; procedureName: string }) {
   const progress = useProcedureProgress(procedureId, true);
   if (!progress.data) return <Box w={heartSize} h={heartSize} />;
-  return <FavoriteButton procedureId={procedureId} procedureName={procedureName} isFavorite={progress.data.isFavorite} />;
+  return (
+    <FavoriteButton procedureId={procedureId} procedureName={procedureName} isFavorite={progress.data.isFavorite} />
+  );
 }
 
 /**
  * Saves the member's place while the full video plays and offers 'Continuar desde …' where they left it;
  * `onResume` starts the player there, mounting it first when the person has not played yet.
  */
-export function WatchProgress(props: { procedureId: string; token: string; player: MediaPlayerInstance | null; onResume: (seconds: number) => void }) {
+export function WatchProgress(props: {
+  procedureId: string;
+  token: string;
+  player: MediaPlayerInstance | null;
+  onResume: (seconds: number) => void;
+}) {
   const { procedureId, token, player, onResume } = props;
   useWatchProgress(procedureId, token, player);
   const progress = useProcedureProgress(procedureId, true);

@@ -44,7 +44,12 @@ export function CertificatesPanel({ diplomaId }: { diplomaId: string }) {
         ) : certificates.isError || certificates.data.length === 0 ? (
           <Text c="dimmed">{messages.emptyTable}</Text>
         ) : (
-          <Table.ScrollContainer minWidth={520} type="native" tabIndex={0} aria-label="Constancias emitidas (desplazable)">
+          <Table.ScrollContainer
+            minWidth={520}
+            type="native"
+            tabIndex={0}
+            aria-label="Constancias emitidas (desplazable)"
+          >
             <Table striped withTableBorder aria-label="Constancias emitidas">
               <Table.Thead>
                 <Table.Tr>
@@ -59,7 +64,12 @@ export function CertificatesPanel({ diplomaId }: { diplomaId: string }) {
                 {certificates.data.map((certificate) => (
                   <Table.Tr key={certificate.id}>
                     <Table.Td>
-                      <Anchor href={`/certificados/${encodeURIComponent(certificate.verificationCode)}`} target="_blank" rel="noopener" size="sm">
+                      <Anchor
+                        href={`/certificados/${encodeURIComponent(certificate.verificationCode)}`}
+                        target="_blank"
+                        rel="noopener"
+                        size="sm"
+                      >
                         {certificate.folio}
                       </Anchor>
                     </Table.Td>
@@ -106,9 +116,18 @@ export function CertificatesPanel({ diplomaId }: { diplomaId: string }) {
       <Modal opened={revoking !== null} onClose={() => setRevoking(null)} title="Revocar constancia" centered>
         <Stack>
           <Text size="sm">
-            La constancia con folio {revoking?.folio} de {revoking?.holderName} dejará de ser válida en su página de verificación. El folio no se vuelve a asignar.
+            La constancia con folio {revoking?.folio} de {revoking?.holderName} dejará de ser válida en su página de
+            verificación. El folio no se vuelve a asignar.
           </Text>
-          <Textarea label="Motivo" required autosize minRows={2} value={reason} onChange={(event) => setReason(event.currentTarget.value)} error={error} />
+          <Textarea
+            label="Motivo"
+            required
+            autosize
+            minRows={2}
+            value={reason}
+            onChange={(event) => setReason(event.currentTarget.value)}
+            error={error}
+          />
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setRevoking(null)}>
               Cancelar

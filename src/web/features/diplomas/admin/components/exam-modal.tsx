@@ -1,4 +1,16 @@
-import { ActionIcon, Alert, Button, Checkbox, Group, Modal, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Checkbox,
+  Group,
+  Modal,
+  Paper,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { useState } from 'react';
 import type { AdminDiplomaVideo, AdminExam, ExamInput } from '#shared/diplomas/diplomas.admin.schemas.ts';
 import { examInputSchema } from '#shared/diplomas/diplomas.admin.schemas.ts';
@@ -7,11 +19,24 @@ import { newRecordId } from '#web/features/admin/form-errors.ts';
 import { ApiError } from '#web/lib/api-client.ts';
 import { useExamActions } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
 
-type Props = { diplomaId: string; exam: AdminExam | null; exams: AdminExam[]; videos: AdminDiplomaVideo[]; opened: boolean; onClose: () => void };
+type Props = {
+  diplomaId: string;
+  exam: AdminExam | null;
+  exams: AdminExam[];
+  videos: AdminDiplomaVideo[];
+  opened: boolean;
+  onClose: () => void;
+};
 
 export function ExamModal(props: Props) {
   return (
-    <Modal opened={props.opened} onClose={props.onClose} title={props.exam ? 'Editar examen' : 'Agregar examen'} size="xl" centered>
+    <Modal
+      opened={props.opened}
+      onClose={props.onClose}
+      title={props.exam ? 'Editar examen' : 'Agregar examen'}
+      size="xl"
+      centered
+    >
       {props.opened ? <ExamForm {...props} /> : null}
     </Modal>
   );
@@ -39,7 +64,9 @@ function isExamComplete(draft: Draft): boolean {
 function ExamForm({ diplomaId, exam, exams, videos, onClose }: Props) {
   const [examId] = useState(() => exam?.id ?? newRecordId());
   const [draft, setDraft] = useState<Draft>(() =>
-    exam ? { title: exam.title, videoId: exam.videoId, questions: exam.questions } : { title: '', videoId: null, questions: [newQuestion()] },
+    exam
+      ? { title: exam.title, videoId: exam.videoId, questions: exam.questions }
+      : { title: '', videoId: null, questions: [newQuestion()] },
   );
   const [errors, setErrors] = useState<Record<string, string>>({});
   const { save } = useExamActions(diplomaId);
@@ -57,7 +84,10 @@ function ExamForm({ diplomaId, exam, exams, videos, onClose }: Props) {
   ];
 
   const updateQuestion = (index: number, change: Partial<Draft['questions'][number]>) =>
-    setDraft((current) => ({ ...current, questions: current.questions.map((question, at) => (at === index ? { ...question, ...change } : question)) }));
+    setDraft((current) => ({
+      ...current,
+      questions: current.questions.map((question, at) => (at === index ? { ...question, ...change } : question)),
+    }));
 
   async function submit() {
     const parsed = examInputSchema.safeParse(draft);
@@ -99,7 +129,11 @@ function ExamForm({ diplomaId, exam, exams, videos, onClose }: Props) {
           Este examen ya tiene respuestas de alumnos: sus preguntas no se pueden cambiar.
         </Alert>
       ) : null}
-      {errors.questions ? <Alert color="red" variant="light">{errors.questions}</Alert> : null}
+      {errors.questions ? (
+        <Alert color="red" variant="light">
+          {errors.questions}
+        </Alert>
+      ) : null}
       {draft.questions.map((question, index) => (
         <Paper key={index} withBorder p="sm">
           <Stack gap="xs">
@@ -117,7 +151,12 @@ function ExamForm({ diplomaId, exam, exams, videos, onClose }: Props) {
                   variant="subtle"
                   color="red"
                   mb={4}
-                  onClick={() => setDraft((current) => ({ ...current, questions: current.questions.filter((_, at) => at !== index) }))}
+                  onClick={() =>
+                    setDraft((current) => ({
+                      ...current,
+                      questions: current.questions.filter((_, at) => at !== index),
+                    }))
+                  }
                   aria-label={`Quitar pregunta ${index + 1}`}
                 >
                   ✕
@@ -132,7 +171,9 @@ function ExamForm({ diplomaId, exam, exams, videos, onClose }: Props) {
                 <Checkbox
                   checked={question.correctAnswer === answerIndex}
                   disabled={locked}
-                  onChange={(event) => updateQuestion(index, { correctAnswer: event.currentTarget.checked ? answerIndex : -1 })}
+                  onChange={(event) =>
+                    updateQuestion(index, { correctAnswer: event.currentTarget.checked ? answerIndex : -1 })
+                  }
                   aria-label={`Respuesta correcta de la pregunta ${index + 1}: opción ${answerIndex + 1}`}
                 />
                 <TextInput
@@ -142,7 +183,9 @@ function ExamForm({ diplomaId, exam, exams, videos, onClose }: Props) {
                   disabled={locked}
                   onChange={(event) => {
                     const text = event.currentTarget.value;
-                    updateQuestion(index, { answers: question.answers.map((each, at) => (at === answerIndex ? text : each)) });
+                    updateQuestion(index, {
+                      answers: question.answers.map((each, at) => (at === answerIndex ? text : each)),
+                    });
                   }}
                   style={{ flex: 1 }}
                 />
@@ -154,7 +197,11 @@ function ExamForm({ diplomaId, exam, exams, videos, onClose }: Props) {
                       updateQuestion(index, {
                         answers: question.answers.filter((_, at) => at !== answerIndex),
                         correctAnswer:
-                          question.correctAnswer === answerIndex ? -1 : question.correctAnswer > answerIndex ? question.correctAnswer - 1 : question.correctAnswer,
+                          question.correctAnswer === answerIndex
+                            ? -1
+                            : question.correctAnswer > answerIndex
+                              ? question.correctAnswer - 1
+                              : question.correctAnswer,
                       })
                     }
                     aria-label={`Quitar respuesta ${answerIndex + 1} de la pregunta ${index + 1}`}
@@ -184,7 +231,11 @@ function ExamForm({ diplomaId, exam, exams, videos, onClose }: Props) {
         </Paper>
       ))}
       {!locked ? (
-        <Button variant="default" onClick={() => setDraft((current) => ({ ...current, questions: [...current.questions, newQuestion()] }))} style={{ alignSelf: 'flex-start' }}>
+        <Button
+          variant="default"
+          onClick={() => setDraft((current) => ({ ...current, questions: [...current.questions, newQuestion()] }))}
+          style={{ alignSelf: 'flex-start' }}
+        >
           Agregar pregunta
         </Button>
       ) : null}

@@ -61,9 +61,20 @@ export function DiplomaExamsTab({ diplomaId }: { diplomaId: string }) {
                       {exam.questions.length} preguntas
                     </Text>
                   </Table.Td>
-                  <Table.Td>{exam.videoTitle ?? <Text size="sm" c="dimmed">Sin asignar</Text>}</Table.Td>
                   <Table.Td>
-                    <Button size="compact-sm" variant="light" onClick={() => setEditing({ exam })} aria-label={`Editar ${exam.title}`}>
+                    {exam.videoTitle ?? (
+                      <Text size="sm" c="dimmed">
+                        Sin asignar
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    <Button
+                      size="compact-sm"
+                      variant="light"
+                      onClick={() => setEditing({ exam })}
+                      aria-label={`Editar ${exam.title}`}
+                    >
                       Editar
                     </Button>
                   </Table.Td>
@@ -71,13 +82,20 @@ export function DiplomaExamsTab({ diplomaId }: { diplomaId: string }) {
                     <Switch
                       checked={exam.isActive}
                       onChange={(event) =>
-                        void actions.setActive.mutateAsync({ examId: exam.id, isActive: event.currentTarget.checked }).catch(showAppError)
+                        void actions.setActive
+                          .mutateAsync({ examId: exam.id, isActive: event.currentTarget.checked })
+                          .catch(showAppError)
                       }
                       aria-label={`Activo: ${exam.title}`}
                     />
                   </Table.Td>
                   <Table.Td>
-                    <ActionIcon variant="subtle" color="red" onClick={() => setRemoving(exam)} aria-label={`Quitar ${exam.title}`}>
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      onClick={() => setRemoving(exam)}
+                      aria-label={`Quitar ${exam.title}`}
+                    >
                       ✕
                     </ActionIcon>
                   </Table.Td>

@@ -1,5 +1,17 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Checkbox, Group, Paper, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Button,
+  Checkbox,
+  Group,
+  Paper,
+  SegmentedControl,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
@@ -27,9 +39,27 @@ const emptyDiploma: DiplomaInput = {
 };
 
 const fileFields = [
-  { name: 'previewImage', label: 'Imagen de vista previa', target: 'diploma-preview-image', hint: 'Tamaño mínimo recomendado: 1090x720 px. Formatos: jpeg, jpg, png.', required: true },
-  { name: 'previewPdf', label: 'PDF de información previa', target: 'diploma-preview-pdf', hint: 'Formato: pdf.', required: true },
-  { name: 'certificateImage', label: 'Imagen del certificado', target: 'diploma-certificate', hint: 'Fondo de la constancia (16x12 in, horizontal). Formatos: jpeg, jpg, png.', required: false },
+  {
+    name: 'previewImage',
+    label: 'Imagen de vista previa',
+    target: 'diploma-preview-image',
+    hint: 'Tamaño mínimo recomendado: 1090x720 px. Formatos: jpeg, jpg, png.',
+    required: true,
+  },
+  {
+    name: 'previewPdf',
+    label: 'PDF de información previa',
+    target: 'diploma-preview-pdf',
+    hint: 'Formato: pdf.',
+    required: true,
+  },
+  {
+    name: 'certificateImage',
+    label: 'Imagen del certificado',
+    target: 'diploma-certificate',
+    hint: 'Fondo de la constancia (16x12 in, horizontal). Formatos: jpeg, jpg, png.',
+    required: false,
+  },
 ] as const;
 
 /** Tab 1, 'Información general': creating one leads to its other tabs; saving an existing one returns to the list. */
@@ -81,7 +111,13 @@ export function DiplomaGeneralForm({ id, diploma }: { id: string; diploma?: Admi
               control={form.control}
               name="descriptionHtml"
               render={({ field }) => (
-                <RichTextField label="Descripción" required value={field.value} onChange={field.onChange} error={errors.descriptionHtml?.message} />
+                <RichTextField
+                  label="Descripción"
+                  required
+                  value={field.value}
+                  onChange={field.onChange}
+                  error={errors.descriptionHtml?.message}
+                />
               )}
             />
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
@@ -127,7 +163,10 @@ export function DiplomaGeneralForm({ id, diploma }: { id: string; diploma?: Admi
                     required={kind === 'External'}
                     disabled={kind !== 'External'}
                     searchable
-                    data={(options.data?.organizations ?? []).map((organization) => ({ value: organization.id, label: organization.title }))}
+                    data={(options.data?.organizations ?? []).map((organization) => ({
+                      value: organization.id,
+                      label: organization.title,
+                    }))}
                     value={field.value}
                     onChange={(value) => field.onChange(value)}
                     error={errors.organizationId?.message}

@@ -2,7 +2,11 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { ActionIcon, Alert, Button, Group, Modal, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Controller, useFieldArray, useForm, type FieldErrors } from 'react-hook-form';
-import { ownVideoInputSchema, type AdminDiplomaVideo, type OwnVideoInput } from '#shared/diplomas/diplomas.admin.schemas.ts';
+import {
+  ownVideoInputSchema,
+  type AdminDiplomaVideo,
+  type OwnVideoInput,
+} from '#shared/diplomas/diplomas.admin.schemas.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { ChapterTimeInput } from '#web/features/catalog/components/chapter-time-input.tsx';
 import { VideoRenditionStatus } from '#web/features/admin/components/video-rendition-status.tsx';
@@ -16,7 +20,13 @@ type Props = { diplomaId: string; video: AdminDiplomaVideo | null; opened: boole
 /** 'Crear video' / edit: title, description, video file with upload progress, markers, titled PDFs and images. */
 export function OwnVideoModal(props: Props) {
   return (
-    <Modal opened={props.opened} onClose={props.onClose} title={props.video ? 'Editar video' : 'Crear video'} size="xl" centered>
+    <Modal
+      opened={props.opened}
+      onClose={props.onClose}
+      title={props.video ? 'Editar video' : 'Crear video'}
+      size="xl"
+      centered
+    >
       {props.opened ? <OwnVideoForm {...props} /> : null}
     </Modal>
   );
@@ -33,7 +43,14 @@ function OwnVideoForm({ diplomaId, video, onClose }: Props) {
   const form = useForm<OwnVideoInput>({
     resolver: zodResolver(ownVideoInputSchema),
     defaultValues: video
-      ? { title: video.title, description: video.description, video: video.video ?? '', chapters: video.chapters, pdfs: video.pdfs, images: video.images }
+      ? {
+          title: video.title,
+          description: video.description,
+          video: video.video ?? '',
+          chapters: video.chapters,
+          pdfs: video.pdfs,
+          images: video.images,
+        }
       : { title: '', description: '', video: '', chapters: [], pdfs: [], images: [] },
   });
   const { errors } = form.formState;
@@ -71,7 +88,11 @@ function OwnVideoForm({ diplomaId, video, onClose }: Props) {
         ) : null}
         {array.fields.map((item, index) => (
           <Group key={item.id} align="flex-end" gap="sm" wrap="wrap">
-            <TextInput label={`Título ${noun} ${index + 1}`} {...form.register(`${kind}.${index}.title`)} style={{ flex: '1 1 180px' }} />
+            <TextInput
+              label={`Título ${noun} ${index + 1}`}
+              {...form.register(`${kind}.${index}.title`)}
+              style={{ flex: '1 1 180px' }}
+            />
             <Controller
               control={form.control}
               name={`${kind}.${index}.file`}
@@ -86,7 +107,12 @@ function OwnVideoForm({ diplomaId, video, onClose }: Props) {
                 />
               )}
             />
-            <ActionIcon variant="subtle" color="red" onClick={() => array.remove(index)} aria-label={`Quitar ${noun} ${index + 1}`}>
+            <ActionIcon
+              variant="subtle"
+              color="red"
+              onClick={() => array.remove(index)}
+              aria-label={`Quitar ${noun} ${index + 1}`}
+            >
               ✕
             </ActionIcon>
           </Group>
@@ -99,7 +125,14 @@ function OwnVideoForm({ diplomaId, video, onClose }: Props) {
     <form onSubmit={onSubmit} noValidate>
       <Stack>
         <TextInput label="Título" required {...form.register('title')} error={errors.title?.message} />
-        <Textarea label="Descripción" required autosize minRows={3} {...form.register('description')} error={errors.description?.message} />
+        <Textarea
+          label="Descripción"
+          required
+          autosize
+          minRows={3}
+          {...form.register('description')}
+          error={errors.description?.message}
+        />
         <FormUploadField
           form={form}
           name="video"
@@ -113,7 +146,9 @@ function OwnVideoForm({ diplomaId, video, onClose }: Props) {
         <Controller
           control={form.control}
           name="video"
-          render={({ field }) => (field.value ? <VideoRenditionStatus videoKey={field.value} saved={field.value === video?.video} /> : <></>)}
+          render={({ field }) =>
+            field.value ? <VideoRenditionStatus videoKey={field.value} saved={field.value === video?.video} /> : <></>
+          }
         />
 
         <Stack gap="xs">
@@ -137,15 +172,31 @@ function OwnVideoForm({ diplomaId, video, onClose }: Props) {
           ) : null}
           {chapters.fields.map((chapter, index) => (
             <Group key={chapter.id} align="flex-end" gap="sm" wrap="nowrap">
-              <TextInput label={`Nombre del marcador ${index + 1}`} {...form.register(`chapters.${index}.name`)} style={{ flex: 1 }} />
+              <TextInput
+                label={`Nombre del marcador ${index + 1}`}
+                {...form.register(`chapters.${index}.name`)}
+                style={{ flex: 1 }}
+              />
               <Controller
                 control={form.control}
                 name={`chapters.${index}.time`}
                 render={({ field }) => (
-                  <ChapterTimeInput label={`Tiempo ${index + 1} (h:mm:ss)`} value={field.value} onChange={field.onChange} onBlur={field.onBlur} w={120} />
+                  <ChapterTimeInput
+                    label={`Tiempo ${index + 1} (h:mm:ss)`}
+                    value={field.value}
+                    onChange={field.onChange}
+                    onBlur={field.onBlur}
+                    w={120}
+                  />
                 )}
               />
-              <ActionIcon variant="subtle" color="red" mb={4} onClick={() => chapters.remove(index)} aria-label={`Quitar marcador ${index + 1}`}>
+              <ActionIcon
+                variant="subtle"
+                color="red"
+                mb={4}
+                onClick={() => chapters.remove(index)}
+                aria-label={`Quitar marcador ${index + 1}`}
+              >
                 ✕
               </ActionIcon>
             </Group>

@@ -7,12 +7,22 @@ import { PageLoader } from '#web/components/page-loader.tsx';
 import { useDiplomaStatistics } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
 import { CertificatesPanel } from './certificates-panel.tsx';
 
-const statusLabels: Record<ProgressStatus, string> = { completed: 'Completado', inProgress: 'En progreso', notStarted: 'Sin iniciar' };
+const statusLabels: Record<ProgressStatus, string> = {
+  completed: 'Completado',
+  inProgress: 'En progreso',
+  notStarted: 'Sin iniciar',
+};
 const [blue, orange, teal, red] = chartPalette;
 const percent = (value: number | null) => (value === null ? '—' : `${value.toFixed(2)}%`);
 
 /** Two-part figures as a 100%-stacked bar with the same numbers in a table beside it. */
-function StackedFigure(props: { title: string; rows: { name: string; yes: number; no: number }[]; yes: string; no: string; colors: [string, string] }) {
+function StackedFigure(props: {
+  title: string;
+  rows: { name: string; yes: number; no: number }[];
+  yes: string;
+  no: string;
+  colors: [string, string];
+}) {
   return (
     <Paper withBorder p="sm">
       <Stack gap="xs">
@@ -83,7 +93,11 @@ function ExamFigures({ exam }: { exam: DiplomaStatistics['exams'][number] }) {
       {exam.questions.length > 0 ? (
         <StackedFigure
           title={`${exam.title}: respuestas por pregunta`}
-          rows={exam.questions.map((question) => ({ name: question.label, yes: question.correct, no: question.incorrect }))}
+          rows={exam.questions.map((question) => ({
+            name: question.label,
+            yes: question.correct,
+            no: question.incorrect,
+          }))}
           yes="Correctas"
           no="Incorrectas"
           colors={[teal, red]}
@@ -115,7 +129,12 @@ export function DiplomaStatisticsTab({ diplomaId }: { diplomaId: string }) {
           {users.length === 0 ? (
             <Text c="dimmed">{messages.emptyTable}</Text>
           ) : (
-            <Table.ScrollContainer minWidth={520} type="native" tabIndex={0} aria-label="Calificaciones por usuario (desplazable)">
+            <Table.ScrollContainer
+              minWidth={520}
+              type="native"
+              tabIndex={0}
+              aria-label="Calificaciones por usuario (desplazable)"
+            >
               <Table striped withTableBorder aria-label="Calificaciones por usuario">
                 <Table.Thead>
                   <Table.Tr>
@@ -134,7 +153,10 @@ export function DiplomaStatisticsTab({ diplomaId }: { diplomaId: string }) {
                       <Table.Td>{user.name}</Table.Td>
                       <Table.Td>{user.email}</Table.Td>
                       <Table.Td>
-                        <Badge variant="light" color={user.status === 'completed' ? 'teal' : user.status === 'inProgress' ? 'blue' : 'gray'}>
+                        <Badge
+                          variant="light"
+                          color={user.status === 'completed' ? 'teal' : user.status === 'inProgress' ? 'blue' : 'gray'}
+                        >
                           {statusLabels[user.status]}
                         </Badge>
                       </Table.Td>
@@ -184,7 +206,11 @@ export function DiplomaStatisticsTab({ diplomaId }: { diplomaId: string }) {
           <Title order={2} fz="lg">
             Exámenes
           </Title>
-          {exams.length === 0 ? <Text c="dimmed">{messages.emptyTable}</Text> : exams.map((exam) => <ExamFigures key={exam.id} exam={exam} />)}
+          {exams.length === 0 ? (
+            <Text c="dimmed">{messages.emptyTable}</Text>
+          ) : (
+            exams.map((exam) => <ExamFigures key={exam.id} exam={exam} />)
+          )}
         </Stack>
       </Paper>
 

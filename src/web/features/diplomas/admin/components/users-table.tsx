@@ -5,7 +5,11 @@ import type { DiplomaUserRow } from '#shared/diplomas/diplomas.admin.schemas.ts'
 import { PageLoader } from '#web/components/page-loader.tsx';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { AdminDataTable } from '#web/features/admin/components/admin-data-table.tsx';
-import { useAssignDiplomaUser, useDiplomaUsers, type UserListApi } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
+import {
+  useAssignDiplomaUser,
+  useDiplomaUsers,
+  type UserListApi,
+} from '#web/features/diplomas/admin/diplomas.admin.api.ts';
 
 /** Tab 3 and the 'Administrar Usuarios' modal: Premium and Admin users with a checkbox, and 'only assigned'. */
 export function DiplomaUsersTable({ scope, diplomaId }: { scope: UserListApi; diplomaId: string }) {
@@ -35,7 +39,11 @@ export function DiplomaUsersTable({ scope, diplomaId }: { scope: UserListApi; di
 
   return (
     <Stack>
-      <Switch label="Mostrar solo usuarios asignados" checked={onlyAssigned} onChange={(event) => setOnlyAssigned(event.currentTarget.checked)} />
+      <Switch
+        label="Mostrar solo usuarios asignados"
+        checked={onlyAssigned}
+        onChange={(event) => setOnlyAssigned(event.currentTarget.checked)}
+      />
       <AdminDataTable<DiplomaUserRow>
         mode="client"
         label="Usuarios del diplomado"
@@ -43,7 +51,9 @@ export function DiplomaUsersTable({ scope, diplomaId }: { scope: UserListApi; di
         fetching={users.isFetching}
         initialSort={{ column: 'email', direction: 'asc' }}
         searchText={(user) => `${user.name} ${user.email} ${user.type}`}
-        sortValue={(user, column) => (column === 'assigned' ? Number(user.assigned) : String(user[column as keyof DiplomaUserRow] ?? ''))}
+        sortValue={(user, column) =>
+          column === 'assigned' ? Number(user.assigned) : String(user[column as keyof DiplomaUserRow] ?? '')
+        }
         columns={[
           {
             accessor: 'assigned',

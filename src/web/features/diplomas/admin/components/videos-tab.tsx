@@ -9,7 +9,11 @@ import { useErrorModal } from '#web/components/error-modal.tsx';
 import { mediaPath } from '#web/features/admin/upload-client.ts';
 import { useHeldWhileClosing } from '#web/lib/use-held-while-closing.ts';
 import { href } from '#web/paths.ts';
-import { useDiplomaOptions, useDiplomaVideos, useVideoActions } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
+import {
+  useDiplomaOptions,
+  useDiplomaVideos,
+  useVideoActions,
+} from '#web/features/diplomas/admin/diplomas.admin.api.ts';
 import { OwnVideoModal } from './own-video-modal.tsx';
 
 /** Tab 2, 'Videos': ordered list with move up/down, preview, edit, active toggle and remove. */
@@ -98,17 +102,32 @@ export function DiplomaVideosTab({ diplomaId }: { diplomaId: string }) {
                     </Text>
                   </Table.Td>
                   <Table.Td>
-                    <Button size="compact-sm" variant="subtle" onClick={() => setPreviewing(video)} aria-label={`Vista previa de ${video.title}`}>
+                    <Button
+                      size="compact-sm"
+                      variant="subtle"
+                      onClick={() => setPreviewing(video)}
+                      aria-label={`Vista previa de ${video.title}`}
+                    >
                       Ver
                     </Button>
                   </Table.Td>
                   <Table.Td>
                     {video.kind === 'own' ? (
-                      <Button size="compact-sm" variant="light" onClick={() => setEditing({ video })} aria-label={`Editar ${video.title}`}>
+                      <Button
+                        size="compact-sm"
+                        variant="light"
+                        onClick={() => setEditing({ video })}
+                        aria-label={`Editar ${video.title}`}
+                      >
                         Editar
                       </Button>
                     ) : (
-                      <Anchor component={Link} to={href.adminProcedure(video.procedureId ?? undefined)} size="sm" aria-label={`Editar procedimiento ${video.title}`}>
+                      <Anchor
+                        component={Link}
+                        to={href.adminProcedure(video.procedureId ?? undefined)}
+                        size="sm"
+                        aria-label={`Editar procedimiento ${video.title}`}
+                      >
                         Editar
                       </Anchor>
                     )}
@@ -116,12 +135,21 @@ export function DiplomaVideosTab({ diplomaId }: { diplomaId: string }) {
                   <Table.Td>
                     <Switch
                       checked={video.isActive}
-                      onChange={(event) => void run(actions.setActive.mutateAsync({ videoId: video.id, isActive: event.currentTarget.checked }))}
+                      onChange={(event) =>
+                        void run(
+                          actions.setActive.mutateAsync({ videoId: video.id, isActive: event.currentTarget.checked }),
+                        )
+                      }
                       aria-label={`Activo: ${video.title}`}
                     />
                   </Table.Td>
                   <Table.Td>
-                    <ActionIcon variant="subtle" color="red" onClick={() => setRemoving(video)} aria-label={`Quitar ${video.title}`}>
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      onClick={() => setRemoving(video)}
+                      aria-label={`Quitar ${video.title}`}
+                    >
                       ✕
                     </ActionIcon>
                   </Table.Td>
@@ -155,11 +183,22 @@ export function DiplomaVideosTab({ diplomaId }: { diplomaId: string }) {
         </Stack>
       </Modal>
 
-      <OwnVideoModal diplomaId={diplomaId} video={editing?.video ?? null} opened={editing !== null} onClose={() => setEditing(null)} />
+      <OwnVideoModal
+        diplomaId={diplomaId}
+        video={editing?.video ?? null}
+        opened={editing !== null}
+        onClose={() => setEditing(null)}
+      />
 
       <Modal opened={previewing !== null} onClose={() => setPreviewing(null)} title={preview?.title} size="lg" centered>
         {preview?.kind === 'own' && preview.video ? (
-          <video src={mediaPath(preview.video)} controls preload="metadata" style={{ width: '100%' }} aria-label={`Video: ${preview.title}`} />
+          <video
+            src={mediaPath(preview.video)}
+            controls
+            preload="metadata"
+            style={{ width: '100%' }}
+            aria-label={`Video: ${preview.title}`}
+          />
         ) : preview?.previewImage ? (
           <Image src={mediaPath(preview.previewImage)} alt={`Vista previa: ${preview.title}`} radius="sm" />
         ) : (

@@ -6,7 +6,15 @@ import { href } from '#web/paths.ts';
 import { useDownloadCertificate } from '#web/features/diplomas/member/diplomas.api.ts';
 
 /** Opens at 100% (spec 3 §2). */
-export function CertificateModal({ course, opened, onClose }: { course: Course; opened: boolean; onClose: () => void }) {
+export function CertificateModal({
+  course,
+  opened,
+  onClose,
+}: {
+  course: Course;
+  opened: boolean;
+  onClose: () => void;
+}) {
   return (
     <Modal opened={opened} onClose={onClose} centered title="¡Felicidades!">
       <CertificateActions course={course} />
@@ -25,7 +33,10 @@ export function CertificateActions({ course }: { course: Course }) {
       {certificate?.isRevoked ? (
         <Text c="red.8">Esta constancia fue revocada. Contacta a un administrador.</Text>
       ) : (
-        <Button onClick={() => download.mutate(undefined, { onError: (error) => showAppError(error) })} loading={download.isPending}>
+        <Button
+          onClick={() => download.mutate(undefined, { onError: (error) => showAppError(error) })}
+          loading={download.isPending}
+        >
           Descargar constancia
         </Button>
       )}

@@ -13,7 +13,11 @@ export function diplomaLink(diploma: Pick<MemberDiplomaCard, 'id' | 'isExternal'
 }
 
 // My Diplomas' grid (my-diplomas.tsx): Container lg, one, two and three columns, the default md gap
-const sizes = cardSizes({ containerPx: 1140, columns: { 0: 1, [breakpointsEm.sm]: 2, [breakpointsEm.md]: 3 }, gapPx: 16 });
+const sizes = cardSizes({
+  containerPx: 1140,
+  columns: { 0: 1, [breakpointsEm.sm]: 2, [breakpointsEm.md]: 3 },
+  gapPx: 16,
+});
 
 export function DiplomaCard({ diploma }: { diploma: MemberDiplomaCard }) {
   return (
@@ -21,7 +25,13 @@ export function DiplomaCard({ diploma }: { diploma: MemberDiplomaCard }) {
       <Card.Section>
         <AspectRatio ratio={1090 / 720}>
           {diploma.previewImageUrl ? (
-            <Image src={diploma.previewImageUrl} srcSet={pictureSrcSet(diploma.previewImageUrl)} sizes={sizes} alt="" fit="cover" />
+            <Image
+              src={diploma.previewImageUrl}
+              srcSet={pictureSrcSet(diploma.previewImageUrl)}
+              sizes={sizes}
+              alt=""
+              fit="cover"
+            />
           ) : (
             <div style={{ background: 'var(--mantine-color-blue-1)' }} />
           )}
@@ -30,7 +40,9 @@ export function DiplomaCard({ diploma }: { diploma: MemberDiplomaCard }) {
       <Stack gap="xs" mt="sm">
         <Group gap="xs">
           <Badge variant="light">{diploma.isExternal ? diploma.organizationName || 'Externo' : 'CxVet'}</Badge>
-          {!diploma.isEnrolled && diploma.costCents > 0 && <Badge variant="outline">{formatUsd(diploma.costCents)}</Badge>}
+          {!diploma.isEnrolled && diploma.costCents > 0 && (
+            <Badge variant="outline">{formatUsd(diploma.costCents)}</Badge>
+          )}
         </Group>
         <Title order={2} size="h4">
           {diploma.title}

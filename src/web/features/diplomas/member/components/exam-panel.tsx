@@ -4,10 +4,23 @@ import { useState } from 'react';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { useExam, useRetakeExam, useSaveAnswer, useSubmitExam } from '#web/features/diplomas/member/diplomas.api.ts';
 
-const statusText = { notStarted: 'Sin iniciar', inProgress: 'En progreso', passed: 'Aprobado', failed: 'No aprobado' } as const;
+const statusText = {
+  notStarted: 'Sin iniciar',
+  inProgress: 'En progreso',
+  passed: 'Aprobado',
+  failed: 'No aprobado',
+} as const;
 
 /** One exam: answers saved as they are chosen; read-only with the correct answers once completed. */
-export function ExamPanel({ diplomaId, examId, isExternal }: { diplomaId: string; examId: string; isExternal: boolean }) {
+export function ExamPanel({
+  diplomaId,
+  examId,
+  isExternal,
+}: {
+  diplomaId: string;
+  examId: string;
+  isExternal: boolean;
+}) {
   const exam = useExam(diplomaId, examId);
   const save = useSaveAnswer(diplomaId, examId);
   const submit = useSubmitExam(diplomaId, examId);
@@ -29,7 +42,12 @@ export function ExamPanel({ diplomaId, examId, isExternal }: { diplomaId: string
 
   const send = () =>
     submit.mutate(
-      { answers: view.questions.map((question) => ({ questionId: question.id, answer: answerOf(question.id, question.userAnswer) })) },
+      {
+        answers: view.questions.map((question) => ({
+          questionId: question.id,
+          answer: answerOf(question.id, question.userAnswer),
+        })),
+      },
       {
         onSuccess: (result) => {
           setChosen({});
@@ -49,12 +67,18 @@ export function ExamPanel({ diplomaId, examId, isExternal }: { diplomaId: string
         <Text size="sm">Estado: {statusText[view.status]}</Text>
         {view.completed && <Text fw={700}>Calificación: {view.scorePercent?.toFixed(2)}%</Text>}
       </Group>
-      {!isExternal && !view.completed && <Text size="sm" c="dimmed">Se aprueba con {view.passThresholdPercent}% o más.</Text>}
+      {!isExternal && !view.completed && (
+        <Text size="sm" c="dimmed">
+          Se aprueba con {view.passThresholdPercent}% o más.
+        </Text>
+      )}
       {view.questions.map((question, index) => (
         <Radio.Group
           key={question.id}
           label={`${index + 1}. ${question.question}`}
-          value={answerOf(question.id, question.userAnswer) >= 0 ? String(answerOf(question.id, question.userAnswer)) : null}
+          value={
+            answerOf(question.id, question.userAnswer) >= 0 ? String(answerOf(question.id, question.userAnswer)) : null
+          }
           onChange={(value) => choose(question.id, value)}
           readOnly={view.completed}
         >
@@ -81,7 +105,12 @@ export function ExamPanel({ diplomaId, examId, isExternal }: { diplomaId: string
         </Button>
       )}
       {view.completed && !view.passed && (
-        <Button variant="light" onClick={() => retake.mutate(undefined, { onError: (error) => showAppError(error) })} loading={retake.isPending} w={{ base: '100%', sm: 'auto' }}>
+        <Button
+          variant="light"
+          onClick={() => retake.mutate(undefined, { onError: (error) => showAppError(error) })}
+          loading={retake.isPending}
+          w={{ base: '100%', sm: 'auto' }}
+        >
           Volver a intentar
         </Button>
       )}

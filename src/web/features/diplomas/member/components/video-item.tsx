@@ -54,7 +54,12 @@ export function VideoItem({ diplomaId, video }: { diplomaId: string; video: Cour
             setElement(node);
           }}
           src={recovery.sourceOf(video.videoUrl)}
-          poster={video.posterUrl ?? undefined} controls preload="metadata" style={{ width: '100%', borderRadius: 8, background: '#000' }} onEnded={markDone}>
+          poster={video.posterUrl ?? undefined}
+          controls
+          preload="metadata"
+          style={{ width: '100%', borderRadius: 8, background: '#000' }}
+          onEnded={markDone}
+        >
           <track kind="captions" />
         </video>
       )}
