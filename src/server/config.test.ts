@@ -27,16 +27,36 @@ describe('PAYMENTS_PROVIDER', () => {
   });
 
   it('is taken as chosen on a production start', () => {
-    expect(loadConfig({ ...base, NODE_ENV: 'production', PAYMENTS_PROVIDER: 'simulado' }).paymentsProvider).toBe(
-      'simulado',
-    );
-    const config = loadConfig({ ...base, NODE_ENV: 'production', PAYMENTS_PROVIDER: 'paypal', ...paypal });
+    const live = { PAYPAL_API_URL: 'https://api-m.paypal.com' };
+    const config = loadConfig({ ...base, NODE_ENV: 'production', PAYMENTS_PROVIDER: 'paypal', ...paypal, ...live });
     expect(config.paymentsProvider).toBe('paypal');
     expect(config.paypal).toMatchObject({
+      apiUrl: 'https://api-m.paypal.com',
       clientId: 'id',
       planIds: { monthly: 'P-1', annual: 'P-2' },
       webhookId: 'WH-1',
     });
+  });
+
+  it('refuses the simulated provider in production unless ALLOW_SIMULATED_PAYMENTS_IN_PRODUCTION=1 (a staging site)', () => {
+    const production = { ...base, NODE_ENV: 'production', PAYMENTS_PROVIDER: 'simulado' };
+    expect(() => loadConfig(production)).toThrow(/ALLOW_SIMULATED_PAYMENTS_IN_PRODUCTION=1/);
+    expect(() => loadConfig({ ...production, ALLOW_SIMULATED_PAYMENTS_IN_PRODUCTION: '0' })).toThrow(
+      /PAYMENTS_PROVIDER=simulado/,
+    );
+    expect(loadConfig({ ...production, ALLOW_SIMULATED_PAYMENTS_IN_PRODUCTION: '1' }).paymentsProvider).toBe(
+      'simulado',
+    );
+    expect(loadConfig({ ...base, PAYMENTS_PROVIDER: 'simulado', SEED_DEMO: '0' }).paymentsProvider).toBe('simulado');
+  });
+
+  it('requires PAYPAL_API_URL in production, and defaults to the sandbox elsewhere', () => {
+    expect(() => loadConfig({ ...base, NODE_ENV: 'production', PAYMENTS_PROVIDER: 'paypal', ...paypal })).toThrow(
+      /PAYPAL_API_URL/,
+    );
+    expect(loadConfig({ ...base, PAYMENTS_PROVIDER: 'paypal', ...paypal }).paypal?.apiUrl).toBe(
+      'https://api-m.sandbox.paypal.com',
+    );
   });
 
   it('refuses PayPal without its variables', () => {
@@ -76,7 +96,11 @@ describe('STORAGE=s3', () => {
     S3_ACCESS_KEY_ID: 'id',
     S3_SECRET_ACCESS_KEY: 'secret',
   };
-  const production = { NODE_ENV: 'production', PAYMENTS_PROVIDER: 'simulado' };
+  const production = {
+    NODE_ENV: 'production',
+    PAYMENTS_PROVIDER: 'simulado',
+    ALLOW_SIMULATED_PAYMENTS_IN_PRODUCTION: '1',
+  };
 
   it.each(['S3_BUCKET', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const)(
     'refuses a production start without %s, naming it',

@@ -21,7 +21,10 @@ const envSchema = z.object({
   // no default here: see paymentsProviderFor
   PAYMENTS_PROVIDER: z.enum(['simulado', 'paypal']).optional(),
   NODE_ENV: z.string().optional(),
-  PAYPAL_API_URL: z.url().default('https://api-m.sandbox.paypal.com'),
+  // unset: the sandbox, outside production only (see paypalApiUrlFor)
+  PAYPAL_API_URL: z.url().optional(),
+  // a staging site may run the simulated provider with NODE_ENV=production, and must say so
+  ALLOW_SIMULATED_PAYMENTS_IN_PRODUCTION: flag.optional(),
   PAYPAL_CLIENT_ID: z.string().optional(),
   PAYPAL_CLIENT_SECRET: z.string().optional(),
   PAYPAL_PLAN_MONTHLY: z.string().optional(),
@@ -125,6 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chosen: e.PAYMENTS_PROVIDER,
     production: e.NODE_ENV === 'production',
     seedDemo,
+    allowSimulatedInProduction: e.ALLOW_SIMULATED_PAYMENTS_IN_PRODUCTION ?? false,
   });
   const paypalVars = [
     e.PAYPAL_CLIENT_ID,
@@ -161,7 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     paypal:
       paymentsProvider === 'paypal'
         ? {
-            apiUrl: e.PAYPAL_API_URL,
+            apiUrl: paypalApiUrlFor(e.PAYPAL_API_URL, e.NODE_ENV === 'production'),
             clientId: e.PAYPAL_CLIENT_ID!,
             clientSecret: e.PAYPAL_CLIENT_SECRET!,
             planIds: { monthly: e.PAYPAL_PLAN_MONTHLY!, annual: e.PAYPAL_PLAN_ANNUAL! },
@@ -224,7 +228,14 @@ function paymentsProviderFor(input: {
   chosen: 'simulado' | 'paypal' | undefined;
   production: boolean;
   seedDemo: boolean;
+  allowSimulatedInProduction: boolean;
 }) {
+  if (input.chosen === 'simulado' && input.production && !input.allowSimulatedInProduction) {
+    throw new Error(
+      'PAYMENTS_PROVIDER=simulado con NODE_ENV=production dejaría a cualquiera hacerse Premium sin pagar: ' +
+        'usa PAYMENTS_PROVIDER=paypal, o para un sitio de pruebas define además ALLOW_SIMULATED_PAYMENTS_IN_PRODUCTION=1.',
+    );
+  }
   if (input.chosen) return input.chosen;
   if (input.production || !input.seedDemo) {
     throw new Error(
@@ -233,6 +244,18 @@ function paymentsProviderFor(input: {
     );
   }
   return 'simulado';
+}
+
+/** Production names its PayPal explicitly: a default would send live members to the sandbox, or the reverse. */
+function paypalApiUrlFor(url: string | undefined, production: boolean): string {
+  if (url) return url;
+  if (production) {
+    throw new Error(
+      'PAYPAL_API_URL es obligatoria en producción (NODE_ENV=production): https://api-m.paypal.com para cobrar de verdad, ' +
+        'https://api-m.sandbox.paypal.com para el sandbox.',
+    );
+  }
+  return 'https://api-m.sandbox.paypal.com';
 }
 
 function readOrCreateSecret(dataDir: string): string {

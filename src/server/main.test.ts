@@ -62,7 +62,12 @@ describe('the start log', () => {
     async () => {
       const [productionPort, developmentPort] = [await freePort(), await freePort()];
       const [production, development] = await Promise.all([
-        startOutput({ PORT: String(productionPort), PUBLIC_URL: 'https://cxvet.example', NODE_ENV: 'production' }),
+        startOutput({
+          PORT: String(productionPort),
+          PUBLIC_URL: 'https://cxvet.example',
+          NODE_ENV: 'production',
+          ALLOW_SIMULATED_PAYMENTS_IN_PRODUCTION: '1',
+        }),
         startOutput({ PORT: String(developmentPort) }),
       ]);
       expect(addresses(production)).toEqual(['https://cxvet.example']);
@@ -79,6 +84,7 @@ describe('a production start with STORAGE=s3', () => {
         DATA_DIR: '/nonexistent',
         NODE_ENV: 'production',
         PAYMENTS_PROVIDER: 'simulado',
+        ALLOW_SIMULATED_PAYMENTS_IN_PRODUCTION: '1',
         SESSION_SECRET: 'x'.repeat(32),
         STORAGE: 's3',
         S3_BUCKET: 'cxvet',
