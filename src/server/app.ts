@@ -68,7 +68,7 @@ import { createRenditionsService, transcodeJobKind } from './features/renditions
 import { registerRenditionAdminRoutes } from './features/renditions/renditions.admin.routes.ts';
 import { createMembershipService } from './features/membership/membership.service.ts';
 import { registerMembershipRoutes } from './features/membership/membership.routes.ts';
-import { createPaymentsService, webhookJobKind } from './features/payments/payments.service.ts';
+import { createPaymentsService, reconcileJobKind, webhookJobKind } from './features/payments/payments.service.ts';
 import { registerPaymentRoutes } from './features/payments/payments.routes.ts';
 import { registerSimulatedCheckoutRoutes } from './features/payments/simulated-checkout.routes.ts';
 import { createSignUpService } from './features/accounts/signup.service.ts';
@@ -244,6 +244,7 @@ export async function buildApp(deps: AppDeps) {
     db,
     handlers: {
       'membership.sweep': async () => void (await membership.sweep()),
+      [reconcileJobKind]: async () => void (await payments.reconcileLiveSubscriptions()),
       'bulk-mail': async (payload) => mailing.send((payload as { bulkMailId: string }).bulkMailId),
       [webhookJobKind]: async (payload) =>
         void (await payments.applyStoredWebhook((payload as { eventId: string }).eventId)),
@@ -260,6 +261,8 @@ export async function buildApp(deps: AppDeps) {
     recurring: [
       { kind: privacyJobKinds.sweep, everyMs: 3600_000 },
       { kind: 'membership.sweep', everyMs: 15 * 60_000 },
+      // once a day, the first an hour after the very first start: repairs what lost webhooks left behind
+      { kind: reconcileJobKind, everyMs: 86_400_000, firstAfterMs: 3600_000 },
       { kind: 'rate-counters.prune', everyMs: 3600_000 },
       // a minute after the very first start, so it never slows the start itself
       ...(database.kind === 'pglite' ? [{ kind: maintenanceJobKind, everyMs: 3600_000, firstAfterMs: 60_000 }] : []),

@@ -17,6 +17,8 @@ export const paymentSubscriptions = pgTable(
     state: subscriptionStateEnum('state').notNull().default('PENDIENTE'),
     /** Set when the member started another checkout: this one must never charge (cancelled at the provider when it can be). */
     supersededAt: timestamp('superseded_at', { withTimezone: true }),
+    /** PayPal's billing_info.next_billing_time as last read: the end of the paid period (PayPal drops it once suspended or cancelled). */
+    nextBillingAt: timestamp('next_billing_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -81,6 +83,8 @@ export const payments = pgTable(
 /** Webhooks are stored before they are acknowledged and applied once per event id. */
 export const paymentWebhookEvents = pgTable('payment_webhook_events', {
   id: text('id').primaryKey(),
+  /** PAYPAL-TRANSMISSION-ID of the delivery stored: a replay of it is dropped before PayPal is asked to verify it. */
+  transmissionId: text('transmission_id').unique(),
   provider: paymentProviderEnum('provider').notNull(),
   type: text('type').notNull(),
   payload: jsonb('payload').notNull(),

@@ -58,7 +58,7 @@ export function createProfileService(deps: {
         createdAt: user.createdAt.toISOString(),
       },
       preferences: { promoMail: user.promoMail, newsMail: user.newsMail },
-      membership: membership.describe(user),
+      membership: await membership.describe(user),
       certificates: completed.map((row) => ({
         diplomaId: row.diplomaId,
         name: row.name,

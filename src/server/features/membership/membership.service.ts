@@ -3,7 +3,11 @@ import type { Log } from '#server/services/log.ts';
 import type { Db } from '#server/db/client.ts';
 import { paymentSubscriptions, users } from '#server/db/schema/index.ts';
 import type { Mailer } from '#server/services/mail.ts';
-import type { PaymentProvider } from '#server/services/payments/payment-provider.ts';
+import {
+  ProviderError,
+  type PaymentProvider,
+  type ProviderSubscriptionStatus,
+} from '#server/services/payments/payment-provider.ts';
 import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import { AppError } from '#shared/errors.ts';
 import { hasPremiumAccess } from '#shared/accounts/accounts.rules.ts';
@@ -22,6 +26,13 @@ import {
 import type { Membership } from '#shared/membership/membership.schemas.ts';
 import type { Plan } from '#shared/payments/payments.rules.ts';
 import { accountMail, paymentFailedMail, type AccountMailAction } from './membership.mails.ts';
+
+/** Provider statuses in which a subscription no longer bills, with our record's state for each. */
+const endedStates: Partial<Record<ProviderSubscriptionStatus, typeof paymentSubscriptions.$inferSelect.state>> = {
+  SUSPENDED: 'SUSPENDIDA',
+  CANCELLED: 'CANCELADA',
+  EXPIRED: 'EXPIRADA',
+};
 
 /**
  * Membership changes of spec 1 §4 and spec 3 §4: downgrade, reactivation, payment outcomes, scheduled changes,
@@ -82,8 +93,13 @@ export function createMembershipService(deps: {
   }
 
   /** What the profile shows about the membership, and which changes the member may ask for. */
-  function describe(user: UserRow): Membership {
+  async function describe(user: UserRow): Promise<Membership> {
     const at = now();
+    // PayPal bills by calendar month: its own next_billing_time, our arithmetic only for records it never dated
+    const mapped = await mappedSubscription(user.subscriptionId);
+    const billedUntil = mapped?.nextBillingAt ?? null;
+    // cancelled at PayPal: that subscription cannot be resumed
+    const resumable = mapped?.state !== 'CANCELADA' && mapped?.state !== 'EXPIRADA';
     const isManual = user.subscriptionId === manualSubscriptionId;
     // a manual Premium is never charged: it shows when it ends instead of a next payment
     const billed = user.type === 'Premium' && user.paymentDay !== null && !isManual;
@@ -96,13 +112,15 @@ export function createMembershipService(deps: {
       paymentStatus: user.paymentStatus,
       annualPlan: user.annualPlan,
       paymentDay: user.paymentDay?.toISOString() ?? null,
-      nextPaymentDate: billed ? nextPaymentDate(user.paymentDay!, user.annualPlan, at).toISOString() : null,
+      nextPaymentDate: billed
+        ? (billedUntil ?? nextPaymentDate(user.paymentDay!, user.annualPlan, at)).toISOString()
+        : null,
       terminationDate: (manualUntil ?? user.terminationDate)?.toISOString() ?? null,
       isManual,
       hasPremiumAccess: hasPremiumAccess(user, at),
       paymentFailed: user.paymentStatus === 'FALLIDO',
       canDowngrade: canDowngrade(user),
-      canReactivate: canReactivate(user, at),
+      canReactivate: resumable && canReactivate(user, at),
       canUpgrade: canUpgrade(user),
     };
   }
@@ -113,16 +131,20 @@ export function createMembershipService(deps: {
     const at = now();
     const mapped = await mappedSubscription(user.subscriptionId);
     // the paid period ends when the provider would charge next; our own arithmetic only without one
-    let providerPeriodEnd: Date | null = null;
+    let providerPeriodEnd: Date | null = mapped?.nextBillingAt ?? null;
     if (mapped) {
+      const id = mapped.providerSubscriptionId;
       try {
-        providerPeriodEnd = (await provider.getSubscription(mapped.providerSubscriptionId))?.nextBillingTime ?? null;
-        await provider.suspendSubscription(mapped.providerSubscriptionId, 'Cambio a membresía básica');
+        const current = await provider.getSubscription(id);
+        providerPeriodEnd = current?.nextBillingTime ?? providerPeriodEnd;
+        // suspended or ended at PayPal already (its dashboard, or a suspend whose answer was lost): billing has stopped
+        const stopped = current ? endedStates[current.status] : undefined;
+        if (stopped) await setSubscriptionState(id, stopped);
+        else await suspendOrConfirm(id);
       } catch (error) {
-        log.warn({ err: error, subscriptionId: mapped.providerSubscriptionId }, 'provider refused to suspend');
+        log.warn({ err: error, subscriptionId: id }, 'provider refused to suspend');
         throw new AppError('SUBSCRIPTION_UNMAPPED_ERROR');
       }
-      await setSubscriptionState(mapped.providerSubscriptionId, 'SUSPENDIDA');
     }
     await stopOtherSubscriptions(user.id, mapped?.providerSubscriptionId ?? null);
     const periodEnd =
@@ -132,9 +154,27 @@ export function createMembershipService(deps: {
       .set({ type: 'Gratis', paymentStatus: 'POR_TERMINAR', terminationDate: periodEnd, updatedAt: at })
       .where(and(eq(users.id, user.id), eq(users.type, 'Premium'), eq(users.paymentStatus, 'BIEN')))
       .returning();
-    if (!updated) throw new AppError('CONFLICT');
+    if (!updated) {
+      // PayPal's SUSPENDED webhook may have applied this very downgrade a moment earlier
+      const current = await findUser(user.id);
+      if (current?.paymentStatus === 'POR_TERMINAR' && current.type === 'Gratis') return await describe(current);
+      throw new AppError('CONFLICT');
+    }
     await sendAccountMail(updated, 'DOWNGRADE', periodEnd);
-    return describe(updated);
+    return await describe(updated);
+  }
+
+  /** Suspends at the provider; a refusal because it is no longer active counts when the provider shows it stopped. */
+  async function suspendOrConfirm(id: string) {
+    try {
+      await provider.suspendSubscription(id, 'Cambio a membresía básica');
+      await setSubscriptionState(id, 'SUSPENDIDA');
+    } catch (error) {
+      const current = error instanceof ProviderError && error.unprocessable ? await provider.getSubscription(id) : null;
+      const stopped = current ? endedStates[current.status] : undefined;
+      if (!stopped) throw error;
+      await setSubscriptionState(id, stopped);
+    }
   }
 
   /**
@@ -172,6 +212,9 @@ export function createMembershipService(deps: {
     const at = now();
     if (!canReactivate(user, at)) throw new AppError('MEMBERSHIP_CHANGE_NOT_ALLOWED');
     const mapped = await mappedSubscription(user.subscriptionId);
+    // ended at PayPal (cancelled there): it cannot be resumed, only replaced by a new subscription
+    if (mapped && (mapped.state === 'CANCELADA' || mapped.state === 'EXPIRADA'))
+      throw new AppError('MEMBERSHIP_CHANGE_NOT_ALLOWED');
     if (mapped) {
       try {
         await provider.activateSubscription(mapped.providerSubscriptionId, 'Reactivación de Premium');
@@ -187,7 +230,7 @@ export function createMembershipService(deps: {
       .where(and(eq(users.id, user.id), eq(users.paymentStatus, 'POR_TERMINAR'), eq(users.type, 'Gratis')))
       .returning();
     if (!updated) throw new AppError('CONFLICT');
-    return describe(updated);
+    return await describe(updated);
   }
 
   /** Applies the scheduled change due for one account; true when one happened. Safe to run twice. */
@@ -274,7 +317,7 @@ export function createMembershipService(deps: {
   /** A completed payment on a verified subscription: Premium, annualPlan per plan, paymentDay moved. */
   async function activatePremium(
     userId: string,
-    input: { subscriptionId: string; plan: Plan; paidAt: Date },
+    input: { subscriptionId: string; plan: Plan; paidAt: Date; nextBillingTime?: Date | null },
   ): Promise<boolean> {
     const at = now();
     const annualPlan = input.plan === 'annual';
@@ -298,7 +341,11 @@ export function createMembershipService(deps: {
       )
       .returning();
     if (upgraded) {
-      await sendAccountMail(upgraded, 'UPGRADE', nextPaymentDate(input.paidAt, annualPlan, at));
+      await sendAccountMail(
+        upgraded,
+        'UPGRADE',
+        input.nextBillingTime ?? nextPaymentDate(input.paidAt, annualPlan, at),
+      );
       return true;
     }
     // a renewal of the current subscription only moves the payment day forward
@@ -350,6 +397,29 @@ export function createMembershipService(deps: {
           eq(users.subscriptionId, subscriptionId),
           inArray(users.type, ['Gratis', 'Premium']),
           inArray(users.paymentStatus, ['BIEN', 'FALLIDO']),
+        ),
+      )
+      .returning({ id: users.id });
+    return updated.length > 0;
+  }
+
+  /**
+   * Billing stopped at the provider (suspended or cancelled there, not by a failed payment): the member
+   * keeps the benefits until the paid period ends, as after an in-app downgrade, then is CANCELLED.
+   * No period end (or one already past): CANCELLED now. True when the account changed.
+   */
+  async function markBillingEnded(userId: string, subscriptionId: string, periodEnd: Date | null): Promise<boolean> {
+    const at = now();
+    if (!periodEnd || periodEnd <= at) return markCancelled(userId, subscriptionId);
+    const updated = await db
+      .update(users)
+      .set({ type: 'Gratis', paymentStatus: 'POR_TERMINAR', terminationDate: periodEnd, updatedAt: at })
+      .where(
+        and(
+          eq(users.id, userId),
+          eq(users.subscriptionId, subscriptionId),
+          eq(users.type, 'Premium'),
+          eq(users.paymentStatus, 'BIEN'),
         ),
       )
       .returning({ id: users.id });
@@ -434,6 +504,7 @@ export function createMembershipService(deps: {
     activatePremium,
     markPaymentFailed,
     markCancelled,
+    markBillingEnded,
     sendAccountMail,
   };
 }

@@ -23,6 +23,14 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const userRow = async (id: string) => (await t.db.select().from(users).where(eq(users.id, id)))[0]!;
+/** The paid period of a member in POR_TERMINAR is over: the scheduled change runs. */
+async function endPaidPeriod(userId: string) {
+  await t.db
+    .update(users)
+    .set({ terminationDate: new Date(Date.now() - 1000) })
+    .where(eq(users.id, userId));
+  await t.app.services.membership.applyDueChanges(userId);
+}
 const mailsTo = async (email: string) =>
   (await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, email))).map((mail) => mail.subject);
 const confirm = (cookie: string, id: string) =>
@@ -138,10 +146,13 @@ describe('subscribing through the simulated provider', () => {
     expect((await userRow(user.id)).paymentDay!.getTime()).toBeGreaterThan(first.getTime());
   });
 
-  it('marks a subscription cancelled at the provider as CANCELLED and Basic', async () => {
+  it('keeps a subscription cancelled at the provider POR_TERMINAR until the paid period ends, then CANCELLED', async () => {
     const { cookie, user } = await signedInAs(t, { type: 'Gratis' });
     const subscriptionId = await subscribeAndApprove(t, cookie);
     await pressCheckout(t, subscriptionId, 'provider-cancel');
+    expect(await userRow(user.id)).toMatchObject({ type: 'Gratis', paymentStatus: 'POR_TERMINAR' });
+    expect((await userRow(user.id)).terminationDate!.getTime()).toBeGreaterThan(Date.now());
+    await endPaidPeriod(user.id);
     expect(await userRow(user.id)).toMatchObject({ type: 'Gratis', paymentStatus: 'CANCELLED' });
     const [row] = await t.db
       .select()
@@ -269,6 +280,7 @@ describe('webhooks', () => {
     const { cookie, user } = await signedInAs(t, { type: 'Gratis' });
     const first = await subscribeAndApprove(t, cookie);
     await pressCheckout(t, first, 'provider-cancel');
+    await endPaidPeriod(user.id);
     const second = await subscribeAndApprove(t, cookie);
     expect(await userRow(user.id)).toMatchObject({ type: 'Premium', subscriptionId: second });
     // a late, replayed notice about the first one

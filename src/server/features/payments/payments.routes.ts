@@ -21,6 +21,9 @@ declare module 'fastify' {
   }
 }
 
+/** Webhook deliveries accepted per IP and minute. */
+export const webhookLimitPerMinute = 600;
+
 export function registerPaymentRoutes(
   app: FastifyInstance,
   deps: { payments: PaymentsService; jobs: Pick<JobRunner, 'runDue'> },
@@ -80,20 +83,32 @@ export function registerPaymentRoutes(
         }
       },
     );
-    scope.post('/api/payments/webhooks/:provider', async (request, reply) => {
-      const { provider: name } = request.params as { provider: string };
-      if (name !== provider.name) return reply.status(404).send(errorBody('NOT_FOUND'));
-      const event = await provider.verifyWebhook({ headers: request.headers, rawBody: request.rawBody ?? '' });
-      if (!event) throw new AppError('WEBHOOK_SIGNATURE_INVALID');
-      // stored and queued in one transaction; the job applies it (now, or after a crash, on the next poll)
-      const outcome = await payments.receiveWebhook(event);
-      if (outcome === 'stored') {
-        setImmediate(
-          () =>
-            void jobs.runDue().catch((error: unknown) => request.log.error({ err: error }, 'payments job pass failed')),
-        );
-      }
-      return { received: true, outcome };
-    });
+    scope.post(
+      '/api/payments/webhooks/:provider',
+      // per IP, far above PayPal's bursts: only a flood of forged deliveries (each one a verify call) is stopped
+      { config: { rateLimit: { max: webhookLimitPerMinute, timeWindow: '1 minute' } } },
+      async (request, reply) => {
+        const { provider: name } = request.params as { provider: string };
+        if (name !== provider.name) return reply.status(404).send(errorBody('NOT_FOUND'));
+        const transmission = request.headers['paypal-transmission-id'];
+        const transmissionId = typeof transmission === 'string' && transmission ? transmission.slice(0, 200) : '';
+        // a replay of a delivery we stored: answered as PayPal expects, without a verify call
+        if (transmissionId && (await payments.isKnownTransmission(transmissionId)))
+          return { received: true, outcome: 'duplicate' as const };
+        const event = await provider.verifyWebhook({ headers: request.headers, rawBody: request.rawBody ?? '' });
+        if (!event) throw new AppError('WEBHOOK_SIGNATURE_INVALID');
+        // stored and queued in one transaction; the job applies it (now, or after a crash, on the next poll)
+        const outcome = await payments.receiveWebhook(event, transmissionId);
+        if (outcome === 'stored') {
+          setImmediate(
+            () =>
+              void jobs
+                .runDue()
+                .catch((error: unknown) => request.log.error({ err: error }, 'payments job pass failed')),
+          );
+        }
+        return { received: true, outcome };
+      },
+    );
   });
 }

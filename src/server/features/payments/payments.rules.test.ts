@@ -6,9 +6,9 @@ import type {
 } from '#server/services/payments/payment-provider.ts';
 import { cutToLimit, orderEventKind, subscriptionOutcome } from './payments.rules.ts';
 
-const paid = { amountCents: 999, time: new Date('2026-11-01T00:00:00Z') };
-const failedLater = { amountCents: 999, time: new Date('2026-12-01T00:00:00Z') };
-const failedEarlier = { amountCents: 999, time: new Date('2026-10-01T00:00:00Z') };
+const paid = { amountCents: 999, currency: 'USD', time: new Date('2026-11-01T00:00:00Z') };
+const failedLater = { amountCents: 999, currency: 'USD', time: new Date('2026-12-01T00:00:00Z') };
+const failedEarlier = { amountCents: 999, currency: 'USD', time: new Date('2026-10-01T00:00:00Z') };
 const base: ProviderSubscription = {
   id: 'I-1',
   status: 'ACTIVE',
@@ -45,7 +45,11 @@ describe('subscriptionOutcome', () => {
       'fail',
     ],
     ['suspended after a failure', { status: 'SUSPENDED', lastFailedPayment: failedLater }, 'fail'],
-    ['suspended by the member (downgrade)', { status: 'SUSPENDED', lastPayment: paid }, 'none'],
+    [
+      'suspended with no failed payment (a downgrade, the dashboard)',
+      { status: 'SUSPENDED', lastPayment: paid },
+      'suspend',
+    ],
     ['cancelled', { status: 'CANCELLED', lastPayment: paid }, 'cancel'],
     ['cancelled after a failure', { status: 'CANCELLED', lastFailedPayment: failedLater }, 'cancel'],
     ['expired', { status: 'EXPIRED' }, 'cancel'],

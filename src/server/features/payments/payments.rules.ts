@@ -4,9 +4,9 @@ import type {
   ProviderSubscriptionStatus,
   ProviderTransaction,
 } from '#server/services/payments/payment-provider.ts';
-import type { PaymentResult, subscriptionStates } from '#shared/payments/payments.rules.ts';
+import { planPriceCents, type PaymentResult, type subscriptionStates } from '#shared/payments/payments.rules.ts';
 
-export type SubscriptionOutcome = 'activate' | 'fail' | 'cancel' | 'refund' | 'none';
+export type SubscriptionOutcome = 'activate' | 'fail' | 'suspend' | 'cancel' | 'refund' | 'none';
 
 /**
  * What the provider's current record of a subscription means for the member. Deciding from the
@@ -15,7 +15,9 @@ export type SubscriptionOutcome = 'activate' | 'fail' | 'cancel' | 'refund' | 'n
  * - the last money that moved was fully refunded (or reversed) → refund: Premium ends;
  * - a charge failed after the last payment, or PayPal counts consecutive failures
  *   (failed_payments_count > 0: it suspends the subscription when they reach the plan's threshold) → fail;
- * - active with a real payment → activate. A subscription the member suspended (downgrade) changes nothing.
+ * - suspended with no failed payment (a downgrade, PayPal's dashboard, a suspend whose answer was lost) → suspend:
+ *   billing has ended, the member keeps the paid period;
+ * - active with a real payment → activate.
  */
 export function subscriptionOutcome(
   subscription: ProviderSubscription,
@@ -30,8 +32,22 @@ export function subscriptionOutcome(
   const paidAt = subscription.lastPayment?.time.getTime() ?? -Infinity;
   const failedAt = subscription.lastFailedPayment?.time.getTime() ?? -Infinity;
   if (live && (subscription.failedPaymentsCount > 0 || failedAt > paidAt)) return 'fail';
+  if (subscription.status === 'SUSPENDED') return 'suspend';
   if (subscription.status === 'ACTIVE' && subscription.lastPayment && subscription.plan) return 'activate';
   return 'none';
+}
+
+/**
+ * Why a paid subscription must not grant Premium, or null when it may: the plan id must be one of
+ * ours, the last payment its price in USD, and custom_id the account the checkout was started for.
+ */
+export function grantRefusal(subscription: ProviderSubscription, ownerId: string): string | null {
+  if (!subscription.plan) return 'plan id is not one of ours';
+  if (subscription.customId !== ownerId) return 'custom_id does not name the account';
+  const payment = subscription.lastPayment;
+  if (!payment || payment.amountCents !== planPriceCents[subscription.plan] || payment.currency !== 'USD')
+    return 'last payment amount or currency differs from the plan';
+  return null;
 }
 
 export const stateByProviderStatus: Record<ProviderSubscriptionStatus, (typeof subscriptionStates)[number]> = {

@@ -18,6 +18,7 @@ import type { Plan } from '#shared/payments/payments.rules.ts';
 import type { PaymentRecord } from '#shared/payments/payments.schemas.ts';
 import {
   cutToLimit,
+  grantRefusal,
   orderEventKind,
   orderPaymentResult,
   stateByProviderStatus,
@@ -29,6 +30,8 @@ const planDescription: Record<Plan, string> = { monthly: 'Premium mensual', annu
 
 /** The job that applies a stored webhook event. */
 export const webhookJobKind = 'payments.webhook';
+/** The daily job that reads every live subscription once and repairs what drifted from the provider's record. */
+export const reconcileJobKind = 'payments.reconcile';
 
 /**
  * A one-off order's outcome changed (completed, pending, denied, refunded). Handlers (the diplomas
@@ -217,12 +220,15 @@ export function createPaymentsService(deps: {
       log.warn({ providerSubscriptionId }, 'subscription custom_id does not match its owner');
       return { state: row.state, outcome: 'none' };
     }
+    // the history's wording only: Premium is granted on PayPal's own plan id (grantRefusal)
     const plan = snapshot.plan ?? row.plan;
     const state = stateByProviderStatus[snapshot.status];
-    if (state !== row.state) {
+    // PayPal drops next_billing_time once billing stops: the last one read is the end of the paid period
+    const periodEnd = snapshot.nextBillingTime ?? row.nextBillingAt;
+    if (state !== row.state || periodEnd?.getTime() !== row.nextBillingAt?.getTime()) {
       await db
         .update(paymentSubscriptions)
-        .set({ state, updatedAt: new Date() })
+        .set({ state, nextBillingAt: periodEnd, updatedAt: new Date() })
         .where(eq(paymentSubscriptions.id, row.id));
     }
     const transactions =
@@ -249,6 +255,11 @@ export function createPaymentsService(deps: {
         .onConflictDoUpdate({ target: payments.providerPaymentId, set: { result: sql`excluded.result` } });
     }
     const outcome = subscriptionOutcome({ ...snapshot, plan }, transactions);
+    const refusal = outcome === 'activate' ? grantRefusal(snapshot, row.userId) : null;
+    if (refusal) {
+      log.error({ providerSubscriptionId, reason: refusal }, 'paid subscription does not match what we sell');
+      return { state, outcome: 'none' };
+    }
     if (outcome === 'activate') {
       const user = await membership.findUser(row.userId);
       if (user?.type === 'Premium' && user.subscriptionId && user.subscriptionId !== providerSubscriptionId) {
@@ -259,13 +270,15 @@ export function createPaymentsService(deps: {
       }
       await membership.activatePremium(row.userId, {
         subscriptionId: providerSubscriptionId,
-        plan,
+        plan: snapshot.plan!,
         paidAt: snapshot.lastPayment!.time,
+        nextBillingTime: snapshot.nextBillingTime,
       });
     } else if (outcome === 'fail') {
       await membership.markPaymentFailed(row.userId, providerSubscriptionId);
-    } else if (outcome === 'cancel') {
-      await membership.markCancelled(row.userId, providerSubscriptionId);
+    } else if (outcome === 'cancel' || outcome === 'suspend') {
+      // ended at PayPal (dashboard, the member's PayPal account): paid time is kept, as after a downgrade
+      await membership.markBillingEnded(row.userId, providerSubscriptionId, periodEnd);
     } else if (outcome === 'refund') {
       // the member got the money back: Premium ends now, and the subscription must not charge again
       const ended = await membership.markRefunded(row.userId, providerSubscriptionId);
@@ -312,17 +325,32 @@ export function createPaymentsService(deps: {
    * Stores a verified webhook and queues the job that applies it, in one transaction: once the
    * provider has its 200, the event is on disk and will be applied even if we crash right after.
    */
-  async function receiveWebhook(event: WebhookEvent): Promise<'stored' | 'duplicate'> {
+  async function receiveWebhook(event: WebhookEvent, transmissionId?: string): Promise<'stored' | 'duplicate'> {
     return db.transaction(async (tx) => {
       const stored = await tx
         .insert(paymentWebhookEvents)
-        .values({ id: event.id, provider: provider.name, type: event.type, payload: event.payload as object })
+        .values({
+          id: event.id,
+          provider: provider.name,
+          type: event.type,
+          payload: event.payload as object,
+          transmissionId: transmissionId || null,
+        })
         .onConflictDoNothing()
         .returning({ id: paymentWebhookEvents.id });
       if (stored.length === 0) return 'duplicate';
       await deps.schedule(webhookJobKind, { payload: { eventId: event.id }, uniqueKey: `webhook:${event.id}`, tx });
       return 'stored';
     });
+  }
+
+  /** A delivery whose transmission id is stored already: a replay, answered without asking the provider. */
+  async function isKnownTransmission(transmissionId: string): Promise<boolean> {
+    const [row] = await db
+      .select({ id: paymentWebhookEvents.id })
+      .from(paymentWebhookEvents)
+      .where(eq(paymentWebhookEvents.transmissionId, transmissionId));
+    return Boolean(row);
   }
 
   /**
@@ -337,6 +365,7 @@ export function createPaymentsService(deps: {
       if (target?.kind === 'subscription') await reconcileSubscription(target.id);
       else if (target?.kind === 'sale') await reconcileSale(target.id);
       else if (target?.kind === 'order') await reconcileOrder(target.id);
+      else if (target?.kind === 'capture') await reconcileCapture(target.id);
     } catch (error) {
       logProviderFailure(error, 'webhook event not applied yet', { eventId, type: row.type });
       await db
@@ -428,13 +457,34 @@ export function createPaymentsService(deps: {
     await applyOrderState(order, row);
   }
 
+  /** A refund or reversal names only the capture: find our order by the capture id it recorded. */
+  async function reconcileCapture(captureId: string) {
+    const [row] = await db
+      .select({ providerOrderId: paymentOrders.providerOrderId })
+      .from(paymentOrders)
+      .where(and(eq(paymentOrders.captureId, captureId), eq(paymentOrders.provider, provider.name)));
+    if (!row) {
+      log.warn({ captureId }, 'refund of a capture we never recorded');
+      return;
+    }
+    await reconcileOrder(row.providerOrderId);
+  }
+
+  /**
+   * Captures an approved order. A 422 (already captured by a racing call, declined, not approved)
+   * is settled by reading the order again: what PayPal says it is wins over the error.
+   */
   async function capture(providerOrderId: string): Promise<ProviderOrder> {
     try {
       return await provider.captureOrder(providerOrderId);
     } catch (error) {
-      if (error instanceof ProviderError && error.details.name === 'ORDER_ALREADY_CAPTURED') {
-        const order = await provider.getOrder(providerOrderId);
-        if (order) return order;
+      if (error instanceof ProviderError && error.unprocessable) {
+        const order = await provider.getOrder(providerOrderId).catch(() => null);
+        if (order?.captureId) {
+          if (error.details.issue !== 'ORDER_ALREADY_CAPTURED')
+            log.warn({ providerOrderId, issue: error.details.issue }, 'capture refused but the order is captured');
+          return order;
+        }
       }
       logProviderFailure(error, 'order capture failed', { providerOrderId });
       if (error instanceof ProviderError && error.unprocessable) throw new AppError('PAYMENT_DECLINED');
@@ -530,6 +580,47 @@ export function createPaymentsService(deps: {
     }));
   }
 
+  /**
+   * Reads every live subscription (pending, active or suspended here) from the provider once and applies
+   * it: a lost webhook, a suspension from PayPal's dashboard or a refund we never heard of is repaired.
+   * Returns how many accounts or records it changed; one failing read does not stop the others.
+   */
+  async function reconcileLiveSubscriptions(): Promise<{ checked: number; repaired: number; failed: number }> {
+    const rows = await db
+      .select()
+      .from(paymentSubscriptions)
+      .where(
+        and(
+          eq(paymentSubscriptions.provider, provider.name),
+          inArray(paymentSubscriptions.state, ['PENDIENTE', 'ACTIVA', 'SUSPENDIDA']),
+        ),
+      );
+    const totals = { checked: 0, repaired: 0, failed: 0 };
+    for (const row of rows) {
+      const before = await membershipSnapshot(row.userId);
+      try {
+        const result = await reconcileSubscription(row.providerSubscriptionId);
+        totals.checked++;
+        const after = await membershipSnapshot(row.userId);
+        if (before !== after || (result && result.state !== row.state)) totals.repaired++;
+      } catch (error) {
+        totals.failed++;
+        logProviderFailure(error, 'subscription not reconciled', {
+          providerSubscriptionId: row.providerSubscriptionId,
+        });
+      }
+    }
+    log.info?.(totals, 'payments reconciled with the provider');
+    return totals;
+  }
+
+  async function membershipSnapshot(userId: string) {
+    const user = await membership.findUser(userId);
+    return user
+      ? [user.type, user.paymentStatus, user.subscriptionId, user.terminationDate?.toISOString()].join('|')
+      : '';
+  }
+
   /** Events stored but not applied yet (e.g. after a crash): their jobs are still queued. */
   async function unprocessedWebhooks() {
     return db
@@ -544,12 +635,14 @@ export function createPaymentsService(deps: {
     reconcileSubscription,
     confirmSubscription,
     receiveWebhook,
+    isKnownTransmission,
     applyStoredWebhook,
     onOrder,
     startOrder,
     captureVerifiedOrder,
     history,
     unprocessedWebhooks,
+    reconcileLiveSubscriptions,
   };
 }
 

@@ -10,8 +10,8 @@ export type ProviderSubscription = {
   plan: Plan | null;
   /** Our user id, set when the subscription was created. */
   customId: string | null;
-  lastPayment: { amountCents: number; time: Date } | null;
-  lastFailedPayment: { amountCents: number; time: Date } | null;
+  lastPayment: { amountCents: number; currency: string; time: Date } | null;
+  lastFailedPayment: { amountCents: number; currency: string; time: Date } | null;
   /** Consecutive failed charges; the provider resets it to 0 after a successful one. */
   failedPaymentsCount: number;
   /** When the provider will charge next: the end of the paid period (null when it will not charge). */
@@ -47,8 +47,8 @@ export type ProviderOrder = {
 export type WebhookEvent = {
   id: string;
   type: string;
-  /** A sale is a subscription's charge: refund notices name only the sale. */
-  target: { kind: 'subscription' | 'order' | 'sale'; id: string } | null;
+  /** A sale is a subscription's charge: refund notices name only the sale; an order's refund names only its capture. */
+  target: { kind: 'subscription' | 'order' | 'sale' | 'capture'; id: string } | null;
   payload: unknown;
 };
 
@@ -126,7 +126,13 @@ export function webhookTarget(event: { event_type?: unknown; resource?: unknown 
       unknown
     >;
     const id = text(related.order_id);
-    return id ? { kind: 'order', id } : null;
+    if (id) return { kind: 'order', id };
+    // a refund or reversal (resource_type refund) names its capture only through the link rel "up"
+    const links = Array.isArray(resource.links) ? (resource.links as { rel?: unknown; href?: unknown }[]) : [];
+    const up = text(links.find((link) => link.rel === 'up')?.href);
+    const parent = up ? /\/v2\/(payments\/captures|checkout\/orders)\/([^/?#]+)/.exec(up) : null;
+    if (!parent) return null;
+    return { kind: parent[1] === 'payments/captures' ? 'capture' : 'order', id: decodeURIComponent(parent[2]!) };
   }
   return null;
 }

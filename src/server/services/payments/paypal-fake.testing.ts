@@ -30,14 +30,16 @@ export async function startPayPalFake(options: {
   const requests: { method: string; url: string; headers: Record<string, unknown>; body: unknown }[] = [];
   const faults: { match: string; status: number; times: number; afterHandling: boolean; delayMs: number }[] = [];
   let counter = 0;
-  const token = `A21-${randomUUID()}`;
+  let token = `A21-${randomUUID()}`;
   const debugIds: string[] = [];
+  const racedCaptures = new Set<string>();
 
   type FakeTransaction = {
     id: string;
     status: 'COMPLETED' | 'DECLINED' | 'PENDING' | 'REFUNDED' | 'PARTIALLY_REFUNDED';
     time: string;
     value: string;
+    currency?: string;
   };
   type FakeSubscription = {
     id: string;
@@ -80,7 +82,7 @@ export async function startPayPalFake(options: {
       });
   }
 
-  const money = (value: string) => ({ currency_code: 'USD', value });
+  const money = (value: string, currency = 'USD') => ({ currency_code: currency, value });
   const price = (planId: string) => (options.planIds[planId] === 'annual' ? '99.90' : '9.99');
 
   function subscriptionBody(sub: FakeSubscription, fields: string) {
@@ -91,13 +93,14 @@ export async function startPayPalFake(options: {
       id: sub.id,
       status: sub.status,
       plan_id: sub.plan_id,
-      custom_id: sub.custom_id,
+      // PayPal leaves out a field that was never set
+      ...(sub.custom_id ? { custom_id: sub.custom_id } : {}),
       ...(active
         ? {
             billing_info: {
               outstanding_balance: money(failed && sub.failed_payments_count > 0 ? failed.value : '0.00'),
               failed_payments_count: sub.failed_payments_count,
-              ...(paid ? { last_payment: { amount: money(paid.value), time: paid.time } } : {}),
+              ...(paid ? { last_payment: { amount: money(paid.value, paid.currency), time: paid.time } } : {}),
               ...(sub.next_billing_time && sub.status === 'ACTIVE' ? { next_billing_time: sub.next_billing_time } : {}),
               // PayPal returns it only when asked for
               ...(failed && fields.split(',').includes('last_failed_payment')
@@ -114,6 +117,12 @@ export async function startPayPalFake(options: {
         : {}),
       links: [{ rel: 'self', href: `/v1/billing/subscriptions/${sub.id}`, method: 'GET' }],
     };
+  }
+
+  /** Prefer (Orders v2, Subscriptions v1): return=minimal, the default, answers id, status and links only. */
+  function preferred(request: FastifyRequest, body: { id: string; status: string; links: unknown[] }) {
+    if (request.headers.prefer === 'return=representation') return body;
+    return { id: body.id, status: body.status, links: body.links };
   }
 
   function orderBody(order: FakeOrder) {
@@ -273,7 +282,10 @@ export async function startPayPalFake(options: {
         id: tx.id,
         status: tx.status,
         time: tx.time,
-        amount_with_breakdown: { gross_amount: money(tx.value), net_amount: money(tx.value) },
+        amount_with_breakdown: {
+          gross_amount: money(tx.value, tx.currency),
+          net_amount: money(tx.value, tx.currency),
+        },
       })),
       total_items: sub.transactions.length,
       total_pages: 1,
@@ -336,7 +348,7 @@ export async function startPayPalFake(options: {
       captureOutcome: 'COMPLETED',
       capture: null,
     });
-    return reply.status(201).send(orderBody(orders.get(id)!));
+    return reply.status(201).send(preferred(request, orderBody(orders.get(id)!)));
   });
 
   app.get('/v2/checkout/orders/:id', async (request, reply) => {
@@ -348,12 +360,17 @@ export async function startPayPalFake(options: {
   app.post('/v2/checkout/orders/:id/capture', async (request, reply) => {
     const order = orders.get((request.params as { id: string }).id);
     if (!order) return error(reply, 404, 'RESOURCE_NOT_FOUND', 'INVALID_RESOURCE_ID');
+    if (racedCaptures.delete(order.id) && order.status === 'APPROVED') {
+      // another call (the browser's return, or our webhook job) captured it a moment earlier
+      order.status = 'COMPLETED';
+      order.capture = { id: `CAP-${++counter}`, status: order.captureOutcome };
+    }
     if (order.status === 'COMPLETED') return error(reply, 422, 'UNPROCESSABLE_ENTITY', 'ORDER_ALREADY_CAPTURED');
     if (order.status !== 'APPROVED') return error(reply, 422, 'UNPROCESSABLE_ENTITY', 'ORDER_NOT_APPROVED');
     if (order.captureOutcome === 'DECLINED') return error(reply, 422, 'UNPROCESSABLE_ENTITY', 'INSTRUMENT_DECLINED');
     order.status = 'COMPLETED';
     order.capture = { id: `CAP-${++counter}`, status: order.captureOutcome };
-    return reply.status(201).send(orderBody(order));
+    return reply.status(201).send(preferred(request, orderBody(order)));
   });
 
   app.post('/v1/notifications/verify-webhook-signature', async (request, reply) => {
@@ -391,6 +408,44 @@ export async function startPayPalFake(options: {
 
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   const now = () => new Date().toISOString();
+
+  /** A webhook as PayPal sends it: these exact bytes, signed over their CRC32. */
+  function webhook(
+    eventType: string,
+    resource: Record<string, unknown>,
+    rawOverride?: (raw: string) => string,
+    extra: { resourceType?: string; transmissionTime?: string } = {},
+  ) {
+    const id = `WH-${randomUUID()}`;
+    const json = JSON.stringify({
+      id,
+      event_version: '1.0',
+      create_time: now(),
+      resource_type: extra.resourceType ?? eventType.split('.')[1]?.toLowerCase(),
+      event_type: eventType,
+      summary: 'Suscripción',
+      resource,
+    });
+    const rawBody = rawOverride ? rawOverride(json) : json;
+    return signed(rawBody, extra.transmissionTime);
+  }
+
+  /** PayPal's transmission headers over these bytes: a redelivery is the same bytes with a new transmission. */
+  function signed(rawBody: string, time = now()) {
+    const transmissionId = randomUUID();
+    return {
+      id: (JSON.parse(rawBody) as { id: string }).id,
+      rawBody,
+      headers: {
+        'content-type': 'application/json',
+        'paypal-auth-algo': 'SHA256withRSA',
+        'paypal-cert-url': 'https://api.sandbox.paypal.com/v1/notifications/certs/CERT-360caa42-fca2a594-a5cafa77',
+        'paypal-transmission-id': transmissionId,
+        'paypal-transmission-sig': signature(transmissionId, time, options.webhookId, rawBody),
+        'paypal-transmission-time': time,
+      },
+    };
+  }
 
   function charge(id: string, status: FakeTransaction['status']) {
     const sub = subscriptions.get(id)!;
@@ -444,6 +499,10 @@ export async function startPayPalFake(options: {
       order.status = 'APPROVED';
       order.captureOutcome = captureOutcome;
     },
+    /** The next capture of this order loses a race: PayPal captured it for a concurrent call just before. */
+    raceCapture(id: string) {
+      racedCaptures.add(id);
+    },
     /** A pending capture settles later. */
     settleCapture(id: string, status: 'COMPLETED' | 'DECLINED' | 'REFUNDED') {
       orders.get(id)!.capture!.status = status;
@@ -456,36 +515,43 @@ export async function startPayPalFake(options: {
     delay(match: string, delayMs: number, times = 1) {
       faults.push({ match, status: 200, times, afterHandling: false, delayMs });
     },
+    /** PayPal revokes the token it issued (or it expires early): the next call with it gets 401. */
+    revokeToken() {
+      token = `A21-${randomUUID()}`;
+    },
     clearFaults() {
       faults.length = 0;
     },
     /** A webhook as PayPal sends it: these exact bytes, signed over their CRC32. */
-    webhook(eventType: string, resource: Record<string, unknown>, rawOverride?: (raw: string) => string) {
-      const id = `WH-${randomUUID()}`;
-      const json = JSON.stringify({
-        id,
-        event_version: '1.0',
-        create_time: now(),
-        resource_type: eventType.split('.')[1]?.toLowerCase(),
-        event_type: eventType,
-        summary: 'Suscripción',
-        resource,
-      });
-      const rawBody = rawOverride ? rawOverride(json) : json;
-      const transmissionId = randomUUID();
-      const time = now();
-      return {
-        id,
-        rawBody,
-        headers: {
-          'content-type': 'application/json',
-          'paypal-auth-algo': 'SHA256withRSA',
-          'paypal-cert-url': 'https://api.sandbox.paypal.com/v1/notifications/certs/CERT-360caa42-fca2a594-a5cafa77',
-          'paypal-transmission-id': transmissionId,
-          'paypal-transmission-sig': signature(transmissionId, time, options.webhookId, rawBody),
-          'paypal-transmission-time': time,
+    webhook,
+    /**
+     * The merchant refunds a captured order (or the buyer's bank reverses it): the capture becomes
+     * REFUNDED and PayPal sends PAYMENT.CAPTURE.REFUNDED (or .REVERSED) about a refund resource,
+     * which names its capture only through the link rel "up" (Payments v2 refund).
+     */
+    refundCapture(orderId: string, reversed = false) {
+      const order = orders.get(orderId)!;
+      order.capture!.status = 'REFUNDED';
+      const refundId = `REF-${++counter}`;
+      const amount = (order.purchase_units[0] as { amount: unknown }).amount;
+      return webhook(
+        reversed ? 'PAYMENT.CAPTURE.REVERSED' : 'PAYMENT.CAPTURE.REFUNDED',
+        {
+          id: refundId,
+          amount,
+          status: 'COMPLETED',
+          ...(reversed ? { note_to_payer: 'Payment reversed' } : {}),
+          seller_payable_breakdown: { gross_amount: amount, net_amount: amount },
+          create_time: now(),
+          update_time: now(),
+          links: [
+            { href: `${url}/v2/payments/refunds/${refundId}`, rel: 'self', method: 'GET' },
+            { href: `${url}/v2/payments/captures/${order.capture!.id}`, rel: 'up', method: 'GET' },
+          ],
         },
-      };
+        undefined,
+        { resourceType: 'refund' },
+      );
     },
     close: () => app.close(),
   };

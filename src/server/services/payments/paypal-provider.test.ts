@@ -25,7 +25,8 @@ beforeAll(async () => {
     paypal: { apiUrl: fake.url, clientId: 'cliente', clientSecret: 'secreto', planIds, webhookId: 'WH-ID' },
   });
   t.app.services.payments.onOrder(async (event) => void orderEvents.push(event));
-});
+  // a fresh database with every migration: slow on a busy machine
+}, 180_000);
 afterAll(async () => {
   await t.close();
   await fake.close();

@@ -29,7 +29,7 @@ export type PayPalOptions = {
   retries?: number;
   /** First backoff between attempts (default 300 ms), doubled each time; PayPal's Retry-After wins when longer (up to 5 s). */
   backoffMs?: number;
-  log?: Pick<Log, 'warn'>;
+  log?: Pick<Log, 'warn'> & Partial<Pick<Log, 'error'>>;
 };
 
 type Json = Record<string, unknown>;
@@ -57,6 +57,11 @@ const transmissionHeaders = [
   'paypal-transmission-sig',
   'paypal-transmission-time',
 ] as const;
+/**
+ * How old a delivery's PAYPAL-TRANSMISSION-TIME may be: PayPal resends a failed delivery up to 25 times
+ * over 3 days (developer.paypal.com/api/rest/webhooks), so a genuine late retry is still inside 4 days.
+ */
+export const transmissionWindowMs = 4 * 86_400_000;
 /** PayPal's limit on purchase_units[].description. */
 const descriptionLimit = 127;
 
@@ -78,7 +83,7 @@ export function createPayPalProvider(options: PayPalOptions): PaymentProvider {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const retries = options.retries ?? 2;
   const backoffMs = options.backoffMs ?? 300;
-  const log = options.log ?? { warn() {} };
+  const log: NonNullable<PayPalOptions['log']> = options.log ?? { warn() {} };
   let token: { value: string; expiresAt: number } | null = null;
 
   /** PayPal's error body (name, message, debug_id, details[].issue) as a ProviderError; logged without personal data. */
@@ -94,7 +99,8 @@ export function createPayPalProvider(options: PayPalOptions): PaymentProvider {
       name: typeof body.name === 'string' ? body.name : typeof body.error === 'string' ? body.error : undefined,
       debugId:
         typeof body.debug_id === 'string' ? body.debug_id : (response.headers.get('paypal-debug-id') ?? undefined),
-      issue: typeof details[0]?.issue === 'string' ? details[0].issue : undefined,
+      // PayPal names what went wrong in details[].issue (name is only the class, e.g. UNPROCESSABLE_ENTITY)
+      issue: details.map((detail) => detail.issue).find((issue): issue is string => typeof issue === 'string'),
     };
     // the path names PayPal ids only (no e-mail, no name): support traces the call by debug_id
     log.warn({ method, path: path.split('?')[0], status: response.status, ...info }, 'paypal call failed');
@@ -154,6 +160,7 @@ export function createPayPalProvider(options: PayPalOptions): PaymentProvider {
     }
   }
 
+  /** A token for the calls; asked for once per call, outside the call's own retries. */
   async function accessToken(): Promise<string> {
     if (token && token.expiresAt > Date.now() + 60_000) return token.value;
     const path = '/v1/oauth2/token';
@@ -169,6 +176,19 @@ export function createPayPalProvider(options: PayPalOptions): PaymentProvider {
       }),
       true,
     );
+    if (response.status === 401) {
+      // our credentials, not PayPal: the operator must fix them; callers treat it as PayPal unavailable
+      const refused = await failure('POST', path, response);
+      (log.error ?? log.warn).call(
+        log,
+        { status: 401, debugId: refused.details.debugId },
+        'PayPal rejected PAYPAL_CLIENT_ID / PAYPAL_CLIENT_SECRET (401 from /v1/oauth2/token): check both, and PAYPAL_API_URL (live or sandbox)',
+      );
+      throw new ProviderError('paypal credentials rejected (PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET)', undefined, {
+        name: 'invalid_client',
+        debugId: refused.details.debugId,
+      });
+    }
     if (!response.ok) throw await failure('POST', path, response);
     const body = (await response.json()) as { access_token: string; expires_in: number };
     token = { value: body.access_token, expiresAt: Date.now() + body.expires_in * 1000 };
@@ -179,14 +199,16 @@ export function createPayPalProvider(options: PayPalOptions): PaymentProvider {
     const idempotent = callOptions.idempotent ?? (method === 'GET' || callOptions.requestId !== undefined);
     const payload =
       callOptions.rawBody ?? (callOptions.body === undefined ? undefined : JSON.stringify(callOptions.body));
-    const send = () =>
-      exchange(
+    const send = async () => {
+      const bearer = await accessToken();
+      return exchange(
         method,
         path,
         async () => ({
           headers: {
-            authorization: `Bearer ${await accessToken()}`,
+            authorization: `Bearer ${bearer}`,
             'content-type': 'application/json',
+            // PayPal answers id, status and links only unless asked for the whole record
             prefer: 'return=representation',
             ...(callOptions.requestId ? { 'paypal-request-id': callOptions.requestId } : {}),
           },
@@ -194,6 +216,7 @@ export function createPayPalProvider(options: PayPalOptions): PaymentProvider {
         }),
         idempotent,
       );
+    };
     let response = await send();
     if (response.status === 401) {
       // the cached token was revoked or expired early: one fresh token, one more try
@@ -221,9 +244,13 @@ export function createPayPalProvider(options: PayPalOptions): PaymentProvider {
   };
 
   const moneyAt = (value: unknown) => {
-    const record = (value ?? null) as { amount?: { value?: string }; time?: string } | null;
+    const record = (value ?? null) as { amount?: { value?: string; currency_code?: string }; time?: string } | null;
     if (!record?.time) return null;
-    return { amountCents: valueToCents(record.amount?.value), time: new Date(record.time) };
+    return {
+      amountCents: valueToCents(record.amount?.value),
+      currency: record.amount?.currency_code ?? '',
+      time: new Date(record.time),
+    };
   };
 
   function toOrder(body: Json): ProviderOrder {
@@ -375,6 +402,9 @@ export function createPayPalProvider(options: PayPalOptions): PaymentProvider {
         return null;
       }
       if (typeof event.id !== 'string' || typeof event.event_type !== 'string') return null;
+      // a delivery older than PayPal's whole retry period is a replay: refused without asking PayPal
+      const sentAt = Date.parse(values['paypal-transmission-time']!);
+      if (!Number.isFinite(sentAt) || Math.abs(Date.now() - sentAt) > transmissionWindowMs) return null;
       // PayPal signs the bytes it sent: the event goes back exactly as received, never re-serialised
       const fields = JSON.stringify({
         auth_algo: values['paypal-auth-algo'],
@@ -387,10 +417,8 @@ export function createPayPalProvider(options: PayPalOptions): PaymentProvider {
       const result = await call<{ verification_status?: string }>(
         'POST',
         '/v1/notifications/verify-webhook-signature',
-        {
-          rawBody: `${fields.slice(0, -1)},"webhook_event":${rawBody}}`,
-          idempotent: true,
-        },
+        // never repeated: a forged delivery must not cost several calls; PayPal resends a genuine one itself
+        { rawBody: `${fields.slice(0, -1)},"webhook_event":${rawBody}}`, idempotent: false },
       );
       if (result?.verification_status !== 'SUCCESS') return null;
       return { id: event.id, type: event.event_type, target: webhookTarget(event), payload: event };

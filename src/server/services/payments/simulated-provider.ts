@@ -212,7 +212,7 @@ export function createSimulatedProvider(options: {
   /** The record as PayPal's GET shows it: last payment, last failed payment, next billing time. */
   function snapshot(sub: StoredSubscription): ProviderSubscription {
     const at = (tx: StoredTransaction | undefined) =>
-      tx ? { amountCents: tx.amountCents, time: new Date(tx.time) } : null;
+      tx ? { amountCents: tx.amountCents, currency: tx.currency, time: new Date(tx.time) } : null;
     const paid = sub.transactions.filter((tx) => tx.status !== 'DECLINED' && tx.status !== 'PENDING').at(-1);
     const failed = sub.transactions.filter((tx) => tx.status === 'DECLINED').at(-1);
     const billing = sub.status === 'ACTIVE' && paid;
@@ -244,6 +244,20 @@ export function createSimulatedProvider(options: {
     custom_id: order.customId,
     supplementary_data: { related_ids: { order_id: order.id } },
   });
+
+  // PayPal's refund (Payments v2) names its capture only through the link rel "up"
+  const refundResource = (order: StoredOrder) => {
+    const refundId = `SIM-REF-${randomUUID().slice(0, 8).toUpperCase()}`;
+    return {
+      id: refundId,
+      status: 'COMPLETED',
+      amount: { currency_code: order.currency, value: (order.amountCents / 100).toFixed(2) },
+      links: [
+        { href: `${options.publicUrl}/v2/payments/refunds/${refundId}`, rel: 'self', method: 'GET' },
+        { href: `${options.publicUrl}/v2/payments/captures/${order.captureId}`, rel: 'up', method: 'GET' },
+      ],
+    };
+  };
 
   const withParam = (url: string, name: string, value: string) => {
     // seeded records keep paths only: they resolve against this server
@@ -413,14 +427,7 @@ export function createSimulatedProvider(options: {
           }
           if (action === 'refund' && order.captureStatus === 'COMPLETED') {
             order.captureStatus = 'REFUNDED';
-            events.push([
-              'PAYMENT.CAPTURE.REFUNDED',
-              {
-                id: `SIM-REF-${randomUUID().slice(0, 8)}`,
-                status: 'COMPLETED',
-                supplementary_data: { related_ids: { order_id: id, capture_id: order.captureId } },
-              },
-            ]);
+            events.push(['PAYMENT.CAPTURE.REFUNDED', refundResource(order)]);
             return pageUrl('orden', id);
           }
           if (action === 'fail' && order.status === 'CREATED') {
