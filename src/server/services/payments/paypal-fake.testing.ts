@@ -12,7 +12,10 @@ import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
  * - orders CREATED/PAYER_ACTION_REQUIRED → APPROVED → COMPLETED, captured once and only after approval
  *   (422 ORDER_NOT_APPROVED, ORDER_ALREADY_CAPTURED), captures COMPLETED, PENDING or declined (422 INSTRUMENT_DECLINED);
  * - required fields and limits refused with PayPal's error shape { name, message, debug_id, details };
- * - POSTs create 201; PayPal-Request-Id answers a repeat with the first response;
+ * - POSTs create 201; PayPal-Request-Id answers a repeat with the first response; order creation and
+ *   capture answer id, status and links only unless `Prefer: return=representation` is sent;
+ * - refunds and reversals of captures arrive as PayPal sends them: a refund resource that names its
+ *   capture only through the link rel "up"; OAuth tokens can be revoked mid-session;
  * - webhooks are signed over the raw bytes sent (CRC32 of the body, as PayPal does), and
  *   verify-webhook-signature checks the webhook_event bytes it is given against them.
  */
