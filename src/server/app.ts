@@ -97,7 +97,7 @@ import { registerCertificateAdminRoutes, registerCertificateRoutes } from './fea
 import { createDiplomaPurchaseService } from './features/diplomas/diploma-purchase.service.ts';
 import { createConsentsService } from './features/privacy/consents.service.ts';
 import { createPrivacyService, privacyJobKinds } from './features/privacy/privacy.service.ts';
-import { createDeletionLedger } from './features/privacy/deletion-ledger.ts';
+import { deletionLedgerFor } from './features/privacy/deletion-ledger.ts';
 import { registerPrivacyAdminRoutes, registerPrivacyRoutes } from './features/privacy/privacy.routes.ts';
 import { backupJobKinds, createBackupsService, scheduleEveryMs } from './features/backups/backups.service.ts';
 import { registerBackupAdminRoutes, registerBackupCliRoute } from './features/backups/backups.routes.ts';
@@ -303,7 +303,7 @@ export async function buildApp(deps: AppDeps) {
     consents,
     rateCounter,
     schedule: jobs.schedule,
-    ledger: createDeletionLedger(path.join(config.backup.dir, 'cuentas-eliminadas.jsonl')),
+    ledger: deletionLedgerFor(config, storage),
     publicUrl: config.publicUrl,
     log: app.log,
   });

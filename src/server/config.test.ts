@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from './config.ts';
+import { loadCommandConfig, loadConfig } from './config.ts';
 
 // a session secret keeps loadConfig from writing one into DATA_DIR
 const base = { SESSION_SECRET: 'x'.repeat(32), DATA_DIR: '/nonexistent' };
@@ -165,5 +165,38 @@ describe('MEDIA_ACCEL_REDIRECT', () => {
     expect(() => loadConfig({ ...base, ...s3, MEDIA_ACCEL_REDIRECT: '/_media-interno/' })).toThrow(
       /MEDIA_ACCEL_REDIRECT es para STORAGE=local/,
     );
+  });
+});
+
+describe('SEED_DEMO', () => {
+  it('seeds the demo by default only on a development start on the embedded database', () => {
+    expect(loadConfig(base).seedDemo).toBe(true);
+    expect(
+      loadConfig({ ...base, DATABASE_URL: 'postgres://x@localhost/db', PAYMENTS_PROVIDER: 'simulado' }).seedDemo,
+    ).toBe(false);
+  });
+
+  it('is off on a production start on the embedded database unless SEED_DEMO=1 says so', () => {
+    const production = { ...base, NODE_ENV: 'production', PAYMENTS_PROVIDER: 'simulado' };
+    expect(loadConfig(production).seedDemo).toBe(false);
+    expect(loadConfig({ ...production, SEED_DEMO: '1' }).seedDemo).toBe(true);
+  });
+});
+
+describe('loadCommandConfig (backup, restore, migrate, seed)', () => {
+  it('needs no payment settings, in production or on PostgreSQL, and ignores broken ones', () => {
+    const postgres = {
+      ...base,
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://x@localhost/db',
+      DELETION_LEDGER_PATH: '/srv/ledger.jsonl',
+    };
+    expect(() => loadConfig(postgres)).toThrow(/PAYMENTS_PROVIDER/);
+    expect(loadCommandConfig(postgres).databaseUrl).toBe('postgres://x@localhost/db');
+    expect(loadCommandConfig({ ...postgres, PAYMENTS_PROVIDER: 'paypal' }).paypal).toBeUndefined();
+  });
+
+  it('still refuses any other bad setting by name', () => {
+    expect(() => loadCommandConfig({ ...base, BACKUP_KEEP: '0' })).toThrow(/^Configuración no válida: BACKUP_KEEP/);
   });
 });

@@ -64,6 +64,8 @@ const envSchema = z.object({
   BACKUP_DIR: z.string().optional(),
   BACKUP_SCHEDULE: z.enum(['off', 'hourly', 'daily', 'weekly']).optional(),
   BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
+  // ledger of deleted accounts, shared by every instance and kept outside the database and DATA_DIR (STORAGE=local)
+  DELETION_LEDGER_PATH: z.string().optional(),
   // HLS ladders of uploaded videos; ffprobe is looked for beside it
   FFMPEG_PATH: z.string().default('/usr/bin/ffmpeg'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -105,6 +107,11 @@ export type Config = {
   logLevel: string;
   /** Scheduled backups: daily on the embedded database, off on PostgreSQL (its operator's tools back it up). */
   backup: { dir: string; schedule: 'off' | 'hourly' | 'daily' | 'weekly'; keep: number };
+  /**
+   * The file of the deletion ledger (DELETION_LEDGER_PATH; unset: beside the backups); with STORAGE=s3 the ledger is in
+   * the bucket instead.
+   */
+  deletionLedgerPath?: string;
   /** ffmpeg for the HLS ladders (unset: /usr/bin/ffmpeg); missing, videos play as uploaded. */
   ffmpegPath?: string;
 };
@@ -114,13 +121,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new Error(`Configuración no válida:\n${problems.join('\n')}`);
+    throw new Error(`Configuración no válida: ${problems.join('; ')}`);
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   if (e.ADMIN_EMAIL && !e.ADMIN_PASSWORD) throw new Error('ADMIN_EMAIL necesita ADMIN_PASSWORD');
-  const seedDemo = e.SEED_DEMO ?? !e.DATABASE_URL;
+  const seedDemo = seedDemoFor(e);
   const paymentsProvider = paymentsProviderFor({
     chosen: e.PAYMENTS_PROVIDER,
     production: e.NODE_ENV === 'production',
@@ -152,7 +159,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: e.DATABASE_URL || undefined,
     admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : undefined,
-    // demo content is for the embedded database; a real PostgreSQL opts in explicitly
     seedDemo,
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
@@ -187,8 +193,47 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       schedule: e.BACKUP_SCHEDULE ?? (e.DATABASE_URL ? 'off' : 'daily'),
       keep: e.BACKUP_KEEP,
     },
+    deletionLedgerPath: deletionLedgerPathFor(e, dataDir),
     ffmpegPath: e.FFMPEG_PATH,
   };
+}
+
+/**
+ * Production on PostgreSQL with local files: instances may each have their own DATA_DIR, and a restore replaces it,
+ * so the ledger must be named, outside DATA_DIR, on a disk every instance shares.
+ */
+function deletionLedgerPathFor(e: z.infer<typeof envSchema>, dataDir: string): string | undefined {
+  if (e.STORAGE === 's3') return undefined;
+  const chosen = e.DELETION_LEDGER_PATH ? path.resolve(e.DELETION_LEDGER_PATH) : undefined;
+  if (e.NODE_ENV !== 'production' || !e.DATABASE_URL) return chosen;
+  if (!chosen) {
+    throw new Error(
+      'DELETION_LEDGER_PATH no está definido: en producción con PostgreSQL el registro de cuentas eliminadas va en un ' +
+        'archivo fuera de DATA_DIR que compartan todas las instancias (por ejemplo /srv/cxvet-respaldos/cuentas-eliminadas.jsonl), o usa STORAGE=s3.',
+    );
+  }
+  if (!path.relative(dataDir, chosen).startsWith('..')) {
+    throw new Error(
+      `DELETION_LEDGER_PATH (${chosen}) está dentro de DATA_DIR (${dataDir}): una restauración lo reemplazaría; ponlo fuera de DATA_DIR.`,
+    );
+  }
+  return chosen;
+}
+
+/**
+ * For the commands that take no payments (backup, restore, migrate, seed): payment settings are neither needed nor
+ * checked, and the config they get names the simulated provider, which nothing they do calls.
+ */
+export function loadCommandConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const withoutPayments = Object.fromEntries(
+    Object.entries(env).filter(([name]) => !/^(PAYMENTS_PROVIDER|PAYPAL_|ALLOW_SIMULATED_PAYMENTS)/.test(name)),
+  );
+  return loadConfig({ ...withoutPayments, PAYMENTS_PROVIDER: 'simulado', ALLOW_SIMULATED_PAYMENTS_IN_PRODUCTION: '1' });
+}
+
+/** Demo content (with its published password) is for a development start on the embedded database; others opt in with SEED_DEMO=1. */
+function seedDemoFor(e: z.infer<typeof envSchema>): boolean {
+  return e.SEED_DEMO ?? (!e.DATABASE_URL && e.NODE_ENV !== 'production');
 }
 
 /** STORAGE=s3 without its bucket or keys cannot store anything: refuse to start, naming what is missing. */

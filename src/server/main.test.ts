@@ -19,7 +19,7 @@ async function freePort(): Promise<number> {
 }
 
 /** Starts the real server on an empty data folder and returns everything it printed until its banner. */
-async function startOutput(env: Record<string, string>): Promise<string> {
+async function startOutput(env: Record<string, string | undefined>): Promise<string> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'cxvet-start-'));
   const child = spawn(process.execPath, ['--import', 'tsx', mainFile], {
     env: {
@@ -95,4 +95,42 @@ describe('a production start with STORAGE=s3', () => {
       'No se pudo iniciar CxVet: STORAGE=s3 necesita S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY',
     );
   });
+});
+
+describe('a production start on the embedded database', () => {
+  it(
+    'seeds no demo account unless SEED_DEMO=1, and with the demo seeded refuses to serve, naming its accounts',
+    { timeout: 300_000 },
+    async () => {
+      const plain = await startOutput({
+        PORT: String(await freePort()),
+        NODE_ENV: 'production',
+        PUBLIC_URL: 'https://cxvet.example',
+        SEED_DEMO: undefined as unknown as string,
+      });
+      expect(plain).toContain('CxVet está en https://cxvet.example');
+      expect(plain).not.toContain('Cuentas de demostración');
+
+      const dataDir = await mkdtemp(path.join(tmpdir(), 'cxvet-start-'));
+      const env: Record<string, string | undefined> = {
+        ...process.env,
+        DATA_DIR: dataDir,
+        DATABASE_URL: '',
+        PORT: String(await freePort()),
+        NODE_ENV: 'production',
+        PAYMENTS_PROVIDER: 'simulado',
+        SEED_DEMO: '1',
+        LOG_LEVEL: 'warn',
+      };
+      const child = spawn(process.execPath, ['--import', 'tsx', mainFile], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+      const code = await new Promise((resolve) => child.once('exit', resolve));
+      await rm(dataDir, { recursive: true, force: true });
+      expect(code).toBe(1);
+      expect(output).not.toContain('CxVet está en');
+      expect(output).toMatch(/No se pudo iniciar CxVet: .*Demo1234: .*admin@demo\.cxvet\.com.*cambia su contraseña/);
+    },
+  );
 });

@@ -7,6 +7,7 @@ import { createConfiguredStorage } from './services/storage-from-config.ts';
 import { createMailer } from './services/mail.ts';
 import { seedDemo } from './db/seed/demo.ts';
 import { demoAccounts } from './db/seed/demo-accounts.ts';
+import { assertNoDemoPasswords } from './db/seed/demo-guard.ts';
 import { privacyJobKinds } from './features/privacy/privacy.service.ts';
 
 function fail(error: unknown): never {
@@ -39,6 +40,14 @@ const seeded = config.seedDemo
 if (config.admin) {
   const outcome = await app.services.accounts.ensureAdmin(config.admin, app.services.membership.promoteToAdmin);
   app.log.info({ outcome }, 'admin account ensured (ADMIN_EMAIL)');
+}
+if (config.production) {
+  await assertNoDemoPasswords(app.services.accounts).catch(async (error: unknown) => {
+    await app.close();
+    await database.close();
+    releaseLock();
+    fail(error);
+  });
 }
 
 // in-flight requests (an upload) get this long to finish after SIGTERM; then the process ends anyway

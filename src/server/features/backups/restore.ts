@@ -77,7 +77,7 @@ export async function restoreArchive(archive: string, target: RestoreTarget): Pr
   if (occupied.length > 0 && !target.force) {
     const what = occupied.length === 1 ? `${occupied[0]} no está vacía` : `${occupied.join(' y ')} no están vacías`;
     throw new BackupError(
-      `No se restauró nada: ${what}. Usa una carpeta o base de datos vacía, o añade --force para reemplazar su contenido.`,
+      `${what}; no se cambió nada. Usa una carpeta o base de datos vacía, o añade --force para reemplazar su contenido.`,
     );
   }
 
