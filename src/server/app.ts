@@ -148,7 +148,7 @@ export async function buildApp(deps: AppDeps) {
       return server;
     },
   });
-  // set once the server starts closing: readiness then says so, and the hand-over lane steps aside
+  // set once the server starts draining or closing: readiness then says so, and the hand-over lane steps aside
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
@@ -437,6 +437,10 @@ export async function buildApp(deps: AppDeps) {
   });
 
   return Object.assign(app, {
+    /** Shutdown's first step: readiness answers 503 from now on while requests are still served (the drain). */
+    startDraining() {
+      closing = true;
+    },
     services: {
       backups,
       membership,
@@ -461,6 +465,7 @@ export async function buildApp(deps: AppDeps) {
       consents,
     },
   }) as FastifyInstance & {
+    startDraining(): void;
     services: {
       backups: typeof backups;
       membership: typeof membership;

@@ -68,6 +68,8 @@ const envSchema = z.object({
   DELETION_LEDGER_PATH: z.string().optional(),
   // HLS ladders of uploaded videos; ffprobe is looked for beside it
   FFMPEG_PATH: z.string().default('/usr/bin/ffmpeg'),
+  // at shutdown, seconds during which /api/ready answers 503 while requests are still served (a load balancer notices)
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(300).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -114,7 +116,15 @@ export type Config = {
   deletionLedgerPath?: string;
   /** ffmpeg for the HLS ladders (unset: /usr/bin/ffmpeg); missing, videos play as uploaded. */
   ffmpegPath?: string;
+  /** Shutdown drain: readiness answers 503 this long before the port closes (unset: 5 s on PostgreSQL, 0 on PGlite). */
+  shutdownDrainMs?: number;
 };
+
+/** PORT and HOST alone, read before anything touches DATA_DIR; undefined when invalid (loadConfig names the error). */
+export function listenAddressOf(env: NodeJS.ProcessEnv = process.env): { port: number; host: string } | undefined {
+  const parsed = envSchema.pick({ PORT: true, HOST: true }).safeParse(env);
+  return parsed.success ? { port: parsed.data.PORT, host: parsed.data.HOST } : undefined;
+}
 
 /** Reads the environment once at start; a bad value stops the server with its name. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -132,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chosen: e.PAYMENTS_PROVIDER,
     production: e.NODE_ENV === 'production',
     seedDemo,
+    why: whyProviderIsNeeded(e),
   });
   const paypalVars = [
     e.PAYPAL_CLIENT_ID,
@@ -194,8 +205,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       keep: e.BACKUP_KEEP,
     },
     deletionLedgerPath: deletionLedgerPathFor(e, dataDir),
+    shutdownDrainMs: shutdownDrainMsFor(e),
     ffmpegPath: e.FFMPEG_PATH,
   };
+}
+
+/** Behind a load balancer (PostgreSQL: several instances) it must see readiness fail before the port closes. */
+function shutdownDrainMsFor(e: z.infer<typeof envSchema>): number {
+  return Math.round((e.SHUTDOWN_DRAIN_SECONDS ?? (e.DATABASE_URL ? 5 : 0)) * 1000);
 }
 
 /**
@@ -269,15 +286,23 @@ function paymentsProviderFor(input: {
   chosen: 'simulado' | 'paypal' | undefined;
   production: boolean;
   seedDemo: boolean;
+  why: string;
 }) {
   if (input.chosen) return input.chosen;
   if (input.production || !input.seedDemo) {
     throw new Error(
-      'PAYMENTS_PROVIDER no está definido: en producción (NODE_ENV=production) o sin datos de demostración (SEED_DEMO=0) ' +
+      `PAYMENTS_PROVIDER no está definido: ${input.why} ` +
         'elige PAYMENTS_PROVIDER=paypal (con las variables PAYPAL_*) o, solo para pruebas, PAYMENTS_PROVIDER=simulado.',
     );
   }
   return 'simulado';
+}
+
+/** The one reason that applies, in the refusal: a setting the operator did not write is not named. */
+function whyProviderIsNeeded(e: z.infer<typeof envSchema>): string {
+  if (e.NODE_ENV === 'production') return 'en producción (NODE_ENV=production)';
+  if (e.SEED_DEMO === false) return 'sin datos de demostración (SEED_DEMO=0)';
+  return 'con PostgreSQL (DATABASE_URL), que no tiene datos de demostración salvo con SEED_DEMO=1,';
 }
 
 function readOrCreateSecret(dataDir: string): string {
