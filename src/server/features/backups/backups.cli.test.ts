@@ -47,6 +47,10 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('npm run backup / npm ru
     const restore = await cli('restore-cli.ts', [path.join(source, 'backups', archive!)], { DATA_DIR: target });
     expect(restore.code).toBe(0);
     expect(restore.stdout).toMatch(/Restaurado el respaldo del .* \(PGlite en .*\): \d+ tablas/);
+    // the deletions of the ledger beside the archive and of the target's are applied before any server starts
+    expect(restore.stdout).toMatch(
+      /Cuentas eliminadas aplicadas de nuevo: 0 \(el registro .*cuentas-eliminadas\.jsonl tiene 0 cuentas eliminadas\)/,
+    );
     expect(existsSync(path.join(target, 'session-secret'))).toBe(true);
 
     const again = await cli('restore-cli.ts', [path.join(source, 'backups', archive!)], { DATA_DIR: target });
