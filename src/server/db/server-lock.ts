@@ -1,7 +1,7 @@
 import pg from 'pg';
 
 /** The advisory lock key every CxVet server holds shared on its PostgreSQL database ("CxVet" in ASCII). */
-export const serverLockKey = 0x4378566574;
+const serverLockKey = 0x4378566574;
 
 /**
  * A running server holds pg_advisory_lock_shared(serverLockKey) on a connection of its own for its lifetime, so a
