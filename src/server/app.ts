@@ -97,7 +97,7 @@ import { registerCertificateAdminRoutes, registerCertificateRoutes } from './fea
 import { createDiplomaPurchaseService } from './features/diplomas/diploma-purchase.service.ts';
 import { createConsentsService } from './features/privacy/consents.service.ts';
 import { createPrivacyService, privacyJobKinds } from './features/privacy/privacy.service.ts';
-import { createDeletionLedger } from './features/privacy/deletion-ledger.ts';
+import { deletionLedgerFor } from './features/privacy/deletion-ledger.ts';
 import { registerPrivacyAdminRoutes, registerPrivacyRoutes } from './features/privacy/privacy.routes.ts';
 import { backupJobKinds, createBackupsService, scheduleEveryMs } from './features/backups/backups.service.ts';
 import { registerBackupAdminRoutes, registerBackupCliRoute } from './features/backups/backups.routes.ts';
@@ -148,7 +148,7 @@ export async function buildApp(deps: AppDeps) {
       return server;
     },
   });
-  // set once the server starts closing: readiness then says so, and the hand-over lane steps aside
+  // set once the server starts draining or closing: readiness then says so, and the hand-over lane steps aside
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
@@ -306,7 +306,7 @@ export async function buildApp(deps: AppDeps) {
     consents,
     rateCounter,
     schedule: jobs.schedule,
-    ledger: createDeletionLedger(path.join(config.backup.dir, 'cuentas-eliminadas.jsonl')),
+    ledger: deletionLedgerFor(config, storage),
     publicUrl: config.publicUrl,
     log: app.log,
   });
@@ -440,6 +440,10 @@ export async function buildApp(deps: AppDeps) {
   });
 
   return Object.assign(app, {
+    /** Shutdown's first step: readiness answers 503 from now on while requests are still served (the drain). */
+    startDraining() {
+      closing = true;
+    },
     services: {
       backups,
       membership,
@@ -464,6 +468,7 @@ export async function buildApp(deps: AppDeps) {
       consents,
     },
   }) as FastifyInstance & {
+    startDraining(): void;
     services: {
       backups: typeof backups;
       membership: typeof membership;

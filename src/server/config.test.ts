@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from './config.ts';
+import { loadCommandConfig, loadConfig } from './config.ts';
 
 // a session secret keeps loadConfig from writing one into DATA_DIR
 const base = { SESSION_SECRET: 'x'.repeat(32), DATA_DIR: '/nonexistent' };
@@ -189,5 +189,98 @@ describe('MEDIA_ACCEL_REDIRECT', () => {
     expect(() => loadConfig({ ...base, ...s3, MEDIA_ACCEL_REDIRECT: '/_media-interno/' })).toThrow(
       /MEDIA_ACCEL_REDIRECT es para STORAGE=local/,
     );
+  });
+});
+
+describe('SEED_DEMO', () => {
+  it('seeds the demo by default only on a development start on the embedded database', () => {
+    expect(loadConfig(base).seedDemo).toBe(true);
+    expect(
+      loadConfig({ ...base, DATABASE_URL: 'postgres://x@localhost/db', PAYMENTS_PROVIDER: 'simulado' }).seedDemo,
+    ).toBe(false);
+  });
+
+  it('is off on a production start on the embedded database unless SEED_DEMO=1 says so', () => {
+    const production = { ...base, NODE_ENV: 'production', PAYMENTS_PROVIDER: 'simulado' };
+    expect(loadConfig(production).seedDemo).toBe(false);
+    expect(loadConfig({ ...production, SEED_DEMO: '1' }).seedDemo).toBe(true);
+  });
+});
+
+describe('loadCommandConfig (backup, restore, migrate, seed)', () => {
+  it('needs no payment settings, in production or on PostgreSQL, and ignores broken ones', () => {
+    const postgres = {
+      ...base,
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://x@localhost/db',
+      DELETION_LEDGER_PATH: '/srv/ledger.jsonl',
+    };
+    expect(() => loadConfig(postgres)).toThrow(/PAYMENTS_PROVIDER/);
+    expect(loadCommandConfig(postgres).databaseUrl).toBe('postgres://x@localhost/db');
+    expect(loadCommandConfig({ ...postgres, PAYMENTS_PROVIDER: 'paypal' }).paypal).toBeUndefined();
+  });
+
+  it('still refuses any other bad setting by name', () => {
+    expect(() => loadCommandConfig({ ...base, BACKUP_KEEP: '0' })).toThrow(/^Configuración no válida: BACKUP_KEEP/);
+  });
+});
+
+describe('DELETION_LEDGER_PATH', () => {
+  const postgres = {
+    ...base,
+    DATA_DIR: '/srv/cxvet/datos',
+    NODE_ENV: 'production',
+    DATABASE_URL: 'postgres://x@localhost/db',
+    PAYMENTS_PROVIDER: 'simulado',
+  };
+
+  it('defaults to the file beside the backups on the embedded database and in development', () => {
+    expect(loadConfig(base).deletionLedgerPath).toBeUndefined();
+    expect(loadConfig({ ...base, DELETION_LEDGER_PATH: '/srv/libro.jsonl' }).deletionLedgerPath).toBe(
+      '/srv/libro.jsonl',
+    );
+  });
+
+  it('is required in production on PostgreSQL, and refused inside DATA_DIR, which a restore replaces', () => {
+    expect(() => loadConfig(postgres)).toThrow(/^DELETION_LEDGER_PATH no está definido/);
+    expect(() => loadConfig({ ...postgres, DELETION_LEDGER_PATH: '/srv/cxvet/datos/libro.jsonl' })).toThrow(
+      /DELETION_LEDGER_PATH .* está dentro de DATA_DIR/,
+    );
+    expect(loadConfig({ ...postgres, DELETION_LEDGER_PATH: '/srv/cxvet/libro.jsonl' }).deletionLedgerPath).toBe(
+      '/srv/cxvet/libro.jsonl',
+    );
+  });
+
+  it('is not needed with STORAGE=s3: the ledger is in the bucket', () => {
+    const s3 = { STORAGE: 's3', S3_BUCKET: 'b', S3_REGION: 'r', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' };
+    expect(loadConfig({ ...postgres, ...s3 }).deletionLedgerPath).toBeUndefined();
+  });
+});
+
+describe('SHUTDOWN_DRAIN_SECONDS', () => {
+  it('drains 5 s on PostgreSQL (behind a load balancer) and not at all on the embedded database, unless set', () => {
+    const postgres = { ...base, DATABASE_URL: 'postgres://x@localhost/db', PAYMENTS_PROVIDER: 'simulado' };
+    expect(loadConfig(postgres).shutdownDrainMs).toBe(5000);
+    expect(loadConfig(base).shutdownDrainMs).toBe(0);
+    expect(loadConfig({ ...base, SHUTDOWN_DRAIN_SECONDS: '2.5' }).shutdownDrainMs).toBe(2500);
+    expect(() => loadConfig({ ...base, SHUTDOWN_DRAIN_SECONDS: '-1' })).toThrow(/SHUTDOWN_DRAIN_SECONDS/);
+  });
+});
+
+describe('the PAYMENTS_PROVIDER refusal', () => {
+  it('names the one reason that applies, never a setting the operator did not write', () => {
+    const message = (env: Record<string, string>) => {
+      try {
+        loadConfig({ ...base, ...env });
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return '';
+    };
+    const postgres = message({ DATABASE_URL: 'postgres://x@localhost/db' });
+    expect(postgres).toMatch(/^PAYMENTS_PROVIDER no está definido: con PostgreSQL \(DATABASE_URL\)/);
+    expect(postgres).not.toContain('SEED_DEMO=0');
+    expect(message({ NODE_ENV: 'production' })).toMatch(/en producción \(NODE_ENV=production\) elige/);
+    expect(message({ SEED_DEMO: '0' })).toMatch(/sin datos de demostración \(SEED_DEMO=0\) elige/);
   });
 });

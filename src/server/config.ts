@@ -67,8 +67,12 @@ const envSchema = z.object({
   BACKUP_DIR: z.string().optional(),
   BACKUP_SCHEDULE: z.enum(['off', 'hourly', 'daily', 'weekly']).optional(),
   BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
+  // ledger of deleted accounts, shared by every instance and kept outside the database and DATA_DIR (STORAGE=local)
+  DELETION_LEDGER_PATH: z.string().optional(),
   // HLS ladders of uploaded videos; ffprobe is looked for beside it
   FFMPEG_PATH: z.string().default('/usr/bin/ffmpeg'),
+  // at shutdown, seconds during which /api/ready answers 503 while requests are still served (a load balancer notices)
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(300).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -108,27 +112,41 @@ export type Config = {
   logLevel: string;
   /** Scheduled backups: daily on the embedded database, off on PostgreSQL (its operator's tools back it up). */
   backup: { dir: string; schedule: 'off' | 'hourly' | 'daily' | 'weekly'; keep: number };
+  /**
+   * The file of the deletion ledger (DELETION_LEDGER_PATH; unset: beside the backups); with STORAGE=s3 the ledger is in
+   * the bucket instead.
+   */
+  deletionLedgerPath?: string;
   /** ffmpeg for the HLS ladders (unset: /usr/bin/ffmpeg); missing, videos play as uploaded. */
   ffmpegPath?: string;
+  /** Shutdown drain: readiness answers 503 this long before the port closes (unset: 5 s on PostgreSQL, 0 on PGlite). */
+  shutdownDrainMs?: number;
 };
+
+/** PORT and HOST alone, read before anything touches DATA_DIR; undefined when invalid (loadConfig names the error). */
+export function listenAddressOf(env: NodeJS.ProcessEnv = process.env): { port: number; host: string } | undefined {
+  const parsed = envSchema.pick({ PORT: true, HOST: true }).safeParse(env);
+  return parsed.success ? { port: parsed.data.PORT, host: parsed.data.HOST } : undefined;
+}
 
 /** Reads the environment once at start; a bad value stops the server with its name. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new Error(`Configuración no válida:\n${problems.join('\n')}`);
+    throw new Error(`Configuración no válida: ${problems.join('; ')}`);
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   if (e.ADMIN_EMAIL && !e.ADMIN_PASSWORD) throw new Error('ADMIN_EMAIL necesita ADMIN_PASSWORD');
-  const seedDemo = e.SEED_DEMO ?? !e.DATABASE_URL;
+  const seedDemo = seedDemoFor(e);
   const paymentsProvider = paymentsProviderFor({
     chosen: e.PAYMENTS_PROVIDER,
     production: e.NODE_ENV === 'production',
     seedDemo,
     allowSimulatedInProduction: e.ALLOW_SIMULATED_PAYMENTS_IN_PRODUCTION ?? false,
+    why: whyProviderIsNeeded(e),
   });
   const paypalVars = [
     e.PAYPAL_CLIENT_ID,
@@ -156,7 +174,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: e.DATABASE_URL || undefined,
     admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : undefined,
-    // demo content is for the embedded database; a real PostgreSQL opts in explicitly
     seedDemo,
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
@@ -191,8 +208,53 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       schedule: e.BACKUP_SCHEDULE ?? (e.DATABASE_URL ? 'off' : 'daily'),
       keep: e.BACKUP_KEEP,
     },
+    deletionLedgerPath: deletionLedgerPathFor(e, dataDir),
+    shutdownDrainMs: shutdownDrainMsFor(e),
     ffmpegPath: e.FFMPEG_PATH,
   };
+}
+
+/** Behind a load balancer (PostgreSQL: several instances) it must see readiness fail before the port closes. */
+function shutdownDrainMsFor(e: z.infer<typeof envSchema>): number {
+  return Math.round((e.SHUTDOWN_DRAIN_SECONDS ?? (e.DATABASE_URL ? 5 : 0)) * 1000);
+}
+
+/**
+ * Production on PostgreSQL with local files: instances may each have their own DATA_DIR, and a restore replaces it,
+ * so the ledger must be named, outside DATA_DIR, on a disk every instance shares.
+ */
+function deletionLedgerPathFor(e: z.infer<typeof envSchema>, dataDir: string): string | undefined {
+  if (e.STORAGE === 's3') return undefined;
+  const chosen = e.DELETION_LEDGER_PATH ? path.resolve(e.DELETION_LEDGER_PATH) : undefined;
+  if (e.NODE_ENV !== 'production' || !e.DATABASE_URL) return chosen;
+  if (!chosen) {
+    throw new Error(
+      'DELETION_LEDGER_PATH no está definido: en producción con PostgreSQL el registro de cuentas eliminadas va en un ' +
+        'archivo fuera de DATA_DIR que compartan todas las instancias (por ejemplo /srv/cxvet-respaldos/cuentas-eliminadas.jsonl), o usa STORAGE=s3.',
+    );
+  }
+  if (!path.relative(dataDir, chosen).startsWith('..')) {
+    throw new Error(
+      `DELETION_LEDGER_PATH (${chosen}) está dentro de DATA_DIR (${dataDir}): una restauración lo reemplazaría; ponlo fuera de DATA_DIR.`,
+    );
+  }
+  return chosen;
+}
+
+/**
+ * For the commands that take no payments (backup, restore, migrate, seed): payment settings are neither needed nor
+ * checked, and the config they get names the simulated provider, which nothing they do calls.
+ */
+export function loadCommandConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const withoutPayments = Object.fromEntries(
+    Object.entries(env).filter(([name]) => !/^(PAYMENTS_PROVIDER|PAYPAL_|ALLOW_SIMULATED_PAYMENTS)/.test(name)),
+  );
+  return loadConfig({ ...withoutPayments, PAYMENTS_PROVIDER: 'simulado', ALLOW_SIMULATED_PAYMENTS_IN_PRODUCTION: '1' });
+}
+
+/** Demo content (with its published password) is for a development start on the embedded database; others opt in with SEED_DEMO=1. */
+function seedDemoFor(e: z.infer<typeof envSchema>): boolean {
+  return e.SEED_DEMO ?? (!e.DATABASE_URL && e.NODE_ENV !== 'production');
 }
 
 /** STORAGE=s3 without its bucket or keys cannot store anything: refuse to start, naming what is missing. */
@@ -229,6 +291,7 @@ function paymentsProviderFor(input: {
   production: boolean;
   seedDemo: boolean;
   allowSimulatedInProduction: boolean;
+  why: string;
 }) {
   if (input.chosen === 'simulado' && input.production && !input.allowSimulatedInProduction) {
     throw new Error(
@@ -239,7 +302,7 @@ function paymentsProviderFor(input: {
   if (input.chosen) return input.chosen;
   if (input.production || !input.seedDemo) {
     throw new Error(
-      'PAYMENTS_PROVIDER no está definido: en producción (NODE_ENV=production) o sin datos de demostración (SEED_DEMO=0) ' +
+      `PAYMENTS_PROVIDER no está definido: ${input.why} ` +
         'elige PAYMENTS_PROVIDER=paypal (con las variables PAYPAL_*) o, solo para pruebas, PAYMENTS_PROVIDER=simulado.',
     );
   }
@@ -256,6 +319,13 @@ function paypalApiUrlFor(url: string | undefined, production: boolean): string {
     );
   }
   return 'https://api-m.sandbox.paypal.com';
+}
+
+/** The one reason that applies, in the refusal: a setting the operator did not write is not named. */
+function whyProviderIsNeeded(e: z.infer<typeof envSchema>): string {
+  if (e.NODE_ENV === 'production') return 'en producción (NODE_ENV=production)';
+  if (e.SEED_DEMO === false) return 'sin datos de demostración (SEED_DEMO=0)';
+  return 'con PostgreSQL (DATABASE_URL), que no tiene datos de demostración salvo con SEED_DEMO=1,';
 }
 
 function readOrCreateSecret(dataDir: string): string {

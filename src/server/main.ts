@@ -1,13 +1,15 @@
 import path from 'node:path';
-import { loadConfig, type Config } from './config.ts';
+import { listenAddressOf, loadConfig, type Config } from './config.ts';
+import { assertPortFree } from './port-check.ts';
 import type { Database } from './db/client.ts';
 import { openConfiguredDatabase } from './db/open-from-config.ts';
+import { holdServerLock } from './db/server-lock.ts';
 import { buildApp } from './app.ts';
 import { createConfiguredStorage } from './services/storage-from-config.ts';
 import { createMailer } from './services/mail.ts';
 import { seedDemo } from './db/seed/demo.ts';
 import { demoAccounts } from './db/seed/demo-accounts.ts';
-import { privacyJobKinds } from './features/privacy/privacy.service.ts';
+import { assertNoDemoPasswords } from './db/seed/demo-guard.ts';
 
 function fail(error: unknown): never {
   console.error(`\nNo se pudo iniciar CxVet: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -18,8 +20,24 @@ let config: Config;
 let database: Database;
 let releaseLock: () => void;
 try {
+  const address = listenAddressOf();
+  if (address) await assertPortFree(address);
   config = loadConfig();
   ({ database, release: releaseLock } = await openConfiguredDatabase(config));
+  if (config.databaseUrl) {
+    const releaseDataDir = releaseLock;
+    const releaseServerLock = await holdServerLock(config.databaseUrl, {
+      warn: (obj, msg) => console.warn(msg, obj),
+    }).catch(async (error: unknown) => {
+      await database.close();
+      releaseDataDir();
+      throw error;
+    });
+    releaseLock = () => {
+      void releaseServerLock();
+      releaseDataDir();
+    };
+  }
 } catch (error) {
   fail(error);
 }
@@ -40,20 +58,45 @@ if (config.admin) {
   const outcome = await app.services.accounts.ensureAdmin(config.admin, app.services.membership.promoteToAdmin);
   app.log.info({ outcome }, 'admin account ensured (ADMIN_EMAIL)');
 }
+// the shared deletion ledger is applied before the first request: a restored backup brings no deleted account back
+await app.services.privacy.reconcileDeletions().catch(async (error: unknown) => {
+  await app.close();
+  await database.close();
+  releaseLock();
+  fail(
+    new Error(
+      `no se pudo leer el registro de cuentas eliminadas: ${error instanceof Error ? error.message : String(error)}`,
+    ),
+  );
+});
+if (config.production) {
+  await assertNoDemoPasswords(app.services.accounts).catch(async (error: unknown) => {
+    await app.close();
+    await database.close();
+    releaseLock();
+    fail(error);
+  });
+}
 
 // in-flight requests (an upload) get this long to finish after SIGTERM; then the process ends anyway
 const shutdownGraceMs = 25_000;
 let closing = false;
 /**
- * Graceful shutdown: /api/ready answers 503 and new requests get 503 (the proxy sends them elsewhere), open
- * event streams end with a short retry (browsers reconnect to another instance), in-flight requests finish,
- * the job runner stops after its current job (an unfinished claim is taken up by another instance), then
- * the database closes.
+ * Graceful shutdown: first the drain (SHUTDOWN_DRAIN_SECONDS), when /api/ready answers 503 and requests are still
+ * served, so a load balancer polling readiness stops sending new ones; then new requests get 503, open event streams
+ * end with a short retry (browsers reconnect to another instance), in-flight requests finish, the job runners finish
+ * their current short job and put a video conversion back in the queue, then the database closes.
  */
 async function shutdown(signal: string) {
   if (closing) return;
   closing = true;
   app.log.info({ signal }, 'shutting down');
+  const drainMs = config.shutdownDrainMs ?? 0;
+  if (drainMs > 0) {
+    app.startDraining();
+    app.log.info({ drainMs }, 'draining: readiness answers 503, requests are still served');
+    await new Promise((resolve) => setTimeout(resolve, drainMs));
+  }
   const forced = setTimeout(() => {
     app.log.warn({ graceMs: shutdownGraceMs }, 'requests still open after the grace period: stopping anyway');
     releaseLock();
@@ -80,8 +123,6 @@ await app.listen({ port: config.port, host: config.host }).catch(async (error: u
   fail(error);
 });
 app.log.level = logLevel;
-// deletions are checked against the ledger beside the backups at every start (a restored backup brings none back)
-await app.services.jobs.schedule(privacyJobKinds.reconcile, { uniqueKey: privacyJobKinds.reconcile });
 // scheduled membership changes; app.close() stops the runner
 await app.services.jobs.start();
 await app.services.videoJobs.start();

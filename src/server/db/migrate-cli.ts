@@ -1,8 +1,11 @@
 // `npm run db:migrate`: apply pending migrations without starting the server.
-import { loadConfig } from '#server/config.ts';
+import { loadCommandConfig } from '#server/config.ts';
+import { runCommand } from '#server/command.ts';
 import { openConfiguredDatabase } from './open-from-config.ts';
 
-const { database, release } = await openConfiguredDatabase(loadConfig());
-await database.close();
-release();
-console.log(`Migraciones aplicadas (${database.kind}).`);
+await runCommand('No se pudieron aplicar las migraciones', async () => {
+  const { database, release } = await openConfiguredDatabase(loadCommandConfig());
+  await database.close();
+  release();
+  console.log(`Migraciones aplicadas (${database.kind}).`);
+});

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createTestDatabase } from '#server/testing/test-app.ts';
 import { jobs } from '#server/db/schema/index.ts';
-import { createJobRunner } from './jobs.ts';
+import { createJobRunner, JobRequeued } from './jobs.ts';
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 beforeAll(async () => {
@@ -130,5 +130,55 @@ describe('the job runner', () => {
     expect(waiting).toMatchObject({ attempts: 0, doneAt: null, lastError: null });
     expect(await videoRunner.runDue()).toBe(1);
     expect(transcoded).toBe(1);
+  });
+});
+
+describe('the job runner at shutdown', () => {
+  it('lets the running short job finish, claims no other, and puts a stopped long job back in the queue at info level', async () => {
+    const infos: string[] = [];
+    const errors: string[] = [];
+    const log = {
+      info: (_obj: object, msg: string) => infos.push(msg),
+      error: (_obj: object, msg: string) => errors.push(msg),
+    };
+    const done: string[] = [];
+    let stopping: Promise<void> | undefined;
+    const runner: ReturnType<typeof createJobRunner> = createJobRunner({
+      db: database.db,
+      log,
+      handlers: {
+        'test.short': async () => {
+          // SIGTERM arrives while this short job runs
+          stopping = runner.stop();
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          done.push('short');
+        },
+        'test.next': async () => void done.push('next'),
+      },
+    });
+    await runner.schedule('test.short', { runAt: new Date(Date.now() - 1000) });
+    await runner.schedule('test.next');
+    await runner.runDue();
+    await stopping;
+    expect(done).toEqual(['short']);
+    const [next] = await database.db.select().from(jobs).where(eq(jobs.kind, 'test.next'));
+    expect(next!.doneAt).toBeNull();
+
+    const long = createJobRunner({
+      db: database.db,
+      log,
+      handlers: {
+        'test.long': async () => {
+          throw new JobRequeued('server stopping');
+        },
+      },
+    });
+    await long.schedule('test.long');
+    await long.runDue();
+    const [row] = await database.db.select().from(jobs).where(eq(jobs.kind, 'test.long'));
+    expect(row).toMatchObject({ doneAt: null, lockedUntil: null, attempts: 0, lastError: null });
+    expect(row!.runAt.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(infos).toContain('job put back in the queue');
+    expect(errors).toEqual([]);
   });
 });

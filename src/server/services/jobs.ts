@@ -5,6 +5,9 @@ import { jobs } from '#server/db/schema/index.ts';
 
 export type JobHandler = (payload: unknown) => Promise<void>;
 
+/** Thrown by a handler the server stopped (a video conversion): the job goes back to the queue as it was, no failure. */
+export class JobRequeued extends Error {}
+
 /** `firstAfterMs`: how long after the very first start the first one runs (default: at once). */
 export type RecurringJob = { kind: string; everyMs: number; firstAfterMs?: number };
 
@@ -109,6 +112,8 @@ export function createJobRunner(deps: {
   async function runDue(): Promise<number> {
     let count = 0;
     for (;;) {
+      // a stopping runner finishes the job it holds and claims no other
+      if (stopped) return count;
       const job = await claimOne();
       if (!job) return count;
       count++;
@@ -128,6 +133,14 @@ export function createJobRunner(deps: {
           await schedule(job.kind, { runAt: new Date(Date.now() + every.everyMs), uniqueKey: `recurring:${job.kind}` });
       } catch (error) {
         clearInterval(renewal);
+        if (error instanceof JobRequeued) {
+          log.info({ job: job.kind, reason: error.message }, 'job put back in the queue');
+          await db
+            .update(jobs)
+            .set({ lockedUntil: null, attempts: sql`greatest(${jobs.attempts} - 1, 0)`, runAt: new Date() })
+            .where(and(eq(jobs.id, job.id), isNull(jobs.doneAt)));
+          return count;
+        }
         const backoff = Math.min(maxBackoffMs, 30_000 * 2 ** Math.min(job.attempts, 10));
         log.error({ err: error, job: job.kind }, 'job failed');
         await db

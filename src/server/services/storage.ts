@@ -36,6 +36,8 @@ export interface FileStorage {
   openFile?(key: string): Promise<OpenedFile | null>;
   /** Local store: is this file held open right now (it exists, checked within the last few seconds)? No wait, no I/O. */
   isHeldOpen?(key: string): boolean;
+  /** Object stores: every key under the prefix (the shared deletion ledger). */
+  list?(prefix: string): Promise<string[]>;
   /** Removes the file; a missing key is not an error. */
   delete(key: string): Promise<void>;
   /** Object stores only: a URL that serves the object without us, valid for expiresInSeconds. */

@@ -1,4 +1,4 @@
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { boundedCache } from '#server/services/bounded-cache.ts';
 import type { Db } from '#server/db/client.ts';
@@ -319,7 +319,24 @@ export function createAccountsService(deps: {
     return 'promoted';
   }
 
+  /** The given accounts (e-mails) that sign in with this password: a production start refuses the demo's. */
+  async function emailsWithPassword(emails: readonly string[], password: string): Promise<string[]> {
+    if (emails.length === 0) return [];
+    const rows = await db
+      .select({ email: users.email, hash: authAccounts.password })
+      .from(users)
+      .innerJoin(authAccounts, and(eq(authAccounts.userId, users.id), eq(authAccounts.providerId, 'credential')))
+      .where(and(inArray(users.email, emails.map(normalize)), isNull(users.anonymizedAt)));
+    const context = await auth.$context;
+    const matching: string[] = [];
+    for (const row of rows) {
+      if (row.hash && (await context.password.verify({ hash: row.hash, password }))) matching.push(row.email);
+    }
+    return matching.sort();
+  }
+
   return {
+    emailsWithPassword,
     resolveUser,
     sessionStartedAt,
     currentSession,

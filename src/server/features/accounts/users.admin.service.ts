@@ -65,7 +65,7 @@ export function createAdminUsersService(deps: {
   accounts: AccountsService;
   /** Data-rights deletion: keeps payments and certificates without the identity. */
   anonymize: (userId: string, actorId: string) => Promise<unknown>;
-  /** The deletion ledger beside the backups, so a restore cannot bring the account back. */
+  /** The shared deletion ledger, so a restore cannot bring the account back. */
   recordDeletion: (userId: string) => Promise<void>;
 }) {
   const { db, auth, accounts } = deps;
@@ -209,8 +209,9 @@ export function createAdminUsersService(deps: {
     if (!existing || existing.anonymizedAt) throw new AppError('NOT_FOUND');
     if (existing.hasKeptRecords) await deps.anonymize(id, actingAdminId);
     else {
-      await accounts.deleteAccount(id);
+      // in the ledger first: a deletion reported done is never missing from it
       await deps.recordDeletion(id);
+      await accounts.deleteAccount(id);
     }
   }
 

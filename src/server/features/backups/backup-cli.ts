@@ -1,7 +1,8 @@
 // `npm run backup`: one archive of the database and the uploads into BACKUP_DIR (default DATA_DIR/backups).
 // With PGlite and a running server (it holds DATA_DIR), the server is asked to take it between requests.
 import path from 'node:path';
-import { loadConfig } from '#server/config.ts';
+import { loadCommandConfig, type Config } from '#server/config.ts';
+import { runCommand } from '#server/command.ts';
 import { openConfiguredDatabase } from '#server/db/open-from-config.ts';
 import type { BackupRun } from '#shared/backups/backups.schemas.ts';
 import { createBackupsService } from './backups.service.ts';
@@ -18,7 +19,7 @@ function report(run: BackupRun, where: string): never {
   process.exit(0);
 }
 
-async function askRunningServer(config: ReturnType<typeof loadConfig>): Promise<BackupRun> {
+async function askRunningServer(config: Config): Promise<BackupRun> {
   const response = await fetch(`http://127.0.0.1:${config.port}/api/internal/backup`, {
     method: 'POST',
     headers: { [backupCliHeader]: backupCliToken(config.sessionSecret) },
@@ -27,36 +28,37 @@ async function askRunningServer(config: ReturnType<typeof loadConfig>): Promise<
   return ((await response.json()) as { run: BackupRun }).run;
 }
 
-const config = loadConfig();
-let opened: Awaited<ReturnType<typeof openConfiguredDatabase>>;
-try {
-  opened = await openConfiguredDatabase(config);
-} catch (error) {
-  const message = error instanceof Error ? error.message : String(error);
-  if (config.databaseUrl || !message.includes('ya está en uso')) {
-    console.error(`\nNo se pudo respaldar: ${message}\n`);
-    process.exit(1);
-  }
-  console.log('El servidor está en marcha con esta carpeta de datos: se le pide el respaldo…');
+await runCommand('No se pudo respaldar', async () => {
+  const config = loadCommandConfig();
+  let opened: Awaited<ReturnType<typeof openConfiguredDatabase>>;
   try {
-    report(await askRunningServer(config), config.backup.dir);
-  } catch (askError) {
-    console.error(
-      `\nNo se pudo respaldar: la carpeta de datos está en uso y el servidor no respondió (${askError instanceof Error ? askError.message : String(askError)}). ` +
-        'Ejecuta el comando con el mismo PORT, DATA_DIR y SESSION_SECRET que el servidor, o detenlo y vuelve a intentarlo.\n',
-    );
-    process.exit(1);
+    opened = await openConfiguredDatabase(config);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (config.databaseUrl || !message.includes('ya está en uso')) throw error;
+    console.log('El servidor está en marcha con esta carpeta de datos: se le pide el respaldo…');
+    let run: BackupRun;
+    try {
+      run = await askRunningServer(config);
+    } catch (askError) {
+      throw new Error(
+        `la carpeta de datos está en uso y el servidor no respondió (${askError instanceof Error ? askError.message : String(askError)}). ` +
+          'Ejecuta el comando con el mismo PORT, DATA_DIR y SESSION_SECRET que el servidor, o detenlo y vuelve a intentarlo.',
+      );
+    }
+    report(run, config.backup.dir);
   }
-}
-const { database, release } = opened;
-const backups = createBackupsService({
-  database,
-  uploadsRoot: config.storage === 'local' ? path.join(config.dataDir, 'uploads') : undefined,
-  backup: config.backup,
-  sessionSecretFile: path.join(config.dataDir, 'session-secret'),
-  schedule: async () => false,
+  const { database, release } = opened;
+  const backups = createBackupsService({
+    database,
+    uploadsRoot: config.storage === 'local' ? path.join(config.dataDir, 'uploads') : undefined,
+    backup: config.backup,
+    sessionSecretFile: path.join(config.dataDir, 'session-secret'),
+    schedule: async () => false,
+  });
+  const run = await backups.run('comando').finally(async () => {
+    await database.close();
+    release();
+  });
+  report(run, config.backup.dir);
 });
-const run = await backups.run('comando');
-await database.close();
-release();
-report(run, config.backup.dir);

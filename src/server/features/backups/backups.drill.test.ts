@@ -18,6 +18,7 @@ import { mailOutbox, users, viewingTokens } from '#server/db/schema/index.ts';
 import { privacyJobKinds } from '#server/features/privacy/privacy.service.ts';
 import { listFiles } from './archive.ts';
 import { restoreArchive } from './restore.ts';
+import { reapplyDeletions } from './reapply-deletions.ts';
 
 // The restore drill: real data through the real app, a backup, a restore into a fresh place, an app on it.
 // On PGlite by default; on PostgreSQL (pg_dump/pg_restore) with TEST_DATABASE_URL.
@@ -299,6 +300,48 @@ describe('restore drill', () => {
       expect(signIn.statusCode).not.toBe(200);
       // a second start finds nothing more to do
       expect(await restored.app.services.privacy.reconcileDeletions()).toEqual({ replayed: 0, recorded: 0 });
+    } finally {
+      await restored.app.close();
+      await restored.database.close();
+    }
+  }, 300_000);
+
+  it('keeps deleted accounts deleted after a restore into a fresh place whose own ledger is empty: restore applies the one beside the archive', async () => {
+    const leaver = await signedInAs(t, { type: 'Gratis', name: 'Nora Borrada', email: 'nora.borrada@example.com' });
+    const run = await t.app.services.backups.run('comando');
+    expect(run.status).toBe('succeeded');
+    await t.app.services.privacy.deleteOwnAccount(leaver.user as never, {
+      password: testPassword,
+      certificates: 'keep',
+    });
+
+    const target = await freshTarget();
+    const archive = path.join(sourceDataDir, 'backups', run.fileName!);
+    await restoreArchive(archive, target);
+    // the new place has a ledger of its own, empty: the deletion is known only beside the archive
+    const sharedLedger = path.join(await tempDir(), 'cuentas-eliminadas.jsonl');
+    const config = testConfig({
+      dataDir: target.dataDir,
+      databaseUrl: target.databaseUrl,
+      deletionLedgerPath: sharedLedger,
+    });
+    const outcome = await reapplyDeletions({ archive, config });
+    expect(outcome.replayed).toBeGreaterThanOrEqual(1);
+    expect(outcome.ledger).toBe(sharedLedger);
+    expect(await readFile(sharedLedger, 'utf8')).toContain(leaver.user.id);
+
+    const restored = await openRestored(target);
+    try {
+      const [row] = await restored.db.select().from(users).where(eq(users.id, leaver.user.id));
+      expect(row!.anonymizedAt).not.toBeNull();
+      expect(row!.email).not.toBe('nora.borrada@example.com');
+      const signIn = await restored.app.inject({
+        method: 'POST',
+        url: '/api/account/login',
+        headers: { origin: testPublicUrl },
+        payload: { email: 'nora.borrada@example.com', password: testPassword },
+      });
+      expect(signIn.statusCode).not.toBe(200);
     } finally {
       await restored.app.close();
       await restored.database.close();

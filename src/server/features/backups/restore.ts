@@ -8,6 +8,7 @@ import pg from 'pg';
 import { and, eq, sql } from 'drizzle-orm';
 import { backupRuns } from '#server/db/schema/index.ts';
 import { openDatabase } from '#server/db/client.ts';
+import { lockOutServers } from '#server/db/server-lock.ts';
 import { BackupError } from './backup-error.ts';
 import {
   describe,
@@ -68,7 +69,21 @@ export async function restoreArchive(archive: string, target: RestoreTarget): Pr
   const uploadsDir = path.join(dataDir, 'uploads');
   const secretFile = path.join(dataDir, 'session-secret');
   await mkdir(dataDir, { recursive: true });
+  // held until the restore ends: no server starts on the database meanwhile
+  const releaseServers = target.databaseUrl ? await lockOutServers(target.databaseUrl) : async () => {};
+  try {
+    return await restoreInto(archive, target, { dataDir, pgliteDir, uploadsDir, secretFile });
+  } finally {
+    await releaseServers();
+  }
+}
 
+async function restoreInto(
+  archive: string,
+  target: RestoreTarget,
+  paths: { dataDir: string; pgliteDir: string; uploadsDir: string; secretFile: string },
+): Promise<Manifest> {
+  const { dataDir, pgliteDir, uploadsDir, secretFile } = paths;
   const occupied: string[] = [];
   if (await isNonEmptyDir(uploadsDir)) occupied.push(uploadsDir);
   if (target.databaseUrl ? await postgresHasTables(target.databaseUrl) : await isNonEmptyDir(pgliteDir)) {
@@ -77,7 +92,7 @@ export async function restoreArchive(archive: string, target: RestoreTarget): Pr
   if (occupied.length > 0 && !target.force) {
     const what = occupied.length === 1 ? `${occupied[0]} no está vacía` : `${occupied.join(' y ')} no están vacías`;
     throw new BackupError(
-      `No se restauró nada: ${what}. Usa una carpeta o base de datos vacía, o añade --force para reemplazar su contenido.`,
+      `${what}; no se cambió nada. Usa una carpeta o base de datos vacía, o añade --force para reemplazar su contenido.`,
     );
   }
 

@@ -22,6 +22,18 @@ describe('readiness', () => {
     expect((await t.app.inject({ url: '/api/health' })).statusCode).toBe(200);
   });
 
+  it('answers 503 during the shutdown drain while every other request is still served', async () => {
+    const t = await createTestApp();
+    toClose.push(t.close);
+    t.app.startDraining();
+    const ready = await t.app.inject({ url: '/api/ready' });
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json()).toMatchObject({ checks: { database: 'ok', storage: 'ok', shutdown: 'in progress' } });
+    expect((await t.app.inject({ url: '/api/health' })).statusCode).toBe(200);
+    const { cookie } = await signedInAs(t, { type: 'Gratis' });
+    expect((await t.app.inject({ url: '/api/profile', headers: { cookie } })).statusCode).toBe(200);
+  });
+
   it('is not ready (503, naming the failed check) when the bucket cannot be reached', async () => {
     // nothing listens on port 9 of this machine
     const storage = createS3Storage({

@@ -728,3 +728,25 @@ describe('the log', () => {
       expect(written).not.toContain(secret);
   });
 });
+
+describe('a deletion whose ledger cannot be written', () => {
+  it('is not reported done and changes nothing: no deletion is ever missing from the ledger', async () => {
+    // a path under a file: the ledger's folder cannot be created
+    const broken = await createTestApp({ deletionLedgerPath: '/dev/null/cuentas-eliminadas.jsonl' });
+    try {
+      const me = await signedInAs(broken, { email: uniqueEmail('sin-libro'), name: 'Sin Libro' });
+      const response = await broken.app.inject({
+        method: 'POST',
+        url: '/api/privacy/delete-account',
+        remoteAddress: randomTestIp(),
+        headers: { origin: testPublicUrl, cookie: me.cookie },
+        payload: { password: testPassword, certificates: 'keep' },
+      });
+      expect(response.statusCode).toBeGreaterThanOrEqual(500);
+      const [row] = await broken.db.select().from(users).where(eq(users.id, me.user.id));
+      expect(row).toMatchObject({ name: 'Sin Libro', anonymizedAt: null });
+    } finally {
+      await broken.close();
+    }
+  });
+});

@@ -444,9 +444,10 @@ export function createPrivacyService(deps: {
         cancelledSubscriptionId: cancelled.join(',') || null,
         createdAt: at,
       });
+      // written before the commit: a deletion reported done is always in the ledger, and a failed write undoes it
+      if (!options.replay) await ledger.append([{ userId, certificates: options.certificates }], at);
       return true;
     });
-    if (done && !options.replay) await recordDeletion(userId, options.certificates);
     if (done) {
       await sweepExpired().catch((error: unknown) =>
         log.warn({ err: error }, 'export files of a deleted account not removed yet'),
@@ -456,11 +457,9 @@ export function createPrivacyService(deps: {
     return done;
   }
 
-  /** Writes the deletion to the ledger beside the backups; a failure is logged, and the next start writes it. */
+  /** Writes the deletion to the shared ledger before it is done; a failure stops the deletion. */
   async function recordDeletion(userId: string, choice: CertificateChoice = 'keep'): Promise<void> {
-    await ledger
-      .append([{ userId, certificates: choice }], now())
-      .catch((error: unknown) => log.warn({ err: error, file: ledger.file }, 'deletion ledger not written'));
+    await ledger.append([{ userId, certificates: choice }], now());
   }
 
   /**

@@ -16,6 +16,7 @@ import {
   videoRenditions,
 } from '#server/db/schema/index.ts';
 import type { FileStorage } from '#server/services/storage.ts';
+import { JobRequeued } from '#server/services/jobs.ts';
 import { mediaUrl } from '#server/services/media-url.ts';
 import { AppError } from '#shared/errors.ts';
 import { heightsFor, keyframeTimes, renditionErrors } from '#shared/renditions/renditions.rules.ts';
@@ -38,8 +39,8 @@ type Schedule = (kind: string, options: { payload?: object; uniqueKey?: string; 
 
 /** A transcoding failure whose Spanish message the Admin reads. */
 class RenditionFailure extends Error {}
-/** The server is stopping: the job is left for the next start. */
-class Interrupted extends Error {}
+/** The server is stopping: the job goes back to the queue for the next start (or another instance). */
+class Interrupted extends JobRequeued {}
 
 /** Only procedure and diploma videos get a ladder (landing slides stay as they are). */
 function wantsLadder(key: string): boolean {
@@ -427,12 +428,12 @@ export function createRenditionsService(deps: {
       log.info({ renditionId: row.id, heights, segmentCount }, 'video ladder ready');
     } catch (error) {
       if (error instanceof Interrupted || stopping) {
-        // left pending for the next start; the job runner retries it
+        // left pending for the next start; the job runner puts the job back in the queue
         await db
           .update(videoRenditions)
           .set({ status: 'pending', progress: 0, updatedAt: new Date() })
           .where(eq(videoRenditions.id, row.id));
-        throw error;
+        throw error instanceof Interrupted ? error : new Interrupted('server stopping');
       }
       const message = error instanceof RenditionFailure ? error.message : renditionErrors.unexpected;
       if (!(error instanceof RenditionFailure)) log.error({ err: error, renditionId: row.id }, 'video ladder failed');

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createReadStream } from 'node:fs';
 import { promisify } from 'node:util';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '#server/testing/test-app.ts';
 import { createProcedure, signedInAs } from '#server/testing/factories.ts';
@@ -171,6 +171,46 @@ describe('the transcoding job', () => {
       expect(await t.storage.stat(`${prefix}/${file}`)).toBeNull();
     }
   });
+});
+
+describe('a conversion running at shutdown', () => {
+  it('goes back to the queue, its video pending again, logged at info level with no error line', async () => {
+    const lines: string[] = [];
+    const stream = new PassThrough();
+    stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
+    const t = await createTestApp({ logLevel: 'info' }, undefined, { logStream: stream });
+    try {
+      const procedure = await procedureWithClip(t);
+      await t.db.transaction(async (tx) => t.app.services.renditions.queueFor([procedure.fullVideo!], tx as never));
+      const running = t.app.services.videoJobs.runDue();
+      await expect
+        .poll(
+          async () =>
+            (await t.db.select().from(videoRenditions).where(eq(videoRenditions.sourceKey, procedure.fullVideo!)))[0]!
+              .workingVersion,
+          { timeout: 30_000, interval: 20 },
+        )
+        .not.toBeNull();
+      // what app.close() does on SIGTERM
+      t.app.services.renditions.stop();
+      await t.app.services.videoJobs.stop();
+      await running;
+      const [rendition] = await t.db
+        .select()
+        .from(videoRenditions)
+        .where(eq(videoRenditions.sourceKey, procedure.fullVideo!));
+      expect(rendition!.status).toBe('pending');
+      const [job] = await t.db.select().from(jobs).where(eq(jobs.kind, 'video.transcode'));
+      expect(job).toMatchObject({ doneAt: null, lockedUntil: null, lastError: null });
+      expect(job!.runAt.getTime()).toBeLessThanOrEqual(Date.now());
+      expect(lines.some((line) => line.includes('job put back in the queue') && line.includes('"level":30'))).toBe(
+        true,
+      );
+      expect(lines.filter((line) => line.includes('"level":50'))).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  }, 120_000);
 });
 
 describe('without ffmpeg', () => {
