@@ -201,7 +201,12 @@ describe('SEED_DEMO', () => {
   });
 
   it('is off on a production start on the embedded database unless SEED_DEMO=1 says so', () => {
-    const production = { ...base, NODE_ENV: 'production', PAYMENTS_PROVIDER: 'simulado' };
+    const production = {
+      ...base,
+      NODE_ENV: 'production',
+      PAYMENTS_PROVIDER: 'simulado',
+      ALLOW_SIMULATED_PAYMENTS_IN_PRODUCTION: '1',
+    };
     expect(loadConfig(production).seedDemo).toBe(false);
     expect(loadConfig({ ...production, SEED_DEMO: '1' }).seedDemo).toBe(true);
   });
@@ -232,6 +237,7 @@ describe('DELETION_LEDGER_PATH', () => {
     NODE_ENV: 'production',
     DATABASE_URL: 'postgres://x@localhost/db',
     PAYMENTS_PROVIDER: 'simulado',
+    ALLOW_SIMULATED_PAYMENTS_IN_PRODUCTION: '1',
   };
 
   it('defaults to the file beside the backups on the embedded database and in development', () => {

@@ -46,8 +46,11 @@ async function startOutput(env: Record<string, string | undefined>): Promise<str
       child.on('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
     });
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
+    // a child that already exited (a refused start) has nothing left to wait for
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
     await rm(dataDir, { recursive: true, force: true });
   }
   return output;
@@ -112,6 +115,7 @@ describe('a production start on the embedded database', () => {
       const plain = await startOutput({
         PORT: String(await freePort()),
         NODE_ENV: 'production',
+        ALLOW_SIMULATED_PAYMENTS_IN_PRODUCTION: '1',
         PUBLIC_URL: 'https://cxvet.example',
         SEED_DEMO: undefined as unknown as string,
       });
@@ -126,6 +130,7 @@ describe('a production start on the embedded database', () => {
         PORT: String(await freePort()),
         NODE_ENV: 'production',
         PAYMENTS_PROVIDER: 'simulado',
+        ALLOW_SIMULATED_PAYMENTS_IN_PRODUCTION: '1',
         SEED_DEMO: '1',
         LOG_LEVEL: 'warn',
       };
