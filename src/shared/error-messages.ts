@@ -12,6 +12,7 @@ export const errorMessages: Record<ErrorCode, { status: number; message: string;
   CONFLICT: { status: 409, message: 'El registro fue modificado, recarga la página.' },
   RATE_LIMITED: { status: 429, message: 'Demasiados intentos, espera unos minutos e intenta de nuevo.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'El archivo es demasiado grande.' },
+  NESTING_TOO_DEEP: { status: 400, message: 'La solicitud tiene demasiados niveles anidados.' },
   RANGE_NOT_SATISFIABLE: { status: 416, message: 'Rango no válido.' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'El servicio no está disponible, intente más tarde.' },
   INTERNAL: { status: 500, message: 'Ocurrió un error, intente más tarde' },

@@ -6,10 +6,13 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** True inside the Admin scope (and the scopes it contains). */
     isAdminScope: boolean;
-    /** Every route as declared (method and URL), for the tests that walk the route table. */
-    routeTable: { method: string; url: string }[];
+    /** Every route as declared (method, URL and schema), for the tests that walk the route table. */
+    routeTable: DeclaredRoute[];
   }
 }
+
+/** A route as declared: its schema lets the attack test derive bodies from the route's own contract. */
+export type DeclaredRoute = { method: string; url: string; schema?: { body?: unknown; querystring?: unknown } };
 
 const adminPathPrefix = '/api/admin';
 
@@ -39,10 +42,10 @@ export async function registerAdminScope(app: FastifyInstance, register: (admin:
 /** Refuses, at start-up, any /api/admin route declared outside the Admin scope: it would be unguarded. */
 export function forbidUnguardedAdminRoutes(app: FastifyInstance) {
   app.decorate('isAdminScope', false);
-  const routeTable: { method: string; url: string }[] = [];
+  const routeTable: DeclaredRoute[] = [];
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', function (this: FastifyInstance, route) {
-    for (const method of [route.method].flat()) routeTable.push({ method, url: route.url });
+    for (const method of [route.method].flat()) routeTable.push({ method, url: route.url, schema: route.schema });
     if (route.url.startsWith(adminPathPrefix) && !this.isAdminScope) {
       throw new Error(
         `${route.method} ${route.url} is outside the Admin scope: register it through registerAdminScope`,

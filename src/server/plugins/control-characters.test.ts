@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
 import { randomTestIp, signedInAs } from '#server/testing/factories.ts';
-import { findNulByte } from './control-characters.ts';
+import { errorMessages } from '#shared/error-messages.ts';
+import { findNulByte, jsonNestsDeeper, maxJsonDepth } from './control-characters.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -101,5 +102,80 @@ describe('findNulByte', () => {
     expect(findNulByte({ [`k${nul}`]: 1 })).toBe('_');
     expect(findNulByte({ a: 'ok', n: 1, z: null, list: ['a', 'b'] })).toBeNull();
     expect(findNulByte(undefined)).toBeNull();
+  });
+});
+
+describe('deeply nested JSON', () => {
+  const deep = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+
+  it('gets a quick 400 with a Spanish message at 9,000 levels on sign-in, as arrays or objects, and the server stays responsive', async () => {
+    const bodies = [deep(9000), '{"a":'.repeat(9000) + '1' + '}'.repeat(9000), `{"email":${deep(65)}}`];
+    for (const payload of bodies) {
+      const started = Date.now();
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/account/login',
+        remoteAddress: randomTestIp(),
+        headers: { origin: testPublicUrl, 'content-type': 'application/json' },
+        payload,
+      });
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json()).toMatchObject({
+        code: 'NESTING_TOO_DEEP',
+        message: errorMessages.NESTING_TOO_DEEP.message,
+      });
+      expect(Date.now() - started).toBeLessThan(1000);
+    }
+    const many = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/account/login',
+          remoteAddress: randomTestIp(),
+          headers: { origin: testPublicUrl, 'content-type': 'application/json' },
+          payload: deep(9000),
+        }),
+      ),
+    );
+    expect(many.map((response) => response.statusCode)).toEqual(many.map(() => 400));
+    expect((await t.app.inject({ url: '/api/health' })).statusCode).toBe(200);
+  });
+
+  it('still parses nesting up to the limit, and the bodies other parsers read are held to it too', async () => {
+    const shallow = await t.app.inject({
+      method: 'POST',
+      url: '/api/account/login',
+      remoteAddress: randomTestIp(),
+      headers: { origin: testPublicUrl, 'content-type': 'application/json' },
+      payload: `{"email":${deep(maxJsonDepth - 1)},"password":"x"}`,
+    });
+    expect(shallow.statusCode).toBe(400);
+    expect(shallow.json().code).toBe('VALIDATION');
+    // the webhooks parse their raw bytes themselves
+    const webhook = await t.app.inject({
+      method: 'POST',
+      url: '/api/payments/webhooks/simulado',
+      headers: { 'content-type': 'application/json' },
+      payload: deep(9000),
+    });
+    expect(webhook.statusCode).toBe(400);
+    expect(webhook.json().code).toBe('NESTING_TOO_DEEP');
+  });
+});
+
+describe('jsonNestsDeeper and the walk', () => {
+  it('count brackets outside strings only, and refuse past the limit', () => {
+    expect(jsonNestsDeeper('[[1]]', 2)).toBe(false);
+    expect(jsonNestsDeeper('[[[1]]]', 2)).toBe(true);
+    expect(jsonNestsDeeper('{"a":{"b":{}}}', 2)).toBe(true);
+    expect(jsonNestsDeeper('["[[[[", "\\"[[[", "\\\\"]', 1)).toBe(false);
+    expect(jsonNestsDeeper('[' + '"x",'.repeat(100_000) + '1]')).toBe(false);
+    let nested: unknown = 'a';
+    for (let level = 0; level < maxJsonDepth; level += 1) nested = [nested];
+    expect(findNulByte(nested)).toBeNull();
+    expect(() => findNulByte([nested])).toThrow('NESTING_TOO_DEEP');
+    let veryDeep: unknown = 'a';
+    for (let level = 0; level < 100_000; level += 1) veryDeep = { a: veryDeep };
+    expect(() => findNulByte(veryDeep)).toThrow('NESTING_TOO_DEEP');
   });
 });

@@ -48,6 +48,19 @@ const requiredText = (max: number, message: string = messages.fieldRequired) =>
 const fileKey = (message: string) => z.string({ error: message }).min(1, message).max(512);
 const recordId = z.uuid();
 
+/**
+ * A form-wide check runs even when other fields failed (every bad field shows at once), but never on a value that
+ * is not an object, nor when a field it reads failed to parse (a failed length check leaves the value readable).
+ */
+function whenParsed(...fields: string[]) {
+  return {
+    when: (payload: { issues: { path?: PropertyKey[]; continue?: boolean }[] }) =>
+      !payload.issues.some(
+        (issue) => !issue.path?.length || (issue.continue !== true && fields.includes(String(issue.path[0]))),
+      ),
+  } as never;
+}
+
 export const diplomaParamsSchema = z.object({ id: recordId });
 export const diplomaVideoParamsSchema = z.object({ id: recordId, videoId: recordId });
 export const diplomaExamParamsSchema = z.object({ id: recordId, examId: recordId });
@@ -95,8 +108,7 @@ export const diplomaInputSchema = z
         ctx.addIssue({ code: 'custom', path: ['organizationId'], message: messages.fieldRequired });
       }
     },
-    // also when other fields fail, so every bad field shows at once
-    { when: () => true } as never,
+    whenParsed('kind', 'organizationId'),
   );
 export type DiplomaInput = z.infer<typeof diplomaInputSchema>;
 
@@ -147,20 +159,21 @@ export const ownVideoInputSchema = z
     pdfs: z.array(videoFileInputSchema).max(50),
     images: z.array(videoFileInputSchema).max(50),
   })
-  .superRefine(
-    (value, ctx) => {
-      if (value.chapters.some((chapter) => !chapter.name || !chapter.time || parseChapterTime(chapter.time) === null)) {
-        ctx.addIssue({ code: 'custom', path: ['chapters'], message: messages.markersIncomplete });
-      }
-      if (value.pdfs.some((file) => !file.title || !file.file)) {
-        ctx.addIssue({ code: 'custom', path: ['pdfs'], message: messages.pdfIncomplete });
-      }
-      if (value.images.some((file) => !file.title || !file.file)) {
-        ctx.addIssue({ code: 'custom', path: ['images'], message: messages.imageIncomplete });
-      }
-    },
-    { when: () => true } as never,
-  );
+  .superRefine((value, ctx) => {
+    if (value.chapters.some((chapter) => !chapter.name || !chapter.time || parseChapterTime(chapter.time) === null)) {
+      ctx.addIssue({ code: 'custom', path: ['chapters'], message: messages.markersIncomplete });
+    }
+  }, whenParsed('chapters'))
+  .superRefine((value, ctx) => {
+    if (value.pdfs.some((file) => !file.title || !file.file)) {
+      ctx.addIssue({ code: 'custom', path: ['pdfs'], message: messages.pdfIncomplete });
+    }
+  }, whenParsed('pdfs'))
+  .superRefine((value, ctx) => {
+    if (value.images.some((file) => !file.title || !file.file)) {
+      ctx.addIssue({ code: 'custom', path: ['images'], message: messages.imageIncomplete });
+    }
+  }, whenParsed('images'));
 export type OwnVideoInput = z.infer<typeof ownVideoInputSchema>;
 
 export const linkVideoInputSchema = z.object({ procedureId: z.uuid({ error: messages.selectValue }) });
@@ -187,33 +200,27 @@ export const adminDiplomaVideoListSchema = z.object({ items: z.array(adminDiplom
 
 // ---------- exams ----------
 
-const examQuestionInputSchema = z.object({
-  question: requiredText(2000),
-  answers: z.array(requiredText(1000)).min(2, messages.examAnswersRequired).max(10),
-  correctAnswer: z.number({ error: messages.examCorrectRequired }).int().min(0, messages.examCorrectRequired),
-});
-
-export const examInputSchema = z
+const examQuestionInputSchema = z
   .object({
-    title: requiredText(300),
-    /** The video the exam follows; null leaves it unassigned. */
-    videoId: z.uuid().nullable(),
-    questions: z.array(examQuestionInputSchema).min(1, messages.examQuestionsRequired).max(200),
+    question: requiredText(2000),
+    answers: z.array(requiredText(1000)).min(2, messages.examAnswersRequired).max(10),
+    correctAnswer: z.number({ error: messages.examCorrectRequired }).int().min(0, messages.examCorrectRequired),
   })
   .superRefine(
     (value, ctx) => {
-      value.questions.forEach((question, index) => {
-        if (question.correctAnswer >= question.answers.length) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['questions', index, 'correctAnswer'],
-            message: messages.examCorrectRequired,
-          });
-        }
-      });
+      if (value.correctAnswer >= value.answers.length) {
+        ctx.addIssue({ code: 'custom', path: ['correctAnswer'], message: messages.examCorrectRequired });
+      }
     },
-    { when: () => true } as never,
+    whenParsed('answers', 'correctAnswer'),
   );
+
+export const examInputSchema = z.object({
+  title: requiredText(300),
+  /** The video the exam follows; null leaves it unassigned. */
+  videoId: z.uuid().nullable(),
+  questions: z.array(examQuestionInputSchema).min(1, messages.examQuestionsRequired).max(200),
+});
 export type ExamInput = z.infer<typeof examInputSchema>;
 
 const adminExamSchema = z.object({

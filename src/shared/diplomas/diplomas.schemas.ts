@@ -161,7 +161,8 @@ export const adminCertificateListSchema = z.object({ items: z.array(adminCertifi
 export const startPurchaseResponseSchema = z.object({ orderId: z.string(), approvalUrl: z.string() });
 export const confirmPurchaseInputSchema = z.object({ orderId: z.string().min(1).max(100) });
 export const enrollmentSchema = z.object({ isEnrolled: z.boolean() });
+/** What the browser saw go wrong: its message and the order it was paying; anything else sent is dropped. */
 export const purchaseErrorInputSchema = z.object({
   message: z.string().max(1000),
-  data: z.record(z.string(), z.unknown()).optional(),
+  data: z.object({ orderId: z.string().max(100).optional() }).optional(),
 });

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import ExcelJS from 'exceljs';
+import { strToU8, unzipSync, zipSync } from 'fflate';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
 import { createProcedure, createUser, signedInAs } from '#server/testing/factories.ts';
 import { uploadSample } from '#server/features/uploads/uploads.testing.ts';
 import { classroomUsers, classrooms, organizations } from '#server/db/schema/index.ts';
-import type { ClassroomInput, ImportPreview } from '#shared/classrooms/classrooms.schemas.ts';
+import type { ClassroomInput, ImportInput, ImportPreview } from '#shared/classrooms/classrooms.schemas.ts';
+import { errorMessages } from '#shared/error-messages.ts';
+import { messages } from '#shared/messages.ts';
 
 let t: TestApp;
 let admin: string;
@@ -284,6 +287,120 @@ describe('bulk members on the Admin form', () => {
     expect(rows[1]!.slice(1, 3)).toEqual(['=HYPERLINK("x")', 'hoja@uni.example.com']);
     expect(String(rows[1]![3])).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
     expect(member.user.id).toBe(preview.matched[0]!.id);
+  });
+
+  const previewOf = (source: ImportInput) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/admin/classrooms/import-preview',
+      headers: headers(),
+      payload: { organizationId: university.id, currentUserIds: [], source },
+    });
+
+  it('reads the CSV files Excel and Google Sheets save in Spanish locales: UTF-16 and UTF-8 with a BOM, ";" separators', async () => {
+    await createUser(t, { organizationId: university.id, email: 'csv@uni.example.com' });
+    const rows = ['Nombre;Correo', 'Ana Pérez;csv@uni.example.com', 'Sin correo;—'];
+    const utf16le = Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from(rows.join('\r\n').replaceAll(';', '\t'), 'utf16le'),
+    ]);
+    const utf16be = Buffer.from(
+      Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(rows.join('\r\n'), 'utf16le').swap16()]),
+    );
+    const files: [string, Buffer][] = [
+      [
+        'Excel "CSV UTF-8" (UTF-8 with BOM, ";")',
+        Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(rows.join('\r\n'))]),
+      ],
+      ['Excel "Texto Unicode" (UTF-16LE with BOM, tabs)', utf16le],
+      ['UTF-16BE with BOM', utf16be],
+      ['Google Sheets (UTF-8, ",")', Buffer.from(rows.join('\n').replaceAll(';', ',') + '\n')],
+    ];
+    for (const [name, data] of files) {
+      const response = await previewOf({ format: 'csv', fileName: 'alumnos.csv', dataBase64: data.toString('base64') });
+      expect(response.statusCode, `${name}: ${response.body}`).toBe(200);
+      const preview = response.json() as ImportPreview;
+      expect(
+        preview.lines.map((line) => [line.status, line.email]),
+        name,
+      ).toEqual([
+        ['invalid', null],
+        ['ok', 'csv@uni.example.com'],
+        ['invalid', null],
+      ]);
+      expect(preview.lines[1]!.text, name).toBe('Ana Pérez, csv@uni.example.com');
+    }
+  });
+
+  it('refuses a CSV file holding a NUL byte with the same 400 as pasted text', async () => {
+    const pasted = await previewOf({ format: 'text', text: 'a\u0000@example.com' });
+    expect(pasted.statusCode).toBe(400);
+    expect(pasted.json().fields).toEqual({ 'source.text': messages.nulCharacter });
+    const csv = await previewOf({
+      format: 'csv',
+      fileName: 'alumnos.csv',
+      dataBase64: Buffer.from('uno@example.com\n\u0000dos@example.com\n').toString('base64'),
+    });
+    expect(csv.statusCode, csv.body).toBe(400);
+    expect(csv.json()).toMatchObject({ code: 'VALIDATION', fields: { dataBase64: messages.nulCharacter } });
+  });
+
+  it('stops reading an xlsx sheet at the line limit, with the message of an overlong CSV', async () => {
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet('Alumnos').addRow(['x']);
+    const files = unzipSync(new Uint8Array(await workbook.xlsx.writeBuffer()));
+    const sheetPath = Object.keys(files).find((file) => /^xl\/worksheets\/sheet\d+\.xml$/.test(file))!;
+    const rows = Array.from(
+      { length: 100_000 },
+      (_, index) =>
+        `<row r="${index + 1}"><c r="A${index + 1}" t="inlineStr"><is><t>alumno${index}@example.com</t></is></c></row>`,
+    );
+    // broken XML after the rows: a reader that stops at the limit never reaches it, one that reads it all fails
+    files[sheetPath] = strToU8(
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${rows.join('')}<row r="x"><c><</sheetData></worksheet>`,
+    );
+    const dataBase64 = Buffer.from(zipSync(files)).toString('base64');
+    const started = Date.now();
+    const xlsx = await previewOf({ format: 'xlsx', fileName: 'alumnos.xlsx', dataBase64 });
+    expect(xlsx.statusCode, xlsx.body).toBe(413);
+    expect(Date.now() - started).toBeLessThan(5000);
+    const csv = await previewOf({
+      format: 'csv',
+      fileName: 'alumnos.csv',
+      dataBase64: Buffer.from(
+        rows
+          .slice(0, 20_001)
+          .map((_, index) => `a${index}@example.com`)
+          .join('\n'),
+      ).toString('base64'),
+    });
+    expect(csv.statusCode).toBe(413);
+    expect(xlsx.json()).toEqual(csv.json());
+    expect(xlsx.json().message).toBe(errorMessages.PAYLOAD_TOO_LARGE.message);
+  });
+
+  it('reads an xlsx sheet with gaps, numbers and inline text, resolving only the shared strings it uses', async () => {
+    await createUser(t, { organizationId: university.id, email: 'hueco@uni.example.com' });
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Alumnos');
+    sheet.getCell('A1').value = 'Correo';
+    sheet.getCell('A2').value = 42;
+    sheet.getCell('B4').value = 'hueco@uni.example.com';
+    sheet.getCell('A5').value = { richText: [{ text: 'HUECO@' }, { text: 'uni.example.com' }] };
+    workbook.addWorksheet('Otra').addRow(['otra@uni.example.com']);
+    const response = await previewOf({
+      format: 'xlsx',
+      fileName: 'alumnos.xlsx',
+      dataBase64: Buffer.from(await workbook.xlsx.writeBuffer()).toString('base64'),
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect((response.json() as ImportPreview).lines.map((line) => [line.line, line.status, line.text])).toEqual([
+      [1, 'invalid', 'Correo'],
+      [2, 'invalid', '42'],
+      [3, 'blank', ''],
+      [4, 'ok', 'hueco@uni.example.com'],
+      [5, 'duplicate', 'HUECO@uni.example.com'],
+    ]);
   });
 
   it('refuses a file that is not a spreadsheet', async () => {

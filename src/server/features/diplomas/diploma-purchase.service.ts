@@ -166,7 +166,7 @@ export function createDiplomaPurchaseService(deps: {
   async function recordClientError(
     user: UserRow,
     diplomaId: string,
-    input: { message: string; data?: Record<string, unknown> },
+    input: { message: string; data?: { orderId?: string | undefined } | undefined },
   ) {
     const diploma = await diplomas.findActive(diplomaId);
     await db.insert(diplomaTransactions).values({
@@ -176,7 +176,7 @@ export function createDiplomaPurchaseService(deps: {
       amountCents: diploma.costCents,
       status: 'ERROR_CLIENT',
       error: input.message,
-      data: input.data ?? null,
+      data: input.data?.orderId ? { orderId: input.data.orderId } : null,
     });
     return { ok: true as const };
   }

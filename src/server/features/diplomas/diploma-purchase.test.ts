@@ -163,4 +163,28 @@ describe('buying a diploma with the simulated provider', () => {
       .where(and(eq(diplomaTransactions.userId, user.id), eq(diplomaTransactions.status, 'ERROR_CLIENT')));
     expect(rows).toMatchObject([{ error: 'INSTRUMENT_DECLINED', data: { orderId: 'X' } }]);
   });
+
+  it('keeps only the message and the order of a reported payment error, however much the browser sends', async () => {
+    const { cookie, user } = await signedInAs(t, { type: 'Premium' });
+    const diploma = await createDiploma(t, { isExternal: true });
+    const junk = Object.fromEntries(Array.from({ length: 250 }, (_, index) => [`k${index}`, 'x'.repeat(1000)]));
+    const logged = await memberRequest(t, cookie, 'POST', `/api/diplomas/${diploma.id}/purchase/error`, {
+      message: 'INSTRUMENT_DECLINED',
+      data: { orderId: 'ORDEN-1', ...junk, nested: { deep: junk } },
+      extra: junk,
+    });
+    expect(logged.statusCode, logged.body).toBe(200);
+    const tooLong = await memberRequest(t, cookie, 'POST', `/api/diplomas/${diploma.id}/purchase/error`, {
+      message: 'x',
+      data: { orderId: 'x'.repeat(101) },
+    });
+    expect(tooLong.statusCode).toBe(400);
+    const rows = await t.db
+      .select()
+      .from(diplomaTransactions)
+      .where(and(eq(diplomaTransactions.userId, user.id), eq(diplomaTransactions.status, 'ERROR_CLIENT')));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.data).toEqual({ orderId: 'ORDEN-1' });
+    expect(JSON.stringify(rows[0]).length).toBeLessThan(2000);
+  });
 });

@@ -319,6 +319,43 @@ describe('videos', () => {
     });
   });
 
+  it('malformed video, exam and diploma forms get a 400 naming the bad fields, never a 500', async () => {
+    const id = await createDiploma({ videoCount: 1 });
+    const video = await call('PUT', `/api/admin/diplomas/${id}/videos/${randomUUID()}`, { title: 'x' });
+    expect(video.statusCode, video.body).toBe(400);
+    expect(video.json().fields).toMatchObject({ description: messages.fieldRequired, video: messages.fieldRequired });
+    expect(Object.keys(video.json().fields)).toEqual(expect.arrayContaining(['chapters', 'pdfs', 'images']));
+    const wrongItems = await call('PUT', `/api/admin/diplomas/${id}/videos/${randomUUID()}`, {
+      title: 'x',
+      chapters: [null, 3],
+      pdfs: 'x',
+      images: [{ title: 1 }],
+    });
+    expect(wrongItems.statusCode, wrongItems.body).toBe(400);
+    const exam = await call('PUT', `/api/admin/diplomas/${id}/exams/${randomUUID()}`, {
+      title: 'E',
+      videoId: null,
+      questions: [{ question: '¿?', answers: 'Sí', correctAnswer: 0 }, null, { question: '¿?' }],
+    });
+    expect(exam.statusCode, exam.body).toBe(400);
+    expect(exam.json().fields).toHaveProperty(['questions.0.answers']);
+    for (const payload of [null, [], 'x', 7]) {
+      for (const url of [
+        `/api/admin/diplomas/${id}`,
+        `/api/admin/diplomas/${id}/videos/${randomUUID()}`,
+        `/api/admin/diplomas/${id}/exams/${randomUUID()}`,
+      ]) {
+        const response = await t.app.inject({
+          method: 'PUT',
+          url,
+          headers: { origin: testPublicUrl, cookie: admin, 'content-type': 'application/json' },
+          payload: JSON.stringify(payload),
+        });
+        expect(response.statusCode, `${url} ${JSON.stringify(payload)}: ${response.body}`).toBe(400);
+      }
+    }
+  });
+
   it('an own video keeps markers and files; replacing a file deletes the old one; a file of another diploma is refused', async () => {
     const id = await createDiploma();
     const videoId = randomUUID();

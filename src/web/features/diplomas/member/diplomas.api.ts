@@ -128,7 +128,7 @@ export function useConfirmPurchase(id: string) {
 
 export function useReportPurchaseError(id: string) {
   return useMutation({
-    mutationFn: (input: { message: string; data?: Record<string, unknown> }) =>
+    mutationFn: (input: { message: string; data?: { orderId: string } }) =>
       api.post(`/api/diplomas/${encodeURIComponent(id)}/purchase/error`, input),
   });
 }
