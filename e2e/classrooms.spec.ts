@@ -183,10 +183,15 @@ test('the aula administrator adds a user and imports a CSV of three addresses', 
   const dialog = page.getByRole('dialog', { name: 'Importar usuarios' });
   const chooser = page.waitForEvent('filechooser');
   await dialog.getByRole('button', { name: 'Seleccionar archivo CSV o xlsx' }).click();
-  const csv = ['correo', ...imported.map((account) => account.email.toUpperCase())].join('\n');
+  const csv = ['correo', ...imported.map((account) => account.email.toUpperCase()), 'admin@demo.cxvet.com'].join('\n');
   await (await chooser).setFiles({ name: 'alumnos.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
   await expect(dialog.getByRole('status')).toContainText('Se agregarán 3 usuarios');
   await expect(dialog.getByText('No contiene un correo válido')).toBeVisible();
+  // an account the aula cannot take is refused without saying whose it is, or whether it exists
+  await expect(
+    dialog.getByText('No se puede agregar: ninguna cuenta que pueda entrar a esta aula tiene este correo'),
+  ).toBeVisible();
+  await expect(dialog.getByText('Administrador', { exact: false })).toHaveCount(0);
   await screenshots(page, 'administrar-aula-importar');
   await dialog.getByRole('button', { name: 'Agregar 3 usuarios al aula' }).click();
   await expect(page.getByText('Se agregaron 3 usuarios al aula.')).toBeVisible();

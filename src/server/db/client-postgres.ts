@@ -3,6 +3,7 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import * as schema from './schema/index.ts';
+import { isDatabaseUnavailable } from './unavailable.ts';
 import { channelPattern, createFanOut, migrationsFolder, type Database, type Db, type Handler } from './client.ts';
 
 // The PostgreSQL half of openDatabase (client.ts), loaded only when DATABASE_URL is set: a PGlite server never
@@ -84,6 +85,30 @@ function createPgListener(url: string, retryMs = { first: 500, max: 30_000 }) {
   };
 }
 
+const readOnly = /^\s*(select|with)\b/i;
+const writes =
+  /\b(insert|update|delete|for\s+(update|share|no\s+key\s+update)|nextval|pg_notify|pg_advisory\w*|set_config)\b/i;
+
+/**
+ * A read that failed because its connection died (a restart, a failover, a terminated backend) is sent once more:
+ * the pool drops the broken connection, so the second try runs on a fresh one. Writes and transactions are not.
+ */
+function retryReadsOnce(pool: pg.Pool) {
+  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+  const textOf = (first: unknown) =>
+    typeof first === 'string' ? first : ((first as { text?: unknown } | null)?.text ?? '');
+  (pool as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = async (...args: unknown[]) => {
+    if (typeof args.at(-1) === 'function') return query(...args);
+    try {
+      return await query(...args);
+    } catch (error) {
+      const text = String(textOf(args[0]));
+      if (!isDatabaseUnavailable(error) || !readOnly.test(text) || writes.test(text)) throw error;
+      return query(...args);
+    }
+  };
+}
+
 // any fixed number, the same in every instance: PostgreSQL's advisory lock around migrations
 const migrationLockKey = 731_017_001;
 
@@ -93,6 +118,7 @@ export function openPostgres(options: { url: string; logger?: { logQuery(query: 
   const pool = new pg.Pool({ connectionString: options.url, max: 10 });
   // an idle connection dropped by the server (restart, failover) must not crash the process
   pool.on('error', () => {});
+  retryReadsOnce(pool);
   const db = drizzle(pool, { schema, casing: 'snake_case', logger }) as unknown as Db;
   const listener = createPgListener(options.url);
   const listen = createFanOut((channel, deliver) => listener.listen(channel, deliver));

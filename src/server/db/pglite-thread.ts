@@ -15,6 +15,8 @@ export type PgliteClient = PgliteQueries & {
   transaction<T>(callback: (tx: PgliteTransaction) => Promise<T>): Promise<T>;
   listen(channel: string, callback: (payload: string) => void): Promise<void>;
   dumpDataDir(compression?: 'none' | 'gzip' | 'auto'): Promise<Blob>;
+  /** Ends the database thread as a crash would (drills and tests): it is started again as after a crash. */
+  terminateThread(): Promise<void>;
   /** The database thread's own heap and buffers, in bytes. */
   memory(): Promise<{ heapUsed: number; external: number; arrayBuffers: number }>;
   close(): Promise<void>;
@@ -50,63 +52,77 @@ function wireOptions(options: QueryOptions | undefined) {
 
 /**
  * Starts PGlite in a worker thread at `dataDir` ('memory://' for tests), optionally from a `dumpDataDir()` tarball.
- * One transaction at a time, as PGlite itself: queries outside it wait until it ends.
+ * One transaction at a time, as PGlite itself: queries outside it wait until it ends. A thread that dies is started
+ * again on the same folder; calls meanwhile fail at once as "restarting" (answered 503), never hang.
  */
 export async function startPgliteThread(options: { dataDir: string; template?: Blob }): Promise<PgliteClient> {
   const template = options.template ? await options.template.arrayBuffer() : undefined;
-  const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
-    workerData: { dataDir: options.dataDir, template },
-    transferList: template ? [template] : [],
-    // the thread's JavaScript only relays queries and results (a report batch is 500 rows): a young generation of
-    // 8 MB instead of V8's default ~48 MB keeps ~10 MB less resident (issue #13: idle memory < 250 MB)
-    resourceLimits: { maxYoungGenerationSizeMb: 8 },
-  });
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   const listeners = new Map<string, Set<(payload: string) => void>>();
   let nextId = 1;
   let closed = false;
   let failure: Error | null = null;
+  let worker!: Worker;
+  // an in-memory database cannot come back with its data: only a folder on disk is restarted
+  const canRestart = !options.dataDir.startsWith('memory://');
 
   // the thread keeps the process alive only while a call waits on it, as the in-process PGlite did
   const refresh = () => (pending.size > 0 ? worker.ref() : worker.unref());
 
-  const failAll = (error: Error) => {
-    failure ??= error;
-    closed = true;
+  const failPending = (error: Error) => {
     for (const { reject } of pending.values()) reject(error);
     pending.clear();
     refresh();
   };
 
-  let announce: { resolve: (dataDir: string | null) => void; reject: (error: Error) => void };
-  const started = new Promise<string | null>((resolve, reject) => (announce = { resolve, reject }));
+  /** One database thread; resolves with its data folder once PGlite is open. */
+  function spawn(initial?: ArrayBuffer): Promise<string | null> {
+    const created = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
+      workerData: { dataDir: options.dataDir, template: initial },
+      transferList: initial ? [initial] : [],
+      // the thread's JavaScript only relays queries and results (a report batch is 500 rows): a young generation of
+      // 8 MB instead of V8's default ~48 MB keeps ~10 MB less resident (issue #13: idle memory < 250 MB)
+      resourceLimits: { maxYoungGenerationSizeMb: 8 },
+    });
+    worker = created;
+    created.ref();
+    let ready = false;
+    return new Promise<string | null>((resolve, reject) => {
+      created.on('message', (message: Reply | Event) => {
+        if ('event' in message) {
+          if (message.event === 'ready') {
+            ready = true;
+            resolve(message.dataDir);
+          } else if (message.event === 'failed') reject(rebuild(message.error));
+          else for (const listener of listeners.get(message.channel) ?? []) listener(message.payload);
+          return;
+        }
+        const call = pending.get(message.id);
+        if (!call) return;
+        pending.delete(message.id);
+        refresh();
+        if (message.ok) call.resolve(message.result);
+        else call.reject(rebuild(message.error));
+      });
+      created.on('error', (error) => {
+        if (!ready) reject(error);
+      });
+      created.on('exit', (code) => {
+        const error = new Error(`the database thread stopped (exit code ${code})`);
+        if (!ready) reject(error);
+        if (worker !== created) return;
+        failPending(error);
+        if (closed) return;
+        if (ready && canRestart) restart();
+        else {
+          failure ??= error;
+          closed = true;
+        }
+      });
+    });
+  }
 
-  worker.on('message', (message: Reply | Event) => {
-    if ('event' in message) {
-      if (message.event === 'ready') announce.resolve(message.dataDir);
-      else if (message.event === 'failed') announce.reject(rebuild(message.error));
-      else for (const listener of listeners.get(message.channel) ?? []) listener(message.payload);
-      return;
-    }
-    const call = pending.get(message.id);
-    if (!call) return;
-    pending.delete(message.id);
-    refresh();
-    if (message.ok) call.resolve(message.result);
-    else call.reject(rebuild(message.error));
-  });
-  worker.on('error', (error) => {
-    announce.reject(error);
-    failAll(error);
-  });
-  worker.on('exit', (code) => {
-    const error = new Error(`the database thread stopped (exit code ${code})`);
-    announce.reject(error);
-    failAll(error);
-  });
-
-  function call<T>(message: Record<string, unknown>): Promise<T> {
-    if (failure) return Promise.reject(failure);
+  function send<T>(message: Record<string, unknown>): Promise<T> {
     const id = nextId++;
     return new Promise<T>((resolve, reject) => {
       pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
@@ -121,11 +137,37 @@ export async function startPgliteThread(options: { dataDir: string; template?: B
     });
   }
 
-  worker.ref();
+  function call<T>(message: Record<string, unknown>): Promise<T> {
+    if (failure) return Promise.reject(failure);
+    return send<T>(message);
+  }
+
+  let restarting: Promise<void> | null = null;
+  function restart() {
+    failure = new Error('the database thread is restarting');
+    restarting ??= (async () => {
+      for (let delay = 100; !closed; delay = Math.min(delay * 2, 5000)) {
+        try {
+          dataDir = await spawn();
+          for (const channel of listeners.keys()) await send({ op: 'listen', channel });
+          failure = null;
+          refresh();
+          return;
+        } catch {
+          await worker.terminate().catch(() => {});
+          await new Promise((resolve) => setTimeout(resolve, delay).unref());
+        }
+      }
+    })().finally(() => {
+      restarting = null;
+    });
+  }
+
   let dataDir: string | null;
   try {
-    dataDir = await started;
+    dataDir = await spawn(template);
   } catch (error) {
+    closed = true;
     await worker.terminate();
     throw error;
   }
@@ -183,13 +225,18 @@ export async function startPgliteThread(options: { dataDir: string; template?: B
       return new Blob([await call<ArrayBuffer>({ op: 'dump', compression })]);
     },
     memory: () => call({ op: 'memory' }),
+    async terminateThread() {
+      await worker.terminate();
+    },
     async close() {
       if (closed) return;
+      const wasUp = failure === null;
+      closed = true;
       try {
-        await call({ op: 'close' });
+        if (wasUp) await send({ op: 'close' });
       } finally {
-        closed = true;
-        failure ??= new Error('database closed');
+        failure = new Error('database closed');
+        await restarting;
         await worker.terminate();
       }
     },

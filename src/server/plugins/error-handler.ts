@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, type ErrorBody, type ErrorCode, type FieldErrors } from '#shared/errors.ts';
 import { errorMessages } from '#shared/error-messages.ts';
+import { isDatabaseUnavailable, retryAfterSeconds } from '#server/db/unavailable.ts';
 
 export function errorBody(code: ErrorCode, fields?: FieldErrors): ErrorBody {
   const { message, title } = errorMessages[code];
@@ -11,6 +12,11 @@ export function errorBody(code: ErrorCode, fields?: FieldErrors): ErrorBody {
 /** One place maps errors to `{ code, message, fields }`; clients never see a stack. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    // the database out of reach (a restart, a failover): the client comes back shortly, nothing is its fault
+    if ((error instanceof AppError && error.code === 'SERVICE_UNAVAILABLE') || isDatabaseUnavailable(error)) {
+      if (!(error instanceof AppError)) request.log.warn({ err: error }, 'database unavailable');
+      return reply.status(503).header('retry-after', String(retryAfterSeconds)).send(errorBody('SERVICE_UNAVAILABLE'));
+    }
     if (error instanceof AppError) {
       return reply.status(errorMessages[error.code].status).send(errorBody(error.code, error.fields));
     }

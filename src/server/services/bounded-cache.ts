@@ -8,6 +8,14 @@ import { LRUCache } from 'lru-cache';
 export function boundedCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>>(options: {
   entries: number;
   ttl: number;
+  /** Called when an entry leaves the cache: deleted, replaced, evicted or found expired. */
+  onRemove?: (value: V, key: K) => void;
 }): LRUCache<K, V> {
-  return new LRUCache<K, V>({ maxSize: options.entries, sizeCalculation: () => 1, ttl: options.ttl });
+  const { onRemove } = options;
+  return new LRUCache<K, V>({
+    maxSize: options.entries,
+    sizeCalculation: () => 1,
+    ttl: options.ttl,
+    ...(onRemove ? { dispose: (value: V, key: K) => onRemove(value, key) } : {}),
+  });
 }

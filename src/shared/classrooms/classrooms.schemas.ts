@@ -108,6 +108,23 @@ export const importPreviewSchema = z.object({
   matched: z.array(classroomMemberSchema),
 });
 export type ImportPreview = z.infer<typeof importPreviewSchema>;
+
+/**
+ * What an aula administrator may learn from an import: per line, will be added or not, and a reason that
+ * names no account they cannot already see; only the accounts that will be added come back.
+ */
+export const managedImportStatuses = ['ok', 'refused'] as const;
+const managedImportLineSchema = z.object({
+  line: z.number().int(),
+  text: z.string(),
+  status: z.enum(managedImportStatuses),
+  reason: z.string(),
+});
+export const managedImportPreviewSchema = z.object({
+  lines: z.array(managedImportLineSchema),
+  matched: z.array(classroomMemberSchema),
+});
+export type ManagedImportPreview = z.infer<typeof managedImportPreviewSchema>;
 export const addUsersInputSchema = z.object({ userIds: z.array(userId).min(1).max(100_000) });
 export const setUsersInputSchema = z.object({ userIds: z.array(userId).max(100_000) });
 export const addedSchema = z.object({ added: z.number().int() });

@@ -57,4 +57,36 @@ describe('api client', () => {
     const error = await api.get('/api/x').catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 0 });
   });
+
+  it('sends a read answered 503 again after Retry-After, quietly, and gives up after two more tries', async () => {
+    const unavailable = () =>
+      new Response(JSON.stringify({ code: 'SERVICE_UNAVAILABLE', message: 'x' }), {
+        status: 503,
+        headers: { 'retry-after': '1' },
+      });
+    vi.stubGlobal(
+      'fetch',
+      vi
+        .fn()
+        .mockResolvedValueOnce(unavailable())
+        .mockResolvedValueOnce(new Response(JSON.stringify({ user: { id: 'u' } }), { status: 200 })),
+    );
+    await expect(api.get('/api/me')).resolves.toEqual({ user: { id: 'u' } });
+    expect(fetch).toHaveBeenCalledTimes(2);
+
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => unavailable()),
+    );
+    const error = await api.get('/api/me').catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503 });
+    expect(fetch).toHaveBeenCalledTimes(3);
+  }, 10_000);
+
+  it('never sends a write again by itself', async () => {
+    answer(503, { code: 'SERVICE_UNAVAILABLE', message: 'x' });
+    const error = await api.post('/api/x', {}).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503 });
+    expect(fetch).toHaveBeenCalledTimes(1);
+  });
 });

@@ -63,23 +63,51 @@ async function apiRequest<T>(method: string, path: string, body?: unknown, optio
   if (body !== undefined && !isForm) headers['content-type'] = 'application/json';
 
   let response: Response;
-  try {
-    response = await fetch(path, {
-      method,
-      headers,
-      credentials: 'same-origin',
-      signal: options.signal,
-      keepalive: options.keepalive,
-      body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
-    });
-  } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError(0, toErrorBody(503, undefined));
+  for (let attempt = 0; ; attempt++) {
+    try {
+      response = await fetch(path, {
+        method,
+        headers,
+        credentials: 'same-origin',
+        signal: options.signal,
+        keepalive: options.keepalive,
+        body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
+      });
+    } catch (error) {
+      if (error instanceof DOMException && error.name === 'AbortError') throw error;
+      throw new ApiError(0, toErrorBody(503, undefined));
+    }
+    // only a read is sent again: a write answered 503 may be shown to the member, who decides
+    if (response.status !== 503 || method !== 'GET' || attempt >= unavailableRetries) break;
+    await wait(retryWaitMs(response), options.signal);
   }
 
   const payload = await readJson(response);
   if (!response.ok) throw new ApiError(response.status, toErrorBody(response.status, payload));
   return payload as T;
+}
+
+/** Quiet retries of a read answered 503 (the database restarting) before 'El servicio no está disponible'. */
+const unavailableRetries = 2;
+const maxRetryWaitMs = 3000;
+
+function retryWaitMs(response: Response): number {
+  const seconds = Number(response.headers.get('retry-after'));
+  return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds * 1000, maxRetryWaitMs) : 1000;
+}
+
+function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
 }
 
 /** A query string from the set values only (`?a=1&b=x`), or '' when none is set. */

@@ -163,6 +163,22 @@ export const examAnswers = pgTable(
   (table) => [primaryKey({ columns: [table.questionId, table.userId] })],
 );
 
+/** A retake's shuffle: questions and answers are shown in an order derived from this seed. */
+export const examAttempts = pgTable(
+  'exam_attempts',
+  {
+    examId: uuid('exam_id')
+      .notNull()
+      .references(() => exams.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    shuffleSeed: text('shuffle_seed').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.examId, table.userId] })],
+);
+
 /** One row per user who completed an exam (spec: hasPassed when passed). */
 export const examResults = pgTable(
   'exam_results',

@@ -63,9 +63,23 @@ export function createAccountsService(deps: {
   }
 
   /** The signed-in user of a request, or null for a guest (a failed lookup is a guest too). */
+  /**
+   * better-auth's session for this request's cookie. A lookup that failed is not a signed-out member: it throws
+   * SERVICE_UNAVAILABLE (503), so the browser keeps its session and tries again.
+   */
+  async function findSession(request: FastifyRequest) {
+    try {
+      return await auth.api.getSession({ headers: authHeaders(request) });
+    } catch (error) {
+      // better-auth's own 401: the session ended while it was being refreshed (signed out elsewhere)
+      if ((error as { statusCode?: unknown } | null)?.statusCode === 401) return null;
+      throw new AppError('SERVICE_UNAVAILABLE');
+    }
+  }
+
   async function resolveUser(request: FastifyRequest): Promise<UserRow | null> {
     if (!request.headers.cookie) return null;
-    const result = await auth.api.getSession({ headers: authHeaders(request) }).catch(() => null);
+    const result = await findSession(request);
     if (!result) return null;
     if (Date.now() - new Date(result.session.createdAt).getTime() > sessionAbsoluteLifetimeMs) {
       await db.delete(sessions).where(eq(sessions.id, result.session.id));
@@ -86,7 +100,7 @@ export function createAccountsService(deps: {
   /** The request's session: its id and when it was signed in (not refreshed); null for a guest. */
   async function currentSession(request: FastifyRequest): Promise<{ id: string; createdAt: Date } | null> {
     if (!request.headers.cookie) return null;
-    const result = await auth.api.getSession({ headers: authHeaders(request) }).catch(() => null);
+    const result = await findSession(request);
     return result ? { id: result.session.id, createdAt: new Date(result.session.createdAt) } : null;
   }
 

@@ -8,6 +8,13 @@ import { describeIpAddress, describeUserAgent } from './device-labels.ts';
 /** Notified with a session id whenever 'Mis dispositivos' closes a session. */
 export const sessionsEndedChannel = 'sessions_ended';
 
+/**
+ * Notified by database triggers with an account id when that account may have lost a right (sign-out, plan change,
+ * aula or diploma list change), or with `everyAccount` when an aula or diploma itself changed: caches of rights drop it.
+ */
+export const accessChangedChannel = 'access_changed';
+export const everyAccount = '*';
+
 /** 'Mis dispositivos': a member's own signed-in sessions, and ending them (another member's are never reached). */
 export function createDevicesService(deps: { database: Database }) {
   const { db } = deps.database;

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
-import { createClassroom, createProcedure, createUser, signedInAs } from '#server/testing/factories.ts';
+import { createClassroom, createProcedure, createUser, randomTestIp, signedInAs } from '#server/testing/factories.ts';
 import { classroomUsers, classrooms } from '#server/db/schema/index.ts';
 
 let t: TestApp;
@@ -111,30 +111,71 @@ describe('an aula administrator', () => {
     expect(await membersOf(own.id)).toEqual([...before, student.id].sort());
   });
 
-  it('previews a pasted list against the aula and exports its members', async () => {
+  it('previews a pasted list as will be added or not, naming no account outside the organization, and exports its members', async () => {
     const newcomer = await createUser(t, { organizationId: universityId, email: 'nuevo@uni.example.com' });
+    const outsider = await createUser(t, { email: 'ajena@otra.example.com', name: 'Cuenta Ajena' });
+    const admin = await createUser(t, { type: 'Admin', email: 'jefa@cxvet.example.com', name: 'Jefa Admin' });
     const current = (await t.app.inject({ url: `${base}/${own.id}`, headers: headers() })).json();
     const already = current.users[0].email as string;
-    const text = `correo\n${already}\nNUEVO@uni.example.com\n\nnadie@example.com\n`;
-    const preview = (
-      await t.app.inject({
-        method: 'POST',
-        url: `${base}/${own.id}/import-preview`,
-        headers: headers(),
-        payload: { format: 'text', text },
-      })
-    ).json();
-    expect(preview.lines.map((line: { status: string }) => line.status)).toEqual([
-      'invalid',
-      'already',
-      'ok',
-      'blank',
-      'unknown',
+    const text = `correo\n${already}\nNUEVO@uni.example.com\n\nnadie@example.com\najena@otra.example.com\njefa@cxvet.example.com\nnuevo@uni.example.com\n`;
+    const response = await t.app.inject({
+      method: 'POST',
+      url: `${base}/${own.id}/import-preview`,
+      headers: headers(),
+      payload: { format: 'text', text },
+    });
+    const preview = response.json();
+    expect(preview.lines.map((line: { status: string; reason: string }) => [line.status, line.reason])).toEqual([
+      ['refused', 'No contiene un correo válido'],
+      ['refused', 'Ya está en el aula'],
+      ['ok', 'Se agregará al aula'],
+      ['refused', 'Línea vacía'],
+      ['refused', 'No se puede agregar: ninguna cuenta que pueda entrar a esta aula tiene este correo'],
+      ['refused', 'No se puede agregar: ninguna cuenta que pueda entrar a esta aula tiene este correo'],
+      ['refused', 'No se puede agregar: ninguna cuenta que pueda entrar a esta aula tiene este correo'],
+      ['refused', 'Repetido: ya aparece en la línea 3'],
     ]);
     expect(preview.matched).toEqual([{ id: newcomer.id, name: newcomer.name, email: 'nuevo@uni.example.com' }]);
+    for (const account of [outsider, admin]) {
+      expect(response.body).not.toContain(account.id);
+      expect(response.body).not.toContain(account.name);
+    }
     expect(current.candidates.map((user: { email: string }) => user.email)).toContain('nuevo@uni.example.com');
     const file = await t.app.inject({ url: `${base}/${own.id}/users.xlsx`, headers: headers() });
     expect(file.statusCode).toBe(200);
+  });
+
+  it('never hands out an Admin account, even in an aula open to every account', async () => {
+    const procedure = await createProcedure(t, { type: 'Premium' });
+    const open = await createClassroom(t, {
+      procedureIds: [procedure.id],
+      values: { title: 'Aula abierta', organizationType: 'Empresa', adminUserId: staff.user.id },
+    });
+    const admin = await createUser(t, { type: 'Admin', email: 'otra-jefa@cxvet.example.com' });
+    const anyone = await createUser(t, { email: 'cualquiera@example.com' });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: `${base}/${open.id}/import-preview`,
+      headers: headers(),
+      payload: { format: 'text', text: 'otra-jefa@cxvet.example.com\ncualquiera@example.com' },
+    });
+    expect(response.json().lines.map((line: { status: string }) => line.status)).toEqual(['refused', 'ok']);
+    expect(response.json().matched.map((user: { id: string }) => user.id)).toEqual([anyone.id]);
+    expect(response.body).not.toContain(admin.id);
+  });
+
+  it('rate-limits the preview: the 21st within ten minutes answers 429', async () => {
+    const remoteAddress = randomTestIp();
+    const send = () =>
+      t.app.inject({
+        method: 'POST',
+        url: `${base}/${own.id}/import-preview`,
+        headers: headers(),
+        remoteAddress,
+        payload: { format: 'text', text: 'nadie@example.com' },
+      });
+    for (let count = 0; count < 20; count++) expect((await send()).statusCode).toBe(200);
+    expect((await send()).statusCode).toBe(429);
   });
 
   it('loses every right once the aula is deactivated', async () => {

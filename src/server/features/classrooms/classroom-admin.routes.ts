@@ -8,7 +8,7 @@ import {
   addUsersInputSchema,
   classroomParamsSchema,
   importInputSchema,
-  importPreviewSchema,
+  managedImportPreviewSchema,
   managedClassroomListSchema,
   managedClassroomSchema,
   setUsersInputSchema,
@@ -74,12 +74,14 @@ export async function registerClassroomAdminRoutes(
       `${classroomAdminPathPrefix}/classrooms/:id/import-preview`,
       {
         bodyLimit: importBodyLimit,
-        schema: { ...byId, body: importInputSchema, response: { 200: importPreviewSchema } },
+        schema: { ...byId, body: importInputSchema, response: { 200: managedImportPreviewSchema } },
+        // each preview checks up to 20,000 addresses: bounded so it cannot be used to sweep for accounts
+        config: { rateLimit: { max: 20, timeWindow: '10 minutes' } },
       },
       async (request) => {
         const { audience } = await own(request, request.params.id);
         const current = (await members.listUsers(request.params.id)).map((user) => user.id);
-        return members.preview(audience, current, request.body);
+        return members.managedPreview(audience, current, request.body);
       },
     );
     routes.get(`${classroomAdminPathPrefix}/classrooms/:id/users.xlsx`, { schema: byId }, async (request, reply) => {

@@ -12,6 +12,7 @@ import type {
   ImportInput,
   ImportLineResult,
   ImportPreview,
+  ManagedImportPreview,
 } from '#shared/classrooms/classrooms.schemas.ts';
 import { isFormulaLike } from '#server/features/accounts/users-report.ts';
 
@@ -152,6 +153,8 @@ const reasons = {
   outside: 'La cuenta no pertenece a la organización del aula',
   invalid: 'No contiene un correo válido',
   blank: 'Línea vacía',
+  // one reason for an unknown address and another organization's account: neither is told apart
+  refused: 'No se puede agregar: ninguna cuenta que pueda entrar a esta aula tiene este correo',
 } as const;
 
 export function createClassroomMembersService(deps: { db: Db }) {
@@ -243,6 +246,37 @@ export function createClassroomMembersService(deps: { db: Db }) {
     return { lines: results, matched };
   }
 
+  /** The aula administrator's preview: will be added or not, no account outside what they already see. */
+  async function managedPreview(
+    audience: Audience,
+    currentUserIds: Iterable<string>,
+    source: ImportInput,
+  ): Promise<ManagedImportPreview> {
+    const { lines, matched } = await preview(audience, currentUserIds, source);
+    // an Admin account is never theirs to see, whatever the aula's audience
+    const admins = new Set<string>();
+    for (let start = 0; start < matched.length; start += insertBatch) {
+      const ids = matched.slice(start, start + insertBatch).map((user) => user.id);
+      const rows = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(inArray(users.id, ids), eq(users.type, 'Admin')));
+      for (const row of rows) admins.add(row.id);
+    }
+    return {
+      lines: lines.map(({ line, text, status, reason, user }) => {
+        const refused = status === 'unknown' || status === 'outside' || (user !== null && admins.has(user.id));
+        return {
+          line,
+          text,
+          status: status === 'ok' && !refused ? 'ok' : 'refused',
+          reason: refused ? reasons.refused : reason,
+        };
+      }),
+      matched: matched.filter((user) => !admins.has(user.id)),
+    };
+  }
+
   /** Adds accounts in one transaction: every one is checked first, so a refused list adds nobody. */
   async function addUsers(classroomId: string, audience: Audience, userIds: string[]): Promise<number> {
     await assertAllowed(audience, userIds);
@@ -313,7 +347,17 @@ export function createClassroomMembersService(deps: { db: Db }) {
     return { fileName: `Usuarios-${safeTitle}.xlsx`, data };
   }
 
-  return { candidates, listUsers, preview, addUsers, setUsers, replaceUsers, assertAllowed, exportXlsx };
+  return {
+    candidates,
+    listUsers,
+    preview,
+    managedPreview,
+    addUsers,
+    setUsers,
+    replaceUsers,
+    assertAllowed,
+    exportXlsx,
+  };
 }
 
 export type ClassroomMembersService = ReturnType<typeof createClassroomMembersService>;

@@ -54,6 +54,16 @@ export function createClassroomsService(deps: { db: Db; now?: () => Date }) {
     return (await proceduresOpenedFor(userId, [procedureId])).has(procedureId);
   }
 
+  /** Until when an aula opens this procedure to this account (the latest expiry of those that do); null if none does. */
+  async function procedureOpenUntil(userId: string, procedureId: string): Promise<Date | null> {
+    const [row] = await db
+      .select({ until: sql<Date | string | null>`max(${classrooms.expiresAt})` })
+      .from(classrooms)
+      .innerJoin(classroomProcedures, eq(classroomProcedures.classroomId, classrooms.id))
+      .where(and(eq(classroomProcedures.procedureId, procedureId), openTo({ id: userId, type: 'Gratis' }, now())));
+    return row?.until ? new Date(row.until) : null;
+  }
+
   /** Active, unexpired aulas: the catalogue's filter sidebar. */
   async function listOpen(): Promise<{ id: string; title: string }[]> {
     return db
@@ -165,7 +175,16 @@ export function createClassroomsService(deps: { db: Db; now?: () => Date }) {
     return warnings;
   }
 
-  return { proceduresOpenedFor, opensProcedureFor, listOpen, holdsProcedure, listMine, getMine, claimExpiryWarnings };
+  return {
+    proceduresOpenedFor,
+    opensProcedureFor,
+    procedureOpenUntil,
+    listOpen,
+    holdsProcedure,
+    listMine,
+    getMine,
+    claimExpiryWarnings,
+  };
 }
 
 export type ClassroomsService = ReturnType<typeof createClassroomsService>;

@@ -4,6 +4,7 @@ import { extractText, getDocumentProxy } from 'unpdf';
 import { createTestApp, type TestApp } from '#server/testing/test-app.ts';
 import { signedInAs } from '#server/testing/factories.ts';
 import { analyticsEvents, certificates, diplomaUsers, examAnswers, examResults } from '#server/db/schema/index.ts';
+import type { ExamView } from '#shared/diplomas/diplomas.schemas.ts';
 import { createDiploma, memberRequest, submitExam } from './diplomas.testing.ts';
 
 let t: TestApp;
@@ -13,6 +14,11 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const premium = () => signedInAs(t, { type: 'Premium' });
+
+/** The right answers as the member sees them: the fixture's correct answer reads 'Correcta'. */
+function keyShownIn(view: ExamView, answer = 'Correcta') {
+  return view.questions.map((question) => ({ questionId: question.id, answer: question.answers.indexOf(answer) }));
+}
 
 async function completeCxVet(cookie: string, diploma: Awaited<ReturnType<typeof createDiploma>>) {
   for (const exam of diploma.exams) {
@@ -114,10 +120,11 @@ describe('who may enter the diploma API', () => {
 });
 
 describe('exams in a CxVet diploma', () => {
-  it('never sends correct answers before the exam is completed, and sends them once it is', async () => {
+  it('never sends correct answers before the exam is passed, answers a failed attempt with the score alone, and sends everything once passed', async () => {
     const { cookie, user } = await premium();
     const diploma = await createDiploma(t, { memberIds: [user.id] });
-    const url = `/api/diplomas/${diploma.id}/exams/${diploma.exams[0]!.id}`;
+    const exam = diploma.exams[0]!;
+    const url = `/api/diplomas/${diploma.id}/exams/${exam.id}`;
     const before = await memberRequest(t, cookie, 'GET', url);
     expect(
       before
@@ -128,11 +135,70 @@ describe('exams in a CxVet diploma', () => {
         ),
     ).toBe(true);
     expect(before.body).not.toContain('"correctAnswer":0');
-    await submitExam(t, cookie, diploma.id, diploma.exams[0]!, 5);
-    const after = await memberRequest(t, cookie, 'GET', url);
+
+    await submitExam(t, cookie, diploma.id, exam, 3);
+    const failed = await memberRequest(t, cookie, 'GET', url);
+    expect(failed.json()).toMatchObject({ completed: true, passed: false, scorePercent: 60, questions: [] });
+    expect(failed.body).not.toContain('correctAnswer');
+    expect(failed.body).not.toContain('userAnswer');
+
+    expect((await memberRequest(t, cookie, 'POST', `${url}/retake`)).statusCode).toBe(200);
+    const retaken = (await memberRequest(t, cookie, 'GET', url)).json() as ExamView;
+    expect(retaken.questions.every((question) => question.correctAnswer === null)).toBe(true);
+    const passed = await memberRequest(t, cookie, 'POST', `${url}/submit`, { answers: keyShownIn(retaken) });
+    expect(passed.json()).toMatchObject({ scorePercent: 100, passed: true });
+    const after = (await memberRequest(t, cookie, 'GET', url)).json() as ExamView;
+    expect(after.questions).toHaveLength(5);
     expect(
-      after.json().questions.every((question: { correctAnswer: number | null }) => question.correctAnswer === 0),
+      after.questions.every(
+        (question) =>
+          question.answers[question.correctAnswer!] === 'Correcta' && question.userAnswer === question.correctAnswer,
+      ),
     ).toBe(true);
+  });
+
+  it('shuffles questions and answers on a retake, and grades the shown answer, whichever place it is shown in', async () => {
+    const { cookie, user } = await premium();
+    const diploma = await createDiploma(t, { memberIds: [user.id], examQuestions: [8] });
+    const exam = diploma.exams[0]!;
+    const url = `/api/diplomas/${diploma.id}/exams/${exam.id}`;
+    const authored = (await memberRequest(t, cookie, 'GET', url)).json() as ExamView;
+    expect(authored.questions.map((question) => question.question)).toEqual(
+      Array.from({ length: 8 }, (_, index) => `Pregunta ${index + 1}`),
+    );
+    const layout = (view: ExamView) => view.questions.map((question) => `${question.id}:${question.answers.join('|')}`);
+    const seen = new Set([layout(authored).join()]);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const current = (await memberRequest(t, cookie, 'GET', url)).json() as ExamView;
+      const wrong = await memberRequest(t, cookie, 'POST', `${url}/submit`, {
+        answers: keyShownIn(current, 'Incorrecta A'),
+      });
+      expect(wrong.json()).toMatchObject({ scorePercent: 0, passed: false });
+      expect((await memberRequest(t, cookie, 'POST', `${url}/retake`)).statusCode).toBe(200);
+      const shown = (await memberRequest(t, cookie, 'GET', url)).json() as ExamView;
+      expect([...shown.questions.map((question) => question.id)].sort()).toEqual(
+        exam.questions.map((question) => question.id).sort(),
+      );
+      seen.add(layout(shown).join());
+      // the answer saved one by one is stored as the authored answer it shows
+      const first = shown.questions[0]!;
+      const save = await memberRequest(t, cookie, 'PUT', `${url}/answers`, {
+        questionId: first.id,
+        answer: first.answers.indexOf('Incorrecta B'),
+      });
+      expect(save.statusCode).toBe(200);
+      const [stored] = await t.db
+        .select()
+        .from(examAnswers)
+        .where(and(eq(examAnswers.userId, user.id), eq(examAnswers.questionId, first.id)));
+      expect(stored!.answer).toBe(2);
+      const reread = (await memberRequest(t, cookie, 'GET', url)).json() as ExamView;
+      expect(reread.questions[0]!.answers[reread.questions[0]!.userAnswer]).toBe('Incorrecta B');
+    }
+    expect(seen.size).toBe(4);
+    const last = (await memberRequest(t, cookie, 'GET', url)).json() as ExamView;
+    const graded = await memberRequest(t, cookie, 'POST', `${url}/submit`, { answers: keyShownIn(last) });
+    expect(graded.json()).toMatchObject({ scorePercent: 100, passed: true });
   });
 
   it.each([
@@ -182,7 +248,9 @@ describe('exams in a CxVet diploma', () => {
     expect(view).toMatchObject({ status: 'notStarted', completed: false, passed: false, scorePercent: null });
     expect(view.questions.map((question: { userAnswer: number }) => question.userAnswer)).toEqual([-1, -1, -1, -1, -1]);
     expect(await t.db.select().from(examAnswers).where(eq(examAnswers.userId, user.id))).toHaveLength(0);
-    expect((await submitExam(t, cookie, diploma.id, exam, 5)).json().passed).toBe(true);
+    expect(
+      (await memberRequest(t, cookie, 'POST', `${base}/submit`, { answers: keyShownIn(view) })).json().passed,
+    ).toBe(true);
     expect((await memberRequest(t, cookie, 'POST', `${base}/retake`)).statusCode).toBe(409);
   });
 

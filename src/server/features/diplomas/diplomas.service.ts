@@ -1,3 +1,4 @@
+import { createHash, randomUUID } from 'node:crypto';
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { RenditionsService } from '#server/features/renditions/renditions.service.ts';
 import type { Db } from '#server/db/client.ts';
@@ -10,6 +11,7 @@ import {
   diplomaVideos,
   diplomas,
   examAnswers,
+  examAttempts,
   examQuestions,
   examResults,
   exams,
@@ -378,14 +380,42 @@ export function createDiplomasService(deps: {
       .orderBy(asc(examQuestions.position));
   }
 
-  /** One exam for the member: saved answers, and the correct ones only once it is completed. */
+  /**
+   * The member's questions in the order they see them, each with the original index of every shown answer:
+   * the first attempt keeps the authored order, a retake shuffles both by the seed it drew.
+   */
+  async function shownQuestionsOf(userId: string, examId: string, reader: Reader = db) {
+    const questions = await examQuestionsOf(examId, reader);
+    const [attempt] = await reader
+      .select({ seed: examAttempts.shuffleSeed })
+      .from(examAttempts)
+      .where(and(eq(examAttempts.examId, examId), eq(examAttempts.userId, userId)));
+    const seed = attempt?.seed;
+    const rank = (key: string) => createHash('sha256').update(`${seed}:${key}`).digest('hex');
+    const byRank = <T>(items: T[], keyOf: (item: T) => string) =>
+      seed === undefined
+        ? items
+        : items
+            .map((item) => ({ item, key: rank(keyOf(item)) }))
+            .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+            .map(({ item }) => item);
+    return byRank(questions, (question) => question.id).map((question) => ({
+      ...question,
+      answerOrder: byRank(
+        question.answers.map((_, index) => index),
+        (index) => `${question.id}:${index}`,
+      ),
+    }));
+  }
+
+  /** One exam for the member: saved answers while open; the score alone after a failed attempt; everything once passed. */
   async function exam(user: UserRow, diplomaId: string, examId: string): Promise<ExamView> {
     const diploma = await findActive(diplomaId);
     await requireMember(user, diplomaId);
     const { exams: examRows, items, resultByExam } = await loadSequence(diploma, user.id);
     requireEnabled(items, 'exam', examId);
     const examRow = examRows.find((each) => each.id === examId)!;
-    const questions = await examQuestionsOf(examId);
+    const questions = await shownQuestionsOf(user.id, examId);
     const answers = questions.length
       ? await db
           .select()
@@ -401,6 +431,7 @@ export function createDiplomasService(deps: {
           )
       : [];
     const result = resultByExam.get(examId) ?? null;
+    const failed = result !== null && !result.passed;
     return {
       id: examRow.id,
       diplomaId,
@@ -410,13 +441,19 @@ export function createDiplomasService(deps: {
       passed: result?.passed ?? false,
       scorePercent: result?.scorePercent ?? null,
       passThresholdPercent: diploma.passThresholdPercent,
-      questions: questions.map((question) => ({
-        id: question.id,
-        question: question.question,
-        answers: question.answers,
-        userAnswer: answers.find((answer) => answer.questionId === question.id)?.answer ?? unanswered,
-        correctAnswer: result ? question.correctAnswer : null,
-      })),
+      // per-question answers of a failed attempt would give the key away by elimination over retakes
+      questions: failed
+        ? []
+        : questions.map((question) => {
+            const saved = answers.find((answer) => answer.questionId === question.id)?.answer;
+            return {
+              id: question.id,
+              question: question.question,
+              answers: question.answerOrder.map((index) => question.answers[index]!),
+              userAnswer: saved === undefined ? unanswered : question.answerOrder.indexOf(saved),
+              correctAnswer: result?.passed ? question.answerOrder.indexOf(question.correctAnswer) : null,
+            };
+          }),
     };
   }
 
@@ -432,18 +469,16 @@ export function createDiplomasService(deps: {
     const { items, resultByExam } = await loadSequence(diploma, user.id);
     requireEnabled(items, 'exam', examId);
     if (resultByExam.has(examId)) throw new AppError('CONFLICT');
-    const [question] = await db
-      .select()
-      .from(examQuestions)
-      .where(and(eq(examQuestions.id, input.questionId), eq(examQuestions.examId, examId)));
+    const question = (await shownQuestionsOf(user.id, examId)).find((each) => each.id === input.questionId);
     if (!question) throw new AppError('NOT_FOUND');
-    if (input.answer >= question.answers.length) throw new AppError('VALIDATION');
+    const answer = question.answerOrder[input.answer];
+    if (answer === undefined) throw new AppError('VALIDATION');
     await db
       .insert(examAnswers)
-      .values({ questionId: question.id, userId: user.id, answer: input.answer })
+      .values({ questionId: question.id, userId: user.id, answer })
       .onConflictDoUpdate({
         target: [examAnswers.questionId, examAnswers.userId],
-        set: { answer: input.answer, answeredAt: new Date() },
+        set: { answer, answeredAt: new Date() },
       });
     return { ok: true as const };
   }
@@ -464,14 +499,15 @@ export function createDiplomasService(deps: {
       const { items, resultByExam } = await loadSequence(diploma, user.id, tx);
       requireEnabled(items, 'exam', examId);
       if (resultByExam.has(examId)) throw new AppError('CONFLICT');
-      const questions = await examQuestionsOf(examId, tx);
+      const questions = await shownQuestionsOf(user.id, examId, tx);
       if (questions.length === 0) throw new AppError('NOT_FOUND');
-      const given = new Map(input.answers.map((answer) => [answer.questionId, answer.answer]));
+      const shown = new Map(input.answers.map((answer) => [answer.questionId, answer.answer]));
+      const given = new Map<string, number>();
       const fields: Record<string, string> = {};
       for (const question of questions) {
-        const answer = given.get(question.id);
-        if (answer === undefined || answer < 0 || answer >= question.answers.length)
-          fields[question.id] = 'Responde esta pregunta.';
+        const answer = question.answerOrder[shown.get(question.id) ?? -1];
+        if (answer === undefined) fields[question.id] = 'Responde esta pregunta.';
+        else given.set(question.id, answer);
       }
       if (Object.keys(fields).length > 0) throw new AppError('VALIDATION', { fields });
       const now = new Date();
@@ -531,6 +567,14 @@ export function createDiplomasService(deps: {
           .delete(examAnswers)
           .where(and(eq(examAnswers.userId, user.id), inArray(examAnswers.questionId, questionIds)));
       await tx.delete(examResults).where(and(eq(examResults.examId, examId), eq(examResults.userId, user.id)));
+      const seed = randomUUID();
+      await tx
+        .insert(examAttempts)
+        .values({ examId, userId: user.id, shuffleSeed: seed })
+        .onConflictDoUpdate({
+          target: [examAttempts.examId, examAttempts.userId],
+          set: { shuffleSeed: seed, createdAt: new Date() },
+        });
       return { ok: true as const };
     });
   }

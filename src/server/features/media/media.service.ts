@@ -10,7 +10,7 @@ import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import type { ClassroomsService } from '#server/features/classrooms/classrooms.service.ts';
 import type { DiplomasService } from '#server/features/diplomas/diplomas.service.ts';
 import type { ViewingService } from '#server/features/viewing/viewing.service.ts';
-import { sessionsEndedChannel } from '#server/features/accounts/devices.service.ts';
+import { accessChangedChannel, everyAccount } from '#server/features/accounts/devices.service.ts';
 import type { Database } from '#server/db/client.ts';
 import type { RenditionsService } from '#server/features/renditions/renditions.service.ts';
 import { uuidPattern } from '#shared/uuid.ts';
@@ -18,7 +18,13 @@ import { uuidPattern } from '#shared/uuid.ts';
 export type MediaVisibility = 'public' | 'private';
 
 /** What a visitor may do with one file: the single-device check is the viewing service's, dropped by NOTIFY on takeover. */
-type Grant = { visibility: MediaVisibility; singleDeviceUserId: string | null };
+type Grant = {
+  visibility: MediaVisibility;
+  singleDeviceUserId: string | null;
+  userId?: string;
+  /** When the right it rests on ends by itself (a plan's termination date, an aula's expiry), in epoch ms. */
+  until?: number;
+};
 
 // a video plays as dozens of range requests: decide once per visitor and file, for a short while
 const grantTtlMs = 30_000;
@@ -35,10 +41,41 @@ export function createMediaService(deps: {
   listen?: Database['listen'];
 }) {
   const { db, classrooms, diplomas, viewing } = deps;
-  const grants = boundedCache<string, Grant>({ entries: 20_000, ttl: grantTtlMs });
-  // grants are keyed by cookie, not session: a session closed from another device forgets them all (rare, cheap)
-  // without LISTEN (database down at start) grants still expire after grantTtlMs; never an unhandled rejection
-  deps.listen?.(sessionsEndedChannel, () => grants.clear()).catch(() => {});
+  // the cache keys holding each account's grants, so a change of that account's rights drops only those
+  const keysOfAccount = new Map<string, Set<string>>();
+  const grants = boundedCache<string, Grant>({
+    entries: 20_000,
+    ttl: grantTtlMs,
+    onRemove: (grant, cacheKey) => {
+      const keys = grant.userId ? keysOfAccount.get(grant.userId) : undefined;
+      keys?.delete(cacheKey);
+      if (keys?.size === 0) keysOfAccount.delete(grant.userId!);
+    },
+  });
+  const remember = (cacheKey: string, grant: Grant) => {
+    const ttl = Math.min(grantTtlMs, (grant.until ?? Infinity) - Date.now());
+    if (ttl <= 0) return;
+    grants.set(cacheKey, grant, { ttl });
+    if (!grant.userId) return;
+    let keys = keysOfAccount.get(grant.userId);
+    if (!keys) keysOfAccount.set(grant.userId, (keys = new Set()));
+    keys.add(cacheKey);
+  };
+  // a grant decided while a change arrived is served once but not remembered: it may predate the change
+  let changes = 0;
+  const forgetAccount = (userId: string) => {
+    changes += 1;
+    if (userId === everyAccount) {
+      grants.clear();
+      keysOfAccount.clear();
+      return;
+    }
+    for (const cacheKey of [...(keysOfAccount.get(userId) ?? [])]) grants.delete(cacheKey);
+    keysOfAccount.delete(userId);
+  };
+  // triggers announce sign-outs, plan and list changes on every instance; without LISTEN (database down at start)
+  // grants still expire after grantTtlMs; never an unhandled rejection
+  deps.listen?.(accessChangedChannel, forgetAccount).catch(() => {});
   const publicGrant: Grant = { visibility: 'public', singleDeviceUserId: null };
   const privateGrant: Grant = { visibility: 'private', singleDeviceUserId: null };
 
@@ -73,17 +110,25 @@ export function createMediaService(deps: {
         if (caption.video === 'demo') return publicGrant;
       }
       if (!user) throw new AppError('UNAUTHENTICATED');
+      const premium = hasPremiumAccess(user);
+      const classroomUntil =
+        procedure.type === 'Premium' && !premium ? await classrooms.procedureOpenUntil(user.id, id) : null;
       const allowed = canWatchFullProcedure(
-        {
-          isLoggedIn: true,
-          hasPremiumAccess: hasPremiumAccess(user),
-          hasClassroomAccess: procedure.type === 'Premium' && (await classrooms.opensProcedureFor(user.id, id)),
-        },
+        { isLoggedIn: true, hasPremiumAccess: premium, hasClassroomAccess: classroomUntil !== null },
         procedure.type,
       );
       if (!allowed) throw new AppError('FORBIDDEN');
+      // a Premium that ends on a date, or an aula that expires, is not served from the cache past that moment
+      const until =
+        procedure.type !== 'Premium'
+          ? undefined
+          : premium
+            ? user.terminationDate && user.type !== 'Premium' && user.type !== 'Admin'
+              ? new Date(user.terminationDate).getTime()
+              : undefined
+            : classroomUntil!.getTime();
       // single-device rule: the full video plays only on the device holding the account's viewing token
-      return { visibility: 'private', singleDeviceUserId: key === procedure.fullVideo ? user.id : null };
+      return { visibility: 'private', singleDeviceUserId: key === procedure.fullVideo ? user.id : null, until };
     }
 
     if (folder === 'aulas') {
@@ -142,8 +187,10 @@ export function createMediaService(deps: {
     const cacheKey = grantCacheKey(key, visitor.cookie);
     let grant = grants.get(cacheKey);
     if (!grant) {
-      grant = await decide(key, await visitor.currentUser());
-      grants.set(cacheKey, grant);
+      const before = changes;
+      const user = await visitor.currentUser();
+      grant = await decide(key, user);
+      if (changes === before) remember(cacheKey, user ? { ...grant, userId: user.id } : grant);
     }
     if (
       grant.singleDeviceUserId &&

@@ -19,6 +19,7 @@ import {
   diplomaUsers,
   diplomaVideoCompletions,
   examAnswers,
+  examAttempts,
   examResults,
   jobs,
   loginFailures,
@@ -404,6 +405,7 @@ export function createPrivacyService(deps: {
       await tx.update(diplomas).set({ adminUserId: null }).where(eq(diplomas.adminUserId, userId));
       await tx.delete(examAnswers).where(eq(examAnswers.userId, userId));
       await tx.delete(examResults).where(eq(examResults.userId, userId));
+      await tx.delete(examAttempts).where(eq(examAttempts.userId, userId));
       await tx.delete(diplomaVideoCompletions).where(eq(diplomaVideoCompletions.userId, userId));
       await tx.delete(diplomaUsers).where(eq(diplomaUsers.userId, userId));
       await tx.delete(watchPositions).where(eq(watchPositions.userId, userId));

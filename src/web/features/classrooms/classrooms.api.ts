@@ -9,6 +9,7 @@ import type {
   ExpiryWarning,
   ImportInput,
   ImportPreview,
+  ManagedImportPreview,
   ManagedClassroom,
   ManagedClassroomRow,
   MyClassroom,
@@ -166,7 +167,7 @@ export function useAddManagedUsers(id: string) {
 export function useManagedImportPreview(id: string) {
   return useMutation({
     mutationFn: (input: ImportInput) =>
-      api.post<ImportPreview>(`/api/classroom-admin/classrooms/${id}/import-preview`, input),
+      api.post<ManagedImportPreview>(`/api/classroom-admin/classrooms/${id}/import-preview`, input),
   });
 }
 

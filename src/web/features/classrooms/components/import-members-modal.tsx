@@ -18,6 +18,7 @@ import type {
   ImportInput,
   ImportPreview,
   ImportStatus,
+  ManagedImportPreview,
 } from '#shared/classrooms/classrooms.schemas.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 
@@ -25,15 +26,16 @@ type Props = {
   opened: boolean;
   onClose: () => void;
   /** Asks the server which lines match (nothing is written). */
-  preview: (source: ImportInput) => Promise<ImportPreview>;
+  preview: (source: ImportInput) => Promise<ImportPreview | ManagedImportPreview>;
   /** Adds the matched accounts in one step. */
   onAdd: (users: ClassroomMember[]) => Promise<void>;
   /** Where the added users go: 'al aula' (saved now) or 'a la selección' (saved with the form). */
   addLabel: string;
 };
 
-const statusColor: Record<ImportStatus, string> = {
+const statusColor: Record<ImportStatus | ManagedImportPreview['lines'][number]['status'], string> = {
   ok: 'green',
+  refused: 'red',
   already: 'gray',
   duplicate: 'gray',
   unknown: 'red',
@@ -54,7 +56,7 @@ function readBase64(file: File): Promise<string> {
 /** 'Importar usuarios': a CSV or xlsx file, or pasted addresses; shows line by line what will be added before adding. */
 export function ImportMembersModal({ opened, onClose, preview, onAdd, addLabel }: Props) {
   const [text, setText] = useState('');
-  const [result, setResult] = useState<ImportPreview | null>(null);
+  const [result, setResult] = useState<ImportPreview | ManagedImportPreview | null>(null);
   const [onlyProblems, setOnlyProblems] = useState(false);
   const [checking, setChecking] = useState(false);
   const [adding, setAdding] = useState(false);
@@ -105,7 +107,7 @@ export function ImportMembersModal({ opened, onClose, preview, onAdd, addLabel }
   }
 
   const lines = result ? (onlyProblems ? result.lines.filter((line) => line.status !== 'ok') : result.lines) : [];
-  const skipped = result ? result.lines.filter((line) => line.status !== 'ok' && line.status !== 'blank').length : 0;
+  const skipped = result ? result.lines.filter((line) => line.status !== 'ok' && line.text !== '').length : 0;
 
   return (
     <Modal opened={opened} onClose={close} title="Importar usuarios" size="xl" centered>

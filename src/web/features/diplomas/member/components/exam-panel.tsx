@@ -11,7 +11,7 @@ const statusText = {
   failed: 'No aprobado',
 } as const;
 
-/** One exam: answers saved as they are chosen; read-only with the correct answers once completed. */
+/** One exam: answers saved as they are chosen; the score alone after a failed attempt; the correct answers once passed. */
 export function ExamPanel({
   diplomaId,
   examId,
@@ -84,8 +84,8 @@ export function ExamPanel({
         >
           <Stack gap={6} mt="xs">
             {question.answers.map((answer, answerIndex) => {
-              const isCorrect = view.completed && question.correctAnswer === answerIndex;
-              const isWrongPick = view.completed && question.userAnswer === answerIndex && !isCorrect;
+              const isCorrect = view.passed && question.correctAnswer === answerIndex;
+              const isWrongPick = view.passed && question.userAnswer === answerIndex && !isCorrect;
               return (
                 <Radio
                   key={answerIndex}
