@@ -17,7 +17,18 @@ import { href, paths } from '#web/paths.ts';
 
 type Notice = { title: string; message: string };
 
-/** /admin/diplomados: the list with Activar/Desactivar; deactivating offers 'Eliminar Diplomado'. */
+/** What deleting takes with it, said before anything changes. */
+function enrolmentWarning(diploma: AdminDiplomaRow): string {
+  if (diploma.userCount === 0) return 'El diplomado no tiene usuarios inscritos.';
+  return diploma.userCount === 1
+    ? 'Si lo eliminas, se quitará el único usuario inscrito, con su avance.'
+    : `Si lo eliminas, se quitarán los ${diploma.userCount} usuarios inscritos, con su avance.`;
+}
+
+/**
+ * /admin/diplomados: the list with Activar/Desactivar. 'Desactivar' first asks in 'Eliminar Diplomado':
+ * 'Cancelar' changes nothing, 'Solo desactivar' keeps it inactive, 'Eliminar' deactivates and deletes it.
+ */
 export function AdminDiplomasPage() {
   const diplomas = useAdminDiplomas();
   const setActive = useSetDiplomaActive();
@@ -29,11 +40,25 @@ export function AdminDiplomasPage() {
   const shownDeleting = useHeldWhileClosing(deleting);
 
   async function toggle(diploma: AdminDiplomaRow) {
+    if (diploma.isActive) {
+      setDeleting(diploma);
+      return;
+    }
     try {
-      await setActive.mutateAsync({ id: diploma.id, isActive: !diploma.isActive });
-      if (diploma.isActive) setDeleting(diploma);
-      else setNotice({ title: 'Diplomado activado', message: messages.diplomaActivated });
+      await setActive.mutateAsync({ id: diploma.id, isActive: true });
+      setNotice({ title: 'Diplomado activado', message: messages.diplomaActivated });
     } catch (error) {
+      showAppError(error);
+    }
+  }
+
+  async function deactivateOnly() {
+    if (!deleting) return;
+    try {
+      await setActive.mutateAsync({ id: deleting.id, isActive: false });
+      setDeleting(null);
+    } catch (error) {
+      setDeleting(null);
       showAppError(error);
     }
   }
@@ -41,6 +66,7 @@ export function AdminDiplomasPage() {
   async function confirmDelete() {
     if (!deleting) return;
     try {
+      await setActive.mutateAsync({ id: deleting.id, isActive: false });
       await remove.mutateAsync(deleting.id);
       setDeleting(null);
       setNotice({ title: 'Eliminar Diplomado', message: messages.diplomaDeleted });
@@ -148,12 +174,21 @@ export function AdminDiplomasPage() {
       <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Eliminar Diplomado" centered>
         <Stack>
           <Text>{messages.diplomaDeleteConfirmation}</Text>
-          <Text size="sm" c="dimmed">
-            El diplomado «{shownDeleting?.title}» quedó desactivado. Si cancelas, se conserva inactivo.
+          {shownDeleting && <Text fw={600}>{enrolmentWarning(shownDeleting)}</Text>}
+          <Text size="sm">
+            Si solo quieres ocultar «{shownDeleting?.title}», elige «Solo desactivar»: se conserva inactivo, con sus
+            usuarios. Si cancelas, no cambia nada.
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setDeleting(null)}>
               Cancelar
+            </Button>
+            <Button
+              variant="default"
+              onClick={() => void deactivateOnly()}
+              loading={setActive.isPending && !remove.isPending}
+            >
+              Solo desactivar
             </Button>
             <Button color="red" onClick={() => void confirmDelete()} loading={remove.isPending}>
               Eliminar
