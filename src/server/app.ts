@@ -293,7 +293,13 @@ export async function buildApp(deps: AppDeps) {
     schedule: jobs.schedule,
     log: app.log,
   });
-  const certificates = createCertificatesService({ db, diplomas, storage, publicUrl: config.publicUrl });
+  const certificates = createCertificatesService({
+    db,
+    diplomas,
+    storage,
+    publicUrl: config.publicUrl,
+    place: config.certificatePlace,
+  });
   const consents = createConsentsService({ db });
   const privacy = createPrivacyService({
     db,

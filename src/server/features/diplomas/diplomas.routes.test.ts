@@ -366,6 +366,11 @@ describe('certificates', () => {
     const { text } = await extractText(pdf, { mergePages: true });
     expect(text).toContain('Begoña Núñez Sáenz');
     expect(text).toContain('Folio: 001');
+    // one sentence in reading order, then place and date
+    const sentence = text.replace(/\s+/g, ' ');
+    expect(sentence).toMatch(
+      /CxVet otorga la presente constancia a Begoña Núñez Sáenz por haber concluido satisfactoriamente el Diplomado de Prueba en Cirugía Ciudad de México, \d{1,2} de \w+ de \d{4}/,
+    );
     const [row] = await t.db.select().from(certificates).where(eq(certificates.userId, user.id));
     expect(text).toContain(row!.verificationCode);
     const listed = (await memberRequest(t, cookie, 'GET', '/api/profile/certificates')).json();
