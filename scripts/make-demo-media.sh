@@ -41,13 +41,11 @@ preview preview-vino.jpg '#5c1a2b' '#b0445f'
   -font "$font_regular" -pointsize 18 -annotate +0+45 'Organización demo' \
   -strip -define png:compression-level=9 "$out/logo.png"
 
-# Certificate background, 1600x1200 (the certificate PDF is 16 by 12 inches).
+# Certificate background, 1600x1200 (the certificate PDF is 16 by 12 inches): a frame only, since every
+# word on the certificate is drawn by the PDF in its one font (docs/decisions/024-certificate-layout.md).
 "$convert" -size 1600x1200 xc:'#fbf8ef' \
   -fill none -stroke '#1b6f8f' -strokewidth 18 -draw 'rectangle 40,40 1560,1160' \
   -stroke '#c9a227' -strokewidth 4 -draw 'rectangle 80,80 1520,1120' -stroke none \
-  -font "$font" -fill '#1b6f8f' -gravity north -pointsize 110 -annotate +0+170 'CONSTANCIA' \
-  -font "$font_regular" -fill '#333333' -pointsize 40 -annotate +0+330 'CxVet otorga la presente a' \
-  -pointsize 34 -annotate +0+760 'por haber concluido satisfactoriamente el diplomado' \
   -strip -sampling-factor 4:2:0 -quality 72 "$out/certificado.jpg"
 
 # Procedure video: 30 s, 640x360, H.264 + AAC, running timer, a progress bar and a beep every 5 s.

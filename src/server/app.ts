@@ -40,6 +40,7 @@ import { registerDeviceRoutes } from './features/accounts/devices.routes.ts';
 import { registerViewingRoutes } from './features/viewing/viewing.routes.ts';
 import { createWatchMarksService } from './features/watching/watch-marks.service.ts';
 import { createWatchingService } from './features/watching/watching.service.ts';
+import { createWatchedTimeService } from './features/watching/watched-time.service.ts';
 import { registerWatchingRoutes } from './features/watching/watching.routes.ts';
 import { createEventsService } from './features/events/events.service.ts';
 import { registerEventRoutes } from './features/events/events.routes.ts';
@@ -210,8 +211,9 @@ export async function buildApp(deps: AppDeps) {
   const classrooms = createClassroomsService({ db });
   const classroomMembers = createClassroomMembersService({ db });
   const analytics = createAnalyticsService({ db, secret: config.sessionSecret });
-  const diplomas = createDiplomasService({ db, analytics, ladders: renditions });
   const viewing = createViewingService({ database });
+  const watchedTime = createWatchedTimeService({ db });
+  const diplomas = createDiplomasService({ db, analytics, ladders: renditions, watchedTime, viewing });
   const devices = createDevicesService({ database });
   const media = createMediaService({ db, classrooms, diplomas, viewing, renditions, listen: database.listen });
   const catalog = createCatalogService({
@@ -222,7 +224,7 @@ export async function buildApp(deps: AppDeps) {
     marks: createWatchMarksService({ db }),
     listen: database.listen,
   });
-  const watching = createWatchingService({ db, catalog, viewing });
+  const watching = createWatchingService({ db, catalog, viewing, watchedTime });
   const events = createEventsService({ db });
   const landing = createLandingService({ db, catalog });
   const contact = createContactService({ db, mailer, contactEmail: config.contactEmail });
@@ -294,7 +296,13 @@ export async function buildApp(deps: AppDeps) {
     schedule: jobs.schedule,
     log: app.log,
   });
-  const certificates = createCertificatesService({ db, diplomas, storage, publicUrl: config.publicUrl });
+  const certificates = createCertificatesService({
+    db,
+    diplomas,
+    storage,
+    publicUrl: config.publicUrl,
+    place: config.certificatePlace,
+  });
   const consents = createConsentsService({ db });
   const privacy = createPrivacyService({
     db,

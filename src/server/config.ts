@@ -18,6 +18,7 @@ const envSchema = z.object({
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('CxVet <no-responder@cxvet.com>'),
   CONTACT_EMAIL: z.email().default('contacto@cxvet.com'),
+  CERTIFICATE_PLACE: z.string().trim().min(1).max(100).default('Ciudad de México'),
   // no default here: see paymentsProviderFor
   PAYMENTS_PROVIDER: z.enum(['simulado', 'paypal']).optional(),
   NODE_ENV: z.string().optional(),
@@ -87,6 +88,8 @@ export type Config = {
   smtpUrl: string | undefined;
   mailFrom: string;
   contactEmail: string;
+  /** The place printed beside the date on certificates. */
+  certificatePlace: string;
   paymentsProvider: 'simulado' | 'paypal';
   /** Required when paymentsProvider is paypal. */
   paypal?: {
@@ -178,6 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
     contactEmail: e.CONTACT_EMAIL,
+    certificatePlace: e.CERTIFICATE_PLACE,
     paymentsProvider,
     paypal:
       paymentsProvider === 'paypal'

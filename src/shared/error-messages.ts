@@ -55,6 +55,10 @@ export const errorMessages: Record<ErrorCode, { status: number; message: string;
     status: 409,
     message: 'Este cambio de membresía no está disponible para tu cuenta.',
   },
+  VIDEO_NOT_WATCHED: {
+    status: 409,
+    message: 'Este video se completa al verlo: mira al menos el 90 % para continuar.',
+  },
   WEBHOOK_SIGNATURE_INVALID: { status: 401, message: 'Firma no válida.' },
   CLASSROOM_ACTIVE: { status: 409, message: 'Desactiva el aula antes de eliminarla.' },
   CLASSROOM_USERS_NOT_ALLOWED: {

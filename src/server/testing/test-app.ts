@@ -24,6 +24,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     smtpUrl: undefined,
     mailFrom: 'CxVet <no-responder@cxvet.com>',
     contactEmail: 'contacto@cxvet.com',
+    certificatePlace: 'Ciudad de México',
     paymentsProvider: 'simulado',
     storage: 'local',
     signedUrlSeconds: 300,

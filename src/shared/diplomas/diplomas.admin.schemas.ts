@@ -83,6 +83,15 @@ const adminDiplomaRowSchema = z.object({
   createdAt: z.string(),
 });
 export type AdminDiplomaRow = z.infer<typeof adminDiplomaRowSchema>;
+
+/** What members would miss if the diploma were activated now (shown before 'Activar'). */
+export const diplomaActivationWarningsSchema = z.object({
+  /** Active exams 'Sin asignar' (or after a video that is gone): never shown to members. */
+  unassignedExams: z.array(z.string()),
+  /** Active videos with nothing to play: an own video with no file, a linked procedure with no full video. */
+  videosWithoutFile: z.array(z.string()),
+});
+export type DiplomaActivationWarnings = z.infer<typeof diplomaActivationWarningsSchema>;
 export const adminDiplomaListSchema = z.object({ items: z.array(adminDiplomaRowSchema) });
 
 export const diplomaInputSchema = z

@@ -43,6 +43,10 @@ const courseVideoSchema = z.object({
   description: z.string(),
   enabled: z.boolean(),
   completed: z.boolean(),
+  /** 'watching': completed once 90 % is really played; 'marking': no file to watch, so the member marks it. */
+  completedBy: z.enum(['watching', 'marking']),
+  /** Share of the video the member really played, 0 to 100 (watched time). */
+  watchedPercent: z.number().min(0).max(100),
   /** Only when enabled; a linked catalogue procedure plays from the procedure page instead. */
   videoUrl: z.string().nullable(),
   /** HLS ladder of the video once ready, and its poster; null plays videoUrl. */
@@ -133,6 +137,13 @@ export const examResultSchema = z.object({
 });
 
 export const videoCompletionSchema = z.object({ progressPercent: z.number() });
+
+export const videoWatchingSchema = z.object({
+  watchedPercent: z.number(),
+  completed: z.boolean(),
+  progressPercent: z.number(),
+});
+export type VideoWatching = z.infer<typeof videoWatchingSchema>;
 
 // ---------- certificates ----------
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatClock, isWatched, resumeLabel, resumePoint, watchedPercent } from './watching.rules.ts';
+import { formatClock, isNearEnd, resumeLabel, resumePoint, watchedPercent } from './watching.rules.ts';
 
 describe('watching rules', () => {
   it.each([
@@ -15,8 +15,8 @@ describe('watching rules', () => {
     [40.5, 45, true],
     [45, 45, true],
     [10, 0, false],
-  ])('at %s of %s seconds the video counts as watched: %s', (position, duration, watched) =>
-    expect(isWatched(position, duration)).toBe(watched),
+  ])('at %s of %s seconds the video is near its end: %s', (position, duration, watched) =>
+    expect(isNearEnd(position, duration)).toBe(watched),
   );
 
   it('offers to resume only between the first seconds and the watched mark', () => {

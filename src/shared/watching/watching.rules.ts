@@ -1,5 +1,5 @@
-/** Past this share of its length a video counts as watched ('Visto'). */
-const watchedShare = 0.9;
+// past this share of its length there is nothing worth resuming
+const nearEndShare = 0.9;
 
 /** How often the player saves the position while the video plays. */
 export const saveEverySeconds = 10;
@@ -7,15 +7,16 @@ export const saveEverySeconds = 10;
 // a resume offer for the first seconds would only get in the way
 const minimumResumeSeconds = 5;
 
-export function isWatched(positionSeconds: number, durationSeconds: number): boolean {
-  return durationSeconds > 0 && positionSeconds >= watchedShare * durationSeconds;
+/** A position this close to the end offers no resume; whether the video was watched is watched time's rule. */
+export function isNearEnd(positionSeconds: number, durationSeconds: number): boolean {
+  return durationSeconds > 0 && positionSeconds >= nearEndShare * durationSeconds;
 }
 
 /** Where 'Continuar desde' takes the member, or null when there is nothing worth resuming. */
 export function resumePoint(position: { positionSeconds: number; durationSeconds: number } | null): number | null {
   if (!position) return null;
   if (position.positionSeconds < minimumResumeSeconds) return null;
-  if (isWatched(position.positionSeconds, position.durationSeconds)) return null;
+  if (isNearEnd(position.positionSeconds, position.durationSeconds)) return null;
   return position.positionSeconds;
 }
 

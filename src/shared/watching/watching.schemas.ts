@@ -10,6 +10,8 @@ export const savePositionSchema = z
     durationSeconds: z.number().positive().max(maxSeconds),
     /** The device's single-device viewing token: a device that lost the video cannot move the position. */
     viewingToken: z.string().min(1).max(100),
+    /** The player starts a new stretch here (play after a pause, a seek): the time since the last save was not played. */
+    startsSpan: z.boolean().optional(),
   })
   .refine((value) => value.positionSeconds <= value.durationSeconds + 1, {
     path: ['positionSeconds'],

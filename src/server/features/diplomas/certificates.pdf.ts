@@ -29,6 +29,8 @@ export type CertificateContent = {
   diplomaTitle: string;
   folio: string;
   issuerName: string;
+  /** Where it is issued, printed before the date. */
+  place: string;
   completedOn: string;
   verificationUrl: string;
   verificationCode: string;
@@ -85,10 +87,12 @@ export async function renderCertificatePdf(content: CertificateContent): Promise
   }
 
   const ink = rgb(0.1, 0.1, 0.12);
+  const margin = 120;
+  /** One centred line, made smaller (never below 12 pt) until it fits between the margins. */
   const centered = (text: string, y: number, size: number, useBold = false) => {
     const face = useBold ? fontBold : font;
     let fitted = size;
-    while (fitted > 12 && face.widthOfTextAtSize(text, fitted) > width - 160) fitted -= 2;
+    while (fitted > 12 && face.widthOfTextAtSize(text, fitted) > width - 2 * margin) fitted -= 1;
     page.drawText(text, {
       x: (width - face.widthOfTextAtSize(text, fitted)) / 2,
       y,
@@ -97,38 +101,51 @@ export async function renderCertificatePdf(content: CertificateContent): Promise
       color: ink,
     });
   };
-  centered(content.holderName, height / 2 + 20, 54, true);
-  centered(content.diplomaTitle, height / 2 - 50, 30);
-  centered(`${content.issuerName} · ${content.completedOn}`, height / 2 - 100, 20);
-  page.drawText(`Folio: ${content.folio}`, { x: 90, y: 90, size: 24, font: fontBold, color: ink });
+  // one sentence, read top to bottom: 'CxVet otorga la presente constancia a {nombre} por haber concluido
+  // satisfactoriamente el {diplomado}', then place and date; folio and verification code at the foot
+  const middle = height / 2 + 40;
+  centered(`${content.issuerName} otorga la presente constancia a`, middle + 110, 26);
+  centered(content.holderName, middle + 30, 54, true);
+  centered('por haber concluido satisfactoriamente el', middle - 40, 26);
+  centered(content.diplomaTitle, middle - 100, 34, true);
+  centered(`${content.place}, ${content.completedOn}`, middle - 170, 22);
 
-  // QR code drawn module by module: vector, crisp and deterministic
+  // the QR as one path of unit squares, filled together: no seams between modules in any viewer
   const qr = QRCode.create(content.verificationUrl, { errorCorrectionLevel: 'M' });
   const modules = qr.modules;
   const quiet = 2;
   const box = 150;
   const cell = box / (modules.size + quiet * 2);
   const left = width - 90 - box;
-  const bottom = 80;
+  const bottom = 90;
   page.drawRectangle({ x: left, y: bottom, width: box, height: box, color: rgb(1, 1, 1) });
+  let path = '';
   for (let row = 0; row < modules.size; row++) {
+    // a run of dark modules in a row is one rectangle
     for (let col = 0; col < modules.size; col++) {
-      if (modules.get(row, col)) {
-        page.drawRectangle({
-          x: left + (col + quiet) * cell,
-          y: bottom + box - (row + quiet + 1) * cell,
-          width: cell,
-          height: cell,
-          color: rgb(0, 0, 0),
-        });
-      }
+      if (!modules.get(row, col)) continue;
+      let run = 1;
+      while (col + run < modules.size && modules.get(row, col + run)) run++;
+      path += `M${col + quiet} ${row + quiet}h${run}v1h-${run}z`;
+      col += run - 1;
     }
   }
-  const codeLine = `Verificación: ${content.verificationCode}`;
-  page.drawText(codeLine, {
-    x: left + box - font.widthOfTextAtSize(codeLine, 12),
+  // drawSvgPath's origin is the top-left corner, y pointing down, as in the QR's own rows
+  page.drawSvgPath(path, { x: left, y: bottom + box, scale: cell, color: rgb(0, 0, 0), borderWidth: 0 });
+
+  page.drawText(`Folio: ${content.folio}`, { x: 90, y: bottom + 40, size: 22, font: fontBold, color: ink });
+  page.drawText(`Código de verificación: ${content.verificationCode}`, {
+    x: 90,
+    y: bottom + 10,
+    size: 16,
+    font,
+    color: ink,
+  });
+  const verifyLine = content.verificationUrl;
+  page.drawText(verifyLine, {
+    x: left + box - font.widthOfTextAtSize(verifyLine, 11),
     y: bottom - 18,
-    size: 12,
+    size: 11,
     font,
     color: ink,
   });

@@ -51,8 +51,11 @@ export function createCertificatesService(deps: {
   diplomas: DiplomasService;
   storage: FileStorage;
   publicUrl: string;
+  /** Printed beside the date ('Ciudad de México, 26 de noviembre de 2026'). */
+  place?: string;
 }) {
   const { db, diplomas, storage, publicUrl } = deps;
+  const place = deps.place ?? 'Ciudad de México';
 
   /**
    * Issues the member's certificate once: folio = the next number in this diploma, taken under a
@@ -119,6 +122,7 @@ export function createCertificatesService(deps: {
       diplomaTitle: row.diplomaTitle,
       folio: formatFolio(row.folio),
       issuerName: row.issuerName,
+      place,
       completedOn: spanishDate.format(row.completedAt),
       verificationUrl: new URL(`/certificados/${row.verificationCode}`, publicUrl).toString(),
       verificationCode: row.verificationCode,

@@ -12,6 +12,7 @@ import {
   examQuestions,
   examResults,
   organizations,
+  procedures,
 } from '#server/db/schema/index.ts';
 import { errorMessages } from '#shared/error-messages.ts';
 import { messages } from '#shared/messages.ts';
@@ -514,6 +515,42 @@ describe('exams', () => {
     expect((await examsOf(id))[0]!.isActive).toBe(false);
     expect((await call('DELETE', `/api/admin/diplomas/${id}/exams/${examId}`)).statusCode).toBe(200);
     expect(await examsOf(id)).toHaveLength(0);
+  });
+});
+
+describe('activation warnings', () => {
+  it('names the active exams left Sin asignar and the videos with nothing to play, to Admins only', async () => {
+    const id = await createDiploma({ videoCount: 2 });
+    const [first, second] = await videosOf(id);
+    await createExam(id, first!.id);
+    const unassigned = await call('PUT', `/api/admin/diplomas/${id}/exams/${randomUUID()}`, {
+      ...examInput(null),
+      title: 'Examen sin asignar',
+    });
+    expect(unassigned.statusCode, unassigned.body).toBe(200);
+    await t.db.update(procedures).set({ fullVideo: null }).where(eq(procedures.id, second!.procedureId!));
+
+    const response = await call('GET', `/api/admin/diplomas/${id}/activation-warnings`);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toEqual({
+      unassignedExams: ['Examen sin asignar'],
+      videosWithoutFile: ['Procedimiento 2'],
+    });
+
+    const premium = await signedInAs(t, { type: 'Premium' });
+    expect(
+      (await call('GET', `/api/admin/diplomas/${id}/activation-warnings`, undefined, premium.cookie)).statusCode,
+    ).toBe(403);
+  });
+
+  it('has nothing to say about a diploma whose exams all follow a video', async () => {
+    const id = await createDiploma({ videoCount: 1 });
+    const [video] = await videosOf(id);
+    await createExam(id, video!.id);
+    expect((await call('GET', `/api/admin/diplomas/${id}/activation-warnings`)).json()).toEqual({
+      unassignedExams: [],
+      videosWithoutFile: [],
+    });
   });
 });
 

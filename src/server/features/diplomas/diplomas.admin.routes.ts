@@ -7,6 +7,7 @@ import {
   adminDiplomaVideoListSchema,
   adminExamListSchema,
   assignInputSchema,
+  diplomaActivationWarningsSchema,
   diplomaExamParamsSchema,
   diplomaInputSchema,
   diplomaOptionsSchema,
@@ -56,6 +57,11 @@ export function registerDiplomasAdminRoutes(app: FastifyInstance, deps: { diplom
       await service.setActive(request.params.id, request.body.isActive);
       return ok;
     },
+  );
+  routes.get(
+    '/api/admin/diplomas/:id/activation-warnings',
+    { schema: { ...byId, response: { 200: diplomaActivationWarningsSchema } } },
+    (request) => service.activationWarnings(request.params.id),
   );
   routes.delete('/api/admin/diplomas/:id', { schema: { ...byId, response: { 200: okSchema } } }, async (request) => {
     await service.remove(request.params.id);

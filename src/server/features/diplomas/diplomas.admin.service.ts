@@ -35,6 +35,7 @@ import {
   type ExamInput,
   type OwnVideoInput,
   type ProgressStatus,
+  type DiplomaActivationWarnings,
 } from '#shared/diplomas/diplomas.admin.schemas.ts';
 import { buildSequence, diplomaProgressPercent } from '#shared/diplomas/diplomas.rules.ts';
 import type { UploadsService } from '#server/features/uploads/uploads.service.ts';
@@ -208,6 +209,31 @@ export function createDiplomasAdminService(deps: { db: Db; uploads: UploadsServi
       }
       await tx.update(diplomas).set({ isActive }).where(eq(diplomas.id, id));
     });
+  }
+
+  /** Exams members would never see and videos with nothing to play, asked before activating. */
+  async function activationWarnings(id: string): Promise<DiplomaActivationWarnings> {
+    await mustFind(id);
+    const videoRows = await db
+      .select({ video: diplomaVideos, fullVideo: procedures.fullVideo, procedureName: procedures.name })
+      .from(diplomaVideos)
+      .leftJoin(procedures, eq(procedures.id, diplomaVideos.procedureId))
+      .where(eq(diplomaVideos.diplomaId, id))
+      .orderBy(asc(diplomaVideos.position));
+    const examRows = await db
+      .select({ title: exams.title, afterVideoPosition: exams.afterVideoPosition })
+      .from(exams)
+      .where(and(eq(exams.diplomaId, id), eq(exams.isActive, true)))
+      .orderBy(asc(exams.createdAt));
+    const positions = new Set(videoRows.map((row) => row.video.position));
+    return {
+      unassignedExams: examRows
+        .filter((exam) => exam.afterVideoPosition === null || !positions.has(exam.afterVideoPosition))
+        .map((exam) => exam.title),
+      videosWithoutFile: videoRows
+        .filter(({ video, fullVideo }) => video.isActive && (video.procedureId ? !fullVideo : !video.video))
+        .map(({ video, procedureName }) => procedureName ?? video.title ?? ''),
+    };
   }
 
   /** Every stored file of a diploma: its own, and those of its own videos. */
@@ -833,6 +859,7 @@ export function createDiplomasAdminService(deps: { db: Db; uploads: UploadsServi
     get,
     save,
     setActive,
+    activationWarnings,
     remove,
     listVideos,
     linkVideo,

@@ -1,11 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { extractText, getDocumentProxy } from 'unpdf';
-import { createTestApp, type TestApp } from '#server/testing/test-app.ts';
+import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
 import { signedInAs } from '#server/testing/factories.ts';
-import { analyticsEvents, certificates, diplomaUsers, examAnswers, examResults } from '#server/db/schema/index.ts';
+import {
+  analyticsEvents,
+  certificates,
+  diplomaUsers,
+  diplomaVideos,
+  examAnswers,
+  examResults,
+} from '#server/db/schema/index.ts';
+import { createDiploma, memberRequest, playDiplomaVideo, submitExam, takeViewingToken } from './diplomas.testing.ts';
 import type { ExamView } from '#shared/diplomas/diplomas.schemas.ts';
-import { createDiploma, memberRequest, submitExam } from './diplomas.testing.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -296,14 +303,16 @@ describe('an External diploma', () => {
     const { cookie, user } = await premium();
     const diploma = await createDiploma(t, { isExternal: true, memberIds: [user.id], videos: 2, examQuestions: [2] });
     const [first, second] = diploma.videoIds;
+    // the second video has no file: the member marks it
+    await t.db.update(diplomaVideos).set({ video: null }).where(eq(diplomaVideos.id, second!));
     const courseUrl = `/api/diplomas/${diploma.id}/course`;
     expect(
       (await memberRequest(t, cookie, 'POST', `/api/diplomas/${diploma.id}/videos/${second}/complete`)).statusCode,
     ).toBe(403);
     expect((await submitExam(t, cookie, diploma.id, diploma.exams[0]!, 2)).statusCode).toBe(403);
-    expect(
-      (await memberRequest(t, cookie, 'POST', `/api/diplomas/${diploma.id}/videos/${first}/complete`)).json(),
-    ).toEqual({ progressPercent: 33.33 });
+    const token = await takeViewingToken(t, cookie);
+    const played = await playDiplomaVideo(t, cookie, diploma.id, first!, token, { to: 120, durationSeconds: 120 });
+    expect(played.json()).toEqual({ watchedPercent: 100, completed: true, progressPercent: 33.33 });
     const course = (await memberRequest(t, cookie, 'GET', courseUrl)).json();
     expect(course.items.map((item: { enabled: boolean }) => item.enabled)).toEqual([true, true, false]);
     expect(course.items[2].videoUrl).toBeNull();
@@ -313,6 +322,74 @@ describe('an External diploma', () => {
     ).toEqual({ progressPercent: 100 });
     const done = (await memberRequest(t, cookie, 'GET', courseUrl)).json();
     expect(done.completedAt).not.toBeNull();
+  });
+});
+
+describe('completing a diploma video', () => {
+  it('is refused by the button for a video with a file, and earns nothing by seeking to its end', async () => {
+    const { cookie, user } = await premium();
+    const diploma = await createDiploma(t, { isExternal: true, memberIds: [user.id], videos: 1, examQuestions: [] });
+    const [video] = diploma.videoIds;
+    const complete = await memberRequest(t, cookie, 'POST', `/api/diplomas/${diploma.id}/videos/${video}/complete`);
+    expect(complete.statusCode).toBe(409);
+    expect(complete.json().code).toBe('VIDEO_NOT_WATCHED');
+
+    const token = await takeViewingToken(t, cookie);
+    const position = (positionSeconds: number, startsSpan = false) =>
+      memberRequest(t, cookie, 'POST', `/api/diplomas/${diploma.id}/videos/${video}/position`, {
+        positionSeconds,
+        durationSeconds: 600,
+        viewingToken: token,
+        startsSpan,
+      });
+    expect((await position(0, true)).statusCode).toBe(200);
+    expect((await position(599)).json()).toMatchObject({ completed: false, progressPercent: 0 });
+    const course = (await memberRequest(t, cookie, 'GET', `/api/diplomas/${diploma.id}/course`)).json();
+    expect(course.items[0]).toMatchObject({ completed: false, completedBy: 'watching', watchedPercent: 0 });
+    expect(course.progressPercent).toBe(0);
+  });
+
+  it('earns only wall-clock time from forged fast saves, and completes the video once 90 % is really played', async () => {
+    const { cookie, user } = await premium();
+    const diploma = await createDiploma(t, { isExternal: true, memberIds: [user.id], videos: 1, examQuestions: [] });
+    const [video] = diploma.videoIds;
+    const token = await takeViewingToken(t, cookie);
+    const forged = await playDiplomaVideo(t, cookie, diploma.id, video!, token, {
+      to: 600,
+      durationSeconds: 600,
+      positionStep: 100,
+      wallSeconds: 10,
+    });
+    expect(forged.json()).toEqual({ watchedPercent: 10, completed: false, progressPercent: 0 });
+    const half = await playDiplomaVideo(t, cookie, diploma.id, video!, token, { to: 480, durationSeconds: 600 });
+    // 480 s from the start, plus the forged saves' last seconds past it (490-500 and 590-600)
+    expect(half.json()).toMatchObject({ watchedPercent: 83, completed: false });
+    const rest = await playDiplomaVideo(t, cookie, diploma.id, video!, token, {
+      from: 480,
+      to: 540,
+      durationSeconds: 600,
+    });
+    expect(rest.json()).toEqual({ watchedPercent: 91, completed: true, progressPercent: 100 });
+    const course = (await memberRequest(t, cookie, 'GET', `/api/diplomas/${diploma.id}/course`)).json();
+    expect(course.items[0]).toMatchObject({ completed: true, watchedPercent: 91 });
+    expect(course.completedAt).not.toBeNull();
+  });
+
+  it('takes saves only from the member holding the viewing token, and only from the diploma’s members', async () => {
+    const { cookie, user } = await premium();
+    const outsider = await premium();
+    const diploma = await createDiploma(t, { isExternal: true, memberIds: [user.id], videos: 1, examQuestions: [] });
+    const [video] = diploma.videoIds;
+    const url = `/api/diplomas/${diploma.id}/videos/${video}/position`;
+    const body = (viewingToken: string) => ({ positionSeconds: 5, durationSeconds: 60, viewingToken });
+    const stale = await takeViewingToken(t, cookie);
+    await takeViewingToken(t, cookie);
+    expect((await memberRequest(t, cookie, 'POST', url, body(stale))).statusCode).toBe(409);
+    const outsiderToken = await takeViewingToken(t, outsider.cookie);
+    expect((await memberRequest(t, outsider.cookie, 'POST', url, body(outsiderToken))).statusCode).toBe(403);
+    expect(
+      (await t.app.inject({ method: 'POST', url, headers: { origin: testPublicUrl }, payload: body('x') })).statusCode,
+    ).toBe(401);
   });
 });
 
@@ -357,6 +434,11 @@ describe('certificates', () => {
     const { text } = await extractText(pdf, { mergePages: true });
     expect(text).toContain('Begoña Núñez Sáenz');
     expect(text).toContain('Folio: 001');
+    // one sentence in reading order, then place and date
+    const sentence = text.replace(/\s+/g, ' ');
+    expect(sentence).toMatch(
+      /CxVet otorga la presente constancia a Begoña Núñez Sáenz por haber concluido satisfactoriamente el Diplomado de Prueba en Cirugía Ciudad de México, \d{1,2} de \w+ de \d{4}/,
+    );
     const [row] = await t.db.select().from(certificates).where(eq(certificates.userId, user.id));
     expect(text).toContain(row!.verificationCode);
     const listed = (await memberRequest(t, cookie, 'GET', '/api/profile/certificates')).json();

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requirePremium } from '#server/plugins/authorization.ts';
+import { savePositionSchema } from '#shared/watching/watching.schemas.ts';
 import {
   confirmPurchaseInputSchema,
   courseSchema,
@@ -18,6 +19,7 @@ import {
   startPurchaseResponseSchema,
   submitExamInputSchema,
   videoCompletionSchema,
+  videoWatchingSchema,
 } from '#shared/diplomas/diplomas.schemas.ts';
 import type { DiplomasService } from './diplomas.service.ts';
 import type { CertificatesService } from './certificates.service.ts';
@@ -59,6 +61,16 @@ export async function registerDiplomaRoutes(
       { schema: { params: memberVideoParamsSchema, response: { 200: videoCompletionSchema } } },
       async (request) =>
         diplomas.completeVideo(await requirePremium(request), request.params.id, request.params.videoId),
+    );
+
+    api.post(
+      '/api/diplomas/:id/videos/:videoId/position',
+      {
+        schema: { params: memberVideoParamsSchema, body: savePositionSchema, response: { 200: videoWatchingSchema } },
+        bodyLimit: 1024,
+      },
+      async (request) =>
+        diplomas.savePosition(await requirePremium(request), request.params.id, request.params.videoId, request.body),
     );
 
     api.get(

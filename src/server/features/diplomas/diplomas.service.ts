@@ -41,6 +41,9 @@ import type {
 } from '#shared/diplomas/diplomas.schemas.ts';
 import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import type { AnalyticsService } from '#server/features/analytics/analytics.service.ts';
+import type { ViewingService } from '#server/features/viewing/viewing.service.ts';
+import type { WatchedTimeService } from '#server/features/watching/watched-time.service.ts';
+import type { SavePosition } from '#shared/watching/watching.schemas.ts';
 
 type DiplomaRow = typeof diplomas.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -50,8 +53,10 @@ export function createDiplomasService(deps: {
   db: Db;
   analytics?: AnalyticsService;
   ladders?: Pick<RenditionsService, 'ready'>;
+  watchedTime: WatchedTimeService;
+  viewing: Pick<ViewingService, 'current'>;
 }) {
-  const { db } = deps;
+  const { db, watchedTime } = deps;
 
   /** Course material: Admins, the diploma's administrator, and enrolled Premium members. */
   async function canAccessContent(user: UserRow, diplomaId: string): Promise<boolean> {
@@ -125,7 +130,38 @@ export function createDiplomasService(deps: {
           .from(examResults)
           .where(and(eq(examResults.userId, userId), inArray(examResults.examId, examIds)))
       : [];
-    const completed = new Set(completions.map((row) => row.videoId));
+    const linkedIds = videos.flatMap((video) => (video.procedureId ? [video.procedureId] : []));
+    const linked = linkedIds.length
+      ? await reader
+          .select({ id: procedures.id, fullVideo: procedures.fullVideo })
+          .from(procedures)
+          .where(inArray(procedures.id, linkedIds))
+      : [];
+    const [ownWatched, procedureWatched] = await Promise.all([
+      watchedTime.ofDiplomaVideos(userId, videoIds, reader),
+      watchedTime.ofProcedures(userId, linkedIds, reader),
+    ]);
+    /** How each video is completed (watching its file, or the button when it has none) and how much was watched. */
+    const watching = new Map(
+      videos.map((video) => {
+        const procedure = linked.find((each) => each.id === video.procedureId);
+        const hasFile = procedure ? Boolean(procedure.fullVideo) : Boolean(video.video);
+        const state = procedure ? procedureWatched.get(procedure.id) : ownWatched.get(video.id);
+        return [
+          video.id,
+          {
+            completedBy: hasFile ? ('watching' as const) : ('marking' as const),
+            watchedPercent: state?.watchedPercent ?? 0,
+            isWatched: state?.isWatched ?? false,
+          },
+        ];
+      }),
+    );
+    // a linked procedure watched on its own page counts here too
+    const completed = new Set([
+      ...completions.map((row) => row.videoId),
+      ...videos.filter((video) => video.procedureId && watching.get(video.id)!.isWatched).map((video) => video.id),
+    ]);
     const resultByExam = new Map(results.map((row) => [row.examId, row]));
     const items = buildSequence(
       diploma,
@@ -143,7 +179,14 @@ export function createDiplomasService(deps: {
         passed: resultByExam.get(exam.id)?.passed ?? false,
       })),
     );
-    return { videos, exams: examRows, items, resultByExam, progressPercent: diplomaProgressPercent(diploma, items) };
+    return {
+      videos,
+      exams: examRows,
+      items,
+      resultByExam,
+      watching,
+      progressPercent: diplomaProgressPercent(diploma, items),
+    };
   }
 
   function requireEnabled(items: SequenceItem[], type: SequenceItem['type'], id: string): SequenceItem {
@@ -236,7 +279,16 @@ export function createDiplomasService(deps: {
   async function course(user: UserRow, diplomaId: string): Promise<Course> {
     const diploma = await findActive(diplomaId);
     await requireCourseReader(user, diploma);
-    const { videos, exams: examRows, items, resultByExam, progressPercent } = await loadSequence(diploma, user.id);
+    const {
+      videos,
+      exams: examRows,
+      items,
+      resultByExam,
+      watching,
+      progressPercent,
+    } = await loadSequence(diploma, user.id);
+    // a linked procedure may have been watched to the end on its own page since the last visit
+    if (progressPercent >= 100) await recordCompletion(db, diploma, user.id);
     const videoIds = videos.map((video) => video.id);
     const [chapters, files, linked] = await Promise.all([
       videoIds.length
@@ -296,6 +348,8 @@ export function createDiplomasService(deps: {
           description: procedure?.detail ?? video.description ?? '',
           enabled: item.enabled,
           completed: item.completed,
+          completedBy: watching.get(video.id)!.completedBy,
+          watchedPercent: watching.get(video.id)!.watchedPercent,
           videoUrl: item.enabled && !procedure ? mediaUrl(video.video) : null,
           hlsUrl: item.enabled && !procedure ? (ladderByVideo.get(video.id)?.hlsUrl ?? null) : null,
           posterUrl: item.enabled && !procedure ? (ladderByVideo.get(video.id)?.posterUrl ?? null) : null,
@@ -358,7 +412,10 @@ export function createDiplomasService(deps: {
     };
   }
 
-  /** Completing a video records it (once); External diplomas open it only after the item before it. */
+  /**
+   * 'Marcar como completado': only for a video with no file to watch. A video with one is completed by
+   * watching it (savePosition); External diplomas open a video only after the item before it.
+   */
   async function completeVideo(
     user: UserRow,
     diplomaId: string,
@@ -366,10 +423,54 @@ export function createDiplomasService(deps: {
   ): Promise<{ progressPercent: number }> {
     const diploma = await findActive(diplomaId);
     await requireMember(user, diplomaId);
-    const { items } = await loadSequence(diploma, user.id);
+    const { items, watching } = await loadSequence(diploma, user.id);
     requireEnabled(items, 'video', videoId);
+    if (watching.get(videoId)!.completedBy === 'watching') throw new AppError('VIDEO_NOT_WATCHED');
     await db.insert(diplomaVideoCompletions).values({ videoId, userId: user.id }).onConflictDoNothing();
     return { progressPercent: await recordCompletion(db, diploma, user.id) };
+  }
+
+  /**
+   * Where a member is in a diploma's own video, from the device holding the viewing token: adds the time
+   * played to their watched time, and completes the video once it is watched.
+   */
+  async function savePosition(
+    user: UserRow,
+    diplomaId: string,
+    videoId: string,
+    input: SavePosition,
+  ): Promise<{ watchedPercent: number; completed: boolean; progressPercent: number }> {
+    const diploma = await findActive(diplomaId);
+    await requireMember(user, diplomaId);
+    const { items, videos } = await loadSequence(diploma, user.id);
+    const item = requireEnabled(items, 'video', videoId);
+    const video = videos.find((each) => each.id === videoId)!;
+    if (video.procedureId || !video.video) throw new AppError('NOT_FOUND');
+    if ((await deps.viewing.current(user.id)) !== input.viewingToken) throw new AppError('VIEWING_TOKEN_REPLACED');
+    const watched = await watchedTime.recordSave(
+      user.id,
+      { diplomaVideoId: videoId },
+      {
+        videoKey: video.video,
+        positionSeconds: input.positionSeconds,
+        durationSeconds: input.durationSeconds,
+        viewingToken: input.viewingToken,
+        startsSpan: input.startsSpan ?? false,
+      },
+    );
+    if (watched.isWatched && !item.completed) {
+      await db.insert(diplomaVideoCompletions).values({ videoId, userId: user.id }).onConflictDoNothing();
+      return {
+        watchedPercent: watched.watchedPercent,
+        completed: true,
+        progressPercent: await recordCompletion(db, diploma, user.id),
+      };
+    }
+    return {
+      watchedPercent: watched.watchedPercent,
+      completed: item.completed || watched.isWatched,
+      progressPercent: (await loadSequence(diploma, user.id)).progressPercent,
+    };
   }
 
   async function examQuestionsOf(examId: string, reader: Reader = db) {
@@ -612,6 +713,7 @@ export function createDiplomasService(deps: {
     salesPage,
     course,
     completeVideo,
+    savePosition,
     exam,
     saveAnswer,
     submitExam,

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
 import { diplomaUsers, diplomaVideos, diplomas, examQuestions, exams } from '#server/db/schema/index.ts';
@@ -114,4 +115,44 @@ export async function submitExam(
   return memberRequest(t, cookie, 'POST', `/api/diplomas/${diplomaId}/exams/${exam.id}/submit`, {
     answers: answersWith(exam, correct),
   });
+}
+
+export async function takeViewingToken(t: TestApp, cookie: string): Promise<string> {
+  const response = await memberRequest(t, cookie, 'POST', '/api/viewing/token');
+  return response.json<{ token: string }>().token;
+}
+
+/**
+ * Reports a diploma video's positions as a player would, moving the clock by hand: `wallSeconds` of wall
+ * clock per `positionStep` seconds of video (equal: real-time play; a larger step: forged fast saves).
+ * Returns the last answer.
+ */
+export async function playDiplomaVideo(
+  t: TestApp,
+  cookie: string,
+  diplomaId: string,
+  videoId: string,
+  token: string,
+  options: { from?: number; to: number; durationSeconds: number; positionStep?: number; wallSeconds?: number },
+) {
+  const { from = 0, to, durationSeconds, positionStep = 10, wallSeconds = positionStep } = options;
+  vi.useFakeTimers({ toFake: ['Date'] });
+  try {
+    let position = from;
+    let startsSpan = true;
+    for (;;) {
+      const response = await memberRequest(t, cookie, 'POST', `/api/diplomas/${diplomaId}/videos/${videoId}/position`, {
+        positionSeconds: position,
+        durationSeconds,
+        viewingToken: token,
+        startsSpan,
+      });
+      if (response.statusCode !== 200 || position >= to) return response;
+      startsSpan = false;
+      position = Math.min(to, position + positionStep);
+      vi.setSystemTime(Date.now() + wallSeconds * 1000);
+    }
+  } finally {
+    vi.useRealTimers();
+  }
 }

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users, watchPositions } from '#server/db/schema/index.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { users, watchedTime, watchPositions } from '#server/db/schema/index.ts';
 import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
 import { createClassroom, createProcedure, signedInAs } from '#server/testing/factories.ts';
 
@@ -44,6 +44,47 @@ function beacon(cookie: string, procedureId: string, body: Record<string, unknow
     },
     payload: JSON.stringify(body),
   });
+}
+
+/**
+ * Saves as a player would while `wallSeconds` of wall clock pass per `positionStep` seconds of video (the
+ * clock is moved by hand): equal steps are real-time play, a larger position step is a forged fast save.
+ */
+async function play(
+  cookie: string,
+  procedureId: string,
+  token: string,
+  options: { from?: number; to: number; durationSeconds: number; positionStep?: number; wallSeconds?: number },
+) {
+  const { from = 0, to, durationSeconds, positionStep = 10, wallSeconds = positionStep } = options;
+  vi.useFakeTimers({ toFake: ['Date'] });
+  try {
+    let position = from;
+    let startsSpan = true;
+    for (;;) {
+      const response = await save(cookie, procedureId, {
+        positionSeconds: position,
+        durationSeconds,
+        viewingToken: token,
+        startsSpan,
+      });
+      expect(response.statusCode).toBe(204);
+      if (position >= to) break;
+      startsSpan = false;
+      position = Math.min(to, position + positionStep);
+      vi.setSystemTime(Date.now() + wallSeconds * 1000);
+    }
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
+async function watchedRow(userId: string, procedureId: string) {
+  const [row] = await t.db
+    .select()
+    .from(watchedTime)
+    .where(and(eq(watchedTime.userId, userId), eq(watchedTime.procedureId, procedureId)));
+  return row;
 }
 
 async function progress(cookie: string, procedureId: string) {
@@ -241,8 +282,12 @@ describe('saving positions', () => {
       ),
     );
     expect(responses.map((response) => response.statusCode)).toEqual([204, 204, 204, 204]);
-    const [first, ...rest] = await storedRows(member.user.id);
+    const [seeked, ...rest] = await storedRows(member.user.id);
     expect(rest).toHaveLength(0);
+    expect(seeked!.watchedAt).toBeNull();
+
+    await play(member.cookie, procedure.id, token, { to: 45, durationSeconds: 45 });
+    const [first] = await storedRows(member.user.id);
     expect(first!.watchedAt).not.toBeNull();
 
     // watching again from the start: the place moves back, 'Visto' and the time order do not
@@ -319,13 +364,64 @@ describe('Seguir viendo', () => {
   });
 });
 
+describe('watched time', () => {
+  it('earns nothing by seeking to the end: saves from the start and near the end leave it unwatched', async () => {
+    const procedure = await createProcedure(t);
+    const member = await signedInAs(t, { type: 'Premium' });
+    const token = await takeToken(member.cookie);
+    await save(member.cookie, procedure.id, {
+      positionSeconds: 0,
+      durationSeconds: 600,
+      viewingToken: token,
+      startsSpan: true,
+    });
+    await save(member.cookie, procedure.id, { positionSeconds: 599, durationSeconds: 600, viewingToken: token });
+    expect((await progress(member.cookie, procedure.id)).isWatched).toBe(false);
+    expect((await watchedRow(member.user.id, procedure.id))!.watchedSeconds).toBeLessThan(5);
+    expect((await storedRows(member.user.id))[0]!.watchedAt).toBeNull();
+  });
+
+  it('earns real-time play, and counts a stretch watched twice once', async () => {
+    const procedure = await createProcedure(t);
+    const member = await signedInAs(t, { type: 'Premium' });
+    const token = await takeToken(member.cookie);
+    await play(member.cookie, procedure.id, token, { to: 300, durationSeconds: 600 });
+    await play(member.cookie, procedure.id, token, { to: 300, durationSeconds: 600 });
+    expect((await watchedRow(member.user.id, procedure.id))!.watchedSeconds).toBe(300);
+    expect((await progress(member.cookie, procedure.id)).isWatched).toBe(false);
+    await play(member.cookie, procedure.id, token, { from: 300, to: 540, durationSeconds: 600 });
+    expect((await watchedRow(member.user.id, procedure.id))!.watchedSeconds).toBe(540);
+    expect((await progress(member.cookie, procedure.id)).isWatched).toBe(true);
+  });
+
+  it('earns only wall-clock time from forged saves faster than it, and nothing from another device’s token', async () => {
+    const procedure = await createProcedure(t);
+    const member = await signedInAs(t, { type: 'Premium' });
+    const token = await takeToken(member.cookie);
+    // 600 seconds of video claimed in 60 seconds
+    await play(member.cookie, procedure.id, token, { to: 600, durationSeconds: 600, positionStep: 60, wallSeconds: 6 });
+    const row = await watchedRow(member.user.id, procedure.id);
+    expect(row!.watchedSeconds).toBe(60);
+    expect(row!.watchedAt).toBeNull();
+    expect((await progress(member.cookie, procedure.id)).isWatched).toBe(false);
+
+    // a save under a token that is no longer current is refused and earns nothing
+    await takeToken(member.cookie);
+    expect(
+      (await save(member.cookie, procedure.id, { positionSeconds: 10, durationSeconds: 600, viewingToken: token }))
+        .statusCode,
+    ).toBe(409);
+    expect((await watchedRow(member.user.id, procedure.id))!.watchedSeconds).toBe(60);
+  });
+});
+
 describe('catalogue marks', () => {
   it('shows Visto and the heart to members only, and filters No vistos together with the other filters', async () => {
     const watchedDog = await createProcedure(t, { species: 'Otras especies', name: 'Vista conejo' });
     const unwatchedDog = await createProcedure(t, { species: 'Otras especies', name: 'No vista conejo' });
     const member = await signedInAs(t, { type: 'Premium' });
     const token = await takeToken(member.cookie);
-    await save(member.cookie, watchedDog.id, { positionSeconds: 44, durationSeconds: 45, viewingToken: token });
+    await play(member.cookie, watchedDog.id, token, { to: 45, durationSeconds: 45 });
     await t.app.inject({
       method: 'PUT',
       url: `/api/favorites/${unwatchedDog.id}`,

@@ -3,27 +3,46 @@ import type { Db } from '#server/db/client.ts';
 import { favoriteProcedures, watchPositions } from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
 import type { ProcedureCard } from '#shared/catalog/catalog.schemas.ts';
-import { isWatched } from '#shared/watching/watching.rules.ts';
+import { isNearEnd } from '#shared/watching/watching.rules.ts';
 import type { ContinueWatching, ProcedureProgress, SavePosition } from '#shared/watching/watching.schemas.ts';
 import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import type { CatalogService } from '#server/features/catalog/catalog.service.ts';
 import type { ViewingService } from '#server/features/viewing/viewing.service.ts';
+import type { WatchedTimeService } from './watched-time.service.ts';
 
 const continueWatchingLimit = 12;
 
 /** Resume positions, 'Seguir viendo' and favourites of signed-in members. */
-export function createWatchingService(deps: { db: Db; catalog: CatalogService; viewing: ViewingService }) {
-  const { db, catalog, viewing } = deps;
+export function createWatchingService(deps: {
+  db: Db;
+  catalog: CatalogService;
+  viewing: ViewingService;
+  watchedTime: WatchedTimeService;
+}) {
+  const { db, catalog, viewing, watchedTime } = deps;
 
   /**
    * Stores where a member is in a full video. Only a member the detail page gives the full video may save
-   * (a demo is never progress), and only from the device holding the account's viewing token.
+   * (a demo is never progress), and only from the device holding the account's viewing token. 'Visto' comes
+   * from the watched time the saves add up to, never from the position alone.
    */
   async function savePosition(user: UserRow, procedureId: string, input: SavePosition): Promise<void> {
     const access = await catalog.canWatchFull(user, procedureId);
     if (access === null) throw new AppError('NOT_FOUND');
     if (!access) throw new AppError('FORBIDDEN');
     if ((await viewing.current(user.id)) !== input.viewingToken) throw new AppError('VIEWING_TOKEN_REPLACED');
+    const procedure = await catalog.find(procedureId);
+    const watched = await watchedTime.recordSave(
+      user.id,
+      { procedureId },
+      {
+        videoKey: procedure?.fullVideo ?? null,
+        positionSeconds: input.positionSeconds,
+        durationSeconds: input.durationSeconds,
+        viewingToken: input.viewingToken,
+        startsSpan: input.startsSpan ?? false,
+      },
+    );
     const positionSeconds = Math.min(input.positionSeconds, input.durationSeconds);
     const now = new Date();
     // one statement: two saves at once leave one row, 'watched' is never undone and updated_at never goes back
@@ -34,7 +53,7 @@ export function createWatchingService(deps: { db: Db; catalog: CatalogService; v
         procedureId,
         positionSeconds,
         durationSeconds: input.durationSeconds,
-        watchedAt: isWatched(positionSeconds, input.durationSeconds) ? now : null,
+        watchedAt: watched.isWatched ? now : null,
         updatedAt: now,
       })
       .onConflictDoUpdate({
@@ -97,7 +116,8 @@ export function createWatchingService(deps: { db: Db; catalog: CatalogService; v
     return rows
       .flatMap((row) => {
         const procedure = cards.get(row.procedureId);
-        if (!procedure || procedure.isLocked) return [];
+        // a place near the end has nothing left to resume, watched or not
+        if (!procedure || procedure.isLocked || isNearEnd(row.positionSeconds, row.durationSeconds)) return [];
         return [
           {
             procedure,

@@ -22,16 +22,17 @@ export function useWatchProgress(procedureId: string, token: string | null, play
     const url = watchingApi.positionUrl(procedureId);
     let stopped = false;
 
-    const body = (): SavePosition | null => {
+    // startsSpan: playback (re)starts here, so the server measures the next stretch played from this save
+    const body = (startsSpan = false): SavePosition | null => {
       const { time, duration } = latest.current;
-      if (!(duration > 0) || !Number.isFinite(duration) || time <= 0) return null;
-      if (saved.current !== null && Math.abs(saved.current - time) < 1) return null;
+      if (!(duration > 0) || !Number.isFinite(duration)) return null;
+      if (!startsSpan && (time <= 0 || (saved.current !== null && Math.abs(saved.current - time) < 1))) return null;
       saved.current = time;
-      return { positionSeconds: Math.min(time, duration), durationSeconds: duration, viewingToken: token };
+      return { positionSeconds: Math.min(time, duration), durationSeconds: duration, viewingToken: token, startsSpan };
     };
 
-    const send = (): Promise<void> => {
-      const position = body();
+    const send = (startsSpan = false): Promise<void> => {
+      const position = body(startsSpan);
       if (!position || stopped) return Promise.resolve();
       return watchingApi.savePosition(procedureId, position).catch((error: unknown) => {
         const status = error instanceof ApiError ? error.status : 0;
@@ -53,10 +54,13 @@ export function useWatchProgress(procedureId: string, token: string | null, play
     };
 
     let wasPaused = true;
-    const unsubscribe = player.subscribe(({ currentTime, duration, paused, ended }) => {
+    let wasSeeking = false;
+    const unsubscribe = player.subscribe(({ currentTime, duration, paused, ended, seeking }) => {
       latest.current = { time: currentTime, duration };
       if ((paused || ended) && !wasPaused) void send();
+      else if (!(paused || ended) && (wasPaused || (wasSeeking && !seeking))) void send(true);
       wasPaused = paused || ended;
+      wasSeeking = seeking;
     });
     const timer = window.setInterval(() => {
       if (!wasPaused) void send();

@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Modal, Text } from '@mantine/core';
+import { Badge, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { AdminClassroomRow } from '#shared/classrooms/classrooms.schemas.ts';
@@ -14,7 +14,20 @@ import {
 import { longSpanishDate } from '#web/features/classrooms/format.ts';
 import { href, paths } from '#web/paths.ts';
 
-type Notice = { kind: 'activated' } | { kind: 'delete'; classroom: AdminClassroomRow } | { kind: 'deleted' } | null;
+type Notice =
+  | { kind: 'activated' }
+  | { kind: 'confirmToggle'; classroom: AdminClassroomRow }
+  | { kind: 'delete'; classroom: AdminClassroomRow }
+  | { kind: 'deleted' }
+  | null;
+
+/** What (de)activating does to the roster (spec 3 §4 empties it), said before anything changes. */
+function rosterWarning(classroom: AdminClassroomRow): string {
+  if (classroom.userCount === 0) return 'El aula no tiene usuarios.';
+  return classroom.userCount === 1
+    ? 'Se quitará el único usuario del aula.'
+    : `Se quitarán los ${classroom.userCount} usuarios del aula.`;
+}
 
 export function AdminClassroomsPage() {
   const classrooms = useAdminClassrooms();
@@ -24,8 +37,15 @@ export function AdminClassroomsPage() {
   const [notice, setNotice] = useState<Notice>(null);
   const [toggling, setToggling] = useState<string | null>(null);
 
-  // spec 3 §2: toggling sets active and empties the users list, then confirms activation or offers deletion
+  // spec 3 §2: toggling sets active and empties the users list, so a roster is never emptied before the admin confirms
+  function askToggle(classroom: AdminClassroomRow) {
+    if (!classroom.isActive && classroom.userCount === 0) void toggle(classroom);
+    else setNotice({ kind: 'confirmToggle', classroom });
+  }
+
+  // then it confirms activation or offers deletion
   async function toggle(classroom: AdminClassroomRow) {
+    setNotice(null);
     setToggling(classroom.id);
     try {
       await setActive.mutateAsync({ id: classroom.id, isActive: !classroom.isActive });
@@ -106,7 +126,7 @@ export function AdminClassroomsPage() {
                   variant={row.isActive ? 'outline' : 'filled'}
                   color={row.isActive ? 'red' : undefined}
                   loading={toggling === row.id}
-                  onClick={() => toggle(row)}
+                  onClick={() => askToggle(row)}
                   aria-label={`${row.isActive ? 'Desactivar' : 'Activar'} ${row.title}`}
                 >
                   {row.isActive ? 'Desactivar' : 'Activar'}
@@ -125,6 +145,34 @@ export function AdminClassroomsPage() {
         <Text>{notice?.kind === 'deleted' ? messages.classroomDeleted : messages.classroomActivated}</Text>
         <Group justify="flex-end" mt="lg">
           <Button onClick={() => setNotice(null)}>Aceptar</Button>
+        </Group>
+      </Modal>
+      <Modal
+        opened={notice?.kind === 'confirmToggle'}
+        onClose={() => setNotice(null)}
+        title={notice?.kind === 'confirmToggle' && !notice.classroom.isActive ? 'Activar aula' : 'Desactivar aula'}
+        centered
+      >
+        {notice?.kind === 'confirmToggle' && (
+          <Stack gap="xs">
+            <Text fw={600}>{rosterWarning(notice.classroom)}</Text>
+            <Text>
+              {notice.classroom.isActive
+                ? `«${notice.classroom.title}» dejará de estar disponible para sus usuarios. Después podrás eliminarla o dejarla inactiva.`
+                : `«${notice.classroom.title}» volverá a estar disponible, sin usuarios: tendrás que agregarlos de nuevo.`}
+            </Text>
+          </Stack>
+        )}
+        <Group justify="flex-end" mt="lg">
+          <Button variant="default" onClick={() => setNotice(null)}>
+            Cancelar
+          </Button>
+          <Button
+            color={notice?.kind === 'confirmToggle' && notice.classroom.isActive ? 'red' : undefined}
+            onClick={() => notice?.kind === 'confirmToggle' && void toggle(notice.classroom)}
+          >
+            {notice?.kind === 'confirmToggle' && !notice.classroom.isActive ? 'Activar' : 'Desactivar'}
+          </Button>
         </Group>
       </Modal>
       <Modal opened={notice?.kind === 'delete'} onClose={() => setNotice(null)} title="Eliminar Aula" centered>

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Group, List, Modal, Stack, Text } from '@mantine/core';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -7,7 +7,9 @@ import { messages } from '#shared/messages.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { AdminDataTable } from '#web/features/admin/components/admin-data-table.tsx';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
+import type { DiplomaActivationWarnings } from '#shared/diplomas/diplomas.admin.schemas.ts';
 import {
+  diplomaActivationWarnings,
   useAdminDiplomas,
   useDeleteDiploma,
   useSetDiplomaActive,
@@ -17,7 +19,18 @@ import { href, paths } from '#web/paths.ts';
 
 type Notice = { title: string; message: string };
 
-/** /admin/diplomados: the list with Activar/Desactivar; deactivating offers 'Eliminar Diplomado'. */
+/** What deleting takes with it, said before anything changes. */
+function enrolmentWarning(diploma: AdminDiplomaRow): string {
+  if (diploma.userCount === 0) return 'El diplomado no tiene usuarios inscritos.';
+  return diploma.userCount === 1
+    ? 'Si lo eliminas, se quitará el único usuario inscrito, con su avance.'
+    : `Si lo eliminas, se quitarán los ${diploma.userCount} usuarios inscritos, con su avance.`;
+}
+
+/**
+ * /admin/diplomados: the list with Activar/Desactivar. 'Desactivar' first asks in 'Eliminar Diplomado':
+ * 'Cancelar' changes nothing, 'Solo desactivar' keeps it inactive, 'Eliminar' deactivates and deletes it.
+ */
 export function AdminDiplomasPage() {
   const diplomas = useAdminDiplomas();
   const setActive = useSetDiplomaActive();
@@ -27,13 +40,42 @@ export function AdminDiplomasPage() {
   const [notice, setNotice] = useState<Notice | null>(null);
   const shownNotice = useHeldWhileClosing(notice);
   const shownDeleting = useHeldWhileClosing(deleting);
+  const [warned, setWarned] = useState<{ diploma: AdminDiplomaRow; warnings: DiplomaActivationWarnings } | null>(null);
+  const shownWarned = useHeldWhileClosing(warned);
 
   async function toggle(diploma: AdminDiplomaRow) {
+    if (diploma.isActive) {
+      setDeleting(diploma);
+      return;
+    }
     try {
-      await setActive.mutateAsync({ id: diploma.id, isActive: !diploma.isActive });
-      if (diploma.isActive) setDeleting(diploma);
-      else setNotice({ title: 'Diplomado activado', message: messages.diplomaActivated });
+      // exams 'Sin asignar' and videos with nothing to play would go unnoticed by the Admin: say so first
+      const warnings = await diplomaActivationWarnings(diploma.id);
+      if (warnings.unassignedExams.length > 0 || warnings.videosWithoutFile.length > 0)
+        setWarned({ diploma, warnings });
+      else await activate(diploma);
     } catch (error) {
+      showAppError(error);
+    }
+  }
+
+  async function activate(diploma: AdminDiplomaRow) {
+    setWarned(null);
+    try {
+      await setActive.mutateAsync({ id: diploma.id, isActive: true });
+      setNotice({ title: 'Diplomado activado', message: messages.diplomaActivated });
+    } catch (error) {
+      showAppError(error);
+    }
+  }
+
+  async function deactivateOnly() {
+    if (!deleting) return;
+    try {
+      await setActive.mutateAsync({ id: deleting.id, isActive: false });
+      setDeleting(null);
+    } catch (error) {
+      setDeleting(null);
       showAppError(error);
     }
   }
@@ -41,6 +83,7 @@ export function AdminDiplomasPage() {
   async function confirmDelete() {
     if (!deleting) return;
     try {
+      await setActive.mutateAsync({ id: deleting.id, isActive: false });
       await remove.mutateAsync(deleting.id);
       setDeleting(null);
       setNotice({ title: 'Eliminar Diplomado', message: messages.diplomaDeleted });
@@ -148,15 +191,66 @@ export function AdminDiplomasPage() {
       <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Eliminar Diplomado" centered>
         <Stack>
           <Text>{messages.diplomaDeleteConfirmation}</Text>
-          <Text size="sm" c="dimmed">
-            El diplomado «{shownDeleting?.title}» quedó desactivado. Si cancelas, se conserva inactivo.
+          {shownDeleting && <Text fw={600}>{enrolmentWarning(shownDeleting)}</Text>}
+          <Text size="sm">
+            Si solo quieres ocultar «{shownDeleting?.title}», elige «Solo desactivar»: se conserva inactivo, con sus
+            usuarios. Si cancelas, no cambia nada.
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setDeleting(null)}>
               Cancelar
             </Button>
+            <Button
+              variant="default"
+              onClick={() => void deactivateOnly()}
+              loading={setActive.isPending && !remove.isPending}
+            >
+              Solo desactivar
+            </Button>
             <Button color="red" onClick={() => void confirmDelete()} loading={remove.isPending}>
               Eliminar
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+
+      <Modal opened={warned !== null} onClose={() => setWarned(null)} title="Antes de activar" centered>
+        <Stack>
+          {shownWarned && shownWarned.warnings.unassignedExams.length > 0 && (
+            <Stack gap={4}>
+              <Text fw={600}>
+                {shownWarned.warnings.unassignedExams.length === 1
+                  ? 'Este examen está «Sin asignar» y no se mostrará a los alumnos:'
+                  : 'Estos exámenes están «Sin asignar» y no se mostrarán a los alumnos:'}
+              </Text>
+              <List size="sm">
+                {shownWarned.warnings.unassignedExams.map((title, index) => (
+                  <List.Item key={`${index}-${title}`}>{title}</List.Item>
+                ))}
+              </List>
+            </Stack>
+          )}
+          {shownWarned && shownWarned.warnings.videosWithoutFile.length > 0 && (
+            <Stack gap={4}>
+              <Text fw={600}>
+                {shownWarned.warnings.videosWithoutFile.length === 1
+                  ? 'Este video no tiene archivo; los alumnos solo podrán marcarlo como completado:'
+                  : 'Estos videos no tienen archivo; los alumnos solo podrán marcarlos como completados:'}
+              </Text>
+              <List size="sm">
+                {shownWarned.warnings.videosWithoutFile.map((title, index) => (
+                  <List.Item key={`${index}-${title}`}>{title}</List.Item>
+                ))}
+              </List>
+            </Stack>
+          )}
+          <Text size="sm">Puedes corregirlo en el editor del diplomado o activarlo así.</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setWarned(null)}>
+              Cancelar
+            </Button>
+            <Button onClick={() => warned && void activate(warned.diploma)} loading={setActive.isPending}>
+              Activar de todos modos
             </Button>
           </Group>
         </Stack>

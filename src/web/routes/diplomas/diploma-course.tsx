@@ -21,6 +21,7 @@ import { useCourse } from '#web/features/diplomas/member/diplomas.api.ts';
 import { CertificateActions, CertificateModal } from '#web/features/diplomas/member/components/certificate-modal.tsx';
 import { ExamPanel } from '#web/features/diplomas/member/components/exam-panel.tsx';
 import { VideoItem } from '#web/features/diplomas/member/components/video-item.tsx';
+import { useViewingSession } from '#web/features/viewing/use-viewing-session.ts';
 import { href, paths } from '#web/paths.ts';
 
 const examBadge = {
@@ -37,6 +38,10 @@ export function DiplomaCoursePage() {
   const course = useCourse(id);
   const [dismissed, setDismissed] = useState(false);
   const complete = (course.data?.progressPercent ?? 0) >= 100;
+  // own video files count watched time only from the device holding the account's viewing token
+  const viewing = useViewingSession(
+    course.data?.items.some((item) => item.type === 'video' && item.enabled && item.videoUrl !== null) ?? false,
+  );
 
   if (course.isPending) return <Loader m="xl" aria-label="Cargando diplomado" />;
   if (course.error instanceof ApiError && course.error.status === 403)
@@ -111,11 +116,17 @@ export function DiplomaCoursePage() {
                     <Badge color="green" variant="light">
                       Completado
                     </Badge>
+                  ) : item.completedBy === 'watching' ? (
+                    <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                      {item.watchedPercent} % visto
+                    </Text>
                   ) : null}
                 </Group>
               </Accordion.Control>
               <Accordion.Panel>
-                {item.enabled && item.type === 'video' && <VideoItem diplomaId={id} video={item} />}
+                {item.enabled && item.type === 'video' && (
+                  <VideoItem diplomaId={id} video={item} viewingToken={viewing.token} />
+                )}
                 {item.enabled && item.type === 'exam' && (
                   <ExamPanel diplomaId={id} examId={item.id} isExternal={data.isExternal} />
                 )}

@@ -5,6 +5,7 @@ import type {
   AdminDiplomaRow,
   AdminDiplomaVideo,
   AdminExam,
+  DiplomaActivationWarnings,
   DiplomaInput,
   DiplomaOptions,
   DiplomaPreview,
@@ -67,6 +68,10 @@ export function useSetDiplomaActive() {
     onSuccess: invalidate,
   });
 }
+
+/** Asked right before activating, so it is never stale. */
+export const diplomaActivationWarnings = (id: string) =>
+  api.get<DiplomaActivationWarnings>(`${base(id)}/activation-warnings`);
 
 export function useDeleteDiploma() {
   const invalidate = useInvalidate();

@@ -11,7 +11,7 @@ import type {
 import { api, downloadFile } from '#web/lib/api-client.ts';
 
 /** The member's diplomas, under the prefix the console's diploma queries share. */
-const keys = {
+export const diplomaKeys = {
   all: ['diplomas'] as const,
   list: () => [...keys.all, 'member'] as const,
   salesPage: (id: string) => [...keys.all, 'sales-page', id] as const,
@@ -21,6 +21,7 @@ const keys = {
   certificates: () => [...keys.all, 'certificates'] as const,
   verification: (code: string) => [...keys.all, 'verify', code] as const,
 };
+const keys = diplomaKeys;
 
 export const certificatePdfUrl = (diplomaId: string) =>
   `/api/diplomas/${encodeURIComponent(diplomaId)}/certificate.pdf`;

@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Image, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Group, Image, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { CourseItem } from '#shared/diplomas/diplomas.schemas.ts';
@@ -8,6 +8,8 @@ import { href } from '#web/paths.ts';
 import { useCompleteVideo } from '#web/features/diplomas/member/diplomas.api.ts';
 import { PlaybackStoppedAlert } from '#web/features/viewing/playback-stopped-alert.tsx';
 import { useMediaRecovery } from '#web/features/viewing/use-media-recovery.ts';
+import { watchedShare } from '#shared/watching/watched-time.rules.ts';
+import { useDiplomaWatching } from '#web/features/diplomas/member/use-diploma-watching.ts';
 
 type CourseVideo = Extract<CourseItem, { type: 'video' }>;
 
@@ -32,7 +34,16 @@ function useHlsWhenReady(element: HTMLVideoElement | null, hlsUrl: string | null
 }
 
 /** A diploma video: its own file with markers, PDFs and images, or a linked catalogue procedure with its guide. */
-export function VideoItem({ diplomaId, video }: { diplomaId: string; video: CourseVideo }) {
+export function VideoItem({
+  diplomaId,
+  video,
+  viewingToken,
+}: {
+  diplomaId: string;
+  video: CourseVideo;
+  /** The device's viewing token: only the device holding it reports what it plays. */
+  viewingToken: string | null;
+}) {
   const player = useRef<HTMLVideoElement>(null);
   const [element, setElement] = useState<HTMLVideoElement | null>(null);
   const complete = useCompleteVideo(diplomaId);
@@ -40,6 +51,7 @@ export function VideoItem({ diplomaId, video }: { diplomaId: string; video: Cour
   useHlsWhenReady(element, video.hlsUrl);
   // the file itself comes by a signed URL on object storage, which expires during a long video
   const recovery = useMediaRecovery({ media: element });
+  useDiplomaWatching(diplomaId, video.id, video.videoUrl ? viewingToken : null, element);
   const markDone = () => {
     if (!video.completed && !complete.isPending) complete.mutate(video.id, { onError: (error) => showAppError(error) });
   };
@@ -58,7 +70,6 @@ export function VideoItem({ diplomaId, video }: { diplomaId: string; video: Cour
           controls
           preload="metadata"
           style={{ width: '100%', borderRadius: 8, background: '#000' }}
-          onEnded={markDone}
         >
           <track kind="captions" />
         </video>
@@ -121,14 +132,28 @@ export function VideoItem({ diplomaId, video }: { diplomaId: string; video: Cour
           ))}
         </SimpleGrid>
       )}
+      {video.completedBy === 'watching' && (
+        <Stack gap={4}>
+          <Progress value={video.watchedPercent} size="sm" aria-label="Parte del video que has visto" />
+          <Text size="sm" data-testid="video-watched-share">
+            Has visto el {video.watchedPercent} % de este video.
+            {!video.completed &&
+              (video.procedureId
+                ? ` Se completa cuando ves al menos el ${watchedShare * 100} % del procedimiento.`
+                : ` Se completa cuando ves al menos el ${watchedShare * 100} %.`)}
+          </Text>
+        </Stack>
+      )}
       {video.completed ? (
         <Text c="green.8" fw={600} size="sm">
           Video completado
         </Text>
       ) : (
-        <Button variant="light" onClick={markDone} loading={complete.isPending} w={{ base: '100%', sm: 'auto' }}>
-          Marcar como completado
-        </Button>
+        video.completedBy === 'marking' && (
+          <Button variant="light" onClick={markDone} loading={complete.isPending} w={{ base: '100%', sm: 'auto' }}>
+            Marcar como completado
+          </Button>
+        )
       )}
     </Stack>
   );
