@@ -31,7 +31,7 @@ test("an Admin may open the user form with the list's capitalised URL", async ({
   await loginAs(page, 'admin');
   await page.goto('/admin/Users/User/123');
   await expect(page).toHaveURL(/\/admin\/Users\/User\/123$/);
-  await expect(page.getByRole('banner').getByText('Bienvenid@ Administrador')).toBeVisible();
+  await expect(page.getByRole('banner').getByText('Te damos la bienvenida, Administrador')).toBeVisible();
   await expect(page.getByRole('heading', { name: notFound })).toHaveCount(0);
 });
 

@@ -58,5 +58,5 @@ test('a Basic member logs in, lands home, and logs out', async ({ page }) => {
 test('an Admin logs in and lands on /admin', async ({ page }) => {
   await submitLogin(page, demoAccounts.admin, demoPassword);
   await expect(page).toHaveURL(/\/admin$/);
-  await expect(page.getByRole('banner').getByText('Bienvenid@ Administrador')).toBeVisible();
+  await expect(page.getByRole('banner').getByText('Te damos la bienvenida, Administrador')).toBeVisible();
 });

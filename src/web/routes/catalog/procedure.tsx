@@ -160,7 +160,7 @@ function VideoArea({
   if (viewing.status === 'failed') {
     return (
       <Alert color="red" role="alert">
-        No se pudo cargar el video, intente más tarde.
+        No se pudo cargar el video, intenta más tarde.
         <Button variant="subtle" onClick={viewing.reclaim} ml="sm" size="compact-sm">
           Reintentar
         </Button>

@@ -1,4 +1,5 @@
 import { Badge, Button, Card, Group, Image, Stack, Text, Title } from '@mantine/core';
+import { countOf } from '#shared/text.ts';
 import { Link } from 'react-router';
 import type { MyClassroom } from '#shared/classrooms/classrooms.schemas.ts';
 import { lgGridCardSizes, pictureSrcSet } from '#shared/media/picture-variants.ts';
@@ -31,7 +32,7 @@ export function ClassroomCard({ classroom }: { classroom: MyClassroom }) {
             {classroom.organizationTitle}
           </Badge>
           <Badge variant="light" color="gray" c="dark.7" tt="none">
-            {classroom.videoCount === 1 ? '1 video' : `${classroom.videoCount} videos`}
+            {countOf(classroom.videoCount, 'video', 'videos')}
           </Badge>
         </Group>
         <Text size="sm" c="dimmed">
