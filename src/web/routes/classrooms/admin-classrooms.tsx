@@ -104,7 +104,7 @@ export function AdminClassroomsPage() {
                 <Button
                   size="compact-sm"
                   variant={row.isActive ? 'outline' : 'filled'}
-                  color={row.isActive ? 'red' : undefined}
+                  color={row.isActive ? 'red.9' : undefined}
                   loading={toggling === row.id}
                   onClick={() => toggle(row)}
                   aria-label={`${row.isActive ? 'Desactivar' : 'Activar'} ${row.title}`}
