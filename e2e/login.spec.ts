@@ -52,7 +52,7 @@ test('a Basic member logs in, lands home, and logs out', async ({ page }) => {
   await expect(page).toHaveURL(/\/$/);
 
   await page.goto('/perfil');
-  await expect(page).toHaveURL(/\/login$/);
+  await expect(page).toHaveURL(/\/login\?volver=%2Fperfil$/);
 });
 
 test('an Admin logs in and lands on /admin', async ({ page }) => {
