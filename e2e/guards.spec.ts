@@ -41,11 +41,6 @@ test('a Basic member at /login is sent home', async ({ page }) => {
   await expect(page).toHaveURL(/\/$/);
 });
 
-test('a guest asking for /mis-diplomados is sent home', async ({ page }) => {
-  await page.goto('/mis-diplomados');
-  await expect(page).toHaveURL(/\/$/);
-});
-
 test('a Basic member asking for /mis-diplomados is sent home', async ({ page }) => {
   await loginAs(page, 'gratis');
   await page.goto('/mis-diplomados');
