@@ -49,3 +49,32 @@ async function loadLazyImages(page: Page) {
   });
   await page.waitForFunction(() => Array.from(document.images).every((image) => image.complete));
 }
+
+/**
+ * Nothing that carries meaning is cut off: no text ends in an ellipsis, and no text of the page (or of an open
+ * dialog) reaches past the right edge of the screen.
+ */
+export async function expectNothingTruncated(page: Page) {
+  const cut = await page.evaluate(() => {
+    const found: string[] = [];
+    const width = window.innerWidth;
+    const root = document.querySelector('[role="dialog"][aria-modal="true"], dialog[open]') ?? document.body;
+    for (const element of Array.from(root.querySelectorAll<HTMLElement>('*'))) {
+      const style = getComputedStyle(element);
+      if (style.visibility === 'hidden' || style.display === 'none' || element.closest('[aria-hidden="true"]'))
+        continue;
+      const text = Array.from(element.childNodes)
+        .filter((node) => node.nodeType === Node.TEXT_NODE)
+        .map((node) => node.textContent?.trim())
+        .join(' ')
+        .trim();
+      if (!text) continue;
+      const box = element.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) continue;
+      const ellipsis = style.textOverflow === 'ellipsis' && element.scrollWidth > element.clientWidth + 1;
+      if (ellipsis || box.right > width + 1) found.push(`${text.slice(0, 60)} (${Math.round(box.right)} px)`);
+    }
+    return found;
+  });
+  expect(cut, 'text cut off or off-screen').toEqual([]);
+}

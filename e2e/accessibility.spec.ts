@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { expectNoSeriousAxeViolations } from './a11y.ts';
+import { checkOpenScreen, expectNoSeriousAxeViolations, expectNothingTruncated } from './a11y.ts';
+import { adminRequest, buildCxVetDiploma, freshPremiumMember, passExam } from './diploma-setup.ts';
 import { demoAccounts, expect, loginAs, test, type DemoRole } from './fixtures.ts';
 
 /**
@@ -7,7 +9,13 @@ import { demoAccounts, expect, loginAs, test, type DemoRole } from './fixtures.t
  * 1280 px: 0 serious or critical axe violations (WCAG 2.0/2.1/2.2 A and AA), a title of its own,
  * no horizontal scrolling.
  */
-type RouteCase = { name: string; role: DemoRole | null; path: (ids: Ids) => string; heading?: string | RegExp };
+type RouteCase = {
+  name: string;
+  role: DemoRole | null;
+  path: (ids: Ids) => string;
+  heading?: string | RegExp;
+  title?: string;
+};
 type Ids = {
   procedure: string;
   premiumProcedure: string;
@@ -50,7 +58,12 @@ const memberRoutes: RouteCase[] = [
     path: () => '/perfil/privacidad',
     heading: 'Privacidad y mis datos',
   },
-  { name: 'account re-login (Premium)', role: 'premium', path: () => '/perfil/usuario' },
+  {
+    name: 'account re-login (Premium)',
+    role: 'premium',
+    path: () => '/perfil/usuario',
+    title: 'Mi cuenta: confirma tu identidad · CxVet',
+  },
   { name: 'welcome (Legacy)', role: 'legacy', path: () => '/registro' },
   { name: 'procedure (Premium)', role: 'premium', path: (ids) => `/procedimiento/${ids.premiumProcedure}` },
   { name: 'favourites (Basic)', role: 'gratis', path: () => '/mis-favoritos', heading: 'Mis favoritos' },
@@ -88,6 +101,9 @@ const adminRoutes: RouteCase[] = [
   { name: 'admin statistics', role: 'admin', path: () => '/admin/estadisticas' },
   { name: 'admin outbox', role: 'admin', path: () => '/admin/correos', heading: 'Correos enviados' },
   { name: 'admin backups', role: 'admin', path: () => '/admin/respaldos', heading: 'Respaldos' },
+  { name: 'admin aulas', role: 'admin', path: () => '/admin/aulas', heading: 'Aulas' },
+  { name: 'admin new aula', role: 'admin', path: () => '/admin/aulas/crear-aula', heading: 'Crear aula' },
+  { name: 'admin diplomas', role: 'admin', path: () => '/admin/diplomados', heading: 'Diplomados' },
 ];
 
 let ids: Ids | null = null;
@@ -142,12 +158,129 @@ for (const route of [...guestRoutes, ...memberRoutes, ...adminRoutes]) {
       if (route.name === 'landing') expect(title).toBe('CxVet');
       else expect(title, 'a descriptive title, not just the site name').toMatch(/^.+ · CxVet$/);
       if (route.role === 'admin') expect(title).toMatch(/ · Admin · CxVet$/);
+      if (route.title) expect(title).toBe(route.title);
       await expectNoSeriousAxeViolations(page);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, 'no horizontal scrolling').toBeLessThanOrEqual(0);
     }
   });
 }
+
+/**
+ * The aula and diploma screens people stumbled on, as each role sees them and with their modals open: 0 serious or
+ * critical axe nodes at 360 and 1280 px, and at 360 px no status, reason or date cut off.
+ */
+test.describe('aulas and diplomas', () => {
+  test.beforeEach(() => test.setTimeout(240_000));
+
+  test('a course page with its exam, its certificate modal and the review; the statistics tab; the profile with certificates', async ({
+    browser,
+    baseURL,
+  }) => {
+    const origin = new URL(baseURL!).origin;
+    const admin = await adminRequest(browser, baseURL!);
+    const member = await freshPremiumMember(browser, baseURL!, admin.request, 'Revisión Accesible');
+    const title = `Diplomado accesible ${randomUUID().slice(0, 6)}`;
+    const diploma = await buildCxVetDiploma(admin.request, origin, title, member.userId);
+    const { page } = member;
+    const examButton = page.getByRole('button', { name: /^\d+\. Examen final/ });
+
+    await page.goto(`/mis-diplomados/diplomado-CxVet/${diploma.id}`);
+    await examButton.click();
+    await checkOpenScreen(page, 'a11y-course-exam', async () => {
+      await expect(page.getByRole('button', { name: 'Enviar respuestas' })).toBeVisible();
+    });
+
+    await passExam(page.request, origin, diploma.id, diploma.examId);
+    await page.reload();
+    const modal = page.getByRole('dialog', { name: '¡Felicidades!' });
+    await checkOpenScreen(page, 'a11y-course-certificate-modal', async () => {
+      await expect(modal.getByRole('button', { name: 'Descargar constancia' })).toBeVisible();
+    });
+    // the title already says 'Diplomado': it is not said twice
+    await expect(modal).toContainText(`Completaste el ${title}.`);
+    await modal.getByRole('button', { name: 'Cerrar' }).click();
+    await expect(modal).toBeHidden();
+    // the accessible name is what is seen: number, title and status
+    await expect(examButton).toHaveAccessibleName(/^\d+\. Examen final\s*Aprobado$/);
+    await examButton.click();
+    await checkOpenScreen(page, 'a11y-course-exam-review', async () => {
+      await expect(page.getByText('Calificación: 100.00%')).toBeVisible();
+    });
+    await page.setViewportSize({ width: 360, height: 740 });
+    await expectNothingTruncated(page);
+
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Descargar constancia' }).click();
+    await downloading;
+    await page.goto('/perfil');
+    const card = page.getByRole('heading', { name: 'Diplomados y constancias' });
+    await checkOpenScreen(page, 'a11y-profile-certificates', async () => {
+      await expect(card).toBeVisible();
+    });
+    await page.setViewportSize({ width: 360, height: 740 });
+    await expectNothingTruncated(page);
+    const verify = page.getByRole('link', { name: 'Verificar', exact: true });
+    await verify.scrollIntoViewIfNeeded();
+    await expect(verify).toBeInViewport({ ratio: 1 });
+
+    const adminPage = await admin.context.newPage();
+    await adminPage.goto(`/admin/diplomados/diplomado/${diploma.id}?tab=estadisticas`);
+    await checkOpenScreen(adminPage, 'a11y-diploma-statistics', async () => {
+      await expect(adminPage.getByText('Progreso de los alumnos').first()).toBeVisible({ timeout: 20_000 });
+    });
+    await member.context.close();
+    await admin.context.close();
+  });
+
+  test('the External course page of an enrolled member', async ({ browser, baseURL }) => {
+    const origin = new URL(baseURL!).origin;
+    const admin = await adminRequest(browser, baseURL!);
+    const member = await freshPremiumMember(browser, baseURL!, admin.request, 'Externo Accesible');
+    const diplomas = (await (await admin.request.get('/api/admin/diplomas')).json()) as {
+      items: { id: string; kind: string; title: string }[];
+    };
+    const external = diplomas.items.find((diploma) => diploma.kind === 'External')!;
+    const assigned = await admin.request.put(`/api/admin/diplomas/${external.id}/users/${member.userId}`, {
+      headers: { origin },
+      data: { assigned: true },
+    });
+    expect(assigned.status(), await assigned.text()).toBe(200);
+    const { page } = member;
+    await page.goto(`/mis-diplomados/diplomado/${external.id}`);
+    await checkOpenScreen(page, 'a11y-external-course', async () => {
+      await expect(page.getByRole('heading', { level: 1, name: external.title })).toBeVisible();
+    });
+    await page.setViewportSize({ width: 360, height: 740 });
+    await expectNothingTruncated(page);
+    await member.context.close();
+    await admin.context.close();
+  });
+
+  test('the aula administrator’s import preview', async ({ page }) => {
+    await loginAs(page, 'classroomAdmin');
+    await page.goto('/administrar-aula');
+    await page
+      .getByRole('link', { name: /^Administrar usuarios de / })
+      .first()
+      .click();
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await page.getByRole('button', { name: 'Importar usuarios' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Importar usuarios' });
+    await dialog
+      .getByRole('textbox', { name: 'Direcciones de correo' })
+      .fill([demoAccounts.premium, 'sin-cuenta@correo-que-no-existe.example.com', 'esto no es un correo'].join('\n'));
+    await dialog.getByRole('button', { name: 'Revisar direcciones' }).click();
+    await checkOpenScreen(page, 'a11y-import-preview', async () => {
+      await expect(dialog.getByRole('status')).toBeVisible();
+    });
+    await page.setViewportSize({ width: 360, height: 740 });
+    await expectNothingTruncated(page);
+    const reason = dialog.getByText('No contiene un correo válido');
+    await reason.scrollIntoViewIfNeeded();
+    await expect(reason).toBeInViewport({ ratio: 1 });
+  });
+});
 
 test.describe('keyboard', () => {
   test.beforeEach(() => test.setTimeout(120_000));
@@ -283,6 +416,22 @@ test.describe('keyboard', () => {
 
     await hero.getByRole('button', { name: 'Diapositiva siguiente' }).click();
     await expect(hero.getByRole('status')).toHaveText(/^Diapositiva \d+ de \d+$/);
+  });
+
+  // the drawer's blur and returnFocus={false} are not enough yet: focus does not reach the heading
+  test.fixme('after following a link of the phone menu, focus is on the new page’s heading', async ({ page }) => {
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto('/');
+    await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible({ timeout: 20_000 });
+    for (const [link, heading] of [
+      ['FAQ', 'Preguntas frecuentes'],
+      ['Procedimientos', 'Catálogo de cirugías'],
+    ] as const) {
+      await page.getByRole('button', { name: 'Abrir menú' }).click();
+      await page.getByRole('dialog', { name: 'Menú' }).getByRole('link', { name: link, exact: true }).click();
+      await expect(page.getByRole('dialog', { name: 'Menú' })).toBeHidden();
+      await expect(page.getByRole('heading', { level: 1, name: heading })).toBeFocused();
+    }
   });
 
   test('a burger says whether its menu is open', async ({ page }) => {

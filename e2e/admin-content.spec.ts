@@ -28,7 +28,7 @@ test('a Gratis member opening /admin is sent away', async ({ page }) => {
   await loginAs(page, 'gratis');
   await page.goto('/admin');
   await expect(page).not.toHaveURL(/\/admin/);
-  await expect(page.getByText('Bienvenid@ Administrador')).toHaveCount(0);
+  await expect(page.getByText('Te damos la bienvenida, Administrador')).toHaveCount(0);
 });
 
 test('a surgery created with files and markers shows in the public catalogue and detail page', async ({ page }) => {
@@ -36,7 +36,7 @@ test('a surgery created with files and markers shows in the public catalogue and
   await loginAs(page, 'admin');
   const name = `Cirugía de prueba ${Date.now()}`;
   await page.goto('/admin/procedures');
-  await expect(page.getByText('Bienvenid@ Administrador').first()).toBeVisible();
+  await expect(page.getByText('Te damos la bienvenida, Administrador').first()).toBeVisible();
   await page.getByRole('link', { name: 'Crear nuevo procedimiento' }).click();
   await expect(page).toHaveURL(/\/admin\/procedures\/procedure$/);
 
@@ -89,7 +89,7 @@ test('a surgery created with files and markers shows in the public catalogue and
   await page.goto(`/admin/procedures/procedure/${card!.id}`);
   await page.getByRole('button', { name: 'Eliminar' }).click();
   await expect(
-    page.getByText('Este proceso no tiene forma de revertirse, ¿Aún desea eliminar este elemento?'),
+    page.getByText('Este proceso no tiene forma de revertirse, ¿Aún deseas eliminar este elemento?'),
   ).toBeVisible();
   await page.getByRole('button', { name: 'Continuar' }).click();
   await expect(page).toHaveURL(/\/admin\/procedures$/);

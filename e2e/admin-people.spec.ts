@@ -63,7 +63,7 @@ test('each people screen of the console passes axe and fits at 360 and 1280 px',
 
 test('the users list is searched and a row opens that user at /admin/Users/User/{id}', async ({ page }) => {
   await page.goto('/admin/users');
-  await expect(page.getByText('Bienvenid@ Administrador').first()).toBeVisible();
+  await expect(page.getByText('Te damos la bienvenida, Administrador').first()).toBeVisible();
   await searchUsers(page, 'basico@demo');
   // before the first answer the table holds its header and an empty row: two rows that are not the search's
   const basicRow = page.getByRole('row').filter({ has: page.getByRole('cell', { name: basicEmail }) });
@@ -129,7 +129,7 @@ test('an administrator creates a user, finds it, changes its e-mail and deletes 
   await page.getByRole('button', { name: 'Eliminar' }).click();
   const dialog = page.getByRole('dialog', { name: 'Eliminar' });
   await expect(
-    dialog.getByText('Este proceso no tiene forma de revertirse, ¿Aún desea eliminar este elemento?'),
+    dialog.getByText('Este proceso no tiene forma de revertirse, ¿Aún deseas eliminar este elemento?'),
   ).toBeVisible();
   await dialog.getByRole('button', { name: 'Continuar' }).click();
   await expect(page).toHaveURL(/\/admin\/users$/);

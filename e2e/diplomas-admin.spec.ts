@@ -145,7 +145,7 @@ test('an Admin builds a CxVet diploma with two videos and an exam; its administr
   await chooseFile(page, 'Archivo de video', 'video.mp4');
   await videoDialog.getByRole('button', { name: 'Agregar marcador' }).click();
   await videoDialog.getByRole('button', { name: 'Guardar video' }).click();
-  await expect(videoDialog.getByText('Por favor complete los nombres y horarios de cada marcador.')).toBeVisible();
+  await expect(videoDialog.getByText('Por favor completa los nombres y horarios de cada marcador.')).toBeVisible();
   await videoDialog.getByRole('textbox', { name: 'Nombre del marcador 1' }).fill('Cierre');
   await videoDialog.getByRole('textbox', { name: 'Tiempo 1 (h:mm:ss)' }).pressSequentially('00005');
   await videoDialog.getByRole('button', { name: 'Guardar video' }).click();
@@ -256,7 +256,7 @@ test('an Admin builds a CxVet diploma with two videos and an exam; its administr
   await page.getByRole('button', { name: `Desactivar ${title}` }).click();
   const remove = page.getByRole('dialog', { name: 'Eliminar Diplomado' });
   await expect(remove).toContainText(
-    '¿Estás seguro de que te gustaría eliminar este diplomado? Una vez que lo haga, no podrá deshacerlo.',
+    '¿Estás seguro de que te gustaría eliminar este diplomado? Una vez que lo hagas, no podrás deshacerlo.',
   );
   await remove.getByRole('button', { name: 'Eliminar' }).click();
   await expect(page.getByText('El diplomado fue eliminado con éxito.')).toBeVisible();

@@ -52,11 +52,11 @@ test('a Basic member logs in, lands home, and logs out', async ({ page }) => {
   await expect(page).toHaveURL(/\/$/);
 
   await page.goto('/perfil');
-  await expect(page).toHaveURL(/\/login$/);
+  await expect(page).toHaveURL(/\/login\?volver=%2Fperfil$/);
 });
 
 test('an Admin logs in and lands on /admin', async ({ page }) => {
   await submitLogin(page, demoAccounts.admin, demoPassword);
   await expect(page).toHaveURL(/\/admin$/);
-  await expect(page.getByRole('banner').getByText('Bienvenid@ Administrador')).toBeVisible();
+  await expect(page.getByRole('banner').getByText('Te damos la bienvenida, Administrador')).toBeVisible();
 });

@@ -337,7 +337,7 @@ test('a failed contact message shows the error modal and the inline alert', asyn
 test("the catalogue shows the spec's texts when its lists fail to load", async ({ page }) => {
   await page.route(/\/api\/catalog\/(procedures|filters)/, (route) => route.fulfill({ status: 500, body: '{}' }));
   await page.goto('/procedimientos');
-  await expect(page.getByText('No se pudo cargar la lista de cirugías, intente más tarde')).toBeVisible({
+  await expect(page.getByText('No se pudo cargar la lista de cirugías, intenta más tarde')).toBeVisible({
     timeout: 15_000,
   });
   await expect(page.getByText('No se pudo cargar la lista de etiquetas').last()).toBeVisible({ timeout: 15_000 });

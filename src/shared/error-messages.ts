@@ -14,8 +14,8 @@ export const errorMessages: Record<ErrorCode, { status: number; message: string;
   PAYLOAD_TOO_LARGE: { status: 413, message: 'El archivo es demasiado grande.' },
   NESTING_TOO_DEEP: { status: 400, message: 'La solicitud tiene demasiados niveles anidados.' },
   RANGE_NOT_SATISFIABLE: { status: 416, message: 'Rango no válido.' },
-  SERVICE_UNAVAILABLE: { status: 503, message: 'El servicio no está disponible, intente más tarde.' },
-  INTERNAL: { status: 500, message: 'Ocurrió un error, intente más tarde' },
+  SERVICE_UNAVAILABLE: { status: 503, message: 'El servicio no está disponible, intenta más tarde.' },
+  INTERNAL: { status: 500, message: 'Ocurrió un error, intenta más tarde' },
   LOGIN_USER_NOT_FOUND: { status: 404, message: 'Usuario no encontrado.' },
   LOGIN_WRONG_PASSWORD: { status: 401, message: 'Contraseña incorrecta' },
   LOGIN_USER_DISABLED: {
@@ -102,4 +102,4 @@ export const errorMessages: Record<ErrorCode, { status: number; message: string;
 };
 
 /** Shown for a login failure the catalogue does not name. */
-export const loginFallback = { title: 'ERROR LOGIN', message: 'Ocurrió un error, intente más tarde' };
+export const loginFallback = { title: 'ERROR LOGIN', message: 'Ocurrió un error, intenta más tarde' };

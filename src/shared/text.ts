@@ -7,3 +7,15 @@ export function stripAccents(text: string): string {
 export function foldForSearch(text: string): string {
   return stripAccents(text).toLowerCase();
 }
+
+const pluralRules = new Intl.PluralRules('es');
+
+/** A count with its noun in the right number: countOf(1, 'usuario', 'usuarios') → '1 usuario'. */
+export function countOf(count: number, singular: string, plural: string): string {
+  return `${count} ${pluralRules.select(count) === 'one' ? singular : plural}`;
+}
+
+/** An e-mail address cut into pieces that may end a line: after '@' and before each '.', never mid-word. */
+export function emailBreakParts(email: string): string[] {
+  return email.split(/(?<=@)|(?=\.)/);
+}

@@ -33,6 +33,13 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
     '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
     // yellow light variants (warnings) write in yellow-8 on pale yellow: 2:1; dark amber reads at 6.5:1
     '--mantine-color-yellow-light-color': '#7a5200',
+    // shade 9 on the pale light variants (status badges, alerts) reads at 3.8 to 4.5:1 on a striped row: darker still
+    '--mantine-color-green-light-color': '#237032',
+    '--mantine-color-teal-light-color': '#06654a',
+    '--mantine-color-orange-light-color': '#a33a0c',
+    '--mantine-color-red-light-color': '#a61e1e',
+    // placeholders drawn as text (the date picker's) at 4.9:1 instead of gray-5's 2:1
+    '--mantine-color-placeholder': '#6b7178',
   },
   dark: {},
 });

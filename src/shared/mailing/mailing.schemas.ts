@@ -26,7 +26,7 @@ export type BulkMailInput = z.input<typeof bulkMailSchema>;
 export const bulkMailCreatedSchema = z.object({ id: z.string(), recipients: z.number().int() });
 
 export const bulkMailTexts = {
-  sending: 'Enviando mensaje, espere por favor...',
+  sending: 'Enviando mensaje, espera por favor...',
   sent: 'Mensaje enviado correctamente.',
   error: 'Ocurrió un error.',
   notice: 'Este correo se enviará a todos los usuarios registrados que aceptaron recibir correos promocionales.',

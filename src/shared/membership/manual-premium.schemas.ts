@@ -33,5 +33,5 @@ export const manualPremiumMessages = {
   upgraded: (period: ManualPremiumPeriod) =>
     `Este usuario se actualizó con éxito manualmente a Premium durante ${period === 'month' ? '1 mes' : '1 año'}.`,
   downgraded: 'Premium se eliminó correctamente de este usuario.',
-  failed: 'Ha ocurrido un error. Por favor intente de nuevo.',
+  failed: 'Ha ocurrido un error. Por favor intenta de nuevo.',
 } as const;

@@ -26,5 +26,5 @@ export const renditionErrors = {
   missingSource: 'No se pudieron preparar las versiones: el archivo de video ya no existe.',
   unreadable:
     'No se pudieron preparar las versiones: el video está dañado o su formato no es compatible. El video se sigue mostrando en su formato original.',
-  unexpected: 'No se pudieron preparar las versiones por un error inesperado. Intente de nuevo.',
+  unexpected: 'No se pudieron preparar las versiones por un error inesperado. Intenta de nuevo.',
 } as const;

@@ -10,7 +10,10 @@ function answer(status: number, body?: unknown) {
   );
 }
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
 
 describe('api client', () => {
   it('resolves with the JSON body and sends JSON with same-origin credentials', async () => {
@@ -46,7 +49,7 @@ describe('api client', () => {
   it('maps a body without a known code to one by status, in Spanish', async () => {
     answer(502, '<html>Bad gateway</html>');
     const error = await api.get('/api/x').catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'INTERNAL', message: 'Ocurrió un error, intente más tarde' });
+    expect(error).toMatchObject({ code: 'INTERNAL', message: 'Ocurrió un error, intenta más tarde' });
   });
 
   it('reports a network failure as SERVICE_UNAVAILABLE', async () => {
@@ -88,5 +91,18 @@ describe('api client', () => {
     const error = await api.post('/api/x', {}).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503 });
     expect(fetch).toHaveBeenCalledTimes(1);
+  });
+
+  it('says there is no internet connection when the browser is offline', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+    );
+    vi.stubGlobal('navigator', { onLine: false });
+    const error = await api.get('/api/x').catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      message: 'Sin conexión a internet. Revisa tu conexión e intenta de nuevo.',
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { AppError, errorCodes, type ErrorBody, type ErrorCode } from '#shared/errors.ts';
 import { errorMessages } from '#shared/error-messages.ts';
+import { messages } from '#shared/messages.ts';
 
 /** An AppError rebuilt from an API answer, keeping the HTTP status and the modal title. */
 export class ApiError extends AppError {
@@ -44,6 +45,12 @@ function toErrorBody(status: number, payload: unknown): ErrorBody {
   return { code, message: errorMessages[code].message };
 }
 
+/** A request that never reached the server: 'Sin conexión a internet' when the browser knows it is offline. */
+function unreachable(): ApiError {
+  const body = toErrorBody(503, undefined);
+  return new ApiError(0, globalThis.navigator?.onLine === false ? { ...body, message: messages.offline } : body);
+}
+
 async function readJson(response: Response): Promise<unknown> {
   const text = await response.text();
   if (!text) return undefined;
@@ -75,7 +82,7 @@ async function apiRequest<T>(method: string, path: string, body?: unknown, optio
       });
     } catch (error) {
       if (error instanceof DOMException && error.name === 'AbortError') throw error;
-      throw new ApiError(0, toErrorBody(503, undefined));
+      throw unreachable();
     }
     // only a read is sent again: a write answered 503 may be shown to the member, who decides
     if (response.status !== 503 || method !== 'GET' || attempt >= unavailableRetries) break;
@@ -126,7 +133,7 @@ export async function downloadFile(path: string, fallbackName: string): Promise<
   try {
     response = await fetch(path, { credentials: 'same-origin' });
   } catch {
-    throw new ApiError(0, toErrorBody(503, undefined));
+    throw unreachable();
   }
   if (!response.ok) throw new ApiError(response.status, toErrorBody(response.status, await readJson(response)));
   const name = /filename="?([^";]+)"?/i.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;

@@ -2,7 +2,8 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import { redirect, type RouteObject } from 'react-router';
 import { loadCurrentUser } from '#web/features/accounts/current-user.api.ts';
-import type { Guard } from '#web/features/accounts/guards.ts';
+import { loginReturningTo, type Guard } from '#web/features/accounts/guards.ts';
+import { paths } from '#web/paths.ts';
 
 /** A screen loaded on demand, so a guest's first page carries no member or admin code. */
 export const screen = (path: string, load: () => Promise<ComponentType>): RouteObject => ({
@@ -12,10 +13,12 @@ export const screen = (path: string, load: () => Promise<ComponentType>): RouteO
 
 /** Routes that only open for whom `guard` lets through; the others are redirected where it says. */
 export const guardedRoute = (queryClient: QueryClient, guard: Guard, children: RouteObject[]): RouteObject => ({
-  loader: async () => {
+  loader: async ({ request }) => {
     const target = guard(await loadCurrentUser(queryClient));
-    if (target) throw redirect(target);
-    return null;
+    if (!target) return null;
+    // a guest signs in and comes back to the page they opened
+    const url = new URL(request.url);
+    throw redirect(target === paths.login ? loginReturningTo(url.pathname + url.search) : target);
   },
   children,
 });

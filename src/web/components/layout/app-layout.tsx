@@ -1,6 +1,6 @@
 import { lazy, Suspense, useRef } from 'react';
 import { Outlet, ScrollRestoration, useNavigation } from 'react-router';
-import { CookieConsentModal } from '#web/components/cookie-consent-modal.tsx';
+import { CookieConsentBar, CookieConsentModal } from '#web/components/cookie-consent-modal.tsx';
 import { NavigationOverlay } from '#web/components/page-loader.tsx';
 import { useCurrentUser } from '#web/features/accounts/current-user.api.ts';
 import { TestModeBanner } from '#web/features/payments/test-mode-banner.tsx';
@@ -21,6 +21,7 @@ export function AppLayout() {
   return (
     <div className={classes.shell}>
       <TestModeBanner />
+      <CookieConsentBar />
       <a href="#contenido" className="skip-link" onClick={(event) => skipToMain(event, main.current)}>
         Saltar al contenido
       </a>

@@ -1,4 +1,5 @@
 import { Button, Divider, Drawer, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
 import { NavLink } from 'react-router';
 import type { CurrentUser } from '#shared/accounts/accounts.schemas.ts';
 import classes from './site-header.module.css';
@@ -7,15 +8,36 @@ import { accountLinks, mainLinks, type SiteLink } from './site-links.ts';
 type Props = { user: CurrentUser | null; opened: boolean; onClose: () => void; onLogout: () => void };
 
 export function MobileNavDrawer({ user, opened, onClose, onLogout }: Props) {
+  // after following a link, focus goes to the new page's heading (route-announcer), not back to the burger
+  const [followedLink, setFollowedLink] = useState(false);
   const renderLinks = (links: SiteLink[]) =>
     links.map((link) => (
-      <NavLink key={link.to} to={link.to} className={classes.drawerLink} onClick={onClose}>
+      <NavLink
+        key={link.to}
+        to={link.to}
+        className={classes.drawerLink}
+        onClick={(event) => {
+          // a focused link inside the closing dialog would keep the announcer from moving focus to the heading
+          event.currentTarget.blur();
+          setFollowedLink(true);
+          onClose();
+        }}
+      >
         {link.label}
       </NavLink>
     ));
 
   return (
-    <Drawer opened={opened} onClose={onClose} position="right" size="xs" title="Menú" hiddenFrom="md">
+    <Drawer
+      opened={opened}
+      onClose={onClose}
+      onExitTransitionEnd={() => setFollowedLink(false)}
+      returnFocus={!followedLink}
+      position="right"
+      size="xs"
+      title="Menú"
+      hiddenFrom="md"
+    >
       {user && (
         <Text fw={600} mb="sm">
           Hola, {user.name}

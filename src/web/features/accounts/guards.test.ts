@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CurrentUser } from '#shared/accounts/accounts.schemas.ts';
-import { guards } from './guards.ts';
+import { guards, loginReturningTo, safeReturnPath } from './guards.ts';
 
 function user(overrides: Partial<CurrentUser> = {}): CurrentUser {
   return {
@@ -42,7 +42,7 @@ describe('route guards', () => {
     ['admin', gratis, '/login'],
     ['admin', premium, '/login'],
     ['admin', admin, null],
-    ['premiumAccess', guest, '/'],
+    ['premiumAccess', guest, '/login'],
     ['premiumAccess', gratis, '/'],
     ['premiumAccess', expiredLegacy, '/'],
     ['premiumAccess', premium, null],
@@ -56,5 +56,21 @@ describe('route guards', () => {
     ['diplomaAdmin', admin, null],
   ] as const)('%s sends %o to %s', (guard, visitor, target) => {
     expect(guards[guard](visitor)).toBe(target);
+  });
+});
+
+describe('coming back after signing in', () => {
+  it('sends a guest to /login with the page to come back to', () => {
+    expect(loginReturningTo('/mis-diplomados?x=1')).toBe('/login?volver=%2Fmis-diplomados%3Fx%3D1');
+  });
+
+  it.each([
+    ['/mis-diplomados', '/mis-diplomados'],
+    ['https://otro.example.com/', null],
+    ['//otro.example.com', null],
+    ['/\\otro.example.com', null],
+    [null, null],
+  ] as const)('returns to %s only when it is a path of this site', (value, expected) => {
+    expect(safeReturnPath(value)).toBe(expected);
   });
 });

@@ -9,7 +9,10 @@ export const guards = {
   guestsOnly: (user) => (user ? (isAdmin(user) ? paths.admin : paths.home) : null),
   signedIn: (user) => (user ? null : paths.login),
   admin: (user) => (isAdmin(user) ? null : paths.login),
-  premiumAccess: (user) => (user?.hasPremiumAccess || isAdmin(user) ? null : paths.home),
+  premiumAccess: (user) => {
+    if (!user) return paths.login;
+    return user.hasPremiumAccess || isAdmin(user) ? null : paths.home;
+  },
   classroomAdmin: (user) => {
     if (!user) return paths.login;
     return user.isClassroomAdmin || isAdmin(user) ? null : paths.home;
@@ -19,3 +22,17 @@ export const guards = {
     return user.isDiplomaAdmin || isAdmin(user) ? null : paths.home;
   },
 } satisfies Record<string, Guard>;
+
+/** The query parameter of /login that holds the page to come back to after signing in. */
+export const returnParam = 'volver';
+
+/** '/login?volver=/mis-diplomados' for a guest sent away from a page that needs an account. */
+export function loginReturningTo(pathAndSearch: string): string {
+  return `${paths.login}?${new URLSearchParams({ [returnParam]: pathAndSearch }).toString()}`;
+}
+
+/** The page to open after signing in: only a path of this site, never another origin ('//host' or a URL). */
+export function safeReturnPath(value: string | null): string | null {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
+  return value;
+}

@@ -1,6 +1,7 @@
 import type { UploadResult } from '#shared/uploads/uploads.schemas.ts';
 import type { ErrorBody } from '#shared/errors.ts';
 import { errorMessages } from '#shared/error-messages.ts';
+import { messages } from '#shared/messages.ts';
 import type { UploadTarget } from '#shared/uploads/uploads.rules.ts';
 import { ApiError, api } from '#web/lib/api-client.ts';
 
@@ -34,7 +35,13 @@ export function uploadFile(options: {
       );
     };
     xhr.onerror = () =>
-      reject(new ApiError(0, { code: 'SERVICE_UNAVAILABLE', message: errorMessages.SERVICE_UNAVAILABLE.message }));
+      reject(
+        new ApiError(0, {
+          code: 'SERVICE_UNAVAILABLE',
+          message:
+            globalThis.navigator?.onLine === false ? messages.offline : errorMessages.SERVICE_UNAVAILABLE.message,
+        }),
+      );
     xhr.onabort = () => reject(new DOMException('Upload aborted', 'AbortError'));
     const form = new FormData();
     form.append('file', options.file, options.file.name);

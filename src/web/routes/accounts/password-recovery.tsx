@@ -37,7 +37,7 @@ export function PasswordRecoveryPage() {
         const named = error instanceof ApiError ? recoveryErrors[error.code] : undefined;
         if (named) showError({ message: named });
         else if (error instanceof ApiError && error.code === 'RATE_LIMITED') showError({ message: error.message });
-        else showError({ title: 'ERROR RECUPERAR CONTRASEÑA', message: 'Ocurrió un error, intente más tarde' });
+        else showError({ title: 'ERROR RECUPERAR CONTRASEÑA', message: 'Ocurrió un error, intenta más tarde' });
       },
     }),
   );

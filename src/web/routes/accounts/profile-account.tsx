@@ -161,6 +161,7 @@ export function ProfileAccountPage() {
         {!reauthenticated ? (
           <LoginForm
             message={reloginMessage}
+            pageTitle="Mi cuenta: confirma tu identidad"
             onSuccess={() => {
               // the form starts from data read after the new sign-in
               void profile.refetch().then(() => setReauthenticated(true));

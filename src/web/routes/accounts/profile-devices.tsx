@@ -87,7 +87,7 @@ function DevicesContent({ sessions }: { sessions: ReturnType<typeof useDeviceSes
     return (
       <Alert color="red" role="alert" title="Error">
         <Text size="sm" mb="xs">
-          No se pudo cargar la lista de dispositivos, intente más tarde.
+          No se pudo cargar la lista de dispositivos, intenta más tarde.
         </Text>
         <Button size="compact-sm" variant="light" color="red" onClick={() => void sessions.refetch()}>
           Reintentar

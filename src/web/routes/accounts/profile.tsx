@@ -1,8 +1,9 @@
 import { Alert, Anchor, Button, Card, Container, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { formatPhoneNumberIntl } from 'react-phone-number-input';
+import { EmailText } from '#web/components/email-text.tsx';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { useConfirmSubscription } from '#web/features/payments/payments.api.ts';
 import { useProfile } from '#web/features/accounts/accounts.api.ts';
@@ -13,7 +14,7 @@ import { paths } from '#web/paths.ts';
 
 const profileLoadFailed = 'No se pudo recuperar usuario';
 
-function Row({ label, value }: { label: string; value: string }) {
+function Row({ label, value }: { label: string; value: ReactNode }) {
   return (
     <Group gap={6} wrap="nowrap" align="baseline">
       <Text fw={600} size="sm" miw={110}>
@@ -104,7 +105,7 @@ export function ProfilePage() {
                 </Button>
               </Group>
               <Row label="Nombre" value={personal.name} />
-              <Row label="Correo" value={personal.email} />
+              <Row label="Correo" value={<EmailText email={personal.email} />} />
               <Row label="Teléfono" value={formatPhoneNumberIntl(personal.phoneNumber) || personal.phoneNumber} />
               <Row label="País" value={personal.country} />
               <Row label="Ciudad" value={personal.city} />

@@ -46,7 +46,7 @@ export function AdminLayout() {
               aria-controls="menu-administracion"
             />
             <Text fw={700} size="sm" visibleFrom="xs">
-              Bienvenid@ Administrador
+              Te damos la bienvenida, Administrador
             </Text>
           </Group>
           <Group gap="xs" wrap="nowrap">
@@ -61,7 +61,7 @@ export function AdminLayout() {
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Administración" id="menu-administracion" inert={navHidden}>
         <Text fw={700} size="sm" hiddenFrom="xs" px="sm" py="xs">
-          Bienvenid@ Administrador
+          Te damos la bienvenida, Administrador
         </Text>
         <AppShell.Section grow component={ScrollArea}>
           {adminNavLinks.map((link) => (

@@ -16,12 +16,13 @@ import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import type { MediaPlayerInstance } from '@vidstack/react';
 import { lazy, Suspense, useRef, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
 import type { ProcedureDetail } from '#shared/catalog/catalog.schemas.ts';
 import { secondDeviceMessage, useHereLabel } from '#shared/viewing/viewing.rules.ts';
 import { useCurrentUser } from '#web/features/accounts/current-user.api.ts';
 import { procedureQuery, useGuideClick } from '#web/features/catalog/catalog.api.ts';
 import { LockIcon } from '#web/features/catalog/components/lock-icon.tsx';
+import type { ProcedureBackLink } from '#web/features/catalog/components/procedure-card.tsx';
 import {
   ProcedurePlayer,
   ReplacedNotice,
@@ -69,9 +70,15 @@ export function ProcedurePage() {
 function ProcedureView({ procedure }: { procedure: ProcedureDetail }) {
   const { user } = useCurrentUser();
   const viewing = useViewingSession(procedure.needsViewingToken);
+  const backTo = (useLocation().state as { backTo?: ProcedureBackLink } | null)?.backTo;
 
   return (
     <Container size="xl" py={{ base: 'lg', md: 40 }}>
+      {backTo && (
+        <Anchor component={Link} to={backTo.to} size="sm" display="inline-block" mb="xs">
+          ← Volver a {backTo.label}
+        </Anchor>
+      )}
       <Group justify="space-between" align="flex-start" wrap="nowrap" mb="xs">
         <Title order={1}>{procedure.name}</Title>
         {user && (
@@ -160,7 +167,7 @@ function VideoArea({
   if (viewing.status === 'failed') {
     return (
       <Alert color="red" role="alert">
-        No se pudo cargar el video, intente más tarde.
+        No se pudo cargar el video, intenta más tarde.
         <Button variant="subtle" onClick={viewing.reclaim} ml="sm" size="compact-sm">
           Reintentar
         </Button>

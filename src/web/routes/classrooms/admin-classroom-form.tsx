@@ -49,6 +49,7 @@ import {
 import { ImportMembersModal } from '#web/features/classrooms/components/import-members-modal.tsx';
 import { SelectableTable } from '#web/features/classrooms/components/selectable-table.tsx';
 import { paths } from '#web/paths.ts';
+import { EmailText } from '#web/components/email-text.tsx';
 
 const emptyClassroom: ClassroomInput = {
   title: '',
@@ -382,7 +383,7 @@ function UniversityMembers(props: {
               searchText={(user) => `${user.email}\n${user.name}`}
               columns={[
                 { accessor: 'name', title: 'Nombre' },
-                { accessor: 'email', title: 'Correo' },
+                { accessor: 'email', title: 'Correo', render: (row) => <EmailText email={row.email} /> },
               ]}
             />
           )}

@@ -124,7 +124,7 @@ export function AdminClassroomsPage() {
                 <Button
                   size="compact-sm"
                   variant={row.isActive ? 'outline' : 'filled'}
-                  color={row.isActive ? 'red' : undefined}
+                  color={row.isActive ? 'red.9' : undefined}
                   loading={toggling === row.id}
                   onClick={() => askToggle(row)}
                   aria-label={`${row.isActive ? 'Desactivar' : 'Activar'} ${row.title}`}

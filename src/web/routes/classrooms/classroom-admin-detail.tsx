@@ -1,4 +1,5 @@
 import { Alert, Button, Container, Group, Stack, Text, Title } from '@mantine/core';
+import { countOf } from '#shared/text.ts';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { Navigate, useParams } from 'react-router';
@@ -16,6 +17,7 @@ import { ImportMembersModal } from '#web/features/classrooms/components/import-m
 import { SelectableTable } from '#web/features/classrooms/components/selectable-table.tsx';
 import { longSpanishDate } from '#web/features/classrooms/format.ts';
 import { paths } from '#web/paths.ts';
+import { EmailText } from '#web/components/email-text.tsx';
 
 /** /administrar-aula/aula/{id}: the aula administrator edits this aula's users list, and nothing else. */
 export function ClassroomAdminDetailPage() {
@@ -55,7 +57,7 @@ export function ClassroomAdminDetailPage() {
     const result = await addUsers.mutateAsync(users.map((user) => user.id));
     notifications.show({
       color: 'green',
-      message: result.added === 1 ? 'Se agregó 1 usuario al aula.' : `Se agregaron ${result.added} usuarios al aula.`,
+      message: `${result.added === 1 ? 'Se agregó' : 'Se agregaron'} ${countOf(result.added, 'usuario', 'usuarios')} al aula.`,
     });
   }
 
@@ -90,7 +92,7 @@ export function ClassroomAdminDetailPage() {
           searchText={(user) => `${user.email}\n${user.name}`}
           columns={[
             { accessor: 'name', title: 'Nombre' },
-            { accessor: 'email', title: 'Correo' },
+            { accessor: 'email', title: 'Correo', render: (row) => <EmailText email={row.email} /> },
           ]}
         />
         <Group justify="flex-end">

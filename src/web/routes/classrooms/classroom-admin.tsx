@@ -1,4 +1,5 @@
 import { Alert, Button, Card, Container, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { countOf } from '#shared/text.ts';
 import { Link } from 'react-router';
 import { useManagedClassrooms } from '#web/features/classrooms/classrooms.api.ts';
 import { longSpanishDate } from '#web/features/classrooms/format.ts';
@@ -28,7 +29,7 @@ export function ClassroomAdminPage() {
                   <Text size="sm" c="dimmed">
                     {classroom.organizationTitle} · Disponible hasta el {longSpanishDate(classroom.expiresAt)}
                   </Text>
-                  <Text size="sm">{classroom.userCount === 1 ? '1 usuario' : `${classroom.userCount} usuarios`}</Text>
+                  <Text size="sm">{countOf(classroom.userCount, 'usuario', 'usuarios')}</Text>
                   <Group>
                     <Button
                       component={Link}

@@ -10,7 +10,7 @@ import { ProcedureCard } from '#web/features/catalog/components/procedure-card.t
 import { pageCount } from '#web/features/catalog/pagination.ts';
 import { useMyClassroom } from '#web/features/classrooms/classrooms.api.ts';
 import { longSpanishDate } from '#web/features/classrooms/format.ts';
-import { paths } from '#web/paths.ts';
+import { href, paths } from '#web/paths.ts';
 
 /** /mis-aulas/aula/{id}: the aula's videos as catalogue cards and its preview PDF; without access, back to /mis-aulas. */
 
@@ -67,6 +67,7 @@ export function MyClassroomPage() {
                   headingLevel={3}
                   eager={index < 3}
                   sizes={lgGridCardSizes}
+                  backTo={{ to: href.myClassroom(aula.id), label: aula.title }}
                 />
               ))}
             </SimpleGrid>

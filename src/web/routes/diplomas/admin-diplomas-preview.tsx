@@ -103,7 +103,7 @@ export function AdminDiplomaPreviewPage() {
       </Paper>
       <Alert variant="light" color="blue" title="Regla de bloqueo">
         {diploma.kind === 'External'
-          ? 'Diplomado External: cada elemento se habilita solo cuando el anterior está completado. La vista previa usa tu propio avance.'
+          ? 'Diplomado externo: cada elemento se habilita solo cuando el anterior está completado. La vista previa usa tu propio avance.'
           : 'Diplomado CxVet: todos los elementos activos están habilitados; los exámenes se aprueban con 80% o más.'}
       </Alert>
       {diploma.items.length === 0 ? <Text c="dimmed">Este diplomado aún no tiene videos.</Text> : null}

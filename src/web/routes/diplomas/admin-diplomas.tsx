@@ -129,7 +129,7 @@ export function AdminDiplomasPage() {
             accessor: 'kind',
             title: 'Tipo',
             sortable: true,
-            render: (diploma) => (diploma.kind === 'External' ? 'External' : 'CxVet'),
+            render: (diploma) => (diploma.kind === 'External' ? 'Externo' : 'CxVet'),
           },
           {
             accessor: 'edit',

@@ -1,4 +1,5 @@
 import { Anchor, Badge, Button, Container, Group, Modal, Paper, Stack, Text, Title, Typography } from '@mantine/core';
+import { countOf } from '#shared/text.ts';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { PageLoader } from '#web/components/page-loader.tsx';
@@ -32,7 +33,7 @@ export function DiplomaAdminDetailPage() {
           </Typography>
         </Paper>
         <Group justify="space-between" wrap="wrap">
-          <Text>{diploma.data.userCount} usuarios inscritos</Text>
+          <Text>{countOf(diploma.data.userCount, 'usuario inscrito', 'usuarios inscritos')}</Text>
           <Button onClick={() => setManaging(true)}>Administrar Usuarios</Button>
         </Group>
       </Stack>

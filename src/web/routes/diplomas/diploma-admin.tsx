@@ -1,4 +1,5 @@
 import { Badge, Button, Card, Container, Group, Image, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { countOf } from '#shared/text.ts';
 import dayjs from 'dayjs';
 import { Link } from 'react-router';
 import { PageLoader } from '#web/components/page-loader.tsx';
@@ -37,7 +38,8 @@ export function DiplomaAdminPage() {
                     <Badge variant="light">{diploma.kind}</Badge>
                   </Group>
                   <Text size="sm" c="dimmed">
-                    {diploma.userCount} usuarios · creado el {dayjs(diploma.createdAt).format('DD/MM/YYYY')}
+                    {countOf(diploma.userCount, 'usuario', 'usuarios')} · creado el{' '}
+                    {dayjs(diploma.createdAt).format('DD/MM/YYYY')}
                   </Text>
                   <Button
                     component={Link}

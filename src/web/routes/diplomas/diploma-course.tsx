@@ -15,6 +15,7 @@ import {
 } from '@mantine/core';
 import { useState } from 'react';
 import { Link, Navigate, useMatch, useParams } from 'react-router';
+import type { CourseItem } from '#shared/diplomas/diplomas.schemas.ts';
 import { formatProgress } from '#shared/diplomas/diplomas.rules.ts';
 import { ApiError } from '#web/lib/api-client.ts';
 import { useCourse } from '#web/features/diplomas/member/diplomas.api.ts';
@@ -30,6 +31,12 @@ const examBadge = {
   passed: { label: 'Aprobado', color: 'green' },
   failed: { label: 'No aprobado', color: 'red' },
 } as const;
+
+/** '2. Examen: Repaso', or '2. Examen final' when the title already says it is an exam. */
+function itemHeading(index: number, item: CourseItem): string {
+  const prefix = item.type === 'exam' && !/^examen\b/i.test(item.title.trim()) ? 'Examen: ' : '';
+  return `${index + 1}. ${prefix}${item.title}`;
+}
 
 /** /mis-diplomados/diplomado/:id (External) and /mis-diplomados/diplomado-CxVet/:id: the course. */
 export function DiplomaCoursePage() {
@@ -95,14 +102,11 @@ export function DiplomaCoursePage() {
         <Accordion variant="separated" chevronPosition="right">
           {data.items.map((item, index) => (
             <Accordion.Item key={item.id} value={item.id}>
-              <Accordion.Control
-                disabled={!item.enabled}
-                aria-label={`${index + 1}. ${item.type === 'exam' ? 'Examen: ' : ''}${item.title}${item.enabled ? '' : ' (bloqueado)'}`}
-              >
-                <Group justify="space-between" wrap="nowrap" gap="xs">
-                  <Text fw={600} size="sm">
-                    {index + 1}. {item.type === 'exam' ? 'Examen: ' : ''}
-                    {item.title}
+              {/* the name is the visible text, status included, so what is said matches what is seen */}
+              <Accordion.Control disabled={!item.enabled}>
+                <Group justify="space-between" gap="xs">
+                  <Text fw={600} size="sm" style={{ flex: '1 1 12rem' }}>
+                    {itemHeading(index, item)}
                   </Text>
                   {!item.enabled ? (
                     <Badge color="gray" variant="light">

@@ -69,8 +69,9 @@ export function DiplomaFinalizePage() {
           <Button onClick={() => void navigate(href.diplomaPreview(id))}>Volver</Button>
         </Stack>
       </Modal>
+      {/* the page's heading and tab title follow the state the modals show */}
       <Title order={1} size="h3">
-        {messages.purchaseProcessing}
+        {enrolled ? 'Compra exitosa' : failed || noOrder ? messages.purchaseErrorTitle : messages.purchaseProcessing}
       </Title>
     </Container>
   );

@@ -13,6 +13,7 @@ import {
   Title,
   Typography,
 } from '@mantine/core';
+import { countOf } from '#shared/text.ts';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useRef } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
@@ -76,8 +77,8 @@ export function DiplomaPreviewPage() {
         )}
         <Group gap="xs">
           <Badge variant="light">{diploma.isExternal ? diploma.organizationName || 'Externo' : 'CxVet'}</Badge>
-          <Badge variant="outline">{diploma.videoCount} videos</Badge>
-          <Badge variant="outline">{diploma.examCount} exámenes</Badge>
+          <Badge variant="outline">{countOf(diploma.videoCount, 'video', 'videos')}</Badge>
+          <Badge variant="outline">{countOf(diploma.examCount, 'examen', 'exámenes')}</Badge>
         </Group>
         <Title order={1}>{diploma.title}</Title>
         <Typography>

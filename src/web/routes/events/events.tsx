@@ -35,7 +35,7 @@ export function EventsPage() {
         </Stack>
       ) : events.isError ? (
         <Alert color="red" role="alert">
-          No se pudo cargar la agenda de eventos, intente más tarde.
+          No se pudo cargar la agenda de eventos, intenta más tarde.
         </Alert>
       ) : events.data.events.length === 0 ? (
         <Text size="lg">{messages.noUpcomingEvents}</Text>

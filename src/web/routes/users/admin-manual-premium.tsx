@@ -9,6 +9,7 @@ import { spanishDate } from '#web/features/users/format.ts';
 import { AdminDataTable } from '#web/features/admin/components/admin-data-table.tsx';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { paths } from '#web/paths.ts';
+import { EmailText } from '#web/components/email-text.tsx';
 
 export function AdminManualPremiumPage() {
   const users = useManualPremiumUsers();
@@ -31,7 +32,7 @@ export function AdminManualPremiumPage() {
         sortValue={(row, column) => String(row[column as keyof ManualPremiumRow] ?? '')}
         columns={[
           { accessor: 'name', title: 'Nombre', sortable: true, render: (row) => row.name || '-' },
-          { accessor: 'email', title: 'Correo', sortable: true },
+          { accessor: 'email', title: 'Correo', sortable: true, render: (row) => <EmailText email={row.email} /> },
           { accessor: 'plan', title: 'Tipo', sortable: true },
           {
             accessor: 'paymentDay',

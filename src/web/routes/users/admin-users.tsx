@@ -9,6 +9,7 @@ import { membershipLabel, phoneLabel, spanishDate } from '#web/features/users/fo
 import { AdminDataTable, useServerTable } from '#web/features/admin/components/admin-data-table.tsx';
 import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
 import { href, paths } from '#web/paths.ts';
+import { EmailText } from '#web/components/email-text.tsx';
 
 export function AdminUsersPage() {
   const table = useServerTable<AdminUsersQuery['sort']>({ column: 'createdAt', direction: 'desc' });
@@ -68,7 +69,7 @@ export function AdminUsersPage() {
             sortable: true,
             render: (row) => row.name || row.email,
           },
-          { accessor: 'email', title: 'Correo', sortable: true },
+          { accessor: 'email', title: 'Correo', sortable: true, render: (row) => <EmailText email={row.email} /> },
           {
             accessor: 'phoneNumber',
             title: 'Teléfono',

@@ -23,10 +23,12 @@ const namedLoginErrors: ReadonlySet<ErrorCode> = new Set([
 type Props = {
   /** Shown above the fields, e.g. why a re-login is needed. */
   message?: string;
+  /** The tab title while this form is the page (a re-login step names the page it guards). */
+  pageTitle?: string;
   onSuccess?: (user: CurrentUser | null) => void;
 };
 
-export function LoginForm({ message, onSuccess }: Props) {
+export function LoginForm({ message, pageTitle, onSuccess }: Props) {
   const login = useLogin();
   const { showError } = useErrorModal();
   const {
@@ -54,7 +56,7 @@ export function LoginForm({ message, onSuccess }: Props) {
   return (
     <form onSubmit={onSubmit} noValidate aria-labelledby="login-title">
       <Stack gap="md">
-        <Title id="login-title" order={1} size="h2">
+        <Title id="login-title" order={1} size="h2" data-page-title={pageTitle}>
           Iniciar sesión
         </Title>
         {message && <Alert color="blue">{message}</Alert>}

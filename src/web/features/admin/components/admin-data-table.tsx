@@ -117,7 +117,9 @@ function Table<T>(props: CommonProps<T> & { records: T[]; sort: SortState; onSor
 function SearchBox({ value, onChange }: { value: string; onChange: (value: string) => void }) {
   return (
     <Group justify="space-between" align="end" gap="sm">
-      <Text size="sm">Mostrar {adminPageSize} registros</Text>
+      <Text size="sm" c="dimmed">
+        {adminPageSize} registros por página
+      </Text>
       <TextInput
         label="Buscar"
         type="search"

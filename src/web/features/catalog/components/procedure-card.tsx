@@ -21,7 +21,12 @@ type Props = {
   footer?: ReactNode;
   /** The picture's width in the page's grid, per breakpoint (cardSizes): the catalogue's by default. */
   sizes?: string;
+  /** The page the card was opened from, offered as the way back on the procedure page (an aula). */
+  backTo?: ProcedureBackLink;
 };
+
+/** Router state of a procedure opened from another page: '← {label}' leads back to it. */
+export type ProcedureBackLink = { to: string; label: string };
 
 /** A catalogue card: preview, name, species, tags, a clamped description, the premium lock and a member's marks. */
 export function ProcedureCard(props: Props) {
@@ -83,7 +88,11 @@ export function ProcedureCard(props: Props) {
         )}
       </Card.Section>
       <Title order={headingLevel} size="h4" mt="md" lh={1.3}>
-        <Link to={href.procedure(procedure.id)} className={classes.title}>
+        <Link
+          to={href.procedure(procedure.id)}
+          state={props.backTo ? { backTo: props.backTo } : undefined}
+          className={classes.title}
+        >
           {procedure.name}
         </Link>
       </Title>

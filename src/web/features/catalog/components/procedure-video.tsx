@@ -26,7 +26,13 @@ import classes from './procedure-player.module.css';
 const spanish: Partial<DefaultLayoutTranslations> = {
   Announcements: 'Anuncios',
   Accessibility: 'Accesibilidad',
+  AirPlay: 'AirPlay',
   Audio: 'Audio',
+  Connected: 'Conectado',
+  Connecting: 'Conectando',
+  Disconnected: 'Desconectado',
+  'Google Cast': 'Google Cast',
+  PiP: 'Imagen en imagen',
   Auto: 'Automático',
   Captions: 'Subtítulos',
   Chapters: 'Secciones',
@@ -53,7 +59,8 @@ const spanish: Partial<DefaultLayoutTranslations> = {
   Reset: 'Restablecer',
   'Seek Backward': 'Retroceder',
   'Seek Forward': 'Adelantar',
-  Seek: 'Buscar',
+  // the slider's position in the video, not a search
+  Seek: 'Posición del video',
   Settings: 'Configuración',
   Speed: 'Velocidad',
   Unmute: 'Activar sonido',

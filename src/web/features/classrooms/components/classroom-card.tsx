@@ -1,4 +1,5 @@
 import { Badge, Button, Card, Group, Image, Stack, Text, Title } from '@mantine/core';
+import { countOf } from '#shared/text.ts';
 import { Link } from 'react-router';
 import type { MyClassroom } from '#shared/classrooms/classrooms.schemas.ts';
 import { lgGridCardSizes, pictureSrcSet } from '#shared/media/picture-variants.ts';
@@ -8,7 +9,7 @@ import { longSpanishDate } from '../format.ts';
 /** A card of My Aulas: preview, title, organization, expiry and the way in. */
 export function ClassroomCard({ classroom }: { classroom: MyClassroom }) {
   return (
-    <Card withBorder radius="md" padding="md" component="article">
+    <Card withBorder radius="md" padding="md" component="article" h="100%">
       <Card.Section>
         {classroom.previewImageUrl ? (
           <Image
@@ -22,7 +23,7 @@ export function ClassroomCard({ classroom }: { classroom: MyClassroom }) {
           />
         ) : null}
       </Card.Section>
-      <Stack gap={6} mt="md">
+      <Stack gap={6} mt="md" style={{ flex: 1 }}>
         <Title order={2} size="h4" lh={1.3}>
           {classroom.title}
         </Title>
@@ -31,7 +32,7 @@ export function ClassroomCard({ classroom }: { classroom: MyClassroom }) {
             {classroom.organizationTitle}
           </Badge>
           <Badge variant="light" color="gray" c="dark.7" tt="none">
-            {classroom.videoCount === 1 ? '1 video' : `${classroom.videoCount} videos`}
+            {countOf(classroom.videoCount, 'video', 'videos')}
           </Badge>
         </Group>
         <Text size="sm" c="dimmed">
@@ -42,7 +43,13 @@ export function ClassroomCard({ classroom }: { classroom: MyClassroom }) {
             {classroom.description}
           </Text>
         ) : null}
-        <Button component={Link} to={href.myClassroom(classroom.id)} mt="xs" aria-label={`Entrar a ${classroom.title}`}>
+        {/* at the foot of every card, so the buttons of a row line up */}
+        <Button
+          component={Link}
+          to={href.myClassroom(classroom.id)}
+          mt="auto"
+          aria-label={`Entrar a ${classroom.title}`}
+        >
           Entrar
         </Button>
       </Stack>

@@ -12,6 +12,7 @@ import {
   Text,
   Textarea,
 } from '@mantine/core';
+import { countOf } from '#shared/text.ts';
 import { useState } from 'react';
 import type {
   ClassroomMember,
@@ -20,7 +21,9 @@ import type {
   ImportStatus,
   ManagedImportPreview,
 } from '#shared/classrooms/classrooms.schemas.ts';
+import { EmailText } from '#web/components/email-text.tsx';
 import { useErrorModal } from '#web/components/error-modal.tsx';
+import stacked from '#web/components/stacked-table.module.css';
 
 type Props = {
   opened: boolean;
@@ -155,7 +158,7 @@ export function ImportMembersModal({ opened, onClose, preview, onAdd, addLabel }
       ) : (
         <Stack>
           <Alert color={result.matched.length > 0 ? 'green' : 'yellow'} role="status">
-            {result.matched.length === 1 ? 'Se agregará 1 usuario' : `Se agregarán ${result.matched.length} usuarios`}
+            {`${result.matched.length === 1 ? 'Se agregará' : 'Se agregarán'} ${countOf(result.matched.length, 'usuario', 'usuarios')}`}
             {skipped > 0
               ? `; ${skipped} ${skipped === 1 ? 'línea no se agregará' : 'líneas no se agregarán'} (ver motivo).`
               : '.'}
@@ -165,8 +168,13 @@ export function ImportMembersModal({ opened, onClose, preview, onAdd, addLabel }
             checked={onlyProblems}
             onChange={(event) => setOnlyProblems(event.currentTarget.checked)}
           />
-          <ScrollArea.Autosize mah={360} type="auto">
-            <Table striped withTableBorder aria-label="Resultado de la importación">
+          <ScrollArea.Autosize
+            mah={360}
+            type="auto"
+            // a keyboard reaches every line of a long list
+            viewportProps={{ tabIndex: 0, 'aria-label': 'Líneas revisadas' }}
+          >
+            <Table striped withTableBorder aria-label="Resultado de la importación" className={stacked.table}>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Línea</Table.Th>
@@ -177,10 +185,16 @@ export function ImportMembersModal({ opened, onClose, preview, onAdd, addLabel }
               <Table.Tbody>
                 {lines.slice(0, 2000).map((line) => (
                   <Table.Tr key={line.line}>
-                    <Table.Td>{line.line}</Table.Td>
-                    <Table.Td style={{ overflowWrap: 'anywhere' }}>{line.text || '—'}</Table.Td>
-                    <Table.Td>
-                      <Badge color={statusColor[line.status]} variant="light" style={{ textTransform: 'none' }}>
+                    <Table.Td data-label="Línea">{line.line}</Table.Td>
+                    <Table.Td data-label="Contenido">
+                      {line.text.includes('@') ? (
+                        <EmailText email={line.text} />
+                      ) : (
+                        <span style={{ overflowWrap: 'anywhere' }}>{line.text || '—'}</span>
+                      )}
+                    </Table.Td>
+                    <Table.Td data-label="Resultado">
+                      <Badge color={statusColor[line.status]} variant="light" tt="none">
                         {line.reason}
                       </Badge>
                     </Table.Td>
@@ -194,7 +208,7 @@ export function ImportMembersModal({ opened, onClose, preview, onAdd, addLabel }
               Volver
             </Button>
             <Button onClick={add} disabled={result.matched.length === 0} loading={adding}>
-              {`Agregar ${result.matched.length} ${result.matched.length === 1 ? 'usuario' : 'usuarios'} ${addLabel}`}
+              {`Agregar ${countOf(result.matched.length, 'usuario', 'usuarios')} ${addLabel}`}
             </Button>
           </Group>
         </Stack>

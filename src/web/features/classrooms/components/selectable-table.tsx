@@ -2,7 +2,7 @@ import 'mantine-datatable/styles.css';
 import { Checkbox, Group, Stack, Text, TextInput } from '@mantine/core';
 import { DataTable, type DataTableColumn } from 'mantine-datatable';
 import { useMemo, useState } from 'react';
-import { foldForSearch } from '#shared/text.ts';
+import { countOf, foldForSearch } from '#shared/text.ts';
 import { messages } from '#shared/messages.ts';
 
 type Props<T extends { id: string }> = {
@@ -57,7 +57,7 @@ export function SelectableTable<T extends { id: string }>(props: Props<T>) {
             onChange={(event) => setOnlySelected(event.currentTarget.checked)}
           />
           <Text size="sm" aria-live="polite">
-            {selected.size} seleccionados
+            {countOf(selected.size, 'seleccionado', 'seleccionados')}
           </Text>
         </Group>
       </Group>

@@ -81,9 +81,13 @@ export function useCompleteVideo(id: string) {
 }
 
 export function useSaveAnswer(id: string, examId: string) {
+  const queryClient = useQueryClient();
+  const refresh = useRefreshCourse(id);
   return useMutation({
     mutationFn: (input: { questionId: string; answer: number }) =>
       api.put(`/api/diplomas/${encodeURIComponent(id)}/exams/${encodeURIComponent(examId)}/answers`, input),
+    // a saved answer moves the exam from 'Sin iniciar' to 'En progreso', in the panel and on the course's badge
+    onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: keys.exam(id, examId) }), refresh()]),
   });
 }
 

@@ -1,4 +1,5 @@
 import { ActionIcon, Alert, Button, Group, Modal, Stack, Switch, Table, Text } from '@mantine/core';
+import { countOf } from '#shared/text.ts';
 import { useState } from 'react';
 import type { AdminExam } from '#shared/diplomas/diplomas.admin.schemas.ts';
 import { errorMessages } from '#shared/error-messages.ts';
@@ -58,7 +59,7 @@ export function DiplomaExamsTab({ diplomaId }: { diplomaId: string }) {
                   <Table.Td>
                     <Text size="sm">{exam.title}</Text>
                     <Text size="xs" c="dimmed">
-                      {exam.questions.length} preguntas
+                      {countOf(exam.questions.length, 'pregunta', 'preguntas')}
                     </Text>
                   </Table.Td>
                   <Table.Td>

@@ -141,7 +141,7 @@ export function DiplomaGeneralForm({ id, diploma }: { id: string; diploma?: Admi
                       aria-labelledby="diploma-kind-label"
                       data={[
                         { value: 'CxVet', label: 'CxVet' },
-                        { value: 'External', label: 'External' },
+                        { value: 'External', label: 'Externo' },
                       ]}
                       value={field.value}
                       onChange={(value) => {
@@ -159,7 +159,7 @@ export function DiplomaGeneralForm({ id, diploma }: { id: string; diploma?: Admi
                 render={({ field }) => (
                   <Select
                     label="Organización"
-                    placeholder={kind === 'External' ? 'Selecciona una organización' : 'Solo para diplomados External'}
+                    placeholder={kind === 'External' ? 'Selecciona una organización' : 'Solo para diplomados externos'}
                     required={kind === 'External'}
                     disabled={kind !== 'External'}
                     searchable

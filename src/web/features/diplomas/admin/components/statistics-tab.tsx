@@ -1,8 +1,10 @@
 import '@mantine/charts/styles.css';
+import { countOf } from '#shared/text.ts';
 import { BarChart, DonutChart } from '@mantine/charts';
 import { Badge, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { chartPalette, type DiplomaStatistics, type ProgressStatus } from '#shared/diplomas/diplomas.admin.schemas.ts';
 import { messages } from '#shared/messages.ts';
+import { EmailText } from '#web/components/email-text.tsx';
 import { PageLoader } from '#web/components/page-loader.tsx';
 import { useDiplomaStatistics } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
 import { CertificatesPanel } from './certificates-panel.tsx';
@@ -151,7 +153,9 @@ export function DiplomaStatisticsTab({ diplomaId }: { diplomaId: string }) {
                   {users.map((user) => (
                     <Table.Tr key={user.id}>
                       <Table.Td>{user.name}</Table.Td>
-                      <Table.Td>{user.email}</Table.Td>
+                      <Table.Td>
+                        <EmailText email={user.email} />
+                      </Table.Td>
                       <Table.Td>
                         <Badge
                           variant="light"
@@ -185,7 +189,7 @@ export function DiplomaStatisticsTab({ diplomaId }: { diplomaId: string }) {
               withTooltip
               size={180}
               thickness={28}
-              chartLabel={`${users.length} alumnos`}
+              chartLabel={countOf(users.length, 'alumno', 'alumnos')}
               pieChartProps={{ accessibilityLayer: false }}
               pieProps={{ rootTabIndex: -1 }}
               aria-hidden

@@ -10,6 +10,7 @@ import {
   useDiplomaUsers,
   type UserListApi,
 } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
+import { EmailText } from '#web/components/email-text.tsx';
 
 /** Tab 3 and the 'Administrar Usuarios' modal: Premium and Admin users with a checkbox, and 'only assigned'. */
 export function DiplomaUsersTable({ scope, diplomaId }: { scope: UserListApi; diplomaId: string }) {
@@ -68,7 +69,7 @@ export function DiplomaUsersTable({ scope, diplomaId }: { scope: UserListApi; di
             ),
           },
           { accessor: 'name', title: 'Nombre', sortable: true },
-          { accessor: 'email', title: 'Correo', sortable: true },
+          { accessor: 'email', title: 'Correo', sortable: true, render: (row) => <EmailText email={row.email} /> },
           { accessor: 'type', title: 'Tipo', sortable: true },
           {
             accessor: 'beganAt',

@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Button, Group, Image, Modal, Select, Stack, Switch, Table, Text } from '@mantine/core';
+import { ActionIcon, Button, Group, Image, Modal, Select, Stack, Switch, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { AdminDiplomaVideo } from '#shared/diplomas/diplomas.admin.schemas.ts';
@@ -122,14 +122,16 @@ export function DiplomaVideosTab({ diplomaId }: { diplomaId: string }) {
                         Editar
                       </Button>
                     ) : (
-                      <Anchor
+                      // the same control as an own video's: a catalogue procedure is edited on its own page
+                      <Button
                         component={Link}
                         to={href.adminProcedure(video.procedureId ?? undefined)}
-                        size="sm"
+                        size="compact-sm"
+                        variant="light"
                         aria-label={`Editar procedimiento ${video.title}`}
                       >
                         Editar
-                      </Anchor>
+                      </Button>
                     )}
                   </Table.Td>
                   <Table.Td>

@@ -22,6 +22,11 @@ export function CertificateModal({
   );
 }
 
+/** 'el diplomado Cirugía…', or 'el Diplomado en…' when the title already names it a diploma. */
+function completedName(title: string): string {
+  return /^diplomado\b/i.test(title.trim()) ? `el ${title}` : `el diplomado ${title}`;
+}
+
 /** Downloading assigns the folio once; the PDF is rendered by the server. */
 export function CertificateActions({ course }: { course: Course }) {
   const download = useDownloadCertificate(course.id);
@@ -29,7 +34,7 @@ export function CertificateActions({ course }: { course: Course }) {
   const certificate = course.certificate;
   return (
     <Stack gap="sm">
-      <Text>Completaste el diplomado {course.title}. Descarga tu constancia.</Text>
+      <Text>Completaste {completedName(course.title)}. Descarga tu constancia.</Text>
       {certificate?.isRevoked ? (
         <Text c="red.8">Esta constancia fue revocada. Contacta a un administrador.</Text>
       ) : (

@@ -1,4 +1,5 @@
-import { Alert, Button, Group, Loader, Radio, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, List, Loader, Radio, Stack, Text } from '@mantine/core';
+import type { ExamView } from '#shared/diplomas/diplomas.schemas.ts';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useErrorModal } from '#web/components/error-modal.tsx';
@@ -10,6 +11,45 @@ const statusText = {
   passed: 'Aprobado',
   failed: 'No aprobado',
 } as const;
+
+type Question = ExamView['questions'][number];
+
+/** A completed exam's question: every answer in full contrast; the chosen and the correct ones said in words and icons. */
+function ReviewedQuestion({ number, question }: { number: number; question: Question }) {
+  return (
+    <Stack gap={6} component="fieldset" style={{ border: 0, padding: 0, margin: 0 }}>
+      <Text component="legend" fw={500} size="sm">
+        {number}. {question.question}
+      </Text>
+      <List spacing={4} listStyleType="none" size="sm">
+        {question.answers.map((answer, answerIndex) => {
+          const chosen = question.userAnswer === answerIndex;
+          const correct = question.correctAnswer === answerIndex;
+          const mark = correct ? '✓' : chosen ? '✗' : '○';
+          const note =
+            chosen && correct
+              ? 'tu respuesta, correcta'
+              : chosen
+                ? 'tu respuesta, incorrecta'
+                : correct
+                  ? 'respuesta correcta'
+                  : null;
+          return (
+            <List.Item key={answerIndex}>
+              <Text size="sm" fw={chosen ? 700 : 400}>
+                <Text span aria-hidden="true" fw={700} c={correct ? 'green.9' : chosen ? 'red.9' : 'dimmed'}>
+                  {mark}{' '}
+                </Text>
+                {answer}
+                {note && ` (${note})`}
+              </Text>
+            </List.Item>
+          );
+        })}
+      </List>
+    </Stack>
+  );
+}
 
 /** One exam: answers saved as they are chosen; the score alone after a failed attempt; the correct answers once passed. */
 export function ExamPanel({
@@ -72,33 +112,28 @@ export function ExamPanel({
           Se aprueba con {view.passThresholdPercent}% o más.
         </Text>
       )}
-      {view.questions.map((question, index) => (
-        <Radio.Group
-          key={question.id}
-          label={`${index + 1}. ${question.question}`}
-          value={
-            answerOf(question.id, question.userAnswer) >= 0 ? String(answerOf(question.id, question.userAnswer)) : null
-          }
-          onChange={(value) => choose(question.id, value)}
-          readOnly={view.completed}
-        >
-          <Stack gap={6} mt="xs">
-            {question.answers.map((answer, answerIndex) => {
-              const isCorrect = view.passed && question.correctAnswer === answerIndex;
-              const isWrongPick = view.passed && question.userAnswer === answerIndex && !isCorrect;
-              return (
-                <Radio
-                  key={answerIndex}
-                  value={String(answerIndex)}
-                  disabled={view.completed}
-                  label={`${answer}${isCorrect ? ' (respuesta correcta)' : ''}${isWrongPick ? ' (tu respuesta)' : ''}`}
-                  color={isCorrect ? 'green' : undefined}
-                />
-              );
-            })}
-          </Stack>
-        </Radio.Group>
-      ))}
+      {view.completed
+        ? view.questions.map((question, index) => (
+            <ReviewedQuestion key={question.id} number={index + 1} question={question} />
+          ))
+        : view.questions.map((question, index) => (
+            <Radio.Group
+              key={question.id}
+              label={`${index + 1}. ${question.question}`}
+              value={
+                answerOf(question.id, question.userAnswer) >= 0
+                  ? String(answerOf(question.id, question.userAnswer))
+                  : null
+              }
+              onChange={(value) => choose(question.id, value)}
+            >
+              <Stack gap={6} mt="xs">
+                {question.answers.map((answer, answerIndex) => (
+                  <Radio key={answerIndex} value={String(answerIndex)} label={answer} />
+                ))}
+              </Stack>
+            </Radio.Group>
+          ))}
       {!view.completed && (
         <Button onClick={send} disabled={!allAnswered} loading={submit.isPending} w={{ base: '100%', sm: 'auto' }}>
           Enviar respuestas
