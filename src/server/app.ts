@@ -459,6 +459,7 @@ export async function buildApp(deps: AppDeps) {
       uploads,
       privacy,
       consents,
+      mailing,
     },
   }) as FastifyInstance & {
     services: {
@@ -483,6 +484,7 @@ export async function buildApp(deps: AppDeps) {
       uploads: typeof uploads;
       privacy: typeof privacy;
       consents: typeof consents;
+      mailing: typeof mailing;
     };
   };
 }

@@ -94,6 +94,7 @@ export const errorMessages: Record<ErrorCode, { status: number; message: string;
       'No pudimos cancelar tu suscripción con el proveedor de pagos, así que no eliminamos nada. Intenta de nuevo en unos minutos o escríbenos desde la página de contacto.',
     title: 'No se eliminó la cuenta',
   },
+  UNSUBSCRIBE_LINK_INVALID: { status: 400, message: 'El enlace no es válido.' },
 };
 
 /** Shown for a login failure the catalogue does not name. */

@@ -38,6 +38,7 @@ export const errorCodes = [
   'DIPLOMA_EXAM_LOCKED',
   'DATA_EXPORT_EXPIRED',
   'ACCOUNT_DELETE_PROVIDER_REFUSED',
+  'UNSUBSCRIBE_LINK_INVALID',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];
