@@ -208,7 +208,7 @@ export async function buildApp(deps: AppDeps) {
     await videoJobs.stop();
   });
   const classrooms = createClassroomsService({ db });
-  const classroomMembers = createClassroomMembersService({ db });
+  const classroomMembers = createClassroomMembersService({ db, timeZone: config.timeZone });
   const analytics = createAnalyticsService({ db, secret: config.sessionSecret });
   const diplomas = createDiplomasService({ db, analytics, ladders: renditions });
   const viewing = createViewingService({ database });
@@ -392,6 +392,7 @@ export async function buildApp(deps: AppDeps) {
     registerOutboxRoutes(admin, { db });
     registerAdminUserRoutes(admin, {
       db,
+      timeZone: config.timeZone,
       users: createAdminUsersService({
         db,
         auth,

@@ -67,7 +67,21 @@ const envSchema = z.object({
   // HLS ladders of uploaded videos; ffprobe is looked for beside it
   FFMPEG_PATH: z.string().default('/usr/bin/ffmpeg'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // the clock of dates in spreadsheets and calendars (an IANA zone)
+  SITE_TIME_ZONE: z
+    .string()
+    .default('America/Mexico_City')
+    .refine(isTimeZone, 'una zona horaria IANA, como America/Mexico_City'),
 });
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export type Config = {
   port: number;
@@ -107,6 +121,8 @@ export type Config = {
   backup: { dir: string; schedule: 'off' | 'hourly' | 'daily' | 'weekly'; keep: number };
   /** ffmpeg for the HLS ladders (unset: /usr/bin/ffmpeg); missing, videos play as uploaded. */
   ffmpegPath?: string;
+  /** The IANA zone whose clock spreadsheet and calendar dates show (SITE_TIME_ZONE). */
+  timeZone: string;
 };
 
 /** Reads the environment once at start; a bad value stops the server with its name. */
@@ -188,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       keep: e.BACKUP_KEEP,
     },
     ffmpegPath: e.FFMPEG_PATH,
+    timeZone: e.SITE_TIME_ZONE,
   };
 }
 
