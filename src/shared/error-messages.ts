@@ -13,6 +13,7 @@ export const errorMessages: Record<ErrorCode, { status: number; message: string;
   RATE_LIMITED: { status: 429, message: 'Demasiados intentos, espera unos minutos e intenta de nuevo.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'El archivo es demasiado grande.' },
   RANGE_NOT_SATISFIABLE: { status: 416, message: 'Rango no válido.' },
+  PRECONDITION_FAILED: { status: 412, message: 'El archivo cambió: vuelve a cargar la página.' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'El servicio no está disponible, intente más tarde.' },
   INTERNAL: { status: 500, message: 'Ocurrió un error, intente más tarde' },
   LOGIN_USER_NOT_FOUND: { status: 404, message: 'Usuario no encontrado.' },
