@@ -209,7 +209,7 @@ export async function buildApp(deps: AppDeps) {
     await videoJobs.stop();
   });
   const classrooms = createClassroomsService({ db });
-  const classroomMembers = createClassroomMembersService({ db });
+  const classroomMembers = createClassroomMembersService({ db, timeZone: config.timeZone });
   const analytics = createAnalyticsService({ db, secret: config.sessionSecret });
   const viewing = createViewingService({ database });
   const watchedTime = createWatchedTimeService({ db });
@@ -403,6 +403,7 @@ export async function buildApp(deps: AppDeps) {
     registerOutboxRoutes(admin, { db });
     registerAdminUserRoutes(admin, {
       db,
+      timeZone: config.timeZone,
       users: createAdminUsersService({
         db,
         auth,
@@ -474,6 +475,7 @@ export async function buildApp(deps: AppDeps) {
       uploads,
       privacy,
       consents,
+      mailing,
     },
   }) as FastifyInstance & {
     startDraining(): void;
@@ -499,6 +501,7 @@ export async function buildApp(deps: AppDeps) {
       uploads: typeof uploads;
       privacy: typeof privacy;
       consents: typeof consents;
+      mailing: typeof mailing;
     };
   };
 }

@@ -75,7 +75,21 @@ const envSchema = z.object({
   // at shutdown, seconds during which /api/ready answers 503 while requests are still served (a load balancer notices)
   SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(300).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // the clock of dates in spreadsheets and calendars (an IANA zone)
+  SITE_TIME_ZONE: z
+    .string()
+    .default('America/Mexico_City')
+    .refine(isTimeZone, 'una zona horaria IANA, como America/Mexico_City'),
 });
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export type Config = {
   port: number;
@@ -124,6 +138,8 @@ export type Config = {
   ffmpegPath?: string;
   /** Shutdown drain: readiness answers 503 this long before the port closes (unset: 5 s on PostgreSQL, 0 on PGlite). */
   shutdownDrainMs?: number;
+  /** The IANA zone whose clock spreadsheet and calendar dates show (SITE_TIME_ZONE). */
+  timeZone: string;
 };
 
 /** PORT and HOST alone, read before anything touches DATA_DIR; undefined when invalid (loadConfig names the error). */
@@ -215,6 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     deletionLedgerPath: deletionLedgerPathFor(e, dataDir),
     shutdownDrainMs: shutdownDrainMsFor(e),
     ffmpegPath: e.FFMPEG_PATH,
+    timeZone: e.SITE_TIME_ZONE,
   };
 }
 

@@ -14,6 +14,7 @@ export const errorMessages: Record<ErrorCode, { status: number; message: string;
   PAYLOAD_TOO_LARGE: { status: 413, message: 'El archivo es demasiado grande.' },
   NESTING_TOO_DEEP: { status: 400, message: 'La solicitud tiene demasiados niveles anidados.' },
   RANGE_NOT_SATISFIABLE: { status: 416, message: 'Rango no válido.' },
+  PRECONDITION_FAILED: { status: 412, message: 'El archivo cambió: vuelve a cargar la página.' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'El servicio no está disponible, intenta más tarde.' },
   INTERNAL: { status: 500, message: 'Ocurrió un error, intenta más tarde' },
   LOGIN_USER_NOT_FOUND: { status: 404, message: 'Usuario no encontrado.' },
@@ -99,6 +100,7 @@ export const errorMessages: Record<ErrorCode, { status: number; message: string;
       'No pudimos cancelar tu suscripción con el proveedor de pagos, así que no eliminamos nada. Intenta de nuevo en unos minutos o escríbenos desde la página de contacto.',
     title: 'No se eliminó la cuenta',
   },
+  UNSUBSCRIBE_LINK_INVALID: { status: 400, message: 'El enlace no es válido.' },
 };
 
 /** Shown for a login failure the catalogue does not name. */

@@ -9,6 +9,7 @@ export const errorCodes = [
   'PAYLOAD_TOO_LARGE',
   'NESTING_TOO_DEEP',
   'RANGE_NOT_SATISFIABLE',
+  'PRECONDITION_FAILED',
   'SERVICE_UNAVAILABLE',
   'INTERNAL',
   'LOGIN_USER_NOT_FOUND',
@@ -40,6 +41,7 @@ export const errorCodes = [
   'VIDEO_NOT_WATCHED',
   'DATA_EXPORT_EXPIRED',
   'ACCOUNT_DELETE_PROVIDER_REFUSED',
+  'UNSUBSCRIBE_LINK_INVALID',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

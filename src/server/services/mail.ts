@@ -3,7 +3,20 @@ import type { Log } from '#server/services/log.ts';
 import type { Db } from '#server/db/client.ts';
 import { mailOutbox } from '#server/db/schema/index.ts';
 
-type MailMessage = { to: string; subject: string; html: string; text: string; headers?: Record<string, string> };
+type MailMessage = {
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+  /** One address the recipient's 'Reply' goes to (a visitor's, on contact mail). */
+  replyTo?: string;
+  headers?: Record<string, string>;
+};
+
+/** A single address with no line break or list separator: a visitor's value must not add recipients or headers. */
+export function isSingleAddress(address: string): boolean {
+  return /^[^\s,;<>"]+@[^\s,;<>"]+$/.test(address);
+}
 
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
@@ -18,6 +31,7 @@ export function createMailer(options: { db: Db; smtpUrl?: string; from: string; 
     const connect = async () => (await import('nodemailer')).default.createTransport(smtpUrl);
     return {
       async send(message) {
+        if (message.replyTo !== undefined && !isSingleAddress(message.replyTo)) throw new Error('invalid Reply-To');
         transport ??= connect();
         await (await transport).sendMail({ from, ...message });
         log.info({ subject: message.subject }, 'mail sent');

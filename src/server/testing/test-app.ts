@@ -35,6 +35,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     secureCookies: false,
     logLevel: 'silent',
     backup: { dir: '/nonexistent/backups', schedule: 'off', keep: 7 },
+    timeZone: 'America/Mexico_City',
     ...overrides,
   };
 }

@@ -224,9 +224,9 @@ describe('users report', () => {
         'Membresía',
         'Ciudad',
         'País',
-        'Fecha de registro',
+        'Fecha de registro (America/Mexico_City)',
         'Universidad de origen',
-        'Fecha de renovación',
+        'Fecha de renovación (America/Mexico_City)',
       ]);
       expect(rows.slice(1).map((row) => row[0])).toEqual([
         'Anual',
@@ -238,7 +238,10 @@ describe('users report', () => {
       expect(rows[2]![7]).toBe('UNAM');
       expect(rows[3]![2]).toBe('-');
       expect(rows[3]![8]).toBe('N/A');
-      expect(String(rows[2]![8])).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      // real date cells with a date format, which spreadsheet apps sort and filter as dates
+      expect(rows[2]![8]).toBeInstanceOf(Date);
+      expect(rows[2]![6]).toBeInstanceOf(Date);
+      expect(sheet.getRow(3).getCell(9).numFmt).toBe('dd/mm/yyyy');
       // XML's special characters and a leading space come back as written
       expect(rows[3]![4]).toBe(' Puebla & <Cholula>');
       const formulaCell = sheet.getRow(5).getCell(1);
@@ -260,6 +263,32 @@ describe('users report', () => {
       ).toEqual(rows);
       const [exported] = await fresh.db.select().from(reportExports);
       expect(exported).toMatchObject({ requestedBy: boss.user.id, rowCount: 4 });
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it("writes the dates on the site's clock: an evening sign-up in Mexico City is that day, not the next", async () => {
+    const fresh = await createTestApp();
+    try {
+      const boss = await signedInAs(fresh, { type: 'Admin' });
+      const evening = await createUser(fresh, { name: 'Tarde' });
+      await fresh.db
+        .update(users)
+        // 21:30 on 26 November in Mexico City (UTC-6)
+        .set({ createdAt: new Date('2026-11-27T03:30:00Z') })
+        .where(eq(users.id, evening.id));
+      const response = await fresh.app.inject({
+        url: '/api/admin/users/report.xlsx',
+        headers: { cookie: boss.cookie },
+      });
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(response.rawPayload as unknown as ArrayBuffer);
+      const row = workbook.getWorksheet('Usuarios')!.getRow(2);
+      expect(row.getCell(1).value).toBe('Tarde');
+      // a spreadsheet date has no zone: the reader shows the serial's day, which ExcelJS hands over as UTC midnight
+      expect(row.getCell(7).value).toEqual(new Date('2026-11-26T00:00:00Z'));
+      expect(row.getCell(7).numFmt).toBe('dd/mm/yyyy');
     } finally {
       await fresh.close();
     }

@@ -11,11 +11,15 @@ import type { Db } from '#server/db/client.ts';
 import { requireAdmin } from '#server/plugins/authorization.ts';
 import type { AdminUsersService } from './users.admin.service.ts';
 import { streamUsersReport } from './users-report.ts';
+import { sendXlsx } from '#server/services/xlsx.ts';
 
 const idParams = z.object({ id: z.string().min(1).max(100) });
 
 /** The console's users and the users report (spec 2); registered in the Admin scope. */
-export function registerAdminUserRoutes(app: FastifyInstance, deps: { db: Db; users: AdminUsersService }) {
+export function registerAdminUserRoutes(
+  app: FastifyInstance,
+  deps: { db: Db; users: AdminUsersService; timeZone: string },
+) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.get(
     '/api/admin/users',
@@ -24,12 +28,7 @@ export function registerAdminUserRoutes(app: FastifyInstance, deps: { db: Db; us
   );
   api.get('/api/admin/users/report.xlsx', async (request, reply) => {
     const actor = await requireAdmin(request);
-    const { fileName, stream } = streamUsersReport({ db: deps.db, requestedBy: actor.id });
-    reply
-      .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-      .header('content-disposition', `attachment; filename="${fileName}"`)
-      .header('cache-control', 'private, no-store');
-    return reply.send(stream);
+    return sendXlsx(reply, streamUsersReport({ db: deps.db, requestedBy: actor.id, timeZone: deps.timeZone }));
   });
   api.get(
     '/api/admin/users/:id',

@@ -17,7 +17,7 @@ import { okSchema } from '#shared/records.schemas.ts';
 import type { ClassroomAdminService } from './classroom-admin.service.ts';
 import type { ClassroomMembersService } from './classroom-members.service.ts';
 import { importBodyLimit } from './classrooms.admin.routes.ts';
-import { sendXlsx } from './send-xlsx.ts';
+import { sendXlsx } from '#server/services/xlsx.ts';
 
 const classroomAdminPathPrefix = '/api/classroom-admin';
 

@@ -14,13 +14,14 @@ import type {
   ImportPreview,
   ManagedImportPreview,
 } from '#shared/classrooms/classrooms.schemas.ts';
-import { isFormulaLike } from '#server/features/accounts/users-report.ts';
+import { createXlsxWriter } from '#server/services/xlsx.ts';
 
 /** Who may be on an aula's list: anyone with an account, only the organization's members for a Universidad. */
 export type Audience = { organizationType: OrganizationType; organizationId: string };
 
 const insertBatch = 5000;
 const maxImportLines = 20_000;
+const exportRowsPerWrite = 200;
 
 const member = (row: { id: string; name: string; email: string }): ClassroomMember => ({
   id: row.id,
@@ -157,7 +158,7 @@ const reasons = {
   refused: 'No se puede agregar: ninguna cuenta que pueda entrar a esta aula tiene este correo',
 } as const;
 
-export function createClassroomMembersService(deps: { db: Db }) {
+export function createClassroomMembersService(deps: { db: Db; timeZone: string }) {
   const { db } = deps;
 
   async function findUsers(ids: string[]) {
@@ -311,8 +312,8 @@ export function createClassroomMembersService(deps: { db: Db }) {
     await db.transaction(async (tx) => replaceUsers(tx as unknown as Db, classroomId, userIds));
   }
 
-  /** The aula's members (name, e-mail, last sign-in) as an xlsx file. */
-  async function exportXlsx(classroomId: string, title: string): Promise<{ fileName: string; data: Buffer }> {
+  /** The aula's members (name, e-mail, last sign-in) as an xlsx file, streamed through the shared writer. */
+  async function exportXlsx(classroomId: string, title: string): Promise<{ fileName: string; stream: Readable }> {
     const rows = await db
       .select({ name: users.name, email: users.email, lastSignIn: max(sessions.createdAt) })
       .from(classroomUsers)
@@ -321,30 +322,33 @@ export function createClassroomMembersService(deps: { db: Db }) {
       .where(and(eq(classroomUsers.classroomId, classroomId)))
       .groupBy(users.id, users.name, users.email)
       .orderBy(asc(users.email));
-    const workbook = new (await loadExcel()).Workbook();
-    const sheet = workbook.addWorksheet('Usuarios');
-    sheet.columns = [
-      { header: 'Nombre', key: 'name', width: 30 },
-      { header: 'Correo', key: 'email', width: 34 },
-      { header: 'Último inicio de sesión', key: 'lastSignIn', width: 24 },
-    ];
-    for (const row of rows) {
-      const added = sheet.addRow({
-        name: row.name,
-        email: row.email,
-        lastSignIn: row.lastSignIn ? new Date(row.lastSignIn).toISOString().slice(0, 16).replace('T', ' ') : '-',
-      });
-      added.eachCell((cell) => {
-        if (typeof cell.value === 'string' && isFormulaLike(cell.value)) cell.numFmt = '@';
-      });
-    }
-    const data = Buffer.from(await workbook.xlsx.writeBuffer());
+    const sheet = createXlsxWriter({
+      sheetName: 'Usuarios',
+      columns: [
+        { header: 'Nombre', width: 30 },
+        { header: 'Correo', width: 34 },
+        { header: `Último inicio de sesión (${deps.timeZone})`, width: 24, type: 'dateTime' },
+      ],
+      timeZone: deps.timeZone,
+      modified: new Date(),
+    });
+    const write = async () => {
+      for (let start = 0; start < rows.length && !sheet.closed; start += exportRowsPerWrite) {
+        await sheet.addRows(
+          rows
+            .slice(start, start + exportRowsPerWrite)
+            .map((row) => [row.name, row.email, row.lastSignIn ? new Date(row.lastSignIn) : '-']),
+        );
+      }
+      sheet.end();
+    };
+    write().catch((error: unknown) => sheet.fail(error as Error));
     const safeTitle =
       stripAccents(title)
         .replace(/[^A-Za-z0-9]+/g, '-')
         .replace(/^-|-$/g, '')
         .slice(0, 60) || 'aula';
-    return { fileName: `Usuarios-${safeTitle}.xlsx`, data };
+    return { fileName: `Usuarios-${safeTitle}.xlsx`, stream: sheet.stream };
   }
 
   return {

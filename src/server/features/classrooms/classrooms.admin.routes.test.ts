@@ -283,9 +283,12 @@ describe('bulk members on the Admin form', () => {
     const read = new ExcelJS.Workbook();
     await read.xlsx.load(file.rawPayload as unknown as ArrayBuffer);
     const rows = read.worksheets[0]!.getSheetValues().filter(Boolean) as unknown[][];
-    expect(rows[0]!.slice(1)).toEqual(['Nombre', 'Correo', 'Último inicio de sesión']);
+    expect(rows[0]!.slice(1)).toEqual(['Nombre', 'Correo', 'Último inicio de sesión (America/Mexico_City)']);
     expect(rows[1]!.slice(1, 3)).toEqual(['=HYPERLINK("x")', 'hoja@uni.example.com']);
-    expect(String(rows[1]![3])).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+    expect(read.worksheets[0]!.getRow(2).getCell(1).numFmt).toBe('@');
+    // a real date-and-time cell on the site's clock, not text
+    expect(rows[1]![3]).toBeInstanceOf(Date);
+    expect(read.worksheets[0]!.getRow(2).getCell(3).numFmt).toBe('dd/mm/yyyy hh:mm');
     expect(member.user.id).toBe(preview.matched[0]!.id);
   });
 

@@ -20,7 +20,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import type { AdminClassroomsService } from './classrooms.admin.service.ts';
 import type { ClassroomMembersService } from './classroom-members.service.ts';
-import { sendXlsx } from './send-xlsx.ts';
+import { sendXlsx } from '#server/services/xlsx.ts';
 
 export const importBodyLimit = 12 * 1024 * 1024;
 

@@ -1,7 +1,7 @@
 import type { Db } from '#server/db/client.ts';
 import { contactMessages } from '#server/db/schema/index.ts';
 import type { ContactInput } from '#shared/contact/contact.schemas.ts';
-import type { Mailer } from '#server/services/mail.ts';
+import { isSingleAddress, type Mailer } from '#server/services/mail.ts';
 import { escapeHtml, layoutMail } from '#server/services/mail-layout.ts';
 
 export function createContactService(deps: { db: Db; mailer: Mailer; contactEmail: string }) {
@@ -13,6 +13,8 @@ export function createContactService(deps: { db: Db; mailer: Mailer; contactEmai
     await deps.mailer.send({
       to: deps.contactEmail,
       subject,
+      // the operator's 'Reply' goes to the writer; the schema already refused anything but one address
+      ...(isSingleAddress(input.email) ? { replyTo: input.email } : {}),
       text: `Nombre: ${input.name}\nCorreo: ${input.email}\nAsunto: ${input.subject}\n\n${input.message}`,
       html: layoutMail(
         'Nuevo mensaje de contacto',

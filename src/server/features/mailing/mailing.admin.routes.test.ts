@@ -59,7 +59,11 @@ describe('bulk e-mail', () => {
       const url = new URL(link);
       const forged = await fresh.app.inject({ url: `${url.pathname}?u=${url.searchParams.get('u')}&t=forged` });
       expect(forged.statusCode).toBe(400);
-      const unsubscribed = await fresh.app.inject({ url: `${url.pathname}${url.search}` });
+      const unsubscribed = await fresh.app.inject({
+        method: 'POST',
+        url: `${url.pathname}${url.search}`,
+        headers: { accept: 'text/html' },
+      });
       expect(unsubscribed.statusCode).toBe(200);
       expect(unsubscribed.body).toContain('ya no recibirás correos promocionales');
       const [row] = await fresh.db.select().from(users).where(eq(users.id, yes.id));

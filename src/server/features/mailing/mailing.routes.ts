@@ -1,33 +1,58 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { errorMessages } from '#shared/error-messages.ts';
+import { escapeHtml } from '#server/services/mail-layout.ts';
 import type { MailingService } from './mailing.service.ts';
+
+const linkQuery = z.object({ u: z.string().max(100), t: z.string().max(100) });
+
+/** One-click bodies are a single short field ('List-Unsubscribe=One-Click'); anything longer is not one. */
+const oneClickBodyLimit = 4 * 1024;
+
+function sendPage(reply: FastifyReply, status: number, body: string) {
+  return reply
+    .status(status)
+    .type('text/html; charset=utf-8')
+    .send(
+      `<!doctype html><html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Correos promocionales · CxVet</title></head><body style="font-family:sans-serif;padding:24px;max-width:40rem"><h1>CxVet</h1>${body}<p><a href="/">Ir a CxVet</a></p></body></html>`,
+    );
+}
 
 /** The link in each promotional mail: public, the signed token identifies the member. */
 export function registerMailingPublicRoutes(app: FastifyInstance, deps: { mailing: MailingService }) {
-  const api = app.withTypeProvider<ZodTypeProvider>();
-  const query = z.object({ u: z.string().max(100), t: z.string().max(100) });
   void app.register(async (scope) => {
-    // RFC 8058 one-click: the mail client POSTs 'List-Unsubscribe=One-Click' to the link; the signed query decides
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, _body, done) =>
-      done(null, {}),
+    // RFC 8058 one-click: mail clients POST 'List-Unsubscribe=One-Click' urlencoded or as multipart/form-data;
+    // the signed query decides, so the body is read (bounded) and ignored
+    const ignoreBody = (_request: unknown, _body: unknown, done: (error: null, body: object) => void) => done(null, {});
+    scope.addContentTypeParser(
+      ['application/x-www-form-urlencoded', 'multipart/form-data'],
+      { parseAs: 'buffer', bodyLimit: oneClickBodyLimit },
+      ignoreBody,
     );
-    scope
-      .withTypeProvider<ZodTypeProvider>()
-      .post('/api/mailing/unsubscribe', { schema: { querystring: query } }, async (request, reply) => {
-        const done = await deps.mailing.unsubscribe(request.query.u, request.query.t);
-        return reply.status(done ? 200 : 400).send({ unsubscribed: done });
-      });
+    const api = scope.withTypeProvider<ZodTypeProvider>();
+
+    // a GET only asks: mail providers' link scanners fetch every URL in a mail, and must not unsubscribe anyone
+    api.get('/api/mailing/unsubscribe', { schema: { querystring: linkQuery } }, async (request, reply) => {
+      const { u, t } = request.query;
+      if (!deps.mailing.isUnsubscribeLink(u, t)) {
+        const invalid = errorMessages.UNSUBSCRIBE_LINK_INVALID;
+        return sendPage(reply, invalid.status, `<p>${invalid.message}</p>`);
+      }
+      const action = `/api/mailing/unsubscribe?u=${encodeURIComponent(u)}&t=${encodeURIComponent(t)}`;
+      return sendPage(
+        reply,
+        200,
+        `<p>¿Quieres dejar de recibir correos promocionales de CxVet?</p><form method="post" action="${escapeHtml(action)}"><button type="submit" style="font-size:1rem;padding:8px 16px">Dejar de recibir correos promocionales</button></form>`,
+      );
+    });
+
+    api.post('/api/mailing/unsubscribe', { schema: { querystring: linkQuery } }, async (request, reply) => {
+      await deps.mailing.unsubscribe(request.query.u, request.query.t);
+      // the page's own button asks for HTML; a mail client's one-click POST gets a plain JSON answer
+      if (request.headers.accept?.includes('text/html'))
+        return sendPage(reply, 200, '<p>Listo: ya no recibirás correos promocionales de CxVet.</p>');
+      return { unsubscribed: true };
+    });
   });
-  api.get(
-    '/api/mailing/unsubscribe',
-    { schema: { querystring: z.object({ u: z.string().max(100), t: z.string().max(100) }) } },
-    async (request, reply) => {
-      const done = await deps.mailing.unsubscribe(request.query.u, request.query.t);
-      reply.status(done ? 200 : 400).type('text/html; charset=utf-8');
-      return `<!doctype html><html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>CxVet</title></head><body style="font-family:sans-serif;padding:24px"><h1>CxVet</h1><p>${
-        done ? 'Listo: ya no recibirás correos promocionales de CxVet.' : 'El enlace no es válido.'
-      }</p><p><a href="/">Ir a CxVet</a></p></body></html>`;
-    },
-  );
 }

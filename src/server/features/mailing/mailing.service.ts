@@ -154,11 +154,16 @@ ${paragraphs}
     await db.update(bulkMails).set({ finishedAt: new Date() }).where(eq(bulkMails.id, bulkMailId));
   }
 
-  /** The link in every mail: turns promotional mail off for that member. */
-  async function unsubscribe(userId: string, token: string): Promise<boolean> {
+  /** Whether the link's token was signed by us for that member. */
+  function isUnsubscribeLink(userId: string, token: string): boolean {
     const expected = Buffer.from(unsubscribeToken(userId));
     const given = Buffer.from(token);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return false;
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  }
+
+  /** The link in every mail: turns promotional mail off for that member. */
+  async function unsubscribe(userId: string, token: string): Promise<void> {
+    if (!isUnsubscribeLink(userId, token)) throw new AppError('UNSUBSCRIBE_LINK_INVALID');
     await db.transaction(async (tx) => {
       const [before] = await tx
         .select({ promoMail: users.promoMail, newsMail: users.newsMail })
@@ -169,10 +174,9 @@ ${paragraphs}
       await tx.update(users).set({ promoMail: false }).where(eq(users.id, userId));
       await deps.consents?.record(userId, before, { ...before, promoMail: false }, 'enlace de baja', tx);
     });
-    return true;
   }
 
-  return { create, send, unsubscribe, unsubscribeUrl };
+  return { create, send, isUnsubscribeLink, unsubscribe, unsubscribeUrl };
 }
 
 export type MailingService = ReturnType<typeof createMailingService>;

@@ -32,6 +32,31 @@ function rangeStillValid(ifRange: string | undefined, etag: string, modifiedAt: 
   return modifiedAt !== undefined && !Number.isNaN(since) && Math.floor(modifiedAt.getTime() / 1000) * 1000 <= since;
 }
 
+/**
+ * If-Match, then If-Unmodified-Since (RFC 9110 §13.2.2): a client that holds another version must not get this one.
+ * If-Match compares strongly, so a weak tag never matches.
+ */
+function preconditionFailed(
+  headers: { 'if-match'?: string; 'if-unmodified-since'?: string },
+  etag: string,
+  modifiedAt: Date | undefined,
+): boolean {
+  const ifMatch = headers['if-match'];
+  if (ifMatch !== undefined) {
+    const tags = ifMatch.split(',').map((tag) => tag.trim());
+    return !tags.includes('*') && !tags.includes(etag);
+  }
+  const since = headers['if-unmodified-since'] ? Date.parse(headers['if-unmodified-since']) : Number.NaN;
+  return !Number.isNaN(since) && modifiedAt !== undefined && Math.floor(modifiedAt.getTime() / 1000) * 1000 > since;
+}
+
+/** A suffix longer than the file asks for all of it (RFC 9110 §14.1.2), which range-parser calls unsatisfiable. */
+const clampSuffixes = (rangeHeader: string, size: number) =>
+  rangeHeader.replace(
+    /([=,]\s*)-(\d+)/g,
+    (_, before: string, length: string) => `${before}-${Math.min(Number(length), size)}`,
+  );
+
 async function readText(storage: FileStorage, key: string): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of storage.read(key)) chunks.push(chunk as Buffer);
@@ -189,6 +214,7 @@ export function registerMediaRoutes(
       .header('etag', etag);
     if (lastModified) reply.header('last-modified', lastModified);
 
+    if (preconditionFailed(request.headers, etag, file.modifiedAt)) throw new AppError('PRECONDITION_FAILED');
     if (fresh(request.headers, { etag, 'last-modified': lastModified })) {
       return reply.status(304).send();
     }
@@ -199,13 +225,13 @@ export function registerMediaRoutes(
       file.size > 0 &&
       rangeStillValid(String(request.headers['if-range'] ?? '') || undefined, etag, file.modifiedAt)
     ) {
-      const ranges = rangeParser(file.size, rangeHeader, { combine: true });
-      if (ranges === -1 || (Array.isArray(ranges) && ranges.length > 1)) {
-        // many-range requests are refused: they cost far more to serve than to send
+      const ranges = rangeParser(file.size, clampSuffixes(rangeHeader, file.size), { combine: true });
+      if (ranges === -1) {
         reply.header('content-range', `bytes */${file.size}`);
         throw new AppError('RANGE_NOT_SATISFIABLE');
       }
-      if (Array.isArray(ranges) && ranges.type === 'bytes') {
+      // several ranges get the whole file (RFC 9110 lets a server ignore Range), as deploy/nginx.conf's max_ranges 1
+      if (Array.isArray(ranges) && ranges.type === 'bytes' && ranges.length === 1) {
         const [range] = ranges;
         if (range) {
           const length = range.end - range.start + 1;

@@ -709,6 +709,59 @@ describe('consents', () => {
     const page = await t.app.inject({ url: link.pathname + link.search });
     expect(page.statusCode).toBe(200);
   });
+
+  it('unsubscribes with the multipart/form-data one-click POST that RFC 8058 recommends', async () => {
+    const me = await member({ promoMail: true });
+    const link = new URL(t.app.services.mailing.unsubscribeUrl(me.user.id));
+    const boundary = 'cxvetboundary';
+    const oneClick = await t.app.inject({
+      method: 'POST',
+      url: link.pathname + link.search,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: `--${boundary}\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--${boundary}--\r\n`,
+    });
+    expect(oneClick.statusCode).toBe(200);
+    expect(oneClick.json()).toEqual({ unsubscribed: true });
+    const [row] = await t.db.select().from(users).where(eq(users.id, me.user.id));
+    expect(row!.promoMail).toBe(false);
+  });
+
+  it('only asks on a GET of the link (mail scanners fetch links): the member stays subscribed until the button posts', async () => {
+    const me = await member({ promoMail: true });
+    const link = new URL(t.app.services.mailing.unsubscribeUrl(me.user.id));
+    const page = await t.app.inject({ url: link.pathname + link.search });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    const action = /<form method="post" action="([^"]+)"/.exec(page.body)![1]!.replaceAll('&amp;', '&');
+    expect(page.body).toContain('Dejar de recibir correos promocionales</button>');
+    const [before] = await t.db.select().from(users).where(eq(users.id, me.user.id));
+    expect(before!.promoMail).toBe(true);
+    expect(await t.db.select().from(consentEvents).where(eq(consentEvents.userId, me.user.id))).toEqual([]);
+
+    const pressed = await t.app.inject({
+      method: 'POST',
+      url: action,
+      headers: { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded', origin: testPublicUrl },
+      payload: '',
+    });
+    expect(pressed.statusCode).toBe(200);
+    expect(pressed.body).toContain('Listo: ya no recibirás correos promocionales de CxVet.');
+    const [after] = await t.db.select().from(users).where(eq(users.id, me.user.id));
+    expect(after!.promoMail).toBe(false);
+  });
+
+  it('shows a forged link as not valid on GET and refuses it on POST, changing nothing', async () => {
+    const me = await member({ promoMail: true });
+    const page = await t.app.inject({ url: `/api/mailing/unsubscribe?u=${me.user.id}&t=falso` });
+    expect(page.statusCode).toBe(400);
+    expect(page.body).toContain('El enlace no es válido.');
+    expect(page.body).not.toContain('<form');
+    const posted = await t.app.inject({ method: 'POST', url: `/api/mailing/unsubscribe?u=${me.user.id}&t=falso` });
+    expect(posted.statusCode).toBe(400);
+    expect(posted.json()).toMatchObject({ code: 'UNSUBSCRIBE_LINK_INVALID', message: 'El enlace no es válido.' });
+    const [row] = await t.db.select().from(users).where(eq(users.id, me.user.id));
+    expect(row!.promoMail).toBe(true);
+  });
 });
 
 describe('the log', () => {
