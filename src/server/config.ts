@@ -64,8 +64,10 @@ const envSchema = z.object({
   BACKUP_DIR: z.string().optional(),
   BACKUP_SCHEDULE: z.enum(['off', 'hourly', 'daily', 'weekly']).optional(),
   BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
-  // HLS ladders of uploaded videos; ffprobe is looked for beside it
-  FFMPEG_PATH: z.string().default('/usr/bin/ffmpeg'),
+  // HLS ladders of uploaded videos; unset, the ffmpeg on PATH
+  FFMPEG_PATH: z.string().min(1).optional(),
+  // unset with FFMPEG_PATH set: the ffprobe beside that ffmpeg
+  FFPROBE_PATH: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -105,8 +107,9 @@ export type Config = {
   logLevel: string;
   /** Scheduled backups: daily on the embedded database, off on PostgreSQL (its operator's tools back it up). */
   backup: { dir: string; schedule: 'off' | 'hourly' | 'daily' | 'weekly'; keep: number };
-  /** ffmpeg for the HLS ladders (unset: /usr/bin/ffmpeg); missing, videos play as uploaded. */
+  /** ffmpeg and ffprobe for the HLS ladders (unset: looked up, see findVideoTools); missing, videos play as uploaded. */
   ffmpegPath?: string;
+  ffprobePath?: string;
 };
 
 /** Reads the environment once at start; a bad value stops the server with its name. */
@@ -188,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       keep: e.BACKUP_KEEP,
     },
     ffmpegPath: e.FFMPEG_PATH,
+    ffprobePath: e.FFPROBE_PATH,
   };
 }
 
