@@ -1,7 +1,7 @@
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
-// STYLE.md boundaries: shared is pure; web and server never import each other
+// the boundaries of docs/style.md: shared is pure; web and server never import each other
 const serverImports = { regex: '^#server/|(^|/)server/', message: 'Only the server imports server code.' };
 const webImports = { regex: '^#web/|(^|/)web/', message: 'Only the web app imports web code.' };
 const nodeImports = { regex: '^(node:|fs$|path$|crypto$|os$)', message: 'shared/ and web/ run in the browser too.' };

@@ -2,7 +2,9 @@
 // performance category on the same three pages.
 import { chromium, type Page } from '@playwright/test';
 import { launch } from 'chrome-launcher';
-import lighthouse from 'lighthouse';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const chromiumPath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 
@@ -120,11 +122,38 @@ const pick = (figures: { cls: number; lcp: number }) => ({ cls: figures.cls, lcp
  * 4× CPU slowdown), each page loaded fresh: no cache, no stored cookie acceptance, so a first visit's notice
  * is part of it. `BENCH_LIGHTHOUSE_RUNS` (default 3) runs per page; the run with the median score is reported.
  */
+/** What the bench reads of Lighthouse's report. */
+type LighthouseRun = (
+  url: string,
+  flags: { port: number; onlyCategories: string[]; output: 'json'; logLevel: 'error' },
+) => Promise<
+  | {
+      lhr: {
+        audits: Record<string, { numericValue?: number } | undefined>;
+        categories: { performance?: { score: number | null } };
+        environment: { benchmarkIndex: number };
+        runtimeError?: { message: string };
+      };
+    }
+  | undefined
+>;
+
+/**
+ * Lighthouse lives in bench/tools/package.json, installed by `npm run bench`: it requires Node 22, and in the root
+ * package it made every `npm install` on Node 20 warn (decision 008).
+ */
+async function loadLighthouse(): Promise<LighthouseRun> {
+  const tools = createRequire(join(import.meta.dirname, 'tools', 'package.json'));
+  const entry = pathToFileURL(tools.resolve('lighthouse')).href;
+  return ((await import(entry)) as { default: LighthouseRun }).default;
+}
+
 async function measureLighthouse(
   baseUrl: string,
   pages: { name: string; path: string }[],
 ): Promise<LighthouseFigures[]> {
   const runs = Math.max(1, Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3));
+  const lighthouse = await loadLighthouse();
   const chrome = await launch({
     chromePath: chromiumPath,
     chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'],

@@ -66,6 +66,7 @@ import { createPayPalProvider } from './services/payments/paypal-provider.ts';
 import { createJobRunner } from './services/jobs.ts';
 import { maintainDatabase, maintenanceJobKind } from './db/maintenance.ts';
 import { createRenditionsService, transcodeJobKind } from './features/renditions/renditions.service.ts';
+import { findVideoTools } from './features/renditions/video-tools.ts';
 import { registerRenditionAdminRoutes } from './features/renditions/renditions.admin.routes.ts';
 import { createMembershipService } from './features/membership/membership.service.ts';
 import { registerMembershipRoutes } from './features/membership/membership.routes.ts';
@@ -201,7 +202,7 @@ export async function buildApp(deps: AppDeps) {
     db,
     storage,
     schedule: videoJobs.schedule,
-    ffmpegPath: config.ffmpegPath ?? '/usr/bin/ffmpeg',
+    tools: findVideoTools({ ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath }),
     log: app.log,
   });
   app.addHook('onClose', async () => {

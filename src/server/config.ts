@@ -70,10 +70,12 @@ const envSchema = z.object({
   BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
   // ledger of deleted accounts, shared by every instance and kept outside the database and DATA_DIR (STORAGE=local)
   DELETION_LEDGER_PATH: z.string().optional(),
-  // HLS ladders of uploaded videos; ffprobe is looked for beside it
-  FFMPEG_PATH: z.string().default('/usr/bin/ffmpeg'),
   // at shutdown, seconds during which /api/ready answers 503 while requests are still served (a load balancer notices)
   SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(300).optional(),
+  // HLS ladders of uploaded videos; unset, the ffmpeg on PATH
+  FFMPEG_PATH: z.string().min(1).optional(),
+  // unset with FFMPEG_PATH set: the ffprobe beside that ffmpeg
+  FFPROBE_PATH: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // the clock of dates in spreadsheets and calendars (an IANA zone)
   SITE_TIME_ZONE: z
@@ -134,12 +136,13 @@ export type Config = {
    * the bucket instead.
    */
   deletionLedgerPath?: string;
-  /** ffmpeg for the HLS ladders (unset: /usr/bin/ffmpeg); missing, videos play as uploaded. */
-  ffmpegPath?: string;
   /** Shutdown drain: readiness answers 503 this long before the port closes (unset: 5 s on PostgreSQL, 0 on PGlite). */
   shutdownDrainMs?: number;
   /** The IANA zone whose clock spreadsheet and calendar dates show (SITE_TIME_ZONE). */
   timeZone: string;
+  /** ffmpeg and ffprobe for the HLS ladders (unset: looked up, see findVideoTools); missing, videos play as uploaded. */
+  ffmpegPath?: string;
+  ffprobePath?: string;
 };
 
 /** PORT and HOST alone, read before anything touches DATA_DIR; undefined when invalid (loadConfig names the error). */
@@ -232,6 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownDrainMs: shutdownDrainMsFor(e),
     ffmpegPath: e.FFMPEG_PATH,
     timeZone: e.SITE_TIME_ZONE,
+    ffprobePath: e.FFPROBE_PATH,
   };
 }
 

@@ -40,7 +40,16 @@ function isNotFound(error: unknown): boolean {
  * private: browsers get objects only through short-lived signed URLs the media route hands out after its
  * own permission check (docs/decisions/015-object-storage.md).
  */
+/**
+ * The SDK prints a nine-line notice on Node 20 that its releases after January 2027 need Node 22; the lock file pins
+ * this release and decision 008 records the engine, so its documented switch silences it.
+ */
+function silenceNodeSupportNotice() {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+}
+
 export function createS3Storage(settings: S3Settings): FileStorage & { client: S3Client } {
+  silenceNodeSupportNotice();
   const client = new S3Client({
     region: settings.region,
     ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),

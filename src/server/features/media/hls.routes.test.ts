@@ -4,6 +4,7 @@ import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test
 import { createProcedure, signedInAs } from '#server/testing/factories.ts';
 import { videoRenditions } from '#server/db/schema/index.ts';
 import { eq } from 'drizzle-orm';
+import { findVideoTools } from '#server/features/renditions/video-tools.ts';
 import { renditionErrors } from '#shared/renditions/renditions.rules.ts';
 import { testLadderFiles, testMasterPlaylist, writeTestLadder } from '#server/testing/ladders.ts';
 
@@ -136,8 +137,10 @@ describe('console status of the ladders', () => {
     const [row] = await t.db.select().from(videoRenditions).where(eq(videoRenditions.sourceKey, other.fullVideo!));
     expect(row?.status).toMatch(/^(pending|processing|failed)$/);
     await t.app.services.videoJobs.runDue();
-    // the factory's video is not a real video: the Admin reads why
+    // the factory's video is not a real video: the Admin reads why (on a machine without ffmpeg, that it is missing)
     const [after] = await t.db.select().from(videoRenditions).where(eq(videoRenditions.sourceKey, other.fullVideo!));
-    expect(after).toMatchObject({ status: 'failed', error: renditionErrors.unreadable });
+    const { ffmpeg, ffprobe } = findVideoTools();
+    const reason = ffmpeg && ffprobe ? renditionErrors.unreadable : renditionErrors.noFfmpeg;
+    expect(after).toMatchObject({ status: 'failed', error: reason });
   });
 });

@@ -20,6 +20,7 @@ import { JobRequeued } from '#server/services/jobs.ts';
 import { mediaUrl } from '#server/services/media-url.ts';
 import { AppError } from '#shared/errors.ts';
 import { heightsFor, keyframeTimes, renditionErrors } from '#shared/renditions/renditions.rules.ts';
+import type { VideoTools } from './video-tools.ts';
 
 export const transcodeJobKind = 'video.transcode';
 
@@ -96,11 +97,13 @@ export function createRenditionsService(deps: {
   db: Db;
   storage: FileStorage;
   schedule: Schedule;
-  ffmpegPath: string;
+  /** From findVideoTools: the settings, else the programs on PATH. */
+  tools: VideoTools;
   log?: Log;
 }) {
   const { db, storage, schedule } = deps;
-  const ffprobePath = path.join(path.dirname(deps.ffmpegPath), 'ffprobe');
+  const ffmpegPath = deps.tools.ffmpeg ?? '';
+  const ffprobePath = deps.tools.ffprobe ?? '';
   const log = deps.log ?? { info() {}, warn() {}, error() {} };
   const children = new Set<ChildProcess>();
   let stopping = false;
@@ -225,7 +228,8 @@ export function createRenditionsService(deps: {
 
   async function ffmpegAvailable(): Promise<boolean> {
     try {
-      await access(deps.ffmpegPath, constants.X_OK);
+      if (!ffmpegPath || !ffprobePath) return false;
+      await access(ffmpegPath, constants.X_OK);
       await access(ffprobePath, constants.X_OK);
       return true;
     } catch {
@@ -360,7 +364,7 @@ export function createRenditionsService(deps: {
         source.hasAudio,
         keyframeTimes(source.duration, await chapterSeconds(row.sourceKey), segmentSeconds),
       );
-      const result = await run(deps.ffmpegPath, args, children, (line) => {
+      const result = await run(ffmpegPath, args, children, (line) => {
         const match = /^out_time_us=(\d+)/.exec(line);
         if (!match || Date.now() - lastWrite < progressEveryMs) return;
         lastWrite = Date.now();
@@ -374,7 +378,7 @@ export function createRenditionsService(deps: {
         throw new RenditionFailure(renditionErrors.unreadable);
       }
       const poster = await run(
-        deps.ffmpegPath,
+        ffmpegPath,
         [
           '-hide_banner',
           '-nostdin',
