@@ -69,7 +69,7 @@ async function upload(
   return ((await response.json()) as { key: string }).key;
 }
 
-export const examQuestions = [
+const examQuestions = [
   {
     question: '¿Qué abordaje se usa en una enterotomía?',
     answers: ['Laparotomía por línea media', 'Toracotomía'],

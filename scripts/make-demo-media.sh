@@ -42,7 +42,7 @@ preview preview-vino.jpg '#5c1a2b' '#b0445f'
   -strip -define png:compression-level=9 "$out/logo.png"
 
 # Certificate background, 1600x1200 (the certificate PDF is 16 by 12 inches): a frame only, since every
-# word on the certificate is drawn by the PDF in its one font (docs/decisions/024-certificate-layout.md).
+# word on the certificate is drawn by the PDF in its one font (docs/decisions/028-certificate-layout.md).
 "$convert" -size 1600x1200 xc:'#fbf8ef' \
   -fill none -stroke '#1b6f8f' -strokewidth 18 -draw 'rectangle 40,40 1560,1160' \
   -stroke '#c9a227' -strokewidth 4 -draw 'rectangle 80,80 1520,1120' -stroke none \

@@ -228,8 +228,6 @@ export function createXlsxWriter(options: {
   };
 }
 
-export type XlsxWriter = ReturnType<typeof createXlsxWriter>;
-
 /** A spreadsheet download that no shared cache keeps. */
 export function sendXlsx(reply: FastifyReply, file: { fileName: string; stream: Readable }) {
   return reply

@@ -113,7 +113,7 @@ export type ImportPreview = z.infer<typeof importPreviewSchema>;
  * What an aula administrator may learn from an import: per line, will be added or not, and a reason that
  * names no account they cannot already see; only the accounts that will be added come back.
  */
-export const managedImportStatuses = ['ok', 'refused'] as const;
+const managedImportStatuses = ['ok', 'refused'] as const;
 const managedImportLineSchema = z.object({
   line: z.number().int(),
   text: z.string(),

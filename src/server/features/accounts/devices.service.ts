@@ -6,7 +6,7 @@ import type { DeviceSession } from '#shared/accounts/devices.schemas.ts';
 import { describeIpAddress, describeUserAgent } from './device-labels.ts';
 
 /** Notified with a session id whenever 'Mis dispositivos' closes a session. */
-export const sessionsEndedChannel = 'sessions_ended';
+const sessionsEndedChannel = 'sessions_ended';
 
 /**
  * Notified by database triggers with an account id when that account may have lost a right (sign-out, plan change,

@@ -61,7 +61,7 @@ const transmissionHeaders = [
  * How old a delivery's PAYPAL-TRANSMISSION-TIME may be: PayPal resends a failed delivery up to 25 times
  * over 3 days (developer.paypal.com/api/rest/webhooks), so a genuine late retry is still inside 4 days.
  */
-export const transmissionWindowMs = 4 * 86_400_000;
+const transmissionWindowMs = 4 * 86_400_000;
 /** PayPal's limit on purchase_units[].description. */
 const descriptionLimit = 127;
 
