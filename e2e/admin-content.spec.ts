@@ -1,15 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
+import { expectNoSeriousAxeViolations } from './a11y.ts';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, loginAs, saveScreenshot, test } from './fixtures.ts';
 
 const demoFile = (name: string) => path.join(process.cwd(), 'assets', 'demo', name);
-
-async function expectNoSeriousAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
 
 /** Picks a file through the field's own button, as a person would, and waits for the upload. */
 async function chooseFile(page: Page, label: string, file: string) {
@@ -190,7 +184,7 @@ test.describe('console screens at 360 px and 1280 px', () => {
         await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
         await page.waitForLoadState('networkidle');
         await saveScreenshot(page, `${name}-${width}`);
-        await expectNoSeriousAxeViolations(page);
+        await expectNoSeriousAxeViolations(page, { allRules: true });
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, 'no horizontal scrolling').toBeLessThanOrEqual(0);
       }

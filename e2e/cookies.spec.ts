@@ -1,4 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
+import { expectNoSeriousAxeViolations } from './a11y.ts';
 import { expect, test } from './fixtures.ts';
 
 test.use({ acceptCookies: false });
@@ -10,9 +10,7 @@ test('the cookie notice shows until ACEPTAR is pressed and stays accepted after 
   const notice = page.getByRole('dialog', { name: 'USO DE COOKIES' });
   await expect(notice).toBeVisible();
 
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => v.id)).toEqual([]);
+  await expectNoSeriousAxeViolations(page, { allRules: true });
 
   await notice.getByRole('button', { name: 'ACEPTAR' }).click();
   await expect(notice).toBeHidden();

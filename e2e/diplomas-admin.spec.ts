@@ -1,5 +1,5 @@
+import { expectNoSeriousAxeViolations } from './a11y.ts';
 import { storageKeys } from '../src/web/lib/storage-keys.ts';
-import AxeBuilder from '@axe-core/playwright';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect as baseExpect, loginAs, saveScreenshot, test } from './fixtures.ts';
@@ -9,18 +9,12 @@ const expect = baseExpect.configure({ timeout: 20_000 });
 
 const demoFile = (name: string) => path.join(process.cwd(), 'assets', 'demo', name);
 
-async function expectNoSeriousAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
-
 /** Screenshots at 360 and 1280 px, with axe at both widths. */
 async function checkScreen(page: Page, name: string, ready: () => Promise<void>) {
   for (const width of [360, 1280]) {
     await page.setViewportSize({ width, height: 800 });
     await ready();
-    await expectNoSeriousAxeViolations(page);
+    await expectNoSeriousAxeViolations(page, { allRules: true });
     await saveScreenshot(page, `${name}-${width}`);
   }
 }

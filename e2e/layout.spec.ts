@@ -1,4 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
+import { expectNoSeriousAxeViolations } from './a11y.ts';
 import type { Page } from '@playwright/test';
 import { expect, loginAs, saveScreenshot, test, type DemoRole } from './fixtures.ts';
 
@@ -23,12 +23,6 @@ async function expectNoLinks(page: Page, names: string[]) {
   for (const name of names) {
     await expect(header.getByRole('link', { name, exact: true })).toHaveCount(0);
   }
-}
-
-async function expectNoSeriousAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
 test.describe('header links by audience', () => {
@@ -133,7 +127,7 @@ test('on a phone the burger opens a drawer with the links', async ({ page }) => 
   const drawer = page.getByRole('dialog', { name: 'Menú' });
   await expect(drawer.getByRole('link', { name: 'Iniciar sesión' })).toBeVisible();
   await saveScreenshot(page, 'drawer-guest-360');
-  await expectNoSeriousAxeViolations(page);
+  await expectNoSeriousAxeViolations(page, { allRules: true });
   await drawer.getByRole('link', { name: 'Eventos' }).click();
   await expect(page).toHaveURL(/\/eventos$/);
   await expect(drawer).toBeHidden();
@@ -154,7 +148,7 @@ test.describe('screens at 360 px and 1280 px', () => {
         await page.goto(path);
         await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
         await saveScreenshot(page, `${name}-${width}`);
-        await expectNoSeriousAxeViolations(page);
+        await expectNoSeriousAxeViolations(page, { allRules: true });
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, 'no horizontal scrolling').toBeLessThanOrEqual(0);
       }

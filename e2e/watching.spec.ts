@@ -17,7 +17,9 @@ async function device(browser: Browser, role: DemoRole) {
   const page = await context.newPage();
   await loginAs(page, role);
   // a rerun on the same server starts without the favourites an earlier run left
-  const favorites = (await (await page.request.get('/api/favorites')).json()) as { id: string }[];
+  const answer = await page.request.get('/api/favorites');
+  expect(answer.status(), await answer.text()).toBe(200);
+  const favorites = (await answer.json()) as { id: string }[];
   for (const favorite of favorites)
     expect((await page.request.delete(`/api/favorites/${favorite.id}`)).status()).toBe(204);
   return page;
