@@ -418,8 +418,7 @@ test.describe('keyboard', () => {
     await expect(hero.getByRole('status')).toHaveText(/^Diapositiva \d+ de \d+$/);
   });
 
-  // the drawer's blur and returnFocus={false} are not enough yet: focus does not reach the heading
-  test.fixme('after following a link of the phone menu, focus is on the new page’s heading', async ({ page }) => {
+  test('after following a link of the phone menu, focus is on the new page’s heading', async ({ page }) => {
     await page.setViewportSize({ width: 360, height: 740 });
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible({ timeout: 20_000 });

@@ -64,7 +64,7 @@ test('a Premium member picks English or Spanish subtitles in the player', async 
   await pressPlay(page);
   // paused, the controls stay up
   await page.locator('video').evaluate((video: HTMLVideoElement) => video.pause());
-  const player = page.getByRole('region', { name: /^Video Player/ });
+  const player = page.getByRole('region', { name: /^Reproductor de video/ });
   await player.hover();
   await player.getByRole('button', { name: 'Configuración' }).click();
   await page.getByRole('menuitem', { name: /Subtítulos/ }).click();

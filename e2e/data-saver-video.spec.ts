@@ -41,7 +41,7 @@ function recordLadderRequests(page: Page) {
 
 /** The quality the player's settings menu names: 'Automático …' or a fixed height. */
 async function qualityInMenu(page: Page): Promise<string> {
-  const player = page.getByRole('region', { name: /^Video Player/ });
+  const player = page.getByRole('region', { name: /^Reproductor de video/ });
   // a playing video hides its controls when idle: paused, they stay
   await page.locator('video').evaluate((video: HTMLVideoElement) => video.pause());
   await player.hover();

@@ -72,5 +72,5 @@ export async function saveScreenshot(page: Page, name: string): Promise<void> {
 /** Presses the poster's play button: the procedure page loads its player (and any media) only then. */
 export async function pressPlay(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Reproducir', exact: true }).first().click();
-  await expect(page.getByRole('region', { name: /^Video Player/ })).toBeVisible();
+  await expect(page.getByRole('region', { name: /^Reproductor de video/ })).toBeVisible();
 }

@@ -58,7 +58,7 @@ test("a guest's page fetches no player or media until Reproducir, which starts t
   // by keyboard
   await page.getByRole('button', { name: 'Reproducir', exact: true }).focus();
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('region', { name: /^Video Player/ })).toBeFocused();
+  await expect(page.getByRole('region', { name: /^Reproductor de video/ })).toBeFocused();
   await expect
     .poll(() => page.evaluate(() => document.querySelector('video')?.currentTime ?? 0), { timeout: 20_000 })
     .toBeGreaterThan(0.3);

@@ -32,6 +32,7 @@ import {
   users,
   procedures,
   watchPositions,
+  watchedTime,
   favoriteProcedures,
 } from '#server/db/schema/index.ts';
 
@@ -178,7 +179,7 @@ export async function collectMemberData(db: Db, userId: string) {
     .select({ at: accountDeletions.createdAt })
     .from(accountDeletions)
     .where(eq(accountDeletions.userId, userId));
-  const [positions, favorites] = await Promise.all([
+  const [positions, favorites, watched] = await Promise.all([
     db
       .select({ procedure: procedures.name, position: watchPositions })
       .from(watchPositions)
@@ -191,6 +192,20 @@ export async function collectMemberData(db: Db, userId: string) {
       .innerJoin(procedures, eq(procedures.id, favoriteProcedures.procedureId))
       .where(eq(favoriteProcedures.userId, userId))
       .orderBy(asc(favoriteProcedures.createdAt)),
+    // the time actually played, the rule behind 'Visto' and a diploma video's completion (decision 010)
+    db
+      .select({
+        procedure: procedures.name,
+        diplomaVideo: diplomaVideos.title,
+        diploma: diplomas.title,
+        time: watchedTime,
+      })
+      .from(watchedTime)
+      .leftJoin(procedures, eq(procedures.id, watchedTime.procedureId))
+      .leftJoin(diplomaVideos, eq(diplomaVideos.id, watchedTime.diplomaVideoId))
+      .leftJoin(diplomas, eq(diplomas.id, diplomaVideos.diplomaId))
+      .where(eq(watchedTime.userId, userId))
+      .orderBy(asc(watchedTime.lastSavedAt)),
   ]);
 
   return {
@@ -307,6 +322,16 @@ export async function collectMemberData(db: Db, userId: string) {
       durationSeconds: position.durationSeconds,
       watchedAt: iso(position.watchedAt),
       updatedAt: iso(position.updatedAt),
+    })),
+    watchedTime: watched.map(({ procedure, diplomaVideo, diploma, time }) => ({
+      procedure,
+      diploma,
+      diplomaVideo,
+      durationSeconds: time.durationSeconds,
+      watchedSeconds: time.watchedSeconds,
+      spans: time.spans,
+      watchedAt: iso(time.watchedAt),
+      lastSavedAt: iso(time.lastSavedAt),
     })),
     favorites: favorites.map((row) => ({ procedure: row.procedure, at: iso(row.at) })),
     mailsSent: [

@@ -29,6 +29,7 @@ import {
   sessions,
   users,
   watchPositions,
+  watchedTime,
   favoriteProcedures,
 } from '#server/db/schema/index.ts';
 import { subscribeAndApprove } from '#server/features/payments/payments.testing.ts';
@@ -128,6 +129,22 @@ describe('Descargar mis datos', () => {
     await t.db
       .insert(watchPositions)
       .values({ userId: me.user.id, procedureId: watched.id, positionSeconds: 95, durationSeconds: 600 });
+    await t.db.insert(watchedTime).values({
+      userId: me.user.id,
+      procedureId: watched.id,
+      durationSeconds: 600,
+      spans: [[0, 90]],
+      watchedSeconds: 90,
+    });
+    await t.db
+      .insert(watchedTime)
+      .values({
+        userId: other.user.id,
+        procedureId: watched.id,
+        durationSeconds: 600,
+        spans: [[0, 45]],
+        watchedSeconds: 45,
+      });
     await t.db.insert(favoriteProcedures).values([
       { userId: me.user.id, procedureId: watched.id },
       { userId: other.user.id, procedureId: foreign.id },
@@ -172,6 +189,14 @@ describe('Descargar mis datos', () => {
     expect(data.viewingHistory).toMatchObject([{ category: 'VIDEOS', label: 'Ovariohisterectomía' }]);
     expect(data.watchPositions).toMatchObject([
       { procedure: 'Cistotomía exportada', positionSeconds: 95, durationSeconds: 600, watchedAt: null },
+    ]);
+    expect(data.watchedTime).toEqual([
+      expect.objectContaining({
+        procedure: 'Cistotomía exportada',
+        diploma: null,
+        watchedSeconds: 90,
+        spans: [[0, 90]],
+      }),
     ]);
     expect(data.favorites).toMatchObject([{ procedure: 'Cistotomía exportada' }]);
     expect(data.sessions.length).toBeGreaterThan(0);
@@ -334,12 +359,22 @@ describe('Eliminar mi cuenta', () => {
     await t.db
       .insert(watchPositions)
       .values({ userId: me.user.id, procedureId: procedure.id, positionSeconds: 30, durationSeconds: 600 });
+    await t.db
+      .insert(watchedTime)
+      .values({
+        userId: me.user.id,
+        procedureId: procedure.id,
+        durationSeconds: 600,
+        spans: [[0, 30]],
+        watchedSeconds: 30,
+      });
     await t.db.insert(favoriteProcedures).values({ userId: me.user.id, procedureId: procedure.id });
 
     const response = await remove(me.cookie, { password: testPassword, certificates: 'keep' });
     expect(response.statusCode).toBe(204);
     expect(await t.db.select().from(watchPositions).where(eq(watchPositions.userId, me.user.id))).toEqual([]);
     expect(await t.db.select().from(favoriteProcedures).where(eq(favoriteProcedures.userId, me.user.id))).toEqual([]);
+    expect(await t.db.select().from(watchedTime).where(eq(watchedTime.userId, me.user.id))).toEqual([]);
 
     expect((await t.app.services.paymentProvider.getSubscription(subscriptionId))?.status).toBe('CANCELLED');
     const [row] = await t.db.select().from(users).where(eq(users.id, me.user.id));

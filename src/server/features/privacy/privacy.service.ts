@@ -31,6 +31,7 @@ import {
   verifications,
   viewingTokens,
   watchPositions,
+  watchedTime,
   favoriteProcedures,
 } from '#server/db/schema/index.ts';
 import type { FileStorage } from '#server/services/storage.ts';
@@ -409,6 +410,7 @@ export function createPrivacyService(deps: {
       await tx.delete(diplomaVideoCompletions).where(eq(diplomaVideoCompletions.userId, userId));
       await tx.delete(diplomaUsers).where(eq(diplomaUsers.userId, userId));
       await tx.delete(watchPositions).where(eq(watchPositions.userId, userId));
+      await tx.delete(watchedTime).where(eq(watchedTime.userId, userId));
       await tx.delete(favoriteProcedures).where(eq(favoriteProcedures.userId, userId));
       await tx
         .update(diplomaTransactions)

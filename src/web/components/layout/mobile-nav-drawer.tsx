@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { NavLink } from 'react-router';
 import type { CurrentUser } from '#shared/accounts/accounts.schemas.ts';
 import classes from './site-header.module.css';
+import { focusPageHeading } from './route-announcer.ts';
 import { accountLinks, mainLinks, type SiteLink } from './site-links.ts';
 
 type Props = { user: CurrentUser | null; opened: boolean; onClose: () => void; onLogout: () => void };
@@ -31,7 +32,10 @@ export function MobileNavDrawer({ user, opened, onClose, onLogout }: Props) {
     <Drawer
       opened={opened}
       onClose={onClose}
-      onExitTransitionEnd={() => setFollowedLink(false)}
+      onExitTransitionEnd={() => {
+        if (followedLink) focusPageHeading();
+        setFollowedLink(false);
+      }}
       returnFocus={!followedLink}
       position="right"
       size="xs"

@@ -53,6 +53,17 @@ export function useRouteAnnouncer(main: RefObject<HTMLElement | null>, section?:
   }, [pathname, main, section]);
 }
 
+/**
+ * Focus on the page's heading, as after any route change: for a closing menu dialog, which held the focus while the
+ * route changed and would otherwise hand it to the document's body.
+ */
+export function focusPageHeading() {
+  const heading = document.querySelector<HTMLElement>('#contenido h1');
+  if (!heading) return;
+  if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
+  heading.focus({ preventScroll: true });
+}
+
 /** Jumps past the header and navigation to the page's main content. */
 export function skipToMain(event: React.MouseEvent<HTMLAnchorElement>, main: HTMLElement | null) {
   if (!main) return;

@@ -188,6 +188,8 @@ export function ProcedureVideo(props: {
         ref={mergedRef}
         className={classes.player}
         title={title}
+        // Vidstack's own name is 'Video Player - {title}'
+        ariaLabel={`Reproductor de video: ${title}`}
         src={sources}
         onProviderChange={onProviderChange}
         onQualitiesChange={() => applyDataSaver(player.current, dataSaverRef.current)}
