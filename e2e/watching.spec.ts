@@ -1,7 +1,7 @@
 import type { Browser, Page } from '@playwright/test';
 import { checkScreen } from './a11y.ts';
 import { storageKeys } from '../src/web/lib/storage-keys.ts';
-import { expect, loginAs, pressPlay, test, type DemoRole } from './fixtures.ts';
+import { demoAccounts, demoPassword, expect, pressPlay, test, type DemoRole } from './fixtures.ts';
 
 // Premium and Gratis demo procedures that the other journeys do not watch; the demo's full video lasts 45 s
 const premiumProcedure = 'Ingluviotomía en ave';
@@ -15,7 +15,13 @@ async function device(browser: Browser, role: DemoRole) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   await context.addInitScript((key) => window.localStorage.setItem(key, 'true'), storageKeys.cookiesAccepted);
   const page = await context.newPage();
-  await loginAs(page, role);
+  // a device of its own signs in on its own: another session than the one the other specs share
+  const origin = new URL(test.info().project.use.baseURL!).origin;
+  const login = await page.request.post('/api/account/login', {
+    data: { email: demoAccounts[role], password: demoPassword },
+    headers: { origin },
+  });
+  expect(login.status(), await login.text()).toBe(200);
   // a rerun on the same server starts without the favourites an earlier run left
   const answer = await page.request.get('/api/favorites');
   expect(answer.status(), await answer.text()).toBe(200);
