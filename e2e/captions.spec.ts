@@ -62,11 +62,15 @@ test('a Premium member picks English or Spanish subtitles in the player', async 
   await loginAs(page, 'premium');
   await page.goto(`/procedimiento/${await newestProcedureId(page)}`);
   await pressPlay(page);
-  // paused, the controls stay up
-  await page.locator('video').evaluate((video: HTMLVideoElement) => video.pause());
+  // paused once it can play (a resumed video seeks first), the controls stay up; a pointer move shows them
+  const video = page.locator('video');
+  await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.readyState)).toBeGreaterThanOrEqual(2);
+  await video.evaluate((element: HTMLVideoElement) => element.pause());
   const player = page.getByRole('region', { name: /^Reproductor de video/ });
-  await player.hover();
-  await player.getByRole('button', { name: 'Configuración' }).click();
+  await expect(async () => {
+    await player.hover({ position: { x: 40 + Math.random() * 200, y: 40 } });
+    await player.getByRole('button', { name: 'Configuración' }).click({ timeout: 2_000 });
+  }).toPass();
   await page.getByRole('menuitem', { name: /Subtítulos/ }).click();
   await expect(page.getByRole('menuitemradio', { name: 'Español' })).toBeVisible();
   await page.getByRole('menuitemradio', { name: 'English' }).click();
