@@ -5,8 +5,8 @@ import { z } from 'zod';
 import type { S3Settings } from './services/s3-storage.ts';
 
 /** Who can take payments; `simulado` is the demo's provider and never takes money. */
-export const paymentsProviderNames = ['paypal', 'mercadopago', 'simulado'] as const;
-export type PaymentsProviderName = (typeof paymentsProviderNames)[number];
+const paymentsProviderNames = ['paypal', 'mercadopago', 'simulado'] as const;
+type PaymentsProviderName = (typeof paymentsProviderNames)[number];
 
 const flag = z.enum(['0', '1', 'true', 'false']).transform((value) => value === '1' || value === 'true');
 

@@ -4,7 +4,7 @@ export type Plan = (typeof plans)[number];
 /** Prices in integer cents (USD). */
 export const planPriceCents: Record<Plan, number> = { monthly: 999, annual: 9990 };
 
-export const paymentProviders = ['simulado', 'paypal', 'manual'] as const;
+export const paymentProviders = ['simulado', 'paypal', 'manual', 'mercadopago'] as const;
 
 export const subscriptionStates = ['PENDIENTE', 'ACTIVA', 'CANCELADA', 'SUSPENDIDA', 'EXPIRADA'] as const;
 export const paymentKinds = ['subscription', 'order'] as const;
