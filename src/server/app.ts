@@ -402,7 +402,7 @@ export async function buildApp(deps: AppDeps) {
   registerMembershipRoutes(app, { membership });
   registerPrivacyRoutes(app, { privacy, accounts, jobs });
   registerBackupCliRoute(app, { backups, sessionSecret: config.sessionSecret });
-  registerPaymentRoutes(app, { payments, jobs });
+  registerPaymentRoutes(app, { payments, jobs, pesosMethods: mercadoPago ? ['oxxo', 'clabe'] : [] });
   if (mercadoPago) {
     registerMercadoPagoRoutes(app, { mercadoPago, jobs });
     registerDiplomaPesosPurchaseRoutes(app, {

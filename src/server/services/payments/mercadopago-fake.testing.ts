@@ -18,7 +18,7 @@ import type { MercadoPagoPaymentStatus } from './mercadopago-provider.ts';
  * - notifications signed as Mercado Pago signs them: `x-signature: ts=…,v1=HMAC-SHA256(secret,
  *   "id:{data.id};request-id:{x-request-id};ts:{ts};")`, data.id in the URL's query.
  */
-export async function startMercadoPagoFake(options: { accessToken: string; webhookSecret: string }) {
+export async function startMercadoPagoFake(options: { accessToken: string; webhookSecret: string; port?: number }) {
   const app = Fastify();
   const preapprovals = new Map<string, FakePreapproval>();
   const payments = new Map<string, FakePayment>();
@@ -27,7 +27,8 @@ export async function startMercadoPagoFake(options: { accessToken: string; webho
   const replies = new Map<string, { body: string; status: number; payload: string }>();
   const requests: { method: string; url: string; headers: Record<string, unknown>; body: unknown }[] = [];
   const faults: { match: string; status: number; times: number }[] = [];
-  let counter = 1_000_000;
+  // ids never repeat across runs, as Mercado Pago's do not: a server kept between runs has the earlier ones stored
+  let counter = Date.now();
   const nextId = () => String(++counter);
 
   type FakePreapproval = {
@@ -381,7 +382,7 @@ export async function startMercadoPagoFake(options: { accessToken: string; webho
     return payment;
   }
 
-  url = await app.listen({ host: '127.0.0.1', port: 0 });
+  url = await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
   return {
     url,
     requests,

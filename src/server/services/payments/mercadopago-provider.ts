@@ -24,7 +24,7 @@ export type MercadoPagoPaymentStatus = (typeof mercadoPagoPaymentStatuses)[numbe
 /** The one-time methods paid outside a card: cash at OXXO (a voucher) and a SPEI transfer to a CLABE. */
 export type OfflineMethod = 'oxxo' | 'clabe';
 
-export type Preapproval = {
+type Preapproval = {
   id: string;
   status: PreapprovalStatus;
   /** Our reference (the account and intent), as sent at creation. */
@@ -39,7 +39,7 @@ export type Preapproval = {
 };
 
 /** One recurring charge of a preapproval (`/authorized_payments/{id}`) and the payment it made, if any. */
-export type AuthorizedPayment = {
+type AuthorizedPayment = {
   id: string;
   preapprovalId: string;
   status: string;
