@@ -83,12 +83,20 @@ test('a member pays a diploma at OXXO, sees the voucher, and is enrolled only on
   const paymentId = await payAtOxxo(member.page, diplomaId, 'oxxo-360');
   await notify(member.page, paymentId);
   expect(await isEnrolled(member.page, diplomaId)).toBe(false);
+  await member.page.goto('/perfil/pago');
+  await expect(member.page.getByRole('heading', { name: 'Pagos pendientes' })).toBeVisible({ timeout: 30_000 });
+  await expect(member.page.getByText(/\$2,499\.00 MXN · Pendiente/)).toBeVisible();
+  await member.page.screenshot({ path: test.info().outputPath('profile-pending-360.png'), fullPage: true });
 
   fake.approve(paymentId);
   await notify(member.page, paymentId);
   await expect.poll(() => isEnrolled(member.page, diplomaId)).toBe(true);
-  await member.page.reload();
-  await expect(member.page.getByRole('link', { name: 'Entrar al diplomado' })).toBeVisible();
+  await member.page.goto('/perfil/pago');
+  // paid in pesos, shown in pesos: never a conversion
+  await expect(member.page.getByRole('cell', { name: '$2,499.00 MXN' })).toBeVisible({ timeout: 30_000 });
+  await expect(member.page.getByRole('heading', { name: 'Pagos pendientes' })).toHaveCount(0);
+  await member.page.goto(`/mis-diplomados/diplomado-preview/${diplomaId}`);
+  await expect(member.page.getByRole('link', { name: 'Entrar al diplomado' })).toBeVisible({ timeout: 30_000 });
 
   fake.refund(paymentId);
   await notify(member.page, paymentId);

@@ -15,3 +15,13 @@ export type PaymentResult = (typeof paymentResults)[number];
 export function formatUsd(cents: number): string {
   return `${(cents / 100).toFixed(2)} USD`;
 }
+
+/** Pesos as Mexico writes them: $2,499.00 MXN. */
+export function formatMxn(cents: number): string {
+  return `$${(cents / 100).toLocaleString('es-MX', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} MXN`;
+}
+
+/** An amount in the currency it was paid in, never converted. */
+export function formatMoney(cents: number, currency: string): string {
+  return currency === 'MXN' ? formatMxn(cents) : formatUsd(cents);
+}

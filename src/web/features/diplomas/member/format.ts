@@ -3,11 +3,6 @@ export function formatUsd(cents: number): string {
   return `${(cents / 100).toFixed(2)} USD`;
 }
 
-/** Pesos as Mexico writes them: $2,499.00 MXN. */
-export function formatMxn(cents: number): string {
-  return `$${(cents / 100).toLocaleString('es-MX', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} MXN`;
-}
-
 /** Strips tags for a clamped plain-text summary of a rich-text description. */
 export function plainText(html: string): string {
   // a space after each block so paragraphs and list items do not run together

@@ -2,7 +2,7 @@ import { Alert, Anchor, Button, Card, Code, Group, Stack, Text, Title } from '@m
 import type { OfflinePayment } from '#shared/payments/mercadopago.schemas.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { useStartPesosPurchase } from '#web/features/diplomas/member/diplomas.api.ts';
-import { formatMxn } from '#web/features/diplomas/member/format.ts';
+import { formatMxn } from '#shared/payments/payments.rules.ts';
 
 const dayFormat = new Intl.DateTimeFormat('es-MX', {
   day: 'numeric',
