@@ -55,6 +55,8 @@ import { createStatisticsService } from './features/analytics/statistics.admin.s
 import { createMailingService } from './features/mailing/mailing.service.ts';
 import { registerAdminUserRoutes } from './features/accounts/users.admin.routes.ts';
 import { registerManualPremiumRoutes } from './features/membership/manual-premium.admin.routes.ts';
+import { createPricesService } from './features/payments/prices.service.ts';
+import { registerPricesAdminRoutes } from './features/payments/prices.admin.routes.ts';
 import { registerStatisticsRoutes } from './features/analytics/statistics.admin.routes.ts';
 import { registerAdminMailingRoutes } from './features/mailing/mailing.admin.routes.ts';
 import { registerMailingPublicRoutes } from './features/mailing/mailing.routes.ts';
@@ -63,6 +65,14 @@ import { createHmac } from 'node:crypto';
 import type { PaymentProvider } from './services/payments/payment-provider.ts';
 import { createSimulatedProvider } from './services/payments/simulated-provider.ts';
 import { createPayPalProvider } from './services/payments/paypal-provider.ts';
+import { createMercadoPagoProvider } from './services/payments/mercadopago-provider.ts';
+import {
+  createMercadoPagoPaymentsService,
+  mercadoPagoJobKind,
+} from './features/payments/mercadopago-payments.service.ts';
+import { registerMercadoPagoRoutes } from './features/payments/mercadopago.routes.ts';
+import { createDiplomaPesosPurchaseService } from './features/diplomas/diploma-purchase-pesos.service.ts';
+import { registerDiplomaPesosPurchaseRoutes } from './features/diplomas/diploma-purchase-pesos.routes.ts';
 import { createJobRunner } from './services/jobs.ts';
 import { maintainDatabase, maintenanceJobKind } from './db/maintenance.ts';
 import { createRenditionsService, transcodeJobKind } from './features/renditions/renditions.service.ts';
@@ -251,6 +261,11 @@ export async function buildApp(deps: AppDeps) {
       'bulk-mail': async (payload) => mailing.send((payload as { bulkMailId: string }).bulkMailId),
       [webhookJobKind]: async (payload) =>
         void (await payments.applyStoredWebhook((payload as { eventId: string }).eventId)),
+      [mercadoPagoJobKind]: async (payload) => {
+        // stored while Mercado Pago was configured: kept queued until it is again
+        if (!mercadoPago) throw new Error('MERCADOPAGO_* is not configured');
+        await mercadoPago.applyStoredNotification((payload as { eventId: string }).eventId);
+      },
       'rate-counters.prune': async () => rateCounter.prune(),
       [privacyJobKinds.export]: async (payload) => privacy.buildExport((payload as { exportId: string }).exportId),
       [privacyJobKinds.mail]: async (payload) => privacy.sendMail(payload as Parameters<typeof privacy.sendMail>[0]),
@@ -328,6 +343,16 @@ export async function buildApp(deps: AppDeps) {
   });
   // order outcomes reach the diplomas through the payments job pipeline: a browser closed after paying still ends enrolled
   payments.onOrder(diplomaPurchase.applyOrderEvent);
+  const mercadoPago = config.mercadopago
+    ? createMercadoPagoPaymentsService({
+        db,
+        provider: createMercadoPagoProvider({ ...config.mercadopago, log: app.log }),
+        publicUrl: config.publicUrl,
+        schedule: jobs.schedule,
+        log: app.log,
+      })
+    : null;
+  mercadoPago?.onOrder(diplomaPurchase.applyOrderEvent);
   const signUp = createSignUpService({ db, auth, accounts, consents });
   const profile = createProfileService({ db, auth, membership, signUp, consents });
   app.addHook('onClose', async () => jobs.stop());
@@ -377,7 +402,13 @@ export async function buildApp(deps: AppDeps) {
   registerMembershipRoutes(app, { membership });
   registerPrivacyRoutes(app, { privacy, accounts, jobs });
   registerBackupCliRoute(app, { backups, sessionSecret: config.sessionSecret });
-  registerPaymentRoutes(app, { payments, jobs });
+  registerPaymentRoutes(app, { payments, jobs, pesosMethods: mercadoPago ? ['oxxo', 'clabe'] : [] });
+  if (mercadoPago) {
+    registerMercadoPagoRoutes(app, { mercadoPago, jobs });
+    registerDiplomaPesosPurchaseRoutes(app, {
+      purchase: createDiplomaPesosPurchaseService({ db, diplomas, mercadoPago }),
+    });
+  }
   registerClassroomRoutes(app, { classrooms });
   await registerClassroomAdminRoutes(app, {
     service: createClassroomAdminService({ db, members: classroomMembers }),
@@ -420,6 +451,7 @@ export async function buildApp(deps: AppDeps) {
       }),
     });
     registerManualPremiumRoutes(admin, { manualPremium: createManualPremiumService({ db, membership }) });
+    registerPricesAdminRoutes(admin, { prices: createPricesService({ db }) });
     registerStatisticsRoutes(admin, { statistics: createStatisticsService({ db }) });
     registerAdminMailingRoutes(admin, { mailing });
     await registerUploadRoutes(admin, { uploads });
@@ -460,6 +492,7 @@ export async function buildApp(deps: AppDeps) {
       payments,
       paymentProvider,
       simulatedProvider,
+      mercadoPago,
       jobs,
       videoJobs,
       renditions,
@@ -486,6 +519,7 @@ export async function buildApp(deps: AppDeps) {
       payments: typeof payments;
       paymentProvider: PaymentProvider;
       simulatedProvider: typeof simulatedProvider;
+      mercadoPago: typeof mercadoPago;
       jobs: typeof jobs;
       videoJobs: typeof videoJobs;
       renditions: typeof renditions;

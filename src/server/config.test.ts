@@ -64,6 +64,70 @@ describe('PAYMENTS_PROVIDER', () => {
   });
 });
 
+describe('PAYMENTS_PROVIDERS', () => {
+  const mercadopago = { MERCADOPAGO_ACCESS_TOKEN: 'APP_USR-1', MERCADOPAGO_WEBHOOK_SECRET: 'secreto' };
+
+  it('lists several providers at once; the dollar flows go through PayPal', () => {
+    const config = loadConfig({ ...base, PAYMENTS_PROVIDERS: 'paypal, mercadopago', ...paypal, ...mercadopago });
+    expect(config.paymentsProviders).toEqual(['paypal', 'mercadopago']);
+    expect(config.paymentsProvider).toBe('paypal');
+    expect(config.mercadopago).toEqual({
+      apiUrl: 'https://api.mercadopago.com',
+      accessToken: 'APP_USR-1',
+      webhookSecret: 'secreto',
+    });
+  });
+
+  it('keeps the single PAYMENTS_PROVIDER working, and refuses one that contradicts the list', () => {
+    expect(loadConfig({ ...base, PAYMENTS_PROVIDER: 'paypal', ...paypal }).paymentsProviders).toEqual(['paypal']);
+    expect(loadConfig(base).paymentsProviders).toEqual(['simulado']);
+    expect(loadConfig(base).mercadopago).toBeUndefined();
+    expect(() =>
+      loadConfig({ ...base, PAYMENTS_PROVIDER: 'simulado', PAYMENTS_PROVIDERS: 'paypal', ...paypal }),
+    ).toThrow(/PAYMENTS_PROVIDER=simulado no está en PAYMENTS_PROVIDERS=paypal/);
+  });
+
+  it('refuses an unknown or empty list by name', () => {
+    expect(() => loadConfig({ ...base, PAYMENTS_PROVIDERS: 'paypal,stripe', ...paypal })).toThrow(/PAYMENTS_PROVIDERS/);
+    expect(() => loadConfig({ ...base, PAYMENTS_PROVIDERS: ' , ' })).toThrow(/PAYMENTS_PROVIDERS/);
+  });
+
+  it('refuses the simulated provider in the list in production, and beside a real provider anywhere', () => {
+    const production = { ...base, NODE_ENV: 'production', ...paypal, PAYPAL_API_URL: 'https://api-m.paypal.com' };
+    expect(() => loadConfig({ ...production, PAYMENTS_PROVIDERS: 'simulado' })).toThrow(
+      /ALLOW_SIMULATED_PAYMENTS_IN_PRODUCTION=1/,
+    );
+    expect(() => loadConfig({ ...production, PAYMENTS_PROVIDERS: 'paypal,simulado' })).toThrow(
+      /ALLOW_SIMULATED_PAYMENTS_IN_PRODUCTION=1/,
+    );
+    expect(() => loadConfig({ ...base, PAYMENTS_PROVIDERS: 'simulado,mercadopago', ...mercadopago })).toThrow(
+      /simulado no se combina/,
+    );
+  });
+
+  it("needs PayPal beside Mercado Pago while the dollar flows are PayPal's", () => {
+    expect(() => loadConfig({ ...base, PAYMENTS_PROVIDERS: 'mercadopago', ...mercadopago })).toThrow(
+      /PAYMENTS_PROVIDERS=mercadopago necesita también paypal/,
+    );
+  });
+
+  it('refuses Mercado Pago without its token and secret, and without MERCADOPAGO_API_URL in production', () => {
+    const list = { ...base, PAYMENTS_PROVIDERS: 'paypal,mercadopago', ...paypal };
+    expect(() => loadConfig(list)).toThrow(/MERCADOPAGO_ACCESS_TOKEN, MERCADOPAGO_WEBHOOK_SECRET/);
+    expect(() => loadConfig({ ...list, MERCADOPAGO_ACCESS_TOKEN: 'APP_USR-1' })).toThrow(/MERCADOPAGO_WEBHOOK_SECRET/);
+    const production = { ...list, ...mercadopago, NODE_ENV: 'production', PAYPAL_API_URL: 'https://api-m.paypal.com' };
+    expect(() => loadConfig(production)).toThrow(/MERCADOPAGO_API_URL/);
+    expect(loadConfig({ ...production, MERCADOPAGO_API_URL: 'https://api.mercadopago.com/' }).mercadopago?.apiUrl).toBe(
+      'https://api.mercadopago.com',
+    );
+  });
+
+  it('is neither needed nor checked by the commands that take no payments', () => {
+    const env = { ...base, DATABASE_URL: 'postgres://x@localhost/db', PAYMENTS_PROVIDERS: 'mercadopago' };
+    expect(loadCommandConfig(env).mercadopago).toBeUndefined();
+  });
+});
+
 describe('BACKUP_*', () => {
   it('backs the embedded database up daily into DATA_DIR/backups, keeping 7, by default', () => {
     expect(loadConfig(base).backup).toEqual({ dir: '/nonexistent/backups', schedule: 'daily', keep: 7 });

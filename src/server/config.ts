@@ -4,6 +4,10 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { S3Settings } from './services/s3-storage.ts';
 
+/** Who can take payments; `simulado` is the demo's provider and never takes money. */
+const paymentsProviderNames = ['paypal', 'mercadopago', 'simulado'] as const;
+type PaymentsProviderName = (typeof paymentsProviderNames)[number];
+
 const flag = z.enum(['0', '1', 'true', 'false']).transform((value) => value === '1' || value === 'true');
 
 const envSchema = z.object({
@@ -19,8 +23,18 @@ const envSchema = z.object({
   MAIL_FROM: z.string().default('CxVet <no-responder@cxvet.com>'),
   CONTACT_EMAIL: z.email().default('contacto@cxvet.com'),
   CERTIFICATE_PLACE: z.string().trim().min(1).max(100).default('Ciudad de México'),
-  // no default here: see paymentsProviderFor
+  // no default here: see paymentsProvidersFor; PAYMENTS_PROVIDERS (a list) wins over the older PAYMENTS_PROVIDER
   PAYMENTS_PROVIDER: z.enum(['simulado', 'paypal']).optional(),
+  PAYMENTS_PROVIDERS: z
+    .string()
+    .transform((list) =>
+      list
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.enum(paymentsProviderNames)).min(1, 'al menos un proveedor: paypal, mercadopago o simulado'))
+    .optional(),
   NODE_ENV: z.string().optional(),
   // unset: the sandbox, outside production only (see paypalApiUrlFor)
   PAYPAL_API_URL: z.url().optional(),
@@ -31,6 +45,11 @@ const envSchema = z.object({
   PAYPAL_PLAN_MONTHLY: z.string().optional(),
   PAYPAL_PLAN_ANNUAL: z.string().optional(),
   PAYPAL_WEBHOOK_ID: z.string().optional(),
+  // unset: https://api.mercadopago.com, outside production only (test and live differ by credentials, not host)
+  MERCADOPAGO_API_URL: z.url().optional(),
+  MERCADOPAGO_ACCESS_TOKEN: z.string().optional(),
+  // the secret of the notifications (Tus integraciones → Webhooks), which signs x-signature
+  MERCADOPAGO_WEBHOOK_SECRET: z.string().optional(),
   STORAGE: z.enum(['local', 's3']).default('local'),
   // STORAGE=s3: any S3-compatible store; S3_ENDPOINT unset means AWS itself
   S3_ENDPOINT: z.url().optional(),
@@ -106,7 +125,12 @@ export type Config = {
   contactEmail: string;
   /** The place printed beside the date on certificates. */
   certificatePlace: string;
+  /** Every provider members may pay through (PAYMENTS_PROVIDERS, or the single PAYMENTS_PROVIDER). */
+  paymentsProviders: PaymentsProviderName[];
+  /** The provider of the subscriptions and diploma orders in dollars: PayPal, or the simulated one. */
   paymentsProvider: 'simulado' | 'paypal';
+  /** Set exactly when mercadopago is one of paymentsProviders. */
+  mercadopago?: { apiUrl: string; accessToken: string; webhookSecret: string };
   /** Required when paymentsProvider is paypal. */
   paypal?: {
     apiUrl: string;
@@ -163,8 +187,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   if (e.ADMIN_EMAIL && !e.ADMIN_PASSWORD) throw new Error('ADMIN_EMAIL necesita ADMIN_PASSWORD');
   const seedDemo = seedDemoFor(e);
-  const paymentsProvider = paymentsProviderFor({
-    chosen: e.PAYMENTS_PROVIDER,
+  const paymentsProviders = paymentsProvidersFor({
+    chosen: chosenProviders(e),
     production: e.NODE_ENV === 'production',
     seedDemo,
     allowSimulatedInProduction: e.ALLOW_SIMULATED_PAYMENTS_IN_PRODUCTION ?? false,
@@ -177,11 +201,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     e.PAYPAL_PLAN_ANNUAL,
     e.PAYPAL_WEBHOOK_ID,
   ];
+  const paymentsProvider = paymentsProviders.includes('paypal') ? 'paypal' : 'simulado';
   if (paymentsProvider === 'paypal' && paypalVars.some((value) => !value)) {
     throw new Error(
       'PAYMENTS_PROVIDER=paypal necesita PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET, PAYPAL_PLAN_MONTHLY, PAYPAL_PLAN_ANNUAL y PAYPAL_WEBHOOK_ID',
     );
   }
+  const mercadopago = paymentsProviders.includes('mercadopago') ? mercadoPagoSettingsFor(e) : undefined;
   const s3 = e.STORAGE === 's3' ? s3SettingsFor(e) : undefined;
   const mediaAccelRedirect = e.MEDIA_ACCEL_REDIRECT || undefined;
   if (mediaAccelRedirect && e.STORAGE === 's3') {
@@ -201,7 +227,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     contactEmail: e.CONTACT_EMAIL,
     certificatePlace: e.CERTIFICATE_PLACE,
+    paymentsProviders,
     paymentsProvider,
+    mercadopago,
     paypal:
       paymentsProvider === 'paypal'
         ? {
@@ -272,7 +300,9 @@ function deletionLedgerPathFor(e: z.infer<typeof envSchema>, dataDir: string): s
  */
 export function loadCommandConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const withoutPayments = Object.fromEntries(
-    Object.entries(env).filter(([name]) => !/^(PAYMENTS_PROVIDER|PAYPAL_|ALLOW_SIMULATED_PAYMENTS)/.test(name)),
+    Object.entries(env).filter(
+      ([name]) => !/^(PAYMENTS_PROVIDER|PAYPAL_|MERCADOPAGO_|ALLOW_SIMULATED_PAYMENTS)/.test(name),
+    ),
   );
   return loadConfig({ ...withoutPayments, PAYMENTS_PROVIDER: 'simulado', ALLOW_SIMULATED_PAYMENTS_IN_PRODUCTION: '1' });
 }
@@ -306,32 +336,79 @@ function s3SettingsFor(e: z.infer<typeof envSchema>): S3Settings {
   };
 }
 
+/** PAYMENTS_PROVIDERS as listed, else the single PAYMENTS_PROVIDER; both set must agree. */
+function chosenProviders(e: z.infer<typeof envSchema>): PaymentsProviderName[] | undefined {
+  const list = e.PAYMENTS_PROVIDERS ? [...new Set(e.PAYMENTS_PROVIDERS)] : undefined;
+  if (list && e.PAYMENTS_PROVIDER && !list.includes(e.PAYMENTS_PROVIDER)) {
+    throw new Error(
+      `PAYMENTS_PROVIDER=${e.PAYMENTS_PROVIDER} no está en PAYMENTS_PROVIDERS=${list.join(',')}: deja solo PAYMENTS_PROVIDERS.`,
+    );
+  }
+  return list ?? (e.PAYMENTS_PROVIDER ? [e.PAYMENTS_PROVIDER] : undefined);
+}
+
 /**
  * The simulated provider lets anyone "pay" without money, so it is never chosen silently outside a
  * demo: a production start (NODE_ENV=production) or one without demo content (SEED_DEMO=0, or a
- * PostgreSQL database) must name its provider.
+ * PostgreSQL database) must name its providers.
  */
-function paymentsProviderFor(input: {
-  chosen: 'simulado' | 'paypal' | undefined;
+function paymentsProvidersFor(input: {
+  chosen: PaymentsProviderName[] | undefined;
   production: boolean;
   seedDemo: boolean;
   allowSimulatedInProduction: boolean;
   why: string;
-}) {
-  if (input.chosen === 'simulado' && input.production && !input.allowSimulatedInProduction) {
+}): PaymentsProviderName[] {
+  const chosen = input.chosen;
+  if (chosen?.includes('simulado') && input.production && !input.allowSimulatedInProduction) {
     throw new Error(
       'PAYMENTS_PROVIDER=simulado con NODE_ENV=production dejaría a cualquiera hacerse Premium sin pagar: ' +
-        'usa PAYMENTS_PROVIDER=paypal, o para un sitio de pruebas define además ALLOW_SIMULATED_PAYMENTS_IN_PRODUCTION=1.',
+        'usa PAYMENTS_PROVIDERS=paypal,mercadopago, o para un sitio de pruebas define además ALLOW_SIMULATED_PAYMENTS_IN_PRODUCTION=1.',
     );
   }
-  if (input.chosen) return input.chosen;
+  if (chosen?.includes('simulado') && chosen.length > 1) {
+    // a site taking real money must not also offer a way to "pay" without it
+    throw new Error(`PAYMENTS_PROVIDERS=${chosen.join(',')}: simulado no se combina con proveedores reales.`);
+  }
+  if (chosen && !chosen.includes('paypal') && !chosen.includes('simulado')) {
+    throw new Error(
+      'PAYMENTS_PROVIDERS=mercadopago necesita también paypal: las suscripciones en dólares y las compras de diplomados ' +
+        'con PayPal siguen cobrándose por ese proveedor (PAYMENTS_PROVIDERS=paypal,mercadopago).',
+    );
+  }
+  if (chosen) return chosen;
   if (input.production || !input.seedDemo) {
     throw new Error(
       `PAYMENTS_PROVIDER no está definido: ${input.why} ` +
-        'elige PAYMENTS_PROVIDER=paypal (con las variables PAYPAL_*) o, solo para pruebas, PAYMENTS_PROVIDER=simulado.',
+        'elige PAYMENTS_PROVIDERS=paypal,mercadopago (con las variables PAYPAL_* y MERCADOPAGO_*) o, solo para pruebas, PAYMENTS_PROVIDER=simulado.',
     );
   }
-  return 'simulado';
+  return ['simulado'];
+}
+
+/** Mercado Pago needs its token and the notifications' secret; production names its API URL as PayPal's. */
+function mercadoPagoSettingsFor(e: z.infer<typeof envSchema>) {
+  const required = {
+    MERCADOPAGO_ACCESS_TOKEN: e.MERCADOPAGO_ACCESS_TOKEN,
+    MERCADOPAGO_WEBHOOK_SECRET: e.MERCADOPAGO_WEBHOOK_SECRET,
+    ...(e.NODE_ENV === 'production' ? { MERCADOPAGO_API_URL: e.MERCADOPAGO_API_URL } : {}),
+  };
+  const missing = Object.entries(required)
+    .filter(([, value]) => !value)
+    .map(([name]) => name);
+  if (missing.length > 0) {
+    throw new Error(
+      `PAYMENTS_PROVIDERS con mercadopago necesita ${missing.join(', ')}` +
+        (e.NODE_ENV === 'production' && !e.MERCADOPAGO_API_URL
+          ? ' (en producción MERCADOPAGO_API_URL=https://api.mercadopago.com; las credenciales de prueba o reales deciden el ambiente)'
+          : ''),
+    );
+  }
+  return {
+    apiUrl: (e.MERCADOPAGO_API_URL ?? 'https://api.mercadopago.com').replace(/\/$/, ''),
+    accessToken: e.MERCADOPAGO_ACCESS_TOKEN!,
+    webhookSecret: e.MERCADOPAGO_WEBHOOK_SECRET!,
+  };
 }
 
 /** Production names its PayPal explicitly: a default would send live members to the sandbox, or the reverse. */

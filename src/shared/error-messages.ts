@@ -61,6 +61,11 @@ export const errorMessages: Record<ErrorCode, { status: number; message: string;
     message: 'Este video se completa al verlo: mira al menos el 90 % para continuar.',
   },
   WEBHOOK_SIGNATURE_INVALID: { status: 401, message: 'Firma no válida.' },
+  PAYMENT_PROVIDER_UNAVAILABLE: {
+    status: 503,
+    message: 'Mercado Pago no responde en este momento. Intenta de nuevo más tarde; no se hizo ningún cargo.',
+    title: 'Mercado Pago',
+  },
   CLASSROOM_ACTIVE: { status: 409, message: 'Desactiva el aula antes de eliminarla.' },
   CLASSROOM_USERS_NOT_ALLOWED: {
     status: 400,

@@ -63,6 +63,7 @@ export const paths = {
   adminLandingPhotos: '/admin/landing/fotos',
   adminOutbox: '/admin/correos',
   adminBackups: '/admin/respaldos',
+  adminPrices: '/admin/precios',
   adminClassrooms: '/admin/aulas',
   adminClassroomCreate: '/admin/aulas/crear-aula',
   adminClassroom: '/admin/aulas/aula/:id',

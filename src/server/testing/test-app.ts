@@ -25,6 +25,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     mailFrom: 'CxVet <no-responder@cxvet.com>',
     contactEmail: 'contacto@cxvet.com',
     certificatePlace: 'Ciudad de México',
+    paymentsProviders: ['simulado'],
     paymentsProvider: 'simulado',
     storage: 'local',
     signedUrlSeconds: 300,

@@ -106,6 +106,13 @@ export const diplomaInputSchema = z
       .trim()
       .min(1, messages.fieldRequired)
       .regex(costPattern, messages.invalidCost),
+    /** The price in pesos (Mercado Pago); empty: not sold in pesos. */
+    costMxn: z
+      .string()
+      .trim()
+      .regex(/^(\d{1,6}(\.\d{1,2})?)?$/, messages.invalidCost)
+      .refine((value) => value === '' || Number(value) > 0, messages.invalidCost)
+      .default(''),
     kind: z.enum(diplomaKinds, { error: messages.fieldRequired }),
     organizationId: z.uuid().nullable(),
     adminEmail: z.string().trim().max(320),
@@ -129,6 +136,7 @@ export const adminDiplomaSchema = z.object({
   previewPdf: z.string(),
   certificateImage: z.string().nullable(),
   cost: z.string(),
+  costMxn: z.string(),
   kind: z.enum(diplomaKinds),
   organizationId: z.string().nullable(),
   adminEmail: z.string(),

@@ -27,6 +27,8 @@ export const memberDiplomaListSchema = z.object({ items: z.array(memberDiplomaCa
 
 export const diplomaSalesPageSchema = memberDiplomaCardSchema.extend({
   previewPdfUrl: z.string().nullable(),
+  /** The price in pesos (Mercado Pago); null: not sold in pesos. */
+  costMxnCents: z.number().int().nullable(),
   videoCount: z.number().int(),
   examCount: z.number().int(),
 });

@@ -6,6 +6,8 @@ export const paymentsConfigSchema = z.object({
   /** Names the provider in titles, e.g. the subscription-creation error. */
   providerName: z.string(),
   prices: z.object({ monthly: z.number().int(), annual: z.number().int() }),
+  /** The one-time methods in pesos (Mercado Pago): empty when it is not configured. */
+  pesosMethods: z.array(z.enum(['oxxo', 'clabe'])),
 });
 export type PaymentsConfig = z.infer<typeof paymentsConfigSchema>;
 

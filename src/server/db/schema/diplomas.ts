@@ -27,6 +27,8 @@ export const diplomas = pgTable(
     previewPdf: text('preview_pdf'),
     certificateImage: text('certificate_image'),
     costCents: integer('cost_cents').notNull().default(0),
+    /** The price in pesos (Mercado Pago); null: not sold in pesos. */
+    costMxnCents: integer('cost_mxn_cents'),
     isExternal: boolean('is_external').notNull().default(false),
     // null means a CxVet diploma
     organizationId: uuid('organization_id').references(() => organizations.id, { onDelete: 'set null' }),

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { paymentKindEnum, paymentProviderEnum, paymentResultEnum, planEnum, subscriptionStateEnum } from './enums.ts';
 import { users } from './accounts.ts';
 import { diplomas } from './diplomas.ts';
@@ -130,4 +130,19 @@ export const paymentOrders = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index('payment_orders_user_id_idx').on(table.userId)],
+);
+
+/**
+ * The Admin's prices of the plans in a currency other than the specs' USD (MXN for Mercado Pago). A subscription
+ * keeps the amount it was created with at the provider: a changed price applies to new subscriptions only.
+ */
+export const planPrices = pgTable(
+  'plan_prices',
+  {
+    plan: planEnum('plan').notNull(),
+    currency: text('currency').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.plan, table.currency] })],
 );

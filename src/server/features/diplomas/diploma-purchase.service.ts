@@ -133,7 +133,7 @@ export function createDiplomaPurchaseService(deps: {
     if (
       transaction.userId !== event.userId ||
       transaction.amountCents !== event.amountCents ||
-      event.currency !== 'USD'
+      event.currency !== transaction.currency
     ) {
       log.error(
         { orderId: event.orderId, diplomaId: transaction.diplomaId },

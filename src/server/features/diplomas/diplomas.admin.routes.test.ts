@@ -186,6 +186,20 @@ describe('general information', () => {
     if (status === 400) expect(response.json().fields.cost).toBe(messages.invalidCost);
   });
 
+  it('keeps a price in pesos beside the USD cost, none when left empty (not sold in pesos)', async () => {
+    const id = randomUUID();
+    const saved = await call('PUT', `/api/admin/diplomas/${id}`, await diplomaInput(id, { costMxn: '2499.00' }));
+    expect(saved.statusCode).toBe(200);
+    expect((saved.json() as AdminDiploma).costMxn).toBe('2499.00');
+    expect((await t.db.select().from(diplomas).where(eq(diplomas.id, id)))[0]!.costMxnCents).toBe(249_900);
+    const cleared = await call('PUT', `/api/admin/diplomas/${id}`, await diplomaInput(id, { costMxn: '' }));
+    expect((cleared.json() as AdminDiploma).costMxn).toBe('');
+    expect((await t.db.select().from(diplomas).where(eq(diplomas.id, id)))[0]!.costMxnCents).toBeNull();
+    const refused = await call('PUT', `/api/admin/diplomas/${id}`, await diplomaInput(id, { costMxn: '0' }));
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().fields.costMxn).toBe(messages.invalidCost);
+  });
+
   it('shows every missing field at once, including the organization of an External diploma', async () => {
     const id = randomUUID();
     const response = await call('PUT', `/api/admin/diplomas/${id}`, {

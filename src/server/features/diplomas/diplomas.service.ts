@@ -267,6 +267,7 @@ export function createDiplomasService(deps: {
       isExternal: diploma.isExternal,
       organizationName: diploma.organizationName,
       costCents: diploma.costCents,
+      costMxnCents: diploma.isTest ? null : diploma.costMxnCents,
       isEnrolled: await isEnrolled(user.id, diplomaId),
       progressPercent: null,
       createdAt: diploma.createdAt.toISOString(),

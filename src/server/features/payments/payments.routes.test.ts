@@ -47,6 +47,7 @@ describe('GET /api/payments/config', () => {
       provider: 'simulado',
       providerName: 'Pago simulado',
       prices: { monthly: 999, annual: 9990 },
+      pesosMethods: [],
     });
   });
 });

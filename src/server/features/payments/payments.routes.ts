@@ -26,7 +26,7 @@ export const webhookLimitPerMinute = 600;
 
 export function registerPaymentRoutes(
   app: FastifyInstance,
-  deps: { payments: PaymentsService; jobs: Pick<JobRunner, 'runDue'> },
+  deps: { payments: PaymentsService; jobs: Pick<JobRunner, 'runDue'>; pesosMethods?: ('oxxo' | 'clabe')[] },
 ) {
   const { payments, jobs } = deps;
   const { provider } = payments;
@@ -36,6 +36,7 @@ export function registerPaymentRoutes(
     provider: provider.name,
     providerName: provider.displayName,
     prices: planPriceCents,
+    pesosMethods: deps.pesosMethods ?? [],
   }));
 
   api.post(

@@ -1,3 +1,4 @@
+import { usePaymentsConfig } from '#web/features/payments/payments.api.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { CurrentUser, LoginInput } from '#shared/accounts/accounts.schemas.ts';
@@ -60,6 +61,21 @@ export function useProfile() {
     queryKey: accountKeys.profile(),
     queryFn: ({ signal }) => accountsApi.profile(signal),
     retry: false,
+  });
+}
+
+/** Payments in pesos at OXXO or by SPEI still waiting for the money (Mercado Pago configured only). */
+export function usePendingPesosPayments() {
+  const config = usePaymentsConfig();
+  return useQuery({
+    queryKey: [...accountKeys.paymentHistory(), 'pending'],
+    queryFn: ({ signal }) =>
+      api
+        .get<{
+          payments: { paymentId: string; description: string; amountCents: number; createdAt: string }[];
+        }>('/api/profile/payments/pending', { signal })
+        .then((body) => body.payments),
+    enabled: (config.data?.pesosMethods.length ?? 0) > 0,
   });
 }
 

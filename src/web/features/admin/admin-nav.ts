@@ -7,6 +7,7 @@ export const adminNavLinks: { label: string; to: string }[] = [
   { label: 'Eventos', to: paths.adminEvents },
   { label: 'Usuarios', to: paths.adminUsers },
   { label: 'Premium manual', to: paths.adminManualPremium },
+  { label: 'Precios en pesos', to: paths.adminPrices },
   { label: 'Organizaciones', to: paths.adminOrganizations },
   { label: 'Fotos landing', to: paths.adminLandingPhotos },
   { label: 'Newsletter', to: paths.adminNewsletter },

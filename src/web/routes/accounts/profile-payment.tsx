@@ -1,8 +1,8 @@
 import { Alert, Anchor, Card, Container, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { messages } from '#shared/messages.ts';
-import { formatUsd } from '#shared/payments/payments.rules.ts';
-import { usePaymentHistory, useProfile } from '#web/features/accounts/accounts.api.ts';
+import { formatMoney, formatMxn } from '#shared/payments/payments.rules.ts';
+import { usePaymentHistory, usePendingPesosPayments, useProfile } from '#web/features/accounts/accounts.api.ts';
 import { failedPaymentBanner, longDate, typeLabels } from '#web/features/accounts/membership-labels.ts';
 import { paths } from '#web/paths.ts';
 
@@ -24,6 +24,7 @@ const statusLabels = {
 export function ProfilePaymentPage() {
   const profile = useProfile();
   const history = usePaymentHistory();
+  const pending = usePendingPesosPayments();
   const membership = profile.data?.membership;
   // the history is the record of what was charged, so the card and the table cannot disagree
   const lastPayment = history.data
@@ -65,6 +66,21 @@ export function ProfilePaymentPage() {
             </Stack>
           )}
         </Card>
+        {pending.data && pending.data.length > 0 ? (
+          <Card withBorder radius="md" padding="lg">
+            <Title order={2} size="h3" mb="sm">
+              Pagos pendientes
+            </Title>
+            <Stack gap={4}>
+              {pending.data.map((payment) => (
+                <Text key={payment.paymentId}>
+                  {longDate(payment.createdAt)} · {payment.description} · {formatMxn(payment.amountCents)} ·{' '}
+                  <strong>Pendiente</strong> (en OXXO o por SPEI: el acceso empieza cuando se confirme el pago)
+                </Text>
+              ))}
+            </Stack>
+          </Card>
+        ) : null}
         <Card withBorder radius="md" padding="lg">
           <Title order={2} size="h3" mb="sm">
             Historial de pagos
@@ -88,7 +104,7 @@ export function ProfilePaymentPage() {
                   <Table.Tr key={payment.id}>
                     <Table.Td>{longDate(payment.occurredAt)}</Table.Td>
                     <Table.Td>{payment.description}</Table.Td>
-                    <Table.Td>{formatUsd(payment.amountCents)}</Table.Td>
+                    <Table.Td>{formatMoney(payment.amountCents, payment.currency)}</Table.Td>
                     <Table.Td>
                       <Text span fz="sm" fw={600}>
                         {resultLabels[payment.result]}

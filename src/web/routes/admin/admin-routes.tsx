@@ -75,6 +75,7 @@ const adminPages: RouteObject[] = [
     import('#web/routes/diplomas/admin-diplomas-preview.tsx').then((m) => m.AdminDiplomaPreviewPage),
   ),
   screen(paths.adminOutbox, () => import('#web/routes/mailing/admin-outbox.tsx').then((m) => m.AdminOutboxPage)),
+  screen(paths.adminPrices, () => import('#web/routes/payments/admin-prices.tsx').then((m) => m.AdminPricesPage)),
   screen(paths.adminBackups, () => import('#web/routes/backups/admin-backups.tsx').then((m) => m.AdminBackupsPage)),
   { path: '*', Component: NotFoundPage },
 ];

@@ -22,6 +22,8 @@ import { useErrorModal } from '#web/components/error-modal.tsx';
 import { useReportPurchaseError, useSalesPage, useStartPurchase } from '#web/features/diplomas/member/diplomas.api.ts';
 import { diplomaLink } from '#web/features/diplomas/member/components/diploma-card.tsx';
 import { formatUsd } from '#web/features/diplomas/member/format.ts';
+import { PesosPayment } from '#web/features/diplomas/member/components/pesos-payment.tsx';
+import { usePaymentsConfig } from '#web/features/payments/payments.api.ts';
 import { paths } from '#web/paths.ts';
 
 /** /mis-diplomados/diplomado-preview/:id — the diploma's preview and its purchase. */
@@ -30,6 +32,8 @@ export function DiplomaPreviewPage() {
   const page = useSalesPage(id);
   const start = useStartPurchase(id);
   const report = useReportPurchaseError(id);
+  const config = usePaymentsConfig();
+  const pesosMethods = config.data?.pesosMethods ?? [];
   const { showError } = useErrorModal();
   const [params, setParams] = useSearchParams();
   const handled = useRef(false);
@@ -101,6 +105,9 @@ export function DiplomaPreviewPage() {
             <Button size="md" onClick={buy} loading={start.isPending}>
               Comprar acceso
             </Button>
+            {diploma.costMxnCents && pesosMethods.length > 0 ? (
+              <PesosPayment diplomaId={diploma.id} costMxnCents={diploma.costMxnCents} methods={pesosMethods} />
+            ) : null}
           </Stack>
         ) : (
           <Text>El acceso a este diplomado lo asigna un administrador.</Text>

@@ -6,7 +6,7 @@ import { paths } from '#web/paths.ts';
 import { renderWithApp, stubApi } from '#web/testing/render.tsx';
 import { SignUpWizard } from './signup-wizard.tsx';
 
-const config = { provider: 'simulado', providerName: 'Pagos de prueba', clientId: null, plans: [] };
+const config = { provider: 'simulado', providerName: 'Pagos de prueba', clientId: null, plans: [], pesosMethods: [] };
 
 function FinishPage() {
   return <h1>Registro terminado: {new URLSearchParams(window.location.search).get('type') ?? ''}</h1>;

@@ -1,3 +1,4 @@
+import type { OfflinePayment } from '#shared/payments/mercadopago.schemas.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   CertificateSummary,
@@ -121,6 +122,14 @@ export function useStartPurchase(id: string) {
   return useMutation({
     mutationFn: () =>
       api.post<{ orderId: string; approvalUrl: string }>(`/api/diplomas/${encodeURIComponent(id)}/purchase`),
+  });
+}
+
+/** A pending OXXO or SPEI payment of the diploma in pesos; access starts when Mercado Pago confirms it. */
+export function useStartPesosPurchase(id: string) {
+  return useMutation({
+    mutationFn: (method: 'oxxo' | 'clabe') =>
+      api.post<OfflinePayment>(`/api/diplomas/${encodeURIComponent(id)}/purchase/pesos`, { method }),
   });
 }
 

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   Button,
@@ -32,6 +33,7 @@ const emptyDiploma: DiplomaInput = {
   previewPdf: '',
   certificateImage: null,
   cost: '',
+  costMxn: '',
   kind: 'CxVet',
   organizationId: null,
   adminEmail: '',
@@ -71,7 +73,10 @@ export function DiplomaGeneralForm({ id, diploma }: { id: string; diploma?: Admi
   const pending = usePendingUploads();
   const options = useDiplomaOptions();
   const save = useSaveDiploma(id);
-  const form = useForm<DiplomaInput>({ resolver: zodResolver(diplomaInputSchema), defaultValues: emptyDiploma });
+  const form = useForm<z.input<typeof diplomaInputSchema>, unknown, DiplomaInput>({
+    resolver: zodResolver(diplomaInputSchema),
+    defaultValues: emptyDiploma,
+  });
   const { errors } = form.formState;
   const kind = useWatch({ control: form.control, name: 'kind' });
 
@@ -128,6 +133,13 @@ export function DiplomaGeneralForm({ id, diploma }: { id: string; diploma?: Admi
                 inputMode="decimal"
                 {...form.register('cost')}
                 error={errors.cost?.message}
+              />
+              <TextInput
+                label="Costo (MXN)"
+                description="Para pagar en pesos con Mercado Pago; vacío: no se vende en pesos"
+                inputMode="decimal"
+                {...form.register('costMxn')}
+                error={errors.costMxn?.message}
               />
               <Controller
                 control={form.control}

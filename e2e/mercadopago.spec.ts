@@ -1,0 +1,130 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import { adminRequest, freshPremiumMember } from './diploma-setup.ts';
+import {
+  startMercadoPagoFake,
+  type MercadoPagoFake,
+} from '../src/server/services/payments/mercadopago-fake.testing.ts';
+
+// The server under test runs with PAYMENTS_PROVIDERS unset (simulado) and MERCADOPAGO_API_URL pointing here:
+// MERCADOPAGO_API_URL=http://127.0.0.1:3499 MERCADOPAGO_ACCESS_TOKEN=TEST-e2e MERCADOPAGO_WEBHOOK_SECRET=secreto-e2e
+const fakePort = Number(process.env.MERCADOPAGO_FAKE_PORT ?? 3499);
+const diplomaTitle = 'Diplomado en Anestesia y Analgesia Veterinaria';
+let fake: MercadoPagoFake;
+
+test.describe.configure({ mode: 'serial' });
+test.skip(!process.env.MERCADOPAGO_E2E, 'needs a server started with MERCADOPAGO_* pointing at the fake');
+
+test.beforeAll(async () => {
+  fake = await startMercadoPagoFake({ accessToken: 'TEST-e2e', webhookSecret: 'secreto-e2e', port: fakePort });
+});
+test.afterAll(async () => fake?.close());
+
+/** The Admin gives the External demo diploma a price in pesos; returns its id. */
+async function priceInPesos(admin: APIRequestContext, origin: string) {
+  const list = (await (await admin.get('/api/admin/diplomas')).json()) as { items: { id: string; title: string }[] };
+  const id = list.items.find((item) => item.title === diplomaTitle)!.id;
+  const current = (await (await admin.get(`/api/admin/diplomas/${id}`)).json()) as Record<string, unknown>;
+  const { id: _id, isActive: _active, createdAt: _created, ...input } = current;
+  const saved = await admin.put(`/api/admin/diplomas/${id}`, {
+    headers: { origin },
+    data: { ...input, costMxn: '2499.00' },
+  });
+  expect(saved.status(), await saved.text()).toBe(200);
+  return id;
+}
+
+/** Mercado Pago's notification about a payment, delivered to the server as Mercado Pago sends it. */
+async function notify(page: Page, paymentId: string) {
+  const hook = fake.notification('payment', paymentId);
+  const response = await page.request.post(
+    `/api/payments/webhooks/mercadopago?${new URLSearchParams(hook.query).toString()}`,
+    { headers: hook.headers, data: hook.rawBody },
+  );
+  expect(response.status()).toBe(200);
+}
+
+const isEnrolled = async (page: Page, diplomaId: string) =>
+  ((await (await page.request.get(`/api/diplomas/${diplomaId}/enrollment`)).json()) as { isEnrolled: boolean })
+    .isEnrolled;
+
+/** A fresh Premium member opens the diploma, chooses OXXO and sees the voucher; returns the payment id. */
+async function payAtOxxo(page: Page, diplomaId: string, shot?: string) {
+  await page.goto(`/mis-diplomados/diplomado-preview/${diplomaId}`);
+  // a first visit on a busy machine: the page's bundle may take a while
+  await expect(page.getByRole('heading', { name: diplomaTitle })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText('O en pesos: $2,499.00 MXN')).toBeVisible();
+  if (shot) await page.screenshot({ path: test.info().outputPath(`${shot}-choice.png`), fullPage: true });
+  const created = page.waitForResponse((response) => response.url().endsWith('/purchase/pesos'));
+  await page.getByRole('button', { name: 'Efectivo en OXXO' }).click();
+  const payment = (await (await created).json()) as { paymentId: string };
+  await expect(page.getByRole('heading', { name: /^Paga en OXXO antes del / })).toBeVisible();
+  await expect(page.getByText('$2,499.00 MXN', { exact: true })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Ver ficha de pago para OXXO' })).toBeVisible();
+  if (shot) await page.screenshot({ path: test.info().outputPath(`${shot}-voucher.png`), fullPage: true });
+  return payment.paymentId;
+}
+
+test('a member pays a diploma at OXXO, sees the voucher, and is enrolled only once the payment is approved; a refund removes it', async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const admin = await adminRequest(browser, baseURL!);
+  const diplomaId = await priceInPesos(admin.request, new URL(baseURL!).origin);
+  const member = await freshPremiumMember(browser, baseURL!, admin.request, 'Pago OXXO E2E');
+  for (const width of [360, 1280]) {
+    await member.page.setViewportSize({ width, height: 900 });
+    await member.page.goto(`/mis-diplomados/diplomado-preview/${diplomaId}`);
+    await expect(member.page.getByRole('button', { name: 'Transferencia SPEI' })).toBeVisible();
+    await member.page.screenshot({ path: test.info().outputPath(`pesos-choice-${width}.png`), fullPage: true });
+  }
+  await member.page.setViewportSize({ width: 360, height: 900 });
+  const paymentId = await payAtOxxo(member.page, diplomaId, 'oxxo-360');
+  await notify(member.page, paymentId);
+  expect(await isEnrolled(member.page, diplomaId)).toBe(false);
+  await member.page.goto('/perfil/pago');
+  await expect(member.page.getByRole('heading', { name: 'Pagos pendientes' })).toBeVisible({ timeout: 30_000 });
+  await expect(member.page.getByText(/\$2,499\.00 MXN · Pendiente/)).toBeVisible();
+  await member.page.screenshot({ path: test.info().outputPath('profile-pending-360.png'), fullPage: true });
+
+  fake.approve(paymentId);
+  await notify(member.page, paymentId);
+  await expect.poll(() => isEnrolled(member.page, diplomaId)).toBe(true);
+  await member.page.goto('/perfil/pago');
+  // paid in pesos, shown in pesos: never a conversion
+  await expect(member.page.getByRole('cell', { name: '$2,499.00 MXN' })).toBeVisible({ timeout: 30_000 });
+  await expect(member.page.getByRole('heading', { name: 'Pagos pendientes' })).toHaveCount(0);
+  await member.page.goto(`/mis-diplomados/diplomado-preview/${diplomaId}`);
+  await expect(member.page.getByRole('link', { name: 'Entrar al diplomado' })).toBeVisible({ timeout: 30_000 });
+
+  fake.refund(paymentId);
+  await notify(member.page, paymentId);
+  await expect.poll(() => isEnrolled(member.page, diplomaId)).toBe(false);
+  await member.context.close();
+  await admin.context.close();
+});
+
+test('a voucher that expires leaves no access', async ({ browser, baseURL }) => {
+  test.setTimeout(120_000);
+  const admin = await adminRequest(browser, baseURL!);
+  const diplomaId = await priceInPesos(admin.request, new URL(baseURL!).origin);
+  const member = await freshPremiumMember(browser, baseURL!, admin.request, 'Ficha vencida E2E');
+  await member.page.setViewportSize({ width: 1280, height: 900 });
+  const paymentId = await payAtOxxo(member.page, diplomaId, 'oxxo-1280');
+  fake.expire(paymentId);
+  await notify(member.page, paymentId);
+  // the job has run once the payment is no longer listed as pending
+  await expect
+    .poll(
+      async () =>
+        ((await (await member.page.request.get('/api/profile/payments/pending')).json()) as { payments: unknown[] })
+          .payments.length,
+    )
+    .toBe(0);
+  expect(await isEnrolled(member.page, diplomaId)).toBe(false);
+  await member.page.reload();
+  await expect(member.page.getByRole('button', { name: 'Comprar acceso' })).toBeVisible();
+  await member.context.close();
+  await admin.context.close();
+});

@@ -1,0 +1,261 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, ne, sql } from 'drizzle-orm';
+import type { Db } from '#server/db/client.ts';
+import { paymentOrders, paymentWebhookEvents, payments } from '#server/db/schema/index.ts';
+import type { Log } from '#server/services/log.ts';
+import type {
+  MercadoPagoNotification,
+  MercadoPagoPayment,
+  MercadoPagoProvider,
+  OfflineMethod,
+} from '#server/services/payments/mercadopago-provider.ts';
+import { ProviderError } from '#server/services/payments/payment-provider.ts';
+import { AppError } from '#shared/errors.ts';
+import { orderPaymentResult, type OrderEventKind } from './payments.rules.ts';
+import type { UserRow } from '#server/features/accounts/accounts.service.ts';
+import type { OrderEvent, OrderEventHandler } from './payments.service.ts';
+
+export const mercadoPagoJobKind = 'payments.mercadopago';
+
+/** How long an OXXO voucher or a CLABE can be paid: Mercado Pago's default for cash is 3 days. */
+const offlineDays = 3;
+
+/** Schedules a job inside the caller's transaction (the job runner's schedule). */
+type Schedule = (kind: string, options: { payload: object; uniqueKey: string; tx: Db }) => Promise<void>;
+
+/**
+ * What a payment's status means for what it paid for. `in_mediation` (a dispute opened) changes nothing until
+ * Mercado Pago decides: charged back removes access, a dispute won leaves it approved.
+ */
+function offlineOutcome(payment: Pick<MercadoPagoPayment, 'status' | 'statusDetail'>): {
+  kind: OrderEventKind;
+  status: string;
+} | null {
+  switch (payment.status) {
+    case 'approved':
+      return { kind: 'completed', status: 'COMPLETED' };
+    case 'pending':
+    case 'in_process':
+    case 'authorized':
+      return { kind: 'pending', status: 'PENDING' };
+    case 'cancelled':
+      // an OXXO voucher or a CLABE not paid in time
+      return { kind: 'denied', status: payment.statusDetail === 'expired' ? 'EXPIRED' : 'DENIED' };
+    case 'rejected':
+      return { kind: 'denied', status: 'DENIED' };
+    case 'refunded':
+    case 'charged_back':
+      return { kind: 'refunded', status: 'REFUNDED' };
+    case 'in_mediation':
+      return null;
+  }
+}
+
+/** One-time payments in pesos through Mercado Pago (OXXO, SPEI) and its notifications; access follows the read-back. */
+export function createMercadoPagoPaymentsService(deps: {
+  db: Db;
+  provider: MercadoPagoProvider;
+  publicUrl: string;
+  schedule: Schedule;
+  log?: Pick<Log, 'warn' | 'error'> & Partial<Pick<Log, 'info'>>;
+}) {
+  const { db, provider, publicUrl } = deps;
+  const log = deps.log ?? { warn() {}, error() {} };
+  const handlers: OrderEventHandler[] = [];
+  const notificationUrl = new URL('/api/payments/webhooks/mercadopago', publicUrl).toString();
+
+  /** Registers a handler of one-time payment outcomes (the diplomas service enrols on 'completed'). */
+  function onOrder(handler: OrderEventHandler) {
+    handlers.push(handler);
+  }
+
+  /**
+   * Creates a pending OXXO or SPEI payment for `amountCents` pesos and records what we asked for; the member
+   * is shown the voucher or CLABE on our page. Nothing is granted until the payment is read back approved.
+   */
+  async function startOfflinePayment(
+    user: UserRow,
+    input: { method: OfflineMethod; amountCents: number; description: string; reference: string },
+  ) {
+    const intent = randomUUID();
+    const expiresAt = new Date(Date.now() + offlineDays * 86_400_000);
+    let payment: MercadoPagoPayment;
+    try {
+      payment = await provider.createOfflinePayment({
+        method: input.method,
+        amountCents: input.amountCents,
+        description: input.description,
+        payerEmail: user.email,
+        externalReference: intent,
+        notificationUrl,
+        expiresAt,
+        idempotencyKey: intent,
+      });
+    } catch (error) {
+      log.warn(
+        { reason: error instanceof ProviderError ? error.message : String(error) },
+        'mercadopago payment not created',
+      );
+      // Mercado Pago down or refusing: the member is told to try again later, nothing was created twice
+      throw new AppError('PAYMENT_PROVIDER_UNAVAILABLE');
+    }
+    if (
+      payment.amountCents !== input.amountCents ||
+      payment.currency !== 'MXN' ||
+      payment.externalReference !== intent
+    ) {
+      log.error({ paymentId: payment.id }, 'mercadopago payment does not match what we asked for');
+      throw new AppError('PAYMENT_PROVIDER_UNAVAILABLE');
+    }
+    await db.insert(paymentOrders).values({
+      userId: user.id,
+      provider: 'mercadopago',
+      providerOrderId: payment.id,
+      amountCents: input.amountCents,
+      currency: 'MXN',
+      description: input.description,
+      reference: input.reference,
+      status: 'PENDING',
+    });
+    return {
+      paymentId: payment.id,
+      method: input.method,
+      amountCents: input.amountCents,
+      expiresAt: (payment.expiresAt ?? expiresAt).toISOString(),
+      instructionsUrl: payment.instructionsUrl,
+      clabe: payment.clabe,
+    };
+  }
+
+  /**
+   * Stores a verified notification and queues the job that applies it, in one transaction; a notification
+   * already stored (Mercado Pago retries every ~15 minutes) is a duplicate.
+   */
+  async function receiveNotification(notification: MercadoPagoNotification): Promise<'stored' | 'duplicate'> {
+    const id = `mercadopago:${notification.id}`;
+    return db.transaction(async (tx) => {
+      const stored = await tx
+        .insert(paymentWebhookEvents)
+        .values({
+          id,
+          provider: 'mercadopago',
+          type: notification.type,
+          payload: { dataId: notification.dataId, action: notification.action, body: notification.payload },
+          transmissionId: notification.requestId ? `mercadopago:${notification.requestId}` : null,
+        })
+        .onConflictDoNothing()
+        .returning({ id: paymentWebhookEvents.id });
+      if (stored.length === 0) return 'duplicate';
+      await deps.schedule(mercadoPagoJobKind, { payload: { eventId: id }, uniqueKey: `webhook:${id}`, tx });
+      return 'stored';
+    });
+  }
+
+  /** Reads a payment back and applies it to the one-time payment we recorded; unknown ids change nothing. */
+  async function reconcilePayment(paymentId: string): Promise<string | null> {
+    const [row] = await db
+      .select()
+      .from(paymentOrders)
+      .where(and(eq(paymentOrders.providerOrderId, paymentId), eq(paymentOrders.provider, 'mercadopago')));
+    if (!row) return null;
+    const payment = await provider.getPayment(paymentId);
+    if (!payment) return null;
+    if (payment.amountCents !== row.amountCents || payment.currency !== row.currency) {
+      log.error({ paymentId }, 'mercadopago payment does not match what we asked for (amount or currency)');
+      return null;
+    }
+    const outcome = offlineOutcome(payment);
+    if (!outcome) return row.status;
+    if (outcome.kind !== 'pending') {
+      await db
+        .insert(payments)
+        .values({
+          userId: row.userId,
+          provider: 'mercadopago',
+          providerPaymentId: `mercadopago:${payment.id}`,
+          kind: 'order',
+          result: orderPaymentResult[outcome.kind],
+          amountCents: row.amountCents,
+          currency: row.currency,
+          description: row.description,
+        })
+        .onConflictDoUpdate({ target: payments.providerPaymentId, set: { result: sql`excluded.result` } });
+    }
+    if (row.status !== outcome.status) {
+      const event: OrderEvent = {
+        kind: outcome.kind,
+        orderId: payment.id,
+        captureId: null,
+        userId: row.userId,
+        amountCents: row.amountCents,
+        currency: row.currency,
+        description: row.description,
+        reference: row.reference,
+      };
+      // handlers first: a crash before the status is saved repeats the event, never loses it
+      for (const handler of handlers) await handler(event);
+      await db
+        .update(paymentOrders)
+        .set({ status: outcome.status, updatedAt: new Date() })
+        .where(and(eq(paymentOrders.id, row.id), ne(paymentOrders.status, outcome.status)));
+    }
+    return outcome.status;
+  }
+
+  /** The job: applies one stored notification by reading back what it names; only then is it processed. */
+  async function applyStoredNotification(eventId: string): Promise<'applied' | 'already'> {
+    const [row] = await db.select().from(paymentWebhookEvents).where(eq(paymentWebhookEvents.id, eventId));
+    if (!row || row.processedAt) return 'already';
+    const { dataId } = row.payload as { dataId: string };
+    try {
+      if (row.type === 'payment') await reconcilePayment(dataId);
+    } catch (error) {
+      log.warn(
+        { eventId, type: row.type, reason: error instanceof Error ? error.message : String(error) },
+        'mercadopago notification not applied yet',
+      );
+      await db
+        .update(paymentWebhookEvents)
+        .set({ error: error instanceof Error ? error.message.slice(0, 500) : String(error) })
+        .where(eq(paymentWebhookEvents.id, eventId));
+      throw error;
+    }
+    await db
+      .update(paymentWebhookEvents)
+      .set({ processedAt: new Date(), error: null })
+      .where(eq(paymentWebhookEvents.id, eventId));
+    return 'applied';
+  }
+
+  /** The member's one-time payments in pesos still waiting for money (shown as pending in the profile). */
+  async function pendingOf(userId: string) {
+    return db
+      .select({
+        paymentId: paymentOrders.providerOrderId,
+        description: paymentOrders.description,
+        amountCents: paymentOrders.amountCents,
+        reference: paymentOrders.reference,
+        createdAt: paymentOrders.createdAt,
+      })
+      .from(paymentOrders)
+      .where(
+        and(
+          eq(paymentOrders.userId, userId),
+          eq(paymentOrders.provider, 'mercadopago'),
+          eq(paymentOrders.status, 'PENDING'),
+        ),
+      );
+  }
+
+  return {
+    provider,
+    onOrder,
+    startOfflinePayment,
+    receiveNotification,
+    applyStoredNotification,
+    reconcilePayment,
+    pendingOf,
+  };
+}
+
+export type MercadoPagoPaymentsService = ReturnType<typeof createMercadoPagoPaymentsService>;

@@ -1,0 +1,88 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireUser } from '#server/plugins/authorization.ts';
+import { AppError } from '#shared/errors.ts';
+import { notificationResponseSchema } from '#shared/payments/mercadopago.schemas.ts';
+import type { JobRunner } from '#server/services/jobs.ts';
+import type { MercadoPagoPaymentsService } from './mercadopago-payments.service.ts';
+import { webhookLimitPerMinute } from './payments.routes.ts';
+
+const pendingListSchema = z.object({
+  payments: z.array(
+    z.object({
+      paymentId: z.string(),
+      description: z.string(),
+      amountCents: z.number().int(),
+      currency: z.literal('MXN'),
+      createdAt: z.string(),
+    }),
+  ),
+});
+
+/** Mercado Pago's notifications and the member's pending payments in pesos. */
+export function registerMercadoPagoRoutes(
+  app: FastifyInstance,
+  deps: { mercadoPago: MercadoPagoPaymentsService; jobs: Pick<JobRunner, 'runDue'> },
+) {
+  const { mercadoPago, jobs } = deps;
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get(
+    '/api/profile/payments/pending',
+    { schema: { response: { 200: pendingListSchema } } },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      reply.header('cache-control', 'no-store');
+      const rows = await mercadoPago.pendingOf(user.id);
+      return {
+        payments: rows.map((row) => ({
+          paymentId: row.paymentId,
+          description: row.description,
+          amountCents: row.amountCents,
+          currency: 'MXN' as const,
+          createdAt: row.createdAt.toISOString(),
+        })),
+      };
+    },
+  );
+
+  // the signature covers the query's data.id and two headers, not the body; the body is kept to be stored
+  void app.register(async (scope) => {
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser(
+      'application/json',
+      { parseAs: 'string', bodyLimit: 64 * 1024 },
+      (request, body, done) => {
+        (request as FastifyRequest).rawBody = body as string;
+        done(null, {});
+      },
+    );
+    scope.withTypeProvider<ZodTypeProvider>().post(
+      '/api/payments/webhooks/mercadopago',
+      {
+        schema: { response: { 200: notificationResponseSchema } },
+        config: { rateLimit: { max: webhookLimitPerMinute, timeWindow: '1 minute' } },
+      },
+      async (request) => {
+        const notification = mercadoPago.provider.verifyNotification({
+          headers: request.headers,
+          query: request.query as Record<string, unknown>,
+          rawBody: request.rawBody ?? '',
+        });
+        if (!notification) throw new AppError('WEBHOOK_SIGNATURE_INVALID');
+        // stored with its job in one transaction; the job reads the resource back and only then acts
+        const outcome = await mercadoPago.receiveNotification(notification);
+        if (outcome === 'stored') {
+          setImmediate(
+            () =>
+              void jobs
+                .runDue()
+                .catch((error: unknown) => request.log.error({ err: error }, 'payments job pass failed')),
+          );
+        }
+        return { received: true as const, outcome };
+      },
+    );
+  });
+}

@@ -1,0 +1,500 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import Fastify, { type FastifyReply } from 'fastify';
+import type { MercadoPagoPaymentStatus } from './mercadopago-provider.ts';
+
+/**
+ * A local Mercado Pago as strict as its published API (mercadopago/sdk-nodejs: clients/preApproval,
+ * payment, preference, invoice; utils/webhook; utils/errors), for tests:
+ * - every call needs `Authorization: Bearer <access token>` (else 401 unauthorized);
+ * - POST /v1/payments needs X-Idempotency-Key; every POST or PUT with a key seen before answers the first
+ *   result again, and the same key with another body is refused (409, as the SDK's MPIdempotencyError);
+ * - preapprovals are created `pending` with init_point, become `authorized` only when the payer authorizes
+ *   on the hosted page, `paused` / `cancelled` by PUT status; a cancelled one changes no more (400);
+ * - payments: `oxxo` (ticket) and `clabe` (bank_transfer, SPEI) start `pending` with
+ *   `date_of_expiration` and `transaction_details.external_resource_url` (and the CLABE in
+ *   point_of_interaction), then approved / cancelled (expired) / refunded / charged_back / in_mediation;
+ *   a preference's card payment is `approved` or `rejected` (cc_rejected_*);
+ * - required fields and bad values refused with Mercado Pago's error shape { message, error, status, cause[] };
+ * - notifications signed as Mercado Pago signs them: `x-signature: ts=…,v1=HMAC-SHA256(secret,
+ *   "id:{data.id};request-id:{x-request-id};ts:{ts};")`, data.id in the URL's query.
+ */
+export async function startMercadoPagoFake(options: { accessToken: string; webhookSecret: string; port?: number }) {
+  const app = Fastify();
+  const preapprovals = new Map<string, FakePreapproval>();
+  const payments = new Map<string, FakePayment>();
+  const authorizedPayments = new Map<string, FakeAuthorizedPayment>();
+  const preferences = new Map<string, FakePreference>();
+  const replies = new Map<string, { body: string; status: number; payload: string }>();
+  const requests: { method: string; url: string; headers: Record<string, unknown>; body: unknown }[] = [];
+  const faults: { match: string; status: number; times: number }[] = [];
+  // ids never repeat across runs, as Mercado Pago's do not: a server kept between runs has the earlier ones stored
+  let counter = Date.now();
+  const nextId = () => String(++counter);
+
+  type FakePreapproval = {
+    id: string;
+    status: 'pending' | 'authorized' | 'paused' | 'cancelled';
+    reason: string;
+    external_reference: string;
+    payer_email: string;
+    back_url: string;
+    auto_recurring: { frequency: number; frequency_type: string; transaction_amount: number; currency_id: string };
+    next_payment_date: string | null;
+    date_created: string;
+  };
+  type FakePayment = {
+    id: string;
+    status: MercadoPagoPaymentStatus;
+    status_detail: string;
+    payment_method_id: string;
+    payment_type_id: string;
+    transaction_amount: number;
+    transaction_amount_refunded: number;
+    currency_id: string;
+    description: string;
+    external_reference: string | null;
+    date_of_expiration: string | null;
+    payer_email: string;
+    notification_url: string | null;
+    date_created: string;
+  };
+  type FakeAuthorizedPayment = {
+    id: string;
+    preapproval_id: string;
+    status: 'scheduled' | 'processed' | 'recycling' | 'cancelled';
+    transaction_amount: number;
+    currency_id: string;
+    payment_id: string;
+  };
+  type FakePreference = { id: string; body: Record<string, unknown> };
+
+  function error(reply: FastifyReply, status: number, code: string, message: string) {
+    const names: Record<number, string> = {
+      400: 'bad_request',
+      401: 'unauthorized',
+      404: 'not_found',
+      409: 'conflict',
+      429: 'too_many_requests',
+    };
+    return reply
+      .status(status)
+      .header('x-request-id', randomUUID())
+      .send({
+        message,
+        error: names[status] ?? 'internal_server_error',
+        status,
+        cause: status >= 500 || status === 401 ? [] : [{ code, description: message, data: null }],
+      });
+  }
+
+  const isUrl = (value: unknown) => typeof value === 'string' && /^https?:\/\/[^\s/]+/.test(value);
+  const isEmail = (value: unknown) => typeof value === 'string' && /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value);
+  const isAmount = (value: unknown) =>
+    typeof value === 'number' && value > 0 && Math.round(value * 100) === value * 100;
+
+  app.addHook('preHandler', async (request, reply) => {
+    requests.push({ method: request.method, url: request.url, headers: request.headers, body: request.body });
+    if (request.headers.authorization !== `Bearer ${options.accessToken}`)
+      return error(reply, 401, 'unauthorized', 'invalid access token');
+    const fault = faults.find((each) => each.times > 0 && `${request.method} ${request.url}`.startsWith(each.match));
+    if (fault) {
+      fault.times--;
+      return error(reply, fault.status, 'internal_error', 'internal_error');
+    }
+    const key = request.headers['x-idempotency-key'];
+    if (request.method === 'POST' && request.url === '/v1/payments' && typeof key !== 'string')
+      return error(reply, 400, 'missing_idempotency_key', 'X-Idempotency-Key header is required');
+    if (typeof key === 'string' && request.method !== 'GET') {
+      const first = replies.get(`${request.method} ${request.url}|${key}`);
+      if (first && first.body !== JSON.stringify(request.body))
+        return error(reply, 409, 'idempotency_key_already_used', 'the idempotency key was used with another request');
+      if (first) return reply.status(first.status).header('content-type', 'application/json').send(first.payload);
+    }
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    const key = request.headers['x-idempotency-key'];
+    if (typeof key === 'string' && request.method !== 'GET' && reply.statusCode < 300) {
+      const id = `${request.method} ${request.url}|${key}`;
+      if (!replies.has(id))
+        replies.set(id, { body: JSON.stringify(request.body), status: reply.statusCode, payload: String(payload) });
+    }
+    return payload;
+  });
+
+  // set once listening: init_point and voucher URLs point at the fake
+  let url = '';
+
+  function preapprovalBody(pre: FakePreapproval) {
+    return {
+      id: pre.id,
+      payer_id: pre.status === 'pending' ? null : 123456,
+      payer_email: pre.payer_email,
+      collector_id: 999,
+      application_id: 777,
+      status: pre.status,
+      reason: pre.reason,
+      external_reference: pre.external_reference,
+      date_created: pre.date_created,
+      last_modified: new Date().toISOString(),
+      init_point: `${url}/subscriptions/checkout?preapproval_id=${pre.id}`,
+      auto_recurring: { ...pre.auto_recurring, free_trial: null },
+      summarized: {
+        charged_quantity: [...authorizedPayments.values()].filter(
+          (each) => each.preapproval_id === pre.id && payments.get(each.payment_id)?.status === 'approved',
+        ).length,
+        semaphore: 'green',
+      },
+      payment_method_id: pre.status === 'pending' ? null : 'master',
+      back_url: pre.back_url,
+      // Mercado Pago reports the next charge only while it will charge
+      ...(pre.status === 'authorized' && pre.next_payment_date ? { next_payment_date: pre.next_payment_date } : {}),
+    };
+  }
+
+  function paymentBody(payment: FakePayment) {
+    const offline = payment.payment_method_id === 'oxxo' || payment.payment_method_id === 'clabe';
+    return {
+      id: Number(payment.id),
+      date_created: payment.date_created,
+      date_approved: payment.status === 'approved' ? new Date().toISOString() : null,
+      date_of_expiration: payment.date_of_expiration,
+      status: payment.status,
+      status_detail: payment.status_detail,
+      currency_id: payment.currency_id,
+      description: payment.description,
+      external_reference: payment.external_reference,
+      payment_method_id: payment.payment_method_id,
+      payment_type_id: payment.payment_type_id,
+      transaction_amount: payment.transaction_amount,
+      transaction_amount_refunded: payment.transaction_amount_refunded,
+      payer: { email: payment.payer_email },
+      notification_url: payment.notification_url,
+      transaction_details: {
+        net_received_amount: payment.status === 'approved' ? payment.transaction_amount : 0,
+        total_paid_amount: payment.transaction_amount,
+        ...(offline ? { external_resource_url: `${url}/voucher/${payment.id}` } : {}),
+        ...(payment.payment_method_id === 'clabe' ? { financial_institution: 'STP' } : {}),
+      },
+      ...(payment.payment_method_id === 'clabe'
+        ? {
+            point_of_interaction: {
+              type: 'OPENPLATFORM',
+              transaction_data: {
+                ticket_url: `${url}/voucher/${payment.id}`,
+                bank_info: { collector: { account_id: `6461801570000${payment.id.slice(-5).padStart(5, '0')}` } },
+              },
+            },
+          }
+        : {}),
+      refunds:
+        payment.status === 'refunded'
+          ? [{ id: Number(nextId()), payment_id: Number(payment.id), amount: payment.transaction_amount }]
+          : [],
+    };
+  }
+
+  app.post('/preapproval', async (request, reply) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const recurring = (body.auto_recurring ?? {}) as Record<string, unknown>;
+    if (typeof body.reason !== 'string' || !body.reason) return error(reply, 400, '400', 'reason is required');
+    if (!isEmail(body.payer_email)) return error(reply, 400, '400', 'payer_email must be a valid email');
+    if (!isUrl(body.back_url)) return error(reply, 400, '400', 'back_url must be a valid url');
+    if (!Number.isInteger(recurring.frequency) || Number(recurring.frequency) < 1)
+      return error(reply, 400, '400', 'auto_recurring.frequency must be a positive integer');
+    if (recurring.frequency_type !== 'days' && recurring.frequency_type !== 'months')
+      return error(reply, 400, '400', 'auto_recurring.frequency_type must be days or months');
+    if (!isAmount(recurring.transaction_amount))
+      return error(reply, 400, '400', 'auto_recurring.transaction_amount must be a positive amount');
+    if (recurring.currency_id !== 'MXN')
+      return error(reply, 400, '400', 'auto_recurring.currency_id must be the currency of the site (MXN)');
+    if (body.status !== undefined && body.status !== 'pending' && body.status !== 'authorized')
+      return error(reply, 400, '400', 'status must be pending or authorized');
+    // authorized at creation needs a card token from Mercado Pago's own script, which we never run
+    if (body.status === 'authorized' && !body.card_token_id)
+      return error(reply, 400, '400', 'card_token_id is required');
+    const pre: FakePreapproval = {
+      id: `2c938084${randomUUID().replaceAll('-', '').slice(0, 24)}`,
+      status: 'pending',
+      reason: body.reason,
+      external_reference: String(body.external_reference ?? ''),
+      payer_email: body.payer_email as string,
+      back_url: body.back_url as string,
+      auto_recurring: {
+        frequency: Number(recurring.frequency),
+        frequency_type: recurring.frequency_type,
+        transaction_amount: Number(recurring.transaction_amount),
+        currency_id: 'MXN',
+      },
+      next_payment_date: null,
+      date_created: new Date().toISOString(),
+    };
+    preapprovals.set(pre.id, pre);
+    return reply.status(201).send(preapprovalBody(pre));
+  });
+
+  app.get('/preapproval/:id', async (request, reply) => {
+    const pre = preapprovals.get((request.params as { id: string }).id);
+    if (!pre) return error(reply, 404, 'not_found', 'preapproval not found');
+    return preapprovalBody(pre);
+  });
+
+  app.put('/preapproval/:id', async (request, reply) => {
+    const pre = preapprovals.get((request.params as { id: string }).id);
+    if (!pre) return error(reply, 404, 'not_found', 'preapproval not found');
+    const status = ((request.body ?? {}) as { status?: unknown }).status;
+    if (status !== 'paused' && status !== 'authorized' && status !== 'cancelled')
+      return error(reply, 400, '400', 'status must be authorized, paused or cancelled');
+    if (pre.status === 'cancelled' && status !== 'cancelled')
+      return error(reply, 400, '400', 'You can not modify a cancelled preapproval');
+    if (status === 'authorized' && pre.status !== 'paused')
+      return error(reply, 400, '400', 'only a paused preapproval can be authorized again');
+    pre.status = status;
+    return preapprovalBody(pre);
+  });
+
+  app.get('/authorized_payments/:id', async (request, reply) => {
+    const charge = authorizedPayments.get((request.params as { id: string }).id);
+    if (!charge) return error(reply, 404, 'not_found', 'authorized payment not found');
+    const payment = payments.get(charge.payment_id)!;
+    return {
+      id: Number(charge.id),
+      preapproval_id: charge.preapproval_id,
+      type: 'scheduled',
+      status: charge.status,
+      transaction_amount: charge.transaction_amount,
+      currency_id: charge.currency_id,
+      reason: preapprovals.get(charge.preapproval_id)?.reason,
+      date_created: payment.date_created,
+      debit_date: payment.date_created,
+      retry_attempt: payment.status === 'rejected' ? 1 : 0,
+      payment: { id: Number(payment.id), status: payment.status, status_detail: payment.status_detail },
+    };
+  });
+
+  app.post('/v1/payments', async (request, reply) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const payer = (body.payer ?? {}) as Record<string, unknown>;
+    if (!isAmount(body.transaction_amount))
+      return error(reply, 400, '4037', 'transaction_amount must be a positive amount with two decimals');
+    if (body.payment_method_id !== 'oxxo' && body.payment_method_id !== 'clabe')
+      return error(reply, 400, '4018', 'payment_method_id is invalid');
+    if (!isEmail(payer.email)) return error(reply, 400, '4050', 'payer.email must be a valid email');
+    if (body.notification_url !== undefined && !isUrl(body.notification_url))
+      return error(reply, 400, '4020', 'notification_url attribute must be url valid');
+    // currency_id is the site's (MXN): a payment in another currency is refused
+    if (body.currency_id !== undefined && body.currency_id !== 'MXN')
+      return error(reply, 400, '4016', 'currency_id is invalid');
+    const now = Date.now();
+    const expiry =
+      body.date_of_expiration === undefined ? now + 3 * 86_400_000 : Date.parse(String(body.date_of_expiration));
+    if (!Number.isFinite(expiry) || expiry <= now || expiry > now + 30 * 86_400_000)
+      return error(reply, 400, '4026', 'date_of_expiration must be between now and 30 days ahead');
+    const payment: FakePayment = {
+      id: nextId(),
+      status: 'pending',
+      status_detail: body.payment_method_id === 'oxxo' ? 'pending_waiting_payment' : 'pending_waiting_transfer',
+      payment_method_id: body.payment_method_id,
+      payment_type_id: body.payment_method_id === 'oxxo' ? 'ticket' : 'bank_transfer',
+      transaction_amount: Number(body.transaction_amount),
+      transaction_amount_refunded: 0,
+      currency_id: 'MXN',
+      description: String(body.description ?? ''),
+      external_reference: typeof body.external_reference === 'string' ? body.external_reference : null,
+      date_of_expiration: new Date(expiry).toISOString(),
+      payer_email: payer.email as string,
+      notification_url: typeof body.notification_url === 'string' ? body.notification_url : null,
+      date_created: new Date().toISOString(),
+    };
+    payments.set(payment.id, payment);
+    return reply.status(201).send(paymentBody(payment));
+  });
+
+  app.get('/v1/payments/:id', async (request, reply) => {
+    const payment = payments.get((request.params as { id: string }).id);
+    if (!payment) return error(reply, 404, '2000', 'Payment not found');
+    return paymentBody(payment);
+  });
+
+  app.post('/checkout/preferences', async (request, reply) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const items = Array.isArray(body.items) ? (body.items as Record<string, unknown>[]) : [];
+    if (items.length === 0) return error(reply, 400, 'invalid_items', 'items needed');
+    for (const item of items) {
+      if (typeof item.title !== 'string' || !item.title) return error(reply, 400, 'invalid_title', 'title needed');
+      if (!Number.isInteger(item.quantity) || Number(item.quantity) < 1)
+        return error(reply, 400, 'invalid_quantity', 'quantity must be a positive integer');
+      if (!isAmount(item.unit_price)) return error(reply, 400, 'invalid_unit_price', 'unit_price invalid');
+      if (item.currency_id !== undefined && item.currency_id !== 'MXN')
+        return error(reply, 400, 'invalid_currency_id', 'currency_id invalid');
+    }
+    const backUrls = (body.back_urls ?? {}) as Record<string, unknown>;
+    // Mercado Pago refuses auto_return without back_urls.success
+    if (body.auto_return !== undefined && !isUrl(backUrls.success))
+      return error(reply, 400, 'invalid_back_urls', 'back_urls.success must be defined when auto_return is set');
+    if (body.notification_url !== undefined && !isUrl(body.notification_url))
+      return error(reply, 400, 'invalid_notification_url', 'notification_url must be a valid url');
+    const id = `999-${randomUUID()}`;
+    preferences.set(id, { id, body });
+    return reply.status(201).send({
+      id,
+      items,
+      external_reference: body.external_reference ?? '',
+      back_urls: backUrls,
+      auto_return: body.auto_return ?? '',
+      collector_id: 999,
+      init_point: `${url}/checkout/v1/redirect?pref_id=${id}`,
+      sandbox_init_point: `${url}/checkout/v1/redirect?pref_id=${id}&sandbox=1`,
+      date_created: new Date().toISOString(),
+    });
+  });
+
+  /** Signs a notification of `topic` about `dataId`, as Mercado Pago sends it to the notification URL. */
+  function notification(
+    topic: 'payment' | 'subscription_preapproval' | 'subscription_authorized_payment',
+    dataId: string,
+    action = topic === 'payment' ? 'payment.updated' : 'updated',
+  ) {
+    const requestId = randomUUID();
+    const ts = String(Math.floor(Date.now() / 1000));
+    const v1 = createHmac('sha256', options.webhookSecret)
+      .update(`id:${dataId.toLowerCase()};request-id:${requestId};ts:${ts};`)
+      .digest('hex');
+    const body = {
+      id: Number(nextId()),
+      live_mode: false,
+      type: topic,
+      date_created: new Date().toISOString(),
+      user_id: 999,
+      api_version: 'v1',
+      action,
+      data: { id: dataId },
+    };
+    return {
+      query: { 'data.id': dataId, type: topic },
+      headers: { 'content-type': 'application/json', 'x-signature': `ts=${ts},v1=${v1}`, 'x-request-id': requestId },
+      rawBody: JSON.stringify(body),
+    };
+  }
+
+  function findPayment(id: string) {
+    const payment = payments.get(id);
+    if (!payment) throw new Error(`the fake has no payment ${id}`);
+    return payment;
+  }
+
+  url = await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
+  return {
+    url,
+    requests,
+    preapprovals,
+    payments,
+    notification,
+    /** Fails the next `times` calls starting with `match` ("POST /v1/payments") with `status`. */
+    fail(match: string, status: number, times = 1) {
+      faults.push({ match, status, times });
+    },
+    /** The payer authorizes the card on the hosted page: the first charge is made at once, as Mercado Pago does. */
+    authorize(preapprovalId: string, outcome: 'approved' | 'rejected' = 'approved') {
+      const pre = preapprovals.get(preapprovalId);
+      if (!pre || pre.status !== 'pending') throw new Error(`preapproval ${preapprovalId} is not pending`);
+      pre.status = 'authorized';
+      return this.charge(preapprovalId, outcome);
+    },
+    /** A recurring charge of an authorized preapproval; returns the authorized payment's id. */
+    charge(preapprovalId: string, outcome: 'approved' | 'rejected') {
+      const pre = preapprovals.get(preapprovalId)!;
+      const payment: FakePayment = {
+        id: nextId(),
+        status: outcome,
+        status_detail: outcome === 'approved' ? 'accredited' : 'cc_rejected_insufficient_amount',
+        payment_method_id: 'master',
+        payment_type_id: 'credit_card',
+        transaction_amount: pre.auto_recurring.transaction_amount,
+        transaction_amount_refunded: 0,
+        currency_id: pre.auto_recurring.currency_id,
+        description: pre.reason,
+        external_reference: pre.external_reference,
+        date_of_expiration: null,
+        payer_email: pre.payer_email,
+        notification_url: null,
+        date_created: new Date().toISOString(),
+      };
+      payments.set(payment.id, payment);
+      const next = new Date();
+      next.setUTCMonth(next.getUTCMonth() + pre.auto_recurring.frequency);
+      if (outcome === 'approved') pre.next_payment_date = next.toISOString();
+      const charge: FakeAuthorizedPayment = {
+        id: nextId(),
+        preapproval_id: pre.id,
+        status: outcome === 'approved' ? 'processed' : 'recycling',
+        transaction_amount: pre.auto_recurring.transaction_amount,
+        currency_id: pre.auto_recurring.currency_id,
+        payment_id: payment.id,
+      };
+      authorizedPayments.set(charge.id, charge);
+      return { authorizedPaymentId: charge.id, paymentId: payment.id };
+    },
+    /** The buyer pays a Checkout Pro preference by card. */
+    payPreference(preferenceId: string, outcome: 'approved' | 'rejected' = 'approved') {
+      const preference = preferences.get(preferenceId);
+      if (!preference) throw new Error(`the fake has no preference ${preferenceId}`);
+      const item = (preference.body.items as { unit_price: number; title: string }[])[0]!;
+      const payment: FakePayment = {
+        id: nextId(),
+        status: outcome,
+        status_detail: outcome === 'approved' ? 'accredited' : 'cc_rejected_other_reason',
+        payment_method_id: 'visa',
+        payment_type_id: 'credit_card',
+        transaction_amount: item.unit_price,
+        transaction_amount_refunded: 0,
+        currency_id: 'MXN',
+        description: item.title,
+        external_reference: String(preference.body.external_reference ?? '') || null,
+        date_of_expiration: null,
+        payer_email: String((preference.body.payer as { email?: string } | undefined)?.email ?? ''),
+        notification_url: String(preference.body.notification_url ?? '') || null,
+        date_created: new Date().toISOString(),
+      };
+      payments.set(payment.id, payment);
+      return payment.id;
+    },
+    /** Money arrived at OXXO or by SPEI. */
+    approve(paymentId: string) {
+      const payment = findPayment(paymentId);
+      if (payment.status !== 'pending') throw new Error(`payment ${paymentId} is ${payment.status}`);
+      payment.status = 'approved';
+      payment.status_detail = 'accredited';
+    },
+    /** The voucher or CLABE was not paid in time: Mercado Pago cancels the payment as expired. */
+    expire(paymentId: string) {
+      const payment = findPayment(paymentId);
+      if (payment.status !== 'pending') throw new Error(`payment ${paymentId} is ${payment.status}`);
+      payment.status = 'cancelled';
+      payment.status_detail = 'expired';
+    },
+    refund(paymentId: string) {
+      const payment = findPayment(paymentId);
+      if (payment.status !== 'approved') throw new Error(`payment ${paymentId} is ${payment.status}`);
+      payment.status = 'refunded';
+      payment.status_detail = 'refunded';
+      payment.transaction_amount_refunded = payment.transaction_amount;
+    },
+    chargeBack(paymentId: string) {
+      const payment = findPayment(paymentId);
+      payment.status = 'charged_back';
+      payment.status_detail = 'settled';
+    },
+    dispute(paymentId: string) {
+      const payment = findPayment(paymentId);
+      payment.status = 'in_mediation';
+      payment.status_detail = 'in_mediation';
+    },
+    /** Pauses or cancels a preapproval from Mercado Pago's side (the payer's account, the seller's panel). */
+    setPreapprovalStatus(preapprovalId: string, status: 'paused' | 'cancelled') {
+      preapprovals.get(preapprovalId)!.status = status;
+    },
+    close: () => app.close(),
+  };
+}
+
+export type MercadoPagoFake = Awaited<ReturnType<typeof startMercadoPagoFake>>;
