@@ -1,24 +1,52 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { adminRequest, freshPremiumMember } from './diploma-setup.ts';
+import { freshPremiumMember } from './diploma-setup.ts';
+import { deviceSignedIn, serverInstances, type Instance } from './server-instances.ts';
 import {
   startMercadoPagoFake,
   type MercadoPagoFake,
 } from '../src/server/services/payments/mercadopago-fake.testing.ts';
 
-// The server under test runs with PAYMENTS_PROVIDERS unset (simulado) and MERCADOPAGO_API_URL pointing here:
-// MERCADOPAGO_API_URL=http://127.0.0.1:3499 MERCADOPAGO_ACCESS_TOKEN=TEST-e2e MERCADOPAGO_WEBHOOK_SECRET=secreto-e2e
-const fakePort = Number(process.env.MERCADOPAGO_FAKE_PORT ?? 3499);
+// A server of its own takes pesos through the strict fake Mercado Pago (the suite's server runs the simulated provider).
+// PayPal is configured beside it, as production would be, and never called by these journeys.
 const diplomaTitle = 'Diplomado en Anestesia y Analgesia Veterinaria';
+const accessToken = 'TEST-e2e';
+const webhookSecret = 'secreto-e2e';
 let fake: MercadoPagoFake;
+let site: Instance;
+const instances = serverInstances();
 
-test.describe.configure({ mode: 'serial' });
-test.skip(!process.env.MERCADOPAGO_E2E, 'needs a server started with MERCADOPAGO_* pointing at the fake');
+test.describe.configure({ mode: 'serial', retries: 0 });
 
 test.beforeAll(async () => {
-  fake = await startMercadoPagoFake({ accessToken: 'TEST-e2e', webhookSecret: 'secreto-e2e', port: fakePort });
+  test.setTimeout(240_000);
+  fake = await startMercadoPagoFake({ accessToken, webhookSecret });
+  site = await instances.start({
+    SEED_DEMO: '1',
+    PAYMENTS_PROVIDERS: 'paypal,mercadopago',
+    PAYPAL_API_URL: 'http://127.0.0.1:9',
+    PAYPAL_CLIENT_ID: 'e2e-client',
+    PAYPAL_CLIENT_SECRET: 'e2e-secret',
+    PAYPAL_PLAN_MONTHLY: 'P-E2E-MONTHLY',
+    PAYPAL_PLAN_ANNUAL: 'P-E2E-ANNUAL',
+    PAYPAL_WEBHOOK_ID: 'WH-E2E',
+    MERCADOPAGO_API_URL: fake.url,
+    MERCADOPAGO_ACCESS_TOKEN: accessToken,
+    MERCADOPAGO_WEBHOOK_SECRET: webhookSecret,
+    FFMPEG_PATH: '/nonexistent/ffmpeg',
+  });
 });
-test.afterAll(async () => fake?.close());
+test.afterAll(async () => {
+  test.setTimeout(90_000);
+  await instances.stopAll();
+  await fake?.close();
+});
+
+/** The demo Admin signed in on this spec's server. */
+async function adminOnSite(browser: Browser) {
+  const page = await deviceSignedIn(browser, site, 'admin');
+  return { request: page.request, context: page.context() };
+}
 
 /** The Admin gives the External demo diploma a price in pesos; returns its id. */
 async function priceInPesos(admin: APIRequestContext, origin: string) {
@@ -67,12 +95,12 @@ async function payAtOxxo(page: Page, diplomaId: string, shot?: string) {
 
 test('a member pays a diploma at OXXO, sees the voucher, and is enrolled only once the payment is approved; a refund removes it', async ({
   browser,
-  baseURL,
 }) => {
+  const baseURL = site.url;
   test.setTimeout(120_000);
-  const admin = await adminRequest(browser, baseURL!);
-  const diplomaId = await priceInPesos(admin.request, new URL(baseURL!).origin);
-  const member = await freshPremiumMember(browser, baseURL!, admin.request, 'Pago OXXO E2E');
+  const admin = await adminOnSite(browser);
+  const diplomaId = await priceInPesos(admin.request, new URL(baseURL).origin);
+  const member = await freshPremiumMember(browser, baseURL, admin.request, 'Pago OXXO E2E');
   for (const width of [360, 1280]) {
     await member.page.setViewportSize({ width, height: 900 });
     await member.page.goto(`/mis-diplomados/diplomado-preview/${diplomaId}`);
@@ -105,11 +133,12 @@ test('a member pays a diploma at OXXO, sees the voucher, and is enrolled only on
   await admin.context.close();
 });
 
-test('a voucher that expires leaves no access', async ({ browser, baseURL }) => {
+test('a voucher that expires leaves no access', async ({ browser }) => {
+  const baseURL = site.url;
   test.setTimeout(120_000);
-  const admin = await adminRequest(browser, baseURL!);
-  const diplomaId = await priceInPesos(admin.request, new URL(baseURL!).origin);
-  const member = await freshPremiumMember(browser, baseURL!, admin.request, 'Ficha vencida E2E');
+  const admin = await adminOnSite(browser);
+  const diplomaId = await priceInPesos(admin.request, new URL(baseURL).origin);
+  const member = await freshPremiumMember(browser, baseURL, admin.request, 'Ficha vencida E2E');
   await member.page.setViewportSize({ width: 1280, height: 900 });
   const paymentId = await payAtOxxo(member.page, diplomaId, 'oxxo-1280');
   fake.expire(paymentId);
