@@ -329,7 +329,14 @@ export async function buildApp(deps: AppDeps) {
   // order outcomes reach the diplomas through the payments job pipeline: a browser closed after paying still ends enrolled
   payments.onOrder(diplomaPurchase.applyOrderEvent);
   const signUp = createSignUpService({ db, auth, accounts, consents });
-  const profile = createProfileService({ db, auth, membership, signUp, consents });
+  const profile = createProfileService({
+    db,
+    auth,
+    membership,
+    signUp,
+    consents,
+    unprintableCharacters: certificates.unprintableCharacters,
+  });
   app.addHook('onClose', async () => jobs.stop());
   const backups = createBackupsService({
     database,

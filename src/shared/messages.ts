@@ -10,6 +10,8 @@ export const messages = {
   passwordsDiffer: 'Las contraseñas deben ser idénticas.',
   termsRequired: 'Debes leer y aceptar los términos y condiciones.',
   emailTaken: 'Este correo ya está registrado, elige otro por favor.',
+  nameUnprintable: (characters: string[]) =>
+    `Tu constancia no puede imprimir estos caracteres del nombre: ${characters.join(' ')}. Escríbelos de otra forma, por favor.`,
   resetPasswordTooShort: 'El password debe tener al menos 6 caracteres',
   resetPasswordsDiffer: 'Los password no coinciden',
   selectValue: 'Debes seleccionar un valor',
