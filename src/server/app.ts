@@ -226,7 +226,7 @@ export async function buildApp(deps: AppDeps) {
     listen: database.listen,
   });
   const watching = createWatchingService({ db, catalog, viewing, watchedTime });
-  const events = createEventsService({ db });
+  const events = createEventsService({ db, publicUrl: config.publicUrl, timeZone: config.timeZone });
   const landing = createLandingService({ db, catalog });
   const contact = createContactService({ db, mailer, contactEmail: config.contactEmail });
   const simulatedProvider =
@@ -432,7 +432,7 @@ export async function buildApp(deps: AppDeps) {
     await registerUploadRoutes(admin, { uploads });
     registerAdminProcedureRoutes(admin, { procedures: createAdminProceduresService({ db, uploads }) });
     registerAdminTagRoutes(admin, { tags: createAdminTagsService({ db }) });
-    registerAdminEventRoutes(admin, { events: createAdminEventsService({ db, uploads }) });
+    registerAdminEventRoutes(admin, { events: createAdminEventsService({ db, uploads, timeZone: config.timeZone }) });
     registerAdminOrganizationRoutes(admin, { organizations: createAdminOrganizationsService({ db, uploads }) });
     registerAdminLandingRoutes(admin, {
       landing: createAdminLandingService({ db, uploads }),

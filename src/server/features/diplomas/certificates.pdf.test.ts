@@ -30,7 +30,7 @@ async function inspect(bytes: Uint8Array) {
   const contents = doc.getPage(0).node.Contents();
   const streams =
     contents instanceof PDFArray
-      ? contents.asArray().map((ref) => doc.context.lookup(ref, PDFRawStream))
+      ? contents.asArray().map((ref) => doc.context.lookup(ref) as PDFRawStream)
       : contents instanceof PDFRawStream
         ? [contents]
         : [];
