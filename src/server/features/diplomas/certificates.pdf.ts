@@ -6,19 +6,27 @@ import { PDFDocument, rgb, type Color, type PDFFont, type PDFImage, type PDFPage
 import QRCode from 'qrcode';
 
 const require = createRequire(import.meta.url);
-const fontPath = (file: string) => require.resolve(`@expo-google-fonts/${file}`);
 
 // Roboto prints Latin, Greek and Cyrillic; Noto Sans SC adds Chinese, kana and more; Noto Emoji adds emoji (monochrome)
 const faces = {
   regular: [
-    { name: 'Roboto-Regular', file: fontPath('roboto/400Regular/Roboto_400Regular.ttf') },
-    { name: 'NotoSansSC-Regular', file: fontPath('noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf') },
-    { name: 'NotoEmoji-Regular', file: fontPath('noto-emoji/400Regular/NotoEmoji_400Regular.ttf') },
+    { name: 'Roboto-Regular', file: require.resolve('@expo-google-fonts/roboto/400Regular/Roboto_400Regular.ttf') },
+    {
+      name: 'NotoSansSC-Regular',
+      file: require.resolve('@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf'),
+    },
+    {
+      name: 'NotoEmoji-Regular',
+      file: require.resolve('@expo-google-fonts/noto-emoji/400Regular/NotoEmoji_400Regular.ttf'),
+    },
   ],
   bold: [
-    { name: 'Roboto-Bold', file: fontPath('roboto/700Bold/Roboto_700Bold.ttf') },
-    { name: 'NotoSansSC-Bold', file: fontPath('noto-sans-sc/700Bold/NotoSansSC_700Bold.ttf') },
-    { name: 'NotoEmoji-Bold', file: fontPath('noto-emoji/700Bold/NotoEmoji_700Bold.ttf') },
+    { name: 'Roboto-Bold', file: require.resolve('@expo-google-fonts/roboto/700Bold/Roboto_700Bold.ttf') },
+    {
+      name: 'NotoSansSC-Bold',
+      file: require.resolve('@expo-google-fonts/noto-sans-sc/700Bold/NotoSansSC_700Bold.ttf'),
+    },
+    { name: 'NotoEmoji-Bold', file: require.resolve('@expo-google-fonts/noto-emoji/700Bold/NotoEmoji_700Bold.ttf') },
   ],
 } as const;
 type FaceName = keyof typeof faces;
