@@ -113,6 +113,9 @@ import { deletionLedgerFor } from './features/privacy/deletion-ledger.ts';
 import { registerPrivacyAdminRoutes, registerPrivacyRoutes } from './features/privacy/privacy.routes.ts';
 import { backupJobKinds, createBackupsService, scheduleEveryMs } from './features/backups/backups.service.ts';
 import { registerBackupAdminRoutes, registerBackupCliRoute } from './features/backups/backups.routes.ts';
+import { createPageMetadata, summary } from './features/seo/page-metadata.ts';
+import { createSeoService } from './features/seo/seo.service.ts';
+import { registerSeoRoutes } from './features/seo/seo.routes.ts';
 import path from 'node:path';
 import { createServer, type ServerOptions } from 'node:http';
 
@@ -236,7 +239,7 @@ export async function buildApp(deps: AppDeps) {
     listen: database.listen,
   });
   const watching = createWatchingService({ db, catalog, viewing, watchedTime });
-  const events = createEventsService({ db });
+  const events = createEventsService({ db, publicUrl: config.publicUrl, timeZone: config.timeZone });
   const landing = createLandingService({ db, catalog });
   const contact = createContactService({ db, mailer, contactEmail: config.contactEmail });
   const simulatedProvider =
@@ -354,7 +357,14 @@ export async function buildApp(deps: AppDeps) {
     : null;
   mercadoPago?.onOrder(diplomaPurchase.applyOrderEvent);
   const signUp = createSignUpService({ db, auth, accounts, consents });
-  const profile = createProfileService({ db, auth, membership, signUp, consents });
+  const profile = createProfileService({
+    db,
+    auth,
+    membership,
+    signUp,
+    consents,
+    unprintableCharacters: certificates.unprintableCharacters,
+  });
   app.addHook('onClose', async () => jobs.stop());
   const backups = createBackupsService({
     database,
@@ -457,7 +467,7 @@ export async function buildApp(deps: AppDeps) {
     await registerUploadRoutes(admin, { uploads });
     registerAdminProcedureRoutes(admin, { procedures: createAdminProceduresService({ db, uploads }) });
     registerAdminTagRoutes(admin, { tags: createAdminTagsService({ db }) });
-    registerAdminEventRoutes(admin, { events: createAdminEventsService({ db, uploads }) });
+    registerAdminEventRoutes(admin, { events: createAdminEventsService({ db, uploads, timeZone: config.timeZone }) });
     registerAdminOrganizationRoutes(admin, { organizations: createAdminOrganizationsService({ db, uploads }) });
     registerAdminLandingRoutes(admin, {
       landing: createAdminLandingService({ db, uploads }),
@@ -474,7 +484,53 @@ export async function buildApp(deps: AppDeps) {
     registerBackupAdminRoutes(admin, { backups, runJobs: () => void jobs.runDue().catch(() => {}) });
     registerRenditionAdminRoutes(admin, { renditions, runJobs: () => void videoJobs.runDue().catch(() => {}) });
   });
+  registerSeoRoutes(app, { seo: createSeoService({ db, storage, publicUrl: config.publicUrl }) });
+  const pageMetadata = createPageMetadata({
+    publicUrl: config.publicUrl,
+    timeZone: config.timeZone,
+    sources: {
+      procedure: async (id) => {
+        const row = await catalog.find(id);
+        if (!row) return null;
+        return {
+          name: row.name,
+          // the public description only: the card's text, never the guide or the full video
+          description: summary(row.detail),
+          isFree: row.type === 'Gratis',
+          hasPicture: row.previewImage !== null,
+          createdAt: row.createdAt,
+          updatedAt: row.updatedAt,
+          durationSeconds: null,
+        };
+      },
+      diploma: async (id) => {
+        const row = await diplomas.findActive(id).catch(() => null);
+        if (!row || row.isTest) return null;
+        return {
+          title: row.title,
+          descriptionHtml: row.descriptionHtml,
+          organizationName: row.organizationName,
+          costCents: row.costCents,
+          hasPicture: row.previewImage !== null,
+        };
+      },
+      events: events.activeEvents,
+      certificate: async (code) => {
+        const found = await certificates.verify(code).catch(() => null);
+        return found
+          ? {
+              holderName: found.holderName,
+              diplomaTitle: found.diplomaTitle,
+              issuerName: found.issuerName,
+              completedAt: new Date(found.completedAt),
+              isRevoked: found.revokedAt !== null,
+            }
+          : null;
+      },
+    },
+  });
   await registerWebApp(app, deps.distDir === undefined ? defaultDistDir : deps.distDir, {
+    pageHead: pageMetadata.render,
     heroPicture: landing.heroPicture,
     catalogPicture: async (query) => (await catalog.list(null, query)).items[0]?.previewUrl ?? null,
     procedurePicture: catalog.guestPoster,

@@ -10,6 +10,11 @@ export const messages = {
   passwordsDiffer: 'Las contraseñas deben ser idénticas.',
   termsRequired: 'Debes leer y aceptar los términos y condiciones.',
   emailTaken: 'Este correo ya está registrado, elige otro por favor.',
+  invalidDateTime: 'Escribe una fecha y hora válidas.',
+  eventDatesTogether: 'Escribe el inicio y el término del evento, o deja los dos vacíos.',
+  eventEndsBeforeStart: 'El término debe ser posterior al inicio.',
+  nameUnprintable: (characters: string[]) =>
+    `Tu constancia no puede imprimir estos caracteres del nombre: ${characters.join(' ')}. Escríbelos de otra forma, por favor.`,
   resetPasswordTooShort: 'El password debe tener al menos 6 caracteres',
   resetPasswordsDiffer: 'Los password no coinciden',
   selectValue: 'Debes seleccionar un valor',

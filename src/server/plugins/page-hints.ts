@@ -17,6 +17,8 @@ type ManifestEntry = { file: string; imports?: string[]; css?: string[] };
 type Manifest = Record<string, ManifestEntry>;
 
 export type PageHintsContext = {
+  /** The page's own title, description, link-preview tags and structured data in place of index.html's generic ones. */
+  pageHead?: (html: string, pathname: string) => Promise<string>;
   /** The home page's first picture, when the page shows it (the carousel's first slide), else null. */
   heroPicture: () => Promise<string | null>;
   /** The first card's picture of a catalogue page as a guest sees it, else null. */
@@ -182,6 +184,11 @@ export function createPageHints(distDir: string, context: PageHintsContext) {
 
   /** index.html for a page's address (path and query): the header bar outside the console, and hints on the guest pages the build names. */
   async function html(url: URL, asker: Asker): Promise<string> {
+    const page = await hinted(url, asker);
+    return context.pageHead ? context.pageHead(page, url.pathname) : page;
+  }
+
+  async function hinted(url: URL, asker: Asker): Promise<string> {
     const build = currentBuild();
     const { screens } = build;
     const page = isConsole(url.pathname) ? build.html : build.withShell;

@@ -118,7 +118,13 @@ export async function createTestDatabase(
 export async function createTestApp(
   overrides: Partial<Config> = {},
   on?: { database: Database },
-  options: { logStream?: NodeJS.WritableStream; onQuery?: (query: string) => void; storage?: FileStorage } = {},
+  options: {
+    logStream?: NodeJS.WritableStream;
+    onQuery?: (query: string) => void;
+    storage?: FileStorage;
+    /** A built web app's folder: the server sends its pages (index.html) too. */
+    distDir?: string;
+  } = {},
 ) {
   const owned = on ? null : await createTestDatabase(options.onQuery);
   // a database passed in is the caller's to drop
@@ -128,7 +134,14 @@ export async function createTestApp(
   const storage = options.storage ?? createLocalStorage(uploads);
   const config = testConfig(overrides);
   const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log: { info() {} } });
-  const app = await buildApp({ config, database, storage, mailer, distDir: null, logStream: options.logStream });
+  const app = await buildApp({
+    config,
+    database,
+    storage,
+    mailer,
+    distDir: options.distDir ?? null,
+    logStream: options.logStream,
+  });
   await app.ready();
   return {
     app,

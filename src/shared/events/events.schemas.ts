@@ -11,6 +11,10 @@ const publicEventSchema = z.object({
   pdfUrl: z.string().nullable(),
   programPdfUrl: z.string().nullable(),
   promoVideoId: z.string().nullable(),
+  /** When it really starts and ends (ISO instants), null for an event with only a display text. */
+  startsAt: z.string().nullable(),
+  endsAt: z.string().nullable(),
+  place: z.string(),
 });
 export type PublicEvent = z.infer<typeof publicEventSchema>;
 
@@ -20,3 +24,8 @@ export const publicEventsSchema = z.object({ events: z.array(publicEventSchema) 
 export const promoVideoWatchPrefix = 'https://www.youtube.com/watch?v=';
 export const promoVideoEmbedUrl = (videoId: string) =>
   `https://www.youtube-nocookie.com/embed/${encodeURIComponent(videoId)}`;
+
+/** One event's .ics download ('Añadir al calendario'). */
+export const eventCalendarUrl = (id: string) => `/api/events/${encodeURIComponent(id)}/calendar.ics`;
+/** The agenda's calendar feed, to subscribe to. */
+export const eventsFeedPath = '/eventos.ics';

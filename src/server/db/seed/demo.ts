@@ -544,6 +544,10 @@ async function seedEmptyDatabase(deps: {
       pdf: store(`events/${ts}_congreso-informacion.pdf`, asset.pdf),
       programPdf: store(`events/${ts}_congreso-programa.pdf`, asset.pdf),
       promoVideoId: 'aqz-KE-bpKQ',
+      // three days from 10:00 to 18:00 in Mexico City
+      startsAt: congressDate,
+      endsAt: new Date(congressDate.getTime() + 2 * dayMs + 8 * 3_600_000),
+      place: 'World Trade Center, Ciudad de México',
     },
     {
       name: 'Webinar: Analgesia perioperatoria en pequeñas especies',
@@ -558,6 +562,9 @@ async function seedEmptyDatabase(deps: {
       pdf: store(`events/${ts}_webinar-analgesia.pdf`, asset.pdf),
       programPdf: null,
       promoVideoId: null,
+      startsAt: webinarDate,
+      endsAt: new Date(webinarDate.getTime() + 90 * 60_000),
+      place: 'En línea',
     },
     {
       name: 'Taller práctico de osteosíntesis',

@@ -198,6 +198,18 @@ describe('PUT /api/profile', () => {
     expect(response.json().fields).toEqual({ email: 'Este correo ya está registrado, elige otro por favor.' });
   });
 
+  it('refuses a name with characters the certificate cannot print, naming them; Chinese and emoji are printable', async () => {
+    const { cookie, user } = await signedInAs(t, { type: 'Gratis' });
+    const refused = await putProfile(cookie, edit({ email: user.email, name: 'Omar عمر' }));
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().fields).toEqual({
+      name: 'Tu constancia no puede imprimir estos caracteres del nombre: ع م ر. Escríbelos de otra forma, por favor.',
+    });
+    const saved = await putProfile(cookie, edit({ email: user.email, name: 'Pablo 李 Prémium Ñúñez 🐶' }));
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json().personal.name).toBe('Pablo 李 Prémium Ñúñez 🐶');
+  });
+
   it('names every missing field and the e-mail, phone and password rules', async () => {
     const { cookie } = await signedInAs(t, { type: 'Gratis' });
     const empty = await putProfile(cookie, edit({ name: '', email: '', phoneNumber: '', country: '', city: '' }));

@@ -22,6 +22,8 @@ export function createProfileService(deps: {
   membership: MembershipService;
   signUp: SignUpService;
   consents?: ConsentsService;
+  /** The characters of a name the certificate cannot print: a name is refused here, never printed as empty boxes. */
+  unprintableCharacters?: (text: string) => Promise<string[]>;
 }) {
   const { db, auth, membership, signUp } = deps;
 
@@ -81,6 +83,11 @@ export function createProfileService(deps: {
         .from(users)
         .where(and(eq(users.email, email), ne(users.id, user.id)));
       if (taken) throw new AppError('EMAIL_TAKEN', { fields: { email: messages.emailTaken } });
+    }
+    if (input.name !== user.name && deps.unprintableCharacters) {
+      const unprintable = await deps.unprintableCharacters(input.name);
+      if (unprintable.length > 0)
+        throw new AppError('VALIDATION', { fields: { name: messages.nameUnprintable(unprintable) } });
     }
     await signUp.assertUniversityOrganization(input.organizationId);
     if (input.password) {

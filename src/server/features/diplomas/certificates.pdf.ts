@@ -1,28 +1,129 @@
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import fontkit from '@pdf-lib/fontkit';
-import { PDFDocument, rgb, type PDFImage } from 'pdf-lib';
+import fontkit, { type Font } from '@pdf-lib/fontkit';
+import { PDFDocument, rgb, type Color, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib';
 import QRCode from 'qrcode';
 
 const require = createRequire(import.meta.url);
-const fontFiles = {
-  regular: require.resolve('@expo-google-fonts/roboto/400Regular/Roboto_400Regular.ttf'),
-  bold: require.resolve('@expo-google-fonts/roboto/700Bold/Roboto_700Bold.ttf'),
-};
-let fonts: Promise<{ regular: Uint8Array; bold: Uint8Array }> | null = null;
 
-function loadFonts() {
-  fonts ??= Promise.all([readFile(fontFiles.regular), readFile(fontFiles.bold)]).then(([regular, bold]) => ({
-    regular,
-    bold,
-  }));
-  return fonts;
+// Roboto prints Latin, Greek and Cyrillic; Noto Sans SC adds Chinese, kana and more; Noto Emoji adds emoji (monochrome)
+const faces = {
+  regular: [
+    { name: 'Roboto-Regular', file: require.resolve('@expo-google-fonts/roboto/400Regular/Roboto_400Regular.ttf') },
+    {
+      name: 'NotoSansSC-Regular',
+      file: require.resolve('@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf'),
+    },
+    {
+      name: 'NotoEmoji-Regular',
+      file: require.resolve('@expo-google-fonts/noto-emoji/400Regular/NotoEmoji_400Regular.ttf'),
+    },
+  ],
+  bold: [
+    { name: 'Roboto-Bold', file: require.resolve('@expo-google-fonts/roboto/700Bold/Roboto_700Bold.ttf') },
+    {
+      name: 'NotoSansSC-Bold',
+      file: require.resolve('@expo-google-fonts/noto-sans-sc/700Bold/NotoSansSC_700Bold.ttf'),
+    },
+    { name: 'NotoEmoji-Bold', file: require.resolve('@expo-google-fonts/noto-emoji/700Bold/NotoEmoji_700Bold.ttf') },
+  ],
+} as const;
+type FaceName = keyof typeof faces;
+
+type LoadedFont = { name: string; bytes: Uint8Array; font: Font };
+const loaded = new Map<string, Promise<LoadedFont>>();
+
+function loadFont(entry: { name: string; file: string }): Promise<LoadedFont> {
+  let font = loaded.get(entry.file);
+  if (!font) {
+    font = readFile(entry.file).then((bytes) => ({ name: entry.name, bytes, font: fontkit.create(bytes) }));
+    loaded.set(entry.file, font);
+  }
+  return font;
+}
+
+// variation selectors, joiners and other default-ignorable marks shape emoji but print nothing of their own
+const isIgnorable = (codePoint: number) =>
+  (codePoint >= 0xfe00 && codePoint <= 0xfe0f) ||
+  (codePoint >= 0x200b && codePoint <= 0x200f) ||
+  codePoint === 0x2060 ||
+  (codePoint >= 0xe0100 && codePoint <= 0xe01ef);
+
+type Run = { text: string; font: number };
+
+/** The text cut into runs of the first font of the chain that has each character; -1 for a character none has. */
+function runsOf(text: string, chain: LoadedFont[]): Run[] {
+  const runs: Run[] = [];
+  for (const character of text) {
+    const codePoint = character.codePointAt(0)!;
+    if (isIgnorable(codePoint)) continue;
+    const font = chain.findIndex((candidate) => candidate.font.hasGlyphForCodePoint(codePoint));
+    const last = runs.at(-1);
+    if (last && last.font === font) last.text += character;
+    else runs.push({ text: character, font });
+  }
+  return runs;
+}
+
+/** The characters of a text the certificate's fonts cannot print (none, or each once, in order). */
+export async function unprintableCharacters(text: string): Promise<string[]> {
+  const chain = await Promise.all(faces.regular.map(loadFont));
+  const missing: string[] = [];
+  for (const run of runsOf(text, chain))
+    if (run.font === -1) for (const character of run.text) if (!missing.includes(character)) missing.push(character);
+  return missing;
+}
+
+/**
+ * ISO 32000-1 §9.6.4: an embedded subset's name starts with six capital letters and '+', the same for the same
+ * subset (here: the same font and the same text drawn with it, so every download is byte-identical).
+ */
+function subsetTag(fontName: string, texts: string[]): string {
+  const digest = createHash('sha256').update(fontName).update('\0').update(texts.join('\0')).digest();
+  return Array.from(digest.subarray(0, 6), (byte) => String.fromCharCode(65 + (byte % 26))).join('');
+}
+
+type Face = {
+  widthOf: (text: string, size: number) => number;
+  draw: (page: PDFPage, text: string, options: { x: number; y: number; size: number; color: Color }) => void;
+};
+
+/** A face that prints every text it will be given, falling back along its chain; only the fonts used are embedded. */
+async function embedFace(doc: PDFDocument, face: FaceName, texts: string[]): Promise<Face> {
+  const chain = await Promise.all(faces[face].map(loadFont));
+  const used = chain.map(() => [] as string[]);
+  for (const text of texts)
+    for (const run of runsOf(text, chain)) {
+      if (run.font === -1) throw new Error(`La constancia no puede imprimir: ${run.text}`);
+      used[run.font]!.push(run.text);
+    }
+  const embedded: (PDFFont | null)[] = await Promise.all(
+    chain.map((entry, index) =>
+      index === 0 || used[index]!.length > 0
+        ? doc.embedFont(entry.bytes, {
+            subset: true,
+            customName: `${subsetTag(entry.name, used[index]!)}+${entry.name}`,
+          })
+        : null,
+    ),
+  );
+  const fontOf = (run: Run) => embedded[run.font]!;
+  return {
+    widthOf: (text, size) =>
+      runsOf(text, chain).reduce((sum, run) => sum + fontOf(run).widthOfTextAtSize(run.text, size), 0),
+    draw(page, text, { x, y, size, color }) {
+      let left = x;
+      for (const run of runsOf(text, chain)) {
+        page.drawText(run.text, { x: left, y, size, font: fontOf(run), color });
+        left += fontOf(run).widthOfTextAtSize(run.text, size);
+      }
+    },
+  };
 }
 
 // Spec 3 §9: landscape, 16 × 12 inches (72 pt each)
 const certificatePageSize = { width: 16 * 72, height: 12 * 72 } as const;
-// a fixed date keeps every download byte-identical
-const fixedDate = new Date('2000-01-01T00:00:00Z');
 
 export type CertificateContent = {
   holderName: string;
@@ -32,6 +133,8 @@ export type CertificateContent = {
   /** Where it is issued, printed before the date. */
   place: string;
   completedOn: string;
+  /** When the certificate was issued: the PDF's creation date. */
+  issuedAt: Date;
   verificationUrl: string;
   verificationCode: string;
   /** The diploma's certificate image (PNG or JPEG) drawn as the page background. */
@@ -56,11 +159,34 @@ export async function renderCertificatePdf(content: CertificateContent): Promise
   doc.registerFontkit(fontkit);
   doc.setTitle(`Constancia — ${content.diplomaTitle}`);
   doc.setAuthor(content.issuerName);
-  doc.setCreationDate(fixedDate);
-  doc.setModificationDate(fixedDate);
-  const { regular, bold } = await loadFonts();
-  const font = await doc.embedFont(regular, { subset: true, customName: 'Roboto-Regular' });
-  const fontBold = await doc.embedFont(bold, { subset: true, customName: 'Roboto-Bold' });
+  doc.setSubject(`Constancia otorgada a ${content.holderName} por concluir el ${content.diplomaTitle}`);
+  doc.setCreator(content.issuerName);
+  doc.setProducer('CxVet');
+  // the issue date, not the download's: every download of a certificate stays byte-identical
+  doc.setCreationDate(content.issuedAt);
+  doc.setModificationDate(content.issuedAt);
+  const heading = 'CONSTANCIA';
+  const lines = {
+    issuer: `${content.issuerName} otorga la presente constancia a`,
+    reason: 'por haber concluido satisfactoriamente el',
+    placeAndDate: `${content.place}, ${content.completedOn}`,
+    folio: `Folio: ${content.folio}`,
+    code: `Código de verificación: ${content.verificationCode}`,
+  };
+  const hasBackground = content.backgroundImage !== null;
+  const font = await embedFace(doc, 'regular', [
+    lines.issuer,
+    lines.reason,
+    lines.placeAndDate,
+    lines.code,
+    content.verificationUrl,
+  ]);
+  const fontBold = await embedFace(doc, 'bold', [
+    ...(hasBackground ? [] : [heading]),
+    content.holderName,
+    content.diplomaTitle,
+    lines.folio,
+  ]);
   const { width, height } = certificatePageSize;
   const page = doc.addPage([width, height]);
 
@@ -76,12 +202,10 @@ export async function renderCertificatePdf(content: CertificateContent): Promise
       borderColor: rgb(0.12, 0.3, 0.55),
       borderWidth: 6,
     });
-    const heading = 'CONSTANCIA';
-    page.drawText(heading, {
-      x: (width - fontBold.widthOfTextAtSize(heading, 64)) / 2,
+    fontBold.draw(page, heading, {
+      x: (width - fontBold.widthOf(heading, 64)) / 2,
       y: height - 200,
       size: 64,
-      font: fontBold,
       color: rgb(0.12, 0.3, 0.55),
     });
   }
@@ -92,23 +216,17 @@ export async function renderCertificatePdf(content: CertificateContent): Promise
   const centered = (text: string, y: number, size: number, useBold = false) => {
     const face = useBold ? fontBold : font;
     let fitted = size;
-    while (fitted > 12 && face.widthOfTextAtSize(text, fitted) > width - 2 * margin) fitted -= 1;
-    page.drawText(text, {
-      x: (width - face.widthOfTextAtSize(text, fitted)) / 2,
-      y,
-      size: fitted,
-      font: face,
-      color: ink,
-    });
+    while (fitted > 12 && face.widthOf(text, fitted) > width - 2 * margin) fitted -= 1;
+    face.draw(page, text, { x: (width - face.widthOf(text, fitted)) / 2, y, size: fitted, color: ink });
   };
   // one sentence, read top to bottom: 'CxVet otorga la presente constancia a {nombre} por haber concluido
   // satisfactoriamente el {diplomado}', then place and date; folio and verification code at the foot
   const middle = height / 2 + 40;
-  centered(`${content.issuerName} otorga la presente constancia a`, middle + 110, 26);
+  centered(lines.issuer, middle + 110, 26);
   centered(content.holderName, middle + 30, 54, true);
-  centered('por haber concluido satisfactoriamente el', middle - 40, 26);
+  centered(lines.reason, middle - 40, 26);
   centered(content.diplomaTitle, middle - 100, 34, true);
-  centered(`${content.place}, ${content.completedOn}`, middle - 170, 22);
+  centered(lines.placeAndDate, middle - 170, 22);
 
   // the QR as one path of unit squares, filled together: no seams between modules in any viewer
   const qr = QRCode.create(content.verificationUrl, { errorCorrectionLevel: 'M' });
@@ -133,22 +251,10 @@ export async function renderCertificatePdf(content: CertificateContent): Promise
   // drawSvgPath's origin is the top-left corner, y pointing down, as in the QR's own rows
   page.drawSvgPath(path, { x: left, y: bottom + box, scale: cell, color: rgb(0, 0, 0), borderWidth: 0 });
 
-  page.drawText(`Folio: ${content.folio}`, { x: 90, y: bottom + 40, size: 22, font: fontBold, color: ink });
-  page.drawText(`Código de verificación: ${content.verificationCode}`, {
-    x: 90,
-    y: bottom + 10,
-    size: 16,
-    font,
-    color: ink,
-  });
+  fontBold.draw(page, lines.folio, { x: 90, y: bottom + 40, size: 22, color: ink });
+  font.draw(page, lines.code, { x: 90, y: bottom + 10, size: 16, color: ink });
   const verifyLine = content.verificationUrl;
-  page.drawText(verifyLine, {
-    x: left + box - font.widthOfTextAtSize(verifyLine, 11),
-    y: bottom - 18,
-    size: 11,
-    font,
-    color: ink,
-  });
+  font.draw(page, verifyLine, { x: left + box - font.widthOf(verifyLine, 11), y: bottom - 18, size: 11, color: ink });
 
   return doc.save({ useObjectStreams: false });
 }

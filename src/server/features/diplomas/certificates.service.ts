@@ -124,6 +124,7 @@ export function createCertificatesService(deps: {
       issuerName: row.issuerName,
       place,
       completedOn: spanishDate.format(row.completedAt),
+      issuedAt: row.issuedAt,
       verificationUrl: new URL(`/certificados/${row.verificationCode}`, publicUrl).toString(),
       verificationCode: row.verificationCode,
       backgroundImage: image ? await readAll(storage, image) : null,
@@ -197,7 +198,13 @@ export function createCertificatesService(deps: {
     return files;
   }
 
-  return { issue, download, listForUser, verify, listForDiploma, revoke, pdfsForUser };
+  /** The characters of a text the certificate's fonts cannot print. */
+  async function unprintableCharacters(text: string): Promise<string[]> {
+    const pdf = await import('./certificates.pdf.ts');
+    return pdf.unprintableCharacters(text);
+  }
+
+  return { unprintableCharacters, issue, download, listForUser, verify, listForDiploma, revoke, pdfsForUser };
 }
 
 export type CertificatesService = ReturnType<typeof createCertificatesService>;

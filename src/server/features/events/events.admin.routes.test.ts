@@ -17,6 +17,9 @@ async function eventInput(overrides: Record<string, unknown> = {}) {
     pdf: null,
     programPdf: null,
     promoVideoId: 'dQw4w9WgXcQ',
+    startsAt: '',
+    endsAt: '',
+    place: '',
     ...overrides,
   };
 }
@@ -34,6 +37,9 @@ describe('events', () => {
       pdf: null,
       programPdf: null,
       promoVideoId: 'no vale!',
+      startsAt: '',
+      endsAt: '',
+      place: '',
     });
     expect(response.json().fields).toEqual({
       name: 'Debes llenar este campo.',
@@ -93,5 +99,47 @@ describe('events', () => {
     const saved = await call('PUT', `/api/admin/events/${id}`, { ...input, pdf: null });
     expect(saved.json().pdf).toBeNull();
     expect(await state.t.storage.stat(String(input.pdf))).toBeNull();
+  });
+
+  it('keeps the real start and end on the site clock and the place; the agenda gets the instants', async () => {
+    const id = randomUUID();
+    const input = await eventInput({ startsAt: '2027-03-12T09:00', endsAt: '2027-03-13T18:30', place: 'Guadalajara' });
+    const saved = await call('PUT', `/api/admin/events/${id}`, input);
+    expect(saved.json()).toMatchObject({
+      startsAt: '2027-03-12T09:00',
+      endsAt: '2027-03-13T18:30',
+      place: 'Guadalajara',
+    });
+    const publicList = await state.t.app.inject({ method: 'GET', url: '/api/events' });
+    // America/Mexico_City is UTC−6 all year since 2022
+    expect(publicList.json().events.find((event: { id: string }) => event.id === id)).toMatchObject({
+      displayDate: '12 y 13 de marzo',
+      startsAt: '2027-03-12T15:00:00.000Z',
+      endsAt: '2027-03-14T00:30:00.000Z',
+      place: 'Guadalajara',
+    });
+  });
+
+  it('refuses a start without an end, an end before the start and a date that is not one', async () => {
+    const cases: [Record<string, string>, Record<string, string>][] = [
+      [
+        { startsAt: '2027-03-12T09:00', endsAt: '' },
+        { endsAt: 'Escribe el inicio y el término del evento, o deja los dos vacíos.' },
+      ],
+      [
+        { startsAt: '', endsAt: '2027-03-12T09:00' },
+        { startsAt: 'Escribe el inicio y el término del evento, o deja los dos vacíos.' },
+      ],
+      [
+        { startsAt: '2027-03-12T09:00', endsAt: '2027-03-12T09:00' },
+        { endsAt: 'El término debe ser posterior al inicio.' },
+      ],
+      [{ startsAt: '12/03/2027', endsAt: '2027-03-12T10:00' }, { startsAt: 'Escribe una fecha y hora válidas.' }],
+    ];
+    for (const [dates, fields] of cases) {
+      const response = await call('PUT', `/api/admin/events/${randomUUID()}`, await eventInput(dates));
+      expect(response.statusCode).toBe(400);
+      expect(response.json().fields).toEqual(fields);
+    }
   });
 });

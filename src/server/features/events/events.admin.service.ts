@@ -7,6 +7,7 @@ import type { AdminEvent, AdminEventRow, EventInput } from '#shared/events/event
 import { uploadTargets } from '#shared/uploads/uploads.rules.ts';
 import type { UploadsService } from '#server/features/uploads/uploads.service.ts';
 import { hasVisibleText, sanitizeRichText } from '#server/services/rich-text.ts';
+import { dateToZonedWallTime, zonedWallTimeToDate } from '#shared/time-zone.ts';
 
 const fileFields = [
   ['image', 'event-image'],
@@ -14,8 +15,11 @@ const fileFields = [
   ['programPdf', 'event-program'],
 ] as const;
 
-export function createAdminEventsService(deps: { db: Db; uploads: UploadsService }) {
-  const { db, uploads } = deps;
+export function createAdminEventsService(deps: { db: Db; uploads: UploadsService; timeZone: string }) {
+  const { db, uploads, timeZone } = deps;
+  // the form's dates and times are on the site's clock, wherever the Admin's browser is
+  const toWallTime = (date: Date | null) => (date ? dateToZonedWallTime(date, timeZone) : '');
+  const fromWallTime = (wallTime: string) => (wallTime ? zonedWallTimeToDate(wallTime, timeZone) : null);
 
   async function list(): Promise<AdminEventRow[]> {
     const rows = await db.select().from(events).orderBy(asc(events.sortDate));
@@ -49,6 +53,9 @@ export function createAdminEventsService(deps: { db: Db; uploads: UploadsService
       pdf: row.pdf,
       programPdf: row.programPdf,
       promoVideoId: row.promoVideoId ?? '',
+      startsAt: toWallTime(row.startsAt),
+      endsAt: toWallTime(row.endsAt),
+      place: row.place,
     };
   }
 
@@ -77,6 +84,10 @@ export function createAdminEventsService(deps: { db: Db; uploads: UploadsService
       pdf: input.pdf || null,
       programPdf: input.programPdf || null,
       promoVideoId: input.promoVideoId || null,
+      startsAt: fromWallTime(input.startsAt),
+      endsAt: fromWallTime(input.endsAt),
+      place: input.place,
+      updatedAt: new Date(),
     };
     await db.transaction(async (tx) => {
       await tx

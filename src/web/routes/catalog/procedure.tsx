@@ -109,12 +109,17 @@ function ProcedureView({ procedure }: { procedure: ProcedureDetail }) {
         <Grid.Col span={{ base: 12, md: 8 }}>
           <Stack gap="lg">
             {!procedure.canWatchFullVideo && <DemoBanner procedure={procedure} isGuest={!user} />}
-            <VideoArea procedure={procedure} viewing={viewing} />
+            {/* the class names the paywalled part to search engines (the page's VideoObject, page-metadata.ts) */}
+            <div className={premiumClass(procedure)}>
+              <VideoArea procedure={procedure} viewing={viewing} />
+            </div>
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4 }}>
           <Stack gap="lg">
-            <GuideCard procedure={procedure} isGuest={!user} />
+            <div className={premiumClass(procedure)}>
+              <GuideCard procedure={procedure} isGuest={!user} />
+            </div>
             <section aria-labelledby="descripcion">
               <Title order={2} size="h4" id="descripcion" mb="xs">
                 Descripción
@@ -134,6 +139,8 @@ function ProcedureView({ procedure }: { procedure: ProcedureDetail }) {
     </Container>
   );
 }
+
+const premiumClass = (procedure: ProcedureDetail) => (procedure.type === 'Premium' ? 'contenido-premium' : undefined);
 
 function VideoArea({
   procedure,

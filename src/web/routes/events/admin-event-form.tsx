@@ -1,7 +1,7 @@
 import '@mantine/dates/styles.css';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Group, Input, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { DatePickerInput, DatesProvider } from '@mantine/dates';
+import { DatePickerInput, DatesProvider, DateTimePicker } from '@mantine/dates';
 import dayjs from 'dayjs';
 import { useEffect, useId, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
@@ -30,7 +30,14 @@ const emptyEvent: EventInput = {
   pdf: null,
   programPdf: null,
   promoVideoId: '',
+  startsAt: '',
+  endsAt: '',
+  place: '',
 };
+
+/** The form keeps 'YYYY-MM-DDTHH:mm' on the site's clock; the picker works with 'YYYY-MM-DD HH:mm:ss'. */
+const toPicker = (wallTime: string) => (wallTime ? `${wallTime.replace('T', ' ')}:00` : null);
+const fromPicker = (value: string | null) => (value ? value.slice(0, 16).replace(' ', 'T') : '');
 
 export function AdminEventFormPage() {
   const params = useParams();
@@ -113,6 +120,35 @@ function AdminEventForm({ recordId }: { recordId?: string }) {
                       />
                     </DatesProvider>
                   )}
+                />
+                {(['startsAt', 'endsAt'] as const).map((name) => (
+                  <Controller
+                    key={name}
+                    control={form.control}
+                    name={name}
+                    render={({ field }) => (
+                      <DatesProvider settings={{ locale: 'es' }}>
+                        <DateTimePicker
+                          label={name === 'startsAt' ? 'Inicio' : 'Término'}
+                          description="Hora del centro de México; para calendarios y buscadores"
+                          valueFormat="D [de] MMMM [de] YYYY, HH:mm"
+                          clearable
+                          value={toPicker(field.value)}
+                          onChange={(value) => {
+                            field.onChange(fromPicker(value));
+                            form.clearErrors(['startsAt', 'endsAt']);
+                          }}
+                          error={errors[name]?.message}
+                        />
+                      </DatesProvider>
+                    )}
+                  />
+                ))}
+                <TextInput
+                  label="Lugar"
+                  description="Ej. World Trade Center, Ciudad de México"
+                  {...form.register('place')}
+                  error={errors.place?.message}
                 />
                 <TextInput label="Tipo de evento" required {...form.register('type')} error={errors.type?.message} />
                 <Controller

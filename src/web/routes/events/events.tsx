@@ -1,5 +1,6 @@
 import {
   Alert,
+  Anchor,
   Badge,
   Button,
   Card,
@@ -14,7 +15,12 @@ import {
   Typography,
 } from '@mantine/core';
 import { useState } from 'react';
-import { promoVideoEmbedUrl, type PublicEvent } from '#shared/events/events.schemas.ts';
+import {
+  eventCalendarUrl,
+  eventsFeedPath,
+  promoVideoEmbedUrl,
+  type PublicEvent,
+} from '#shared/events/events.schemas.ts';
 import { messages } from '#shared/messages.ts';
 import { usePublicEvents } from '#web/features/events/events.api.ts';
 
@@ -44,6 +50,9 @@ export function EventsPage() {
           {events.data.events.map((event) => (
             <EventCard key={event.id} event={event} onVideo={() => setVideo(event)} />
           ))}
+          <Text size="sm">
+            <Anchor href={eventsFeedPath}>Suscribirse a la agenda en tu calendario</Anchor>
+          </Text>
         </Stack>
       )}
       <Modal opened={video !== null} onClose={() => setVideo(null)} title={video?.name ?? 'Video'} size="xl" centered>
@@ -113,6 +122,11 @@ function EventCard({ event, onVideo }: { event: PublicEvent; onVideo: () => void
             {event.promoVideoId && (
               <Button variant="light" onClick={onVideo}>
                 Ver video
+              </Button>
+            )}
+            {event.startsAt && (
+              <Button component="a" href={eventCalendarUrl(event.id)} download variant="subtle">
+                Añadir al calendario
               </Button>
             )}
           </Group>

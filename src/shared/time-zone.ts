@@ -1,0 +1,38 @@
+/** A wall-clock time as a date-time field holds it: 'YYYY-MM-DDTHH:mm'. */
+export const wallTimePattern = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
+
+function offsetAt(instant: number, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  }).formatToParts(instant);
+  const field: Record<string, number> = {};
+  for (const part of parts) field[part.type] = Number(part.value);
+  const wall = Date.UTC(field.year!, field.month! - 1, field.day!, field.hour!, field.minute!, field.second!);
+  return wall - Math.floor(instant / 1000) * 1000;
+}
+
+/** The instant a clock in `timeZone` shows `wallTime` ('YYYY-MM-DDTHH:mm'); null for text that is not one. */
+export function zonedWallTimeToDate(wallTime: string, timeZone: string): Date | null {
+  const match = wallTimePattern.exec(wallTime);
+  if (!match) return null;
+  const [, year, month, day, hour, minute] = match.map(Number) as number[];
+  const asUtc = Date.UTC(year!, month! - 1, day!, hour!, minute!);
+  if (new Date(asUtc).getUTCDate() !== day || new Date(asUtc).getUTCHours() !== hour) return null;
+  // two passes settle the offset on either side of a change of offset
+  let instant = asUtc - offsetAt(asUtc, timeZone);
+  instant = asUtc - offsetAt(instant, timeZone);
+  return new Date(instant);
+}
+
+/** The wall-clock time ('YYYY-MM-DDTHH:mm') a clock in `timeZone` shows at `date`. */
+export function dateToZonedWallTime(date: Date, timeZone: string): string {
+  const wall = new Date(date.getTime() + offsetAt(date.getTime(), timeZone));
+  return wall.toISOString().slice(0, 16);
+}
