@@ -136,15 +136,13 @@ describe('Descargar mis datos', () => {
       spans: [[0, 90]],
       watchedSeconds: 90,
     });
-    await t.db
-      .insert(watchedTime)
-      .values({
-        userId: other.user.id,
-        procedureId: watched.id,
-        durationSeconds: 600,
-        spans: [[0, 45]],
-        watchedSeconds: 45,
-      });
+    await t.db.insert(watchedTime).values({
+      userId: other.user.id,
+      procedureId: watched.id,
+      durationSeconds: 600,
+      spans: [[0, 45]],
+      watchedSeconds: 45,
+    });
     await t.db.insert(favoriteProcedures).values([
       { userId: me.user.id, procedureId: watched.id },
       { userId: other.user.id, procedureId: foreign.id },
@@ -359,15 +357,13 @@ describe('Eliminar mi cuenta', () => {
     await t.db
       .insert(watchPositions)
       .values({ userId: me.user.id, procedureId: procedure.id, positionSeconds: 30, durationSeconds: 600 });
-    await t.db
-      .insert(watchedTime)
-      .values({
-        userId: me.user.id,
-        procedureId: procedure.id,
-        durationSeconds: 600,
-        spans: [[0, 30]],
-        watchedSeconds: 30,
-      });
+    await t.db.insert(watchedTime).values({
+      userId: me.user.id,
+      procedureId: procedure.id,
+      durationSeconds: 600,
+      spans: [[0, 30]],
+      watchedSeconds: 30,
+    });
     await t.db.insert(favoriteProcedures).values({ userId: me.user.id, procedureId: procedure.id });
 
     const response = await remove(me.cookie, { password: testPassword, certificates: 'keep' });
