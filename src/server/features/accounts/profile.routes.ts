@@ -91,7 +91,10 @@ export function registerSignUpAndProfileRoutes(
         throw new AppError('REAUTH_REQUIRED');
       }
       // a new password signs out every other device; this one stays signed in
-      return profile.updateProfile(user, request.body, { keepSessionId: session?.id ?? null });
+      const updated = await profile.updateProfile(user, request.body, { keepSessionId: session?.id ?? null });
+      // this instance's remembered sessions of the account at once; the others through the users trigger's NOTIFY
+      accounts.forgetAccount(user.id);
+      return updated;
     },
   );
 }
