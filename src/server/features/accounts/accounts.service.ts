@@ -27,7 +27,7 @@ const lastActiveEveryMs = 5 * 60_000;
  * How long an instance trusts a verified session without asking the database, should a NOTIFY be lost while its
  * LISTEN connection reconnects: the longest a revoked session can still be served (decision 040).
  */
-export const verifiedSessionMs = 30_000;
+const verifiedSessionMs = 30_000;
 
 /** Notified by a trigger with an account id when its row changed, or when a new aula or diploma names it admin. */
 const accountChangedChannel = 'account_changed';
