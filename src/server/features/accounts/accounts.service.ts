@@ -43,6 +43,8 @@ type VerifiedSession = {
   user: UserRow;
   /** '/api/me''s administrator flags, once asked for. */
   adminOf?: { classroom: boolean; diploma: boolean };
+  /** What other answers keep with the session (the profile's certificates), dropped with it. */
+  kept?: Map<string, unknown>;
 };
 
 const failureWindowMs = 15 * 60_000;
@@ -217,6 +219,19 @@ export function createAccountsService(deps: {
     const found = { classroom: classroomAdmin.length > 0, diploma: diplomaAdmin.length > 0 };
     if (known && known.user === row && changes === before) known.adminOf = found;
     return found;
+  }
+
+  /**
+   * `load`'s answer for this request's session, remembered with it and dropped with it: only for what a trigger of
+   * migration 0016 or 0018 announces when it changes.
+   */
+  async function keptWithSession<T>(request: FastifyRequest, name: string, load: () => Promise<T>): Promise<T> {
+    const known = rememberedSession(request);
+    if (known?.kept?.has(name)) return known.kept.get(name) as T;
+    const before = changes;
+    const value = await load();
+    if (known && changes === before) (known.kept ??= new Map()).set(name, value);
+    return value;
   }
 
   /** What the browser may know about the signed-in user (`request`: the one whose session may remember the flags). */
@@ -461,6 +476,7 @@ export function createAccountsService(deps: {
     emailsWithPassword,
     resolveUser,
     forgetAccount,
+    keptWithSession,
     sessionStartedAt,
     currentSession,
     toCurrentUser,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { openDatabase, type Database } from '#server/db/client.ts';
-import { users } from '#server/db/schema/index.ts';
+import { certificates, diplomas, users } from '#server/db/schema/index.ts';
 import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
 import { createUser, loginCookie, testPassword } from '#server/testing/factories.ts';
 
@@ -166,6 +166,27 @@ describe('a remembered session is dropped on every instance', () => {
     await thereHeard();
     expect(await looksUpAgain(t, cookie)).toBeNull();
     expect(await looksUpAgain(other, cookie)).toBeNull();
+  });
+
+  it('keeps the profile with the session until a certificate is issued to the account', async () => {
+    const { user, cookie } = await member();
+    const profile = async (app: TestApp) => {
+      const response = await app.app.inject({ url: '/api/profile', headers: { cookie } });
+      expect(response.statusCode).toBe(200);
+      return response.json().certificates as { name: string }[];
+    };
+    await warm(other, cookie);
+    expect(await profile(other)).toEqual([]);
+    logOf(other).length = 0;
+    expect(await profile(other)).toEqual([]);
+    expect(logOf(other)).toEqual([]);
+    const [diploma] = await t.db.insert(diplomas).values({ title: 'Diplomado en Cirugía' }).returning();
+    const thereHeard = await heard(otherDatabase, 'account_changed', user.id);
+    await t.db
+      .insert(certificates)
+      .values({ diplomaId: diploma!.id, userId: user.id, diplomaTitle: 'Diplomado en Cirugía', folio: 1 });
+    await thereHeard();
+    expect(await profile(other)).toMatchObject([{ name: 'Diplomado en Cirugía' }]);
   });
 
   it("keeps another account's remembered session when one account changes", async () => {
