@@ -155,6 +155,21 @@ describe('a remembered session is dropped on every instance', () => {
     expect(seen).toMatchObject({ type: 'Gratis', name: 'Nombre Nuevo' });
   });
 
+  it("shows an Admin's change on this instance in its very next answer, before the notification returns", async () => {
+    const admin = await createUser(t, { type: 'Admin' });
+    const adminCookie = await loginCookie(t, admin.email);
+    const { cookie } = await member('Gratis');
+    await warm(t, cookie);
+    const up = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/manual-premium/upgrade',
+      headers: { cookie: adminCookie, origin: testPublicUrl },
+      payload: { userId: (await me(t, cookie))!.id, period: 'month' },
+    });
+    expect(up.statusCode).toBe(204);
+    expect((await me(t, cookie))?.type).toBe('Premium');
+  });
+
   it('when the account is deleted', async () => {
     const { user, cookie } = await member();
     await warm(t, cookie);
