@@ -23,10 +23,10 @@ import { registerHealthRoutes } from './features/health/health.routes.ts';
 import { createClassroomsService } from './features/classrooms/classrooms.service.ts';
 import { createClassroomMembersService } from './features/classrooms/classroom-members.service.ts';
 import { createAdminClassroomsService } from './features/classrooms/classrooms.admin.service.ts';
-import { createClassroomAdminService } from './features/classrooms/classroom-admin.service.ts';
+import { createManagedClassroomsService } from './features/classrooms/classrooms.managed.service.ts';
 import { registerClassroomRoutes } from './features/classrooms/classrooms.routes.ts';
 import { registerAdminClassroomRoutes } from './features/classrooms/classrooms.admin.routes.ts';
-import { registerClassroomAdminRoutes } from './features/classrooms/classroom-admin.routes.ts';
+import { registerManagedClassroomRoutes } from './features/classrooms/classrooms.managed.routes.ts';
 import { createDiplomasService } from './features/diplomas/diplomas.service.ts';
 import { createMediaService } from './features/media/media.service.ts';
 import { registerMediaRoutes } from './features/media/media.routes.ts';
@@ -91,8 +91,8 @@ import { registerAdminOrganizationRoutes } from './features/organizations/organi
 import { registerAdminLandingRoutes } from './features/landing/landing.admin.routes.ts';
 import { createDiplomasAdminService } from './features/diplomas/diplomas.admin.service.ts';
 import { registerDiplomasAdminRoutes } from './features/diplomas/diplomas.admin.routes.ts';
-import { createDiplomaAdminsService } from './features/diplomas/diploma-admins.service.ts';
-import { registerDiplomaAdminRoutes } from './features/diplomas/diploma-admins.routes.ts';
+import { createManagedDiplomasService } from './features/diplomas/diplomas.managed.service.ts';
+import { registerManagedDiplomaRoutes } from './features/diplomas/diplomas.managed.routes.ts';
 import { registerDiplomaRoutes } from './features/diplomas/diplomas.routes.ts';
 import { createCertificatesService } from './features/diplomas/certificates.service.ts';
 import { registerCertificateAdminRoutes, registerCertificateRoutes } from './features/diplomas/certificates.routes.ts';
@@ -379,14 +379,14 @@ export async function buildApp(deps: AppDeps) {
   registerBackupCliRoute(app, { backups, sessionSecret: config.sessionSecret });
   registerPaymentRoutes(app, { payments, jobs });
   registerClassroomRoutes(app, { classrooms });
-  await registerClassroomAdminRoutes(app, {
-    service: createClassroomAdminService({ db, members: classroomMembers }),
+  await registerManagedClassroomRoutes(app, {
+    service: createManagedClassroomsService({ db, members: classroomMembers }),
     members: classroomMembers,
   });
   await registerDiplomaRoutes(app, { diplomas, certificates, purchase: diplomaPurchase });
   registerCertificateRoutes(app, { certificates });
   const diplomasAdmin = createDiplomasAdminService({ db, uploads });
-  await registerDiplomaAdminRoutes(app, { diplomaAdmins: createDiplomaAdminsService({ db, diplomasAdmin }) });
+  await registerManagedDiplomaRoutes(app, { managed: createManagedDiplomasService({ db, diplomasAdmin }) });
   if (simulatedProvider) {
     // the simulated provider posts its webhooks through our own HTTP stack, signature and all
     simulatedProvider.setTransport(async (rawBody, headers) => {
