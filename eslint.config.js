@@ -31,6 +31,27 @@ export default tseslint.config(
   { files: ['src/web/**/*.test.ts', 'src/web/**/*.test.tsx'], rules: restrict(serverImports) },
   { files: ['src/server/**'], rules: restrict(webImports) },
   {
+    // the error table (shared/error-messages.ts) is the only way to an error status
+    files: ['src/server/**/*.ts'],
+    ignores: ['src/server/**/*.test.ts', 'src/server/**/*.testing.ts', 'src/server/plugins/error-handler.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "CallExpression[callee.property.name=/^(status|code)$/][arguments.0.type='Literal'][arguments.0.value>=400]",
+          message:
+            'Throw AppError(code): the error table sets the status (withErrorStatus for a page or a larger body).',
+        },
+        {
+          selector:
+            "CallExpression[callee.object.name='reply'][callee.property.name=/^(status|code)$/][arguments.0.type!='Literal']",
+          message: 'A computed status bypasses the error table: throw AppError(code), or use withErrorStatus.',
+        },
+      ],
+    },
+  },
+  {
     files: ['src/web/**/*.tsx', 'src/web/**/*.ts'],
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },

@@ -3,7 +3,7 @@ import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { errorBody } from './error-handler.ts';
+import { AppError } from '#shared/errors.ts';
 import { createPageHints, type PageHintsContext } from './page-hints.ts';
 
 /** Serves the built SPA: hashed assets cached for a year, index.html for every client route. */
@@ -53,6 +53,6 @@ export async function registerWebApp(
       }
       return reply.send(html);
     }
-    return reply.status(404).send(errorBody('NOT_FOUND'));
+    throw new AppError('NOT_FOUND');
   });
 }
