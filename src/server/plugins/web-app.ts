@@ -19,7 +19,7 @@ export async function registerWebApp(
       root: distDir,
       // one GET/HEAD route for the folder, the file looked up per request: `wildcard: false` globbed dist/ at start
       // and registered two routes per file (about 1,000 with the .br and .gz copies), ~0.1 s of every start and
-      // several MB of route objects (issue #13). A missing file still ends in the not-found handler below.
+      // several MB of route objects. A missing file still ends in the not-found handler below.
       wildcard: true,
       index: false,
       // as the globbed routes were: no dotfiles, and a folder ('/') is a page for the not-found handler below
