@@ -193,7 +193,7 @@ export async function buildApp(deps: AppDeps) {
   const videoJobs = createJobRunner({
     db,
     handlers: {
-      [transcodeJobKind]: async (payload) => renditions.transcode((payload as { renditionId: string }).renditionId),
+      [transcodeJobKind]: async ({ renditionId }) => renditions.transcode(renditionId),
     },
     pollMs: 5_000,
     log: app.log,
@@ -248,12 +248,11 @@ export async function buildApp(deps: AppDeps) {
     handlers: {
       'membership.sweep': async () => void (await membership.sweep()),
       [reconcileJobKind]: async () => void (await payments.reconcileLiveSubscriptions()),
-      'bulk-mail': async (payload) => mailing.send((payload as { bulkMailId: string }).bulkMailId),
-      [webhookJobKind]: async (payload) =>
-        void (await payments.applyStoredWebhook((payload as { eventId: string }).eventId)),
+      'bulk-mail': async ({ bulkMailId }) => mailing.send(bulkMailId),
+      [webhookJobKind]: async ({ eventId }) => void (await payments.applyStoredWebhook(eventId)),
       'rate-counters.prune': async () => rateCounter.prune(),
-      [privacyJobKinds.export]: async (payload) => privacy.buildExport((payload as { exportId: string }).exportId),
-      [privacyJobKinds.mail]: async (payload) => privacy.sendMail(payload as Parameters<typeof privacy.sendMail>[0]),
+      [privacyJobKinds.export]: async ({ exportId }) => privacy.buildExport(exportId),
+      [privacyJobKinds.mail]: async (mail) => privacy.sendMail(mail),
       [privacyJobKinds.sweep]: async () => void (await privacy.sweepExpired()),
       [privacyJobKinds.reconcile]: async () => void (await privacy.reconcileDeletions()),
       [backupJobKinds.scheduled]: async () => void (await backups.run('programado')),

@@ -65,7 +65,7 @@ export const privacyJobKinds = {
   reconcile: 'privacy.reconcile-deletions',
 } as const;
 
-type PrivacyMail = { token: string } & (
+export type PrivacyMail = { token: string } & (
   { kind: 'export-ready'; exportId: string } | { kind: 'account-deleted'; to: string; name: string; bySelf: boolean }
 );
 
