@@ -4,10 +4,10 @@ import type { Db } from '#server/db/client.ts';
 import { jobs } from '#server/db/schema/index.ts';
 import type { PrivacyMail } from '#server/features/privacy/privacy.service.ts';
 
-export type JobHandler = (payload: unknown) => Promise<void>;
+type JobHandler = (payload: unknown) => Promise<void>;
 
 /** What each kind of job carries in its payload column (as the job that queued it wrote it); other kinds carry none. */
-export type JobPayloads = {
+type JobPayloads = {
   'video.transcode': { renditionId: string };
   'bulk-mail': { bulkMailId: string };
   'payments.webhook': { eventId: string };
