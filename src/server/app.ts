@@ -23,10 +23,10 @@ import { registerHealthRoutes } from './features/health/health.routes.ts';
 import { createClassroomsService } from './features/classrooms/classrooms.service.ts';
 import { createClassroomMembersService } from './features/classrooms/classroom-members.service.ts';
 import { createAdminClassroomsService } from './features/classrooms/classrooms.admin.service.ts';
-import { createClassroomAdminService } from './features/classrooms/classroom-admin.service.ts';
+import { createManagedClassroomsService } from './features/classrooms/classrooms.managed.service.ts';
 import { registerClassroomRoutes } from './features/classrooms/classrooms.routes.ts';
 import { registerAdminClassroomRoutes } from './features/classrooms/classrooms.admin.routes.ts';
-import { registerClassroomAdminRoutes } from './features/classrooms/classroom-admin.routes.ts';
+import { registerManagedClassroomRoutes } from './features/classrooms/classrooms.managed.routes.ts';
 import { createDiplomasService } from './features/diplomas/diplomas.service.ts';
 import { createMediaService } from './features/media/media.service.ts';
 import { registerMediaRoutes } from './features/media/media.routes.ts';
@@ -101,8 +101,8 @@ import { registerAdminOrganizationRoutes } from './features/organizations/organi
 import { registerAdminLandingRoutes } from './features/landing/landing.admin.routes.ts';
 import { createDiplomasAdminService } from './features/diplomas/diplomas.admin.service.ts';
 import { registerDiplomasAdminRoutes } from './features/diplomas/diplomas.admin.routes.ts';
-import { createDiplomaAdminsService } from './features/diplomas/diploma-admins.service.ts';
-import { registerDiplomaAdminRoutes } from './features/diplomas/diploma-admins.routes.ts';
+import { createManagedDiplomasService } from './features/diplomas/diplomas.managed.service.ts';
+import { registerManagedDiplomaRoutes } from './features/diplomas/diplomas.managed.routes.ts';
 import { registerDiplomaRoutes } from './features/diplomas/diplomas.routes.ts';
 import { createCertificatesService } from './features/diplomas/certificates.service.ts';
 import { registerCertificateAdminRoutes, registerCertificateRoutes } from './features/diplomas/certificates.routes.ts';
@@ -207,7 +207,7 @@ export async function buildApp(deps: AppDeps) {
   const videoJobs = createJobRunner({
     db,
     handlers: {
-      [transcodeJobKind]: async (payload) => renditions.transcode((payload as { renditionId: string }).renditionId),
+      [transcodeJobKind]: async ({ renditionId }) => renditions.transcode(renditionId),
     },
     pollMs: 5_000,
     log: app.log,
@@ -262,17 +262,16 @@ export async function buildApp(deps: AppDeps) {
     handlers: {
       'membership.sweep': async () => void (await membership.sweep()),
       [reconcileJobKind]: async () => void (await payments.reconcileLiveSubscriptions()),
-      'bulk-mail': async (payload) => mailing.send((payload as { bulkMailId: string }).bulkMailId),
-      [webhookJobKind]: async (payload) =>
-        void (await payments.applyStoredWebhook((payload as { eventId: string }).eventId)),
-      [mercadoPagoJobKind]: async (payload) => {
+      'bulk-mail': async ({ bulkMailId }) => mailing.send(bulkMailId),
+      [webhookJobKind]: async ({ eventId }) => void (await payments.applyStoredWebhook(eventId)),
+      [mercadoPagoJobKind]: async ({ eventId }) => {
         // stored while Mercado Pago was configured: kept queued until it is again
         if (!mercadoPago) throw new Error('MERCADOPAGO_* is not configured');
-        await mercadoPago.applyStoredNotification((payload as { eventId: string }).eventId);
+        await mercadoPago.applyStoredNotification(eventId);
       },
       'rate-counters.prune': async () => rateCounter.prune(),
-      [privacyJobKinds.export]: async (payload) => privacy.buildExport((payload as { exportId: string }).exportId),
-      [privacyJobKinds.mail]: async (payload) => privacy.sendMail(payload as Parameters<typeof privacy.sendMail>[0]),
+      [privacyJobKinds.export]: async ({ exportId }) => privacy.buildExport(exportId),
+      [privacyJobKinds.mail]: async (mail) => privacy.sendMail(mail),
       [privacyJobKinds.sweep]: async () => void (await privacy.sweepExpired()),
       [privacyJobKinds.reconcile]: async () => void (await privacy.reconcileDeletions()),
       [backupJobKinds.scheduled]: async () => void (await backups.run('programado')),
@@ -421,14 +420,14 @@ export async function buildApp(deps: AppDeps) {
     });
   }
   registerClassroomRoutes(app, { classrooms });
-  await registerClassroomAdminRoutes(app, {
-    service: createClassroomAdminService({ db, members: classroomMembers }),
+  await registerManagedClassroomRoutes(app, {
+    service: createManagedClassroomsService({ db, members: classroomMembers }),
     members: classroomMembers,
   });
   await registerDiplomaRoutes(app, { diplomas, certificates, purchase: diplomaPurchase });
   registerCertificateRoutes(app, { certificates });
   const diplomasAdmin = createDiplomasAdminService({ db, uploads });
-  await registerDiplomaAdminRoutes(app, { diplomaAdmins: createDiplomaAdminsService({ db, diplomasAdmin }) });
+  await registerManagedDiplomaRoutes(app, { managed: createManagedDiplomasService({ db, diplomasAdmin }) });
   if (simulatedProvider) {
     // the simulated provider posts its webhooks through our own HTTP stack, signature and all
     simulatedProvider.setTransport(async (rawBody, headers) => {

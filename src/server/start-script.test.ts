@@ -6,7 +6,7 @@ const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import
 };
 
 describe('npm start', () => {
-  it('runs scripts/start.mjs with glibc capped at two malloc arenas (idle and report memory, issue #13)', () => {
+  it('runs scripts/start.mjs with glibc capped at two malloc arenas (idle and report memory)', () => {
     // the bench reads these same variables from the script (bench/run.ts), so it measures what npm start runs
     expect(packageJson.scripts.start).toBe('MALLOC_ARENA_MAX=2 node scripts/start.mjs');
   });

@@ -1,7 +1,7 @@
 import type { ErrorCode } from './errors.ts';
 
 // The API's error texts, apart from the screens' texts (messages.ts): the app's first chunk needs these to show an
-// error, not every screen's labels (issue #13). Spelling corrected as in messages.ts (docs/decisions/005).
+// error, not every screen's labels. Spelling corrected as in messages.ts (docs/decisions/005).
 
 /** One row per API error code: its HTTP status, Spanish message and modal title where the spec names one. */
 export const errorMessages: Record<ErrorCode, { status: number; message: string; title?: string }> = {

@@ -1,5 +1,5 @@
-/** Every error the API can answer with; the Spanish text lives in messages.ts. */
-export const errorCodes = [
+/** The codes that say no more than their HTTP status: one per status in the error table. */
+export const statusErrorCodes = [
   'VALIDATION',
   'UNAUTHENTICATED',
   'FORBIDDEN',
@@ -7,11 +7,16 @@ export const errorCodes = [
   'CONFLICT',
   'RATE_LIMITED',
   'PAYLOAD_TOO_LARGE',
-  'NESTING_TOO_DEEP',
   'RANGE_NOT_SATISFIABLE',
-  'PRECONDITION_FAILED',
   'SERVICE_UNAVAILABLE',
   'INTERNAL',
+] as const;
+
+/** Every error the API can answer with; the status and Spanish text of each live in error-messages.ts. */
+export const errorCodes = [
+  ...statusErrorCodes,
+  'NESTING_TOO_DEEP',
+  'PRECONDITION_FAILED',
   'LOGIN_USER_NOT_FOUND',
   'LOGIN_WRONG_PASSWORD',
   'LOGIN_USER_DISABLED',

@@ -1,3 +1,5 @@
+import { errorMessages } from './error-messages.ts';
+
 /** Spanish texts of the specs, with their spelling corrected (docs/decisions/005). */
 export const messages = {
   required: 'Debes llenar este campo',
@@ -9,7 +11,7 @@ export const messages = {
   passwordTooShort: 'La contraseña debe tener al menos 6 caracteres.',
   passwordsDiffer: 'Las contraseñas deben ser idénticas.',
   termsRequired: 'Debes leer y aceptar los términos y condiciones.',
-  emailTaken: 'Este correo ya está registrado, elige otro por favor.',
+  emailTaken: errorMessages.EMAIL_TAKEN.message,
   invalidDateTime: 'Escribe una fecha y hora válidas.',
   eventDatesTogether: 'Escribe el inicio y el término del evento, o deja los dos vacíos.',
   eventEndsBeforeStart: 'El término debe ser posterior al inicio.',
@@ -19,7 +21,7 @@ export const messages = {
   resetPasswordsDiffer: 'Los password no coinciden',
   selectValue: 'Debes seleccionar un valor',
   invalidTimeFormat: 'Introduce un formato válido.',
-  invalidFileFormat: 'El formato del archivo no es correcto.',
+  invalidFileFormat: errorMessages.FILE_FORMAT.message,
   captionsSpanishFirst: 'Sube primero los subtítulos en español.',
   proceduresLoadFailed: 'No se pudo cargar la lista de cirugías, intenta más tarde',
   tagsLoadFailed: 'No se pudo cargar la lista de etiquetas',

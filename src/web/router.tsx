@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, matchPath, redirect, type RouteObject } from 'react-router';
 import { AppLayout } from '#web/components/layout/app-layout.tsx';
 import { StartingPage } from '#web/components/layout/starting-page.tsx';
-import { RouteError } from '#web/components/route-error.tsx';
+import { RouteError } from '#web/routes/route-error.tsx';
 import { loadCurrentUser } from '#web/features/accounts/current-user.api.ts';
 import { loadCatalog, loadProcedure } from '#web/features/catalog/catalog.api.ts';
 import { loadLanding } from '#web/features/landing/landing.api.ts';
@@ -95,7 +95,7 @@ export function createAppRouter(queryClient: QueryClient) {
     {
       // The members' and the console's routes join the first time an address outside the guest pages is opened
       // (member-routes.tsx, admin-routes.tsx): their tables and the names of their chunks are not on a guest's first
-      // page (issue #13). Until then such an address matches the not-found splat, which makes the router ask here.
+      // page. Until then such an address matches the not-found splat, which makes the router ask here.
       async patchRoutesOnNavigation({ path, patch, signal }) {
         if (patched || guestPagesWithValues.some((pattern) => matchPath(pattern, path))) return;
         const [{ memberPages }, { adminRoute }] = await Promise.all([

@@ -9,7 +9,7 @@ export const theme = createTheme({
   defaultRadius: 'md',
   headings: { fontWeight: '700' },
   // Mantine's built-in accessible names are English. Plain objects rather than Modal.extend(…) and the like:
-  // importing those components here would put PasswordInput and Drawer on every guest page (issue #13).
+  // importing those components here would put PasswordInput and Drawer on every guest page.
   components: {
     Modal: { defaultProps: { closeButtonProps } },
     Drawer: { defaultProps: { closeButtonProps } },

@@ -3,7 +3,9 @@ import { migrate } from 'drizzle-orm/pglite/migrator';
 import { sql } from 'drizzle-orm';
 import * as schema from './schema/index.ts';
 import { startPgliteThread } from './pglite-thread.ts';
-import { channelPattern, createFanOut, migrationsFolder, type Database, type Db } from './client.ts';
+import type { Database, Db } from './client.ts';
+import { channelPattern, createFanOut } from './channels.ts';
+import { migrationsFolder } from './migrations-folder.ts';
 
 // The PGlite half of openDatabase (client.ts), loaded only without DATABASE_URL.
 

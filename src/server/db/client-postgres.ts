@@ -4,10 +4,12 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import * as schema from './schema/index.ts';
 import { isDatabaseUnavailable } from './unavailable.ts';
-import { channelPattern, createFanOut, migrationsFolder, type Database, type Db, type Handler } from './client.ts';
+import type { Database, Db } from './client.ts';
+import { channelPattern, createFanOut, type Handler } from './channels.ts';
+import { migrationsFolder } from './migrations-folder.ts';
 
 // The PostgreSQL half of openDatabase (client.ts), loaded only when DATABASE_URL is set: a PGlite server never
-// loads pg and its Drizzle driver, a PostgreSQL one never loads PGlite's (issue #13, idle memory and start time).
+// loads pg and its Drizzle driver, a PostgreSQL one never loads PGlite's (idle memory and start time).
 
 /**
  * One PostgreSQL connection holding every LISTEN of this process. When the server drops it (restart, failover,

@@ -1,12 +1,10 @@
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { fileURLToPath } from 'node:url';
 import type * as schema from './schema/index.ts';
 import type { PgliteClient } from './pglite-thread.ts';
+import type { Handler } from './channels.ts';
 
 type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
-
-export type Handler = (payload: string) => void;
 
 export type Database = {
   db: Db;
@@ -27,35 +25,6 @@ export type Database = {
   exclusively<T>(key: number, fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 };
-
-/** One real LISTEN per channel, shared by every handler of this process. */
-export function createFanOut(startListening: (channel: string, deliver: Handler) => Promise<void>) {
-  const handlers = new Map<string, Set<Handler>>();
-  return async (channel: string, handler: Handler) => {
-    let set = handlers.get(channel);
-    if (!set) {
-      const created = new Set<Handler>();
-      handlers.set(channel, created);
-      set = created;
-      try {
-        await startListening(channel, (payload) => {
-          for (const each of created) each(payload);
-        });
-      } catch (error) {
-        // the next subscriber tries LISTEN again instead of joining a channel nobody listens on
-        handlers.delete(channel);
-        throw error;
-      }
-    }
-    set.add(handler);
-    return () => void set.delete(handler);
-  };
-}
-
-export const channelPattern = /^[a-z_]+$/;
-
-/** Folder of the SQL migrations that `migrate()` applies. */
-export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
 /**
  * Opens PostgreSQL when a URL is given, else PGlite at `pgliteDir` ('memory://' for tests).

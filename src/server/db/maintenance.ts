@@ -13,7 +13,7 @@ type TableSize = { name: string; rowsThen: number; pagesThen: number; pagesNow: 
  * What PostgreSQL's autovacuum does, for the embedded database, which has none (PGlite runs PostgreSQL as a single
  * process): VACUUM (ANALYZE) every table never analyzed, or whose file grew by a tenth since it last was.
  * - Without statistics the planner guessed a few dozen rows among 100,000 users and sorted the whole table for each
- *   500-row batch of the users report: 8-10 s instead of 2 s (issue #13).
+ *   500-row batch of the users report: 8-10 s instead of 2 s.
  * - Without VACUUM the space of dead rows is never reused.
  * One table at a time: a request waits at most for one table's turn (about 0.4 s for 100,000 users, once).
  * Returns the tables it took.

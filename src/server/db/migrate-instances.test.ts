@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { readdir } from 'node:fs/promises';
-import { migrationsFolder, openDatabase } from './client.ts';
+import { openDatabase } from './client.ts';
+import { migrationsFolder } from './migrations-folder.ts';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 

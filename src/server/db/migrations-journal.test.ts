@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { migrationsFolder } from './client.ts';
+import { migrationsFolder } from './migrations-folder.ts';
 
 type Entry = { idx: number; when: number; tag: string };
 const journal = JSON.parse(readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as {

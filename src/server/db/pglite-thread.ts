@@ -81,7 +81,7 @@ export async function startPgliteThread(options: { dataDir: string; template?: B
       workerData: { dataDir: options.dataDir, template: initial },
       transferList: initial ? [initial] : [],
       // the thread's JavaScript only relays queries and results (a report batch is 500 rows): a young generation of
-      // 8 MB instead of V8's default ~48 MB keeps ~10 MB less resident (issue #13: idle memory < 250 MB)
+      // 8 MB instead of V8's default ~48 MB keeps ~10 MB less resident (idle memory < 250 MB)
       resourceLimits: { maxYoungGenerationSizeMb: 8 },
     });
     worker = created;

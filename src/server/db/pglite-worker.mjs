@@ -10,13 +10,13 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 
 // V8 compiles PostgreSQL's 9 MB of WebAssembly (and re-compiles its hot functions optimized) on up to 128 parallel
 // tasks, each leaving its own malloc arena behind: about 30 MB that stayed resident after start. One task keeps
-// them out at no measurable cost to the time to ready on this 2-core machine (issue #13). The flag only concerns
+// them out at no measurable cost to the time to ready on this 2-core machine. The flag only concerns
 // WebAssembly, which nothing else in the server runs, and is read when PGlite compiles its module below.
 v8.setFlagsFromString('--wasm-num-compilation-tasks=1');
 // PostgreSQL's WebAssembly stays in V8's baseline code (Liftoff). Re-compiling its hot functions optimized (TurboFan)
 // made queries about a fifth faster but held 20-45 MB more, a different amount at every start (idle 217-240 MB and a
 // report's peak 239-270 MB, against 198-208 and 223-226). The embedded database is the one-machine set-up, where
-// memory is the scarcer; PostgreSQL is the one for heavy load (issue #13, docs/decisions/022-pglite-baseline-code.md).
+// memory is the scarcer; PostgreSQL is the one for heavy load (docs/decisions/022-pglite-baseline-code.md).
 v8.setFlagsFromString('--liftoff-only');
 
 const port = parentPort;
@@ -24,7 +24,7 @@ if (!port) throw new Error('pglite-worker.mjs runs only as a worker thread');
 
 const { dataDir, template } = workerData;
 // PostgreSQL's 128 MB buffer pool is written through at start and stays resident; the operating system caches the
-// data folder anyway, so 16 MB keeps the server's idle memory down (issue #13: < 250 MB). 8 MB saved 13 MB more
+// data folder anyway, so 16 MB keeps the server's idle memory down (< 250 MB). 8 MB saved 13 MB more
 // but made reads of a 100,000-row table with a trigram index measurably slower (every miss is a read from the folder).
 const startParams = PGlite.defaultStartParams ? [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'] : undefined;
 const ready = PGlite.create(dataDir, {
@@ -142,7 +142,7 @@ async function handle(message, pg) {
 /**
  * One full collection once PGlite is up: its 9 MB WebAssembly file (and, in a new folder, initdb's ~300 MB of
  * buffers) is garbage by then, but this thread's small heap rarely needs a major collection, so it all stayed
- * resident for minutes after start (issue #13). `gc` comes from a context of its own, made with --expose-gc. The flag
+ * resident for minutes after start. `gc` comes from a context of its own, made with --expose-gc. The flag
  * stays on: V8's flags are the whole process's, and turning it off again raced with another database thread
  * starting at the same moment (the tests start several), whose context then had no `gc`. Only contexts made
  * later see it. Without it the collection is skipped, never the start.

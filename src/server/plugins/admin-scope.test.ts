@@ -2,7 +2,7 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
 import { signedInAs } from '#server/testing/factories.ts';
-import { forbidUnguardedAdminRoutes, registerAdminScope } from './admin-scope.ts';
+import { forbidUnguardedAdminRoutes, registerAdminScope, registerManagedScope } from './admin-scope.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -70,4 +70,23 @@ describe('the Admin scope', () => {
     await app.ready();
     expect(app.hasRoute({ method: 'GET', url: '/api/admin/guarded' })).toBe(true);
   });
+
+  it.each(['/api/classroom-admin', '/api/diploma-admin'] as const)(
+    'refuses to start when a %s route is declared outside its managed scope, or inside the other one',
+    async (prefix) => {
+      const app = Fastify();
+      forbidUnguardedAdminRoutes(app);
+      const other = prefix === '/api/classroom-admin' ? '/api/diploma-admin' : '/api/classroom-admin';
+      await registerManagedScope(app, { prefix, isAdministrator: async () => true }, (scope) => {
+        scope.get(`${prefix}/guarded`, async () => 'ok');
+        expect(() => scope.get(`${other}/misplaced`, async () => 'ok')).toThrow(/outside the .* scope/);
+      });
+      expect(() => app.get(`${prefix}/unguarded`, async () => 'ok')).toThrow(new RegExp(`outside the ${prefix} scope`));
+      await registerAdminScope(app, async (admin) => {
+        expect(() => admin.get(`${prefix}/in-admin`, async () => 'ok')).toThrow(/registerManagedScope/);
+      });
+      await app.ready();
+      expect(app.hasRoute({ method: 'GET', url: `${prefix}/guarded` })).toBe(true);
+    },
+  );
 });

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, type ErrorBody, type ErrorCode, type FieldErrors } from '#shared/errors.ts';
 import { errorMessages } from '#shared/error-messages.ts';
@@ -7,6 +7,14 @@ import { isDatabaseUnavailable, retryAfterSeconds } from '#server/db/unavailable
 export function errorBody(code: ErrorCode, fields?: FieldErrors): ErrorBody {
   const { message, title } = errorMessages[code];
   return { code, message, ...(title ? { title } : {}), ...(fields ? { fields } : {}) };
+}
+
+/**
+ * The status of an error code, from the table, for an answer that is not thrown: an HTML page, or a body with more
+ * than the error (readiness's checks). Everywhere else, throw AppError.
+ */
+export function withErrorStatus(reply: FastifyReply, code: ErrorCode): FastifyReply {
+  return reply.status(errorMessages[code].status);
 }
 
 /** One place maps errors to `{ code, message, fields }`; clients never see a stack. */

@@ -7,7 +7,7 @@ import { uuidPattern } from '#shared/uuid.ts';
 import { catalogCardSizes, pictureSrcSet } from '#shared/media/picture-variants.ts';
 
 /**
- * The guest pages' HTML names what the page will need (issue #13): its screen's chunks and stylesheets, the API
+ * The guest pages' HTML names what the page will need: its screen's chunks and stylesheets, the API
  * answers its route loaders ask for, and the home page's first picture. Without it a phone on a slow connection
  * waits for the app's code before it learns of the screen's code, and for that before it asks for the data and
  * the picture: three round trips in a row before anything is painted. Named in the head, they all load at once.

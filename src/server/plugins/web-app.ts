@@ -3,7 +3,7 @@ import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { errorBody } from './error-handler.ts';
+import { AppError } from '#shared/errors.ts';
 import { createPageHints, type PageHintsContext } from './page-hints.ts';
 
 /** Serves the built SPA: hashed assets cached for a year, index.html for every client route. */
@@ -19,7 +19,7 @@ export async function registerWebApp(
       root: distDir,
       // one GET/HEAD route for the folder, the file looked up per request: `wildcard: false` globbed dist/ at start
       // and registered two routes per file (about 1,000 with the .br and .gz copies), ~0.1 s of every start and
-      // several MB of route objects (issue #13). A missing file still ends in the not-found handler below.
+      // several MB of route objects. A missing file still ends in the not-found handler below.
       wildcard: true,
       index: false,
       // as the globbed routes were: no dotfiles, and a folder ('/') is a page for the not-found handler below
@@ -53,6 +53,6 @@ export async function registerWebApp(
       }
       return reply.send(html);
     }
-    return reply.status(404).send(errorBody('NOT_FOUND'));
+    throw new AppError('NOT_FOUND');
   });
 }

@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 
 /**
  * An LRU cache of at most `entries` entries that grows as it fills. lru-cache's `max` allocates room for every entry
- * up front: the session, viewing-token and media-grant caches held ~7 MB from the first second (issue #13), so the
+ * up front: the session, viewing-token and media-grant caches held ~7 MB from the first second, so the
  * bound is kept as a size of one per entry instead.
  */
 export function boundedCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>>(options: {

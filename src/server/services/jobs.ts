@@ -2,8 +2,24 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Log } from '#server/services/log.ts';
 import type { Db } from '#server/db/client.ts';
 import { jobs } from '#server/db/schema/index.ts';
+import type { PrivacyMail } from '#server/features/privacy/privacy.service.ts';
 
-export type JobHandler = (payload: unknown) => Promise<void>;
+type JobHandler = (payload: unknown) => Promise<void>;
+
+/** What each kind of job carries in its payload column (as the job that queued it wrote it); other kinds carry none. */
+type JobPayloads = {
+  'video.transcode': { renditionId: string };
+  'bulk-mail': { bulkMailId: string };
+  'payments.webhook': { eventId: string };
+  'payments.mercadopago': { eventId: string };
+  'privacy.export': { exportId: string };
+  'privacy.mail': PrivacyMail;
+};
+
+/** Handlers by kind: a kind in JobPayloads gets its payload typed, any other kind gets none it should read. */
+export type JobHandlers = { [K in keyof JobPayloads]?: (payload: JobPayloads[K]) => Promise<void> } & {
+  [kind: string]: ((payload: never) => Promise<void>) | undefined;
+};
 
 /** Thrown by a handler the server stopped (a video conversion): the job goes back to the queue as it was, no failure. */
 export class JobRequeued extends Error {}
@@ -22,7 +38,7 @@ const maxBackoffMs = 60 * 60_000;
  */
 export function createJobRunner(deps: {
   db: Db;
-  handlers: Record<string, JobHandler>;
+  handlers: JobHandlers;
   recurring?: RecurringJob[];
   pollMs?: number;
   /** How long a claim holds; a running job renews it every third of that, so a long job (a backup) never runs twice. */
@@ -117,8 +133,8 @@ export function createJobRunner(deps: {
       const job = await claimOne();
       if (!job) return count;
       count++;
-      // claimOne takes only the kinds in handlers
-      const handler = handlers[job.kind]!;
+      // claimOne takes only the kinds in handlers; the payload is the one its kind's scheduler wrote (JobPayloads)
+      const handler = handlers[job.kind] as JobHandler;
       const renewal = setInterval(() => void renewClaim(job.id, job.attempts), lockMs / 3);
       try {
         await handler(job.payload);

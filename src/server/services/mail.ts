@@ -26,7 +26,7 @@ export interface Mailer {
 export function createMailer(options: { db: Db; smtpUrl?: string; from: string; log: Pick<Log, 'info'> }): Mailer {
   const { db, smtpUrl, from, log } = options;
   if (smtpUrl) {
-    // nodemailer loads with the first mail sent, and only when SMTP is configured (issue #13: start time, idle memory)
+    // nodemailer loads with the first mail sent, and only when SMTP is configured (start time, idle memory)
     let transport: Promise<Transporter> | undefined;
     const connect = async () => (await import('nodemailer')).default.createTransport(smtpUrl);
     return {

@@ -26,8 +26,8 @@ export type BulkMailInput = z.input<typeof bulkMailSchema>;
 export const bulkMailCreatedSchema = z.object({ id: z.string(), recipients: z.number().int() });
 
 export const bulkMailTexts = {
-  sending: 'Enviando mensaje, espera por favor...',
+  sending: messages.contactSending,
   sent: 'Mensaje enviado correctamente.',
-  error: 'Ocurrió un error.',
+  error: messages.contactFailedInline,
   notice: 'Este correo se enviará a todos los usuarios registrados que aceptaron recibir correos promocionales.',
 } as const;

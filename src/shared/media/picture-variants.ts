@@ -1,5 +1,5 @@
 /**
- * Narrower copies of stored pictures (issue #13): `/media/<key>?w=<width>` answers the picture `width` pixels wide
+ * Narrower copies of stored pictures: `/media/<key>?w=<width>` answers the picture `width` pixels wide
  * as WebP, under the original's permission. The front end names the same widths in its srcset.
  *
  * 360 and 720 fit a card on a phone at 1× and 2× (a 360 px wide screen, a two-column tablet, the three-column

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { messages } from '../messages.ts';
 
 /** subscriptionId of a Premium granted by hand (spec 2 §3). */
 
@@ -19,10 +20,10 @@ export type ManualPremiumRow = z.infer<typeof manualPremiumRowSchema>;
 export const manualPremiumListSchema = z.object({ users: z.array(manualPremiumRowSchema) });
 
 export const manualPremiumUpgradeSchema = z.object({
-  userId: z.string().min(1, 'Debes llenar este campo.'),
+  userId: z.string().min(1, messages.requiredDot),
   period: z.enum(manualPremiumPeriods),
 });
-export const manualPremiumDowngradeSchema = z.object({ userId: z.string().min(1, 'Debes llenar este campo.') });
+export const manualPremiumDowngradeSchema = z.object({ userId: z.string().min(1, messages.requiredDot) });
 
 export const userPickSchema = z.object({
   users: z.array(z.object({ id: z.string(), name: z.string(), email: z.string() })),

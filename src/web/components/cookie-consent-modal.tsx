@@ -34,7 +34,7 @@ function useCookieNotice() {
 
 /**
  * The notice as a native modal <dialog> drawn like Mantine's centred Modal. Mantine's Modal brought its transition,
- * portal, focus trap and scroll lock (≈ 8 KiB brotli) onto every guest page for this one notice (issue #13); the
+ * portal, focus trap and scroll lock (≈ 8 KiB brotli) onto every guest page for this one notice; the
  * browser's dialog already keeps focus inside, makes the page behind it inert and gives it the dialog role.
  */
 export function CookieConsentModal() {

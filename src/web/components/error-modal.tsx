@@ -26,7 +26,7 @@ export function errorContent(error: unknown, fallback?: ErrorModalContent): Erro
  * The error modal's window: a native modal <dialog> drawn like Mantine's centred Modal, as the cookie notice is.
  * It is part of the app's first code, not a chunk of its own: errors come most often when the connection fails,
  * which is no time to fetch code, and Mantine's Modal would have brought ~45 KiB of shared code onto every guest
- * page (issue #13). The browser keeps focus inside, makes the page behind it inert, and Escape closes it.
+ * page. The browser keeps focus inside, makes the page behind it inert, and Escape closes it.
  */
 function ErrorDialog(props: { content: ErrorModalContent | null; onClose: () => void }) {
   const opened = props.content !== null;

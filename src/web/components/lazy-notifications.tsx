@@ -2,7 +2,7 @@ import { useNotifications } from '@mantine/notifications';
 import { lazy, Suspense, useState } from 'react';
 
 // The toasts' container, its transitions and styles load with the first toast: most visits never show one
-// (issue #13). notifications.show() only needs the store, which is here from the start.
+//. notifications.show() only needs the store, which is here from the start.
 const Notifications = lazy(() => import('./notifications-container.tsx').then((m) => ({ default: m.Notifications })));
 
 export function LazyNotifications() {

@@ -5,7 +5,7 @@ import classes from './native-dialog.module.css';
 /**
  * A native modal <dialog> drawn like Mantine's centred Modal, with a title, a text and one button: the cookie notice
  * and the error modal. Mantine's Modal brought its transition, portal, focus trap and scroll lock onto every guest
- * page (issue #13); the browser's dialog already keeps focus inside, makes the page behind it inert and gives it the
+ * page; the browser's dialog already keeps focus inside, makes the page behind it inert and gives it the
  * dialog role. It is shown while `opened` (before the first paint), and `onBrowserClose` hears Escape or the browser
  * closing it.
  */

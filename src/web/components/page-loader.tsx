@@ -13,7 +13,7 @@ export function PageLoader({ h = '100dvh' }: { h?: string }) {
 
 /**
  * Dims the page while a route loads: Mantine's LoadingOverlay look (black at 20 %, 1 px blur, appearing after
- * 150 ms over 150 ms) in CSS, without the Transition machinery it brought onto every page (issue #13).
+ * 150 ms over 150 ms) in CSS, without the Transition machinery it brought onto every page.
  */
 export function NavigationOverlay({ visible }: { visible: boolean }) {
   if (!visible) return null;

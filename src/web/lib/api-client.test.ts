@@ -1,3 +1,4 @@
+import { errorMessages } from '#shared/error-messages.ts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '#shared/errors.ts';
 import { api, ApiError } from './api-client.ts';
@@ -50,6 +51,23 @@ describe('api client', () => {
     answer(502, '<html>Bad gateway</html>');
     const error = await api.get('/api/x').catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'INTERNAL', message: 'Ocurrió un error, intenta más tarde' });
+  });
+
+  it.each([
+    [400, 'VALIDATION'],
+    [401, 'UNAUTHENTICATED'],
+    [403, 'FORBIDDEN'],
+    [404, 'NOT_FOUND'],
+    [409, 'CONFLICT'],
+    [413, 'PAYLOAD_TOO_LARGE'],
+    [416, 'RANGE_NOT_SATISFIABLE'],
+    [429, 'RATE_LIMITED'],
+    [412, 'INTERNAL'],
+    [500, 'INTERNAL'],
+  ] as const)('maps a %i without our body to the error table generic code %s', async (status, code) => {
+    answer(status, '<html>proxy page</html>');
+    const error = await api.post('/api/x', {}).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code, status, message: errorMessages[code].message });
   });
 
   it('reports a network failure as SERVICE_UNAVAILABLE', async () => {

@@ -1,4 +1,4 @@
-import { AppError, errorCodes, type ErrorBody, type ErrorCode } from '#shared/errors.ts';
+import { AppError, errorCodes, statusErrorCodes, type ErrorBody, type ErrorCode } from '#shared/errors.ts';
 import { errorMessages } from '#shared/error-messages.ts';
 import { messages } from '#shared/messages.ts';
 
@@ -15,17 +15,8 @@ export class ApiError extends AppError {
   }
 }
 
-const codeByStatus: Partial<Record<number, ErrorCode>> = {
-  400: 'VALIDATION',
-  401: 'UNAUTHENTICATED',
-  403: 'FORBIDDEN',
-  404: 'NOT_FOUND',
-  409: 'CONFLICT',
-  413: 'PAYLOAD_TOO_LARGE',
-  416: 'RANGE_NOT_SATISFIABLE',
-  429: 'RATE_LIMITED',
-  503: 'SERVICE_UNAVAILABLE',
-};
+// an answer without our error body (a proxy's page, an empty 502) gets the generic code of its status in the error table
+const codeByStatus = new Map(statusErrorCodes.map((code) => [errorMessages[code].status, code] as const));
 
 function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && (errorCodes as readonly string[]).includes(value);
@@ -41,7 +32,7 @@ function toErrorBody(status: number, payload: unknown): ErrorBody {
       fields: candidate.fields,
     };
   }
-  const code = codeByStatus[status] ?? 'INTERNAL';
+  const code = codeByStatus.get(status) ?? 'INTERNAL';
   return { code, message: errorMessages[code].message };
 }
 

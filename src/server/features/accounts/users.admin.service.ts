@@ -26,6 +26,7 @@ import type { Auth } from '#server/features/accounts/auth.ts';
 import type { AccountsService, UserRow } from '#server/features/accounts/accounts.service.ts';
 import { containsPattern } from '#server/db/search-sql.ts';
 import { foldForSearch } from '#shared/text.ts';
+import { messages } from '#shared/messages.ts';
 
 type Input = {
   name: string;
@@ -114,7 +115,7 @@ export function createAdminUsersService(deps: {
       .from(organizations)
       .where(eq(organizations.id, organizationId));
     if (organization?.type !== 'Universidad') {
-      throw new AppError('VALIDATION', { fields: { organizationId: 'Debes seleccionar un valor' } });
+      throw new AppError('VALIDATION', { fields: { organizationId: messages.selectValue } });
     }
   }
 
@@ -124,7 +125,7 @@ export function createAdminUsersService(deps: {
 
   /** Spec 2 §4: a credentialed Gratis account with the console's defaults. */
   async function create(input: Input): Promise<AdminUser> {
-    if (!input.password) throw new AppError('VALIDATION', { fields: { password: 'Debes llenar este campo.' } });
+    if (!input.password) throw new AppError('VALIDATION', { fields: { password: messages.requiredDot } });
     await assertUniversity(input.organizationId);
     const user = await accounts
       .createAccount({

@@ -11,7 +11,7 @@ import * as tar from 'tar';
 import pg from 'pg';
 import { z } from 'zod';
 import type { Database } from '#server/db/client.ts';
-import { migrationsFolder } from '#server/db/client.ts';
+import { migrationsFolder } from '#server/db/migrations-folder.ts';
 import { BackupError } from './backup-error.ts';
 
 const manifestName = 'manifest.json';

@@ -29,7 +29,7 @@ const member = (row: { id: string; name: string; email: string }): ClassroomMemb
   email: row.email,
 });
 
-/** exceljs loads with the first aula spreadsheet read or written, not at every start (issue #13). */
+/** exceljs loads with the first aula spreadsheet read or written, not at every start. */
 const loadExcel = async () => (await import('exceljs')).default;
 
 /** A shared string the sheet refers to, looked up once the strings are read (they come after the sheets). */

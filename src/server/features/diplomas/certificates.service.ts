@@ -115,7 +115,7 @@ export function createCertificatesService(deps: {
 
   /** The PDF of an issued certificate, from what was frozen at issue and the diploma's background image. */
   async function renderFrozen(row: typeof certificates.$inferSelect, image: string | null): Promise<Uint8Array> {
-    // pdf-lib, fontkit and qrcode load with the first certificate, not at every start (issue #13)
+    // pdf-lib, fontkit and qrcode load with the first certificate, not at every start
     const { renderCertificatePdf } = await import('./certificates.pdf.ts');
     return renderCertificatePdf({
       holderName: row.holderName,

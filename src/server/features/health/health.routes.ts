@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '#server/db/client.ts';
 import type { FileStorage } from '#server/services/storage.ts';
-import { errorBody } from '#server/plugins/error-handler.ts';
+import { errorBody, withErrorStatus } from '#server/plugins/error-handler.ts';
 
 // a readiness probe must answer before the proxy gives up on it
 const checkTimeoutMs = 3000;
@@ -29,7 +29,7 @@ export function registerHealthRoutes(
       return { status: 'ok' };
     } catch (error) {
       request.log.warn({ err: error }, 'health check failed');
-      return reply.status(503).send(errorBody('SERVICE_UNAVAILABLE'));
+      return withErrorStatus(reply, 'SERVICE_UNAVAILABLE').send(errorBody('SERVICE_UNAVAILABLE'));
     }
   });
 
@@ -50,6 +50,6 @@ export function registerHealthRoutes(
     for (const outcome of [database, storage]) {
       if (outcome.status === 'rejected') request.log.warn({ err: outcome.reason }, 'readiness check failed');
     }
-    return reply.status(503).send({ ...errorBody('SERVICE_UNAVAILABLE'), checks });
+    return withErrorStatus(reply, 'SERVICE_UNAVAILABLE').send({ ...errorBody('SERVICE_UNAVAILABLE'), checks });
   });
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorMessages } from '#shared/error-messages.ts';
+import { withErrorStatus } from '#server/plugins/error-handler.ts';
 import { escapeHtml } from '#server/services/mail-layout.ts';
 import type { MailingService } from './mailing.service.ts';
 
@@ -10,9 +11,8 @@ const linkQuery = z.object({ u: z.string().max(100), t: z.string().max(100) });
 /** One-click bodies are a single short field ('List-Unsubscribe=One-Click'); anything longer is not one. */
 const oneClickBodyLimit = 4 * 1024;
 
-function sendPage(reply: FastifyReply, status: number, body: string) {
+function sendPage(reply: FastifyReply, body: string) {
   return reply
-    .status(status)
     .type('text/html; charset=utf-8')
     .send(
       `<!doctype html><html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Correos promocionales · CxVet</title></head><body style="font-family:sans-serif;padding:24px;max-width:40rem"><h1>CxVet</h1>${body}<p><a href="/">Ir a CxVet</a></p></body></html>`,
@@ -36,13 +36,12 @@ export function registerMailingPublicRoutes(app: FastifyInstance, deps: { mailin
     api.get('/api/mailing/unsubscribe', { schema: { querystring: linkQuery } }, async (request, reply) => {
       const { u, t } = request.query;
       if (!deps.mailing.isUnsubscribeLink(u, t)) {
-        const invalid = errorMessages.UNSUBSCRIBE_LINK_INVALID;
-        return sendPage(reply, invalid.status, `<p>${invalid.message}</p>`);
+        const invalid = 'UNSUBSCRIBE_LINK_INVALID';
+        return sendPage(withErrorStatus(reply, invalid), `<p>${errorMessages[invalid].message}</p>`);
       }
       const action = `/api/mailing/unsubscribe?u=${encodeURIComponent(u)}&t=${encodeURIComponent(t)}`;
       return sendPage(
         reply,
-        200,
         `<p>¿Quieres dejar de recibir correos promocionales de CxVet?</p><form method="post" action="${escapeHtml(action)}"><button type="submit" style="font-size:1rem;padding:8px 16px">Dejar de recibir correos promocionales</button></form>`,
       );
     });
@@ -51,7 +50,7 @@ export function registerMailingPublicRoutes(app: FastifyInstance, deps: { mailin
       await deps.mailing.unsubscribe(request.query.u, request.query.t);
       // the page's own button asks for HTML; a mail client's one-click POST gets a plain JSON answer
       if (request.headers.accept?.includes('text/html'))
-        return sendPage(reply, 200, '<p>Listo: ya no recibirás correos promocionales de CxVet.</p>');
+        return sendPage(reply, '<p>Listo: ya no recibirás correos promocionales de CxVet.</p>');
       return { unsubscribed: true };
     });
   });

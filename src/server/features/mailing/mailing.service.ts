@@ -8,6 +8,7 @@ import type { UploadsService } from '#server/features/uploads/uploads.service.ts
 import { escapeHtml, layoutMail } from '#server/services/mail-layout.ts';
 import { mediaUrl } from '#server/services/media-url.ts';
 import type { ConsentsService } from '#server/features/privacy/consents.service.ts';
+import { messages } from '#shared/messages.ts';
 
 const batchSize = 50;
 const maxAttempts = 5;
@@ -49,7 +50,7 @@ export function createMailingService(deps: {
       input.image &&
       (!input.image.startsWith('bulk_email_imgs/') || !(await uploads.isPending(input.image, 'image')))
     ) {
-      throw new AppError('VALIDATION', { fields: { image: 'El formato del archivo no es correcto.' } });
+      throw new AppError('VALIDATION', { fields: { image: messages.invalidFileFormat } });
     }
     if (input.image) await uploads.claim([input.image]);
     const [record] = await db

@@ -14,7 +14,7 @@ import { createLocalStorage, type FileStorage } from '#server/services/storage.t
 import { pictureVariantWidths } from '#shared/media/picture-variants.ts';
 import { variantKey } from './picture-variants.ts';
 
-// narrower WebP copies of stored pictures (issue #13): the original's permission, made once, kept in the store
+// narrower WebP copies of stored pictures: the original's permission, made once, kept in the store
 
 /** A 1090×720 picture with detail, as the catalogue's previews are. */
 async function picture(width = 1090, height = 720, format: 'jpeg' | 'png' = 'jpeg') {

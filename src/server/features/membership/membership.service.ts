@@ -27,6 +27,32 @@ import type { Membership } from '#shared/membership/membership.schemas.ts';
 import type { Plan } from '#shared/payments/payments.rules.ts';
 import { accountMail, paymentFailedMail, type AccountMailAction } from './membership.mails.ts';
 
+/**
+ * An account's live subscriptions at one provider: ACTIVA or SUSPENDIDA (they can still charge). With
+ * `pendingCheckouts`, also its PENDIENTE checkouts not superseded, which an account deletion cancels as well.
+ */
+export function liveSubscriptions(
+  db: Db,
+  userId: string,
+  providerName: (typeof paymentSubscriptions.$inferSelect)['provider'],
+  options: { pendingCheckouts: boolean; except?: string | null },
+) {
+  const chargeable = inArray(paymentSubscriptions.state, ['ACTIVA', 'SUSPENDIDA']);
+  return db
+    .select()
+    .from(paymentSubscriptions)
+    .where(
+      and(
+        eq(paymentSubscriptions.userId, userId),
+        eq(paymentSubscriptions.provider, providerName),
+        options.pendingCheckouts
+          ? or(chargeable, and(eq(paymentSubscriptions.state, 'PENDIENTE'), isNull(paymentSubscriptions.supersededAt)))
+          : chargeable,
+        options.except ? ne(paymentSubscriptions.providerSubscriptionId, options.except) : undefined,
+      ),
+    );
+}
+
 /** Provider statuses in which a subscription no longer bills, with our record's state for each. */
 const endedStates: Partial<Record<ProviderSubscriptionStatus, typeof paymentSubscriptions.$inferSelect.state>> = {
   SUSPENDED: 'SUSPENDIDA',
@@ -182,17 +208,7 @@ export function createMembershipService(deps: {
    * still has (left by two checkouts before this rule) is cancelled, so none keeps charging.
    */
   async function stopOtherSubscriptions(userId: string, keep: string | null) {
-    const others = await db
-      .select()
-      .from(paymentSubscriptions)
-      .where(
-        and(
-          eq(paymentSubscriptions.userId, userId),
-          eq(paymentSubscriptions.provider, provider.name),
-          inArray(paymentSubscriptions.state, ['ACTIVA', 'SUSPENDIDA']),
-          keep ? ne(paymentSubscriptions.providerSubscriptionId, keep) : undefined,
-        ),
-      );
+    const others = await liveSubscriptions(db, userId, provider.name, { pendingCheckouts: false, except: keep });
     for (const other of others) {
       try {
         await provider.cancelSubscription(other.providerSubscriptionId, 'Cambio a membresía básica');

@@ -217,7 +217,7 @@ describe('simulated subscriptions after a restart', () => {
   });
 });
 
-describe('the seeded Premium member (issue #14, item 2)', () => {
+describe('the seeded Premium member (item 2)', () => {
   it(
     'can downgrade, also after a restart, because the simulated provider knows the demo subscription',
     restartTimeout,

@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireUser } from '#server/plugins/authorization.ts';
-import { errorBody } from '#server/plugins/error-handler.ts';
 import { AppError } from '#shared/errors.ts';
 import { planPriceCents } from '#shared/payments/payments.rules.ts';
 import {
@@ -88,9 +87,9 @@ export function registerPaymentRoutes(
       '/api/payments/webhooks/:provider',
       // per IP, far above PayPal's bursts: only a flood of forged deliveries (each one a verify call) is stopped
       { config: { rateLimit: { max: webhookLimitPerMinute, timeWindow: '1 minute' } } },
-      async (request, reply) => {
+      async (request) => {
         const { provider: name } = request.params as { provider: string };
-        if (name !== provider.name) return reply.status(404).send(errorBody('NOT_FOUND'));
+        if (name !== provider.name) throw new AppError('NOT_FOUND');
         const transmission = request.headers['paypal-transmission-id'];
         const transmissionId = typeof transmission === 'string' && transmission ? transmission.slice(0, 200) : '';
         // a replay of a delivery we stored: answered as PayPal expects, without a verify call

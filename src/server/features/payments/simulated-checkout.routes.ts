@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { escapeHtml } from '#server/services/mail-layout.ts';
 import { ProviderError } from '#server/services/payments/payment-provider.ts';
 import type { SimulatedAction, SimulatedProvider } from '#server/services/payments/simulated-provider.ts';
-import { errorBody } from '#server/plugins/error-handler.ts';
+import { AppError } from '#shared/errors.ts';
 import { formatUsd } from '#shared/payments/payments.schemas.ts';
 import { planPriceCents } from '#shared/payments/payments.rules.ts';
 
@@ -59,7 +59,7 @@ export function registerSimulatedCheckoutRoutes(app: FastifyInstance, deps: { pr
       const { kind, id } = request.params as { kind: string; id: string };
       const resolved = kinds[kind as keyof typeof kinds];
       const record = resolved ? await provider.describe(resolved, id) : null;
-      if (!resolved || !record) return reply.status(404).send(errorBody('NOT_FOUND'));
+      if (!resolved || !record) throw new AppError('NOT_FOUND');
       reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
       const button = (action: SimulatedAction, label: string, primary = false) =>
         `<form method="post" action="/pago-simulado/${kind}/${encodeURIComponent(id)}/${action}"><button type="submit"${primary ? ' class="primary"' : ''}>${escapeHtml(label)}</button></form>`;
@@ -109,12 +109,11 @@ export function registerSimulatedCheckoutRoutes(app: FastifyInstance, deps: { pr
     scope.post('/pago-simulado/:kind/:id/:action', async (request, reply) => {
       const { kind, id, action } = request.params as { kind: string; id: string; action: string };
       const resolved = kinds[kind as keyof typeof kinds];
-      if (!resolved || !actions.includes(action as SimulatedAction))
-        return reply.status(404).send(errorBody('NOT_FOUND'));
+      if (!resolved || !actions.includes(action as SimulatedAction)) throw new AppError('NOT_FOUND');
       try {
         return reply.redirect(await provider.act(resolved, id, action as SimulatedAction), 303);
       } catch (error) {
-        if (error instanceof ProviderError) return reply.status(404).send(errorBody('NOT_FOUND'));
+        if (error instanceof ProviderError) throw new AppError('NOT_FOUND');
         throw error;
       }
     });

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Log } from '#server/services/log.ts';
 import { deletedAccountMembership } from '#shared/membership/membership.rules.ts';
-import { and, desc, eq, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
+import { liveSubscriptions } from '#server/features/membership/membership.service.ts';
+import { and, desc, eq, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import {
   accountDeletions,
@@ -66,7 +67,7 @@ export const privacyJobKinds = {
   reconcile: 'privacy.reconcile-deletions',
 } as const;
 
-type PrivacyMail = { token: string } & (
+export type PrivacyMail = { token: string } & (
   { kind: 'export-ready'; exportId: string } | { kind: 'account-deleted'; to: string; name: string; bySelf: boolean }
 );
 
@@ -285,19 +286,8 @@ export function createPrivacyService(deps: {
    * anything is written. Returns the ids cancelled.
    */
   async function cancelSubscriptions(userId: string): Promise<string[]> {
-    const live = await db
-      .select()
-      .from(paymentSubscriptions)
-      .where(
-        and(
-          eq(paymentSubscriptions.userId, userId),
-          eq(paymentSubscriptions.provider, provider.name),
-          or(
-            inArray(paymentSubscriptions.state, ['ACTIVA', 'SUSPENDIDA']),
-            and(eq(paymentSubscriptions.state, 'PENDIENTE'), isNull(paymentSubscriptions.supersededAt)),
-          ),
-        ),
-      );
+    // unlike a downgrade, a deletion also closes the checkouts still waiting for approval
+    const live = await liveSubscriptions(db, userId, provider.name, { pendingCheckouts: true });
     const cancelled: string[] = [];
     for (const subscription of live) {
       if (subscription.state === 'PENDIENTE') {

@@ -1,4 +1,5 @@
 import webvtt from 'webvtt-parser';
+import { errorMessages } from '#shared/error-messages.ts';
 
 type Problem = { line: number; reason: string };
 
@@ -46,5 +47,5 @@ export function findWebVttProblem(bytes: Buffer): Problem | null {
 
 /** The sentence the form shows under the field, e.g. 'Línea 3: la línea de tiempo debe tener…'. */
 export function describeWebVttProblem(problem: Problem): string {
-  return `El archivo de subtítulos no es un WebVTT válido. Línea ${problem.line}: ${problem.reason}.`;
+  return `${errorMessages.CAPTIONS_INVALID.message} Línea ${problem.line}: ${problem.reason}.`;
 }

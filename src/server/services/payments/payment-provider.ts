@@ -26,7 +26,7 @@ export type ProviderTransaction = {
   time: Date;
 };
 
-/** @public kept for the diploma order flow (issue #15: knip) */
+/** @public kept for the diploma order flow (knip) */
 export type ProviderOrderStatus = 'CREATED' | 'APPROVED' | 'COMPLETED' | 'VOIDED';
 
 /** PayPal's capture statuses (Orders v2): only COMPLETED means the money arrived. */
@@ -52,7 +52,7 @@ export type WebhookEvent = {
   payload: unknown;
 };
 
-/** @public kept for the diploma order flow (issue #15: knip) */
+/** @public kept for the diploma order flow (knip) */
 export type CheckoutUrls = { returnUrl: string; cancelUrl: string };
 
 /** A subscription payment provider (DESIGN.md): PayPal in production, the simulated one offline. */

@@ -269,7 +269,7 @@ describe('#18.4 timeouts and retries', () => {
   });
 });
 
-describe("#18.5 the downgrade date is PayPal's next_billing_time", () => {
+describe("the downgrade date is PayPal's next_billing_time", () => {
   it('keeps Premium until the date PayPal will charge next', async () => {
     const next = new Date(Date.now() + 31 * 86_400_000 + 3_600_000);
     next.setUTCMilliseconds(0);

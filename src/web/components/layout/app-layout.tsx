@@ -9,7 +9,7 @@ import { SiteFooter } from './site-footer.tsx';
 import { skipToMain, useRouteAnnouncer } from './route-announcer.ts';
 import { SiteHeader } from './site-header.tsx';
 
-// a guest's pages never load the members' startup checks (issue #13)
+// a guest's pages never load the members' startup checks
 const MemberNotices = lazy(() => import('./member-notices.tsx').then((m) => ({ default: m.MemberNotices })));
 
 export function AppLayout() {

@@ -8,7 +8,7 @@ import { paths } from '#web/paths.ts';
 import classes from './site-header.module.css';
 import { accountLinks, mainLinks } from './site-links.ts';
 
-// phones load the menu's drawer when it is first opened; desktops never do (issue #13)
+// phones load the menu's drawer when it is first opened; desktops never do
 const MobileNavDrawer = lazy(() => import('./mobile-nav-drawer.tsx').then((m) => ({ default: m.MobileNavDrawer })));
 
 /** The brand link's style is the global `page-shell-brand`, shared with the bar the page's HTML paints (page-shell.ts). */

@@ -5,7 +5,7 @@ import { api } from '#web/lib/api-client.ts';
 import { paths } from '#web/paths.ts';
 
 // Who is signed in, for every page's layout and loaders; the account's other requests are in accounts.api.ts, off a
-// guest's first page (issue #13).
+// guest's first page.
 
 /** The signed-in member's own account: who they are, their profile, payments and devices. */
 export const accountKeys = {

@@ -8,13 +8,13 @@ import type {
 } from '#shared/catalog/procedures.admin.schemas.ts';
 import type { AdminTag, adminTagListSchema, TagInput } from '#shared/catalog/tags.admin.schemas.ts';
 import type { okSchema } from '#shared/records.schemas.ts';
-import { useRefreshQueries } from '#web/features/admin/console-cache.ts';
+import { useRefreshQueries } from '#web/components/console/console-cache.ts';
 import { landingKeys } from '#web/features/landing/landing.api.ts';
 import { api, queryString } from '#web/lib/api-client.ts';
 import { catalogKeys } from './catalog.api.ts';
 
 // The console's procedures and tags, apart from catalog.api.ts: the procedure page's loader puts that module on every
-// guest page, and these calls (with the console's cache refresh) have no business there (issue #13).
+// guest page, and these calls (with the console's cache refresh) have no business there.
 
 const adminProcedurePath = (id: string) => `/api/admin/procedures/${encodeURIComponent(id)}`;
 const adminTagPath = (id: string) => `/api/admin/tags/${encodeURIComponent(id)}`;

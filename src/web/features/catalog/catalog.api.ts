@@ -23,7 +23,7 @@ export const catalogKeys = {
 
 const procedurePath = (id: string) => `/api/catalog/procedures/${encodeURIComponent(id)}`;
 
-/** The public side; the console's calls are in catalog.admin.api.ts, off the guest pages (issue #13). */
+/** The public side; the console's calls are in catalog.admin.api.ts, off the guest pages. */
 const catalogApi = {
   page: (query: CatalogApiQuery, signal?: AbortSignal) =>
     api.get<CatalogPage>(`/api/catalog/procedures?${apiQueryString(query)}`, { signal }),
@@ -51,9 +51,8 @@ export function useCatalogFilters() {
 
 /**
  * The catalogue's route loader: its page of results and the filters' lists load beside the screen's code (the
- * HTML already asked for both), so the page renders once, complete. Before, it rendered skeletons, then again as
- * each answer arrived, and each of those renders was one long task on a phone's main thread (issue #13). A failed
- * answer is left to the screen, which shows its own message.
+ * HTML already asked for both), so the page renders once, complete: not once per answer, each render one long task
+ * on a phone's main thread. A failed answer is left to the screen, which shows its own message.
  */
 export async function loadCatalog(
   queryClient: QueryClient,
@@ -79,7 +78,7 @@ export const procedureQuery = (id: string) =>
 
 /**
  * The procedure page's route loader: the detail loads beside the page's code, and the poster (the page's
- * largest paint) is requested as soon as the detail names it, before React renders it (issue #13).
+ * largest paint) is requested as soon as the detail names it, before React renders it.
  */
 export async function loadProcedure(queryClient: QueryClient, id: string): Promise<null> {
   await queryClient.prefetchQuery(procedureQuery(id));

@@ -15,7 +15,7 @@ import type {
   MyClassroom,
 } from '#shared/classrooms/classrooms.schemas.ts';
 import { accountKeys } from '#web/features/accounts/current-user.api.ts';
-import { useRefreshQueries } from '#web/features/admin/console-cache.ts';
+import { useRefreshQueries } from '#web/components/console/console-cache.ts';
 import { catalogKeys } from '#web/features/catalog/catalog.api.ts';
 import { api } from '#web/lib/api-client.ts';
 

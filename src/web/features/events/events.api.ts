@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { AdminEvent, adminEventListSchema, EventInput } from '#shared/events/events.admin.schemas.ts';
 import type { okSchema } from '#shared/records.schemas.ts';
 import type { publicEventsSchema } from '#shared/events/events.schemas.ts';
-import { useRefreshQueries } from '#web/features/admin/console-cache.ts';
+import { useRefreshQueries } from '#web/components/console/console-cache.ts';
 import { landingKeys } from '#web/features/landing/landing.api.ts';
 import { api } from '#web/lib/api-client.ts';
 

@@ -1,11 +1,11 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { AdminNewsletter, LandingInput } from '#shared/landing/landing.admin.schemas.ts';
-import { useRefreshQueries } from '#web/features/admin/console-cache.ts';
+import { useRefreshQueries } from '#web/components/console/console-cache.ts';
 import { api } from '#web/lib/api-client.ts';
 import { landingKeys } from './landing.api.ts';
 
 // The console's side of the home page, apart from landing.api.ts: the home page's loader puts that module on every
-// guest page, and these calls (with the console's cache refresh) have no business there (issue #13).
+// guest page, and these calls (with the console's cache refresh) have no business there.
 const landingAdminApi = {
   settings: (signal?: AbortSignal) => api.get<LandingInput>('/api/admin/landing', { signal }),
   saveSettings: (input: LandingInput) => api.put<LandingInput>('/api/admin/landing', input),

@@ -11,7 +11,7 @@ export const landingKeys = {
   newsletter: () => [...landingKeys.all, 'newsletter'] as const,
 };
 
-// the console's calls are in landing.admin.api.ts, off the guest pages (issue #13)
+// the console's calls are in landing.admin.api.ts, off the guest pages
 const landingApi = {
   page: (signal?: AbortSignal) => api.get<Landing>('/api/landing', { signal }),
 };
@@ -25,7 +25,7 @@ export function useLanding() {
 /**
  * The home page's route loader: its content loads beside its code, so the page paints once with the hero in
  * place (no placeholder of another height moving the page), and the first slide's picture is requested at
- * high priority before React renders it (issue #13). A failed request leaves the page to show the default hero.
+ * high priority before React renders it. A failed request leaves the page to show the default hero.
  */
 export async function loadLanding(queryClient: QueryClient): Promise<null> {
   const landing = await queryClient.ensureQueryData({ ...landingQuery, revalidateIfStale: true }).catch(() => null);

@@ -5,7 +5,7 @@ import type {
   adminOrganizationListSchema,
   OrganizationInput,
 } from '#shared/organizations/organizations.admin.schemas.ts';
-import { useRefreshQueries } from '#web/features/admin/console-cache.ts';
+import { useRefreshQueries } from '#web/components/console/console-cache.ts';
 import { landingKeys } from '#web/features/landing/landing.api.ts';
 import { api } from '#web/lib/api-client.ts';
 

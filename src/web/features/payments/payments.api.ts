@@ -24,7 +24,7 @@ const paymentsApi = {
     ),
 };
 
-/** The root route loads it before the first paint, so the test-mode bar is there from the start instead of pushing the page down (issue #13). */
+/** The root route loads it before the first paint, so the test-mode bar is there from the start instead of pushing the page down. */
 export const paymentsConfigQuery = queryOptions({
   queryKey: paymentKeys.config(),
   queryFn: ({ signal }) => paymentsApi.config(signal),

@@ -12,7 +12,7 @@ import type {
   AdminUsersQuery,
   adminUsersPageSchema,
 } from '#shared/accounts/users.admin.schemas.ts';
-import { useRefreshQueries } from '#web/features/admin/console-cache.ts';
+import { useRefreshQueries } from '#web/components/console/console-cache.ts';
 import { analyticsKeys } from '#web/features/analytics/analytics.api.ts';
 import { api, downloadFile, queryString } from '#web/lib/api-client.ts';
 

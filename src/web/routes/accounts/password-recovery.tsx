@@ -8,10 +8,11 @@ import { useErrorModal } from '#web/components/error-modal.tsx';
 import { usePasswordRecovery } from '#web/features/accounts/accounts.api.ts';
 import { ApiError } from '#web/lib/api-client.ts';
 import { paths } from '#web/paths.ts';
+import { errorMessages } from '#shared/error-messages.ts';
 
 /** Spec 1 §8 recovery messages (this screen says 'Usuario no encontrado' without a period). */
 const recoveryErrors: Partial<Record<string, string>> = {
-  LOGIN_INVALID_EMAIL: 'Dirección de correo inválida.',
+  LOGIN_INVALID_EMAIL: errorMessages.LOGIN_INVALID_EMAIL.message,
   LOGIN_USER_NOT_FOUND: 'Usuario no encontrado',
 };
 
@@ -37,7 +38,7 @@ export function PasswordRecoveryPage() {
         const named = error instanceof ApiError ? recoveryErrors[error.code] : undefined;
         if (named) showError({ message: named });
         else if (error instanceof ApiError && error.code === 'RATE_LIMITED') showError({ message: error.message });
-        else showError({ title: 'ERROR RECUPERAR CONTRASEÑA', message: 'Ocurrió un error, intenta más tarde' });
+        else showError({ title: 'ERROR RECUPERAR CONTRASEÑA', message: errorMessages.INTERNAL.message });
       },
     }),
   );

@@ -25,8 +25,9 @@ import { PhoneField } from '#web/features/accounts/components/phone-field.tsx';
 import { ProfileFields } from '#web/features/accounts/components/profile-fields.tsx';
 import { ApiError } from '#web/lib/api-client.ts';
 import { paths } from '#web/paths.ts';
+import { errorMessages } from '#shared/error-messages.ts';
 
-const reloginMessage = 'Por tu seguridad, vuelve a iniciar sesión para editar tu cuenta.';
+const reloginMessage = errorMessages.REAUTH_REQUIRED.message;
 
 function AccountForm({ profile }: { profile: Profile }) {
   const navigate = useNavigate();
@@ -77,7 +78,7 @@ function AccountForm({ profile }: { profile: Profile }) {
             setError(field as FieldPath<ProfileUpdateInput>, { message });
           return;
         }
-        showError({ message: 'No se pudo guardar perfil' });
+        showError({ message: errorMessages.PROFILE_SAVE_FAILED.message });
       },
     }),
   );

@@ -5,7 +5,7 @@ import { Link, Outlet, ScrollRestoration, useLocation, useNavigation } from 'rea
 import { skipToMain, useRouteAnnouncer } from '#web/components/layout/route-announcer.ts';
 import { NavigationOverlay } from '#web/components/page-loader.tsx';
 import { useLogout } from '#web/features/accounts/current-user.api.ts';
-import { activeNavLink, adminNavLinks } from '#web/features/admin/admin-nav.ts';
+import { activeNavLink, adminNavLinks } from '#web/components/console/admin-nav.ts';
 import { TestModeBanner } from '#web/features/payments/test-mode-banner.tsx';
 import { BackupWarningBanner } from '#web/features/backups/backup-warning-banner.tsx';
 import { paths } from '#web/paths.ts';

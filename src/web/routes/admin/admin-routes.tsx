@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { RouteObject } from 'react-router';
 import { PageLoader } from '#web/components/page-loader.tsx';
-import { RouteError } from '#web/components/route-error.tsx';
+import { RouteError } from '#web/routes/route-error.tsx';
 import { guards } from '#web/features/accounts/guards.ts';
 import { paths } from '#web/paths.ts';
 import { NotFoundPage } from '#web/routes/not-found.tsx';

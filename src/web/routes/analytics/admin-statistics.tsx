@@ -8,7 +8,7 @@ import { analyticsCategories, type AnalyticsCategory } from '#shared/analytics/a
 import { messages } from '#shared/messages.ts';
 import { errorContent } from '#web/components/error-modal.tsx';
 import { useAdminStatistics } from '#web/features/analytics/analytics.api.ts';
-import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
+import { AdminPage } from '#web/components/console/admin-page.tsx';
 
 const allEvents = 'Todos';
 

@@ -1,8 +1,8 @@
 import { Alert, Badge, Button, Card, Code, Loader, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { BackupRun, BackupsStatus } from '#shared/backups/backups.schemas.ts';
-import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
-import { notify } from '#web/features/admin/notify.ts';
+import { AdminPage } from '#web/components/console/admin-page.tsx';
+import { notify } from '#web/components/console/notify.ts';
 import { useBackups, useStartBackup } from '#web/features/backups/backups.api.ts';
 import { formatSize, formatWhen, scheduleLabels, triggerLabels } from '#web/features/backups/format.ts';
 

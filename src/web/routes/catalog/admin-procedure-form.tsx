@@ -32,13 +32,13 @@ import {
   useDeleteProcedure,
   useSaveProcedure,
 } from '#web/features/catalog/catalog.admin.api.ts';
-import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
-import { ChapterTimeInput } from '#web/features/catalog/components/chapter-time-input.tsx';
-import { FormUploadField } from '#web/features/admin/components/upload-field.tsx';
-import { VideoRenditionStatus } from '#web/features/admin/components/video-rendition-status.tsx';
-import { newRecordId } from '#web/features/admin/form-errors.ts';
-import { usePendingUploads } from '#web/features/admin/pending-uploads.ts';
-import { RecordFormButtons, useRecordForm } from '#web/features/admin/components/record-form.tsx';
+import { AdminPage } from '#web/components/console/admin-page.tsx';
+import { ChapterTimeInput } from '#web/components/console/chapter-time-input.tsx';
+import { FormUploadField } from '#web/components/console/upload-field.tsx';
+import { VideoRenditionStatus } from '#web/components/console/video-rendition-status.tsx';
+import { newRecordId } from '#web/components/console/form-errors.ts';
+import { usePendingUploads } from '#web/components/console/pending-uploads.ts';
+import { RecordFormButtons, useRecordForm } from '#web/components/console/record-form.tsx';
 import { paths } from '#web/paths.ts';
 
 const emptyProcedure: ProcedureInput = {

@@ -4,8 +4,8 @@ import { Link } from 'react-router';
 import type { AdminProcedureRow } from '#shared/catalog/procedures.admin.schemas.ts';
 import { adminProcedureSortColumns } from '#shared/catalog/procedures.admin.schemas.ts';
 import { useAdminProcedures } from '#web/features/catalog/catalog.admin.api.ts';
-import { AdminDataTable, useServerTable } from '#web/features/admin/components/admin-data-table.tsx';
-import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
+import { AdminDataTable, useServerTable } from '#web/components/console/admin-data-table.tsx';
+import { AdminPage } from '#web/components/console/admin-page.tsx';
 import { href, paths } from '#web/paths.ts';
 
 type SortColumn = (typeof adminProcedureSortColumns)[number];

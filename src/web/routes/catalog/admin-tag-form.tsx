@@ -6,9 +6,9 @@ import { useParams } from 'react-router';
 import { tagInputSchema, type TagInput } from '#shared/catalog/tags.admin.schemas.ts';
 import { PageLoader } from '#web/components/page-loader.tsx';
 import { useAdminTag, useDeleteTag, useSaveTag } from '#web/features/catalog/catalog.admin.api.ts';
-import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
-import { newRecordId } from '#web/features/admin/form-errors.ts';
-import { RecordFormButtons, useRecordForm } from '#web/features/admin/components/record-form.tsx';
+import { AdminPage } from '#web/components/console/admin-page.tsx';
+import { newRecordId } from '#web/components/console/form-errors.ts';
+import { RecordFormButtons, useRecordForm } from '#web/components/console/record-form.tsx';
 import { paths } from '#web/paths.ts';
 
 export function AdminTagFormPage() {

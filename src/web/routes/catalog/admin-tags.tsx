@@ -2,8 +2,8 @@ import { Button } from '@mantine/core';
 import { Link } from 'react-router';
 import type { AdminTag } from '#shared/catalog/tags.admin.schemas.ts';
 import { useAdminTags } from '#web/features/catalog/catalog.admin.api.ts';
-import { AdminDataTable } from '#web/features/admin/components/admin-data-table.tsx';
-import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
+import { AdminDataTable } from '#web/components/console/admin-data-table.tsx';
+import { AdminPage } from '#web/components/console/admin-page.tsx';
 import { href, paths } from '#web/paths.ts';
 
 export function AdminTagsPage() {

@@ -27,7 +27,7 @@ import { NotFoundPage } from '#web/routes/not-found.tsx';
 import classes from './catalog.module.css';
 
 // members only: guests never load the row's code
-const ContinueWatching = lazy(() => import('#web/features/watching/components/continue-watching.tsx'));
+const ContinueWatching = lazy(() => import('#web/features/catalog/components/continue-watching.tsx'));
 
 export function CatalogPage() {
   const params = useParams();
@@ -49,7 +49,7 @@ function Catalog({ view }: { view: CatalogView }) {
 
   const go = (next: CatalogView, replace = false) => void navigate(catalogViewHref(next), { replace });
   // The first card's picture is the page's largest paint (the HTML already asked for it): the other cards' pictures
-  // start once it has loaded, so on a slow connection they do not share its bandwidth (issue #13).
+  // start once it has loaded, so on a slow connection they do not share its bandwidth.
   const [firstPictureSettled, setFirstPictureSettled] = useState(false);
   // a transition: the whole grid renders again, in slices a phone's main thread can interleave with input
   const settleFirstPicture = useCallback(() => startTransition(() => setFirstPictureSettled(true)), []);

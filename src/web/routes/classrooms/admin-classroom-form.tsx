@@ -32,11 +32,11 @@ import { messages } from '#shared/messages.ts';
 import { organizationTypes } from '#shared/organizations/organizations.rules.ts';
 import { PageLoader } from '#web/components/page-loader.tsx';
 import { useAdminOrganizations } from '#web/features/organizations/organizations.api.ts';
-import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
-import { FormUploadField } from '#web/features/admin/components/upload-field.tsx';
-import { newRecordId } from '#web/features/admin/form-errors.ts';
-import { usePendingUploads } from '#web/features/admin/pending-uploads.ts';
-import { useRecordForm } from '#web/features/admin/components/record-form.tsx';
+import { AdminPage } from '#web/components/console/admin-page.tsx';
+import { FormUploadField } from '#web/components/console/upload-field.tsx';
+import { newRecordId } from '#web/components/console/form-errors.ts';
+import { usePendingUploads } from '#web/components/console/pending-uploads.ts';
+import { useRecordForm } from '#web/components/console/record-form.tsx';
 import {
   adminExportHref,
   useAdminClassroom,

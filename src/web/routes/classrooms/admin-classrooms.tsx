@@ -4,8 +4,8 @@ import { Link } from 'react-router';
 import type { AdminClassroomRow } from '#shared/classrooms/classrooms.schemas.ts';
 import { messages } from '#shared/messages.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
-import { AdminDataTable } from '#web/features/admin/components/admin-data-table.tsx';
-import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
+import { AdminDataTable } from '#web/components/console/admin-data-table.tsx';
+import { AdminPage } from '#web/components/console/admin-page.tsx';
 import {
   useAdminClassrooms,
   useDeleteClassroom,

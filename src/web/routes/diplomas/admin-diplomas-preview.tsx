@@ -4,8 +4,8 @@ import { useParams } from 'react-router';
 import { parseChapterTime } from '#shared/catalog/catalog.rules.ts';
 import type { AdminDiplomaVideo, AdminExam, DiplomaPreview } from '#shared/diplomas/diplomas.admin.schemas.ts';
 import { PageLoader } from '#web/components/page-loader.tsx';
-import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
-import { mediaPath } from '#web/features/admin/upload-client.ts';
+import { AdminPage } from '#web/components/console/admin-page.tsx';
+import { mediaPath } from '#web/components/console/upload-client.ts';
 import { useDiplomaPreview } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
 
 function OwnVideo({ video }: { video: AdminDiplomaVideo }) {

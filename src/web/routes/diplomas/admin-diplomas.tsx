@@ -5,8 +5,8 @@ import { Link } from 'react-router';
 import type { AdminDiplomaRow } from '#shared/diplomas/diplomas.admin.schemas.ts';
 import { messages } from '#shared/messages.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
-import { AdminDataTable } from '#web/features/admin/components/admin-data-table.tsx';
-import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
+import { AdminDataTable } from '#web/components/console/admin-data-table.tsx';
+import { AdminPage } from '#web/components/console/admin-page.tsx';
 import type { DiplomaActivationWarnings } from '#shared/diplomas/diplomas.admin.schemas.ts';
 import {
   diplomaActivationWarnings,

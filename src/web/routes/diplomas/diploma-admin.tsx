@@ -3,7 +3,7 @@ import { countOf } from '#shared/text.ts';
 import dayjs from 'dayjs';
 import { Link } from 'react-router';
 import { PageLoader } from '#web/components/page-loader.tsx';
-import { mediaPath } from '#web/features/admin/upload-client.ts';
+import { mediaPath } from '#web/components/console/upload-client.ts';
 import { useManagedDiplomas } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
 import { href } from '#web/paths.ts';
 

@@ -11,12 +11,12 @@ import { eventStatuses } from '#shared/events/events.rules.ts';
 import { promoVideoWatchPrefix } from '#shared/events/events.schemas.ts';
 import { PageLoader } from '#web/components/page-loader.tsx';
 import { useAdminEvent, useDeleteEvent, useSaveEvent } from '#web/features/events/events.api.ts';
-import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
-import { RichTextField } from '#web/features/admin/components/rich-text-field.tsx';
-import { FormUploadField } from '#web/features/admin/components/upload-field.tsx';
-import { newRecordId } from '#web/features/admin/form-errors.ts';
-import { usePendingUploads } from '#web/features/admin/pending-uploads.ts';
-import { RecordFormButtons, useRecordForm } from '#web/features/admin/components/record-form.tsx';
+import { AdminPage } from '#web/components/console/admin-page.tsx';
+import { RichTextField } from '#web/components/console/rich-text-field.tsx';
+import { FormUploadField } from '#web/components/console/upload-field.tsx';
+import { newRecordId } from '#web/components/console/form-errors.ts';
+import { usePendingUploads } from '#web/components/console/pending-uploads.ts';
+import { RecordFormButtons, useRecordForm } from '#web/components/console/record-form.tsx';
 import { paths } from '#web/paths.ts';
 
 const emptyEvent: EventInput = {

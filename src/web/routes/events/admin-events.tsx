@@ -3,8 +3,8 @@ import dayjs from 'dayjs';
 import { Link } from 'react-router';
 import type { AdminEventRow } from '#shared/events/events.admin.schemas.ts';
 import { useAdminEvents } from '#web/features/events/events.api.ts';
-import { AdminDataTable } from '#web/features/admin/components/admin-data-table.tsx';
-import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
+import { AdminDataTable } from '#web/components/console/admin-data-table.tsx';
+import { AdminPage } from '#web/components/console/admin-page.tsx';
 import { href } from '#web/paths.ts';
 
 export function AdminEventsPage() {

@@ -21,12 +21,12 @@ import { fileExtension, uploadFormats } from '#shared/uploads/uploads.rules.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { PageLoader } from '#web/components/page-loader.tsx';
 import { useAdminLanding, useSaveLanding } from '#web/features/landing/landing.admin.api.ts';
-import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
-import { UploadField } from '#web/features/admin/components/upload-field.tsx';
-import { newRecordId } from '#web/features/admin/form-errors.ts';
-import { usePendingUploads } from '#web/features/admin/pending-uploads.ts';
-import { mediaPath } from '#web/features/admin/upload-client.ts';
-import { notify } from '#web/features/admin/notify.ts';
+import { AdminPage } from '#web/components/console/admin-page.tsx';
+import { UploadField } from '#web/components/console/upload-field.tsx';
+import { newRecordId } from '#web/components/console/form-errors.ts';
+import { usePendingUploads } from '#web/components/console/pending-uploads.ts';
+import { mediaPath } from '#web/components/console/upload-client.ts';
+import { notify } from '#web/components/console/notify.ts';
 
 const isVideoKey = (key: string) => uploadFormats.video.extensions.includes(fileExtension(key));
 

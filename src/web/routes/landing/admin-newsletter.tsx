@@ -3,10 +3,10 @@ import { useState } from 'react';
 import { messages } from '#shared/messages.ts';
 import { PageLoader } from '#web/components/page-loader.tsx';
 import { useAdminNewsletter, useSaveNewsletter } from '#web/features/landing/landing.admin.api.ts';
-import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
-import { UploadField } from '#web/features/admin/components/upload-field.tsx';
-import { usePendingUploads } from '#web/features/admin/pending-uploads.ts';
-import { mediaPath } from '#web/features/admin/upload-client.ts';
+import { AdminPage } from '#web/components/console/admin-page.tsx';
+import { UploadField } from '#web/components/console/upload-field.tsx';
+import { usePendingUploads } from '#web/components/console/pending-uploads.ts';
+import { mediaPath } from '#web/components/console/upload-client.ts';
 
 export function AdminNewsletterPage() {
   const newsletter = useAdminNewsletter();

@@ -9,12 +9,13 @@ import { useLanding } from '#web/features/landing/landing.api.ts';
 import { DefaultHero, HeroCarousel } from '#web/features/landing/components/hero-carousel.tsx';
 import { InitialsAvatar } from '#web/features/landing/components/initials-avatar.tsx';
 import { MembershipPlans } from '#web/features/landing/components/membership-plans.tsx';
-import { PartnerLogo, SponsorCarousel } from '#web/features/landing/components/sponsor-carousel.tsx';
+import { PartnerLogo } from '#web/features/landing/components/partner-logo.tsx';
+import { SponsorCarousel } from '#web/features/landing/components/sponsor-carousel.tsx';
 import { paths } from '#web/paths.ts';
 import classes from './landing.module.css';
 
 // members only: guests never load the row's code
-const ContinueWatching = lazy(() => import('#web/features/watching/components/continue-watching.tsx'));
+const ContinueWatching = lazy(() => import('#web/features/catalog/components/continue-watching.tsx'));
 
 const reasons = [
   {

@@ -5,10 +5,10 @@ import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { bulkMailSchema, bulkMailTexts } from '#shared/mailing/mailing.schemas.ts';
 import { useSendBulkMail } from '#web/features/mailing/mailing.api.ts';
-import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
-import { applyServerFieldErrors } from '#web/features/admin/form-errors.ts';
-import { FormUploadField } from '#web/features/admin/components/upload-field.tsx';
-import { usePendingUploads } from '#web/features/admin/pending-uploads.ts';
+import { AdminPage } from '#web/components/console/admin-page.tsx';
+import { applyServerFieldErrors } from '#web/components/console/form-errors.ts';
+import { FormUploadField } from '#web/components/console/upload-field.tsx';
+import { usePendingUploads } from '#web/components/console/pending-uploads.ts';
 
 type FormValues = z.input<typeof bulkMailSchema>;
 type SubmitValues = z.output<typeof bulkMailSchema>;

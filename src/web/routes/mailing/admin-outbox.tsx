@@ -3,8 +3,8 @@ import dayjs from 'dayjs';
 import { useState, type FormEvent } from 'react';
 import { messages } from '#shared/messages.ts';
 import { useOutbox } from '#web/features/mailing/mailing.api.ts';
-import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
-import { TextWithLinks } from '#web/features/admin/components/text-with-links.tsx';
+import { AdminPage } from '#web/components/console/admin-page.tsx';
+import { TextWithLinks } from '#web/components/console/text-with-links.tsx';
 
 /** Links inside the rendered mail open in the whole window, as they would from a mail client. */
 const mailDocument = (html: string) =>

@@ -3,9 +3,9 @@ import { Button, Card, Group, Loader, SimpleGrid, Stack, Text, TextInput } from 
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { mxnPlanPricesSchema, type MxnPlanPrices } from '#shared/payments/prices.schemas.ts';
-import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
-import { applyServerFieldErrors } from '#web/features/admin/form-errors.ts';
-import { notify } from '#web/features/admin/notify.ts';
+import { AdminPage } from '#web/components/console/admin-page.tsx';
+import { applyServerFieldErrors } from '#web/components/console/form-errors.ts';
+import { notify } from '#web/components/console/notify.ts';
 import { useMxnPlanPrices, useSaveMxnPlanPrices } from '#web/features/payments/prices.admin.api.ts';
 
 /** The console's prices in pesos of the monthly and annual plans (Mercado Pago); USD stays as the specs say. */

@@ -8,7 +8,7 @@ import {
   ManualPremiumLinks,
   useManualPremiumLoadFailure,
 } from '#web/features/users/components/manual-premium-links.tsx';
-import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
+import { AdminPage } from '#web/components/console/admin-page.tsx';
 import { paths } from '#web/paths.ts';
 
 export function AdminManualPremiumDowngradePage() {

@@ -6,8 +6,8 @@ import {
   useManualPremiumLoadFailure,
 } from '#web/features/users/components/manual-premium-links.tsx';
 import { spanishDate } from '#web/features/users/format.ts';
-import { AdminDataTable } from '#web/features/admin/components/admin-data-table.tsx';
-import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
+import { AdminDataTable } from '#web/components/console/admin-data-table.tsx';
+import { AdminPage } from '#web/components/console/admin-page.tsx';
 import { paths } from '#web/paths.ts';
 import { EmailText } from '#web/components/email-text.tsx';
 

@@ -6,8 +6,8 @@ import { errorContent } from '#web/components/error-modal.tsx';
 import { useAdminUsers } from '#web/features/users/users.api.ts';
 import { UsersReportButton } from '#web/features/users/components/users-report-button.tsx';
 import { membershipLabel, phoneLabel, spanishDate } from '#web/features/users/format.ts';
-import { AdminDataTable, useServerTable } from '#web/features/admin/components/admin-data-table.tsx';
-import { AdminPage } from '#web/features/admin/components/admin-page.tsx';
+import { AdminDataTable, useServerTable } from '#web/components/console/admin-data-table.tsx';
+import { AdminPage } from '#web/components/console/admin-page.tsx';
 import { href, paths } from '#web/paths.ts';
 import { EmailText } from '#web/components/email-text.tsx';
 

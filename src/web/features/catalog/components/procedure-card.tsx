@@ -8,7 +8,7 @@ import { LockIcon } from './lock-icon.tsx';
 import classes from './procedure-card.module.css';
 
 // members only: a guest's card never loads the favourites code
-const FavoriteButton = lazy(() => import('#web/features/watching/components/favorite-button.tsx'));
+const FavoriteButton = lazy(() => import('#web/features/watching/favorite-button.tsx'));
 
 type Props = {
   procedure: ProcedureCardData;
@@ -46,7 +46,7 @@ export function ProcedureCard(props: Props) {
         {procedure.previewUrl && pictureWaits ? (
           <div className={classes.pending} />
         ) : procedure.previewUrl ? (
-          // a narrower copy where the card is narrow (issue #13); the original stays the fallback
+          // a narrower copy where the card is narrow; the original stays the fallback
           <img
             src={procedure.previewUrl}
             srcSet={srcSet}

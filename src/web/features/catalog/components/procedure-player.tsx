@@ -13,7 +13,7 @@ type Chapter = { name: string; timeSeconds: number };
 /** What the page may ask of the player before it exists (resume positions). */
 export type PlayerControls = { playFrom: (seconds: number) => void };
 
-// Vidstack, its styles and hls.js load when the person asks to play, not with the page (issue #13)
+// Vidstack, its styles and hls.js load when the person asks to play, not with the page
 const loadVideo = () => import('./procedure-video.tsx');
 const loadHls = () => import('hls.js/light');
 const ProcedureVideo = lazy(() => loadVideo().then((module) => ({ default: module.ProcedureVideo })));

@@ -3,9 +3,9 @@ import { Carousel } from '@mantine/carousel';
 import type { EmblaCarouselType } from 'embla-carousel';
 import { useState } from 'react';
 import type { LandingSlide } from '#shared/landing/landing.schemas.ts';
-import { HeroSlide } from './hero-carousel.tsx';
+import { HeroSlide } from './hero-slide.tsx';
 import classes from './hero-carousel.module.css';
-import { PartnerLogo, type LogoLink } from './sponsor-carousel.tsx';
+import { PartnerLogo, type LogoLink } from './partner-logo.tsx';
 import sponsorClasses from './sponsor-carousel.module.css';
 
 // The home page's carousels themselves (Mantine's Carousel and embla), loaded once they are needed; the autoplay,

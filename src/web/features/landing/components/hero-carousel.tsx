@@ -5,19 +5,9 @@ import { Link } from 'react-router';
 import type { LandingSlide } from '#shared/landing/landing.schemas.ts';
 import { paths } from '#web/paths.ts';
 import { useCarouselAutoplay } from './autoplay.ts';
+import { HeroSlide, JoinButton, pitch } from './hero-slide.tsx';
 import { CarouselPauseButton } from './carousel-pause-button.tsx';
 import classes from './hero-carousel.module.css';
-
-const pitch =
-  'Aprende cirugía veterinaria con videos de procedimientos quirúrgicos, guías en PDF y diplomados, desde estudiantes hasta cirujanos experimentados.';
-
-function JoinButton({ color }: { color: 'white' | 'blue' }) {
-  return (
-    <Button component={Link} to={paths.signUp} size="lg" color={color} c={color === 'white' ? 'blue.9' : undefined}>
-      Únete a CxVet
-    </Button>
-  );
-}
 
 /** Spec 1 §2: with one slide or none, the default hero. */
 export function DefaultHero({ isGuest }: { isGuest: boolean }) {
@@ -41,63 +31,7 @@ export function DefaultHero({ isGuest }: { isGuest: boolean }) {
   );
 }
 
-/** One slide's picture or video and its texts: the same in the first, still slide and in the carousel. */
-export function HeroSlide(props: { slide: LandingSlide; index: number; isGuest: boolean; videoShown: boolean }) {
-  const { slide, index, isGuest } = props;
-  return (
-    <>
-      {slide.isVideo ? (
-        <video
-          className={classes.media}
-          src={props.videoShown ? slide.mediaUrl : undefined}
-          autoPlay
-          muted
-          loop
-          playsInline
-          aria-hidden
-        />
-      ) : (
-        <img
-          className={classes.media}
-          src={slide.mediaUrl}
-          alt={slide.title || 'Imagen de CxVet'}
-          width={1600}
-          height={700}
-          loading={index === 0 ? 'eager' : 'lazy'}
-          fetchPriority={index === 0 ? 'high' : 'auto'}
-          // the first picture is painted again when the carousel takes the still slide's place: at once, no blank frame
-          decoding={index === 0 ? 'sync' : 'async'}
-        />
-      )}
-      <div className={classes.overlay} data-color={slide.textColor}>
-        <Container size="md">
-          <Stack align="center" gap="md">
-            {slide.title && (
-              <Text component="p" fw={800} className={classes.title}>
-                {slide.title}
-              </Text>
-            )}
-            {slide.subtitle && <Text className={classes.subtitle}>{slide.subtitle}</Text>}
-            <Group justify="center">
-              {isGuest && <JoinButton color={slide.textColor === 'Blanco' ? 'white' : 'blue'} />}
-              <Button
-                component={Link}
-                to={paths.catalog}
-                size="lg"
-                variant={slide.textColor === 'Blanco' ? 'outline' : 'filled'}
-                color={slide.textColor === 'Blanco' ? 'white' : 'dark'}
-              >
-                Ver procedimientos
-              </Button>
-            </Group>
-          </Stack>
-        </Container>
-      </div>
-    </>
-  );
-}
-
-// the carousel (Mantine's Carousel and embla, ~9 KiB) is not needed to show the first slide (issue #13)
+// the carousel (Mantine's Carousel and embla, ~9 KiB) is not needed to show the first slide
 const HeroSlides = lazy(() => import('./carousels.tsx').then((module) => ({ default: module.HeroSlides })));
 
 /**

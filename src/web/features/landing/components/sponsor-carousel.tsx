@@ -3,39 +3,11 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { useCarouselAutoplay } from './autoplay.ts';
 import { CarouselPauseButton } from './carousel-pause-button.tsx';
 import classes from './sponsor-carousel.module.css';
-
-export type LogoLink = { id: string; title: string; logoUrl: string; link: string | null };
-
-export function PartnerLogo({ partner, still = false }: { partner: LogoLink; still?: boolean }) {
-  const image = (
-    <img
-      src={partner.logoUrl}
-      alt={partner.title}
-      width={300}
-      height={150}
-      loading="lazy"
-      decoding="async"
-      className={classes.logo}
-    />
-  );
-  // still: before the carousel replaces it, nothing in it can hold the focus
-  if (!partner.link || still) return <div className={classes.logoLink}>{image}</div>;
-  return (
-    <a
-      href={partner.link}
-      target="_blank"
-      rel="noopener noreferrer"
-      className={classes.logoLink}
-      title={`${partner.title} (se abre en una pestaña nueva)`}
-    >
-      {image}
-    </a>
-  );
-}
+import { PartnerLogo, type LogoLink } from './partner-logo.tsx';
 
 const describeSponsor = (index: number, count: number) => `Patrocinador ${index + 1} de ${count}`;
 
-// the carousel's code (~9 KiB) loads as the section comes near the screen (issue #13)
+// the carousel's code (~9 KiB) loads as the section comes near the screen
 const SponsorSlides = lazy(() => import('./carousels.tsx').then((module) => ({ default: module.SponsorSlides })));
 
 /** The sponsor logos, 2.5 s per step; shown still, in a row, until the carousel has loaded. */

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { resumeLabel, resumePoint } from '#shared/watching/watching.rules.ts';
 import { useProcedureProgress } from '#web/features/watching/watching.api.ts';
 import { useWatchProgress } from '../use-watch-progress.ts';
-import FavoriteButton from './favorite-button.tsx';
+import FavoriteButton from '../favorite-button.tsx';
 
 // the heart's size, kept while it loads so the title does not move
 const heartSize = 34;

@@ -15,7 +15,7 @@ import { useState } from 'react';
 import type { AdminDiplomaVideo, AdminExam, ExamInput } from '#shared/diplomas/diplomas.admin.schemas.ts';
 import { examInputSchema } from '#shared/diplomas/diplomas.admin.schemas.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
-import { newRecordId } from '#web/features/admin/form-errors.ts';
+import { newRecordId } from '#web/components/console/form-errors.ts';
 import { ApiError } from '#web/lib/api-client.ts';
 import { useExamActions } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
 

@@ -19,10 +19,10 @@ import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { diplomaInputSchema, type AdminDiploma, type DiplomaInput } from '#shared/diplomas/diplomas.admin.schemas.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
-import { RichTextField } from '#web/features/admin/components/rich-text-field.tsx';
-import { FormUploadField } from '#web/features/admin/components/upload-field.tsx';
-import { applyServerFieldErrors, useGoBack } from '#web/features/admin/form-errors.ts';
-import { usePendingUploads } from '#web/features/admin/pending-uploads.ts';
+import { RichTextField } from '#web/components/console/rich-text-field.tsx';
+import { FormUploadField } from '#web/components/console/upload-field.tsx';
+import { applyServerFieldErrors, useGoBack } from '#web/components/console/form-errors.ts';
+import { usePendingUploads } from '#web/components/console/pending-uploads.ts';
 import { href, paths } from '#web/paths.ts';
 import { useDiplomaOptions, useSaveDiploma } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
 

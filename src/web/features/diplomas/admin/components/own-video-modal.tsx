@@ -8,11 +8,11 @@ import {
   type OwnVideoInput,
 } from '#shared/diplomas/diplomas.admin.schemas.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
-import { ChapterTimeInput } from '#web/features/catalog/components/chapter-time-input.tsx';
-import { VideoRenditionStatus } from '#web/features/admin/components/video-rendition-status.tsx';
-import { FormUploadField, UploadField } from '#web/features/admin/components/upload-field.tsx';
-import { applyServerFieldErrors, newRecordId } from '#web/features/admin/form-errors.ts';
-import { usePendingUploads } from '#web/features/admin/pending-uploads.ts';
+import { ChapterTimeInput } from '#web/components/console/chapter-time-input.tsx';
+import { VideoRenditionStatus } from '#web/components/console/video-rendition-status.tsx';
+import { FormUploadField, UploadField } from '#web/components/console/upload-field.tsx';
+import { applyServerFieldErrors, newRecordId } from '#web/components/console/form-errors.ts';
+import { usePendingUploads } from '#web/components/console/pending-uploads.ts';
 import { useVideoActions } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
 
 type Props = { diplomaId: string; video: AdminDiplomaVideo | null; opened: boolean; onClose: () => void };

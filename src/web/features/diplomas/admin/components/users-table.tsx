@@ -4,7 +4,7 @@ import { useState } from 'react';
 import type { DiplomaUserRow } from '#shared/diplomas/diplomas.admin.schemas.ts';
 import { PageLoader } from '#web/components/page-loader.tsx';
 import { useErrorModal } from '#web/components/error-modal.tsx';
-import { AdminDataTable } from '#web/features/admin/components/admin-data-table.tsx';
+import { AdminDataTable } from '#web/components/console/admin-data-table.tsx';
 import {
   useAssignDiplomaUser,
   useDiplomaUsers,

@@ -6,7 +6,7 @@ import { errorMessages } from '#shared/error-messages.ts';
 import { messages } from '#shared/messages.ts';
 import { PageLoader } from '#web/components/page-loader.tsx';
 import { useErrorModal } from '#web/components/error-modal.tsx';
-import { mediaPath } from '#web/features/admin/upload-client.ts';
+import { mediaPath } from '#web/components/console/upload-client.ts';
 import { useHeldWhileClosing } from '#web/lib/use-held-while-closing.ts';
 import { href } from '#web/paths.ts';
 import {

@@ -38,24 +38,31 @@ describe('an aula administrator', () => {
     expect((await t.app.inject({ url: '/api/me', headers: headers() })).json().user.isClassroomAdmin).toBe(true);
   });
 
-  it('cannot read or change another aula', async () => {
+  it('cannot read or change another aula: it answers 404, as if it did not exist', async () => {
     const student = await createUser(t, { organizationId: universityId });
-    expect((await t.app.inject({ url: `${base}/${other.id}`, headers: headers() })).statusCode).toBe(403);
+    expect((await t.app.inject({ url: `${base}/${other.id}`, headers: headers() })).statusCode).toBe(404);
     const put = await t.app.inject({
       method: 'PUT',
       url: `${base}/${other.id}/users`,
       headers: headers(),
       payload: { userIds: [student.id] },
     });
-    expect(put.statusCode).toBe(403);
+    expect(put.statusCode).toBe(404);
     const add = await t.app.inject({
       method: 'POST',
       url: `${base}/${other.id}/users`,
       headers: headers(),
       payload: { userIds: [student.id] },
     });
-    expect(add.statusCode).toBe(403);
-    expect((await t.app.inject({ url: `${base}/${other.id}/users.xlsx`, headers: headers() })).statusCode).toBe(403);
+    expect(add.statusCode).toBe(404);
+    expect((await t.app.inject({ url: `${base}/${other.id}/users.xlsx`, headers: headers() })).statusCode).toBe(404);
+    const preview = await t.app.inject({
+      method: 'POST',
+      url: `${base}/${other.id}/import-preview`,
+      headers: headers(),
+      payload: { format: 'text', text: student.email },
+    });
+    expect(preview.statusCode).toBe(404);
     expect(await membersOf(other.id)).toEqual([]);
   });
 
@@ -194,7 +201,7 @@ describe('an aula administrator', () => {
     ).toBe(false);
   });
 
-  it('is refused to guests (401) and to members who administer nothing (403); an Admin sees no aula of others here', async () => {
+  it('is refused to guests (401) and to members who administer nothing (403); an Admin finds no aula of others here (404)', async () => {
     const member = await signedInAs(t, { type: 'Premium' });
     const admin = await signedInAs(t, { type: 'Admin' });
     for (const url of [base, `${base}/${own.id}`, `${base}/${own.id}/users.xlsx`]) {
@@ -202,6 +209,6 @@ describe('an aula administrator', () => {
       expect((await t.app.inject({ url, headers: headers(member.cookie) })).statusCode).toBe(403);
     }
     expect((await t.app.inject({ url: base, headers: headers(admin.cookie) })).json()).toEqual({ items: [] });
-    expect((await t.app.inject({ url: `${base}/${own.id}`, headers: headers(admin.cookie) })).statusCode).toBe(403);
+    expect((await t.app.inject({ url: `${base}/${own.id}`, headers: headers(admin.cookie) })).statusCode).toBe(404);
   });
 });

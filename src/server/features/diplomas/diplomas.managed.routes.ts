@@ -10,46 +10,37 @@ import {
   okSchema,
 } from '#shared/diplomas/diplomas.admin.schemas.ts';
 import { requireUser } from '#server/plugins/authorization.ts';
-import { AppError } from '#shared/errors.ts';
-import { isAdmin } from '#shared/accounts/accounts.rules.ts';
-import type { DiplomaAdminsService } from './diploma-admins.service.ts';
+import { registerManagedScope } from '#server/plugins/admin-scope.ts';
+import type { ManagedDiplomasService } from './diplomas.managed.service.ts';
 
 /**
- * /administrar-diplomado's API under /api/diploma-admin, in a scope of its own: the guard admits only
+ * /administrar-diplomado's API under /api/diploma-admin, in its managed scope: the guard admits only
  * administrators of an active diploma (and Admins), and each diploma is then checked against the account that administers it.
  */
-export async function registerDiplomaAdminRoutes(app: FastifyInstance, deps: { diplomaAdmins: DiplomaAdminsService }) {
-  const service = deps.diplomaAdmins;
-  await app.register(async (scope) => {
-    scope.addHook('onRequest', async (request) => {
-      const signedIn = await requireUser(request);
-      // Admins pass (the web lets them open /administrar-diplomado) but still see only diplomas they administer
-      if (!isAdmin(signedIn) && !(await service.isAdministrator(signedIn.id))) throw new AppError('FORBIDDEN');
-    });
+export async function registerManagedDiplomaRoutes(app: FastifyInstance, deps: { managed: ManagedDiplomasService }) {
+  const service = deps.managed;
+  const prefix = '/api/diploma-admin';
+  await registerManagedScope(app, { prefix, isAdministrator: service.isAdministrator }, (scope) => {
     const routes = scope.withTypeProvider<ZodTypeProvider>();
     const user = async (request: Parameters<typeof requireUser>[0]) => requireUser(request);
 
+    routes.get(`${prefix}/diplomas`, { schema: { response: { 200: managedDiplomaListSchema } } }, async (request) => ({
+      items: await service.listOwn(await user(request)),
+    }));
     routes.get(
-      '/api/diploma-admin/diplomas',
-      { schema: { response: { 200: managedDiplomaListSchema } } },
-      async (request) => ({
-        items: await service.listOwn(await user(request)),
-      }),
-    );
-    routes.get(
-      '/api/diploma-admin/diplomas/:id',
+      `${prefix}/diplomas/:id`,
       { schema: { params: diplomaParamsSchema, response: { 200: managedDiplomaSchema } } },
       async (request) => service.getOwn(await user(request), request.params.id),
     );
     routes.get(
-      '/api/diploma-admin/diplomas/:id/users',
+      `${prefix}/diplomas/:id/users`,
       { schema: { params: diplomaParamsSchema, response: { 200: diplomaUserListSchema } } },
       async (request) => ({
         items: await service.listUsers(await user(request), request.params.id),
       }),
     );
     routes.put(
-      '/api/diploma-admin/diplomas/:id/users/:userId',
+      `${prefix}/diplomas/:id/users/:userId`,
       { schema: { params: diplomaUserParamsSchema, body: assignInputSchema, response: { 200: okSchema } } },
       async (request) => {
         await service.setUserAssigned(

@@ -2,9 +2,9 @@ import { Button, Group } from '@mantine/core';
 import { useState } from 'react';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import { applyServerFieldErrors, useGoBack } from '#web/features/admin/form-errors.ts';
-import { notify } from '#web/features/admin/notify.ts';
-import type { PendingUploads } from '#web/features/admin/pending-uploads.ts';
+import { applyServerFieldErrors, useGoBack } from '#web/components/console/form-errors.ts';
+import { notify } from '#web/components/console/notify.ts';
+import type { PendingUploads } from '#web/components/console/pending-uploads.ts';
 import { ConfirmDeleteModal } from './confirm-delete-modal.tsx';
 
 type Save<T> = { mutateAsync: (values: T) => Promise<unknown>; isPending: boolean };

@@ -1,7 +1,7 @@
 import { ActionIcon, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useSetFavorite } from '#web/features/watching/watching.api.ts';
-import { HeartIcon } from './heart-icon.tsx';
+import { HeartIcon } from './components/heart-icon.tsx';
 
 type Props = { procedureId: string; procedureName: string; isFavorite: boolean; size?: 'md' | 'lg' };
 

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { errorMessages } from '#shared/error-messages.ts';
 import { messages } from '#shared/messages.ts';
-import { usePendingUploads } from '#web/features/admin/pending-uploads.ts';
+import { usePendingUploads } from '#web/components/console/pending-uploads.ts';
 import { renderWithApp, stubApi } from '#web/testing/render.tsx';
 import { FormUploadField, UploadField } from './upload-field.tsx';
 

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { isAdmin } from '#shared/accounts/accounts.rules.ts';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireUser } from '#server/plugins/authorization.ts';
-import { AppError } from '#shared/errors.ts';
+import { registerManagedScope } from '#server/plugins/admin-scope.ts';
 import {
   addedSchema,
   addUsersInputSchema,
@@ -14,47 +13,42 @@ import {
   setUsersInputSchema,
 } from '#shared/classrooms/classrooms.schemas.ts';
 import { okSchema } from '#shared/records.schemas.ts';
-import type { ClassroomAdminService } from './classroom-admin.service.ts';
+import type { ManagedClassroomsService } from './classrooms.managed.service.ts';
 import type { ClassroomMembersService } from './classroom-members.service.ts';
 import { importBodyLimit } from './classrooms.admin.routes.ts';
 import { sendXlsx } from '#server/services/xlsx.ts';
 
-const classroomAdminPathPrefix = '/api/classroom-admin';
+const managedPrefix = '/api/classroom-admin';
 
 /**
- * Aula administrators' API, in a scope of its own: the guard admits only administrators of an active aula,
+ * Aula administrators' API, in its managed scope: the guard admits only administrators of an active aula,
  * and every route then checks that the aula in the URL is one of theirs. Only the users list can change here.
  */
-export async function registerClassroomAdminRoutes(
+export async function registerManagedClassroomRoutes(
   app: FastifyInstance,
-  deps: { service: ClassroomAdminService; members: ClassroomMembersService },
+  deps: { service: ManagedClassroomsService; members: ClassroomMembersService },
 ) {
   const { service, members } = deps;
-  await app.register(async (scope) => {
-    scope.addHook('onRequest', async (request) => {
-      const user = await requireUser(request);
-      // Admins pass (the web lets them open /administrar-aula) but still see only aulas they administer
-      if (!isAdmin(user) && !(await service.isAdministrator(user.id))) throw new AppError('FORBIDDEN');
-    });
+  await registerManagedScope(app, { prefix: managedPrefix, isAdministrator: service.isAdministrator }, (scope) => {
     const routes = scope.withTypeProvider<ZodTypeProvider>();
     const byId = { params: classroomParamsSchema };
     const own = async (request: Parameters<typeof requireUser>[0], id: string) =>
       service.ownClassroom((await requireUser(request)).id, id);
 
     routes.get(
-      `${classroomAdminPathPrefix}/classrooms`,
+      `${managedPrefix}/classrooms`,
       { schema: { response: { 200: managedClassroomListSchema } } },
       async (request) => ({
         items: await service.list((await requireUser(request)).id),
       }),
     );
     routes.get(
-      `${classroomAdminPathPrefix}/classrooms/:id`,
+      `${managedPrefix}/classrooms/:id`,
       { schema: { ...byId, response: { 200: managedClassroomSchema } } },
       async (request) => service.get((await requireUser(request)).id, request.params.id),
     );
     routes.put(
-      `${classroomAdminPathPrefix}/classrooms/:id/users`,
+      `${managedPrefix}/classrooms/:id/users`,
       { schema: { ...byId, body: setUsersInputSchema, response: { 200: okSchema } } },
       async (request) => {
         const { audience } = await own(request, request.params.id);
@@ -63,7 +57,7 @@ export async function registerClassroomAdminRoutes(
       },
     );
     routes.post(
-      `${classroomAdminPathPrefix}/classrooms/:id/users`,
+      `${managedPrefix}/classrooms/:id/users`,
       { schema: { ...byId, body: addUsersInputSchema, response: { 200: addedSchema } } },
       async (request) => {
         const { audience } = await own(request, request.params.id);
@@ -71,7 +65,7 @@ export async function registerClassroomAdminRoutes(
       },
     );
     routes.post(
-      `${classroomAdminPathPrefix}/classrooms/:id/import-preview`,
+      `${managedPrefix}/classrooms/:id/import-preview`,
       {
         bodyLimit: importBodyLimit,
         schema: { ...byId, body: importInputSchema, response: { 200: managedImportPreviewSchema } },
@@ -84,7 +78,7 @@ export async function registerClassroomAdminRoutes(
         return members.managedPreview(audience, current, request.body);
       },
     );
-    routes.get(`${classroomAdminPathPrefix}/classrooms/:id/users.xlsx`, { schema: byId }, async (request, reply) => {
+    routes.get(`${managedPrefix}/classrooms/:id/users.xlsx`, { schema: byId }, async (request, reply) => {
       const { classroom } = await own(request, request.params.id);
       return sendXlsx(reply, await members.exportXlsx(classroom.id, classroom.title));
     });

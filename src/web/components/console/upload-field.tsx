@@ -15,8 +15,8 @@ import {
 } from '#shared/uploads/uploads.rules.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { ApiError } from '#web/lib/api-client.ts';
-import type { PendingUploads } from '../pending-uploads.ts';
-import { mediaPath, uploadFile, type UploadHandle } from '../upload-client.ts';
+import type { PendingUploads } from './pending-uploads.ts';
+import { mediaPath, uploadFile, type UploadHandle } from './upload-client.ts';
 
 export type UploadFieldProps = {
   label: string;

@@ -1,5 +1,6 @@
 import { notifications } from '@mantine/notifications';
 import { errorContent } from '#web/components/error-modal.tsx';
+import { errorMessages } from '#shared/error-messages.ts';
 
 /** The console's toasts: every save and delete says what happened. */
 export const notify = {
@@ -19,7 +20,7 @@ export const notify = {
     notifications.show({
       color: 'red',
       title: 'No se guardó',
-      message: 'Revisa los campos marcados.',
+      message: errorMessages.VALIDATION.message,
       autoClose: 8000,
     }),
 };

@@ -7,7 +7,7 @@ import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import type { DiplomasAdminService } from './diplomas.admin.service.ts';
 
 /** Diploma administrators (adminDiplomado): their own active diplomas and those diplomas' user lists, nothing else. */
-export function createDiplomaAdminsService(deps: { db: Db; diplomasAdmin: DiplomasAdminService }) {
+export function createManagedDiplomasService(deps: { db: Db; diplomasAdmin: DiplomasAdminService }) {
   const { db, diplomasAdmin } = deps;
 
   const userCount = (diplomaId: typeof diplomas.id) => db.$count(diplomaUsers, eq(diplomaUsers.diplomaId, diplomaId));
@@ -68,4 +68,4 @@ export function createDiplomaAdminsService(deps: { db: Db; diplomasAdmin: Diplom
   return { isAdministrator, listOwn, getOwn, listUsers, setUserAssigned };
 }
 
-export type DiplomaAdminsService = ReturnType<typeof createDiplomaAdminsService>;
+export type ManagedDiplomasService = ReturnType<typeof createManagedDiplomasService>;

@@ -6,7 +6,7 @@ import type { ManagedClassroom, ManagedClassroomRow } from '#shared/classrooms/c
 import type { Audience, ClassroomMembersService } from './classroom-members.service.ts';
 
 /** Aula administrators (spec 3 §6 adminAula): their own active aulas, and only those aulas' users lists. */
-export function createClassroomAdminService(deps: { db: Db; members: ClassroomMembersService }) {
+export function createManagedClassroomsService(deps: { db: Db; members: ClassroomMembersService }) {
   const { db, members } = deps;
 
   const owned = (userId: string) => and(eq(classrooms.adminUserId, userId), eq(classrooms.isActive, true));
@@ -38,14 +38,14 @@ export function createClassroomAdminService(deps: { db: Db; members: ClassroomMe
     }));
   }
 
-  /** The aula if this user administers it and it is active; FORBIDDEN for any other. */
+  /** The aula if this user administers it and it is active; NOT_FOUND for any other, so ids reveal nothing. */
   async function ownClassroom(userId: string, id: string) {
     const [row] = await db
       .select({ classroom: classrooms, organizationTitle: organizations.title })
       .from(classrooms)
       .innerJoin(organizations, eq(organizations.id, classrooms.organizationId))
       .where(and(eq(classrooms.id, id), owned(userId)));
-    if (!row) throw new AppError('FORBIDDEN');
+    if (!row) throw new AppError('NOT_FOUND');
     const audience: Audience = {
       organizationType: row.classroom.organizationType,
       organizationId: row.classroom.organizationId,
@@ -71,4 +71,4 @@ export function createClassroomAdminService(deps: { db: Db; members: ClassroomMe
   return { isAdministrator, list, ownClassroom, get };
 }
 
-export type ClassroomAdminService = ReturnType<typeof createClassroomAdminService>;
+export type ManagedClassroomsService = ReturnType<typeof createManagedClassroomsService>;
