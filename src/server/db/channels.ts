@@ -1,3 +1,10 @@
+/**
+ * The payload every subscriber gets when its LISTEN was lost (the database thread restarted, the connection dropped)
+ * and again once it listens again: notifications in between were missed, so anything may have changed. A subscriber
+ * that remembers state drops all of it.
+ */
+export const anyChange = '*';
+
 /** A LISTEN subscriber: gets each NOTIFY payload of its channel. */
 export type Handler = (payload: string) => void;
 

@@ -5,7 +5,7 @@ import pg from 'pg';
 import * as schema from './schema/index.ts';
 import { isDatabaseUnavailable } from './unavailable.ts';
 import type { Database, Db } from './client.ts';
-import { channelPattern, createFanOut, type Handler } from './channels.ts';
+import { anyChange, channelPattern, createFanOut, type Handler } from './channels.ts';
 import { migrationsFolder } from './migrations-folder.ts';
 
 // The PostgreSQL half of openDatabase (client.ts), loaded only when DATABASE_URL is set: a PGlite server never
@@ -22,6 +22,11 @@ function createPgListener(url: string, retryMs = { first: 500, max: 30_000 }) {
   let closed = false;
   let delay = retryMs.first;
   let queue: Promise<unknown> = Promise.resolve();
+  let hadConnection = false;
+
+  function announceGap() {
+    for (const deliver of channels.values()) deliver(anyChange);
+  }
 
   function reconnectLater() {
     if (closed || channels.size === 0) return;
@@ -40,7 +45,10 @@ function createPgListener(url: string, retryMs = { first: 500, max: 30_000 }) {
       const drop = () => {
         if (dropped) return;
         dropped = true;
-        if (client === fresh) client = undefined;
+        if (client === fresh) {
+          client = undefined;
+          announceGap();
+        }
         reconnectLater();
       };
       fresh.on('error', drop);
@@ -54,8 +62,12 @@ function createPgListener(url: string, retryMs = { first: 500, max: 30_000 }) {
         void fresh.end().catch(() => {});
         throw error;
       }
+      const reconnected = hadConnection;
       client = fresh;
+      hadConnection = true;
       delay = retryMs.first;
+      // what was announced while no connection listened is lost: every subscriber starts afresh
+      if (reconnected) announceGap();
       return fresh;
     })().finally(() => {
       connecting = undefined;

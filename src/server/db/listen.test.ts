@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { createCatalogService } from '#server/features/catalog/catalog.service.ts';
 import { createMediaService } from '#server/features/media/media.service.ts';
 import type { Database } from './client.ts';
+import { anyChange } from './channels.ts';
 
 describe('LISTEN while the database is unreachable', () => {
   it('services that listen at start swallow the failure instead of crashing the process with an unhandled rejection', async () => {
@@ -54,7 +55,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('LISTEN on PostgreSQL after the co
     }
   });
 
-  it('reconnects and listens again, so notifications sent after the drop still arrive', async () => {
+  it('reconnects and listens again, so notifications sent after the drop still arrive, and says what may have been missed', async () => {
     const { createTestDatabase } = await import('#server/testing/test-app.ts');
     const database = await createTestDatabase();
     try {
@@ -76,6 +77,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('LISTEN on PostgreSQL after the co
           { timeout: 10_000, interval: 300 },
         )
         .toBe(true);
+      // subscribers that remember state drop it: once when the connection went, once when it listened again
+      expect(received.filter((payload) => payload === anyChange).length).toBeGreaterThanOrEqual(2);
+      expect(received.indexOf(anyChange)).toBeLessThan(received.indexOf('after'));
     } finally {
       await database.close();
       await database.drop();

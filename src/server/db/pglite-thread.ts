@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { PGlite, QueryOptions, Results } from '@electric-sql/pglite';
+import { anyChange } from './channels.ts';
 
 /** What the app and Drizzle use of a PGlite client, answered by the database thread (pglite-worker.mjs). */
 type PgliteQueries = {
@@ -113,6 +114,7 @@ export async function startPgliteThread(options: { dataDir: string; template?: B
         if (worker !== created) return;
         failPending(error);
         if (closed) return;
+        announceGap();
         if (ready && canRestart) restart();
         else {
           failure ??= error;
@@ -142,6 +144,11 @@ export async function startPgliteThread(options: { dataDir: string; template?: B
     return send<T>(message);
   }
 
+  /** Tells every listener that notifications may have been missed (the thread went away, or came back). */
+  function announceGap() {
+    for (const set of listeners.values()) for (const listener of set) listener(anyChange);
+  }
+
   let restarting: Promise<void> | null = null;
   function restart() {
     failure = new Error('the database thread is restarting');
@@ -152,6 +159,7 @@ export async function startPgliteThread(options: { dataDir: string; template?: B
           for (const channel of listeners.keys()) await send({ op: 'listen', channel });
           failure = null;
           refresh();
+          announceGap();
           return;
         } catch {
           await worker.terminate().catch(() => {});

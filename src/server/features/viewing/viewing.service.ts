@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { boundedCache } from '#server/services/bounded-cache.ts';
 import type { Database } from '#server/db/client.ts';
+import { anyChange } from '#server/db/channels.ts';
 import { viewingTokens } from '#server/db/schema/index.ts';
 
 /** Carries the user id of every newly issued viewing token, to every instance. */
@@ -24,7 +25,8 @@ export function createViewingService(deps: { database: Database }) {
   let changes = 0;
   const forget = (userId: string) => {
     changes++;
-    remembered.delete(userId);
+    if (userId === anyChange) remembered.clear();
+    else remembered.delete(userId);
   };
   deps.database.listen(channel, forget).then(
     () => (listening = true),
@@ -82,7 +84,7 @@ export function createViewingService(deps: { database: Database }) {
       }
     };
     const stop = await deps.database.listen(channel, (payload) => {
-      if (payload === userId) void check();
+      if (payload === userId || payload === anyChange) void check();
     });
     await check();
     return stop;
