@@ -17,7 +17,6 @@ import type { ProfileService } from './profile.service.ts';
 import type { SignUpService } from './signup.service.ts';
 import type { AccountsService } from './accounts.service.ts';
 import { AppError } from '#shared/errors.ts';
-import { hasPremiumAccess } from '#shared/accounts/accounts.rules.ts';
 
 /** How recent a sign-in must be to change the e-mail or password. */
 const freshSessionMs = 15 * 60_000;
@@ -77,11 +76,7 @@ export function registerSignUpAndProfileRoutes(
 
   api.get('/api/profile', { schema: { response: { 200: profileSchema } } }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    const user = await requireUser(request);
-    // Premium access (and so the certificates) ends on a date with no row changed: keyed by it
-    return profile.getProfile(user, (load) =>
-      accounts.keptWithSession(request, `profile:${String(hasPremiumAccess(user))}`, load),
-    );
+    return profile.getProfile(await requireUser(request));
   });
 
   api.put(
@@ -96,10 +91,7 @@ export function registerSignUpAndProfileRoutes(
         throw new AppError('REAUTH_REQUIRED');
       }
       // a new password signs out every other device; this one stays signed in
-      const updated = await profile.updateProfile(user, request.body, { keepSessionId: session?.id ?? null });
-      // this instance's remembered sessions of the account at once; the others through the users trigger's NOTIFY
-      accounts.forgetAccount(user.id);
-      return updated;
+      return profile.updateProfile(user, request.body, { keepSessionId: session?.id ?? null });
     },
   );
 }
