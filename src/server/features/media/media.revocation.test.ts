@@ -96,6 +96,8 @@ describe('a cached media grant ends with the right it rests on', () => {
     expect(up.statusCode).toBe(204);
     await warm(t, member.cookie);
     await warm(other, member.cookie);
+    // each instance drops its grants when it hears the change, its own NOTIFY included (milliseconds on PostgreSQL)
+    const hereHeard = await heard(t.database, member.user.id);
     const thereHeard = await heard(otherDatabase, member.user.id);
     const down = await t.app.inject({
       method: 'POST',
@@ -104,6 +106,7 @@ describe('a cached media grant ends with the right it rests on', () => {
       payload: { userId: member.user.id },
     });
     expect(down.statusCode).toBe(204);
+    await hereHeard();
     await thereHeard();
     expect((await guide(t, member.cookie)).statusCode).toBe(403);
     expect((await guide(other, member.cookie)).statusCode).toBe(403);
