@@ -82,6 +82,14 @@ function findTruncated(page: Page) {
       const style = getComputedStyle(element);
       if (style.visibility === 'hidden' || style.display === 'none' || element.closest('[aria-hidden="true"]'))
         continue;
+      // text hidden for the eye and kept for screen readers (a stacked table's header row on a phone) is not cut off
+      let clipped = false;
+      for (let parent = element.parentElement; parent && !clipped; parent = parent.parentElement) {
+        const parentStyle = getComputedStyle(parent);
+        const parentBox = parent.getBoundingClientRect();
+        clipped = parentStyle.clipPath === 'inset(50%)' || (parentStyle.overflow === 'hidden' && parentBox.width <= 1);
+      }
+      if (clipped) continue;
       const text = Array.from(element.childNodes)
         .filter((node) => node.nodeType === Node.TEXT_NODE)
         .map((node) => node.textContent?.trim())
