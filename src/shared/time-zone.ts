@@ -1,19 +1,26 @@
 /** A wall-clock time as a date-time field holds it: 'YYYY-MM-DDTHH:mm'. */
 export const wallTimePattern = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
 
-function offsetAt(instant: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  }).formatToParts(instant);
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** Milliseconds a clock in `timeZone` is ahead of UTC at `instant` (negative west of Greenwich). */
+export function zoneOffsetAt(instant: number, timeZone: string): number {
+  let format = formatters.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formatters.set(timeZone, format);
+  }
   const field: Record<string, number> = {};
-  for (const part of parts) field[part.type] = Number(part.value);
+  for (const part of format.formatToParts(instant)) field[part.type] = Number(part.value);
   const wall = Date.UTC(field.year!, field.month! - 1, field.day!, field.hour!, field.minute!, field.second!);
   return wall - Math.floor(instant / 1000) * 1000;
 }
@@ -26,13 +33,13 @@ export function zonedWallTimeToDate(wallTime: string, timeZone: string): Date | 
   const asUtc = Date.UTC(year!, month! - 1, day!, hour!, minute!);
   if (new Date(asUtc).getUTCDate() !== day || new Date(asUtc).getUTCHours() !== hour) return null;
   // two passes settle the offset on either side of a change of offset
-  let instant = asUtc - offsetAt(asUtc, timeZone);
-  instant = asUtc - offsetAt(instant, timeZone);
+  let instant = asUtc - zoneOffsetAt(asUtc, timeZone);
+  instant = asUtc - zoneOffsetAt(instant, timeZone);
   return new Date(instant);
 }
 
 /** The wall-clock time ('YYYY-MM-DDTHH:mm') a clock in `timeZone` shows at `date`. */
 export function dateToZonedWallTime(date: Date, timeZone: string): string {
-  const wall = new Date(date.getTime() + offsetAt(date.getTime(), timeZone));
+  const wall = new Date(date.getTime() + zoneOffsetAt(date.getTime(), timeZone));
   return wall.toISOString().slice(0, 16);
 }

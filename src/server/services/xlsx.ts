@@ -3,6 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { createDeflateRaw, type DeflateRaw } from 'node:zlib';
 import { Zip, ZipPassThrough } from 'fflate';
 import { drainedOrClosed } from '#server/services/drained.ts';
+import { zoneOffsetAt } from '#shared/time-zone.ts';
 
 /** text: shown as written; date: a day; dateTime: a day and a time, both in the writer's time zone. */
 export type XlsxColumn = { header: string; width: number; type?: 'text' | 'date' | 'dateTime' };
@@ -86,26 +87,12 @@ const serialEpoch = Date.UTC(1899, 11, 30);
  * times a year, so it is worked out once per hour of time and remembered.
  */
 export function createSerialDates(timeZone: string) {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  });
   const offsets = new Map<number, number>();
   function offsetAt(instant: number): number {
     const hour = Math.floor(instant / msPerHour);
     let offset = offsets.get(hour);
     if (offset === undefined) {
-      const field: Record<string, number> = {};
-      for (const part of parts.formatToParts(hour * msPerHour)) field[part.type] = Number(part.value);
-      offset =
-        Date.UTC(field.year!, field.month! - 1, field.day!, field.hour!, field.minute!, field.second!) -
-        hour * msPerHour;
+      offset = zoneOffsetAt(hour * msPerHour, timeZone);
       if (offsets.size > 10_000) offsets.clear();
       offsets.set(hour, offset);
     }
