@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { paymentOrders, paymentWebhookEvents, payments } from '#server/db/schema/index.ts';
+import { applyStoredEvent } from './stored-webhook.ts';
 import type { Log } from '#server/services/log.ts';
 import type {
   MercadoPagoNotification,
@@ -204,27 +205,18 @@ export function createMercadoPagoPaymentsService(deps: {
 
   /** The job: applies one stored notification by reading back what it names; only then is it processed. */
   async function applyStoredNotification(eventId: string): Promise<'applied' | 'already'> {
-    const [row] = await db.select().from(paymentWebhookEvents).where(eq(paymentWebhookEvents.id, eventId));
-    if (!row || row.processedAt) return 'already';
-    const { dataId } = row.payload as { dataId: string };
-    try {
-      if (row.type === 'payment') await reconcilePayment(dataId);
-    } catch (error) {
-      log.warn(
-        { eventId, type: row.type, reason: error instanceof Error ? error.message : String(error) },
-        'mercadopago notification not applied yet',
-      );
-      await db
-        .update(paymentWebhookEvents)
-        .set({ error: error instanceof Error ? error.message.slice(0, 500) : String(error) })
-        .where(eq(paymentWebhookEvents.id, eventId));
-      throw error;
-    }
-    await db
-      .update(paymentWebhookEvents)
-      .set({ processedAt: new Date(), error: null })
-      .where(eq(paymentWebhookEvents.id, eventId));
-    return 'applied';
+    return applyStoredEvent(
+      db,
+      eventId,
+      async (row) => {
+        if (row.type === 'payment') await reconcilePayment((row.payload as { dataId: string }).dataId);
+      },
+      (error, row) =>
+        log.warn(
+          { eventId, type: row.type, reason: error instanceof Error ? error.message : String(error) },
+          'mercadopago notification not applied yet',
+        ),
+    );
   }
 
   /** The member's one-time payments in pesos still waiting for money (shown as pending in the profile). */

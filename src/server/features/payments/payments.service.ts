@@ -4,6 +4,7 @@ import { canUpgrade } from '#shared/membership/membership.rules.ts';
 import { and, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { paymentOrders, paymentSubscriptions, paymentWebhookEvents, payments } from '#server/db/schema/index.ts';
+import { applyStoredEvent } from './stored-webhook.ts';
 import {
   ProviderError,
   webhookTarget,
@@ -358,27 +359,18 @@ export function createPaymentsService(deps: {
    * processed. Running it twice (a crash after applying, a retry) changes nothing more.
    */
   async function applyStoredWebhook(eventId: string): Promise<'applied' | 'already'> {
-    const [row] = await db.select().from(paymentWebhookEvents).where(eq(paymentWebhookEvents.id, eventId));
-    if (!row || row.processedAt) return 'already';
-    const target = webhookTarget(row.payload as { event_type?: unknown; resource?: unknown });
-    try {
-      if (target?.kind === 'subscription') await reconcileSubscription(target.id);
-      else if (target?.kind === 'sale') await reconcileSale(target.id);
-      else if (target?.kind === 'order') await reconcileOrder(target.id);
-      else if (target?.kind === 'capture') await reconcileCapture(target.id);
-    } catch (error) {
-      logProviderFailure(error, 'webhook event not applied yet', { eventId, type: row.type });
-      await db
-        .update(paymentWebhookEvents)
-        .set({ error: error instanceof Error ? error.message.slice(0, 500) : String(error) })
-        .where(eq(paymentWebhookEvents.id, eventId));
-      throw error;
-    }
-    await db
-      .update(paymentWebhookEvents)
-      .set({ processedAt: new Date(), error: null })
-      .where(eq(paymentWebhookEvents.id, eventId));
-    return 'applied';
+    return applyStoredEvent(
+      db,
+      eventId,
+      async (row) => {
+        const target = webhookTarget(row.payload as { event_type?: unknown; resource?: unknown });
+        if (target?.kind === 'subscription') await reconcileSubscription(target.id);
+        else if (target?.kind === 'sale') await reconcileSale(target.id);
+        else if (target?.kind === 'order') await reconcileOrder(target.id);
+        else if (target?.kind === 'capture') await reconcileCapture(target.id);
+      },
+      (error, row) => logProviderFailure(error, 'webhook event not applied yet', { eventId, type: row.type }),
+    );
   }
 
   /** Registers a handler of order outcomes (the diplomas service enrols on 'completed'). */
