@@ -108,7 +108,8 @@ import { createCertificatesService } from './features/diplomas/certificates.serv
 import { registerCertificateAdminRoutes, registerCertificateRoutes } from './features/diplomas/certificates.routes.ts';
 import { createDiplomaPurchaseService } from './features/diplomas/diploma-purchase.service.ts';
 import { createConsentsService } from './features/privacy/consents.service.ts';
-import { createPrivacyService, privacyJobKinds } from './features/privacy/privacy.service.ts';
+import { createPrivacyService } from './features/privacy/privacy.service.ts';
+import { privacyJobKinds } from './features/privacy/privacy.jobs.ts';
 import { deletionLedgerFor } from './features/privacy/deletion-ledger.ts';
 import { registerPrivacyAdminRoutes, registerPrivacyRoutes } from './features/privacy/privacy.routes.ts';
 import { backupJobKinds, createBackupsService, scheduleEveryMs } from './features/backups/backups.service.ts';
