@@ -86,7 +86,7 @@ import { createPrivacyService } from './features/privacy/privacy.service.ts';
 import { privacyJobKinds } from './features/privacy/privacy.jobs.ts';
 import { deletionLedgerFor } from './features/privacy/deletion-ledger.ts';
 import { registerPrivacyRoutes } from './features/privacy/privacy.routes.ts';
-import { backupJobKinds, createBackupsService, scheduleEveryMs } from './features/backups/backups.service.ts';
+import { backupJobKinds, createBackupsService } from './features/backups/backups.service.ts';
 import { registerBackupCliRoute } from './features/backups/backups.routes.ts';
 import { createPageMetadata } from './features/seo/page-metadata.ts';
 import { pageMetadataSources } from './features/seo/page-metadata-sources.ts';
@@ -95,6 +95,7 @@ import { registerSeoRoutes } from './features/seo/seo.routes.ts';
 import path from 'node:path';
 import { serverWithLane } from './server-with-lane.ts';
 import { registerAdminConsole } from './admin-console.ts';
+import { recurringJobs } from './recurring-jobs.ts';
 
 export type AppDeps = {
   config: Config;
@@ -164,9 +165,7 @@ export async function buildApp(deps: AppDeps) {
   // transcoding has a runner of its own: a long ladder never holds up mail, webhooks or membership changes
   const videoJobs = createJobRunner({
     db,
-    handlers: {
-      [transcodeJobKind]: async ({ renditionId }) => renditions.transcode(renditionId),
-    },
+    handlers: { [transcodeJobKind]: async ({ renditionId }) => renditions.transcode(renditionId) },
     pollMs: 5_000,
     log: app.log,
   });
@@ -237,25 +236,7 @@ export async function buildApp(deps: AppDeps) {
       // PostgreSQL has autovacuum; the embedded database has nothing else that vacuums or analyzes
       ...(database.kind === 'pglite' ? { [maintenanceJobKind]: () => maintainDatabase(database.db, app.log) } : {}),
     },
-    recurring: [
-      { kind: privacyJobKinds.sweep, everyMs: 3600_000 },
-      { kind: 'membership.sweep', everyMs: 15 * 60_000 },
-      // once a day, the first an hour after the very first start: repairs what lost webhooks left behind
-      { kind: reconcileJobKind, everyMs: 86_400_000, firstAfterMs: 3600_000 },
-      { kind: 'rate-counters.prune', everyMs: 3600_000 },
-      // a minute after the very first start, so it never slows the start itself
-      ...(database.kind === 'pglite' ? [{ kind: maintenanceJobKind, everyMs: 3600_000, firstAfterMs: 60_000 }] : []),
-      // the first one an hour after the very first start (not during set-up), then at the chosen interval
-      ...(config.backup.schedule === 'off'
-        ? []
-        : [
-            {
-              kind: backupJobKinds.scheduled,
-              everyMs: scheduleEveryMs[config.backup.schedule],
-              firstAfterMs: Math.min(3600_000, scheduleEveryMs[config.backup.schedule]),
-            },
-          ]),
-    ],
+    recurring: recurringJobs({ embedded: database.kind === 'pglite', backupSchedule: config.backup.schedule }),
     log: app.log,
   });
   const membership = createMembershipService({
