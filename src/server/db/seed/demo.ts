@@ -5,7 +5,7 @@ import { procedures, users } from '#server/db/schema/index.ts';
 import type { FileStorage } from '#server/services/storage.ts';
 import type { AccountsService, UserRow } from '#server/features/accounts/accounts.service.ts';
 import { demoAccounts, demoPassword, type DemoRole } from './demo-accounts.ts';
-import { assetsDir, req, type DemoPlan } from './demo-plan.ts';
+import { assetsDir, req, type DemoPart, type DemoPlan } from './demo-plan.ts';
 import { planCatalogueDemo } from './demo-catalogue.ts';
 import { planSiteDemo } from './demo-site.ts';
 import { planClassroomsDemo } from './demo-classrooms.ts';
@@ -53,7 +53,7 @@ async function seedEmptyDatabase(deps: {
   const site = planSiteDemo(plan);
   const { procedureId } = catalogue;
   const { companyId, universityId } = site;
-  const parts = [
+  const parts: DemoPart[] = [
     catalogue,
     site,
     planClassroomsDemo(plan, { procedureId, companyId, universityId }),
