@@ -14,7 +14,7 @@ import { ProviderError } from '#server/services/payments/payment-provider.ts';
 import { AppError } from '#shared/errors.ts';
 import { orderPaymentResult, type OrderEventKind } from './payments.rules.ts';
 import type { UserRow } from '#server/features/accounts/accounts.service.ts';
-import type { OrderEvent, OrderEventHandler } from './payments.service.ts';
+import type { OrderEvent, OrderEventHandler } from './payments-orders.ts';
 
 export const mercadoPagoJobKind = 'payments.mercadopago';
 
