@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import { fakeControls } from './mercadopago-fake-controls.testing.ts';
+import { isHostedPage, registerHostedPages } from './mercadopago-fake-pages.testing.ts';
 import {
   createFakeState,
   fakeError as error,
@@ -13,7 +14,8 @@ import {
 /**
  * A local Mercado Pago as strict as its published API (mercadopago/sdk-nodejs: clients/preApproval,
  * payment, preference, invoice; utils/webhook; utils/errors), for tests:
- * - every call needs `Authorization: Bearer <access token>` (else 401 unauthorized);
+ * - every API call needs `Authorization: Bearer <access token>` (else 401 unauthorized); the hosted pages
+ *   (init_points, the voucher, mercadopago-fake-pages.testing.ts) are opened by the payer's browser without one;
  * - POST /v1/payments needs X-Idempotency-Key; every POST or PUT with a key seen before answers the first
  *   result again, and the same key with another body is refused (409, as the SDK's MPIdempotencyError);
  * - preapprovals are created `pending` with init_point, become `authorized` only when the payer authorizes
@@ -41,6 +43,8 @@ export async function startMercadoPagoFake(options: { accessToken: string; webho
 
   app.addHook('preHandler', async (request, reply) => {
     requests.push({ method: request.method, url: request.url, headers: request.headers, body: request.body });
+    // the payer's browser, not our server: no access token
+    if (isHostedPage(request.url)) return;
     if (request.headers.authorization !== `Bearer ${options.accessToken}`)
       return error(reply, 401, 'unauthorized', 'invalid access token');
     const fault = faults.find((each) => each.times > 0 && `${request.method} ${request.url}`.startsWith(each.match));
@@ -224,6 +228,9 @@ export async function startMercadoPagoFake(options: { accessToken: string; webho
       date_created: new Date().toISOString(),
     });
   });
+  const controls = fakeControls(state, options.webhookSecret);
+  registerHostedPages(app, state, controls);
+
   state.url = await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
   return {
     url: state.url,
@@ -234,7 +241,7 @@ export async function startMercadoPagoFake(options: { accessToken: string; webho
     fail(match: string, status: number, times = 1) {
       faults.push({ match, status, times });
     },
-    ...fakeControls(state, options.webhookSecret),
+    ...controls,
     close: () => app.close(),
   };
 }
