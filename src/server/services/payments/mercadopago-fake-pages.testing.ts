@@ -32,9 +32,10 @@ function choices(action: string, fields: Record<string, string>, buttons: [strin
 
 /**
  * What the payer sees at Mercado Pago in the tests: a preapproval's init_point (authorize the card, and back
- * to back_url with ?preapproval_id=), a Checkout Pro preference's init_point (pay by card, and back to
- * back_urls.success or .failure with payment_id, status, external_reference and preference_id, the return
- * parameters Mercado Pago documents for Checkout Pro) and an OXXO voucher or SPEI instructions.
+ * to back_url; the reference does not say what back_url receives, so the fake adds ?preapproval_id= and our
+ * server must not need it), a Checkout Pro preference's init_point (pay by card, and back to back_urls.success
+ * or .failure with payment_id, status, external_reference and preference_id, the return parameters Mercado
+ * Pago documents for Checkout Pro) and an OXXO voucher or SPEI instructions.
  */
 export function registerHostedPages(
   app: FastifyInstance,
