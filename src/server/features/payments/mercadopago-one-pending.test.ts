@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { and, eq, sql } from 'drizzle-orm';
+import { migrationsFolder } from '#server/db/migrations-folder.ts';
 import { createTestApp, type TestApp } from '#server/testing/test-app.ts';
 import { signedInAs } from '#server/testing/factories.ts';
 import { diplomaTransactions, diplomaUsers, paymentOrders } from '#server/db/schema/index.ts';
@@ -137,5 +140,37 @@ describe('one payment waiting for money per member and diploma', () => {
     expect(await t.db.select().from(paymentOrders).where(eq(paymentOrders.userId, user.id))).toEqual([
       expect.objectContaining({ providerOrderId: response.json().paymentId, status: 'PENDING' }),
     ]);
+  });
+});
+
+describe('the migration that allows one payment waiting per member and diploma', () => {
+  it('keeps the newest of duplicates stored before it pending and marks the older superseded', async () => {
+    const { user } = await signedInAs(t, { type: 'Premium' });
+    const diploma = await createDiploma(t, { values: { costMxnCents: 90_000 } });
+    const statements = readFileSync(path.join(migrationsFolder, '0020_one_pending_payment.sql'), 'utf8').split(
+      '--> statement-breakpoint',
+    );
+    await t.db.execute(sql.raw('drop index payment_orders_one_pending_idx'));
+    const row = (id: string, minutesAgo: number) => ({
+      userId: user.id,
+      provider: 'mercadopago' as const,
+      providerOrderId: id,
+      amountCents: 90_000,
+      currency: 'MXN',
+      description: 'Diplomado',
+      reference: diploma.id,
+      status: 'PENDING',
+      createdAt: new Date(Date.now() - minutesAgo * 60_000),
+    });
+    await t.db.insert(paymentOrders).values([row('dup-old', 30), row('dup-new', 5), row('dup-older', 60)]);
+    for (const statement of statements) await t.db.execute(sql.raw(statement));
+    const rows = await t.db.select().from(paymentOrders).where(eq(paymentOrders.reference, diploma.id));
+    expect(Object.fromEntries(rows.map((each) => [each.providerOrderId, each.status]))).toEqual({
+      'dup-new': 'PENDING',
+      'dup-old': 'SUPERSEDED',
+      'dup-older': 'SUPERSEDED',
+    });
+    // the index is back: a second pending payment for the diploma is refused by the database
+    await expect(t.db.insert(paymentOrders).values(row('dup-again', 0))).rejects.toThrow();
   });
 });
