@@ -34,7 +34,7 @@ import {
   users,
 } from '#server/db/schema/index.ts';
 import type { FileStorage } from '#server/services/storage.ts';
-import { paidSimulatedSubscription } from '#server/services/payments/simulated-records.ts';
+import { paidSimulatedSubscription } from '#server/services/payments/simulated-provider.ts';
 import type { AccountsService, UserRow } from '#server/features/accounts/accounts.service.ts';
 import type { ProcedureType, Species } from '#shared/catalog/catalog.rules.ts';
 import { planPriceCents } from '#shared/payments/payments.rules.ts';
