@@ -1,6 +1,6 @@
 import type { Db } from '#server/db/client.ts';
 import { paymentSubscriptions, payments, simulatedProviderRecords } from '#server/db/schema/index.ts';
-import { paidSimulatedSubscription } from '#server/services/payments/simulated-provider.ts';
+import { paidSimulatedSubscription } from '#server/services/payments/simulated-records.ts';
 import { planPriceCents } from '#shared/payments/payments.rules.ts';
 import { req, type DemoPeople } from './demo-plan.ts';
 

@@ -28,9 +28,6 @@ import {
   type TransactionStatus,
 } from './simulated-records.ts';
 
-/** The demo seed's record of its Premium member's paid subscription. */
-export { paidSimulatedSubscription } from './simulated-records.ts';
-
 export type WebhookTransport = (rawBody: string, headers: Record<string, string>) => Promise<void>;
 
 /**
