@@ -27,6 +27,7 @@ import { createManagedClassroomsService } from './features/classrooms/classrooms
 import { registerClassroomRoutes } from './features/classrooms/classrooms.routes.ts';
 import { registerAdminClassroomRoutes } from './features/classrooms/classrooms.admin.routes.ts';
 import { registerManagedClassroomRoutes } from './features/classrooms/classrooms.managed.routes.ts';
+import { createClassroomProgressService } from './features/classrooms/classroom-progress.service.ts';
 import { createDiplomasService } from './features/diplomas/diplomas.service.ts';
 import { createMediaService } from './features/media/media.service.ts';
 import { registerMediaRoutes } from './features/media/media.routes.ts';
@@ -224,6 +225,7 @@ export async function buildApp(deps: AppDeps) {
   });
   const classrooms = createClassroomsService({ db });
   const classroomMembers = createClassroomMembersService({ db, timeZone: config.timeZone });
+  const classroomProgress = createClassroomProgressService({ db, timeZone: config.timeZone });
   const analytics = createAnalyticsService({ db, secret: config.sessionSecret });
   const viewing = createViewingService({ database });
   const watchedTime = createWatchedTimeService({ db });
@@ -422,6 +424,7 @@ export async function buildApp(deps: AppDeps) {
   await registerManagedClassroomRoutes(app, {
     service: createManagedClassroomsService({ db, members: classroomMembers }),
     members: classroomMembers,
+    progress: classroomProgress,
   });
   await registerDiplomaRoutes(app, { diplomas, certificates, purchase: diplomaPurchase });
   registerCertificateRoutes(app, { certificates });
@@ -476,6 +479,7 @@ export async function buildApp(deps: AppDeps) {
       db,
       classrooms: createAdminClassroomsService({ db, uploads, members: classroomMembers }),
       members: classroomMembers,
+      progress: classroomProgress,
     });
     registerDiplomasAdminRoutes(admin, { diplomasAdmin });
     registerCertificateAdminRoutes(admin, { certificates });
