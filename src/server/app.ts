@@ -104,6 +104,7 @@ import { createDiplomasAdminService } from './features/diplomas/diplomas.admin.s
 import { registerDiplomasAdminRoutes } from './features/diplomas/diplomas.admin.routes.ts';
 import { createManagedDiplomasService } from './features/diplomas/diplomas.managed.service.ts';
 import { registerManagedDiplomaRoutes } from './features/diplomas/diplomas.managed.routes.ts';
+import { createDiplomaProgressService } from './features/diplomas/diploma-progress.service.ts';
 import { registerDiplomaRoutes } from './features/diplomas/diplomas.routes.ts';
 import { createCertificatesService } from './features/diplomas/certificates.service.ts';
 import { registerCertificateAdminRoutes, registerCertificateRoutes } from './features/diplomas/certificates.routes.ts';
@@ -429,7 +430,11 @@ export async function buildApp(deps: AppDeps) {
   await registerDiplomaRoutes(app, { diplomas, certificates, purchase: diplomaPurchase });
   registerCertificateRoutes(app, { certificates });
   const diplomasAdmin = createDiplomasAdminService({ db, uploads });
-  await registerManagedDiplomaRoutes(app, { managed: createManagedDiplomasService({ db, diplomasAdmin }) });
+  const diplomaProgress = createDiplomaProgressService({ db, timeZone: config.timeZone });
+  await registerManagedDiplomaRoutes(app, {
+    managed: createManagedDiplomasService({ db, diplomasAdmin }),
+    progress: diplomaProgress,
+  });
   if (simulatedProvider) {
     // the simulated provider posts its webhooks through our own HTTP stack, signature and all
     simulatedProvider.setTransport(async (rawBody, headers) => {
@@ -481,7 +486,7 @@ export async function buildApp(deps: AppDeps) {
       members: classroomMembers,
       progress: classroomProgress,
     });
-    registerDiplomasAdminRoutes(admin, { diplomasAdmin });
+    registerDiplomasAdminRoutes(admin, { diplomasAdmin, progress: diplomaProgress });
     registerCertificateAdminRoutes(admin, { certificates });
     registerPrivacyAdminRoutes(admin, { privacy, jobs });
     registerBackupAdminRoutes(admin, { backups, runJobs: () => void jobs.runDue().catch(() => {}) });
