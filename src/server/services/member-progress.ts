@@ -1,4 +1,4 @@
-import { and, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { users } from '#server/db/schema/index.ts';
 import { containsPattern } from '#server/db/search-sql.ts';
 import { progressFilters, type ProgressFilter, type ProgressTotals } from '#shared/progress/progress.schemas.ts';
@@ -9,6 +9,9 @@ export function memberSearch(search: string | undefined): SQL | undefined {
   const pattern = containsPattern(search);
   return or(ilike(users.name, pattern), ilike(users.email, pattern));
 }
+
+/** Members listed by name, then e-mail; the id keeps pages apart when both repeat. */
+export const memberOrder = [asc(users.name), asc(users.email), asc(users.id)] as const;
 
 /** The filter on a member's computed status, with the search. */
 export function memberWhere(status: SQL<ProgressFilter>, query: { filter?: ProgressFilter; search?: string }) {
@@ -33,4 +36,4 @@ export function dateOfEpoch(value: number | string | null | undefined): Date | n
 }
 
 /** Rows written to a spreadsheet per database round trip, so an export holds one batch at a time. */
-export const exportBatch = 500;
+export const exportBatch = 1000;

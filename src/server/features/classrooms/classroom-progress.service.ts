@@ -11,7 +11,14 @@ import {
   type ProgressQuery,
 } from '#shared/progress/progress.schemas.ts';
 import { fileNamePart, progressFilterText } from '#shared/progress/progress.rules.ts';
-import { dateOfEpoch, exportBatch, memberWhere, totalsOf } from '#server/services/member-progress.ts';
+import {
+  dateOfEpoch,
+  exportBatch,
+  memberOrder,
+  memberSearch,
+  memberWhere,
+  totalsOf,
+} from '#server/services/member-progress.ts';
 import { createXlsxWriter } from '#server/services/xlsx.ts';
 
 type Filters = Omit<ProgressQuery, 'page'>;
@@ -33,7 +40,7 @@ export function createClassroomProgressService(deps: { db: Db; timeZone: string 
   }
 
   /** Each member's figures over the aula's videos, with the status they make. */
-  function memberQuery(classroomId: string, videoCount: number) {
+  function memberQuery(classroomId: string, videoCount: number, only?: string[]) {
     const members = db
       .select({ userId: classroomUsers.userId })
       .from(classroomUsers)
@@ -56,7 +63,7 @@ export function createClassroomProgressService(deps: { db: Db; timeZone: string 
           eq(classroomProcedures.classroomId, classroomId),
         ),
       )
-      .where(inArray(watchedTime.userId, members))
+      .where(inArray(watchedTime.userId, only ?? members))
       .groupBy(watchedTime.userId)
       .as('figures');
     // written into the text, not bound: `group by` must see the very expression of the select list
@@ -75,8 +82,21 @@ export function createClassroomProgressService(deps: { db: Db; timeZone: string 
     offset: number,
     limit: number,
   ) {
-    const { figures, status } = memberQuery(classroomId, videos.length);
-    const rows = await db
+    // without a status filter the page's members come first, and only their figures are counted
+    const only = filters.filter
+      ? undefined
+      : (
+          await db
+            .select({ id: users.id })
+            .from(classroomUsers)
+            .innerJoin(users, eq(users.id, classroomUsers.userId))
+            .where(and(eq(classroomUsers.classroomId, classroomId), memberSearch(filters.search)))
+            .orderBy(...memberOrder)
+            .limit(limit)
+            .offset(offset)
+        ).map((row) => row.id);
+    const { figures, status } = memberQuery(classroomId, videos.length, only);
+    const query = db
       .select({
         id: users.id,
         name: users.name,
@@ -88,10 +108,15 @@ export function createClassroomProgressService(deps: { db: Db; timeZone: string 
       .from(classroomUsers)
       .innerJoin(users, eq(users.id, classroomUsers.userId))
       .leftJoin(figures, eq(figures.userId, classroomUsers.userId))
-      .where(and(eq(classroomUsers.classroomId, classroomId), memberWhere(status, filters)))
-      .orderBy(asc(users.name), asc(users.email), asc(users.id))
-      .limit(limit)
-      .offset(offset);
+      .orderBy(...memberOrder);
+    const rows = only
+      ? only.length
+        ? await query.where(and(eq(classroomUsers.classroomId, classroomId), inArray(users.id, only)))
+        : []
+      : await query
+          .where(and(eq(classroomUsers.classroomId, classroomId), memberWhere(status, filters)))
+          .limit(limit)
+          .offset(offset);
     const ids = rows.map((row) => row.id);
     const videoIds = videos.map((video) => video.id);
     const watchedRows =

@@ -21,7 +21,7 @@ import {
   type ProgressQuery,
 } from '#shared/progress/progress.schemas.ts';
 import { examStatusText, fileNamePart, progressFilterText } from '#shared/progress/progress.rules.ts';
-import { exportBatch, memberWhere, totalsOf } from '#server/services/member-progress.ts';
+import { exportBatch, memberOrder, memberSearch, memberWhere, totalsOf } from '#server/services/member-progress.ts';
 import { createXlsxWriter } from '#server/services/xlsx.ts';
 
 type Filters = Omit<ProgressQuery, 'page'>;
@@ -70,14 +70,32 @@ export function createDiplomaProgressService(deps: { db: Db; timeZone: string })
     offset: number,
     limit: number,
   ): Promise<DiplomaProgressRow[]> {
-    const rows = await db
+    // without a status filter the page's members come first, and only their figures are counted
+    const only = filters.filter
+      ? undefined
+      : (
+          await db
+            .select({ id: users.id })
+            .from(diplomaUsers)
+            .innerJoin(users, eq(users.id, diplomaUsers.userId))
+            .where(and(eq(diplomaUsers.diplomaId, diplomaId), memberSearch(filters.search)))
+            .orderBy(...memberOrder)
+            .limit(limit)
+            .offset(offset)
+        ).map((row) => row.id);
+    const query = db
       .select({ id: users.id, name: users.name, email: users.email, status, videosCompleted })
       .from(diplomaUsers)
       .innerJoin(users, eq(users.id, diplomaUsers.userId))
-      .where(and(eq(diplomaUsers.diplomaId, diplomaId), memberWhere(status, filters)))
-      .orderBy(asc(users.name), asc(users.email), asc(users.id))
-      .limit(limit)
-      .offset(offset);
+      .orderBy(...memberOrder);
+    const rows = only
+      ? only.length
+        ? await query.where(and(eq(diplomaUsers.diplomaId, diplomaId), inArray(users.id, only)))
+        : []
+      : await query
+          .where(and(eq(diplomaUsers.diplomaId, diplomaId), memberWhere(status, filters)))
+          .limit(limit)
+          .offset(offset);
     const ids = rows.map((row) => row.id);
     const examIds = examList.map((exam) => exam.id);
     const [results, answered, issued] = ids.length
