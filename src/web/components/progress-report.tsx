@@ -1,5 +1,5 @@
 import { Button, Group, Pagination, Paper, SegmentedControl, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { useState, type ReactNode } from 'react';
 import type { ProgressFilter, ProgressQuery, ProgressTotals } from '#shared/progress/progress.schemas.ts';
 import { progressFilterText } from '#shared/progress/progress.rules.ts';
@@ -31,6 +31,8 @@ type Props = {
 /** Totals on top, the status filter, the search, the rows given as children, pages and the xlsx download. */
 export function ProgressReport({ label, figures, state, exportHref, children }: Props) {
   const totals = figures?.totals;
+  // four choices do not fit a phone's width side by side
+  const phone = useMediaQuery('(max-width: 36em)');
   const pages = figures ? Math.max(1, Math.ceil(figures.matching / figures.pageSize)) : 1;
   const figure = (title: string, value: number | undefined) => (
     <Paper withBorder p="sm" key={title}>
@@ -61,7 +63,8 @@ export function ProgressReport({ label, figures, state, exportHref, children }: 
             { value: 'inProgress', label: progressFilterText.inProgress },
             { value: 'finished', label: progressFilterText.finished },
           ]}
-          style={{ maxWidth: '100%', overflowX: 'auto' }}
+          orientation={phone ? 'vertical' : 'horizontal'}
+          fullWidth={phone}
         />
         <Group gap="xs" wrap="wrap" style={{ flexGrow: 1, justifyContent: 'flex-end' }}>
           <TextInput
