@@ -6,7 +6,7 @@ import { ProgressReport, useProgressQuery } from '#web/components/progress-repor
 import stacked from '#web/components/stacked-table.module.css';
 import { classroomProgressExportHref, useClassroomProgress } from '../classrooms.api.ts';
 
-export const progressColor: Record<ProgressFilter, string> = {
+const progressColor: Record<ProgressFilter, string> = {
   notStarted: 'gray',
   inProgress: 'blue',
   finished: 'teal',
