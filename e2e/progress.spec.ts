@@ -109,3 +109,24 @@ test('a diploma administrator imports 20 members from a CSV, two bad lines refus
   await screenshots(page, 'diplomado-progreso');
   await director.context.close();
 });
+
+test('the Admin reads a diploma’s progress in its console tab and an aula’s under its form', async ({ page }) => {
+  await loginAs(page, 'admin');
+  const diplomas = (await (await page.request.get('/api/admin/diplomas')).json()) as { items: { id: string }[] };
+  await page.goto(`/admin/diplomados/diplomado/${diplomas.items[0]!.id}?tab=progreso`);
+  const diplomaReport = page.getByRole('region', { name: 'Progreso del diplomado' });
+  await expect(diplomaReport.getByText('Miembros', { exact: true })).toBeVisible();
+  await expect(diplomaReport.getByRole('link', { name: 'Descargar xlsx' })).toHaveAttribute(
+    'href',
+    /^\/api\/admin\/diplomas\/.+\/progress\.xlsx/,
+  );
+  await screenshots(page, 'admin-diplomado-progreso');
+  const aulas = (await (await page.request.get('/api/admin/classrooms')).json()) as {
+    items: { id: string; title: string }[];
+  };
+  const aula = aulas.items.find((item) => item.title === demoAula)!;
+  await page.goto(`/admin/aulas/aula/${aula.id}`);
+  const aulaReport = page.getByRole('region', { name: 'Progreso del aula' });
+  await expect(aulaReport.getByRole('table', { name: 'Progreso por miembro' })).toBeVisible();
+  await screenshots(page, 'admin-aula-progreso');
+});
