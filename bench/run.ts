@@ -18,6 +18,7 @@ import { insertProcedures, insertUsers, searchQueries } from './data.ts';
 import { maintainTables } from '#server/db/maintenance.ts';
 import { lighthouseRows, measurePages, throttledPaintRows, type PageFigures } from './pages.ts';
 import { measureWatching } from './watching.ts';
+import { measureProgressExports } from './progress-export.ts';
 import { measureVideo } from './video.ts';
 import { measureServedMedia, storeBenchVideo } from './media.ts';
 
@@ -188,6 +189,7 @@ async function measureInProcess(
     holds: watching.saves.errors === 0 && watching.saves.p95 < 100,
   });
 
+  rows.push(...(await measureProgressExports({ database, baseUrl, signIn })));
   step(`${kind}: ${userCount} users`);
   await insertUsers(database.db, userCount);
   // what a running site's maintenance would have done as its members signed up one by one: statistics and a vacuum

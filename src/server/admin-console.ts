@@ -8,6 +8,8 @@ import type { MailingService } from './features/mailing/mailing.service.ts';
 import type { UploadsService } from './features/uploads/uploads.service.ts';
 import type { ClassroomMembersService } from './features/classrooms/classroom-members.service.ts';
 import type { DiplomasAdminService } from './features/diplomas/diplomas.admin.service.ts';
+import type { ClassroomProgressService } from './features/classrooms/classroom-progress.service.ts';
+import type { DiplomaProgressService } from './features/diplomas/diploma-progress.service.ts';
 import type { CertificatesService } from './features/diplomas/certificates.service.ts';
 import type { BackupsService } from './features/backups/backups.service.ts';
 import type { RenditionsService } from './features/renditions/renditions.service.ts';
@@ -55,7 +57,9 @@ export async function registerAdminConsole(
     mailing: MailingService;
     uploads: UploadsService;
     classroomMembers: ClassroomMembersService;
+    classroomProgress: ClassroomProgressService;
     diplomasAdmin: DiplomasAdminService;
+    diplomaProgress: DiplomaProgressService;
     certificates: CertificatesService;
     backups: BackupsService;
     renditions: RenditionsService;
@@ -73,7 +77,9 @@ export async function registerAdminConsole(
     mailing,
     uploads,
     classroomMembers,
+    classroomProgress,
     diplomasAdmin,
+    diplomaProgress,
     certificates,
     backups,
     renditions,
@@ -115,8 +121,9 @@ export async function registerAdminConsole(
     db,
     classrooms: createAdminClassroomsService({ db, uploads, members: classroomMembers }),
     members: classroomMembers,
+    progress: classroomProgress,
   });
-  registerDiplomasAdminRoutes(admin, { diplomasAdmin });
+  registerDiplomasAdminRoutes(admin, { diplomasAdmin, progress: diplomaProgress });
   registerCertificateAdminRoutes(admin, { certificates });
   registerPrivacyAdminRoutes(admin, { privacy, jobs });
   registerBackupAdminRoutes(admin, { backups, runJobs: () => void jobs.runDue().catch(() => {}) });

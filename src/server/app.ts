@@ -25,6 +25,7 @@ import { createClassroomMembersService } from './features/classrooms/classroom-m
 import { createManagedClassroomsService } from './features/classrooms/classrooms.managed.service.ts';
 import { registerClassroomRoutes } from './features/classrooms/classrooms.routes.ts';
 import { registerManagedClassroomRoutes } from './features/classrooms/classrooms.managed.routes.ts';
+import { createClassroomProgressService } from './features/classrooms/classroom-progress.service.ts';
 import { createDiplomasService } from './features/diplomas/diplomas.service.ts';
 import { createMediaService } from './features/media/media.service.ts';
 import { registerMediaRoutes } from './features/media/media.routes.ts';
@@ -77,6 +78,7 @@ import { createUploadsService } from './features/uploads/uploads.service.ts';
 import { createDiplomasAdminService } from './features/diplomas/diplomas.admin.service.ts';
 import { createManagedDiplomasService } from './features/diplomas/diplomas.managed.service.ts';
 import { registerManagedDiplomaRoutes } from './features/diplomas/diplomas.managed.routes.ts';
+import { createDiplomaProgressService } from './features/diplomas/diploma-progress.service.ts';
 import { registerDiplomaRoutes } from './features/diplomas/diplomas.routes.ts';
 import { createCertificatesService } from './features/diplomas/certificates.service.ts';
 import { registerCertificateRoutes } from './features/diplomas/certificates.routes.ts';
@@ -182,6 +184,7 @@ export async function buildApp(deps: AppDeps) {
   });
   const classrooms = createClassroomsService({ db });
   const classroomMembers = createClassroomMembersService({ db, timeZone: config.timeZone });
+  const classroomProgress = createClassroomProgressService({ db, timeZone: config.timeZone });
   const analytics = createAnalyticsService({ db, secret: config.sessionSecret });
   const viewing = createViewingService({ database });
   const watchedTime = createWatchedTimeService({ db });
@@ -362,23 +365,17 @@ export async function buildApp(deps: AppDeps) {
   await registerManagedClassroomRoutes(app, {
     service: createManagedClassroomsService({ db, members: classroomMembers }),
     members: classroomMembers,
+    progress: classroomProgress,
   });
   await registerDiplomaRoutes(app, { diplomas, certificates, purchase: diplomaPurchase });
   registerCertificateRoutes(app, { certificates });
   const diplomasAdmin = createDiplomasAdminService({ db, uploads });
-  await registerManagedDiplomaRoutes(app, { managed: createManagedDiplomasService({ db, diplomasAdmin }) });
-  if (simulatedProvider) {
-    // the simulated provider posts its webhooks through our own HTTP stack, signature and all
-    simulatedProvider.setTransport(async (rawBody, headers) => {
-      await app.inject({
-        method: 'POST',
-        url: `/api/payments/webhooks/${simulatedProvider.name}`,
-        headers,
-        payload: rawBody,
-      });
-    });
-    registerSimulatedCheckoutRoutes(app, { provider: simulatedProvider });
-  }
+  const diplomaProgress = createDiplomaProgressService({ db, timeZone: config.timeZone });
+  await registerManagedDiplomaRoutes(app, {
+    managed: createManagedDiplomasService({ db, diplomasAdmin }),
+    progress: diplomaProgress,
+  });
+  if (simulatedProvider) registerSimulatedCheckoutRoutes(app, { provider: simulatedProvider });
   // the only place /api/admin routes are registered: one guard for all of them
   await registerAdminScope(app, (admin) =>
     registerAdminConsole(admin, {
@@ -391,7 +388,9 @@ export async function buildApp(deps: AppDeps) {
       mailing,
       uploads,
       classroomMembers,
+      classroomProgress,
       diplomasAdmin,
+      diplomaProgress,
       certificates,
       backups,
       renditions,

@@ -71,6 +71,10 @@ export const errorMessages: Record<ErrorCode, { status: number; message: string;
     status: 400,
     message: 'Algunas cuentas no pueden agregarse a esta aula; no se agregó ninguna.',
   },
+  DIPLOMA_USERS_NOT_ALLOWED: {
+    status: 400,
+    message: 'Algunas cuentas no pueden tomar este diplomado; no se agregó ninguna.',
+  },
   SUBSCRIPTION_CHECKOUT_IN_PROGRESS: {
     status: 409,
     message:

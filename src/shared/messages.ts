@@ -60,7 +60,7 @@ export const messages = {
   diplomaDeleteConfirmation:
     '¿Estás seguro de que te gustaría eliminar este diplomado? Una vez que lo hagas, no podrás deshacerlo.',
   diplomaAdminUnknown: 'No existe un usuario con este correo.',
-  diplomaUserNotEnrollable: 'Solo se pueden asignar usuarios Premium o Admin.',
+  diplomaUserNotEnrollable: 'Solo se pueden asignar usuarios Premium, Legacy o Admin.',
   videoHasExam: 'Este video ya tiene un examen asignado.',
   examQuestionsRequired: 'Agrega al menos una pregunta.',
   examAnswersRequired: 'Cada pregunta necesita al menos dos respuestas.',

@@ -6,8 +6,8 @@ import { parseChapterTime } from '../catalog/catalog.rules.ts';
 /** Spec 3 §5: the diploma's two kinds as the form names them. */
 const diplomaKinds = ['CxVet', 'External'] as const;
 
-/** Spec 3 §5: only these account types may be put in a diploma. */
-export const enrollableTypes = ['Premium', 'Admin'] as const;
+/** The accounts a diploma takes: spec 3 §5's Premium and Admin, and Legacy, which keeps Premium benefits. */
+export const enrollableTypes = ['Premium', 'Legacy', 'Admin'] as const;
 
 /** Spec 3 §9: the charts' 16 colours (Mantine palette shades that keep 3:1 contrast on white). */
 export const chartPalette = [

@@ -21,16 +21,23 @@ import type { Db } from '#server/db/client.ts';
 import type { AdminClassroomsService } from './classrooms.admin.service.ts';
 import type { ClassroomMembersService } from './classroom-members.service.ts';
 import { sendXlsx } from '#server/services/xlsx.ts';
+import { classroomProgressSchema, progressQuerySchema } from '#shared/progress/progress.schemas.ts';
+import type { ClassroomProgressService } from './classroom-progress.service.ts';
 
 export const importBodyLimit = 12 * 1024 * 1024;
 
 /** The console's aulas under /api/admin/classrooms; registered in the Admin scope. */
 export function registerAdminClassroomRoutes(
   app: FastifyInstance,
-  deps: { db: Db; classrooms: AdminClassroomsService; members: ClassroomMembersService },
+  deps: {
+    db: Db;
+    classrooms: AdminClassroomsService;
+    members: ClassroomMembersService;
+    progress: ClassroomProgressService;
+  },
 ) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const { classrooms, members, db } = deps;
+  const { classrooms, members, db, progress } = deps;
   const byId = { params: classroomParamsSchema };
 
   async function audienceOfOrganization(organizationId: string) {
@@ -90,4 +97,20 @@ export function registerAdminClassroomRoutes(
     const { title } = await classrooms.audienceOf(request.params.id);
     return sendXlsx(reply, await members.exportXlsx(request.params.id, title));
   });
+  routes.get(
+    '/api/admin/classrooms/:id/progress',
+    { schema: { ...byId, querystring: progressQuerySchema, response: { 200: classroomProgressSchema } } },
+    async (request) => {
+      await classrooms.audienceOf(request.params.id);
+      return progress.page(request.params.id, request.query);
+    },
+  );
+  routes.get(
+    '/api/admin/classrooms/:id/progress.xlsx',
+    { schema: { ...byId, querystring: progressQuerySchema } },
+    async (request, reply) => {
+      const { title } = await classrooms.audienceOf(request.params.id);
+      return sendXlsx(reply, await progress.exportXlsx(request.params.id, title, request.query));
+    },
+  );
 }

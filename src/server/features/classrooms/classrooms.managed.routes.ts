@@ -17,6 +17,8 @@ import type { ManagedClassroomsService } from './classrooms.managed.service.ts';
 import type { ClassroomMembersService } from './classroom-members.service.ts';
 import { importBodyLimit } from './classrooms.admin.routes.ts';
 import { sendXlsx } from '#server/services/xlsx.ts';
+import { classroomProgressSchema, progressQuerySchema } from '#shared/progress/progress.schemas.ts';
+import type { ClassroomProgressService } from './classroom-progress.service.ts';
 
 const managedPrefix = '/api/classroom-admin';
 
@@ -26,9 +28,9 @@ const managedPrefix = '/api/classroom-admin';
  */
 export async function registerManagedClassroomRoutes(
   app: FastifyInstance,
-  deps: { service: ManagedClassroomsService; members: ClassroomMembersService },
+  deps: { service: ManagedClassroomsService; members: ClassroomMembersService; progress: ClassroomProgressService },
 ) {
-  const { service, members } = deps;
+  const { service, members, progress } = deps;
   await registerManagedScope(app, { prefix: managedPrefix, isAdministrator: service.isAdministrator }, (scope) => {
     const routes = scope.withTypeProvider<ZodTypeProvider>();
     const byId = { params: classroomParamsSchema };
@@ -82,5 +84,21 @@ export async function registerManagedClassroomRoutes(
       const { classroom } = await own(request, request.params.id);
       return sendXlsx(reply, await members.exportXlsx(classroom.id, classroom.title));
     });
+    routes.get(
+      `${managedPrefix}/classrooms/:id/progress`,
+      { schema: { ...byId, querystring: progressQuerySchema, response: { 200: classroomProgressSchema } } },
+      async (request) => {
+        const { classroom } = await own(request, request.params.id);
+        return progress.page(classroom.id, request.query);
+      },
+    );
+    routes.get(
+      `${managedPrefix}/classrooms/:id/progress.xlsx`,
+      { schema: { ...byId, querystring: progressQuerySchema } },
+      async (request, reply) => {
+        const { classroom } = await own(request, request.params.id);
+        return sendXlsx(reply, await progress.exportXlsx(classroom.id, classroom.title, request.query));
+      },
+    );
   });
 }

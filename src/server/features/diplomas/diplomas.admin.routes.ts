@@ -25,11 +25,24 @@ import {
 } from '#shared/diplomas/diplomas.admin.schemas.ts';
 import { requireAdmin } from '#server/plugins/authorization.ts';
 import type { DiplomasAdminService } from './diplomas.admin.service.ts';
+import type { DiplomaProgressService } from './diploma-progress.service.ts';
+import {
+  addedSchema,
+  addUsersInputSchema,
+  importInputSchema,
+  managedImportPreviewSchema,
+} from '#shared/classrooms/classrooms.schemas.ts';
+import { diplomaProgressSchema, progressQuerySchema } from '#shared/progress/progress.schemas.ts';
+import { importBodyLimit } from '#server/features/classrooms/classrooms.admin.routes.ts';
+import { sendXlsx } from '#server/services/xlsx.ts';
 
 const ok = { ok: true as const };
 
 /** The console's diplomas API under /api/admin/diplomas; registered in the Admin scope. */
-export function registerDiplomasAdminRoutes(app: FastifyInstance, deps: { diplomasAdmin: DiplomasAdminService }) {
+export function registerDiplomasAdminRoutes(
+  app: FastifyInstance,
+  deps: { diplomasAdmin: DiplomasAdminService; progress: DiplomaProgressService },
+) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const service = deps.diplomasAdmin;
   const byId = { params: diplomaParamsSchema };
@@ -175,6 +188,36 @@ export function registerDiplomasAdminRoutes(app: FastifyInstance, deps: { diplom
     async (request) => {
       const viewer = await requireAdmin(request);
       return service.preview(request.params.id, viewer.id);
+    },
+  );
+
+  routes.post(
+    '/api/admin/diplomas/:id/import-preview',
+    {
+      bodyLimit: importBodyLimit,
+      schema: { ...byId, body: importInputSchema, response: { 200: managedImportPreviewSchema } },
+    },
+    (request) => service.previewImport(request.params.id, request.body, true),
+  );
+  routes.post(
+    '/api/admin/diplomas/:id/users',
+    { schema: { ...byId, body: addUsersInputSchema, response: { 200: addedSchema } } },
+    async (request) => ({ added: await service.addUsers(request.params.id, request.body.userIds) }),
+  );
+  routes.get(
+    '/api/admin/diplomas/:id/progress',
+    { schema: { ...byId, querystring: progressQuerySchema, response: { 200: diplomaProgressSchema } } },
+    async (request) => {
+      await service.get(request.params.id);
+      return deps.progress.page(request.params.id, request.query);
+    },
+  );
+  routes.get(
+    '/api/admin/diplomas/:id/progress.xlsx',
+    { schema: { ...byId, querystring: progressQuerySchema } },
+    async (request, reply) => {
+      const { title } = await service.get(request.params.id);
+      return sendXlsx(reply, await deps.progress.exportXlsx(request.params.id, title, request.query));
     },
   );
 }

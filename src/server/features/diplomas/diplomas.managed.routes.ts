@@ -12,12 +12,25 @@ import {
 import { requireUser } from '#server/plugins/authorization.ts';
 import { registerManagedScope } from '#server/plugins/admin-scope.ts';
 import type { ManagedDiplomasService } from './diplomas.managed.service.ts';
+import type { DiplomaProgressService } from './diploma-progress.service.ts';
+import {
+  addedSchema,
+  addUsersInputSchema,
+  importInputSchema,
+  managedImportPreviewSchema,
+} from '#shared/classrooms/classrooms.schemas.ts';
+import { diplomaProgressSchema, progressQuerySchema } from '#shared/progress/progress.schemas.ts';
+import { importBodyLimit } from '#server/features/classrooms/classrooms.admin.routes.ts';
+import { sendXlsx } from '#server/services/xlsx.ts';
 
 /**
  * /administrar-diplomado's API under /api/diploma-admin, in its managed scope: the guard admits only
  * administrators of an active diploma (and Admins), and each diploma is then checked against the account that administers it.
  */
-export async function registerManagedDiplomaRoutes(app: FastifyInstance, deps: { managed: ManagedDiplomasService }) {
+export async function registerManagedDiplomaRoutes(
+  app: FastifyInstance,
+  deps: { managed: ManagedDiplomasService; progress: DiplomaProgressService },
+) {
   const service = deps.managed;
   const prefix = '/api/diploma-admin';
   await registerManagedScope(app, { prefix, isAdministrator: service.isAdministrator }, (scope) => {
@@ -50,6 +63,45 @@ export async function registerManagedDiplomaRoutes(app: FastifyInstance, deps: {
           request.body.assigned,
         );
         return { ok: true as const };
+      },
+    );
+    routes.post(
+      `${prefix}/diplomas/:id/import-preview`,
+      {
+        bodyLimit: importBodyLimit,
+        schema: { params: diplomaParamsSchema, body: importInputSchema, response: { 200: managedImportPreviewSchema } },
+        // each preview checks up to 20,000 addresses: bounded so it cannot be used to sweep for accounts
+        config: { rateLimit: { max: 20, timeWindow: '10 minutes' } },
+      },
+      async (request) => service.previewImport(await user(request), request.params.id, request.body),
+    );
+    routes.post(
+      `${prefix}/diplomas/:id/users`,
+      { schema: { params: diplomaParamsSchema, body: addUsersInputSchema, response: { 200: addedSchema } } },
+      async (request) => ({
+        added: await service.addUsers(await user(request), request.params.id, request.body.userIds),
+      }),
+    );
+    routes.get(
+      `${prefix}/diplomas/:id/progress`,
+      {
+        schema: {
+          params: diplomaParamsSchema,
+          querystring: progressQuerySchema,
+          response: { 200: diplomaProgressSchema },
+        },
+      },
+      async (request) => {
+        const diploma = await service.getOwn(await user(request), request.params.id);
+        return deps.progress.page(diploma.id, request.query);
+      },
+    );
+    routes.get(
+      `${prefix}/diplomas/:id/progress.xlsx`,
+      { schema: { params: diplomaParamsSchema, querystring: progressQuerySchema } },
+      async (request, reply) => {
+        const diploma = await service.getOwn(await user(request), request.params.id);
+        return sendXlsx(reply, await deps.progress.exportXlsx(diploma.id, diploma.title, request.query));
       },
     );
   });

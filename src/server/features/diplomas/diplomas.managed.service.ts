@@ -5,6 +5,7 @@ import { AppError } from '#shared/errors.ts';
 import type { DiplomaUserRow, ManagedDiploma } from '#shared/diplomas/diplomas.admin.schemas.ts';
 import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import type { DiplomasAdminService } from './diplomas.admin.service.ts';
+import type { ImportInput, ManagedImportPreview } from '#shared/classrooms/classrooms.schemas.ts';
 
 /** Diploma administrators (adminDiplomado): their own active diplomas and those diplomas' user lists, nothing else. */
 export function createManagedDiplomasService(deps: { db: Db; diplomasAdmin: DiplomasAdminService }) {
@@ -65,7 +66,17 @@ export function createManagedDiplomasService(deps: { db: Db; diplomasAdmin: Dipl
     await diplomasAdmin.setUserAssigned(id, userId, assigned);
   }
 
-  return { isAdministrator, listOwn, getOwn, listUsers, setUserAssigned };
+  async function previewImport(user: UserRow, id: string, source: ImportInput): Promise<ManagedImportPreview> {
+    await getOwn(user, id);
+    return diplomasAdmin.previewImport(id, source, false);
+  }
+
+  async function addUsers(user: UserRow, id: string, userIds: string[]): Promise<number> {
+    await getOwn(user, id);
+    return diplomasAdmin.addUsers(id, userIds);
+  }
+
+  return { isAdministrator, listOwn, getOwn, listUsers, setUserAssigned, previewImport, addUsers };
 }
 
 export type ManagedDiplomasService = ReturnType<typeof createManagedDiplomasService>;

@@ -49,6 +49,10 @@ function page(title: string, body: string): string {
 /** The simulated provider's own checkout page, standing in for PayPal's while offline. */
 export function registerSimulatedCheckoutRoutes(app: FastifyInstance, deps: { provider: SimulatedProvider }) {
   const { provider } = deps;
+  // the simulated provider posts its webhooks through our own HTTP stack, signature and all
+  provider.setTransport(async (rawBody, headers) => {
+    await app.inject({ method: 'POST', url: `/api/payments/webhooks/${provider.name}`, headers, payload: rawBody });
+  });
 
   void app.register(async (scope) => {
     // plain HTML forms post url-encoded bodies; the action is in the URL, so the body is ignored

@@ -18,6 +18,8 @@ import { accountKeys } from '#web/features/accounts/current-user.api.ts';
 import { useRefreshQueries } from '#web/components/console/console-cache.ts';
 import { catalogKeys } from '#web/features/catalog/catalog.api.ts';
 import { api } from '#web/lib/api-client.ts';
+import type { ClassroomProgress, ProgressQuery } from '#shared/progress/progress.schemas.ts';
+import { progressSearch } from '#web/lib/progress-query.ts';
 
 type Items<T> = { items: T[] };
 
@@ -172,3 +174,18 @@ export function useManagedImportPreview(id: string) {
 }
 
 export const managedExportHref = (id: string) => `/api/classroom-admin/classrooms/${id}/users.xlsx`;
+
+/** An aula's progress, a page at a time: the aula administrator's scope, or the console's for the Admin. */
+export function useClassroomProgress(scope: 'admin' | 'classroom-admin', id: string, query: ProgressQuery) {
+  return useQuery({
+    queryKey: [...classroomKeys.all, 'progress', scope, id, query],
+    queryFn: () => api.get<ClassroomProgress>(`/api/${scope}/classrooms/${id}/progress?${progressSearch(query)}`),
+    placeholderData: (previous) => previous,
+  });
+}
+
+export const classroomProgressExportHref = (
+  scope: 'admin' | 'classroom-admin',
+  id: string,
+  query: Omit<ProgressQuery, 'page'>,
+) => `/api/${scope}/classrooms/${id}/progress.xlsx?${progressSearch(query)}`;

@@ -20,6 +20,7 @@ import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useParams } from 'react-router';
+import { ClassroomProgress } from '#web/features/classrooms/components/classroom-progress.tsx';
 import { classroomAccessTypes } from '#shared/classrooms/classrooms.rules.ts';
 import {
   classroomInputSchema,
@@ -335,6 +336,14 @@ function AdminClassroomForm({ recordId }: { recordId?: string }) {
           form.setValue('userIds', [...new Set([...form.getValues('userIds'), ...users.map((user) => user.id)])]);
         }}
       />
+      {isEdit ? (
+        <Stack mt="xl">
+          <Title order={2} size="h3">
+            Progreso del aula
+          </Title>
+          <ClassroomProgress scope="admin" id={id} />
+        </Stack>
+      ) : null}
     </AdminPage>
   );
 }

@@ -18,6 +18,7 @@ import { SelectableTable } from '#web/features/classrooms/components/selectable-
 import { longSpanishDate } from '#web/features/classrooms/format.ts';
 import { paths } from '#web/paths.ts';
 import { EmailText } from '#web/components/email-text.tsx';
+import { ClassroomProgress } from '#web/features/classrooms/components/classroom-progress.tsx';
 
 /** /administrar-aula/aula/{id}: the aula administrator edits this aula's users list, and nothing else. */
 export function ClassroomAdminDetailPage() {
@@ -103,6 +104,10 @@ export function ClassroomAdminDetailPage() {
             Guardar
           </Button>
         </Group>
+        <Title order={2} size="h3">
+          Progreso del aula
+        </Title>
+        <ClassroomProgress scope="classroom-admin" id={id} />
       </Stack>
       <ImportMembersModal
         opened={importing}

@@ -1,10 +1,18 @@
-import { Anchor, Badge, Group, Tabs, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Tabs, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { lazy, Suspense, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { PageLoader } from '#web/components/page-loader.tsx';
 import { AdminPage } from '#web/components/console/admin-page.tsx';
 import { newRecordId } from '#web/components/console/form-errors.ts';
-import { useAdminDiploma } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
+import {
+  useAddDiplomaUsers,
+  useAdminDiploma,
+  useDiplomaImportPreview,
+} from '#web/features/diplomas/admin/diplomas.admin.api.ts';
+import { DiplomaProgress } from '#web/features/diplomas/admin/components/diploma-progress.tsx';
+import { ImportMembersModal } from '#web/features/classrooms/components/import-members-modal.tsx';
+import { countOf } from '#shared/text.ts';
 import { DiplomaGeneralForm } from '#web/features/diplomas/admin/components/general-form.tsx';
 import { DiplomaVideosTab } from '#web/features/diplomas/admin/components/videos-tab.tsx';
 import { DiplomaUsersTable } from '#web/features/diplomas/admin/components/users-table.tsx';
@@ -18,7 +26,7 @@ const DiplomaStatisticsTab = lazy(() =>
   })),
 );
 
-const tabs = ['general', 'videos', 'usuarios', 'examenes', 'estadisticas'] as const;
+const tabs = ['general', 'videos', 'usuarios', 'examenes', 'estadisticas', 'progreso'] as const;
 type Tab = (typeof tabs)[number];
 
 /** /admin/diplomados/crear-diplomado: the general information first; the other tabs follow once it is saved. */
@@ -74,6 +82,7 @@ export function AdminDiplomaEditPage() {
           <Tabs.Tab value="usuarios">Usuarios</Tabs.Tab>
           <Tabs.Tab value="examenes">Exámenes</Tabs.Tab>
           <Tabs.Tab value="estadisticas">Estadísticas</Tabs.Tab>
+          <Tabs.Tab value="progreso">Progreso</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="general" pt="md">
           <DiplomaGeneralForm id={id} diploma={diploma.data} />
@@ -82,9 +91,13 @@ export function AdminDiplomaEditPage() {
           <DiplomaVideosTab diplomaId={id} />
         </Tabs.Panel>
         <Tabs.Panel value="usuarios" pt="md">
-          <Text size="sm" c="dimmed" mb="sm">
-            Solo usuarios Premium o Admin. Al asignar a un usuario se registra la fecha en que inicia el diplomado.
-          </Text>
+          <Group justify="space-between" align="start" mb="sm" wrap="wrap">
+            <Text size="sm" c="dimmed">
+              Solo usuarios Premium, Legacy o Admin. Al asignar a un usuario se registra la fecha en que inicia el
+              diplomado.
+            </Text>
+            <AdminDiplomaImport diplomaId={id} />
+          </Group>
           <DiplomaUsersTable scope="admin" diplomaId={id} />
         </Tabs.Panel>
         <Tabs.Panel value="examenes" pt="md">
@@ -95,7 +108,37 @@ export function AdminDiplomaEditPage() {
             <DiplomaStatisticsTab diplomaId={id} />
           </Suspense>
         </Tabs.Panel>
+        <Tabs.Panel value="progreso" pt="md">
+          <DiplomaProgress scope="admin" id={id} />
+        </Tabs.Panel>
       </Tabs>
     </AdminPage>
+  );
+}
+
+/** 'Importar usuarios' in the console's users tab: the aula's import, with the Admin's detailed reasons. */
+function AdminDiplomaImport({ diplomaId }: { diplomaId: string }) {
+  const [opened, setOpened] = useState(false);
+  const preview = useDiplomaImportPreview('admin', diplomaId);
+  const add = useAddDiplomaUsers('admin', diplomaId);
+  return (
+    <>
+      <Button variant="default" onClick={() => setOpened(true)}>
+        Importar usuarios
+      </Button>
+      <ImportMembersModal
+        opened={opened}
+        onClose={() => setOpened(false)}
+        addLabel="al diplomado"
+        preview={(source) => preview.mutateAsync(source)}
+        onAdd={async (users) => {
+          const result = await add.mutateAsync(users.map((user) => user.id));
+          notifications.show({
+            color: 'green',
+            message: `${result.added === 1 ? 'Se agregó' : 'Se agregaron'} ${countOf(result.added, 'usuario', 'usuarios')} al diplomado.`,
+          });
+        }}
+      />
+    </>
   );
 }

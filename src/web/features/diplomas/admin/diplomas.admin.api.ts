@@ -16,6 +16,9 @@ import type {
   OwnVideoInput,
 } from '#shared/diplomas/diplomas.admin.schemas.ts';
 import type { adminCertificateListSchema } from '#shared/diplomas/diplomas.schemas.ts';
+import type { ImportInput, ManagedImportPreview } from '#shared/classrooms/classrooms.schemas.ts';
+import type { DiplomaProgress, ProgressQuery } from '#shared/progress/progress.schemas.ts';
+import { progressSearch } from '#web/lib/progress-query.ts';
 import { api } from '#web/lib/api-client.ts';
 
 type Items<T> = { items: T[] };
@@ -162,6 +165,37 @@ export function useAssignDiplomaUser(scope: UserListApi, id: string) {
     onSuccess: invalidate,
   });
 }
+
+/** 'Importar usuarios': what the file or list would add, line by line; nothing is written. */
+export function useDiplomaImportPreview(scope: UserListApi, id: string) {
+  return useMutation({
+    mutationFn: (input: ImportInput) =>
+      api.post<ManagedImportPreview>(`${usersBase(scope, id).replace(/\/users$/, '')}/import-preview`, input),
+  });
+}
+
+export function useAddDiplomaUsers(scope: UserListApi, id: string) {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: (userIds: string[]) => api.post<{ added: number }>(usersBase(scope, id), { userIds }),
+    onSuccess: invalidate,
+  });
+}
+
+// ---------- progress ----------
+
+const progressBase = (scope: UserListApi, id: string) => `${usersBase(scope, id).replace(/\/users$/, '')}/progress`;
+
+export function useDiplomaProgress(scope: UserListApi, id: string, query: ProgressQuery) {
+  return useQuery({
+    queryKey: [...(scope === 'admin' ? keys.one(id) : [...keys.managed(), id]), 'progress', query],
+    queryFn: () => api.get<DiplomaProgress>(`${progressBase(scope, id)}?${progressSearch(query)}`),
+    placeholderData: (previous) => previous,
+  });
+}
+
+export const diplomaProgressExportHref = (scope: UserListApi, id: string, query: Omit<ProgressQuery, 'page'>) =>
+  `${progressBase(scope, id)}.xlsx?${progressSearch(query)}`;
 
 // ---------- statistics and preview ----------
 

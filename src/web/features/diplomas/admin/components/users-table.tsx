@@ -12,7 +12,7 @@ import {
 } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
 import { EmailText } from '#web/components/email-text.tsx';
 
-/** Tab 3 and the 'Administrar Usuarios' modal: Premium and Admin users with a checkbox, and 'only assigned'. */
+/** Tab 3 and the 'Administrar Usuarios' modal: Premium, Legacy and Admin users with a checkbox, and 'only assigned'. */
 export function DiplomaUsersTable({ scope, diplomaId }: { scope: UserListApi; diplomaId: string }) {
   const users = useDiplomaUsers(scope, diplomaId);
   const assign = useAssignDiplomaUser(scope, diplomaId);

@@ -1,0 +1,39 @@
+import { and, asc, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { users } from '#server/db/schema/index.ts';
+import { containsPattern } from '#server/db/search-sql.ts';
+import { progressFilters, type ProgressFilter, type ProgressTotals } from '#shared/progress/progress.schemas.ts';
+
+/** Members whose name or e-mail contains the search (none given: everyone). */
+export function memberSearch(search: string | undefined): SQL | undefined {
+  if (!search) return undefined;
+  const pattern = containsPattern(search);
+  return or(ilike(users.name, pattern), ilike(users.email, pattern));
+}
+
+/** Members listed by name, then e-mail; the id keeps pages apart when both repeat. */
+export const memberOrder = [asc(users.name), asc(users.email), asc(users.id)] as const;
+
+/** The filter on a member's computed status, with the search. */
+export function memberWhere(status: SQL<ProgressFilter>, query: { filter?: ProgressFilter; search?: string }) {
+  return and(query.filter ? sql`${status} = ${query.filter}` : undefined, memberSearch(query.search));
+}
+
+/** Members per status from `select status, count(*) … group by status` rows. */
+export function totalsOf(rows: { status: string; total: number | string }[]): ProgressTotals {
+  const totals: ProgressTotals = { members: 0, notStarted: 0, inProgress: 0, finished: 0 };
+  for (const row of rows) {
+    const status = progressFilters.find((candidate) => candidate === row.status);
+    if (!status) continue;
+    totals[status] += Number(row.total);
+    totals.members += Number(row.total);
+  }
+  return totals;
+}
+
+/** An SQL epoch (seconds, numeric or text from the driver) as a Date. */
+export function dateOfEpoch(value: number | string | null | undefined): Date | null {
+  return value === null || value === undefined ? null : new Date(Number(value) * 1000);
+}
+
+/** Rows written to a spreadsheet per database round trip, so an export holds one batch at a time. */
+export const exportBatch = 1000;
