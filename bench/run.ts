@@ -30,6 +30,8 @@ const serverOnly = process.env.BENCH_ONLY === 'server';
 // BENCH_ONLY=media: only the media rows (queries per range in process; ranges against nginx from `npm start`, with its
 // start and idle rows), about 2 minutes per database
 const mediaOnly = process.env.BENCH_ONLY === 'media';
+// BENCH_ONLY=members: only the guest and signed-in answers against constant JSON of the same size, in process
+const membersOnly = process.env.BENCH_ONLY === 'members';
 const password = 'Bench1234';
 const origin = 'http://localhost:3000';
 const benchStarted = performance.now();
@@ -62,6 +64,61 @@ async function signIn(baseUrl: string, email: string, from = origin): Promise<st
     .join('; ');
 }
 
+/**
+ * Guests' and a Premium member's answers, each against a constant JSON of the same bytes served by the same app: the
+ * search (guest and signed in), and the member's small answers `/api/profile` and `/api/me`.
+ */
+async function measureMembers(
+  baseUrl: string,
+  searchUrl: string,
+  premiumCookie: string,
+  constantBodies: Map<string, string>,
+  rows: Row[],
+) {
+  const member = { cookie: premiumCookie };
+  for (const [name, url] of [
+    ['profile', '/api/profile'],
+    ['me', '/api/me'],
+  ] as const) {
+    const response = await fetch(`${baseUrl}${url}`, { headers: member });
+    if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+    constantBodies.set(name, await response.text());
+  }
+  const total = ((await (await fetch(`${baseUrl}/api/catalog/procedures`)).json()) as { total: number }).total;
+  const constant = await rate(`${baseUrl}/bench/constant/search`);
+  const guest = await rate(`${baseUrl}${searchUrl}`);
+  const signedIn = await rate(`${baseUrl}${searchUrl}`, member);
+  const ratio = guest.rps / constant.rps;
+  const errors = (n: number) => (n ? `, ${n} errors` : '');
+  rows.push({
+    figure: `catalogue search req/s ÷ constant JSON (${total} procedures, guest)`,
+    value: `${ratio.toFixed(2)} (${guest.rps.toFixed(0)} / ${constant.rps.toFixed(0)} req/s${errors(guest.errors)})`,
+    goal: '≥ 0.5',
+    holds: ratio >= 0.5 && guest.errors === 0,
+  });
+  const signedInRatio = signedIn.rps / constant.rps;
+  rows.push({
+    figure: `  the same search signed in (Premium) ÷ constant JSON`,
+    value: `${signedInRatio.toFixed(2)} (${signedIn.rps.toFixed(0)} req/s${errors(signedIn.errors)})`,
+    goal: '≥ 0.25',
+    holds: signedInRatio >= 0.25 && signedIn.errors === 0,
+  });
+  for (const [name, url] of [
+    ['profile', '/api/profile'],
+    ['me', '/api/me'],
+  ] as const) {
+    const alone = await rate(`${baseUrl}/bench/constant/${name}`);
+    const answer = await rate(`${baseUrl}${url}`, member);
+    const answerRatio = answer.rps / alone.rps;
+    rows.push({
+      figure: `signed-in ${url} req/s ÷ constant JSON (${Buffer.byteLength(constantBodies.get(name)!)} bytes)`,
+      value: `${answerRatio.toFixed(2)} (${answer.rps.toFixed(0)} / ${alone.rps.toFixed(0)} req/s${errors(answer.errors)})`,
+      goal: '≥ 0.5',
+      holds: answerRatio >= 0.5 && answer.errors === 0,
+    });
+  }
+}
+
 /** Phase 1, in this process: search and media against the app with generated content; the bench video's key. */
 async function measureInProcess(
   kind: string,
@@ -92,12 +149,20 @@ async function measureInProcess(
   });
 
   const searchUrl = '/api/catalog/procedures?q=perra&page=1';
-  let constantBody = '';
+  // each answer's own constant twin: the same bytes from a route that does nothing
+  const constantBodies = new Map<string, string>();
   // Fastify refuses new routes once inject() has made the app ready, so the route comes first.
-  app.get('/bench/constant', async (_request, reply) => reply.type('application/json').send(constantBody));
-  constantBody = (await app.inject({ url: searchUrl })).body;
+  app.get<{ Params: { name: string } }>('/bench/constant/:name', async (request, reply) =>
+    reply.type('application/json').send(constantBodies.get(request.params.name) ?? ''),
+  );
+  constantBodies.set('search', (await app.inject({ url: searchUrl })).body);
   const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
   const premiumCookie = await signIn(baseUrl, 'bench-premium@bench.example');
+  if (membersOnly) {
+    await measureMembers(baseUrl, searchUrl, premiumCookie, constantBodies, rows);
+    await app.close();
+    return null;
+  }
 
   step(`${kind}: the bench video and its queries per range`);
   const media = await storeBenchVideo({ database, dataDir, baseUrl, origin, premiumCookie, queryCount });
@@ -109,23 +174,7 @@ async function measureInProcess(
   }
 
   step(`${kind}: search load at 1,000 procedures`);
-  const total = (await app.inject({ url: '/api/catalog/procedures' })).json().total as number;
-  const guest = await rate(`${baseUrl}${searchUrl}`);
-  const constant = await rate(`${baseUrl}/bench/constant`);
-  const member = await rate(`${baseUrl}${searchUrl}`, { cookie: premiumCookie });
-  const ratio = guest.rps / constant.rps;
-  rows.push({
-    figure: `catalogue search req/s ÷ constant JSON (${total} procedures, guest)`,
-    value: `${ratio.toFixed(2)} (${guest.rps.toFixed(0)} / ${constant.rps.toFixed(0)} req/s${guest.errors ? `, ${guest.errors} errors` : ''})`,
-    goal: '≥ 0.5',
-    holds: ratio >= 0.5 && guest.errors === 0,
-  });
-  rows.push({
-    figure: `  same search signed in (no page cache)`,
-    value: `${(member.rps / constant.rps).toFixed(2)} (${member.rps.toFixed(0)} req/s)`,
-    goal: 'info',
-    holds: null,
-  });
+  await measureMembers(baseUrl, searchUrl, premiumCookie, constantBodies, rows);
 
   step(`${kind}: 10,000 procedures`);
   await insertProcedures(database.db, 1001 - demoCount, 10_000 - demoCount);
@@ -454,6 +503,7 @@ async function runOn(kind: 'PGlite' | 'PostgreSQL', serverUrl?: string) {
     } finally {
       await database.close();
     }
+    if (membersOnly) return;
     const env: Record<string, string> = {
       DATA_DIR: dataDir,
       SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-01',
@@ -498,12 +548,12 @@ if (!existsSync('dist/index.html')) {
 if (process.env.BENCH_SKIP_PGLITE !== '1') await runOn('PGlite');
 if (process.env.TEST_DATABASE_URL) await runOn('PostgreSQL', process.env.TEST_DATABASE_URL);
 // once, whatever the database: the figures are about bytes on a slow link (BENCH_VIDEO=0 skips it)
-const videoRows = mediaOnly ? [] : await measureVideo(step);
+const videoRows = mediaOnly || membersOnly ? [] : await measureVideo(step);
 if (videoRows.length > 0) results.set('Data-saver video (Chromium, 1.6 Mbit/s, 150 ms latency)', videoRows);
 
 const mark = (holds: boolean | null) => (holds === null ? '' : holds ? 'yes' : 'NO');
 console.log(
-  `\nCxVet benchmarks${mediaOnly ? ' (media only)' : ''} (${seconds} s per load test, 10 connections; generated: 1,000 and 10,000 procedures, ${userCount} users)`,
+  `\nCxVet benchmarks${mediaOnly ? ' (media only)' : membersOnly ? ' (members only)' : ''} (${seconds} s per load test, 10 connections; generated: 1,000 and 10,000 procedures, ${userCount} users)`,
 );
 for (const [kind, rows] of results) {
   console.log(`\n${kind}`);

@@ -197,6 +197,7 @@ export async function buildApp(deps: AppDeps) {
   });
   const accounts = createAccountsService({
     db,
+    listen: database.listen,
     auth,
     publicUrl: config.publicUrl,
     rateCounter,

@@ -32,6 +32,18 @@ export function registerAuthorization(app: FastifyInstance, accounts: AccountsSe
     }
     return pending;
   });
+  // a write through this instance shows in its very next answer, before the trigger's NOTIFY comes back: an Admin's
+  // or a payment webhook's may change anyone, a member's own their account (a video position saves no account data)
+  app.addHook('onSend', async (request, _reply, payload) => {
+    if (request.method === 'GET' || request.method === 'HEAD') return payload;
+    if (request.url.startsWith('/api/admin/') || request.url.startsWith('/api/payments/webhooks/')) {
+      accounts.forgetAccount('*');
+    } else if (!request.url.startsWith('/api/watching/')) {
+      const userId = resolvedIds.get(request);
+      if (userId) accounts.forgetAccount(userId);
+    }
+    return payload;
+  });
   app.decorateRequest('currentSessionId', async function (this: FastifyRequest) {
     const user = await this.currentUser();
     return user ? accounts.sessionIdOf(this) : null;

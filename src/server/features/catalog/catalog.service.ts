@@ -178,7 +178,33 @@ export function createCatalogService(deps: {
 
   /** One page of the catalogue, filtered and searched by the database (guests' first pages from a short cache). */
   async function list(user: UserRow | null, query: CatalogQuery): Promise<CatalogPage> {
-    if (user || query.classroom || query.page > cachedGuestPages) return loadPage(user, query);
+    if (query.classroom || query.page > cachedGuestPages || (user && query.unwatched)) return loadPage(user, query);
+    const page = await guestPage(query);
+    return user ? forMember(user, page) : page;
+  }
+
+  /** A guest's page as a member sees it: unlocked by their plan or aulas, with their own marks (one query each). */
+  async function forMember(user: UserRow, page: CatalogPage): Promise<CatalogPage> {
+    const ids = page.items.map((card) => card.id);
+    const premiumIds = page.items.filter((card) => card.type === 'Premium').map((card) => card.id);
+    const premium = hasPremiumAccess(user);
+    const [opened, markMap] = await Promise.all([
+      premium ? new Set<string>() : classrooms.proceduresOpenedFor(user.id, premiumIds),
+      marks.forCards(user.id, ids),
+    ]);
+    const viewer = { isLoggedIn: true, hasPremiumAccess: premium };
+    return {
+      ...page,
+      items: page.items.map((card) => ({
+        ...markMap.get(card.id),
+        ...card,
+        isLocked: !canWatchFullProcedure({ ...viewer, hasClassroomAccess: opened.has(card.id) }, card.type),
+      })),
+    };
+  }
+
+  /** One of the first pages as a guest sees it, from a short cache shared by guests and members. */
+  async function guestPage(query: CatalogQuery): Promise<CatalogPage> {
     const key = JSON.stringify([query.q ?? '', query.species ?? '', query.type ?? '', query.tag ?? '', query.page]);
     const cached = guestPages.get(key);
     if (cached) return cached;

@@ -23,28 +23,31 @@ export function createWatchMarksService(deps: { db: Db }) {
       )})`;
   }
 
-  /** 'Visto' and favourite flags of these procedures for one member (two indexed lookups). */
+  /** 'Visto' and favourite flags of these procedures for one member: one query over both primary keys. */
   async function forCards(userId: string, procedureIds: string[]): Promise<Map<string, CardMarks>> {
     const marks = new Map<string, CardMarks>(procedureIds.map((id) => [id, { isWatched: false, isFavorite: false }]));
     if (procedureIds.length === 0) return marks;
-    const [watched, favorites] = await Promise.all([
-      db
-        .select({ procedureId: watchPositions.procedureId })
-        .from(watchPositions)
-        .where(
-          and(
-            eq(watchPositions.userId, userId),
-            inArray(watchPositions.procedureId, procedureIds),
-            isNotNull(watchPositions.watchedAt),
-          ),
+    const rows = await db
+      .select({ procedureId: watchPositions.procedureId, favorite: sql<boolean>`false` })
+      .from(watchPositions)
+      .where(
+        and(
+          eq(watchPositions.userId, userId),
+          inArray(watchPositions.procedureId, procedureIds),
+          isNotNull(watchPositions.watchedAt),
         ),
-      db
-        .select({ procedureId: favoriteProcedures.procedureId })
-        .from(favoriteProcedures)
-        .where(and(eq(favoriteProcedures.userId, userId), inArray(favoriteProcedures.procedureId, procedureIds))),
-    ]);
-    for (const row of watched) marks.get(row.procedureId)!.isWatched = true;
-    for (const row of favorites) marks.get(row.procedureId)!.isFavorite = true;
+      )
+      .unionAll(
+        db
+          .select({ procedureId: favoriteProcedures.procedureId, favorite: sql<boolean>`true` })
+          .from(favoriteProcedures)
+          .where(and(eq(favoriteProcedures.userId, userId), inArray(favoriteProcedures.procedureId, procedureIds))),
+      );
+    for (const row of rows) {
+      const mark = marks.get(row.procedureId)!;
+      if (row.favorite) mark.isFavorite = true;
+      else mark.isWatched = true;
+    }
     return marks;
   }
 

@@ -583,4 +583,36 @@ describe('guests', () => {
       await own.close();
     }
   });
+
+  it("a Premium member's search is the guests' shared page plus their marks in one query", async () => {
+    const queries: string[] = [];
+    const own = await createTestApp({}, undefined, { onQuery: (query) => queries.push(query) });
+    try {
+      const procedure = await createProcedure(own, { type: 'Premium', name: 'Enucleación compartida' });
+      const member = await signedInAs(own, { type: 'Premium' });
+      await own.app.inject({
+        method: 'PUT',
+        url: `/api/favorites/${procedure.id}`,
+        headers: { cookie: member.cookie, ...json },
+      });
+      const url = '/api/catalog/procedures?q=compartida';
+      const guest = (await own.app.inject({ url })).json();
+      expect(guest.items[0]).toMatchObject({ id: procedure.id, isLocked: true });
+      // the first request verifies the session; the next ones find it remembered
+      await own.app.inject({ url: '/api/me', headers: { cookie: member.cookie } });
+      queries.length = 0;
+      const signedIn = (await own.app.inject({ url, headers: { cookie: member.cookie } })).json();
+      expect(signedIn.items[0]).toMatchObject({
+        id: procedure.id,
+        isLocked: false,
+        isFavorite: true,
+        isWatched: false,
+      });
+      expect(signedIn.total).toBe(guest.total);
+      expect(queries).toHaveLength(1);
+      expect(queries[0]).toMatch(/watch_positions.*union all.*favorite_procedures/s);
+    } finally {
+      await own.close();
+    }
+  });
 });
