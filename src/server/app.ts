@@ -197,7 +197,7 @@ export async function buildApp(deps: AppDeps) {
   });
   const accounts = createAccountsService({
     db,
-    listen: database.listen,
+    database,
     auth,
     publicUrl: config.publicUrl,
     rateCounter,

@@ -1,6 +1,7 @@
 import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { boundedCache } from '#server/services/bounded-cache.ts';
+import { createSessionCache } from './session-cache.ts';
 import type { Database, Db } from '#server/db/client.ts';
 import {
   authAccounts,
@@ -22,30 +23,6 @@ export type UserRow = typeof users.$inferSelect;
 
 /** A session's 'última actividad' is written at most this often (per instance), not on every request. */
 const lastActiveEveryMs = 5 * 60_000;
-
-/**
- * How long an instance trusts a verified session without asking the database, should a NOTIFY be lost while its
- * LISTEN connection reconnects: the longest a revoked session can still be served (decision 040).
- */
-const verifiedSessionMs = 30_000;
-
-/** Notified by a trigger with an account id when its row changed, or when a new aula or diploma names it admin. */
-const accountChangedChannel = 'account_changed';
-/** The channels after which an account's verified sessions are looked up again (see migrations 0016 and 0018). */
-const sessionDroppingChannels = ['access_changed', accountChangedChannel, 'viewing_tokens'] as const;
-
-/** better-auth's signed session cookie (with the __Secure- prefix over HTTPS): the verified-session cache's key. */
-const sessionCookiePattern = /(?:^|;\s*)(?:__Secure-)?better-auth\.session_token=([^;]+)/;
-
-type VerifiedSession = {
-  id: string;
-  createdAt: Date;
-  user: UserRow;
-  /** '/api/me''s administrator flags, once asked for. */
-  adminOf?: { classroom: boolean; diploma: boolean };
-  /** What other answers keep with the session (the profile's certificates), dropped with it. */
-  kept?: Map<string, unknown>;
-};
 
 const failureWindowMs = 15 * 60_000;
 const maxFailuresPerAccount = 5;
@@ -71,7 +48,7 @@ function signInRules(limits: SignInLimits, ip: string, email: string): RateRule[
 export function createAccountsService(deps: {
   db: Db;
   /** LISTEN for the changes that end or alter a session; without it no session is remembered. */
-  listen?: Database['listen'];
+  database?: Pick<Database, 'listen' | 'listening'>;
   auth: Auth;
   publicUrl: string;
   rateCounter: RateCounter;
@@ -82,55 +59,8 @@ export function createAccountsService(deps: {
   const sessionIds = new WeakMap<FastifyRequest, string>();
   const recentlyActive = boundedCache<string, true>({ entries: 100_000, ttl: lastActiveEveryMs });
 
-  // verified sessions by signed cookie value, and the keys of each account's, so a change drops only that account's
-  const tokensOfAccount = new Map<string, Set<string>>();
-  const verified = boundedCache<string, VerifiedSession>({
-    entries: 50_000,
-    ttl: verifiedSessionMs,
-    onRemove: (entry, token) => {
-      const tokens = tokensOfAccount.get(entry.user.id);
-      tokens?.delete(token);
-      if (tokens?.size === 0) tokensOfAccount.delete(entry.user.id);
-    },
-  });
-  // bumped by every change: a lookup that overlapped one may have read the old row, so it is not remembered
-  let changes = 0;
-  let listeningChannels = 0;
-  /** Forgets every verified session of the account (or of every account for '*'), on this instance. */
-  const forgetAccount = (userId: string) => {
-    changes += 1;
-    if (userId === '*') {
-      verified.clear();
-      tokensOfAccount.clear();
-      return;
-    }
-    for (const token of [...(tokensOfAccount.get(userId) ?? [])]) verified.delete(token);
-    tokensOfAccount.delete(userId);
-  };
-  for (const channel of sessionDroppingChannels) {
-    // a channel that failed to LISTEN (database down at start) keeps the cache off; never an unhandled rejection
-    deps.listen?.(channel, forgetAccount).then(
-      () => (listeningChannels += 1),
-      () => {},
-    );
-  }
-  const sessionTokenOf = (request: FastifyRequest) => request.headers.cookie?.match(sessionCookiePattern)?.[1];
-  const remember = (token: string, entry: VerifiedSession, expiresAt: Date) => {
-    const ttl = Math.min(
-      verifiedSessionMs,
-      expiresAt.getTime() - Date.now(),
-      entry.createdAt.getTime() + sessionAbsoluteLifetimeMs - Date.now(),
-    );
-    if (ttl <= 0) return;
-    verified.set(token, entry, { ttl });
-    let tokens = tokensOfAccount.get(entry.user.id);
-    if (!tokens) tokensOfAccount.set(entry.user.id, (tokens = new Set()));
-    tokens.add(token);
-  };
-  const rememberedSession = (request: FastifyRequest) => {
-    const token = sessionTokenOf(request);
-    return token && listeningChannels === sessionDroppingChannels.length ? verified.get(token) : undefined;
-  };
+  const cache = createSessionCache({ database: deps.database });
+  const { forgetAccount } = cache;
 
   async function noteActivity(sessionId: string): Promise<void> {
     if (recentlyActive.has(sessionId)) return;
@@ -155,27 +85,26 @@ export function createAccountsService(deps: {
 
   async function resolveUser(request: FastifyRequest): Promise<UserRow | null> {
     if (!request.headers.cookie) return null;
-    const known = rememberedSession(request);
+    const known = cache.lookup(request);
     if (known) {
       sessionIds.set(request, known.id);
       await noteActivity(known.id);
       return known.user;
     }
-    const before = changes;
+    const ticket = cache.ticket();
     const result = await findSession(request);
     if (!result) return null;
     const createdAt = new Date(result.session.createdAt);
-    if (Date.now() - createdAt.getTime() > sessionAbsoluteLifetimeMs) {
+    const absoluteEnd = new Date(createdAt.getTime() + sessionAbsoluteLifetimeMs);
+    if (Date.now() > absoluteEnd.getTime()) {
       await db.delete(sessions).where(eq(sessions.id, result.session.id));
       return null;
     }
     const [row] = await db.select().from(users).where(eq(users.id, result.user.id));
     if (!row || row.isDisabled) return null;
     sessionIds.set(request, result.session.id);
-    const token = sessionTokenOf(request);
-    if (token && changes === before) {
-      remember(token, { id: result.session.id, createdAt, user: row }, new Date(result.session.expiresAt));
-    }
+    const session = { id: result.session.id, createdAt, expiresAt: new Date(result.session.expiresAt), user: row };
+    cache.remember(request, ticket, session, absoluteEnd);
     await noteActivity(result.session.id);
     return row;
   }
@@ -188,7 +117,7 @@ export function createAccountsService(deps: {
   /** The request's session: its id and when it was signed in (not refreshed); null for a guest. */
   async function currentSession(request: FastifyRequest): Promise<{ id: string; createdAt: Date } | null> {
     if (!request.headers.cookie) return null;
-    const known = rememberedSession(request);
+    const known = cache.lookup(request);
     if (known) return { id: known.id, createdAt: known.createdAt };
     const result = await findSession(request);
     return result ? { id: result.session.id, createdAt: new Date(result.session.createdAt) } : null;
@@ -201,37 +130,30 @@ export function createAccountsService(deps: {
 
   /** Whether the account administers an active aula or diploma; remembered with the request's verified session. */
   async function adminOf(row: UserRow, request?: FastifyRequest) {
-    const known = request ? rememberedSession(request) : undefined;
-    if (known?.adminOf && known.user === row) return known.adminOf;
-    const before = changes;
-    const [classroomAdmin, diplomaAdmin] = await Promise.all([
-      db
-        .select({ id: classrooms.id })
-        .from(classrooms)
-        .where(and(eq(classrooms.adminUserId, row.id), eq(classrooms.isActive, true)))
-        .limit(1),
-      db
-        .select({ id: diplomas.id })
-        .from(diplomas)
-        .where(and(eq(diplomas.adminUserId, row.id), eq(diplomas.isActive, true)))
-        .limit(1),
-    ]);
-    const found = { classroom: classroomAdmin.length > 0, diploma: diplomaAdmin.length > 0 };
-    if (known && known.user === row && changes === before) known.adminOf = found;
-    return found;
+    const load = async () => {
+      const [classroomAdmin, diplomaAdmin] = await Promise.all([
+        db
+          .select({ id: classrooms.id })
+          .from(classrooms)
+          .where(and(eq(classrooms.adminUserId, row.id), eq(classrooms.isActive, true)))
+          .limit(1),
+        db
+          .select({ id: diplomas.id })
+          .from(diplomas)
+          .where(and(eq(diplomas.adminUserId, row.id), eq(diplomas.isActive, true)))
+          .limit(1),
+      ]);
+      return { classroom: classroomAdmin.length > 0, diploma: diplomaAdmin.length > 0 };
+    };
+    return request ? cache.kept(request, 'adminOf', load, row) : load();
   }
 
   /**
    * `load`'s answer for this request's session, remembered with it and dropped with it: only for what a trigger of
-   * migration 0016 or 0018 announces when it changes.
+   * migration 0016 or 0020 announces when it changes.
    */
-  async function keptWithSession<T>(request: FastifyRequest, name: string, load: () => Promise<T>): Promise<T> {
-    const known = rememberedSession(request);
-    if (known?.kept?.has(name)) return known.kept.get(name) as T;
-    const before = changes;
-    const value = await load();
-    if (known && changes === before) (known.kept ??= new Map()).set(name, value);
-    return value;
+  function keptWithSession<T>(request: FastifyRequest, name: string, load: () => Promise<T>): Promise<T> {
+    return cache.kept(request, name, load);
   }
 
   /** What the browser may know about the signed-in user (`request`: the one whose session may remember the flags). */
@@ -320,7 +242,7 @@ export function createAccountsService(deps: {
   async function logout(request: FastifyRequest) {
     const result = await callAuth(auth, request, '/sign-out', { method: 'POST', body: {} });
     // this instance before the answer leaves; the others when the sessions trigger's NOTIFY reaches them
-    const known = rememberedSession(request);
+    const known = cache.lookup(request);
     if (known) forgetAccount(known.user.id);
     return { setCookies: result.setCookies };
   }
