@@ -1,10 +1,11 @@
-import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { openDatabase, type Database } from '#server/db/client.ts';
 import { certificates, diplomas, users } from '#server/db/schema/index.ts';
 import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
 import { createUser, loginCookie, testPassword } from '#server/testing/factories.ts';
+import { notificationsDelivered, willHear } from '#server/testing/notifications.ts';
 
 // A verified session is remembered on each instance so a member's request asks the database nothing; each case warms
 // it on two instances (a second request there asks nothing), ends or changes it on one, and expects every instance to
@@ -39,31 +40,12 @@ const me = async (app: TestApp, cookie: string) => {
   return response.json().user as { id: string; type: string; name: string } | null;
 };
 
-/** Resolves once `database` delivered a notification about this account on `channel` to its listeners. */
-async function heard(database: Database, channel: string, userId: string) {
-  let done!: () => void;
-  const delivered = new Promise<void>((resolve) => (done = resolve));
-  const stop = await database.listen(channel, (payload) => {
-    if (payload === userId) done();
-  });
-  return async () => {
-    await delivered;
-    stop();
-  };
-}
-
-/** Waits until every notification sent so far reached `database`'s listeners: they arrive in commit order. */
-async function settle(database: Database) {
-  const probe = `probe-${randomUUID()}`;
-  const delivered = await heard(database, 'account_changed', probe);
-  await database.notify('account_changed', probe);
-  await delivered();
-}
+const heard = willHear;
 
 /** Asks /api/me twice on `app`; the second answer comes from the remembered session (no query at all). */
 async function warm(app: TestApp, cookie: string) {
   // the account's own set-up (its row written by the factory) must not drop the session being warmed
-  await settle(app.database);
+  await notificationsDelivered(app.database);
   expect(await me(app, cookie)).not.toBeNull();
   logOf(app).length = 0;
   expect(await me(app, cookie)).not.toBeNull();
@@ -147,12 +129,31 @@ describe('a remembered session is dropped on every instance', () => {
 
   it("when the account's row changes, whoever writes it (a plan job, an Admin, the member's profile)", async () => {
     const { user, cookie } = await member();
+    await warm(t, cookie);
     await warm(other, cookie);
+    const hereHeard = await heard(t.database, 'account_changed', user.id);
     const thereHeard = await heard(otherDatabase, 'account_changed', user.id);
     await t.db.update(users).set({ type: 'Gratis', name: 'Nombre Nuevo' }).where(eq(users.id, user.id));
+    await hereHeard();
     await thereHeard();
-    const seen = await looksUpAgain(other, cookie);
-    expect(seen).toMatchObject({ type: 'Gratis', name: 'Nombre Nuevo' });
+    expect(await looksUpAgain(t, cookie)).toMatchObject({ type: 'Gratis', name: 'Nombre Nuevo' });
+    expect(await looksUpAgain(other, cookie)).toMatchObject({ type: 'Gratis', name: 'Nombre Nuevo' });
+  });
+
+  it("on a plan change (an annual plan's end written by the membership job) on every instance", async () => {
+    const { user, cookie } = await member();
+    await warm(t, cookie);
+    await warm(other, cookie);
+    const hereHeard = await heard(t.database, 'access_changed', user.id);
+    const thereHeard = await heard(otherDatabase, 'access_changed', user.id);
+    await t.db
+      .update(users)
+      .set({ annualPlan: true, terminationDate: new Date(Date.now() + 86_400_000) })
+      .where(eq(users.id, user.id));
+    await hereHeard();
+    await thereHeard();
+    expect(await looksUpAgain(t, cookie)).toMatchObject({ annualPlan: true });
+    expect(await looksUpAgain(other, cookie)).toMatchObject({ annualPlan: true });
   });
 
   it("shows an Admin's change on this instance in its very next answer, before the notification returns", async () => {
@@ -215,4 +216,38 @@ describe('a remembered session is dropped on every instance', () => {
     expect(await me(t, one.cookie)).not.toBeNull();
     expect(queries).toEqual([]);
   });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)('while the LISTEN connection is down (PostgreSQL)', () => {
+  it('every instance verifies each request again, and remembers again only once its listener is back', async () => {
+    const { cookie } = await member();
+    await warm(t, cookie);
+    await warm(other, cookie);
+    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
+    const name = new URL(t.database.url!).pathname.slice(1);
+    try {
+      // the listeners cannot connect again until allowed; the pools keep the connections they hold
+      await admin.query(`alter database ${name} allow_connections false`);
+      await admin.query(
+        "select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and query like 'listen %'",
+        [name],
+      );
+      await expect.poll(() => t.database.listening() || otherDatabase.listening()).toBe(false);
+      for (const app of [t, other]) {
+        expect((await looksUpAgain(app, cookie))?.type).toBe('Premium');
+        // nothing was remembered from that lookup either
+        expect((await looksUpAgain(app, cookie))?.type).toBe('Premium');
+      }
+      await admin.query(`alter database ${name} allow_connections true`);
+      await expect
+        .poll(() => t.database.listening() && otherDatabase.listening(), { timeout: 30_000, interval: 100 })
+        .toBe(true);
+      await warm(t, cookie);
+      await warm(other, cookie);
+    } finally {
+      await admin.query(`alter database ${name} allow_connections true`).catch(() => {});
+      await admin.end();
+    }
+  }, 60_000);
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { users, watchedTime, watchPositions } from '#server/db/schema/index.ts';
 import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
 import { createClassroom, createProcedure, signedInAs } from '#server/testing/factories.ts';
+import { notificationsDelivered } from '#server/testing/notifications.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -355,6 +356,8 @@ describe('Seguir viendo', () => {
 
     // Premium ended: its procedure leaves the row and its place is no longer offered
     await t.db.update(users).set({ type: 'Gratis' }).where(eq(users.id, member.user.id));
+    // written behind the server's back: its remembered session goes when the users trigger's NOTIFY arrives
+    await notificationsDelivered(t.database);
     const after = await t.app.inject({ url: '/api/watching/continue', headers: { cookie: member.cookie } });
     expect(after.json().map((item: { procedure: { name: string } }) => item.procedure.name)).toEqual([
       'Más nueva',
