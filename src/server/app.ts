@@ -400,7 +400,7 @@ export async function buildApp(deps: AppDeps) {
     securityHeaders,
     isClosing: () => closing,
   }));
-  registerCatalogRoutes(app, { catalog, classrooms, analytics });
+  registerCatalogRoutes(app, { catalog, classrooms, analytics, accounts });
   registerViewingRoutes(app, { viewing, sessions: devices });
   registerDeviceRoutes(app, { devices });
   await registerWatchingRoutes(app, { watching });

@@ -398,6 +398,7 @@ export function createAccountsService(deps: {
     emailsWithPassword,
     resolveUser,
     forgetAccount,
+    forgetKept: cache.forgetKept,
     keptWithSession,
     sessionStartedAt,
     currentSession,

@@ -74,6 +74,12 @@ export function createSessionCache(deps: {
     tokensOfAccount.delete(userId);
   }
 
+  /** Forgets one thing kept with the account's verified sessions (`kept`'s name), the sessions themselves stay. */
+  function forgetKept(userId: string, name: string) {
+    changes += 1;
+    for (const token of tokensOfAccount.get(userId) ?? []) verified.peek(token)?.kept?.delete(name);
+  }
+
   /** Every channel subscribed and every LISTEN up now; when not, whatever is remembered is dropped. */
   function active(): boolean {
     if (database && subscribed === sessionDroppingChannels.length && database.listening()) return true;
@@ -104,6 +110,7 @@ export function createSessionCache(deps: {
 
   return {
     forgetAccount,
+    forgetKept,
     lookup,
 
     ticket: (): Ticket => ({ changes }),

@@ -4,6 +4,10 @@ import type { Db } from '#server/db/client.ts';
 import { favoriteProcedures, watchPositions } from '#server/db/schema/index.ts';
 
 export type CardMarks = { isWatched: boolean; isFavorite: boolean };
+/** The name the catalogue keeps a member's marks under with their verified session. */
+export const keptMarksName = 'catalogue-marks';
+/** One member's watched procedures and favourites. */
+export type MemberMarks = { watched: Set<string>; favorites: Set<string> };
 
 /** What the catalogue shows of a member's own watching: 'Visto', the heart and the 'No vistos' filter. */
 export function createWatchMarksService(deps: { db: Db }) {
@@ -51,7 +55,27 @@ export function createWatchMarksService(deps: { db: Db }) {
     return marks;
   }
 
-  return { notWatchedBy, forCards };
+  /**
+   * Every procedure the member watched and every favourite, in one query over both primary keys' leading column:
+   * what a catalogue page's overlay needs, kept with the member's verified session (triggers of migration 0021 drop it).
+   */
+  async function allOf(userId: string): Promise<MemberMarks> {
+    const rows = await db
+      .select({ procedureId: watchPositions.procedureId, favorite: sql<boolean>`false` })
+      .from(watchPositions)
+      .where(and(eq(watchPositions.userId, userId), isNotNull(watchPositions.watchedAt)))
+      .unionAll(
+        db
+          .select({ procedureId: favoriteProcedures.procedureId, favorite: sql<boolean>`true` })
+          .from(favoriteProcedures)
+          .where(eq(favoriteProcedures.userId, userId)),
+      );
+    const marks: MemberMarks = { watched: new Set(), favorites: new Set() };
+    for (const row of rows) (row.favorite ? marks.favorites : marks.watched).add(row.procedureId);
+    return marks;
+  }
+
+  return { notWatchedBy, forCards, allOf };
 }
 
 export type WatchMarksService = ReturnType<typeof createWatchMarksService>;

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { users, watchedTime, watchPositions } from '#server/db/schema/index.ts';
+import { favoriteProcedures, users, watchedTime, watchPositions } from '#server/db/schema/index.ts';
 import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
 import { createClassroom, createProcedure, signedInAs } from '#server/testing/factories.ts';
 import { notificationsDelivered } from '#server/testing/notifications.ts';
@@ -614,6 +614,16 @@ describe('guests', () => {
       expect(signedIn.total).toBe(guest.total);
       expect(queries).toHaveLength(1);
       expect(queries[0]).toMatch(/watch_positions.*union all.*favorite_procedures/s);
+      // the marks are kept with the session: the next search asks nothing
+      queries.length = 0;
+      const again = (await own.app.inject({ url, headers: { cookie: member.cookie } })).json();
+      expect(again.items[0]).toMatchObject({ id: procedure.id, isFavorite: true });
+      expect(queries).toEqual([]);
+      // a favourite removed behind this server's back (another instance) shows once its trigger's NOTIFY arrived
+      await own.db.delete(favoriteProcedures).where(eq(favoriteProcedures.userId, member.user.id));
+      await notificationsDelivered(own.database);
+      const removed = (await own.app.inject({ url, headers: { cookie: member.cookie } })).json();
+      expect(removed.items[0]).toMatchObject({ id: procedure.id, isFavorite: false });
     } finally {
       await own.close();
     }
