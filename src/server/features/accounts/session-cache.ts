@@ -19,7 +19,7 @@ export const sessionDroppingChannels = ['access_changed', accountChangedChannel,
 /** better-auth's signed session cookie (with the __Secure- prefix over HTTPS): the cache's key. */
 const sessionCookiePattern = /(?:^|;\s*)(?:__Secure-)?better-auth\.session_token=([^;]+)/;
 
-export type VerifiedSession = {
+type VerifiedSession = {
   id: string;
   createdAt: Date;
   expiresAt: Date;
@@ -29,7 +29,7 @@ export type VerifiedSession = {
 };
 
 /** Taken before a lookup: what it found may be remembered only if nothing changed and nothing was missed since. */
-export type Ticket = { readonly changes: number };
+type Ticket = { readonly changes: number };
 
 /**
  * The sessions this instance verified, by signed cookie value, with their account's row. Served only while every
@@ -142,5 +142,3 @@ export function createSessionCache(deps: {
     },
   };
 }
-
-export type SessionCache = ReturnType<typeof createSessionCache>;
