@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
@@ -250,4 +253,39 @@ describe.runIf(process.env.TEST_DATABASE_URL)('while the LISTEN connection is do
       await admin.end();
     }
   }, 60_000);
+});
+
+describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('while the embedded database thread restarts (PGlite)', () => {
+  it('nothing is served from the cache, and it resumes empty once the thread listens again', async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), 'cxvet-session-cache-'));
+    const log: string[] = [];
+    const database = await openDatabase({ pgliteDir: folder, onQuery: (query) => log.push(query) });
+    await database.migrate();
+    const own = await createTestApp({}, { database });
+    try {
+      const user = await createUser(own, { type: 'Premium' });
+      const cookie = await loginCookie(own, user.email);
+      await notificationsDelivered(database);
+      expect(await me(own, cookie)).not.toBeNull();
+      log.length = 0;
+      expect(await me(own, cookie)).not.toBeNull();
+      expect(log).toEqual([]);
+      await database.pglite!.terminateThread();
+      await expect.poll(() => database.listening()).toBe(false);
+      // a remembered session would answer 200; the lookup goes to the database, which is away
+      const away = await own.app.inject({ url: '/api/me', headers: { cookie } });
+      expect(away.statusCode).toBe(503);
+      await expect.poll(() => database.listening(), { timeout: 60_000, interval: 100 }).toBe(true);
+      log.length = 0;
+      expect((await me(own, cookie))?.id).toBe(user.id);
+      expect(log.some((query) => query.includes('"sessions"'))).toBe(true);
+      log.length = 0;
+      expect((await me(own, cookie))?.id).toBe(user.id);
+      expect(log).toEqual([]);
+    } finally {
+      await own.close();
+      await database.close();
+      await rm(folder, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
