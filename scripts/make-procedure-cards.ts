@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { demoProcedures, procedureCardFile } from '../src/server/db/seed/demo.ts';
+import { demoProcedures, procedureCardFile } from '../src/server/db/seed/demo-procedures.ts';
 
 const out = path.resolve(import.meta.dirname, '..', 'assets', 'demo');
 const bold = '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf';

@@ -22,10 +22,8 @@ import { registerAccountRoutes } from './features/accounts/accounts.routes.ts';
 import { registerHealthRoutes } from './features/health/health.routes.ts';
 import { createClassroomsService } from './features/classrooms/classrooms.service.ts';
 import { createClassroomMembersService } from './features/classrooms/classroom-members.service.ts';
-import { createAdminClassroomsService } from './features/classrooms/classrooms.admin.service.ts';
 import { createManagedClassroomsService } from './features/classrooms/classrooms.managed.service.ts';
 import { registerClassroomRoutes } from './features/classrooms/classrooms.routes.ts';
-import { registerAdminClassroomRoutes } from './features/classrooms/classrooms.admin.routes.ts';
 import { registerManagedClassroomRoutes } from './features/classrooms/classrooms.managed.routes.ts';
 import { createDiplomasService } from './features/diplomas/diplomas.service.ts';
 import { createMediaService } from './features/media/media.service.ts';
@@ -49,18 +47,8 @@ import { registerLandingRoutes } from './features/landing/landing.routes.ts';
 import { createContactService } from './features/contact/contact.service.ts';
 import { registerContactRoutes } from './features/contact/contact.routes.ts';
 import rateLimit from '@fastify/rate-limit';
-import { createAdminUsersService } from './features/accounts/users.admin.service.ts';
-import { createManualPremiumService } from './features/membership/manual-premium.admin.service.ts';
-import { createStatisticsService } from './features/analytics/statistics.admin.service.ts';
 import { createMailingService } from './features/mailing/mailing.service.ts';
-import { registerAdminUserRoutes } from './features/accounts/users.admin.routes.ts';
-import { registerManualPremiumRoutes } from './features/membership/manual-premium.admin.routes.ts';
-import { createPricesService } from './features/payments/prices.service.ts';
-import { registerPricesAdminRoutes } from './features/payments/prices.admin.routes.ts';
-import { registerStatisticsRoutes } from './features/analytics/statistics.admin.routes.ts';
-import { registerAdminMailingRoutes } from './features/mailing/mailing.admin.routes.ts';
 import { registerMailingPublicRoutes } from './features/mailing/mailing.routes.ts';
-import { registerOutboxRoutes } from './features/mailing/outbox.admin.routes.ts';
 import { createHmac } from 'node:crypto';
 import type { PaymentProvider } from './services/payments/payment-provider.ts';
 import { createSimulatedProvider } from './services/payments/simulated-provider.ts';
@@ -77,7 +65,6 @@ import { createJobRunner } from './services/jobs.ts';
 import { maintainDatabase, maintenanceJobKind } from './db/maintenance.ts';
 import { createRenditionsService, transcodeJobKind } from './features/renditions/renditions.service.ts';
 import { findVideoTools } from './features/renditions/video-tools.ts';
-import { registerRenditionAdminRoutes } from './features/renditions/renditions.admin.routes.ts';
 import { createMembershipService } from './features/membership/membership.service.ts';
 import { registerMembershipRoutes } from './features/membership/membership.routes.ts';
 import { createPaymentsService, reconcileJobKind, webhookJobKind } from './features/payments/payments.service.ts';
@@ -87,37 +74,28 @@ import { createSignUpService } from './features/accounts/signup.service.ts';
 import { createProfileService } from './features/accounts/profile.service.ts';
 import { registerSignUpAndProfileRoutes } from './features/accounts/profile.routes.ts';
 import { createUploadsService } from './features/uploads/uploads.service.ts';
-import { registerUploadRoutes } from './features/uploads/uploads.routes.ts';
-import { createAdminProceduresService } from './features/catalog/procedures.admin.service.ts';
-import { createAdminTagsService } from './features/catalog/tags.admin.service.ts';
-import { createAdminEventsService } from './features/events/events.admin.service.ts';
-import { createAdminOrganizationsService } from './features/organizations/organizations.admin.service.ts';
-import { createAdminLandingService } from './features/landing/landing.admin.service.ts';
-import { createAdminNewsletterService } from './features/landing/newsletter.admin.service.ts';
-import { registerAdminProcedureRoutes } from './features/catalog/procedures.admin.routes.ts';
-import { registerAdminTagRoutes } from './features/catalog/tags.admin.routes.ts';
-import { registerAdminEventRoutes } from './features/events/events.admin.routes.ts';
-import { registerAdminOrganizationRoutes } from './features/organizations/organizations.admin.routes.ts';
-import { registerAdminLandingRoutes } from './features/landing/landing.admin.routes.ts';
 import { createDiplomasAdminService } from './features/diplomas/diplomas.admin.service.ts';
-import { registerDiplomasAdminRoutes } from './features/diplomas/diplomas.admin.routes.ts';
 import { createManagedDiplomasService } from './features/diplomas/diplomas.managed.service.ts';
 import { registerManagedDiplomaRoutes } from './features/diplomas/diplomas.managed.routes.ts';
 import { registerDiplomaRoutes } from './features/diplomas/diplomas.routes.ts';
 import { createCertificatesService } from './features/diplomas/certificates.service.ts';
-import { registerCertificateAdminRoutes, registerCertificateRoutes } from './features/diplomas/certificates.routes.ts';
+import { registerCertificateRoutes } from './features/diplomas/certificates.routes.ts';
 import { createDiplomaPurchaseService } from './features/diplomas/diploma-purchase.service.ts';
 import { createConsentsService } from './features/privacy/consents.service.ts';
-import { createPrivacyService, privacyJobKinds } from './features/privacy/privacy.service.ts';
+import { createPrivacyService } from './features/privacy/privacy.service.ts';
+import { privacyJobKinds } from './features/privacy/privacy.jobs.ts';
 import { deletionLedgerFor } from './features/privacy/deletion-ledger.ts';
-import { registerPrivacyAdminRoutes, registerPrivacyRoutes } from './features/privacy/privacy.routes.ts';
-import { backupJobKinds, createBackupsService, scheduleEveryMs } from './features/backups/backups.service.ts';
-import { registerBackupAdminRoutes, registerBackupCliRoute } from './features/backups/backups.routes.ts';
-import { createPageMetadata, summary } from './features/seo/page-metadata.ts';
+import { registerPrivacyRoutes } from './features/privacy/privacy.routes.ts';
+import { backupJobKinds, createBackupsService } from './features/backups/backups.service.ts';
+import { registerBackupCliRoute } from './features/backups/backups.routes.ts';
+import { createPageMetadata } from './features/seo/page-metadata.ts';
+import { pageMetadataSources } from './features/seo/page-metadata-sources.ts';
 import { createSeoService } from './features/seo/seo.service.ts';
 import { registerSeoRoutes } from './features/seo/seo.routes.ts';
 import path from 'node:path';
-import { createServer, type ServerOptions } from 'node:http';
+import { serverWithLane } from './server-with-lane.ts';
+import { registerAdminConsole } from './admin-console.ts';
+import { recurringJobs } from './recurring-jobs.ts';
 
 export type AppDeps = {
   config: Config;
@@ -143,25 +121,7 @@ export async function buildApp(deps: AppDeps) {
     ...loggerOptions(config.logLevel, deps.logStream),
     // hop 0 is the socket peer: believe that many proxies in front of us
     trustProxy: (_address: string, hop: number) => hop < config.trustProxy,
-    // Fastify's own server, as it makes one without a factory, with the lane in front of its handler
-    serverFactory: (handler, factoryOptions) => {
-      // Fastify passes its options with its defaults filled in
-      const options = factoryOptions as {
-        http?: ServerOptions;
-        keepAliveTimeout: number;
-        requestTimeout: number;
-        connectionTimeout: number;
-        maxRequestsPerSocket: number;
-      };
-      const server = createServer(options.http ?? {}, (request, response) => {
-        if (!handOverLane?.(request, response)) handler(request, response);
-      });
-      server.keepAliveTimeout = options.keepAliveTimeout;
-      server.requestTimeout = options.requestTimeout;
-      server.setTimeout(options.connectionTimeout);
-      if (options.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
-      return server;
-    },
+    serverFactory: serverWithLane(() => handOverLane),
   });
   // set once the server starts draining or closing: readiness then says so, and the hand-over lane steps aside
   let closing = false;
@@ -206,9 +166,7 @@ export async function buildApp(deps: AppDeps) {
   // transcoding has a runner of its own: a long ladder never holds up mail, webhooks or membership changes
   const videoJobs = createJobRunner({
     db,
-    handlers: {
-      [transcodeJobKind]: async ({ renditionId }) => renditions.transcode(renditionId),
-    },
+    handlers: { [transcodeJobKind]: async ({ renditionId }) => renditions.transcode(renditionId) },
     pollMs: 5_000,
     log: app.log,
   });
@@ -279,25 +237,7 @@ export async function buildApp(deps: AppDeps) {
       // PostgreSQL has autovacuum; the embedded database has nothing else that vacuums or analyzes
       ...(database.kind === 'pglite' ? { [maintenanceJobKind]: () => maintainDatabase(database.db, app.log) } : {}),
     },
-    recurring: [
-      { kind: privacyJobKinds.sweep, everyMs: 3600_000 },
-      { kind: 'membership.sweep', everyMs: 15 * 60_000 },
-      // once a day, the first an hour after the very first start: repairs what lost webhooks left behind
-      { kind: reconcileJobKind, everyMs: 86_400_000, firstAfterMs: 3600_000 },
-      { kind: 'rate-counters.prune', everyMs: 3600_000 },
-      // a minute after the very first start, so it never slows the start itself
-      ...(database.kind === 'pglite' ? [{ kind: maintenanceJobKind, everyMs: 3600_000, firstAfterMs: 60_000 }] : []),
-      // the first one an hour after the very first start (not during set-up), then at the chosen interval
-      ...(config.backup.schedule === 'off'
-        ? []
-        : [
-            {
-              kind: backupJobKinds.scheduled,
-              everyMs: scheduleEveryMs[config.backup.schedule],
-              firstAfterMs: Math.min(3600_000, scheduleEveryMs[config.backup.schedule]),
-            },
-          ]),
-    ],
+    recurring: recurringJobs({ embedded: database.kind === 'pglite', backupSchedule: config.backup.schedule }),
     log: app.log,
   });
   const membership = createMembershipService({
@@ -441,93 +381,30 @@ export async function buildApp(deps: AppDeps) {
     registerSimulatedCheckoutRoutes(app, { provider: simulatedProvider });
   }
   // the only place /api/admin routes are registered: one guard for all of them
-  await registerAdminScope(app, async (admin) => {
-    registerOutboxRoutes(admin, { db });
-    registerAdminUserRoutes(admin, {
+  await registerAdminScope(app, (admin) =>
+    registerAdminConsole(admin, {
       db,
       timeZone: config.timeZone,
-      users: createAdminUsersService({
-        db,
-        auth,
-        accounts,
-        recordDeletion: (userId) => privacy.recordDeletion(userId),
-        anonymize: (userId, actorId) =>
-          privacy.anonymize(userId, {
-            certificates: 'keep',
-            actorId,
-            bySelf: false,
-            reason: 'Eliminado desde la consola de administración',
-          }),
-      }),
-    });
-    registerManualPremiumRoutes(admin, { manualPremium: createManualPremiumService({ db, membership }) });
-    registerPricesAdminRoutes(admin, { prices: createPricesService({ db }) });
-    registerStatisticsRoutes(admin, { statistics: createStatisticsService({ db }) });
-    registerAdminMailingRoutes(admin, { mailing });
-    await registerUploadRoutes(admin, { uploads });
-    registerAdminProcedureRoutes(admin, { procedures: createAdminProceduresService({ db, uploads }) });
-    registerAdminTagRoutes(admin, { tags: createAdminTagsService({ db }) });
-    registerAdminEventRoutes(admin, { events: createAdminEventsService({ db, uploads, timeZone: config.timeZone }) });
-    registerAdminOrganizationRoutes(admin, { organizations: createAdminOrganizationsService({ db, uploads }) });
-    registerAdminLandingRoutes(admin, {
-      landing: createAdminLandingService({ db, uploads }),
-      newsletter: createAdminNewsletterService({ db, uploads }),
-    });
-    registerAdminClassroomRoutes(admin, {
-      db,
-      classrooms: createAdminClassroomsService({ db, uploads, members: classroomMembers }),
-      members: classroomMembers,
-    });
-    registerDiplomasAdminRoutes(admin, { diplomasAdmin });
-    registerCertificateAdminRoutes(admin, { certificates });
-    registerPrivacyAdminRoutes(admin, { privacy, jobs });
-    registerBackupAdminRoutes(admin, { backups, runJobs: () => void jobs.runDue().catch(() => {}) });
-    registerRenditionAdminRoutes(admin, { renditions, runJobs: () => void videoJobs.runDue().catch(() => {}) });
-  });
+      auth,
+      accounts,
+      membership,
+      privacy,
+      mailing,
+      uploads,
+      classroomMembers,
+      diplomasAdmin,
+      certificates,
+      backups,
+      renditions,
+      jobs,
+      videoJobs,
+    }),
+  );
   registerSeoRoutes(app, { seo: createSeoService({ db, storage, publicUrl: config.publicUrl }) });
   const pageMetadata = createPageMetadata({
     publicUrl: config.publicUrl,
     timeZone: config.timeZone,
-    sources: {
-      procedure: async (id) => {
-        const row = await catalog.find(id);
-        if (!row) return null;
-        return {
-          name: row.name,
-          // the public description only: the card's text, never the guide or the full video
-          description: summary(row.detail),
-          isFree: row.type === 'Gratis',
-          hasPicture: row.previewImage !== null,
-          createdAt: row.createdAt,
-          updatedAt: row.updatedAt,
-          durationSeconds: null,
-        };
-      },
-      diploma: async (id) => {
-        const row = await diplomas.findActive(id).catch(() => null);
-        if (!row || row.isTest) return null;
-        return {
-          title: row.title,
-          descriptionHtml: row.descriptionHtml,
-          organizationName: row.organizationName,
-          costCents: row.costCents,
-          hasPicture: row.previewImage !== null,
-        };
-      },
-      events: events.activeEvents,
-      certificate: async (code) => {
-        const found = await certificates.verify(code).catch(() => null);
-        return found
-          ? {
-              holderName: found.holderName,
-              diplomaTitle: found.diplomaTitle,
-              issuerName: found.issuerName,
-              completedAt: new Date(found.completedAt),
-              isRevoked: found.revokedAt !== null,
-            }
-          : null;
-      },
-    },
+    sources: pageMetadataSources({ catalog, diplomas, events, certificates }),
   });
   await registerWebApp(app, deps.distDir === undefined ? defaultDistDir : deps.distDir, {
     pageHead: pageMetadata.render,
@@ -537,64 +414,38 @@ export async function buildApp(deps: AppDeps) {
     testPayments: paymentProvider.name === 'simulado',
   });
 
+  const services = {
+    backups,
+    membership,
+    payments,
+    paymentProvider,
+    simulatedProvider,
+    mercadoPago,
+    jobs,
+    videoJobs,
+    renditions,
+    signUp,
+    profile,
+    accounts,
+    auth,
+    classrooms,
+    diplomas,
+    media,
+    catalog,
+    analytics,
+    viewing,
+    uploads,
+    privacy,
+    consents,
+    mailing,
+  };
   return Object.assign(app, {
     /** Shutdown's first step: readiness answers 503 from now on while requests are still served (the drain). */
     startDraining() {
       closing = true;
     },
-    services: {
-      backups,
-      membership,
-      payments,
-      paymentProvider,
-      simulatedProvider,
-      mercadoPago,
-      jobs,
-      videoJobs,
-      renditions,
-      signUp,
-      profile,
-      accounts,
-      auth,
-      classrooms,
-      diplomas,
-      media,
-      catalog,
-      analytics,
-      viewing,
-      uploads,
-      privacy,
-      consents,
-      mailing,
-    },
-  }) as FastifyInstance & {
-    startDraining(): void;
-    services: {
-      backups: typeof backups;
-      membership: typeof membership;
-      payments: typeof payments;
-      paymentProvider: PaymentProvider;
-      simulatedProvider: typeof simulatedProvider;
-      mercadoPago: typeof mercadoPago;
-      jobs: typeof jobs;
-      videoJobs: typeof videoJobs;
-      renditions: typeof renditions;
-      signUp: typeof signUp;
-      profile: typeof profile;
-      accounts: typeof accounts;
-      auth: typeof auth;
-      classrooms: typeof classrooms;
-      diplomas: typeof diplomas;
-      media: typeof media;
-      catalog: typeof catalog;
-      analytics: typeof analytics;
-      viewing: typeof viewing;
-      uploads: typeof uploads;
-      privacy: typeof privacy;
-      consents: typeof consents;
-      mailing: typeof mailing;
-    };
-  };
+    services,
+  }) as FastifyInstance & { startDraining(): void; services: typeof services };
 }
 
 export type App = Awaited<ReturnType<typeof buildApp>>;

@@ -2,7 +2,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Log } from '#server/services/log.ts';
 import type { Db } from '#server/db/client.ts';
 import { jobs } from '#server/db/schema/index.ts';
-import type { PrivacyMail } from '#server/features/privacy/privacy.service.ts';
+import type { PrivacyMail } from '#server/features/privacy/privacy.jobs.ts';
 
 type JobHandler = (payload: unknown) => Promise<void>;
 

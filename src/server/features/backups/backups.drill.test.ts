@@ -15,7 +15,7 @@ import { createProcedure, loginCookie, signedInAs, testPassword } from '#server/
 import { createDiploma, memberRequest, submitExam } from '#server/features/diplomas/diplomas.testing.ts';
 import { subscribeAndApprove } from '#server/features/payments/payments.testing.ts';
 import { mailOutbox, users, viewingTokens } from '#server/db/schema/index.ts';
-import { privacyJobKinds } from '#server/features/privacy/privacy.service.ts';
+import { privacyJobKinds } from '#server/features/privacy/privacy.jobs.ts';
 import { listFiles } from './archive.ts';
 import { restoreArchive } from './restore.ts';
 import { reapplyDeletions } from './reapply-deletions.ts';

@@ -34,7 +34,8 @@ import {
 } from '#server/db/schema/index.ts';
 import { subscribeAndApprove } from '#server/features/payments/payments.testing.ts';
 import { anonymizedEmail } from '#shared/privacy/privacy.rules.ts';
-import { maxExportAttempts, privacyJobKinds } from './privacy.service.ts';
+import { maxExportAttempts } from './data-exports.service.ts';
+import { privacyJobKinds } from './privacy.jobs.ts';
 
 let t: TestApp;
 const lines: string[] = [];
