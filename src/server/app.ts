@@ -156,7 +156,6 @@ export async function buildApp(deps: AppDeps) {
     signInLimitPerMinute: config.signInLimits.perIp,
   });
   const accounts = createAccountsService({
-    db,
     database,
     auth,
     publicUrl: config.publicUrl,

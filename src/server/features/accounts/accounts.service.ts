@@ -46,15 +46,15 @@ function signInRules(limits: SignInLimits, ip: string, email: string): RateRule[
 }
 
 export function createAccountsService(deps: {
-  db: Db;
-  /** LISTEN for the changes that end or alter a session; without it no session is remembered. */
-  database?: Pick<Database, 'listen' | 'listening'>;
+  /** Its queries, and LISTEN for the changes that end or alter a session (the verified-session cache). */
+  database: Pick<Database, 'db' | 'listen' | 'listening'>;
   auth: Auth;
   publicUrl: string;
   rateCounter: RateCounter;
   signInLimits: SignInLimits;
 }) {
-  const { db, auth, publicUrl, rateCounter, signInLimits } = deps;
+  const { auth, publicUrl, rateCounter, signInLimits } = deps;
+  const { db } = deps.database;
   const normalize = (email: string) => email.trim().toLowerCase();
   const sessionIds = new WeakMap<FastifyRequest, string>();
   const recentlyActive = boundedCache<string, true>({ entries: 100_000, ttl: lastActiveEveryMs });
