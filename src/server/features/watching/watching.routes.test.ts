@@ -598,6 +598,8 @@ describe('guests', () => {
         url: `/api/favorites/${procedure.id}`,
         headers: { cookie: member.cookie, ...json },
       });
+      // the favourite's trigger notifies too: once it arrived, nothing drops the session warmed below
+      await notificationsDelivered(own.database);
       const url = '/api/catalog/procedures?q=compartida';
       const guest = (await own.app.inject({ url })).json();
       expect(guest.items[0]).toMatchObject({ id: procedure.id, isLocked: true });
