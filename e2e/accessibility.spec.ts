@@ -418,8 +418,7 @@ test.describe('keyboard', () => {
     await expect(hero.getByRole('status')).toHaveText(/^Diapositiva \d+ de \d+$/);
   });
 
-  // passes alone, but in the full suite the catalogue's heading sometimes loses the focus again after the drawer closes
-  test.fixme('after following a link of the phone menu, focus is on the new page’s heading', async ({ page }) => {
+  test('after following a link of the phone menu, focus is on the new page’s heading', async ({ page }) => {
     await page.setViewportSize({ width: 360, height: 740 });
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible({ timeout: 20_000 });
@@ -432,6 +431,12 @@ test.describe('keyboard', () => {
       await expect(page.getByRole('dialog', { name: 'Menú' })).toBeHidden();
       await expect(page.getByRole('heading', { level: 1, name: heading })).toBeFocused();
     }
+    // closed without following a link, the menu gives the focus back to its burger
+    await page.getByRole('button', { name: 'Abrir menú' }).click();
+    await expect(page.getByRole('dialog', { name: 'Menú' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog', { name: 'Menú' })).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Abrir menú' })).toBeFocused();
   });
 
   test('a burger says whether its menu is open', async ({ page }) => {

@@ -129,7 +129,15 @@ export const paymentOrders = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('payment_orders_user_id_idx').on(table.userId)],
+  (table) => [
+    index('payment_orders_user_id_idx').on(table.userId),
+    // one payment in pesos (Mercado Pago's) waiting for money per member and thing bought: a second request
+    // gets the first; keyed on the currency, as the provider enum's newer value cannot be used by a migration
+    // run in the transaction that adds it
+    uniqueIndex('payment_orders_one_pending_idx')
+      .on(table.userId, table.reference)
+      .where(sql`${table.currency} = 'MXN' and ${table.status} = 'PENDING' and ${table.reference} is not null`),
+  ],
 );
 
 /**

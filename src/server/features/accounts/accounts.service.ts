@@ -150,7 +150,7 @@ export function createAccountsService(deps: {
 
   /**
    * `load`'s answer for this request's session, remembered with it and dropped with it: only for what a trigger of
-   * migration 0016 or 0020 announces when it changes.
+   * migration 0016, 0021 or 0022 announces when it changes.
    */
   function keptWithSession<T>(request: FastifyRequest, name: string, load: () => Promise<T>): Promise<T> {
     return cache.kept(request, name, load);

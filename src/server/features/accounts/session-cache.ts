@@ -13,7 +13,7 @@ export const verifiedSessionMs = 30_000;
 
 /** Notified by a trigger with an account id when its row changed, or when a new aula or diploma names it admin. */
 const accountChangedChannel = 'account_changed';
-/** The channels after which an account's verified sessions are looked up again (see migrations 0016 and 0020). */
+/** The channels after which an account's verified sessions are looked up again (migrations 0016, 0021, 0022). */
 export const sessionDroppingChannels = ['access_changed', accountChangedChannel, 'viewing_tokens'] as const;
 
 /** better-auth's signed session cookie (with the __Secure- prefix over HTTPS): the cache's key. */

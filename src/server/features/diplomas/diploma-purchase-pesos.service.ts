@@ -29,16 +29,20 @@ export function createDiplomaPesosPurchaseService(deps: {
       description,
       reference: diplomaId,
     });
-    await db.insert(diplomaTransactions).values({
-      diplomaId,
-      userId: user.id,
-      provider: 'mercadopago',
-      providerOrderId: payment.paymentId,
-      amountCents: diploma.costMxnCents,
-      currency: 'MXN',
-      status: 'PENDING',
-      data: { reference: `${diplomaId}:${user.id}`, description, method },
-    });
+    await db
+      .insert(diplomaTransactions)
+      .values({
+        diplomaId,
+        userId: user.id,
+        provider: 'mercadopago',
+        providerOrderId: payment.paymentId,
+        amountCents: diploma.costMxnCents,
+        currency: 'MXN',
+        status: 'PENDING',
+        data: { reference: `${diplomaId}:${user.id}`, description, method: payment.method },
+      })
+      // a second request answers the payment already waiting for money: it is recorded once
+      .onConflictDoNothing();
     return payment;
   }
 

@@ -4,7 +4,8 @@ import type { Db } from '#server/db/client.ts';
 import { diplomaTransactions, diplomaUsers } from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
 import { ProviderError } from '#server/services/payments/payment-provider.ts';
-import type { OrderEvent, PaymentsService } from '#server/features/payments/payments.service.ts';
+import type { OrderEvent } from '#server/features/payments/payments-orders.ts';
+import type { PaymentsService } from '#server/features/payments/payments.service.ts';
 import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import type { DiplomasService } from './diplomas.service.ts';
 

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, isNull, lte, ne, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, lte, ne, or } from 'drizzle-orm';
 import type { Log } from '#server/services/log.ts';
 import type { Db } from '#server/db/client.ts';
 import { paymentSubscriptions, users } from '#server/db/schema/index.ts';
@@ -24,8 +24,8 @@ import {
   periodMs,
 } from '#shared/membership/membership.rules.ts';
 import type { Membership } from '#shared/membership/membership.schemas.ts';
-import type { Plan } from '#shared/payments/payments.rules.ts';
-import { accountMail, paymentFailedMail, type AccountMailAction } from './membership.mails.ts';
+import { accountMail, type AccountMailAction } from './membership.mails.ts';
+import { createPaymentOutcomes } from './membership-payments.ts';
 
 /**
  * An account's live subscriptions at one provider: ACTIVA or SUSPENDIDA (they can still charge). With
@@ -329,135 +329,13 @@ export function createMembershipService(deps: {
     }
     return changed;
   }
-
-  /** A completed payment on a verified subscription: Premium, annualPlan per plan, paymentDay moved. */
-  async function activatePremium(
-    userId: string,
-    input: { subscriptionId: string; plan: Plan; paidAt: Date; nextBillingTime?: Date | null },
-  ): Promise<boolean> {
-    const at = now();
-    const annualPlan = input.plan === 'annual';
-    const [upgraded] = await db
-      .update(users)
-      .set({
-        type: 'Premium',
-        paymentStatus: 'BIEN',
-        annualPlan,
-        paymentDay: input.paidAt,
-        subscriptionId: input.subscriptionId,
-        terminationDate: null,
-        updatedAt: at,
-      })
-      .where(
-        and(
-          eq(users.id, userId),
-          inArray(users.type, ['Gratis', 'Premium', 'Legacy']),
-          sql`not (${users.type} = 'Premium' and ${users.paymentStatus} = 'BIEN' and ${users.subscriptionId} is not distinct from ${input.subscriptionId})`,
-        ),
-      )
-      .returning();
-    if (upgraded) {
-      await sendAccountMail(
-        upgraded,
-        'UPGRADE',
-        input.nextBillingTime ?? nextPaymentDate(input.paidAt, annualPlan, at),
-      );
-      return true;
-    }
-    // a renewal of the current subscription only moves the payment day forward
-    await db
-      .update(users)
-      .set({ paymentDay: input.paidAt, annualPlan, updatedAt: at })
-      .where(
-        and(
-          eq(users.id, userId),
-          eq(users.subscriptionId, input.subscriptionId),
-          eq(users.type, 'Premium'),
-          sql`${users.paymentDay} is null or ${users.paymentDay} < ${input.paidAt}`,
-        ),
-      );
-    return false;
-  }
-
-  /** A failed payment: FALLIDO and Gratis, with one e-mail. */
-  async function markPaymentFailed(userId: string, subscriptionId: string): Promise<boolean> {
-    const [failed] = await db
-      .update(users)
-      .set({ type: 'Gratis', paymentStatus: 'FALLIDO', subscriptionId, terminationDate: null, updatedAt: now() })
-      .where(
-        and(
-          eq(users.id, userId),
-          inArray(users.type, ['Gratis', 'Premium']),
-          inArray(users.paymentStatus, ['BIEN', 'CANCELLED']),
-          or(eq(users.subscriptionId, subscriptionId), ne(users.type, 'Premium'), isNull(users.subscriptionId)),
-        ),
-      )
-      .returning();
-    if (!failed) return false;
-    // paymentDay is set only by a completed payment, so without one this was a first payment
-    await mailer.send({
-      to: failed.email,
-      ...paymentFailedMail({ name: failed.name, publicUrl, wasPremium: failed.paymentDay !== null }),
-    });
-    return true;
-  }
-
-  /** Cancelled at the provider: CANCELLED (Basic); a downgrade already in progress runs its course. */
-  async function markCancelled(userId: string, subscriptionId: string): Promise<boolean> {
-    const updated = await db
-      .update(users)
-      .set({ type: 'Gratis', paymentStatus: 'CANCELLED', terminationDate: null, updatedAt: now() })
-      .where(
-        and(
-          eq(users.id, userId),
-          eq(users.subscriptionId, subscriptionId),
-          inArray(users.type, ['Gratis', 'Premium']),
-          inArray(users.paymentStatus, ['BIEN', 'FALLIDO']),
-        ),
-      )
-      .returning({ id: users.id });
-    return updated.length > 0;
-  }
-
-  /**
-   * Billing stopped at the provider (suspended or cancelled there, not by a failed payment): the member
-   * keeps the benefits until the paid period ends, as after an in-app downgrade, then is CANCELLED.
-   * No period end (or one already past): CANCELLED now. True when the account changed.
-   */
-  async function markBillingEnded(userId: string, subscriptionId: string, periodEnd: Date | null): Promise<boolean> {
-    const at = now();
-    if (!periodEnd || periodEnd <= at) return markCancelled(userId, subscriptionId);
-    const updated = await db
-      .update(users)
-      .set({ type: 'Gratis', paymentStatus: 'POR_TERMINAR', terminationDate: periodEnd, updatedAt: at })
-      .where(
-        and(
-          eq(users.id, userId),
-          eq(users.subscriptionId, subscriptionId),
-          eq(users.type, 'Premium'),
-          eq(users.paymentStatus, 'BIEN'),
-        ),
-      )
-      .returning({ id: users.id });
-    return updated.length > 0;
-  }
-
-  /** The payment that kept Premium was refunded or reversed: Premium ends now (CANCELLED, Basic). */
-  async function markRefunded(userId: string, subscriptionId: string): Promise<boolean> {
-    const updated = await db
-      .update(users)
-      .set({ type: 'Gratis', paymentStatus: 'CANCELLED', terminationDate: null, updatedAt: now() })
-      .where(
-        and(
-          eq(users.id, userId),
-          eq(users.subscriptionId, subscriptionId),
-          inArray(users.type, ['Gratis', 'Premium']),
-          inArray(users.paymentStatus, ['BIEN', 'POR_TERMINAR', 'FALLIDO']),
-        ),
-      )
-      .returning({ id: users.id });
-    return updated.length > 0;
-  }
+  const { activatePremium, markPaymentFailed, markCancelled, markBillingEnded, markRefunded } = createPaymentOutcomes({
+    db,
+    mailer,
+    publicUrl,
+    now,
+    sendAccountMail,
+  });
 
   /** Spec 3 §4: Premium granted by an administrator for a month or a year, ending by itself at expiry. */
   async function grantManualPremium(userId: string, annualPlan: boolean): Promise<void> {

@@ -215,6 +215,12 @@ describe('Mercado Pago down when the member starts paying', () => {
     expect(await t.db.select().from(diplomaTransactions).where(eq(diplomaTransactions.diplomaId, diploma.id))).toEqual(
       [],
     );
+    // nothing holds the member's place: once Mercado Pago answers, the next try makes the voucher
+    expect(await t.db.select().from(paymentOrders).where(eq(paymentOrders.reference, diploma.id))).toEqual([]);
+    const retried = await memberRequest(t, cookie, 'POST', `/api/diplomas/${diploma.id}/purchase/pesos`, {
+      method: 'oxxo',
+    });
+    expect(retried.statusCode).toBe(200);
   });
 
   it('refuses a diploma without a price in pesos, and a Basic member', async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, ne, notLike, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { paymentOrders, paymentWebhookEvents, payments } from '#server/db/schema/index.ts';
 import { applyStoredEvent } from './stored-webhook.ts';
@@ -12,14 +12,22 @@ import type {
 } from '#server/services/payments/mercadopago-provider.ts';
 import { ProviderError } from '#server/services/payments/payment-provider.ts';
 import { AppError } from '#shared/errors.ts';
+import type { OfflinePayment as OfflineStart } from '#shared/payments/mercadopago.schemas.ts';
 import { orderPaymentResult, type OrderEventKind } from './payments.rules.ts';
 import type { UserRow } from '#server/features/accounts/accounts.service.ts';
-import type { OrderEvent, OrderEventHandler } from './payments.service.ts';
+import type { OrderEvent, OrderEventHandler } from './payments-orders.ts';
 
 export const mercadoPagoJobKind = 'payments.mercadopago';
 
 /** How long an OXXO voucher or a CLABE can be paid: Mercado Pago's default for cash is 3 days. */
 const offlineDays = 3;
+
+/** A payment being created at Mercado Pago holds its place under this id until Mercado Pago answers. */
+const reservedPrefix = 'reserved:';
+/** How long a request waits for another one's Mercado Pago answer (the adapter's 10 s timeout, retried twice). */
+const reservationWaitMs = 40_000;
+/** A reservation older than this was left by a crash: it no longer blocks a new payment. */
+const reservationTtlMs = 2 * 60_000;
 
 /** Schedules a job inside the caller's transaction (the job runner's schedule). */
 type Schedule = (kind: string, options: { payload: object; uniqueKey: string; tx: Db }) => Promise<void>;
@@ -70,15 +78,119 @@ export function createMercadoPagoPaymentsService(deps: {
     handlers.push(handler);
   }
 
+  /** The payment in pesos waiting for money for `reference`: what payment_orders_one_pending_idx allows one of. */
+  async function pendingRow(userId: string, reference: string) {
+    const [row] = await db
+      .select()
+      .from(paymentOrders)
+      .where(
+        and(
+          eq(paymentOrders.userId, userId),
+          eq(paymentOrders.currency, 'MXN'),
+          eq(paymentOrders.status, 'PENDING'),
+          eq(paymentOrders.reference, reference),
+        ),
+      );
+    return row ?? null;
+  }
+
+  /**
+   * The voucher or CLABE of a payment already waiting for money, read back from Mercado Pago. A payment that
+   * is no longer pending there (paid, expired) is applied first and answers null, so a new one can be made.
+   */
+  async function voucherOf(row: typeof paymentOrders.$inferSelect): Promise<OfflineStart | null> {
+    let payment: MercadoPagoPayment | null;
+    try {
+      payment = await provider.getPayment(row.providerOrderId);
+    } catch (error) {
+      log.warn({ reason: error instanceof Error ? error.message : String(error) }, 'mercadopago payment not read');
+      throw new AppError('PAYMENT_PROVIDER_UNAVAILABLE');
+    }
+    if (!payment || (payment.methodId !== 'oxxo' && payment.methodId !== 'clabe'))
+      throw new AppError('PAYMENT_PROVIDER_UNAVAILABLE');
+    if (offlineOutcome(payment)?.kind !== 'pending') {
+      const status = await reconcilePayment(row.providerOrderId);
+      if (status === 'COMPLETED') throw new AppError('CONFLICT');
+      if (status === 'PENDING') throw new AppError('PAYMENT_PROVIDER_UNAVAILABLE');
+      return null;
+    }
+    return {
+      paymentId: payment.id,
+      method: payment.methodId,
+      amountCents: row.amountCents,
+      expiresAt: (payment.expiresAt ?? new Date(row.createdAt.getTime() + offlineDays * 86_400_000)).toISOString(),
+      instructionsUrl: payment.instructionsUrl,
+      clabe: payment.clabe,
+    };
+  }
+
+  /**
+   * The payment this member is already paying for `reference`, if any. A reservation still waiting for
+   * Mercado Pago's answer (a request made at the same moment) is waited for; one left by a crash is dropped.
+   */
+  async function existingVoucher(userId: string, reference: string): Promise<OfflineStart | null> {
+    const waitUntil = Date.now() + reservationWaitMs;
+    for (;;) {
+      const row = await pendingRow(userId, reference);
+      if (!row) return null;
+      if (!row.providerOrderId.startsWith(reservedPrefix)) return voucherOf(row);
+      if (Date.now() - row.createdAt.getTime() > reservationTtlMs) {
+        await db
+          .delete(paymentOrders)
+          .where(and(eq(paymentOrders.id, row.id), eq(paymentOrders.providerOrderId, row.providerOrderId)));
+        continue;
+      }
+      if (Date.now() > waitUntil) throw new AppError('PAYMENT_PROVIDER_UNAVAILABLE');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
   /**
    * Creates a pending OXXO or SPEI payment for `amountCents` pesos and records what we asked for; the member
    * is shown the voucher or CLABE on our page. Nothing is granted until the payment is read back approved.
+   * One payment waits for money per member and `reference`: a second request (also at the same moment, the
+   * unique index decides) answers the first one's voucher, so the member is never asked to pay twice.
    */
   async function startOfflinePayment(
     user: UserRow,
     input: { method: OfflineMethod; amountCents: number; description: string; reference: string },
-  ) {
-    const intent = randomUUID();
+  ): Promise<OfflineStart> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const existing = await existingVoucher(user.id, input.reference);
+      if (existing) return existing;
+      const intent = randomUUID();
+      const [reserved] = await db
+        .insert(paymentOrders)
+        .values({
+          userId: user.id,
+          provider: 'mercadopago',
+          providerOrderId: `${reservedPrefix}${intent}`,
+          amountCents: input.amountCents,
+          currency: 'MXN',
+          description: input.description,
+          reference: input.reference,
+          status: 'PENDING',
+        })
+        .onConflictDoNothing()
+        .returning({ id: paymentOrders.id });
+      // another request of this member reserved it first: its voucher is the answer
+      if (!reserved) continue;
+      try {
+        return await createReserved(user, input, intent, reserved.id);
+      } catch (error) {
+        await db.delete(paymentOrders).where(eq(paymentOrders.id, reserved.id));
+        throw error;
+      }
+    }
+    throw new AppError('PAYMENT_PROVIDER_UNAVAILABLE');
+  }
+
+  async function createReserved(
+    user: UserRow,
+    input: { method: OfflineMethod; amountCents: number; description: string },
+    intent: string,
+    rowId: string,
+  ): Promise<OfflineStart> {
     const expiresAt = new Date(Date.now() + offlineDays * 86_400_000);
     let payment: MercadoPagoPayment;
     try {
@@ -108,16 +220,10 @@ export function createMercadoPagoPaymentsService(deps: {
       log.error({ paymentId: payment.id }, 'mercadopago payment does not match what we asked for');
       throw new AppError('PAYMENT_PROVIDER_UNAVAILABLE');
     }
-    await db.insert(paymentOrders).values({
-      userId: user.id,
-      provider: 'mercadopago',
-      providerOrderId: payment.id,
-      amountCents: input.amountCents,
-      currency: 'MXN',
-      description: input.description,
-      reference: input.reference,
-      status: 'PENDING',
-    });
+    await db
+      .update(paymentOrders)
+      .set({ providerOrderId: payment.id, updatedAt: new Date() })
+      .where(eq(paymentOrders.id, rowId));
     return {
       paymentId: payment.id,
       method: input.method,
@@ -235,6 +341,7 @@ export function createMercadoPagoPaymentsService(deps: {
           eq(paymentOrders.userId, userId),
           eq(paymentOrders.provider, 'mercadopago'),
           eq(paymentOrders.status, 'PENDING'),
+          notLike(paymentOrders.providerOrderId, `${reservedPrefix}%`),
         ),
       );
   }

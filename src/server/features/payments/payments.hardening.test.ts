@@ -13,7 +13,7 @@ import {
   users,
 } from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
-import type { OrderEvent } from './payments.service.ts';
+import type { OrderEvent } from './payments-orders.ts';
 import {
   captureWebhooks,
   pressCheckout,

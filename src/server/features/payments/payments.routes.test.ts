@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
 import { signedInAs } from '#server/testing/factories.ts';
 import { mailOutbox, paymentSubscriptions, paymentWebhookEvents, payments, users } from '#server/db/schema/index.ts';
-import { signSimulatedWebhook } from '#server/services/payments/simulated-provider.ts';
+import { signSimulatedWebhook } from '#server/services/payments/simulated-records.ts';
 import {
   captureWebhooks,
   deliverWebhook,

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
-import { signSimulatedWebhook, type SimulatedAction } from '#server/services/payments/simulated-provider.ts';
+import { signSimulatedWebhook, type SimulatedAction } from '#server/services/payments/simulated-records.ts';
 
 /** The simulated provider of a test app (the default PAYMENTS_PROVIDER). */
 export function simulator(t: TestApp) {

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { escapeHtml } from '#server/services/mail-layout.ts';
 import { ProviderError } from '#server/services/payments/payment-provider.ts';
-import type { SimulatedAction, SimulatedProvider } from '#server/services/payments/simulated-provider.ts';
+import type { SimulatedProvider } from '#server/services/payments/simulated-provider.ts';
+import type { SimulatedAction } from '#server/services/payments/simulated-records.ts';
 import { AppError } from '#shared/errors.ts';
 import { formatUsd } from '#shared/payments/payments.schemas.ts';
 import { planPriceCents } from '#shared/payments/payments.rules.ts';

@@ -57,7 +57,7 @@ export function createWatchMarksService(deps: { db: Db }) {
 
   /**
    * Every procedure the member watched and every favourite, in one query over both primary keys' leading column:
-   * what a catalogue page's overlay needs, kept with the member's verified session (triggers of migration 0021 drop it).
+   * what a catalogue page's overlay needs, kept with the member's verified session (triggers of migration 0022 drop it).
    */
   async function allOf(userId: string): Promise<MemberMarks> {
     const rows = await db

@@ -1,11 +1,21 @@
-import { createHmac, randomUUID } from 'node:crypto';
-import Fastify, { type FastifyReply } from 'fastify';
-import type { MercadoPagoPaymentStatus } from './mercadopago-provider.ts';
+import { randomUUID } from 'node:crypto';
+import Fastify from 'fastify';
+import { fakeControls } from './mercadopago-fake-controls.testing.ts';
+import { isHostedPage, registerHostedPages } from './mercadopago-fake-pages.testing.ts';
+import {
+  createFakeState,
+  fakeError as error,
+  paymentBody as paymentBodyOf,
+  preapprovalBody as preapprovalBodyOf,
+  type FakePayment,
+  type FakePreapproval,
+} from './mercadopago-fake-state.testing.ts';
 
 /**
  * A local Mercado Pago as strict as its published API (mercadopago/sdk-nodejs: clients/preApproval,
  * payment, preference, invoice; utils/webhook; utils/errors), for tests:
- * - every call needs `Authorization: Bearer <access token>` (else 401 unauthorized);
+ * - every API call needs `Authorization: Bearer <access token>` (else 401 unauthorized); the hosted pages
+ *   (init_points, the voucher, mercadopago-fake-pages.testing.ts) are opened by the payer's browser without one;
  * - POST /v1/payments needs X-Idempotency-Key; every POST or PUT with a key seen before answers the first
  *   result again, and the same key with another body is refused (409, as the SDK's MPIdempotencyError);
  * - preapprovals are created `pending` with init_point, become `authorized` only when the payer authorizes
@@ -20,72 +30,11 @@ import type { MercadoPagoPaymentStatus } from './mercadopago-provider.ts';
  */
 export async function startMercadoPagoFake(options: { accessToken: string; webhookSecret: string; port?: number }) {
   const app = Fastify();
-  const preapprovals = new Map<string, FakePreapproval>();
-  const payments = new Map<string, FakePayment>();
-  const authorizedPayments = new Map<string, FakeAuthorizedPayment>();
-  const preferences = new Map<string, FakePreference>();
+  const state = createFakeState();
+  const { preapprovals, payments, authorizedPayments, preferences, nextId } = state;
   const replies = new Map<string, { body: string; status: number; payload: string }>();
   const requests: { method: string; url: string; headers: Record<string, unknown>; body: unknown }[] = [];
   const faults: { match: string; status: number; times: number }[] = [];
-  // ids never repeat across runs, as Mercado Pago's do not: a server kept between runs has the earlier ones stored
-  let counter = Date.now();
-  const nextId = () => String(++counter);
-
-  type FakePreapproval = {
-    id: string;
-    status: 'pending' | 'authorized' | 'paused' | 'cancelled';
-    reason: string;
-    external_reference: string;
-    payer_email: string;
-    back_url: string;
-    auto_recurring: { frequency: number; frequency_type: string; transaction_amount: number; currency_id: string };
-    next_payment_date: string | null;
-    date_created: string;
-  };
-  type FakePayment = {
-    id: string;
-    status: MercadoPagoPaymentStatus;
-    status_detail: string;
-    payment_method_id: string;
-    payment_type_id: string;
-    transaction_amount: number;
-    transaction_amount_refunded: number;
-    currency_id: string;
-    description: string;
-    external_reference: string | null;
-    date_of_expiration: string | null;
-    payer_email: string;
-    notification_url: string | null;
-    date_created: string;
-  };
-  type FakeAuthorizedPayment = {
-    id: string;
-    preapproval_id: string;
-    status: 'scheduled' | 'processed' | 'recycling' | 'cancelled';
-    transaction_amount: number;
-    currency_id: string;
-    payment_id: string;
-  };
-  type FakePreference = { id: string; body: Record<string, unknown> };
-
-  function error(reply: FastifyReply, status: number, code: string, message: string) {
-    const names: Record<number, string> = {
-      400: 'bad_request',
-      401: 'unauthorized',
-      404: 'not_found',
-      409: 'conflict',
-      429: 'too_many_requests',
-    };
-    return reply
-      .status(status)
-      .header('x-request-id', randomUUID())
-      .send({
-        message,
-        error: names[status] ?? 'internal_server_error',
-        status,
-        cause: status >= 500 || status === 401 ? [] : [{ code, description: message, data: null }],
-      });
-  }
 
   const isUrl = (value: unknown) => typeof value === 'string' && /^https?:\/\/[^\s/]+/.test(value);
   const isEmail = (value: unknown) => typeof value === 'string' && /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value);
@@ -94,6 +43,8 @@ export async function startMercadoPagoFake(options: { accessToken: string; webho
 
   app.addHook('preHandler', async (request, reply) => {
     requests.push({ method: request.method, url: request.url, headers: request.headers, body: request.body });
+    // the payer's browser, not our server: no access token
+    if (isHostedPage(request.url)) return;
     if (request.headers.authorization !== `Bearer ${options.accessToken}`)
       return error(reply, 401, 'unauthorized', 'invalid access token');
     const fault = faults.find((each) => each.times > 0 && `${request.method} ${request.url}`.startsWith(each.match));
@@ -120,78 +71,8 @@ export async function startMercadoPagoFake(options: { accessToken: string; webho
     }
     return payload;
   });
-
-  // set once listening: init_point and voucher URLs point at the fake
-  let url = '';
-
-  function preapprovalBody(pre: FakePreapproval) {
-    return {
-      id: pre.id,
-      payer_id: pre.status === 'pending' ? null : 123456,
-      payer_email: pre.payer_email,
-      collector_id: 999,
-      application_id: 777,
-      status: pre.status,
-      reason: pre.reason,
-      external_reference: pre.external_reference,
-      date_created: pre.date_created,
-      last_modified: new Date().toISOString(),
-      init_point: `${url}/subscriptions/checkout?preapproval_id=${pre.id}`,
-      auto_recurring: { ...pre.auto_recurring, free_trial: null },
-      summarized: {
-        charged_quantity: [...authorizedPayments.values()].filter(
-          (each) => each.preapproval_id === pre.id && payments.get(each.payment_id)?.status === 'approved',
-        ).length,
-        semaphore: 'green',
-      },
-      payment_method_id: pre.status === 'pending' ? null : 'master',
-      back_url: pre.back_url,
-      // Mercado Pago reports the next charge only while it will charge
-      ...(pre.status === 'authorized' && pre.next_payment_date ? { next_payment_date: pre.next_payment_date } : {}),
-    };
-  }
-
-  function paymentBody(payment: FakePayment) {
-    const offline = payment.payment_method_id === 'oxxo' || payment.payment_method_id === 'clabe';
-    return {
-      id: Number(payment.id),
-      date_created: payment.date_created,
-      date_approved: payment.status === 'approved' ? new Date().toISOString() : null,
-      date_of_expiration: payment.date_of_expiration,
-      status: payment.status,
-      status_detail: payment.status_detail,
-      currency_id: payment.currency_id,
-      description: payment.description,
-      external_reference: payment.external_reference,
-      payment_method_id: payment.payment_method_id,
-      payment_type_id: payment.payment_type_id,
-      transaction_amount: payment.transaction_amount,
-      transaction_amount_refunded: payment.transaction_amount_refunded,
-      payer: { email: payment.payer_email },
-      notification_url: payment.notification_url,
-      transaction_details: {
-        net_received_amount: payment.status === 'approved' ? payment.transaction_amount : 0,
-        total_paid_amount: payment.transaction_amount,
-        ...(offline ? { external_resource_url: `${url}/voucher/${payment.id}` } : {}),
-        ...(payment.payment_method_id === 'clabe' ? { financial_institution: 'STP' } : {}),
-      },
-      ...(payment.payment_method_id === 'clabe'
-        ? {
-            point_of_interaction: {
-              type: 'OPENPLATFORM',
-              transaction_data: {
-                ticket_url: `${url}/voucher/${payment.id}`,
-                bank_info: { collector: { account_id: `6461801570000${payment.id.slice(-5).padStart(5, '0')}` } },
-              },
-            },
-          }
-        : {}),
-      refunds:
-        payment.status === 'refunded'
-          ? [{ id: Number(nextId()), payment_id: Number(payment.id), amount: payment.transaction_amount }]
-          : [],
-    };
-  }
+  const preapprovalBody = (pre: FakePreapproval) => preapprovalBodyOf(state, pre);
+  const paymentBody = (payment: FakePayment) => paymentBodyOf(state, payment);
 
   app.post('/preapproval', async (request, reply) => {
     const body = (request.body ?? {}) as Record<string, unknown>;
@@ -342,157 +223,25 @@ export async function startMercadoPagoFake(options: { accessToken: string; webho
       back_urls: backUrls,
       auto_return: body.auto_return ?? '',
       collector_id: 999,
-      init_point: `${url}/checkout/v1/redirect?pref_id=${id}`,
-      sandbox_init_point: `${url}/checkout/v1/redirect?pref_id=${id}&sandbox=1`,
+      init_point: `${state.url}/checkout/v1/redirect?pref_id=${id}`,
+      sandbox_init_point: `${state.url}/checkout/v1/redirect?pref_id=${id}&sandbox=1`,
       date_created: new Date().toISOString(),
     });
   });
+  const controls = fakeControls(state, options.webhookSecret);
+  registerHostedPages(app, state, controls);
 
-  /** Signs a notification of `topic` about `dataId`, as Mercado Pago sends it to the notification URL. */
-  function notification(
-    topic: 'payment' | 'subscription_preapproval' | 'subscription_authorized_payment',
-    dataId: string,
-    action = topic === 'payment' ? 'payment.updated' : 'updated',
-  ) {
-    const requestId = randomUUID();
-    const ts = String(Math.floor(Date.now() / 1000));
-    const v1 = createHmac('sha256', options.webhookSecret)
-      .update(`id:${dataId.toLowerCase()};request-id:${requestId};ts:${ts};`)
-      .digest('hex');
-    const body = {
-      id: Number(nextId()),
-      live_mode: false,
-      type: topic,
-      date_created: new Date().toISOString(),
-      user_id: 999,
-      api_version: 'v1',
-      action,
-      data: { id: dataId },
-    };
-    return {
-      query: { 'data.id': dataId, type: topic },
-      headers: { 'content-type': 'application/json', 'x-signature': `ts=${ts},v1=${v1}`, 'x-request-id': requestId },
-      rawBody: JSON.stringify(body),
-    };
-  }
-
-  function findPayment(id: string) {
-    const payment = payments.get(id);
-    if (!payment) throw new Error(`the fake has no payment ${id}`);
-    return payment;
-  }
-
-  url = await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
+  state.url = await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
   return {
-    url,
+    url: state.url,
     requests,
     preapprovals,
     payments,
-    notification,
     /** Fails the next `times` calls starting with `match` ("POST /v1/payments") with `status`. */
     fail(match: string, status: number, times = 1) {
       faults.push({ match, status, times });
     },
-    /** The payer authorizes the card on the hosted page: the first charge is made at once, as Mercado Pago does. */
-    authorize(preapprovalId: string, outcome: 'approved' | 'rejected' = 'approved') {
-      const pre = preapprovals.get(preapprovalId);
-      if (!pre || pre.status !== 'pending') throw new Error(`preapproval ${preapprovalId} is not pending`);
-      pre.status = 'authorized';
-      return this.charge(preapprovalId, outcome);
-    },
-    /** A recurring charge of an authorized preapproval; returns the authorized payment's id. */
-    charge(preapprovalId: string, outcome: 'approved' | 'rejected') {
-      const pre = preapprovals.get(preapprovalId)!;
-      const payment: FakePayment = {
-        id: nextId(),
-        status: outcome,
-        status_detail: outcome === 'approved' ? 'accredited' : 'cc_rejected_insufficient_amount',
-        payment_method_id: 'master',
-        payment_type_id: 'credit_card',
-        transaction_amount: pre.auto_recurring.transaction_amount,
-        transaction_amount_refunded: 0,
-        currency_id: pre.auto_recurring.currency_id,
-        description: pre.reason,
-        external_reference: pre.external_reference,
-        date_of_expiration: null,
-        payer_email: pre.payer_email,
-        notification_url: null,
-        date_created: new Date().toISOString(),
-      };
-      payments.set(payment.id, payment);
-      const next = new Date();
-      next.setUTCMonth(next.getUTCMonth() + pre.auto_recurring.frequency);
-      if (outcome === 'approved') pre.next_payment_date = next.toISOString();
-      const charge: FakeAuthorizedPayment = {
-        id: nextId(),
-        preapproval_id: pre.id,
-        status: outcome === 'approved' ? 'processed' : 'recycling',
-        transaction_amount: pre.auto_recurring.transaction_amount,
-        currency_id: pre.auto_recurring.currency_id,
-        payment_id: payment.id,
-      };
-      authorizedPayments.set(charge.id, charge);
-      return { authorizedPaymentId: charge.id, paymentId: payment.id };
-    },
-    /** The buyer pays a Checkout Pro preference by card. */
-    payPreference(preferenceId: string, outcome: 'approved' | 'rejected' = 'approved') {
-      const preference = preferences.get(preferenceId);
-      if (!preference) throw new Error(`the fake has no preference ${preferenceId}`);
-      const item = (preference.body.items as { unit_price: number; title: string }[])[0]!;
-      const payment: FakePayment = {
-        id: nextId(),
-        status: outcome,
-        status_detail: outcome === 'approved' ? 'accredited' : 'cc_rejected_other_reason',
-        payment_method_id: 'visa',
-        payment_type_id: 'credit_card',
-        transaction_amount: item.unit_price,
-        transaction_amount_refunded: 0,
-        currency_id: 'MXN',
-        description: item.title,
-        external_reference: String(preference.body.external_reference ?? '') || null,
-        date_of_expiration: null,
-        payer_email: String((preference.body.payer as { email?: string } | undefined)?.email ?? ''),
-        notification_url: String(preference.body.notification_url ?? '') || null,
-        date_created: new Date().toISOString(),
-      };
-      payments.set(payment.id, payment);
-      return payment.id;
-    },
-    /** Money arrived at OXXO or by SPEI. */
-    approve(paymentId: string) {
-      const payment = findPayment(paymentId);
-      if (payment.status !== 'pending') throw new Error(`payment ${paymentId} is ${payment.status}`);
-      payment.status = 'approved';
-      payment.status_detail = 'accredited';
-    },
-    /** The voucher or CLABE was not paid in time: Mercado Pago cancels the payment as expired. */
-    expire(paymentId: string) {
-      const payment = findPayment(paymentId);
-      if (payment.status !== 'pending') throw new Error(`payment ${paymentId} is ${payment.status}`);
-      payment.status = 'cancelled';
-      payment.status_detail = 'expired';
-    },
-    refund(paymentId: string) {
-      const payment = findPayment(paymentId);
-      if (payment.status !== 'approved') throw new Error(`payment ${paymentId} is ${payment.status}`);
-      payment.status = 'refunded';
-      payment.status_detail = 'refunded';
-      payment.transaction_amount_refunded = payment.transaction_amount;
-    },
-    chargeBack(paymentId: string) {
-      const payment = findPayment(paymentId);
-      payment.status = 'charged_back';
-      payment.status_detail = 'settled';
-    },
-    dispute(paymentId: string) {
-      const payment = findPayment(paymentId);
-      payment.status = 'in_mediation';
-      payment.status_detail = 'in_mediation';
-    },
-    /** Pauses or cancels a preapproval from Mercado Pago's side (the payer's account, the seller's panel). */
-    setPreapprovalStatus(preapprovalId: string, status: 'paused' | 'cancelled') {
-      preapprovals.get(preapprovalId)!.status = status;
-    },
+    ...controls,
     close: () => app.close(),
   };
 }

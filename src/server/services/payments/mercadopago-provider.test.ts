@@ -252,6 +252,72 @@ describe('one-time card payments (Checkout Pro)', () => {
   });
 });
 
+/** The payer's browser on a hosted page: opens it without a token and presses the button with `outcome`. */
+async function pressOnPage(pageUrl: string, outcome: 'approved' | 'rejected') {
+  const opened = await fetch(pageUrl);
+  const html = await opened.text();
+  const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
+  const fields = Object.fromEntries(
+    [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]+)">/g)].map((match) => [match[1]!, match[2]!]),
+  );
+  const pressed = await fetch(new URL(action!, pageUrl), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ ...fields, outcome }).toString(),
+    redirect: 'manual',
+  });
+  return { opened, html, pressed };
+}
+
+describe('hosted pages the payer opens at Mercado Pago', () => {
+  it('authorizes a preapproval on its init_point and sends the payer back with its id; the charge is read back', async () => {
+    const mp = provider();
+    const created = await mp.createPreapproval({ ...preapprovalInput, idempotencyKey: 'page-pre-1' });
+    const { opened, html, pressed } = await pressOnPage(created.initPoint!, 'approved');
+    expect(opened.status).toBe(200);
+    expect(html).toContain('$199.00 MXN');
+    expect(pressed.status).toBe(302);
+    expect(pressed.headers.get('location')).toBe(`https://cxvet.example/perfil?preapproval_id=${created.id}`);
+    const read = await mp.getPreapproval(created.id);
+    expect(read).toMatchObject({ status: 'authorized' });
+    expect(read?.nextPaymentDate).toBeInstanceOf(Date);
+    // a preapproval no longer pending has no page to authorize it again
+    expect((await fetch(created.initPoint!)).status).toBe(404);
+  });
+
+  it('pays a Checkout Pro preference by card and returns with payment_id, status and external_reference', async () => {
+    const mp = provider();
+    const preference = await mp.createCardPreference({
+      title: 'Premium anual (pago único)',
+      amountCents: 199_900,
+      payerEmail: 'socia@example.com',
+      externalReference: 'pase-pagina',
+      backUrl: 'https://cxvet.example/perfil',
+      notificationUrl: 'https://cxvet.example/api/payments/webhooks/mercadopago',
+      idempotencyKey: 'page-pref-1',
+    });
+    const { html, pressed } = await pressOnPage(preference.initPoint, 'approved');
+    expect(html).toContain('$1999.00 MXN');
+    expect(pressed.status).toBe(302);
+    const back = new URL(pressed.headers.get('location')!);
+    expect(back.searchParams.get('status')).toBe('approved');
+    expect(back.searchParams.get('external_reference')).toBe('pase-pagina');
+    expect(back.searchParams.get('preference_id')).toBe(preference.id);
+    expect(await mp.getPayment(back.searchParams.get('payment_id')!)).toMatchObject({
+      status: 'approved',
+      amountCents: 199_900,
+    });
+  });
+
+  it('shows an OXXO voucher without a token, while the API still refuses a call without one', async () => {
+    const payment = await provider().createOfflinePayment(oxxoInput('page-oxxo-1'));
+    const voucher = await fetch(payment.instructionsUrl!);
+    expect(voucher.status).toBe(200);
+    expect(await voucher.text()).toContain('Ficha de pago en OXXO');
+    expect((await fetch(`${fake.url}/v1/payments/${payment.id}`)).status).toBe(401);
+  });
+});
+
 describe('notifications (x-signature)', () => {
   type Hook = { headers: Record<string, string>; query: Record<string, string>; rawBody: string };
   const verify = (hook: Hook) =>

@@ -1,6 +1,15 @@
-import { createHmac, randomUUID } from 'node:crypto';
-import { crc32 } from 'node:zlib';
+import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import {
+  money,
+  orderBody,
+  preferred,
+  subscriptionBody,
+  type FakeOrder,
+  type FakeSubscription,
+  type FakeTransaction,
+} from './paypal-fake-bodies.testing.ts';
+import { paypalFakeWebhooks } from './paypal-fake-webhooks.testing.ts';
 
 /**
  * A local PayPal as strict as PayPal's published behaviour (Subscriptions v1, Orders v2,
@@ -26,7 +35,6 @@ export async function startPayPalFake(options: {
   webhookId: string;
 }) {
   const app = Fastify();
-  const signingKey = randomUUID();
   const subscriptions = new Map<string, FakeSubscription>();
   const orders = new Map<string, FakeOrder>();
   const replies = new Map<string, { status: number; body: unknown }>();
@@ -36,31 +44,6 @@ export async function startPayPalFake(options: {
   let token = `A21-${randomUUID()}`;
   const debugIds: string[] = [];
   const racedCaptures = new Set<string>();
-
-  type FakeTransaction = {
-    id: string;
-    status: 'COMPLETED' | 'DECLINED' | 'PENDING' | 'REFUNDED' | 'PARTIALLY_REFUNDED';
-    time: string;
-    value: string;
-    currency?: string;
-  };
-  type FakeSubscription = {
-    id: string;
-    status: 'APPROVAL_PENDING' | 'APPROVED' | 'ACTIVE' | 'SUSPENDED' | 'CANCELLED' | 'EXPIRED';
-    plan_id: string;
-    custom_id: string;
-    failed_payments_count: number;
-    next_billing_time: string | null;
-    transactions: FakeTransaction[];
-  };
-  type FakeOrder = {
-    id: string;
-    status: 'CREATED' | 'PAYER_ACTION_REQUIRED' | 'APPROVED' | 'COMPLETED' | 'VOIDED';
-    purchase_units: Record<string, unknown>[];
-    /** What the buyer's funding will do at capture. */
-    captureOutcome: 'COMPLETED' | 'PENDING' | 'DECLINED';
-    capture: { id: string; status: string } | null;
-  };
 
   function error(reply: FastifyReply, status: number, name: string, issue?: string, field?: string) {
     const debugId = randomUUID().replaceAll('-', '').slice(0, 13);
@@ -85,70 +68,8 @@ export async function startPayPalFake(options: {
       });
   }
 
-  const money = (value: string, currency = 'USD') => ({ currency_code: currency, value });
   const price = (planId: string) => (options.planIds[planId] === 'annual' ? '99.90' : '9.99');
-
-  function subscriptionBody(sub: FakeSubscription, fields: string) {
-    const paid = sub.transactions.filter((tx) => tx.status !== 'DECLINED' && tx.status !== 'PENDING').at(-1);
-    const failed = sub.transactions.filter((tx) => tx.status === 'DECLINED').at(-1);
-    const active = sub.status !== 'APPROVAL_PENDING' && sub.status !== 'APPROVED';
-    return {
-      id: sub.id,
-      status: sub.status,
-      plan_id: sub.plan_id,
-      // PayPal leaves out a field that was never set
-      ...(sub.custom_id ? { custom_id: sub.custom_id } : {}),
-      ...(active
-        ? {
-            billing_info: {
-              outstanding_balance: money(failed && sub.failed_payments_count > 0 ? failed.value : '0.00'),
-              failed_payments_count: sub.failed_payments_count,
-              ...(paid ? { last_payment: { amount: money(paid.value, paid.currency), time: paid.time } } : {}),
-              ...(sub.next_billing_time && sub.status === 'ACTIVE' ? { next_billing_time: sub.next_billing_time } : {}),
-              // PayPal returns it only when asked for
-              ...(failed && fields.split(',').includes('last_failed_payment')
-                ? {
-                    last_failed_payment: {
-                      amount: money(failed.value),
-                      time: failed.time,
-                      reason_code: 'PAYMENT_DENIED',
-                    },
-                  }
-                : {}),
-            },
-          }
-        : {}),
-      links: [{ rel: 'self', href: `/v1/billing/subscriptions/${sub.id}`, method: 'GET' }],
-    };
-  }
-
-  /** Prefer (Orders v2, Subscriptions v1): return=minimal, the default, answers id, status and links only. */
-  function preferred(request: FastifyRequest, body: { id: string; status: string; links: unknown[] }) {
-    if (request.headers.prefer === 'return=representation') return body;
-    return { id: body.id, status: body.status, links: body.links };
-  }
-
-  function orderBody(order: FakeOrder) {
-    const unit = {
-      ...order.purchase_units[0],
-      ...(order.capture
-        ? {
-            payments: {
-              captures: [{ ...order.capture, amount: (order.purchase_units[0] as { amount: unknown }).amount }],
-            },
-          }
-        : {}),
-    };
-    return {
-      id: order.id,
-      intent: 'CAPTURE',
-      status: order.status,
-      purchase_units: [unit],
-      links: [
-        { rel: 'payer-action', href: `https://www.sandbox.paypal.com/checkoutnow?token=${order.id}`, method: 'GET' },
-      ],
-    };
-  }
+  const { webhook, verify } = paypalFakeWebhooks({ webhookId: options.webhookId, error });
 
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_r, body, done) =>
     done(null, body),
@@ -376,79 +297,10 @@ export async function startPayPalFake(options: {
     return reply.status(201).send(preferred(request, orderBody(order)));
   });
 
-  app.post('/v1/notifications/verify-webhook-signature', async (request, reply) => {
-    const body = request.body as Record<string, unknown>;
-    for (const field of [
-      'auth_algo',
-      'cert_url',
-      'transmission_id',
-      'transmission_sig',
-      'transmission_time',
-      'webhook_id',
-      'webhook_event',
-    ]) {
-      if (body[field] === undefined)
-        return error(reply, 400, 'INVALID_REQUEST', 'MISSING_REQUIRED_PARAMETER', `/${field}`);
-    }
-    const eventBytes = rawValue((request as FastifyRequest & { raw_: string }).raw_, 'webhook_event');
-    const expected = signature(
-      String(body.transmission_id),
-      String(body.transmission_time),
-      String(body.webhook_id),
-      eventBytes ?? '',
-    );
-    return {
-      verification_status:
-        body.transmission_sig === expected && body.webhook_id === options.webhookId ? 'SUCCESS' : 'FAILURE',
-    };
-  });
-
-  function signature(transmissionId: string, time: string, webhookId: string, rawBody: string) {
-    return createHmac('sha256', signingKey)
-      .update(`${transmissionId}|${time}|${webhookId}|${crc32(Buffer.from(rawBody, 'utf8'))}`)
-      .digest('base64');
-  }
+  app.post('/v1/notifications/verify-webhook-signature', verify);
 
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   const now = () => new Date().toISOString();
-
-  /** A webhook as PayPal sends it: these exact bytes, signed over their CRC32. */
-  function webhook(
-    eventType: string,
-    resource: Record<string, unknown>,
-    rawOverride?: (raw: string) => string,
-    extra: { resourceType?: string; transmissionTime?: string } = {},
-  ) {
-    const id = `WH-${randomUUID()}`;
-    const json = JSON.stringify({
-      id,
-      event_version: '1.0',
-      create_time: now(),
-      resource_type: extra.resourceType ?? eventType.split('.')[1]?.toLowerCase(),
-      event_type: eventType,
-      summary: 'Suscripción',
-      resource,
-    });
-    const rawBody = rawOverride ? rawOverride(json) : json;
-    return signed(rawBody, extra.transmissionTime);
-  }
-
-  /** PayPal's transmission headers over these bytes: a redelivery is the same bytes with a new transmission. */
-  function signed(rawBody: string, time = now()) {
-    const transmissionId = randomUUID();
-    return {
-      id: (JSON.parse(rawBody) as { id: string }).id,
-      rawBody,
-      headers: {
-        'content-type': 'application/json',
-        'paypal-auth-algo': 'SHA256withRSA',
-        'paypal-cert-url': 'https://api.sandbox.paypal.com/v1/notifications/certs/CERT-360caa42-fca2a594-a5cafa77',
-        'paypal-transmission-id': transmissionId,
-        'paypal-transmission-sig': signature(transmissionId, time, options.webhookId, rawBody),
-        'paypal-transmission-time': time,
-      },
-    };
-  }
 
   function charge(id: string, status: FakeTransaction['status']) {
     const sub = subscriptions.get(id)!;
@@ -561,30 +413,3 @@ export async function startPayPalFake(options: {
 }
 
 export type PayPalFake = Awaited<ReturnType<typeof startPayPalFake>>;
-
-/** The exact text of one top-level member's value in a JSON document (strings and nesting respected). */
-function rawValue(json: string, key: string): string | null {
-  const marker = `"${key}":`;
-  let at = json.indexOf(marker);
-  if (at < 0) return null;
-  at += marker.length;
-  while (/\s/.test(json[at] ?? '')) at++;
-  const startAt = at;
-  let depth = 0;
-  let inString = false;
-  for (; at < json.length; at++) {
-    const char = json[at];
-    if (inString) {
-      if (char === '\\') at++;
-      else if (char === '"') inString = false;
-      continue;
-    }
-    if (char === '"') inString = true;
-    else if (char === '{' || char === '[') depth++;
-    else if (char === '}' || char === ']') {
-      depth--;
-      if (depth === 0) return json.slice(startAt, at + 1);
-    }
-  }
-  return null;
-}

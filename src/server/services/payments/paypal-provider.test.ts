@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
 import { signedInAs } from '#server/testing/factories.ts';
 import { paymentWebhookEvents, payments, users } from '#server/db/schema/index.ts';
-import type { OrderEvent } from '#server/features/payments/payments.service.ts';
+import type { OrderEvent } from '#server/features/payments/payments-orders.ts';
 import { createPayPalProvider, type PayPalOptions } from './paypal-provider.ts';
 import { startPayPalFake, type PayPalFake } from './paypal-fake.testing.ts';
 import { ProviderError } from './payment-provider.ts';

@@ -2,17 +2,14 @@ import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { simulatedProviderRecords } from '#server/db/schema/index.ts';
-import { planPriceCents, type Plan } from '#shared/payments/payments.rules.ts';
+import { planPriceCents } from '#shared/payments/payments.rules.ts';
 import { nextPaymentDate } from '#shared/membership/membership.rules.ts';
 import {
-  ProviderError,
   transactionResult,
   webhookTarget,
   type PaymentProvider,
-  type ProviderCaptureStatus,
   type ProviderOrder,
   type ProviderSubscription,
-  type ProviderSubscriptionStatus,
   type ProviderTransaction,
 } from './payment-provider.ts';
 
@@ -20,92 +17,21 @@ const simulatedSignatureHeader = 'x-simulado-signature';
 const toleranceMs = 5 * 60_000;
 /** PayPal's limit on purchase_units[].description. */
 const descriptionLimit = 127;
+import {
+  refuse,
+  signSimulatedWebhook,
+  type SimulatedAction,
+  type SimulatedRecord,
+  type StoredOrder,
+  type StoredSubscription,
+  type StoredTransaction,
+  type TransactionStatus,
+} from './simulated-records.ts';
 
-type TransactionStatus = 'COMPLETED' | 'DECLINED' | 'PENDING' | 'REFUNDED' | 'PARTIALLY_REFUNDED';
-type StoredTransaction = { id: string; status: TransactionStatus; amountCents: number; currency: string; time: string };
-
-/** What the simulated provider keeps of a subscription, as JSON in simulated_provider_records. */
-type StoredSubscription = {
-  id: string;
-  status: ProviderSubscriptionStatus;
-  plan: Plan;
-  customId: string;
-  failedPaymentsCount: number;
-  returnUrl: string;
-  cancelUrl: string;
-  transactions: StoredTransaction[];
-};
-
-type StoredOrder = {
-  id: string;
-  status: ProviderOrder['status'];
-  amountCents: number;
-  currency: string;
-  customId: string;
-  description: string;
-  returnUrl: string;
-  cancelUrl: string;
-  captureId: string | null;
-  captureStatus: ProviderCaptureStatus | null;
-  /** The buyer chose a payment that settles later (e.g. a bank transfer): the capture is PENDING. */
-  settlesLater: boolean;
-};
-
-export type SimulatedAction =
-  | 'approve'
-  | 'approve-pending'
-  | 'cancel'
-  | 'fail'
-  | 'renew'
-  | 'renew-fail'
-  | 'refund'
-  | 'provider-cancel'
-  | 'capture-complete'
-  | 'capture-deny';
-
-type SimulatedRecord = (StoredSubscription & { kind: 'subscription' }) | (StoredOrder & { kind: 'order' });
-
-/**
- * The simulated provider's record of a subscription that was approved and paid once at `paidAt`
- * (demo data: the seeded Premium member can downgrade like anyone who paid).
- */
-export function paidSimulatedSubscription(input: {
-  id: string;
-  plan: Plan;
-  customId: string;
-  paymentId: string;
-  paidAt: Date;
-}) {
-  const record: StoredSubscription = {
-    id: input.id,
-    status: 'ACTIVE',
-    plan: input.plan,
-    customId: input.customId,
-    failedPaymentsCount: 0,
-    returnUrl: '/perfil',
-    cancelUrl: '/perfil?pago=cancelado',
-    transactions: [
-      {
-        id: input.paymentId,
-        status: 'COMPLETED',
-        amountCents: planPriceCents[input.plan],
-        currency: 'USD',
-        time: input.paidAt.toISOString(),
-      },
-    ],
-  };
-  return { id: input.id, kind: 'subscription' as const, data: record };
-}
-
-/** Signs a webhook body the way the simulated provider does: t=<ms>,v1=<hmac>. */
-export function signSimulatedWebhook(secret: string, rawBody: string, time = Date.now()): string {
-  const mac = createHmac('sha256', secret).update(`${time}.${rawBody}`).digest('hex');
-  return `t=${time},v1=${mac}`;
-}
+/** The demo seed's record of its Premium member's paid subscription. */
+export { paidSimulatedSubscription } from './simulated-records.ts';
 
 export type WebhookTransport = (rawBody: string, headers: Record<string, string>) => Promise<void>;
-
-const refuse = (name: string, status = 422) => new ProviderError(name, status, { name });
 
 /**
  * The built-in provider: our own checkout page (/pago-simulado/...) stands in for PayPal's, every

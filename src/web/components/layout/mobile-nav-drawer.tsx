@@ -11,6 +11,9 @@ type Props = { user: CurrentUser | null; opened: boolean; onClose: () => void; o
 export function MobileNavDrawer({ user, opened, onClose, onLogout }: Props) {
   // after following a link, focus goes to the new page's heading (route-announcer), not back to the burger
   const [followedLink, setFollowedLink] = useState(false);
+  // Mantine returns the focus to the burger whenever returnFocus turns true while the menu is closed: the flag is
+  // reset only as the menu opens again, in that same render
+  if (opened && followedLink) setFollowedLink(false);
   const renderLinks = (links: SiteLink[]) =>
     links.map((link) => (
       <NavLink
@@ -34,7 +37,6 @@ export function MobileNavDrawer({ user, opened, onClose, onLogout }: Props) {
       onClose={onClose}
       onExitTransitionEnd={() => {
         if (followedLink) focusPageHeading();
-        setFollowedLink(false);
       }}
       returnFocus={!followedLink}
       position="right"

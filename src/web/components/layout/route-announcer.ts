@@ -3,6 +3,26 @@ import { useLocation } from 'react-router';
 
 const siteName = 'CxVet';
 
+/** The heading focus was last moved to: if the page re-renders it as a new element, focus follows to the new one. */
+let focusedHeading: HTMLElement | null = null;
+
+function focusHeading(heading: HTMLElement) {
+  if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
+  heading.focus({ preventScroll: true });
+  focusedHeading = heading;
+}
+
+/** Focus fell to the body because the heading that held it was replaced (a page finishing its loading). */
+function headingReplaced(heading: HTMLElement): boolean {
+  const active = document.activeElement;
+  return (
+    focusedHeading !== null &&
+    focusedHeading !== heading &&
+    !focusedHeading.isConnected &&
+    (active === null || active === document.body)
+  );
+}
+
 /** 'Catálogo de cirugías · CxVet'; a console page adds 'Admin'. */
 function documentTitle(heading: string | null, section?: string): string {
   const parts = [heading?.replace(/\s+/g, ' ').trim(), section, siteName].filter(Boolean);
@@ -33,10 +53,9 @@ export function useRouteAnnouncer(main: RefObject<HTMLElement | null>, section?:
       if (!heading) return;
       // the same screen with other filters (catalogue links) is not a new page: focus stays on the link
       if (focusPending && text !== lastHeading.current) {
-        if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
         // a dialog opened by the new page keeps its focus
-        if (!document.activeElement?.closest('[role="dialog"]')) heading.focus({ preventScroll: true });
-      }
+        if (!document.activeElement?.closest('[role="dialog"]')) focusHeading(heading);
+      } else if (headingReplaced(heading)) focusHeading(heading);
       focusPending = false;
       lastHeading.current = text;
     };
@@ -59,9 +78,7 @@ export function useRouteAnnouncer(main: RefObject<HTMLElement | null>, section?:
  */
 export function focusPageHeading() {
   const heading = document.querySelector<HTMLElement>('#contenido h1');
-  if (!heading) return;
-  if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
-  heading.focus({ preventScroll: true });
+  if (heading) focusHeading(heading);
 }
 
 /** Jumps past the header and navigation to the page's main content. */
