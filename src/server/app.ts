@@ -158,7 +158,7 @@ export async function buildApp(deps: AppDeps) {
     signInLimitPerMinute: config.signInLimits.perIp,
   });
   const accounts = createAccountsService({
-    db,
+    database,
     auth,
     publicUrl: config.publicUrl,
     rateCounter,
@@ -342,7 +342,7 @@ export async function buildApp(deps: AppDeps) {
     securityHeaders,
     isClosing: () => closing,
   }));
-  registerCatalogRoutes(app, { catalog, classrooms, analytics });
+  registerCatalogRoutes(app, { catalog, classrooms, analytics, accounts });
   registerViewingRoutes(app, { viewing, sessions: devices });
   registerDeviceRoutes(app, { devices });
   await registerWatchingRoutes(app, { watching });

@@ -46,6 +46,7 @@ export async function openPglite(options: {
       if (!channelPattern.test(channel)) throw new Error(`bad channel ${channel}`);
       await client.listen(channel, deliver);
     }),
+    listening: () => client.listening,
     // only one process can open a PGlite data folder, so taking turns within it is enough
     exclusively: createInProcessLocks(),
     notify: async (channel, payload) => void (await db.execute(sql`select pg_notify(${channel}, ${payload})`)),

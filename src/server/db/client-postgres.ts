@@ -92,6 +92,8 @@ function createPgListener(url: string, retryMs = { first: 500, max: 30_000 }) {
         throw error;
       }
     },
+    /** The connection is up and listens on every channel (set only once all its LISTENs succeeded). */
+    listening: () => !closed && client !== undefined,
     async close() {
       closed = true;
       await client?.end().catch(() => {});
@@ -171,6 +173,7 @@ export function openPostgres(options: { url: string; logger?: { logQuery(query: 
       }
     },
     listen,
+    listening: listener.listening,
     notify: async (channel, payload) => void (await db.execute(sql`select pg_notify(${channel}, ${payload})`)),
     close: async () => {
       await listener.close();

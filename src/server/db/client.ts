@@ -17,6 +17,12 @@ export type Database = {
   ping(): Promise<void>;
   /** PostgreSQL LISTEN, fanned out to in-process handlers; live updates work across instances. */
   listen(channel: string, handler: Handler): Promise<() => void>;
+  /**
+   * Whether every LISTEN of this process is established now (the PostgreSQL listener's connection is up, the
+   * embedded database's thread is running). While false, notifications are being missed: nothing may be remembered
+   * on the strength of one. It turns true again just before `anyChange` is delivered to every subscriber.
+   */
+  listening(): boolean;
   notify(channel: string, payload: string): Promise<void>;
   /**
    * Runs fn while nobody else runs one under the same key: every process on this PostgreSQL (an advisory

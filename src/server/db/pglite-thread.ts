@@ -13,6 +13,8 @@ type PgliteTransaction = PgliteQueries & { closed: boolean; rollback(): Promise<
 export type PgliteClient = PgliteQueries & {
   readonly dataDir: string | undefined;
   readonly closed: boolean;
+  /** The thread runs and listens on every channel: false from its death until it was started again. */
+  readonly listening: boolean;
   transaction<T>(callback: (tx: PgliteTransaction) => Promise<T>): Promise<T>;
   listen(channel: string, callback: (payload: string) => void): Promise<void>;
   dumpDataDir(compression?: 'none' | 'gzip' | 'auto'): Promise<Blob>;
@@ -114,12 +116,13 @@ export async function startPgliteThread(options: { dataDir: string; template?: B
         if (worker !== created) return;
         failPending(error);
         if (closed) return;
-        announceGap();
         if (ready && canRestart) restart();
         else {
           failure ??= error;
           closed = true;
         }
+        // after `listening` turned false: a subscriber that drops its state cannot fill it again before the restart
+        announceGap();
       });
     });
   }
@@ -195,6 +198,9 @@ export async function startPgliteThread(options: { dataDir: string; template?: B
     },
     get closed() {
       return closed;
+    },
+    get listening() {
+      return !closed && failure === null;
     },
     async transaction<T>(callback: (tx: PgliteTransaction) => Promise<T>): Promise<T> {
       const { tx: id } = await call<{ tx: number }>({ op: 'begin' });

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '#shared/errors.ts';
 import { hasPremiumAccess, isAdmin } from '#shared/accounts/accounts.rules.ts';
 import type { AccountsService, UserRow } from '#server/features/accounts/accounts.service.ts';
+import { keptMarksName } from '#server/features/watching/watch-marks.service.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,6 +32,19 @@ export function registerAuthorization(app: FastifyInstance, accounts: AccountsSe
       cache.set(this, pending);
     }
     return pending;
+  });
+  // a write through this instance shows in its very next answer, before the trigger's NOTIFY comes back: an Admin's
+  // or a payment webhook's may change anyone, a member's own their account; a video position changes no account
+  // data, only perhaps the catalogue's 'Visto' marks kept with the session
+  app.addHook('onSend', async (request, _reply, payload) => {
+    if (request.method === 'GET' || request.method === 'HEAD') return payload;
+    const userId = resolvedIds.get(request);
+    if (request.url.startsWith('/api/admin/') || request.url.startsWith('/api/payments/webhooks/')) {
+      accounts.forgetAccount('*');
+    } else if (request.url.startsWith('/api/watching/')) {
+      if (userId) accounts.forgetKept(userId, keptMarksName);
+    } else if (userId) accounts.forgetAccount(userId);
+    return payload;
   });
   app.decorateRequest('currentSessionId', async function (this: FastifyRequest) {
     const user = await this.currentUser();

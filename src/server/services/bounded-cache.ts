@@ -8,6 +8,8 @@ import { LRUCache } from 'lru-cache';
 export function boundedCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>>(options: {
   entries: number;
   ttl: number;
+  /** The clock of `ttl` (tests move it); performance.now() by default. */
+  now?: () => number;
   /** Called when an entry leaves the cache: deleted, replaced, evicted or found expired. */
   onRemove?: (value: V, key: K) => void;
 }): LRUCache<K, V> {
@@ -16,6 +18,7 @@ export function boundedCache<K extends NonNullable<unknown>, V extends NonNullab
     maxSize: options.entries,
     sizeCalculation: () => 1,
     ttl: options.ttl,
+    ...(options.now ? { perf: { now: options.now }, ttlResolution: 0 } : {}),
     ...(onRemove ? { dispose: (value: V, key: K) => onRemove(value, key) } : {}),
   });
 }

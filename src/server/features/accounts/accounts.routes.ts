@@ -18,7 +18,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: { accounts: Ac
   api.get('/api/me', { schema: { response: { 200: meResponseSchema } } }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
     const user = await request.currentUser();
-    return { user: user ? await accounts.toCurrentUser(user) : null };
+    return { user: user ? await accounts.toCurrentUser(user, request) : null };
   });
 
   api.post(
@@ -63,8 +63,8 @@ export function registerAccountRoutes(app: FastifyInstance, deps: { accounts: Ac
   );
 
   api.post('/api/account/password', { schema: { body: passwordChangeSchema } }, async (request, reply) => {
-    await requireUser(request);
-    const { setCookies } = await accounts.changePassword(request, request.body);
+    const user = await requireUser(request);
+    const { setCookies } = await accounts.changePassword(request, user.id, request.body);
     forwardCookies(reply, setCookies);
     return reply.status(204).send();
   });

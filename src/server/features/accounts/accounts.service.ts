@@ -1,7 +1,8 @@
 import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { boundedCache } from '#server/services/bounded-cache.ts';
-import type { Db } from '#server/db/client.ts';
+import { createSessionCache } from './session-cache.ts';
+import type { Database, Db } from '#server/db/client.ts';
 import {
   authAccounts,
   classrooms,
@@ -45,16 +46,21 @@ function signInRules(limits: SignInLimits, ip: string, email: string): RateRule[
 }
 
 export function createAccountsService(deps: {
-  db: Db;
+  /** Its queries, and LISTEN for the changes that end or alter a session (the verified-session cache). */
+  database: Pick<Database, 'db' | 'listen' | 'listening'>;
   auth: Auth;
   publicUrl: string;
   rateCounter: RateCounter;
   signInLimits: SignInLimits;
 }) {
-  const { db, auth, publicUrl, rateCounter, signInLimits } = deps;
+  const { auth, publicUrl, rateCounter, signInLimits } = deps;
+  const { db } = deps.database;
   const normalize = (email: string) => email.trim().toLowerCase();
   const sessionIds = new WeakMap<FastifyRequest, string>();
   const recentlyActive = boundedCache<string, true>({ entries: 100_000, ttl: lastActiveEveryMs });
+
+  const cache = createSessionCache({ database: deps.database });
+  const { forgetAccount } = cache;
 
   async function noteActivity(sessionId: string): Promise<void> {
     if (recentlyActive.has(sessionId)) return;
@@ -79,15 +85,26 @@ export function createAccountsService(deps: {
 
   async function resolveUser(request: FastifyRequest): Promise<UserRow | null> {
     if (!request.headers.cookie) return null;
+    const known = cache.lookup(request);
+    if (known) {
+      sessionIds.set(request, known.id);
+      await noteActivity(known.id);
+      return known.user;
+    }
+    const ticket = cache.ticket();
     const result = await findSession(request);
     if (!result) return null;
-    if (Date.now() - new Date(result.session.createdAt).getTime() > sessionAbsoluteLifetimeMs) {
+    const createdAt = new Date(result.session.createdAt);
+    const absoluteEnd = new Date(createdAt.getTime() + sessionAbsoluteLifetimeMs);
+    if (Date.now() > absoluteEnd.getTime()) {
       await db.delete(sessions).where(eq(sessions.id, result.session.id));
       return null;
     }
     const [row] = await db.select().from(users).where(eq(users.id, result.user.id));
     if (!row || row.isDisabled) return null;
     sessionIds.set(request, result.session.id);
+    const session = { id: result.session.id, createdAt, expiresAt: new Date(result.session.expiresAt), user: row };
+    cache.remember(request, ticket, session, absoluteEnd);
     await noteActivity(result.session.id);
     return row;
   }
@@ -100,6 +117,8 @@ export function createAccountsService(deps: {
   /** The request's session: its id and when it was signed in (not refreshed); null for a guest. */
   async function currentSession(request: FastifyRequest): Promise<{ id: string; createdAt: Date } | null> {
     if (!request.headers.cookie) return null;
+    const known = cache.lookup(request);
+    if (known) return { id: known.id, createdAt: known.createdAt };
     const result = await findSession(request);
     return result ? { id: result.session.id, createdAt: new Date(result.session.createdAt) } : null;
   }
@@ -109,20 +128,37 @@ export function createAccountsService(deps: {
     return (await currentSession(request))?.createdAt ?? null;
   }
 
-  /** What the browser may know about the signed-in user. */
-  async function toCurrentUser(row: UserRow): Promise<CurrentUser> {
-    const [classroomAdmin, diplomaAdmin] = await Promise.all([
-      db
-        .select({ id: classrooms.id })
-        .from(classrooms)
-        .where(and(eq(classrooms.adminUserId, row.id), eq(classrooms.isActive, true)))
-        .limit(1),
-      db
-        .select({ id: diplomas.id })
-        .from(diplomas)
-        .where(and(eq(diplomas.adminUserId, row.id), eq(diplomas.isActive, true)))
-        .limit(1),
-    ]);
+  /** Whether the account administers an active aula or diploma; remembered with the request's verified session. */
+  async function adminOf(row: UserRow, request?: FastifyRequest) {
+    const load = async () => {
+      const [classroomAdmin, diplomaAdmin] = await Promise.all([
+        db
+          .select({ id: classrooms.id })
+          .from(classrooms)
+          .where(and(eq(classrooms.adminUserId, row.id), eq(classrooms.isActive, true)))
+          .limit(1),
+        db
+          .select({ id: diplomas.id })
+          .from(diplomas)
+          .where(and(eq(diplomas.adminUserId, row.id), eq(diplomas.isActive, true)))
+          .limit(1),
+      ]);
+      return { classroom: classroomAdmin.length > 0, diploma: diplomaAdmin.length > 0 };
+    };
+    return request ? cache.kept(request, 'adminOf', load, row) : load();
+  }
+
+  /**
+   * `load`'s answer for this request's session, remembered with it and dropped with it: only for what a trigger of
+   * migration 0016, 0021 or 0022 announces when it changes.
+   */
+  function keptWithSession<T>(request: FastifyRequest, name: string, load: () => Promise<T>): Promise<T> {
+    return cache.kept(request, name, load);
+  }
+
+  /** What the browser may know about the signed-in user (`request`: the one whose session may remember the flags). */
+  async function toCurrentUser(row: UserRow, request?: FastifyRequest): Promise<CurrentUser> {
+    const admin = await adminOf(row, request);
     return {
       id: row.id,
       name: row.name,
@@ -137,8 +173,8 @@ export function createAccountsService(deps: {
       city: row.city,
       phoneNumber: row.phoneNumber,
       hasPremiumAccess: hasPremiumAccess(row),
-      isClassroomAdmin: classroomAdmin.length > 0,
-      isDiplomaAdmin: diplomaAdmin.length > 0,
+      isClassroomAdmin: admin.classroom,
+      isDiplomaAdmin: admin.diploma,
     };
   }
 
@@ -205,6 +241,9 @@ export function createAccountsService(deps: {
 
   async function logout(request: FastifyRequest) {
     const result = await callAuth(auth, request, '/sign-out', { method: 'POST', body: {} });
+    // this instance before the answer leaves; the others when the sessions trigger's NOTIFY reaches them
+    const known = cache.lookup(request);
+    if (known) forgetAccount(known.user.id);
     return { setCookies: result.setCookies };
   }
 
@@ -256,11 +295,17 @@ export function createAccountsService(deps: {
     if (result.status !== 200) throw new AppError('RESET_CODE_INVALID');
   }
 
-  async function changePassword(request: FastifyRequest, input: { currentPassword: string; newPassword: string }) {
+  async function changePassword(
+    request: FastifyRequest,
+    userId: string,
+    input: { currentPassword: string; newPassword: string },
+  ) {
     const result = await callAuth(auth, request, '/change-password', {
       method: 'POST',
       body: { currentPassword: input.currentPassword, newPassword: input.newPassword, revokeOtherSessions: true },
     });
+    // the other devices' sessions are gone: on this instance at once, on the others through NOTIFY
+    forgetAccount(userId);
     if (result.status === 429) throw new AppError('RATE_LIMITED');
     if (result.status === 400 && result.body.code === 'INVALID_PASSWORD') throw new AppError('LOGIN_WRONG_PASSWORD');
     if (result.status !== 200) throw new AppError('PASSWORD_CHANGE_FAILED');
@@ -352,6 +397,9 @@ export function createAccountsService(deps: {
   return {
     emailsWithPassword,
     resolveUser,
+    forgetAccount,
+    forgetKept: cache.forgetKept,
+    keptWithSession,
     sessionStartedAt,
     currentSession,
     toCurrentUser,

@@ -63,7 +63,8 @@ export function createAuth(options: AuthOptions) {
     session: {
       expiresIn: sessionLifetimeSeconds,
       updateAge: 24 * 3600,
-      // a revoked session must stop at once, so every request reads the database
+      // a cookie held by the browser cannot be dropped from another device: verified sessions are remembered on the
+      // server instead, dropped through NOTIFY (accounts.service.ts, decision 040)
       cookieCache: { enabled: false },
     },
     rateLimit: {

@@ -17,6 +17,7 @@ import type { ProfileService } from './profile.service.ts';
 import type { SignUpService } from './signup.service.ts';
 import type { AccountsService } from './accounts.service.ts';
 import { AppError } from '#shared/errors.ts';
+import { hasPremiumAccess } from '#shared/accounts/accounts.rules.ts';
 
 /** How recent a sign-in must be to change the e-mail or password. */
 const freshSessionMs = 15 * 60_000;
@@ -76,7 +77,11 @@ export function registerSignUpAndProfileRoutes(
 
   api.get('/api/profile', { schema: { response: { 200: profileSchema } } }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    return profile.getProfile(await requireUser(request));
+    const user = await requireUser(request);
+    // Premium access (and so the certificates) ends on a date with no row changed: keyed by it
+    return profile.getProfile(user, (load) =>
+      accounts.keptWithSession(request, `profile:${String(hasPremiumAccess(user))}`, load),
+    );
   });
 
   api.put(
@@ -91,7 +96,10 @@ export function registerSignUpAndProfileRoutes(
         throw new AppError('REAUTH_REQUIRED');
       }
       // a new password signs out every other device; this one stays signed in
-      return profile.updateProfile(user, request.body, { keepSessionId: session?.id ?? null });
+      const updated = await profile.updateProfile(user, request.body, { keepSessionId: session?.id ?? null });
+      // this instance's remembered sessions of the account at once; the others through the users trigger's NOTIFY
+      accounts.forgetAccount(user.id);
+      return updated;
     },
   );
 }

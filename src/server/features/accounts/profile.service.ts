@@ -27,7 +27,8 @@ export function createProfileService(deps: {
 }) {
   const { db, auth, membership, signUp } = deps;
 
-  async function getProfile(user: UserRow): Promise<Profile> {
+  /** The organisation's title and the certificates the profile shows, as the database has them. */
+  async function profileRecords(user: UserRow) {
     const [organization] = user.organizationId
       ? await db
           .select({ title: organizations.title })
@@ -46,6 +47,16 @@ export function createProfileService(deps: {
           .where(eq(certificates.userId, user.id))
           .orderBy(asc(certificates.issuedAt))
       : [];
+    return { organization, completed };
+  }
+
+  /** `keep`: remembers the records with the request's session (accounts' keptWithSession); without it they are read. */
+  async function getProfile(
+    user: UserRow,
+    keep?: (load: () => Promise<Awaited<ReturnType<typeof profileRecords>>>) => ReturnType<typeof profileRecords>,
+  ): Promise<Profile> {
+    const load = () => profileRecords(user);
+    const { organization, completed } = await (keep ? keep(load) : load());
     return {
       personal: {
         name: user.name,

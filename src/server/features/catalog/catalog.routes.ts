@@ -10,13 +10,20 @@ import {
 import { AppError } from '#shared/errors.ts';
 import type { ClassroomsService } from '#server/features/classrooms/classrooms.service.ts';
 import type { AnalyticsService } from '#server/features/analytics/analytics.service.ts';
+import type { AccountsService } from '#server/features/accounts/accounts.service.ts';
+import { keptMarksName } from '#server/features/watching/watch-marks.service.ts';
 import type { CatalogService } from './catalog.service.ts';
 
 export function registerCatalogRoutes(
   app: FastifyInstance,
-  deps: { catalog: CatalogService; classrooms: ClassroomsService; analytics: AnalyticsService },
+  deps: {
+    catalog: CatalogService;
+    classrooms: ClassroomsService;
+    analytics: AnalyticsService;
+    accounts: AccountsService;
+  },
 ) {
-  const { catalog, classrooms, analytics } = deps;
+  const { catalog, classrooms, analytics, accounts } = deps;
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   // an Admin's save shows to guests at once here; other instances drop their cache on the database's notification
@@ -28,7 +35,10 @@ export function registerCatalogRoutes(
   api.get(
     '/api/catalog/procedures',
     { schema: { querystring: catalogQuerySchema, response: { 200: catalogPageSchema } } },
-    async (request) => catalog.list(await request.currentUser(), request.query),
+    async (request) =>
+      catalog.list(await request.currentUser(), request.query, (load) =>
+        accounts.keptWithSession(request, keptMarksName, load),
+      ),
   );
 
   api.get('/api/catalog/filters', { schema: { response: { 200: catalogFiltersSchema } } }, async () => {

@@ -19,12 +19,14 @@ import {
 import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import type { ClassroomsService } from '#server/features/classrooms/classrooms.service.ts';
 import type { AnalyticsService } from '#server/features/analytics/analytics.service.ts';
-import type { CardMarks, WatchMarksService } from '#server/features/watching/watch-marks.service.ts';
+import type { CardMarks, MemberMarks, WatchMarksService } from '#server/features/watching/watch-marks.service.ts';
 import { mediaUrl } from '#server/services/media-url.ts';
 import { containsPattern } from '#server/db/search-sql.ts';
 import { uuidPattern } from '#shared/uuid.ts';
 
 type ProcedureRow = typeof procedures.$inferSelect;
+/** Keeps the member's marks `load` reads with the request's verified session. */
+type KeepMarks = (load: () => Promise<MemberMarks>) => Promise<MemberMarks>;
 
 // guests all see the same pages: cache them briefly; any catalogue write clears the cache at once
 const cacheTtlMs = 30_000;
@@ -176,9 +178,39 @@ export function createCatalogService(deps: {
     return { items: await toCards(user, rows), total, page: query.page, pageSize: catalogPageSize };
   }
 
-  /** One page of the catalogue, filtered and searched by the database (guests' first pages from a short cache). */
-  async function list(user: UserRow | null, query: CatalogQuery): Promise<CatalogPage> {
-    if (user || query.classroom || query.page > cachedGuestPages) return loadPage(user, query);
+  /**
+   * One page of the catalogue, filtered and searched by the database (guests' first pages from a short cache).
+   * `keepMarks`: keeps the member's marks with their verified session (accounts' keptWithSession).
+   */
+  async function list(user: UserRow | null, query: CatalogQuery, keepMarks?: KeepMarks): Promise<CatalogPage> {
+    if (query.classroom || query.page > cachedGuestPages || (user && query.unwatched)) return loadPage(user, query);
+    const page = await guestPage(query);
+    return user ? forMember(user, page, keepMarks) : page;
+  }
+
+  /** A guest's page as a member sees it: unlocked by their plan or aulas, with their own marks. */
+  async function forMember(user: UserRow, page: CatalogPage, keepMarks?: KeepMarks): Promise<CatalogPage> {
+    const premiumIds = page.items.filter((card) => card.type === 'Premium').map((card) => card.id);
+    const premium = hasPremiumAccess(user);
+    const load = () => marks.allOf(user.id);
+    const [opened, own] = await Promise.all([
+      premium ? new Set<string>() : classrooms.proceduresOpenedFor(user.id, premiumIds),
+      keepMarks ? keepMarks(load) : load(),
+    ]);
+    const viewer = { isLoggedIn: true, hasPremiumAccess: premium };
+    return {
+      ...page,
+      items: page.items.map((card) => ({
+        ...card,
+        isWatched: own.watched.has(card.id),
+        isFavorite: own.favorites.has(card.id),
+        isLocked: !canWatchFullProcedure({ ...viewer, hasClassroomAccess: opened.has(card.id) }, card.type),
+      })),
+    };
+  }
+
+  /** One of the first pages as a guest sees it, from a short cache shared by guests and members. */
+  async function guestPage(query: CatalogQuery): Promise<CatalogPage> {
     const key = JSON.stringify([query.q ?? '', query.species ?? '', query.type ?? '', query.tag ?? '', query.page]);
     const cached = guestPages.get(key);
     if (cached) return cached;

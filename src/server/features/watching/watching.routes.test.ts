@@ -1,8 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { users, watchedTime, watchPositions } from '#server/db/schema/index.ts';
+import { favoriteProcedures, users, watchedTime, watchPositions } from '#server/db/schema/index.ts';
 import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
 import { createClassroom, createProcedure, signedInAs } from '#server/testing/factories.ts';
+import { notificationsDelivered } from '#server/testing/notifications.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -355,6 +356,8 @@ describe('Seguir viendo', () => {
 
     // Premium ended: its procedure leaves the row and its place is no longer offered
     await t.db.update(users).set({ type: 'Gratis' }).where(eq(users.id, member.user.id));
+    // written behind the server's back: its remembered session goes when the users trigger's NOTIFY arrives
+    await notificationsDelivered(t.database);
     const after = await t.app.inject({ url: '/api/watching/continue', headers: { cookie: member.cookie } });
     expect(after.json().map((item: { procedure: { name: string } }) => item.procedure.name)).toEqual([
       'Más nueva',
@@ -579,6 +582,50 @@ describe('guests', () => {
       expect(queries.filter((query) => /watch_positions|favorite_procedures/.test(query))).toEqual([]);
       await own.app.inject({ url: '/api/catalog/procedures?unwatched=1', headers: { cookie: member.cookie } });
       expect(queries.filter((query) => /watch_positions|favorite_procedures/.test(query)).length).toBeGreaterThan(0);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it("a Premium member's search is the guests' shared page plus their marks in one query", async () => {
+    const queries: string[] = [];
+    const own = await createTestApp({}, undefined, { onQuery: (query) => queries.push(query) });
+    try {
+      const procedure = await createProcedure(own, { type: 'Premium', name: 'Enucleación compartida' });
+      const member = await signedInAs(own, { type: 'Premium' });
+      await own.app.inject({
+        method: 'PUT',
+        url: `/api/favorites/${procedure.id}`,
+        headers: { cookie: member.cookie, ...json },
+      });
+      // the favourite's trigger notifies too: once it arrived, nothing drops the session warmed below
+      await notificationsDelivered(own.database);
+      const url = '/api/catalog/procedures?q=compartida';
+      const guest = (await own.app.inject({ url })).json();
+      expect(guest.items[0]).toMatchObject({ id: procedure.id, isLocked: true });
+      // the first request verifies the session; the next ones find it remembered
+      await own.app.inject({ url: '/api/me', headers: { cookie: member.cookie } });
+      queries.length = 0;
+      const signedIn = (await own.app.inject({ url, headers: { cookie: member.cookie } })).json();
+      expect(signedIn.items[0]).toMatchObject({
+        id: procedure.id,
+        isLocked: false,
+        isFavorite: true,
+        isWatched: false,
+      });
+      expect(signedIn.total).toBe(guest.total);
+      expect(queries).toHaveLength(1);
+      expect(queries[0]).toMatch(/watch_positions.*union all.*favorite_procedures/s);
+      // the marks are kept with the session: the next search asks nothing
+      queries.length = 0;
+      const again = (await own.app.inject({ url, headers: { cookie: member.cookie } })).json();
+      expect(again.items[0]).toMatchObject({ id: procedure.id, isFavorite: true });
+      expect(queries).toEqual([]);
+      // a favourite removed behind this server's back (another instance) shows once its trigger's NOTIFY arrived
+      await own.db.delete(favoriteProcedures).where(eq(favoriteProcedures.userId, member.user.id));
+      await notificationsDelivered(own.database);
+      const removed = (await own.app.inject({ url, headers: { cookie: member.cookie } })).json();
+      expect(removed.items[0]).toMatchObject({ id: procedure.id, isFavorite: false });
     } finally {
       await own.close();
     }

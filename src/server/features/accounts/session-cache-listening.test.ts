@@ -1,0 +1,167 @@
+import { describe, expect, it } from 'vitest';
+import type { FastifyRequest } from 'fastify';
+import { anyChange, type Handler } from '#server/db/channels.ts';
+import type { users } from '#server/db/schema/index.ts';
+import { createSessionCache, sessionDroppingChannels, verifiedSessionMs } from './session-cache.ts';
+
+// The verified-session cache against a database whose LISTEN the test takes down and brings back as the PostgreSQL
+// listener and the embedded database's thread do: `listening()` false from the drop, `anyChange` delivered at the drop
+// and again once every channel listens again.
+
+function fakeDatabase(options: { failingListens?: number } = {}) {
+  const handlers = new Map<string, Handler>();
+  let failing = options.failingListens ?? 0;
+  let up = true;
+  const deliver = (payload: string) => {
+    for (const handler of handlers.values()) handler(payload);
+  };
+  return {
+    listen: async (channel: string, handler: Handler) => {
+      if (failing > 0) {
+        failing -= 1;
+        throw new Error('Connection terminated');
+      }
+      handlers.set(channel, handler);
+      return () => void handlers.delete(channel);
+    },
+    listening: () => up,
+    subscribed: () => handlers.size,
+    notify: (channel: string, payload: string) => handlers.get(channel)?.(payload),
+    drop() {
+      up = false;
+      deliver(anyChange);
+    },
+    back() {
+      up = true;
+      deliver(anyChange);
+    },
+  };
+}
+
+const request = (token: string) =>
+  ({ headers: { cookie: `theme=dark; better-auth.session_token=${token}` } }) as unknown as FastifyRequest;
+
+const member = (id: string) => ({ id }) as typeof users.$inferSelect;
+
+const inADay = () => new Date(Date.now() + 86_400_000);
+
+function session(userId: string, id = `session-${userId}`) {
+  return { id, createdAt: new Date(), expiresAt: inADay(), user: member(userId) };
+}
+
+async function subscribedCache(database = fakeDatabase(), now?: () => number) {
+  const cache = createSessionCache({ database, now });
+  await expect.poll(database.subscribed).toBe(sessionDroppingChannels.length);
+  return { cache, database };
+}
+
+describe('the verified-session cache follows its LISTEN', () => {
+  it('serves a remembered session while every channel listens, and drops only the account a channel names', async () => {
+    const { cache, database } = await subscribedCache();
+    cache.remember(request('ana'), cache.ticket(), session('ana'), inADay());
+    cache.remember(request('beto'), cache.ticket(), session('beto'), inADay());
+    expect(cache.lookup(request('ana'))?.id).toBe('session-ana');
+    database.notify('viewing_tokens', 'ana');
+    expect(cache.lookup(request('ana'))).toBeUndefined();
+    expect(cache.lookup(request('beto'))?.id).toBe('session-beto');
+    database.notify('access_changed', 'beto');
+    expect(cache.lookup(request('beto'))).toBeUndefined();
+  });
+
+  it('while the LISTEN is down it serves nothing, remembers nothing, and stays empty until the listener is back', async () => {
+    const { cache, database } = await subscribedCache();
+    cache.remember(request('ana'), cache.ticket(), session('ana'), inADay());
+    database.drop();
+    expect(cache.lookup(request('ana'))).toBeUndefined();
+    // a lookup that succeeds through the pool while the listener is still away is not remembered
+    cache.remember(request('ana'), cache.ticket(), session('ana'), inADay());
+    expect(cache.lookup(request('ana'))).toBeUndefined();
+    database.back();
+    expect(cache.lookup(request('ana'))).toBeUndefined();
+    cache.remember(request('ana'), cache.ticket(), session('ana'), inADay());
+    expect(cache.lookup(request('ana'))?.id).toBe('session-ana');
+  });
+
+  it('drops what it holds as soon as `listening()` is false, even before the drop is announced', async () => {
+    let up = true;
+    const database = { ...fakeDatabase(), listening: () => up };
+    const { cache } = await subscribedCache(database);
+    cache.remember(request('ana'), cache.ticket(), session('ana'), inADay());
+    up = false;
+    expect(cache.lookup(request('ana'))).toBeUndefined();
+    up = true;
+    expect(cache.lookup(request('ana'))).toBeUndefined();
+  });
+
+  it('does not remember a lookup that began before a gap or a change of the account and ended after it', async () => {
+    const { cache, database } = await subscribedCache();
+    const beforeGap = cache.ticket();
+    database.drop();
+    database.back();
+    cache.remember(request('ana'), beforeGap, session('ana'), inADay());
+    expect(cache.lookup(request('ana'))).toBeUndefined();
+    const beforeChange = cache.ticket();
+    database.notify('account_changed', 'someone');
+    cache.remember(request('ana'), beforeChange, session('ana'), inADay());
+    expect(cache.lookup(request('ana'))).toBeUndefined();
+  });
+
+  it('keeps the cache off until every channel listens, trying a failed LISTEN again', async () => {
+    const database = fakeDatabase({ failingListens: 1 });
+    const cache = createSessionCache({ database });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(database.subscribed()).toBe(sessionDroppingChannels.length - 1);
+    cache.remember(request('ana'), cache.ticket(), session('ana'), inADay());
+    expect(cache.lookup(request('ana'))).toBeUndefined();
+    await expect.poll(database.subscribed, { timeout: 5_000 }).toBe(sessionDroppingChannels.length);
+    cache.remember(request('ana'), cache.ticket(), session('ana'), inADay());
+    expect(cache.lookup(request('ana'))?.id).toBe('session-ana');
+  });
+
+  it('remembers nothing without a database to listen on', () => {
+    const cache = createSessionCache({});
+    cache.remember(request('ana'), cache.ticket(), session('ana'), inADay());
+    expect(cache.lookup(request('ana'))).toBeUndefined();
+  });
+});
+
+describe('how long a revoked session can be served when its notification is lost', () => {
+  it(`is ${verifiedSessionMs / 1000} s at most after it was verified`, async () => {
+    let now = 1_000_000;
+    const { cache } = await subscribedCache(fakeDatabase(), () => now);
+    cache.remember(request('ana'), cache.ticket(), session('ana'), inADay());
+    // revoked with the connection up and its NOTIFY never seen: the time to live is the only bound
+    now += verifiedSessionMs - 1;
+    expect(cache.lookup(request('ana'))?.id).toBe('session-ana');
+    now += 2;
+    expect(cache.lookup(request('ana'))).toBeUndefined();
+  });
+
+  it("never past the session's own expiry or its absolute end", async () => {
+    const { cache } = await subscribedCache();
+    const ending = { ...session('ana'), expiresAt: new Date(Date.now() - 1) };
+    cache.remember(request('ana'), cache.ticket(), ending, inADay());
+    expect(cache.lookup(request('ana'))).toBeUndefined();
+    cache.remember(request('beto'), cache.ticket(), session('beto'), new Date(Date.now() - 1));
+    expect(cache.lookup(request('beto'))).toBeUndefined();
+  });
+});
+
+describe('what an answer keeps with the session', () => {
+  it('is dropped with the session and not kept from a load that overlapped a change', async () => {
+    const { cache, database } = await subscribedCache();
+    cache.remember(request('ana'), cache.ticket(), session('ana'), inADay());
+    let loads = 0;
+    const load = async () => ++loads;
+    expect(await cache.kept(request('ana'), 'profile', load)).toBe(1);
+    expect(await cache.kept(request('ana'), 'profile', load)).toBe(1);
+    const overlapping = cache.kept(request('ana'), 'other', async () => {
+      database.notify('account_changed', 'beto');
+      return 'old';
+    });
+    expect(await overlapping).toBe('old');
+    expect(await cache.kept(request('ana'), 'other', async () => 'new')).toBe('new');
+    database.notify('account_changed', 'ana');
+    expect(await cache.kept(request('ana'), 'profile', load)).toBe(2);
+  });
+});
