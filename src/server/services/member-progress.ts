@@ -1,13 +1,14 @@
-import { and, asc, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, or, sql, type SQL } from 'drizzle-orm';
 import { users } from '#server/db/schema/index.ts';
-import { containsPattern } from '#server/db/search-sql.ts';
+import { containsPattern, foldSql } from '#server/db/search-sql.ts';
+import { foldForSearch } from '#shared/text.ts';
 import { progressFilters, type ProgressFilter, type ProgressTotals } from '#shared/progress/progress.schemas.ts';
 
-/** Members whose name or e-mail contains the search (none given: everyone). */
+/** Members whose name or e-mail contains the search, without regard to case or accents (none given: everyone). */
 export function memberSearch(search: string | undefined): SQL | undefined {
   if (!search) return undefined;
-  const pattern = containsPattern(search);
-  return or(ilike(users.name, pattern), ilike(users.email, pattern));
+  const pattern = containsPattern(foldForSearch(search));
+  return or(sql`${foldSql(users.name)} like ${pattern}`, sql`${foldSql(users.email)} like ${pattern}`);
 }
 
 /** Members listed by name, then e-mail; the id keeps pages apart when both repeat. */

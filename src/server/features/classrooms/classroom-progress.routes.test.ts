@@ -74,6 +74,9 @@ describe('progress of an aula', () => {
     expect(await emails('?filter=notStarted')).toEqual(['dario@uni.example.com', 'carla@uni.example.com']);
     expect(await emails('?filter=finished')).toEqual(['ana@uni.example.com']);
     expect(await emails('?search=BRUNO')).toEqual(['bruno@uni.example.com']);
+    // without regard to accents, in the search or in the name
+    expect(await emails('?search=termino')).toEqual(['ana@uni.example.com']);
+    expect(await emails('?search=%C3%81na')).toEqual(['ana@uni.example.com']);
     expect(await emails('?search=carla%40uni')).toEqual(['carla@uni.example.com']);
     expect(await emails('?search=%25')).toEqual([]);
     const second = await t.app.inject({ url: managed(own.id, '?page=2'), headers: headers(staff.cookie) });
