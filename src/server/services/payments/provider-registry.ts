@@ -1,5 +1,5 @@
 import type { paymentProviders } from '#shared/payments/payments.rules.ts';
-import type { PaymentProvider } from './payment-provider.ts';
+import type { PaymentProvider, ProviderSubscription } from './payment-provider.ts';
 
 /** A name a subscription is recorded under (payment_subscriptions.provider). */
 export type ProviderName = (typeof paymentProviders)[number];
@@ -10,8 +10,12 @@ export type ProviderName = (typeof paymentProviders)[number];
  */
 export type SubscriptionOperations = Pick<
   PaymentProvider,
-  'getSubscription' | 'suspendSubscription' | 'activateSubscription' | 'cancelSubscription'
-> & { readonly name: ProviderName };
+  'suspendSubscription' | 'activateSubscription' | 'cancelSubscription'
+> & {
+  readonly name: ProviderName;
+  /** Its status and next charge date (the end of the paid period); null when the provider does not know the id. */
+  getSubscription(id: string): Promise<Pick<ProviderSubscription, 'status' | 'nextBillingTime'> | null>;
+};
 
 /** Every configured provider by name: a subscription is always handled by the one recorded on it. */
 export type ProviderRegistry = {
