@@ -52,7 +52,6 @@ import { registerMailingPublicRoutes } from './features/mailing/mailing.routes.t
 import type { PaymentProvider } from './services/payments/payment-provider.ts';
 import type { SubscriptionOperations } from './services/payments/provider-registry.ts';
 import { paymentProvidersFor } from './payment-providers.ts';
-import { createMercadoPagoProvider } from './services/payments/mercadopago-provider.ts';
 import {
   createMercadoPagoPaymentsService,
   mercadoPagoJobKind,
@@ -201,7 +200,7 @@ export async function buildApp(deps: AppDeps) {
   const events = createEventsService({ db, publicUrl: config.publicUrl, timeZone: config.timeZone });
   const landing = createLandingService({ db, catalog });
   const contact = createContactService({ db, mailer, contactEmail: config.contactEmail });
-  const { paymentProvider, simulatedProvider, subscriptionProviders } = paymentProvidersFor({
+  const { paymentProvider, simulatedProvider, mercadoPagoProvider, subscriptionProviders } = paymentProvidersFor({
     config,
     db,
     log: app.log,
@@ -281,10 +280,10 @@ export async function buildApp(deps: AppDeps) {
   });
   // order outcomes reach the diplomas through the payments job pipeline: a browser closed after paying still ends enrolled
   payments.onOrder(diplomaPurchase.applyOrderEvent);
-  const mercadoPago = config.mercadopago
+  const mercadoPago = mercadoPagoProvider
     ? createMercadoPagoPaymentsService({
         db,
-        provider: createMercadoPagoProvider({ ...config.mercadopago, log: app.log }),
+        provider: mercadoPagoProvider,
         publicUrl: config.publicUrl,
         schedule: jobs.schedule,
         log: app.log,
