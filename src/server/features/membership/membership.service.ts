@@ -133,10 +133,10 @@ export function createMembershipService(deps: {
   /** What the profile shows about the membership, and which changes the member may ask for. */
   async function describe(user: UserRow): Promise<Membership> {
     const at = now();
-    // PayPal bills by calendar month: its own next_billing_time, our arithmetic only for records it never dated
+    // a provider bills by calendar month: its own next charge date, our arithmetic only for records it never dated
     const mapped = await mappedSubscription(user.subscriptionId);
     const billedUntil = mapped?.nextBillingAt ?? null;
-    // cancelled at PayPal: that subscription cannot be resumed
+    // cancelled at its provider: that subscription cannot be resumed
     const resumable = mapped?.state !== 'CANCELADA' && mapped?.state !== 'EXPIRADA';
     const isManual = user.subscriptionId === manualSubscriptionId;
     // a manual Premium is never charged: it shows when it ends instead of a next payment
@@ -176,7 +176,7 @@ export function createMembershipService(deps: {
       try {
         const current = await provider.getSubscription(id);
         providerPeriodEnd = current?.nextBillingTime ?? providerPeriodEnd;
-        // suspended or ended at PayPal already (its dashboard, or a suspend whose answer was lost): billing has stopped
+        // suspended or ended at its provider already (its dashboard, or a suspend whose answer was lost): billing has stopped
         const stopped = current ? endedStates[current.status] : undefined;
         if (stopped) await setSubscriptionState(id, stopped);
         else await suspendOrConfirm(provider, id);
@@ -241,7 +241,7 @@ export function createMembershipService(deps: {
     const at = now();
     if (!canReactivate(user, at)) throw new AppError('MEMBERSHIP_CHANGE_NOT_ALLOWED');
     const mapped = await mappedSubscription(user.subscriptionId);
-    // ended at PayPal (cancelled there): it cannot be resumed, only replaced by a new subscription
+    // ended at its provider (cancelled there): it cannot be resumed, only replaced by a new subscription
     if (mapped && (mapped.state === 'CANCELADA' || mapped.state === 'EXPIRADA'))
       throw new AppError('MEMBERSHIP_CHANGE_NOT_ALLOWED');
     if (mapped) {
