@@ -50,11 +50,9 @@ import { registerContactRoutes } from './features/contact/contact.routes.ts';
 import rateLimit from '@fastify/rate-limit';
 import { createMailingService } from './features/mailing/mailing.service.ts';
 import { registerMailingPublicRoutes } from './features/mailing/mailing.routes.ts';
-import { createHmac } from 'node:crypto';
 import type { PaymentProvider } from './services/payments/payment-provider.ts';
-import { createSimulatedProvider } from './services/payments/simulated-provider.ts';
-import { createPayPalProvider } from './services/payments/paypal-provider.ts';
-import { createMercadoPagoProvider } from './services/payments/mercadopago-provider.ts';
+import type { SubscriptionOperations } from './services/payments/provider-registry.ts';
+import { paymentProvidersFor } from './payment-providers.ts';
 import {
   createMercadoPagoPaymentsService,
   mercadoPagoJobKind,
@@ -108,6 +106,8 @@ export type AppDeps = {
   distDir?: string | null;
   /** Overrides the provider PAYMENTS_PROVIDER selects (tests of the PayPal provider). */
   paymentProvider?: PaymentProvider;
+  /** Providers holding subscriptions beside the configured one (tests of several providers at once). */
+  otherSubscriptionProviders?: (db: Database['db']) => SubscriptionOperations[];
   /** Where the log goes instead of stdout (tests read it back). */
   logStream?: NodeJS.WritableStream;
 };
@@ -203,18 +203,13 @@ export async function buildApp(deps: AppDeps) {
   const events = createEventsService({ db, publicUrl: config.publicUrl, timeZone: config.timeZone });
   const landing = createLandingService({ db, catalog });
   const contact = createContactService({ db, mailer, contactEmail: config.contactEmail });
-  const simulatedProvider =
-    !deps.paymentProvider && config.paymentsProvider === 'simulado'
-      ? createSimulatedProvider({
-          db,
-          publicUrl: config.publicUrl,
-          secret: createHmac('sha256', config.sessionSecret).update('simulado-webhooks').digest('hex'),
-        })
-      : null;
-  const paymentProvider: PaymentProvider =
-    deps.paymentProvider ??
-    simulatedProvider ??
-    createPayPalProvider({ ...config.paypal!, brandName: 'CxVet', log: app.log });
+  const { paymentProvider, simulatedProvider, mercadoPagoProvider, subscriptionProviders } = paymentProvidersFor({
+    config,
+    db,
+    log: app.log,
+    paymentProvider: deps.paymentProvider,
+    otherSubscriptionProviders: deps.otherSubscriptionProviders,
+  });
   if (simulatedProvider)
     app.log.warn('Modo de pruebas: PAYMENTS_PROVIDER=simulado, los pagos son simulados y nadie paga dinero real');
   const jobs = createJobRunner({
@@ -244,7 +239,7 @@ export async function buildApp(deps: AppDeps) {
   });
   const membership = createMembershipService({
     db,
-    provider: paymentProvider,
+    providers: subscriptionProviders,
     mailer,
     publicUrl: config.publicUrl,
     log: app.log,
@@ -270,7 +265,7 @@ export async function buildApp(deps: AppDeps) {
     storage,
     mailer,
     auth,
-    provider: paymentProvider,
+    providers: subscriptionProviders,
     certificates,
     consents,
     rateCounter,
@@ -288,10 +283,10 @@ export async function buildApp(deps: AppDeps) {
   });
   // order outcomes reach the diplomas through the payments job pipeline: a browser closed after paying still ends enrolled
   payments.onOrder(diplomaPurchase.applyOrderEvent);
-  const mercadoPago = config.mercadopago
+  const mercadoPago = mercadoPagoProvider
     ? createMercadoPagoPaymentsService({
         db,
-        provider: createMercadoPagoProvider({ ...config.mercadopago, log: app.log }),
+        provider: mercadoPagoProvider,
         publicUrl: config.publicUrl,
         schedule: jobs.schedule,
         log: app.log,

@@ -7,7 +7,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Config } from '#server/config.ts';
 import { openDatabase, type Database } from '#server/db/client.ts';
 import { migrationsFolder } from '#server/db/migrations-folder.ts';
-import { buildApp } from '#server/app.ts';
+import { buildApp, type AppDeps } from '#server/app.ts';
 import { createLocalStorage, type FileStorage } from '#server/services/storage.ts';
 import { createMailer } from '#server/services/mail.ts';
 
@@ -125,6 +125,8 @@ export async function createTestApp(
     storage?: FileStorage;
     /** A built web app's folder: the server sends its pages (index.html) too. */
     distDir?: string;
+    /** Providers holding subscriptions beside the configured one. */
+    otherSubscriptionProviders?: AppDeps['otherSubscriptionProviders'];
   } = {},
 ) {
   const owned = on ? null : await createTestDatabase(options.onQuery);
@@ -142,6 +144,7 @@ export async function createTestApp(
     mailer,
     distDir: options.distDir ?? null,
     logStream: options.logStream,
+    otherSubscriptionProviders: options.otherSubscriptionProviders,
   });
   await app.ready();
   return {

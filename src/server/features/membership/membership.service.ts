@@ -3,11 +3,12 @@ import type { Log } from '#server/services/log.ts';
 import type { Db } from '#server/db/client.ts';
 import { paymentSubscriptions, users } from '#server/db/schema/index.ts';
 import type { Mailer } from '#server/services/mail.ts';
-import {
-  ProviderError,
-  type PaymentProvider,
-  type ProviderSubscriptionStatus,
-} from '#server/services/payments/payment-provider.ts';
+import { ProviderError, type ProviderSubscriptionStatus } from '#server/services/payments/payment-provider.ts';
+import type {
+  ProviderName,
+  ProviderRegistry,
+  SubscriptionOperations,
+} from '#server/services/payments/provider-registry.ts';
 import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import { AppError } from '#shared/errors.ts';
 import { hasPremiumAccess } from '#shared/accounts/accounts.rules.ts';
@@ -28,13 +29,13 @@ import { accountMail, type AccountMailAction } from './membership.mails.ts';
 import { createPaymentOutcomes } from './membership-payments.ts';
 
 /**
- * An account's live subscriptions at one provider: ACTIVA or SUSPENDIDA (they can still charge). With
+ * An account's live subscriptions at the providers named: ACTIVA or SUSPENDIDA (they can still charge). With
  * `pendingCheckouts`, also its PENDIENTE checkouts not superseded, which an account deletion cancels as well.
  */
 export function liveSubscriptions(
   db: Db,
   userId: string,
-  providerName: (typeof paymentSubscriptions.$inferSelect)['provider'],
+  providerNames: readonly ProviderName[],
   options: { pendingCheckouts: boolean; except?: string | null },
 ) {
   const chargeable = inArray(paymentSubscriptions.state, ['ACTIVA', 'SUSPENDIDA']);
@@ -44,7 +45,7 @@ export function liveSubscriptions(
     .where(
       and(
         eq(paymentSubscriptions.userId, userId),
-        eq(paymentSubscriptions.provider, providerName),
+        inArray(paymentSubscriptions.provider, [...providerNames]),
         options.pendingCheckouts
           ? or(chargeable, and(eq(paymentSubscriptions.state, 'PENDIENTE'), isNull(paymentSubscriptions.supersededAt)))
           : chargeable,
@@ -68,13 +69,14 @@ const endedStates: Partial<Record<ProviderSubscriptionStatus, typeof paymentSubs
  */
 export function createMembershipService(deps: {
   db: Db;
-  provider: PaymentProvider;
+  /** Each subscription is suspended, resumed or cancelled at the provider recorded on it. */
+  providers: ProviderRegistry;
   mailer: Mailer;
   publicUrl: string;
   log?: Pick<Log, 'warn'>;
   now?: () => Date;
 }) {
-  const { db, provider, mailer, publicUrl } = deps;
+  const { db, providers, mailer, publicUrl } = deps;
   const now = deps.now ?? (() => new Date());
   const log = deps.log ?? { warn() {} };
 
@@ -83,7 +85,10 @@ export function createMembershipService(deps: {
     return row ?? null;
   }
 
-  /** Our record of a provider subscription; ids we never created (demo, MANUAL) are not the provider's. */
+  /**
+   * Our record of a subscription at a configured provider; ids we never created (demo, MANUAL) and
+   * subscriptions of a provider no longer configured are no provider's to act on.
+   */
   async function mappedSubscription(subscriptionId: string | null) {
     if (!subscriptionId || subscriptionId === manualSubscriptionId) return null;
     const [row] = await db
@@ -92,10 +97,17 @@ export function createMembershipService(deps: {
       .where(
         and(
           eq(paymentSubscriptions.providerSubscriptionId, subscriptionId),
-          eq(paymentSubscriptions.provider, provider.name),
+          inArray(paymentSubscriptions.provider, [...providers.names]),
         ),
       );
     return row ?? null;
+  }
+
+  /** The provider that holds a subscription recorded at a configured provider. */
+  function holderOf(row: { provider: ProviderName }): SubscriptionOperations {
+    const holder = providers.get(row.provider);
+    if (!holder) throw new Error(`payment provider ${row.provider} is not configured`);
+    return holder;
   }
 
   async function setSubscriptionState(subscriptionId: string, state: typeof paymentSubscriptions.$inferSelect.state) {
@@ -121,10 +133,10 @@ export function createMembershipService(deps: {
   /** What the profile shows about the membership, and which changes the member may ask for. */
   async function describe(user: UserRow): Promise<Membership> {
     const at = now();
-    // PayPal bills by calendar month: its own next_billing_time, our arithmetic only for records it never dated
+    // a provider bills by calendar month: its own next charge date, our arithmetic only for records it never dated
     const mapped = await mappedSubscription(user.subscriptionId);
     const billedUntil = mapped?.nextBillingAt ?? null;
-    // cancelled at PayPal: that subscription cannot be resumed
+    // cancelled at its provider: that subscription cannot be resumed
     const resumable = mapped?.state !== 'CANCELADA' && mapped?.state !== 'EXPIRADA';
     const isManual = user.subscriptionId === manualSubscriptionId;
     // a manual Premium is never charged: it shows when it ends instead of a next payment
@@ -160,13 +172,14 @@ export function createMembershipService(deps: {
     let providerPeriodEnd: Date | null = mapped?.nextBillingAt ?? null;
     if (mapped) {
       const id = mapped.providerSubscriptionId;
+      const provider = holderOf(mapped);
       try {
         const current = await provider.getSubscription(id);
         providerPeriodEnd = current?.nextBillingTime ?? providerPeriodEnd;
-        // suspended or ended at PayPal already (its dashboard, or a suspend whose answer was lost): billing has stopped
+        // suspended or ended at its provider already (its dashboard, or a suspend whose answer was lost): billing has stopped
         const stopped = current ? endedStates[current.status] : undefined;
         if (stopped) await setSubscriptionState(id, stopped);
-        else await suspendOrConfirm(id);
+        else await suspendOrConfirm(provider, id);
       } catch (error) {
         log.warn({ err: error, subscriptionId: id }, 'provider refused to suspend');
         throw new AppError('SUBSCRIPTION_UNMAPPED_ERROR');
@@ -191,7 +204,7 @@ export function createMembershipService(deps: {
   }
 
   /** Suspends at the provider; a refusal because it is no longer active counts when the provider shows it stopped. */
-  async function suspendOrConfirm(id: string) {
+  async function suspendOrConfirm(provider: SubscriptionOperations, id: string) {
     try {
       await provider.suspendSubscription(id, 'Cambio a membresía básica');
       await setSubscriptionState(id, 'SUSPENDIDA');
@@ -208,10 +221,10 @@ export function createMembershipService(deps: {
    * still has (left by two checkouts before this rule) is cancelled, so none keeps charging.
    */
   async function stopOtherSubscriptions(userId: string, keep: string | null) {
-    const others = await liveSubscriptions(db, userId, provider.name, { pendingCheckouts: false, except: keep });
+    const others = await liveSubscriptions(db, userId, providers.names, { pendingCheckouts: false, except: keep });
     for (const other of others) {
       try {
-        await provider.cancelSubscription(other.providerSubscriptionId, 'Cambio a membresía básica');
+        await holderOf(other).cancelSubscription(other.providerSubscriptionId, 'Cambio a membresía básica');
         await setSubscriptionState(other.providerSubscriptionId, 'CANCELADA');
       } catch (error) {
         log.warn(
@@ -228,12 +241,12 @@ export function createMembershipService(deps: {
     const at = now();
     if (!canReactivate(user, at)) throw new AppError('MEMBERSHIP_CHANGE_NOT_ALLOWED');
     const mapped = await mappedSubscription(user.subscriptionId);
-    // ended at PayPal (cancelled there): it cannot be resumed, only replaced by a new subscription
+    // ended at its provider (cancelled there): it cannot be resumed, only replaced by a new subscription
     if (mapped && (mapped.state === 'CANCELADA' || mapped.state === 'EXPIRADA'))
       throw new AppError('MEMBERSHIP_CHANGE_NOT_ALLOWED');
     if (mapped) {
       try {
-        await provider.activateSubscription(mapped.providerSubscriptionId, 'Reactivación de Premium');
+        await holderOf(mapped).activateSubscription(mapped.providerSubscriptionId, 'Reactivación de Premium');
       } catch (error) {
         log.warn({ err: error, subscriptionId: mapped.providerSubscriptionId }, 'provider refused to reactivate');
         throw new AppError('SUBSCRIPTION_UNMAPPED_ERROR');
@@ -266,7 +279,7 @@ export function createMembershipService(deps: {
       const mapped = await mappedSubscription(user.subscriptionId);
       if (mapped) {
         // the period is over: the suspended subscription is ended for good
-        await provider
+        await holderOf(mapped)
           .cancelSubscription(mapped.providerSubscriptionId, 'Fin del periodo pagado')
           .then(() => setSubscriptionState(mapped.providerSubscriptionId, 'CANCELADA'))
           .catch((error: unknown) =>

@@ -37,7 +37,7 @@ import {
 } from '#server/db/schema/index.ts';
 import type { FileStorage } from '#server/services/storage.ts';
 import type { Mailer } from '#server/services/mail.ts';
-import type { PaymentProvider } from '#server/services/payments/payment-provider.ts';
+import type { ProviderRegistry } from '#server/services/payments/provider-registry.ts';
 import type { Auth } from '#server/features/accounts/auth.ts';
 import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import type { CertificatesService } from '#server/features/diplomas/certificates.service.ts';
@@ -55,7 +55,8 @@ export function createPrivacyService(deps: {
   storage: FileStorage;
   mailer: Mailer;
   auth: Auth;
-  provider: PaymentProvider;
+  /** Each live subscription is cancelled at the provider recorded on it. */
+  providers: ProviderRegistry;
   certificates: CertificatesService;
   consents: ConsentsService;
   rateCounter: RateCounter;
@@ -70,7 +71,7 @@ export function createPrivacyService(deps: {
     storage,
     mailer,
     auth,
-    provider,
+    providers,
     certificates: certificatesService,
     consents,
     rateCounter,
@@ -140,9 +141,12 @@ export function createPrivacyService(deps: {
    */
   async function cancelSubscriptions(userId: string): Promise<string[]> {
     // unlike a downgrade, a deletion also closes the checkouts still waiting for approval
-    const live = await liveSubscriptions(db, userId, provider.name, { pendingCheckouts: true });
+    const live = await liveSubscriptions(db, userId, providers.names, { pendingCheckouts: true });
     const cancelled: string[] = [];
     for (const subscription of live) {
+      // liveSubscriptions answers only the configured providers' subscriptions
+      const provider = providers.get(subscription.provider);
+      if (!provider) continue;
       if (subscription.state === 'PENDIENTE') {
         // a checkout never approved cannot charge; cancelling it is a courtesy the provider may refuse
         await provider.cancelSubscription(subscription.providerSubscriptionId, 'Cuenta eliminada').catch(() => {});

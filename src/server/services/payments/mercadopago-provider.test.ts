@@ -94,8 +94,8 @@ describe('card subscriptions (preapproval)', () => {
     fake.setPreapprovalStatus(paused.id, 'paused');
     expect((await mp.getPreapproval(paused.id))?.status).toBe('paused');
     expect((await mp.getPreapproval(paused.id))?.nextPaymentDate).toBeNull();
-    expect((await mp.cancelPreapproval(paused.id)).status).toBe('cancelled');
-    expect((await mp.cancelPreapproval(paused.id)).status).toBe('cancelled');
+    expect((await mp.setPreapprovalStatus(paused.id, 'cancelled', `cancel-${paused.id}`)).status).toBe('cancelled');
+    expect((await mp.setPreapprovalStatus(paused.id, 'cancelled', `cancel-${paused.id}`)).status).toBe('cancelled');
     expect(lastRequest('PUT /preapproval').headers['x-idempotency-key']).toBe(`cancel-${paused.id}`);
   });
 

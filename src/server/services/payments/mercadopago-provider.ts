@@ -103,7 +103,12 @@ export type MercadoPagoProvider = {
     idempotencyKey: string;
   }): Promise<Preapproval>;
   getPreapproval(id: string): Promise<Preapproval | null>;
-  cancelPreapproval(id: string): Promise<Preapproval>;
+  /** Pauses, resumes (authorized again) or cancels; the key makes a retry of one change answer the first result. */
+  setPreapprovalStatus(
+    id: string,
+    status: 'paused' | 'authorized' | 'cancelled',
+    idempotencyKey: string,
+  ): Promise<Preapproval>;
   getAuthorizedPayment(id: string): Promise<AuthorizedPayment | null>;
   createOfflinePayment(input: {
     method: OfflineMethod;
@@ -320,8 +325,8 @@ export function createMercadoPagoProvider(options: MercadoPagoOptions): MercadoP
       return body ? toPreapproval(body) : null;
     },
 
-    async cancelPreapproval(id) {
-      const body = await call('PUT', `/preapproval/${encodeURIComponent(id)}`, { status: 'cancelled' }, `cancel-${id}`);
+    async setPreapprovalStatus(id, status, idempotencyKey) {
+      const body = await call('PUT', `/preapproval/${encodeURIComponent(id)}`, { status }, idempotencyKey);
       return toPreapproval(body!);
     },
 
