@@ -1,4 +1,4 @@
-// The media bench's yardstick for Node itself (issue #13): one file's single ranges sent the way our app sends a
+// The media bench's yardstick for Node itself: one file's single ranges sent the way our app sends a
 // held-open file (`fs.read` at the range's offset into reused 1 MiB buffers, each given back from the write's
 // callback), by `node:http` alone: no framework, no permission check, no headers beyond the range's. What it reaches
 // against nginx on a machine is what any Node server reading the file before writing it can reach there.

@@ -1,4 +1,4 @@
-// Media ranges (issue #13): 1 MiB ranges of a Premium member's full video from `npm start`, in its own process, against
+// Media ranges: 1 MiB ranges of a Premium member's full video from `npm start`, in its own process, against
 // the same nginx serving the same file directly, served two ways: by our app itself, and behind nginx as
 // deploy/nginx.conf sets it up (curl → nginx → our app, which checks and answers X-Accel-Redirect → nginx sends the
 // file). A whole video in one open-ended range (what a player asks for first) and a bare node:http server sending

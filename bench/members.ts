@@ -1,4 +1,4 @@
-// The guests' and a signed-in member's answers, each against constant JSON of the same bytes (issue #39, goal 1).
+// The guests' and a signed-in member's answers, each against constant JSON of the same bytes (docs/performance.md, members' goal 1).
 import { rate, type Row } from './common.ts';
 
 /**

@@ -1,4 +1,4 @@
-// `npm run bench`: every figure of issue #13 with its goal, on PGlite and (with TEST_DATABASE_URL) on PostgreSQL.
+// `npm run bench`: every figure of docs/performance.md with its goal, on PGlite and (with TEST_DATABASE_URL) on PostgreSQL.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';

@@ -6,7 +6,7 @@ import { measurePages, type PageFigures } from './pages.ts';
 import { measureServedMedia } from './media.ts';
 import { mediaOnly, password, rssMiB, seconds, serverOnly, signIn, step, userCount, type Row } from './common.ts';
 
-/** 'Respaldar ahora' from the console, with /api/health polled until the backup is recorded (issue #19: it never blocks requests). */
+/** 'Respaldar ahora' from the console, with /api/health polled until the backup is recorded (it never blocks requests). */
 async function measureBackup(baseUrl: string, cookie: string): Promise<Row> {
   const health = autocannon({
     url: `${baseUrl}/api/health`,

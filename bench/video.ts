@@ -1,4 +1,4 @@
-// Data-saver video (issue #17): time to first frame and bytes for the first minute, 360p HLS vs the original MP4,
+// Data-saver video: time to first frame and bytes for the first minute, 360p HLS vs the original MP4,
 // in Chromium throttled to 1.6 Mbit/s. Skipped with BENCH_VIDEO=0, or when ffmpeg or Chromium is missing.
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';

@@ -8,7 +8,7 @@ import { expect, saveScreenshot, test } from './fixtures.ts';
  */
 const axeRunAllowanceMs = 10_000;
 
-/** The WCAG levels issue #14 holds every route to. */
+/** The WCAG levels every route is held to. */
 const wcagTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 /**

@@ -189,7 +189,7 @@ test('a declined payment leaves the member Basic with the FALLIDO banner', async
   await expect(page).toHaveURL(/\/registro-finalizar/);
   await expect(page.getByText('Pago no realizado')).toBeVisible();
   await page.goto('/perfil');
-  // it never was Premium, so nothing was 'changed to Basic' (issue #14 item 4)
+  // it never was Premium, so nothing was 'changed to Basic'
   await expect(
     page.getByText(/No se pudo realizar el pago de tu suscripción\. Tu membresía sigue siendo Básica/),
   ).toBeVisible();

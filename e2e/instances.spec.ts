@@ -5,7 +5,7 @@ import { startS3TestServer } from '../src/server/testing/s3-test-server.ts';
 import { demoAccounts, demoPassword, expect, pressPlay, test } from './fixtures.ts';
 import { deviceSignedIn, serverInstances, type Instance } from './server-instances.ts';
 
-// Two server processes on one fresh PostgreSQL database and one bucket behave as one site (issue #17).
+// Two server processes on one fresh PostgreSQL database and one bucket behave as one site.
 const serverUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const secondDeviceMessage = 'Detectamos que se ha ingresado con esta cuenta en otro dispositivo.';
 const premiumProcedure = 'Reparación de ligamento cruzado craneal';

@@ -11,7 +11,7 @@ import { expect, pressPlay, test } from './fixtures.ts';
 import { deviceSignedIn, serverInstances, type Instance } from './server-instances.ts';
 
 // On STORAGE=s3 the full video plays from a signed URL that Chromium keeps using for later range requests:
-// past its lifetime the bucket refuses them, and the player must ask /media again without a reload (issue #17).
+// past its lifetime the bucket refuses them, and the player must ask /media again without a reload.
 const lifetimeSeconds = 5;
 const clipSeconds = 100;
 const seekTo = 80;

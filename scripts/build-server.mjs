@@ -1,6 +1,6 @@
 // The server as JavaScript (build/server/main.js and the chunks it loads on demand): `npm start` runs it without
 // transpiling. The pure-JavaScript npm packages are bundled in: resolving and loading Fastify, zod, Drizzle,
-// better-auth and their dependencies file by file from node_modules was a quarter of every start (issue #13).
+// better-auth and their dependencies file by file from node_modules was a quarter of every start.
 import { build } from 'esbuild';
 import path from 'node:path';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -34,7 +34,7 @@ await build({
   outdir,
   // a dynamic import() becomes a chunk loaded when first called, with the npm packages it imports: without
   // splitting, esbuild hoists those packages to the top of main.js and every start loads them (the AWS SDK, the PDF
-  // and spreadsheet libraries, the other database's driver), costing idle memory and start time (issue #13)
+  // and spreadsheet libraries, the other database's driver), costing idle memory and start time
   splitting: true,
   // beside main.js: the paths rewritten by keepSourceLocation are relative to this folder
   chunkNames: '[name]-[hash]',
@@ -79,7 +79,7 @@ await build({
 // Stack traces point into our TypeScript; the bundled packages' mappings are dropped from the maps (a line in a
 // package then reads as a line of the built file, which is not minified). Node parses the maps of every module it
 // loads once source maps are on (scripts/start.mjs): the packages' mappings were four fifths of main.js.map and
-// about 12 MB of an idle server's memory (issue #13).
+// about 12 MB of an idle server's memory.
 for (const file of (await readdir(outdir)).filter((name) => name.endsWith('.js.map'))) {
   const mapFile = path.join(outdir, file);
   const map = JSON.parse(await readFile(mapFile, 'utf8'));

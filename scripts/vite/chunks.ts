@@ -1,4 +1,4 @@
-// Fewer, larger chunks on the guest path (issue #13). Left to itself, rolldown gives every set of lazy routes
+// Fewer, larger chunks on the guest path. Left to itself, rolldown gives every set of lazy routes
 // that share a module its own chunk: the home page loaded 40 files, most under 1 KiB. Groups instead:
 //   vendor          – npm code the first page needs (React, the router, Mantine's core), cached across releases;
 //   index           – our code the first page needs (layout, header, router);

@@ -1,4 +1,4 @@
-// dayjs in Spanish without loading it on every page (issue #13): main.tsx used to import dayjs and its 'es'
+// dayjs in Spanish without loading it on every page: main.tsx used to import dayjs and its 'es'
 // locale for the whole app. Now each `import 'dayjs'` (ours and @mantine/dates') resolves to
 // src/web/lib/dayjs-es.ts, which sets the locale once and hands on the same dayjs.
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// Mantine CSS per component (issue #13): each @mantine/core component brings its own stylesheet into the chunk
+// Mantine CSS per component: each @mantine/core component brings its own stylesheet into the chunk
 // that holds its code, so a guest page carries only the CSS of the components it renders.
 //
 // How: every component's class-name module (`components/Button/Button.module.mjs`) is given an import of the

@@ -1,7 +1,7 @@
 // Mantine writes the theme's CSS variables in the browser at every start: MantineProvider renders
 // MantineCssVariables, which runs the default resolver over every colour of the theme, merges ours
 // (src/web/theme.ts), drops what Mantine's stylesheet already declares and renders the rest in a <style>
-// (issue #13: ~1.5 KiB brotli of resolvers and colour functions on every guest page, and their work before
+// (~1.5 KiB brotli of resolvers and colour functions on every guest page, and their work before
 // the first paint). The theme does not change at run time, so the build renders that same <style> once, with
 // Mantine's own code on the server side, into index.html where React rendered it (first in the body, after
 // the head's stylesheets), and the browser gets a MantineCssVariables that renders nothing.
