@@ -7,7 +7,7 @@ declare module '@digitalbazaar/vc' {
   type VerifyResult = {
     verified: boolean;
     error?: Error & { errors?: Error[] };
-    statusResult?: { verified: boolean; error?: Error };
+    statusResult?: { verified: boolean; error?: Error; revoked?: boolean };
   };
   export function issue(options: {
     credential: JsonLdDocument;
@@ -18,7 +18,9 @@ declare module '@digitalbazaar/vc' {
     credential: unknown;
     suite: unknown;
     documentLoader: DocumentLoader;
-    checkStatus?: (options: { credential: JsonLdDocument }) => Promise<{ verified: boolean; error?: Error }>;
+    checkStatus?: (options: {
+      credential: JsonLdDocument;
+    }) => Promise<{ verified: boolean; error?: Error; revoked?: boolean }>;
   }): Promise<VerifyResult>;
 }
 
@@ -61,7 +63,7 @@ declare module '@digitalbazaar/vc-bitstring-status-list' {
     suite: unknown;
     verifyBitstringStatusListCredential?: boolean;
     verifyMatchingIssuers?: boolean;
-  }): Promise<{ verified: boolean; error?: Error }>;
+  }): Promise<{ verified: boolean; error?: Error; results?: { status: boolean }[] }>;
 }
 
 declare module '@digitalbazaar/credentials-context' {

@@ -66,10 +66,10 @@ export async function createIssuer(input: {
       credential,
       suite,
       documentLoader,
-      checkStatus: (options) => checkStatus({ ...options, suite, documentLoader }),
+      checkStatus: (options) => revocationOf({ ...options, suite, documentLoader }),
     });
     if (result.verified) return { valid: true };
-    if (result.statusResult && !result.statusResult.error) {
+    if (result.statusResult?.revoked) {
       const status = credential.credentialStatus as { statusListCredential: string; statusListIndex: string };
       return {
         valid: false,
@@ -82,6 +82,14 @@ export async function createIssuer(input: {
   }
 
   return { did, didDocument, documentLoader, sign, verify };
+}
+
+/** The library verifies the status list and reads the bit; a set bit (status true) is a revocation. */
+export async function revocationOf(options: Parameters<typeof checkStatus>[0]) {
+  const result = await checkStatus(options);
+  if (!result.verified) return result;
+  const revoked = (result.results ?? []).some((entry) => entry.status);
+  return { verified: !revoked, revoked };
 }
 
 function isCredential(value: unknown): value is Credential {
