@@ -15,7 +15,7 @@ import didContext from 'did-context';
 import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
 import { signedInAs } from '#server/testing/factories.ts';
 import { certificates } from '#server/db/schema/index.ts';
-import { loadConfig } from '#server/config.ts';
+import { loadCommandConfig, loadConfig } from '#server/config.ts';
 import { createDiploma, memberRequest, submitExam } from '#server/features/diplomas/diplomas.testing.ts';
 import { credentialsKeyFor } from './signing-key.ts';
 
@@ -183,7 +183,7 @@ describe('Open Badges 3.0 credentials', () => {
     const service = (await import('#server/features/credentials/credentials.service.ts')).createCredentialsService({
       db: t.db,
       publicUrl: testPublicUrl,
-      key: t.config.credentialsKey,
+      key: t.config.credentialsKey!,
     });
     expect(await service.backfill()).toBeGreaterThanOrEqual(1);
     const [signed] = await t.db.select().from(certificates).where(eq(certificates.id, row.id));
@@ -198,10 +198,10 @@ describe('the issuer key', () => {
   it('is created once in DATA_DIR outside production and read back after a restart', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'cxvet-key-'));
     try {
-      const first = credentialsKeyFor({}, dataDir);
+      const first = credentialsKeyFor({}, dataDir)!;
       const file = path.join(dataDir, 'credentials-signing-key');
       expect((await stat(file)).mode & 0o777).toBe(0o600);
-      expect(credentialsKeyFor({}, dataDir).seed).toEqual(first.seed);
+      expect(credentialsKeyFor({}, dataDir)!.seed).toEqual(first.seed);
       expect((await readFile(file, 'utf8')).trim()).toBe(Buffer.from(first.seed).toString('hex'));
     } finally {
       await rm(dataDir, { recursive: true, force: true });
@@ -224,6 +224,8 @@ describe('the issuer key', () => {
       loadConfig({ ...env, CREDENTIALS_SIGNING_KEY: 'ab'.repeat(32), CREDENTIALS_PREVIOUS_PUBLIC_KEYS: 'zNoEsUna' }),
     ).toThrow(/CREDENTIALS_PREVIOUS_PUBLIC_KEYS: zNoEsUna/);
     const config = loadConfig({ ...env, CREDENTIALS_SIGNING_KEY: 'ab'.repeat(32) });
-    expect(Buffer.from(config.credentialsKey.seed).toString('hex')).toBe('ab'.repeat(32));
+    expect(Buffer.from(config.credentialsKey!.seed).toString('hex')).toBe('ab'.repeat(32));
+    // backup, restore, migrate and seed sign nothing: production does not ask them for the key
+    expect(loadCommandConfig(env).credentialsKey).toBeUndefined();
   });
 });

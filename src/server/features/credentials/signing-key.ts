@@ -16,7 +16,9 @@ const publicKeyPattern = /^z6Mk[1-9A-HJ-NP-Za-km-z]{44}$/;
 export function credentialsKeyFor(
   env: { CREDENTIALS_SIGNING_KEY?: string; CREDENTIALS_PREVIOUS_PUBLIC_KEYS?: string; NODE_ENV?: string },
   dataDir: string,
-): CredentialsKey {
+  /** backup, restore, migrate, seed: they sign nothing, and production does not require the key of them */
+  command = false,
+): CredentialsKey | undefined {
   const previousPublicKeys = (env.CREDENTIALS_PREVIOUS_PUBLIC_KEYS ?? '')
     .split(',')
     .map((key) => key.trim())
@@ -34,6 +36,7 @@ export function credentialsKeyFor(
     }
     return { seed: Buffer.from(chosen, 'hex'), previousPublicKeys };
   }
+  if (env.NODE_ENV === 'production' && command) return undefined;
   if (env.NODE_ENV === 'production') {
     throw new Error(
       'CREDENTIALS_SIGNING_KEY no está definido: en producción las credenciales se firman con una clave fija, igual en todas las instancias (openssl rand -hex 32).',

@@ -57,7 +57,9 @@ export function createCertificatesService(deps: {
 }) {
   const { db, diplomas, storage } = deps;
   const { publicUrl, certificatePlace: place } = deps.config;
-  const credentials = createCredentialsService({ db, publicUrl, key: deps.config.credentialsKey });
+  const key = deps.config.credentialsKey;
+  if (!key) throw new Error('CREDENTIALS_SIGNING_KEY no está definido');
+  const credentials = createCredentialsService({ db, publicUrl, key });
 
   /**
    * Issues the member's certificate once: folio = the next number in this diploma, taken under a
