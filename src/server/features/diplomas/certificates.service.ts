@@ -144,6 +144,7 @@ export function createCertificatesService(deps: {
       verificationUrl: new URL(`/certificados/${row.verificationCode}`, publicUrl).toString(),
       verificationCode: row.verificationCode,
       backgroundImage: image ? await readAll(storage, image) : null,
+      credential: row.revokedAt ? null : await credentials.ensureFor(row.id).catch(() => null),
     });
   }
 
