@@ -170,6 +170,7 @@ export function createCertificatesService(deps: {
       diplomaTitle: row.diplomaTitle,
       folio: formatFolio(row.folio),
       completedAt: row.completedAt.toISOString(),
+      issuedAt: row.issuedAt.toISOString(),
       issuerName: row.issuerName,
       revokedAt: row.revokedAt?.toISOString() ?? null,
     };
