@@ -14,7 +14,7 @@ import multikeyContext from '@digitalbazaar/multikey-context';
 import didContext from 'did-context';
 import { getDocumentProxy } from 'unpdf';
 import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
-import { signedInAs } from '#server/testing/factories.ts';
+import { signedInAs, testPassword } from '#server/testing/factories.ts';
 import { certificates } from '#server/db/schema/index.ts';
 import { loadCommandConfig, loadConfig } from '#server/config.ts';
 import { createDiploma, memberRequest, submitExam } from '#server/features/diplomas/diplomas.testing.ts';
@@ -144,6 +144,22 @@ describe('Open Badges 3.0 credentials', () => {
     expect(answer.message).toMatch(/^Constancia revocada el \d{1,2} de \w+ de \d{4}$/);
     const stored = await t.app.inject({ url: `/api/certificates/${row.verificationCode}/credential/check` });
     expect(stored.json().message).toBe(answer.message);
+  });
+
+  it('flips the bit and drops the stored credential (it holds the name) when a deleted account chose to revoke', async () => {
+    const { row, cookie } = await issuedCertificate(t, 'Borra Y Revoca');
+    const credential = row.credential;
+    const deletion = await t.app.inject({
+      method: 'POST',
+      url: '/api/privacy/delete-account',
+      headers: { cookie, origin: testPublicUrl },
+      payload: { password: testPassword, certificates: 'revoke' },
+    });
+    expect(deletion.statusCode).toBe(204);
+    const [after] = await t.db.select().from(certificates).where(eq(certificates.id, row.id));
+    expect(after!.credential).toBeNull();
+    expect((await check(t, credential)).message).toMatch(/^Constancia revocada el /);
+    expect((await t.app.inject({ url: `/api/certificates/${row.verificationCode}/credential` })).statusCode).toBe(404);
   });
 
   it('says so for a credential signed by a key that is not ours', async () => {
