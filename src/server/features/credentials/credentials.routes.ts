@@ -60,6 +60,7 @@ export function registerCredentialRoutes(app: FastifyInstance, deps: { credentia
 
   // the one-time job: certificates issued before credentials existed get theirs, in the background after start
   app.addHook('onReady', async () => {
+    if (!credentials.canSign) return;
     void credentials
       .backfill()
       .then((signed) => signed > 0 && app.log.info({ signed }, 'credentials signed for earlier certificates'))

@@ -23,10 +23,18 @@ const failures = {
 };
 
 /** Open Badges 3.0: one signed credential per certificate, the revocation status lists, and our own check of both. */
-export function createCredentialsService(deps: { db: Db; publicUrl: string; key: CredentialsKey }) {
-  const { db, publicUrl } = deps;
+export function createCredentialsService(deps: {
+  db: Db;
+  publicUrl: string;
+  /** Unset only where commands (restore's deletion replay) build the services: they sign nothing. */
+  key: CredentialsKey | undefined;
+}) {
+  const { db, publicUrl, key } = deps;
   let issuer: Promise<Issuer> | undefined;
-  const issuerOnce = () => (issuer ??= createIssuer({ publicUrl, key: deps.key, statusList: statusListAt }));
+  const issuerOnce = () => {
+    if (!key) throw new Error('CREDENTIALS_SIGNING_KEY no está definido: esta orden no firma credenciales');
+    return (issuer ??= createIssuer({ publicUrl, key, statusList: statusListAt }));
+  };
   // a signed list per (list, revoked count, latest revocation): every instance derives the same from the database
   const signedLists = new Map<number, { version: string; credential: Credential }>();
 
@@ -131,7 +139,7 @@ export function createCredentialsService(deps: { db: Db; publicUrl: string; key:
     return (await issuerOnce()).didDocument;
   }
 
-  return { ensureFor, forCode, check, statusList, backfill, didDocument, issuer: issuerOnce };
+  return { ensureFor, forCode, check, statusList, backfill, didDocument, canSign: key !== undefined };
 }
 
 export type CredentialsService = ReturnType<typeof createCredentialsService>;

@@ -9,7 +9,7 @@ import { bundledContexts, refusingLoader } from './contexts.ts';
 export type Credential = Record<string, unknown>;
 
 /** did:web of PUBLIC_URL's host (a port is written %3A); its document is at /.well-known/did.json. */
-export function didWebOf(publicUrl: string): string {
+function didWebOf(publicUrl: string): string {
   return `did:web:${encodeURIComponent(new URL(publicUrl).host)}`;
 }
 
@@ -85,7 +85,7 @@ export async function createIssuer(input: {
 }
 
 /** The library verifies the status list and reads the bit; a set bit (status true) is a revocation. */
-export async function revocationOf(options: Parameters<typeof checkStatus>[0]) {
+async function revocationOf(options: Parameters<typeof checkStatus>[0]) {
   const result = await checkStatus(options);
   if (!result.verified) return result;
   const revoked = (result.results ?? []).some((entry) => entry.status);
@@ -97,4 +97,3 @@ function isCredential(value: unknown): value is Credential {
 }
 
 export type Issuer = Awaited<ReturnType<typeof createIssuer>>;
-export { bundledContexts };

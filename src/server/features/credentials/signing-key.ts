@@ -16,7 +16,7 @@ const publicKeyPattern = /^z6Mk[1-9A-HJ-NP-Za-km-z]{44}$/;
 export function credentialsKeyFor(
   env: { CREDENTIALS_SIGNING_KEY?: string; CREDENTIALS_PREVIOUS_PUBLIC_KEYS?: string; NODE_ENV?: string },
   dataDir: string,
-  /** backup, restore, migrate, seed: they sign nothing, and production does not require the key of them */
+  /** backup, restore, migrate, seed: they sign nothing, so no key is required or created for them */
   command = false,
 ): CredentialsKey | undefined {
   const previousPublicKeys = (env.CREDENTIALS_PREVIOUS_PUBLIC_KEYS ?? '')
@@ -36,7 +36,8 @@ export function credentialsKeyFor(
     }
     return { seed: Buffer.from(chosen, 'hex'), previousPublicKeys };
   }
-  if (env.NODE_ENV === 'production' && command) return undefined;
+  // a command neither needs the key nor creates one in DATA_DIR (a restore expects that folder empty)
+  if (command) return undefined;
   if (env.NODE_ENV === 'production') {
     throw new Error(
       'CREDENTIALS_SIGNING_KEY no está definido: en producción las credenciales se firman con una clave fija, igual en todas las instancias (openssl rand -hex 32).',

@@ -57,9 +57,7 @@ export function createCertificatesService(deps: {
 }) {
   const { db, diplomas, storage } = deps;
   const { publicUrl, certificatePlace: place } = deps.config;
-  const key = deps.config.credentialsKey;
-  if (!key) throw new Error('CREDENTIALS_SIGNING_KEY no está definido');
-  const credentials = createCredentialsService({ db, publicUrl, key });
+  const credentials = createCredentialsService({ db, publicUrl, key: deps.config.credentialsKey });
 
   /**
    * Issues the member's certificate once: folio = the next number in this diploma, taken under a
