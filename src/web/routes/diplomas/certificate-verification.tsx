@@ -34,7 +34,7 @@ function DigitalCredential({ code, certificate }: { code: string; certificate: C
       {check.isPending ? (
         <Loader size="sm" aria-label="Comprobando la firma" />
       ) : (
-        <Text c={check.data.valid ? 'green.8' : 'red.8'} fw={600}>
+        <Text c={check.data.valid ? 'green.9' : 'red.9'} fw={600}>
           {check.data.message}
         </Text>
       )}
