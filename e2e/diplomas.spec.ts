@@ -215,6 +215,32 @@ test('a Premium member fails an exam, retakes it, passes, downloads the certific
     await expect(page.getByRole('main').getByText(title, { exact: true })).toBeVisible();
   });
   expect(await page.locator('meta[name="robots"]').getAttribute('content')).toContain('noindex');
+
+  // the signed credential: our server's check, the JSON, the same JSON inside the PDF, and LinkedIn's form
+  await expect(page.getByText('Firma y estado verificados')).toBeVisible();
+  const jsonDownloading = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Descargar credencial (JSON)' }).click();
+  const jsonDownload = await jsonDownloading;
+  expect(jsonDownload.suggestedFilename()).toBe('credential.json');
+  const credential = JSON.parse(fs.readFileSync(await jsonDownload.path(), 'utf8'));
+  expect(credential.type).toEqual(['VerifiableCredential', 'OpenBadgeCredential']);
+  expect(credential.credentialSubject.name).toBe(name);
+  const pdf = await getDocumentProxy(new Uint8Array(fs.readFileSync(pdfPath)));
+  const attached = Object.values(
+    (await pdf.getAttachments()) as Record<string, { filename: string; content: Uint8Array }>,
+  );
+  expect(attached.map((file) => file.filename)).toEqual(['credential.json']);
+  expect(JSON.parse(Buffer.from(attached[0]!.content).toString('utf8'))).toEqual(credential);
+  const linkedIn = new URL((await page.getByRole('link', { name: 'Añadir a LinkedIn' }).getAttribute('href'))!);
+  expect(linkedIn.origin + linkedIn.pathname).toBe('https://www.linkedin.com/profile/add');
+  expect(Object.fromEntries(linkedIn.searchParams)).toMatchObject({
+    startTask: 'CERTIFICATION_NAME',
+    name: title,
+    organizationName: 'CxVet',
+    certUrl: `${origin}/certificados/${code}`,
+    certId: code,
+  });
+
   await page.goto('/certificados/NOEXISTE2345');
   await expect(page.getByText('No encontramos este certificado')).toBeVisible();
 

@@ -256,8 +256,7 @@ export async function buildApp(deps: AppDeps) {
     db,
     diplomas,
     storage,
-    publicUrl: config.publicUrl,
-    place: config.certificatePlace,
+    config,
   });
   const consents = createConsentsService({ db });
   const privacy = createPrivacyService({

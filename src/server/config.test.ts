@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadCommandConfig, loadConfig } from './config.ts';
 
-// a session secret keeps loadConfig from writing one into DATA_DIR
-const base = { SESSION_SECRET: 'x'.repeat(32), DATA_DIR: '/nonexistent' };
+// a session secret and a signing key keep loadConfig from writing them into DATA_DIR
+const base = { SESSION_SECRET: 'x'.repeat(32), CREDENTIALS_SIGNING_KEY: '07'.repeat(32), DATA_DIR: '/nonexistent' };
 const paypal = {
   PAYPAL_CLIENT_ID: 'id',
   PAYPAL_CLIENT_SECRET: 'secret',

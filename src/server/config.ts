@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { S3Settings } from './services/s3-storage.ts';
+import { credentialsKeyFor, type CredentialsKey } from './features/credentials/signing-key.ts';
 
 /** Who can take payments; `simulado` is the demo's provider and never takes money. */
 const paymentsProviderNames = ['paypal', 'mercadopago', 'simulado'] as const;
@@ -75,6 +76,9 @@ const envSchema = z.object({
     )
     .optional(),
   SESSION_SECRET: z.string().min(32).optional(),
+  // Open Badges: the Ed25519 seed (hex) that signs credentials, and earlier public keys (z6Mk…, comma-separated)
+  CREDENTIALS_SIGNING_KEY: z.string().optional(),
+  CREDENTIALS_PREVIOUS_PUBLIC_KEYS: z.string().optional(),
   // hops of reverse proxies whose X-Forwarded-For we believe
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
   // sign-in attempts per minute for one account from one IP; the end-to-end suite raises it to sign in many test accounts
@@ -147,6 +151,8 @@ export type Config = {
   /** Local store behind nginx: the internal URL prefix nginx sends uploads from (MEDIA_ACCEL_REDIRECT). */
   mediaAccelRedirect?: string;
   sessionSecret: string;
+  /** Signs the Open Badges credentials (CREDENTIALS_SIGNING_KEY); unset only for commands, which sign nothing. */
+  credentialsKey?: CredentialsKey;
   trustProxy: number;
   signInLimits: { perAccountAndIp: number; perAccount: number; perIp: number };
   /** NODE_ENV=production: no development conveniences (the Vite origin, loopback aliases). */
@@ -176,7 +182,7 @@ export function listenAddressOf(env: NodeJS.ProcessEnv = process.env): { port: n
 }
 
 /** Reads the environment once at start; a bad value stops the server with its name. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, command = false): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
@@ -245,6 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signedUrlSeconds: e.S3_SIGNED_URL_SECONDS,
     mediaAccelRedirect,
     sessionSecret: e.SESSION_SECRET ?? readOrCreateSecret(dataDir),
+    credentialsKey: credentialsKeyFor(e, dataDir, command),
     trustProxy: e.TRUST_PROXY,
     signInLimits: {
       perAccountAndIp: e.SIGN_IN_LIMIT_PER_MINUTE,
@@ -304,7 +311,10 @@ export function loadCommandConfig(env: NodeJS.ProcessEnv = process.env): Config 
       ([name]) => !/^(PAYMENTS_PROVIDER|PAYPAL_|MERCADOPAGO_|ALLOW_SIMULATED_PAYMENTS)/.test(name),
     ),
   );
-  return loadConfig({ ...withoutPayments, PAYMENTS_PROVIDER: 'simulado', ALLOW_SIMULATED_PAYMENTS_IN_PRODUCTION: '1' });
+  return loadConfig(
+    { ...withoutPayments, PAYMENTS_PROVIDER: 'simulado', ALLOW_SIMULATED_PAYMENTS_IN_PRODUCTION: '1' },
+    true,
+  );
 }
 
 /** Demo content (with its published password) is for a development start on the embedded database; others opt in with SEED_DEMO=1. */

@@ -30,6 +30,7 @@ async function startOutput(env: Record<string, string | undefined>): Promise<str
       LOG_LEVEL: 'info',
       DATABASE_URL: '',
       PAYMENTS_PROVIDER: 'simulado',
+      CREDENTIALS_SIGNING_KEY: '07'.repeat(32),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -107,6 +108,32 @@ describe('a production start with STORAGE=s3', () => {
   });
 });
 
+describe('a production start without the credentials key', () => {
+  it('stops with one line naming CREDENTIALS_SIGNING_KEY', { timeout: 60_000 }, async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', mainFile], {
+      env: {
+        ...process.env,
+        DATA_DIR: '/nonexistent',
+        NODE_ENV: 'production',
+        PAYMENTS_PROVIDER: 'simulado',
+        ALLOW_SIMULATED_PAYMENTS_IN_PRODUCTION: '1',
+        SESSION_SECRET: 'x'.repeat(32),
+        CREDENTIALS_SIGNING_KEY: '',
+        DATABASE_URL: '',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(output.trim().split('\n')).toEqual([
+      expect.stringMatching(/^No se pudo iniciar CxVet: CREDENTIALS_SIGNING_KEY no está definido: /),
+    ]);
+  });
+});
+
 describe('a production start on the embedded database', () => {
   it(
     'seeds no demo account unless SEED_DEMO=1, and with the demo seeded refuses to serve, naming its accounts',
@@ -133,6 +160,7 @@ describe('a production start on the embedded database', () => {
         ALLOW_SIMULATED_PAYMENTS_IN_PRODUCTION: '1',
         SEED_DEMO: '1',
         LOG_LEVEL: 'warn',
+        CREDENTIALS_SIGNING_KEY: '07'.repeat(32),
       };
       const child = spawn(process.execPath, ['--import', 'tsx', mainFile], { env, stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';

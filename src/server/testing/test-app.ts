@@ -31,6 +31,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     storage: 'local',
     signedUrlSeconds: 300,
     sessionSecret: 'test-secret-test-secret-test-secret-0123',
+    credentialsKey: { seed: Buffer.alloc(32, 7), previousPublicKeys: [] },
     trustProxy: 0,
     signInLimits: { perAccountAndIp: 10, perAccount: 30, perIp: 300 },
     production: false,

@@ -156,6 +156,7 @@ export const certificateVerificationSchema = z.object({
   diplomaTitle: z.string(),
   folio: z.string(),
   completedAt: z.string(),
+  issuedAt: z.string(),
   issuerName: z.string(),
   revokedAt: z.string().nullable(),
 });

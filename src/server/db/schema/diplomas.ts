@@ -225,9 +225,13 @@ export const certificates = pgTable(
     // revoked rows stay: a folio is never given again
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     revokeReason: text('revoke_reason'),
+    // the signed Open Badges 3.0 credential; its bit in the status list is this index
+    credential: jsonb('credential'),
+    statusListIndex: integer('status_list_index').generatedAlwaysAsIdentity(),
   },
   (table) => [
     unique('certificates_verification_code_unique').on(table.verificationCode),
+    unique('certificates_status_list_index_unique').on(table.statusListIndex),
     unique('certificates_diploma_user_unique').on(table.diplomaId, table.userId),
     unique('certificates_diploma_folio_unique').on(table.diplomaId, table.folio),
     index('certificates_user_id_idx').on(table.userId),

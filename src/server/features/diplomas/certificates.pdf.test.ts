@@ -15,6 +15,7 @@ const content = (holderName: string): CertificateContent => ({
   verificationUrl: 'https://cxvet.example/certificados/ABCDEFGH2345',
   verificationCode: 'ABCDEFGH2345',
   backgroundImage: null,
+  credential: null,
 });
 
 /** Every font dictionary's BaseFont and the glyph ids every text-showing operator of the page draws. */

@@ -139,6 +139,8 @@ export type CertificateContent = {
   verificationCode: string;
   /** The diploma's certificate image (PNG or JPEG) drawn as the page background. */
   backgroundImage: Uint8Array | null;
+  /** The signed Open Badges credential, attached as credential.json; null when it could not be signed. */
+  credential: object | null;
 };
 
 async function embedImage(doc: PDFDocument, bytes: Uint8Array): Promise<PDFImage | null> {
@@ -256,5 +258,13 @@ export async function renderCertificatePdf(content: CertificateContent): Promise
   const verifyLine = content.verificationUrl;
   font.draw(page, verifyLine, { x: left + box - font.widthOf(verifyLine, 11), y: bottom - 18, size: 11, color: ink });
 
+  if (content.credential) {
+    await doc.attach(Buffer.from(JSON.stringify(content.credential, null, 2)), 'credential.json', {
+      mimeType: 'application/json',
+      description: 'Credencial Open Badges 3.0 firmada',
+      creationDate: content.issuedAt,
+      modificationDate: content.issuedAt,
+    });
+  }
   return doc.save({ useObjectStreams: false });
 }

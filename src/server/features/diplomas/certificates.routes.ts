@@ -10,6 +10,7 @@ import {
   memberDiplomaParamsSchema,
   revokeCertificateInputSchema,
 } from '#shared/diplomas/diplomas.schemas.ts';
+import { registerCredentialRoutes } from '#server/features/credentials/credentials.routes.ts';
 import type { CertificatesService } from './certificates.service.ts';
 
 /** The public verification page's API (rate-limited per IP, never indexed) and the profile's list. */
@@ -29,6 +30,7 @@ export function registerCertificateRoutes(app: FastifyInstance, deps: { certific
     },
     async (request) => certificates.verify(request.params.code),
   );
+  registerCredentialRoutes(app, { credentials: certificates.credentials });
 
   api.get(
     '/api/profile/certificates',

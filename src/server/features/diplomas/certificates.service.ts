@@ -7,6 +7,8 @@ import { AppError } from '#shared/errors.ts';
 import { formatFolio } from '#shared/diplomas/diplomas.rules.ts';
 import type { CertificateSummary, CertificateVerification } from '#shared/diplomas/diplomas.schemas.ts';
 import type { UserRow } from '#server/features/accounts/accounts.service.ts';
+import type { Config } from '#server/config.ts';
+import { createCredentialsService } from '#server/features/credentials/credentials.service.ts';
 import type { DiplomasService } from './diplomas.service.ts';
 
 type CertificateRow = typeof certificates.$inferSelect;
@@ -50,12 +52,12 @@ export function createCertificatesService(deps: {
   db: Db;
   diplomas: DiplomasService;
   storage: FileStorage;
-  publicUrl: string;
-  /** Printed beside the date ('Ciudad de México, 26 de noviembre de 2026'). */
-  place?: string;
+  /** certificatePlace is printed beside the date ('Ciudad de México, 26 de noviembre de 2026'). */
+  config: Pick<Config, 'publicUrl' | 'certificatePlace' | 'credentialsKey'>;
 }) {
-  const { db, diplomas, storage, publicUrl } = deps;
-  const place = deps.place ?? 'Ciudad de México';
+  const { db, diplomas, storage } = deps;
+  const { publicUrl, certificatePlace: place } = deps.config;
+  const credentials = createCredentialsService({ db, publicUrl, key: deps.config.credentialsKey });
 
   /**
    * Issues the member's certificate once: folio = the next number in this diploma, taken under a
@@ -71,6 +73,18 @@ export function createCertificatesService(deps: {
     if (!(await diplomas.isEnrolled(user.id, diplomaId))) throw new AppError('FORBIDDEN');
     const { progressPercent, completedAt } = await diplomas.progressOf(diplomaId, user.id);
     if (progressPercent < 100 || !completedAt) throw new AppError('FORBIDDEN');
+    const row = await insertCertificate(user, diploma, completedAt);
+    // the certificate stands without its credential: one that failed to sign is signed on its next request
+    await credentials.ensureFor(row.id).catch(() => undefined);
+    return row;
+  }
+
+  async function insertCertificate(
+    user: UserRow,
+    diploma: Awaited<ReturnType<DiplomasService['findActive']>>,
+    completedAt: Date,
+  ): Promise<CertificateRow> {
+    const diplomaId = diploma.id;
     return db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`certificate-folio:${diplomaId}`}))`);
       const inserted = await tx
@@ -128,6 +142,7 @@ export function createCertificatesService(deps: {
       verificationUrl: new URL(`/certificados/${row.verificationCode}`, publicUrl).toString(),
       verificationCode: row.verificationCode,
       backgroundImage: image ? await readAll(storage, image) : null,
+      credential: row.revokedAt ? null : await credentials.ensureFor(row.id).catch(() => null),
     });
   }
 
@@ -153,6 +168,7 @@ export function createCertificatesService(deps: {
       diplomaTitle: row.diplomaTitle,
       folio: formatFolio(row.folio),
       completedAt: row.completedAt.toISOString(),
+      issuedAt: row.issuedAt.toISOString(),
       issuerName: row.issuerName,
       revokedAt: row.revokedAt?.toISOString() ?? null,
     };
@@ -204,7 +220,17 @@ export function createCertificatesService(deps: {
     return pdf.unprintableCharacters(text);
   }
 
-  return { unprintableCharacters, issue, download, listForUser, verify, listForDiploma, revoke, pdfsForUser };
+  return {
+    unprintableCharacters,
+    issue,
+    download,
+    listForUser,
+    verify,
+    listForDiploma,
+    revoke,
+    pdfsForUser,
+    credentials,
+  };
 }
 
 export type CertificatesService = ReturnType<typeof createCertificatesService>;

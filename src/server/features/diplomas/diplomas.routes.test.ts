@@ -465,6 +465,7 @@ describe('certificates', () => {
       diplomaTitle: 'Diplomado Verificable',
       folio: '001',
       completedAt: expect.any(String),
+      issuedAt: row!.issuedAt.toISOString(),
       issuerName: 'CxVet',
       revokedAt: null,
     });

@@ -267,8 +267,8 @@ export function createPrivacyService(deps: {
         .update(certificates)
         .set(
           options.certificates === 'revoke'
-            ? { holderName: '', revokedAt: at, revokeReason: 'Cuenta eliminada por su titular' }
-            : { holderName: '' },
+            ? { holderName: '', credential: null, revokedAt: at, revokeReason: 'Cuenta eliminada por su titular' }
+            : { holderName: '', credential: null },
         )
         .where(eq(certificates.userId, userId));
       // statistics keep their counts; nothing ties them to the member any more

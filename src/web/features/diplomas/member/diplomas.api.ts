@@ -165,6 +165,20 @@ export function useMyCertificates() {
   });
 }
 
+/** The signed Open Badges credential of a certificate, downloaded as credential.json. */
+export const credentialJsonUrl = (code: string) => `/api/certificates/${encodeURIComponent(code)}/credential`;
+
+/** Our server's check of the credential's signature and of its bit in the status list. */
+export function useCredentialCheck(code: string, enabled: boolean) {
+  return useQuery({
+    queryKey: [...keys.verification(code), 'credential'],
+    queryFn: ({ signal }) =>
+      api.get<{ valid: boolean; message: string }>(`${credentialJsonUrl(code)}/check`, { signal }),
+    enabled,
+    retry: false,
+  });
+}
+
 export function useCertificateVerification(code: string) {
   return useQuery({
     queryKey: keys.verification(code),

@@ -3,7 +3,7 @@ import dayjs from 'dayjs';
 import { Link } from 'react-router';
 import stacked from '#web/components/stacked-table.module.css';
 import { href } from '#web/paths.ts';
-import { certificatePdfUrl, useMyCertificates } from '#web/features/diplomas/member/diplomas.api.ts';
+import { certificatePdfUrl, credentialJsonUrl, useMyCertificates } from '#web/features/diplomas/member/diplomas.api.ts';
 
 /** The profile's 'Diplomados y constancias' card: each certificate with its PDF and public verification page. */
 export function CertificatesCard() {
@@ -40,6 +40,10 @@ export function CertificatesCard() {
                 ) : (
                   <Text size="sm">
                     <Anchor href={certificatePdfUrl(certificate.diplomaId)}>PDF</Anchor> ·{' '}
+                    <Anchor href={credentialJsonUrl(certificate.verificationCode)} download="credential.json">
+                      Descargar credencial (JSON)
+                    </Anchor>{' '}
+                    ·{' '}
                     <Anchor component={Link} to={href.certificateVerification(certificate.verificationCode)}>
                       Verificar
                     </Anchor>

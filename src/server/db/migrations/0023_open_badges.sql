@@ -1,0 +1,3 @@
+ALTER TABLE "certificates" ADD COLUMN "credential" jsonb;--> statement-breakpoint
+ALTER TABLE "certificates" ADD COLUMN "status_list_index" integer NOT NULL GENERATED ALWAYS AS IDENTITY (sequence name "certificates_status_list_index_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 2147483647 START WITH 1 CACHE 1);--> statement-breakpoint
+ALTER TABLE "certificates" ADD CONSTRAINT "certificates_status_list_index_unique" UNIQUE("status_list_index");
