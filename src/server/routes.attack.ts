@@ -33,6 +33,8 @@ const publicRoutes = [
   /^\/api\/payments\/webhooks\/:provider$/,
   /^\/api\/diplomas(\/:id)?$/,
   /^\/api\/certificates\/.*$/,
+  // the issuer's public side: status lists and the check of a credential anyone holds
+  /^\/api\/credentials\/.*$/,
   /^\/api\/simulated-checkout(\/.*)?$/,
   /^\/api\/privacy\/(consents|policy).*$/,
 ];

@@ -4,6 +4,13 @@ import { z } from 'zod';
 import { certificateCodeParamsSchema } from '#shared/diplomas/diplomas.schemas.ts';
 import type { CredentialsService } from './credentials.service.ts';
 
+/** What makes a body worth checking at all: a credential's context, types and proof; anything else is a 400. */
+const credentialBodySchema = z.looseObject({
+  '@context': z.array(z.unknown()).min(1),
+  type: z.array(z.string()).min(1),
+  proof: z.looseObject({}),
+});
+
 const credentialCheckSchema = z.object({
   valid: z.boolean(),
   message: z.string(),
@@ -54,7 +61,7 @@ export function registerCredentialRoutes(app: FastifyInstance, deps: { credentia
 
   api.post(
     '/api/credentials/verify',
-    { schema: { body: z.record(z.string(), z.unknown()), response: { 200: credentialCheckSchema } }, config: limit },
+    { schema: { body: credentialBodySchema, response: { 200: credentialCheckSchema } }, config: limit },
     async (request) => credentials.check(request.body),
   );
 

@@ -170,10 +170,19 @@ describe('Open Badges 3.0 credentials', () => {
         valid: false,
         message: 'La credencial no está firmada con una clave de CxVet',
       });
-      expect(await check(t, { hola: 'mundo' })).toEqual({
-        valid: false,
-        message: 'El archivo no es una credencial válida',
-      });
+      // not a credential at all: refused as a bad request, as any malformed body is
+      for (const body of [{ hola: 'mundo' }, {}, { '@context': [], type: ['VerifiableCredential'], proof: {} }]) {
+        const answer = await t.app.inject({ method: 'POST', url: '/api/credentials/verify', payload: body });
+        expect(answer.statusCode).toBe(400);
+      }
+      // shaped like one but with a proof naming no key: checked, and said so
+      expect(
+        await check(t, {
+          '@context': ['https://www.w3.org/ns/credentials/v2'],
+          type: ['VerifiableCredential'],
+          proof: {},
+        }),
+      ).toEqual({ valid: false, message: 'La credencial no está firmada con una clave de CxVet' });
     } finally {
       await other.close();
     }
