@@ -52,14 +52,9 @@ import { createMailingService } from './features/mailing/mailing.service.ts';
 import { registerMailingPublicRoutes } from './features/mailing/mailing.routes.ts';
 import type { PaymentProvider } from './services/payments/payment-provider.ts';
 import type { SubscriptionOperations } from './services/payments/provider-registry.ts';
+import { mercadoPagoJobKind } from './features/payments/mercadopago-payments.service.ts';
+import { mercadoPagoServices } from './mercadopago-services.ts';
 import { paymentProvidersFor } from './payment-providers.ts';
-import {
-  createMercadoPagoPaymentsService,
-  mercadoPagoJobKind,
-} from './features/payments/mercadopago-payments.service.ts';
-import { registerMercadoPagoRoutes } from './features/payments/mercadopago.routes.ts';
-import { createDiplomaPesosPurchaseService } from './features/diplomas/diploma-purchase-pesos.service.ts';
-import { registerDiplomaPesosPurchaseRoutes } from './features/diplomas/diploma-purchase-pesos.routes.ts';
 import { createJobRunner } from './services/jobs.ts';
 import { maintainDatabase, maintenanceJobKind } from './db/maintenance.ts';
 import { createRenditionsService, transcodeJobKind } from './features/renditions/renditions.service.ts';
@@ -216,7 +211,10 @@ export async function buildApp(deps: AppDeps) {
     db,
     handlers: {
       'membership.sweep': async () => void (await membership.sweep()),
-      [reconcileJobKind]: async () => void (await payments.reconcileLiveSubscriptions()),
+      [reconcileJobKind]: async () => {
+        await payments.reconcileLiveSubscriptions();
+        await pesos?.cardSubscriptions.reconcileLive();
+      },
       'bulk-mail': async ({ bulkMailId }) => mailing.send(bulkMailId),
       [webhookJobKind]: async ({ eventId }) => void (await payments.applyStoredWebhook(eventId)),
       [mercadoPagoJobKind]: async ({ eventId }) => {
@@ -282,16 +280,18 @@ export async function buildApp(deps: AppDeps) {
   });
   // order outcomes reach the diplomas through the payments job pipeline: a browser closed after paying still ends enrolled
   payments.onOrder(diplomaPurchase.applyOrderEvent);
-  const mercadoPago = mercadoPagoProvider
-    ? createMercadoPagoPaymentsService({
+  const pesos = mercadoPagoProvider
+    ? mercadoPagoServices({
         db,
         provider: mercadoPagoProvider,
+        membership,
+        applyOrderEvent: diplomaPurchase.applyOrderEvent,
         publicUrl: config.publicUrl,
         schedule: jobs.schedule,
         log: app.log,
       })
     : null;
-  mercadoPago?.onOrder(diplomaPurchase.applyOrderEvent);
+  const mercadoPago = pesos?.payments ?? null;
   const signUp = createSignUpService({ db, auth, accounts, consents });
   const profile = createProfileService({
     db,
@@ -348,13 +348,8 @@ export async function buildApp(deps: AppDeps) {
   registerMembershipRoutes(app, { membership });
   registerPrivacyRoutes(app, { privacy, accounts, jobs });
   registerBackupCliRoute(app, { backups, sessionSecret: config.sessionSecret });
-  registerPaymentRoutes(app, { payments, jobs, pesosMethods: mercadoPago ? ['oxxo', 'clabe'] : [] });
-  if (mercadoPago) {
-    registerMercadoPagoRoutes(app, { mercadoPago, jobs });
-    registerDiplomaPesosPurchaseRoutes(app, {
-      purchase: createDiplomaPesosPurchaseService({ db, diplomas, mercadoPago }),
-    });
-  }
+  registerPaymentRoutes(app, { payments, jobs, pesos });
+  pesos?.registerRoutes(app, { diplomas, jobs });
   registerClassroomRoutes(app, { classrooms });
   await registerManagedClassroomRoutes(app, {
     service: createManagedClassroomsService({ db, members: classroomMembers }),

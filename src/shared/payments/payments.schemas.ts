@@ -8,6 +8,8 @@ export const paymentsConfigSchema = z.object({
   prices: z.object({ monthly: z.number().int(), annual: z.number().int() }),
   /** The one-time methods in pesos (Mercado Pago): empty when it is not configured. */
   pesosMethods: z.array(z.enum(['oxxo', 'clabe'])),
+  /** The plans' prices in pesos for a card subscription (Mercado Pago); null for a plan not sold in pesos. */
+  pesosPlans: z.object({ monthly: z.number().int().nullable(), annual: z.number().int().nullable() }),
 });
 export type PaymentsConfig = z.infer<typeof paymentsConfigSchema>;
 

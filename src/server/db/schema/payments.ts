@@ -19,6 +19,9 @@ export const paymentSubscriptions = pgTable(
     supersededAt: timestamp('superseded_at', { withTimezone: true }),
     /** PayPal's billing_info.next_billing_time as last read: the end of the paid period (PayPal drops it once suspended or cancelled). */
     nextBillingAt: timestamp('next_billing_at', { withTimezone: true }),
+    /** What we asked the provider to charge (Mercado Pago in pesos): a charge of another amount or currency grants nothing. */
+    amountCents: integer('amount_cents'),
+    currency: text('currency'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -4,12 +4,8 @@ import type { Db } from '#server/db/client.ts';
 import { paymentOrders, paymentWebhookEvents, payments } from '#server/db/schema/index.ts';
 import { applyStoredEvent } from './stored-webhook.ts';
 import type { Log } from '#server/services/log.ts';
-import type {
-  MercadoPagoNotification,
-  MercadoPagoPayment,
-  MercadoPagoProvider,
-  OfflineMethod,
-} from '#server/services/payments/mercadopago-provider.ts';
+import type { MercadoPagoNotification, MercadoPagoProvider } from '#server/services/payments/mercadopago-provider.ts';
+import type { MercadoPagoPayment, OfflineMethod } from '#server/services/payments/mercadopago-records.ts';
 import { ProviderError } from '#server/services/payments/payment-provider.ts';
 import { AppError } from '#shared/errors.ts';
 import type { OfflinePayment as OfflineStart } from '#shared/payments/mercadopago.schemas.ts';
@@ -28,6 +24,13 @@ const reservedPrefix = 'reserved:';
 const reservationWaitMs = 40_000;
 /** A reservation older than this was left by a crash: it no longer blocks a new payment. */
 const reservationTtlMs = 2 * 60_000;
+
+/** What a notification about a card subscription is applied by: each reads the resource back by id. */
+type SubscriptionNotifications = {
+  preapproval(preapprovalId: string): Promise<unknown>;
+  charge(authorizedPaymentId: string): Promise<unknown>;
+  chargePayment(paymentId: string): Promise<unknown>;
+};
 
 /** Schedules a job inside the caller's transaction (the job runner's schedule). */
 type Schedule = (kind: string, options: { payload: object; uniqueKey: string; tx: Db }) => Promise<void>;
@@ -76,6 +79,12 @@ export function createMercadoPagoPaymentsService(deps: {
   /** Registers a handler of one-time payment outcomes (the diplomas service enrols on 'completed'). */
   function onOrder(handler: OrderEventHandler) {
     handlers.push(handler);
+  }
+
+  let subscriptions: SubscriptionNotifications | null = null;
+  /** Registers what applies notifications about card subscriptions (preapprovals and their charges). */
+  function onSubscriptionNotification(handler: SubscriptionNotifications) {
+    subscriptions = handler;
   }
 
   /** The payment in pesos waiting for money for `reference`: what payment_orders_one_pending_idx allows one of. */
@@ -315,7 +324,12 @@ export function createMercadoPagoPaymentsService(deps: {
       db,
       eventId,
       async (row) => {
-        if (row.type === 'payment') await reconcilePayment((row.payload as { dataId: string }).dataId);
+        const { dataId } = row.payload as { dataId: string };
+        if (row.type === 'payment') {
+          // a payment we never recorded as an order may be a subscription's charge (its refund, its chargeback)
+          if ((await reconcilePayment(dataId)) === null) await subscriptions?.chargePayment(dataId);
+        } else if (row.type === 'subscription_preapproval') await subscriptions?.preapproval(dataId);
+        else if (row.type === 'subscription_authorized_payment') await subscriptions?.charge(dataId);
       },
       (error, row) =>
         log.warn(
@@ -349,6 +363,7 @@ export function createMercadoPagoPaymentsService(deps: {
   return {
     provider,
     onOrder,
+    onSubscriptionNotification,
     startOfflinePayment,
     receiveNotification,
     applyStoredNotification,

@@ -5,7 +5,13 @@ import { requireUser } from '#server/plugins/authorization.ts';
 import { AppError } from '#shared/errors.ts';
 import { notificationResponseSchema } from '#shared/payments/mercadopago.schemas.ts';
 import type { JobRunner } from '#server/services/jobs.ts';
+import {
+  confirmSubscriptionResponseSchema,
+  startSubscriptionResponseSchema,
+  startSubscriptionSchema,
+} from '#shared/payments/payments.schemas.ts';
 import type { MercadoPagoPaymentsService } from './mercadopago-payments.service.ts';
+import type { MercadoPagoCardSubscriptions } from './mercadopago-card-subscriptions.ts';
 import { webhookLimitPerMinute } from './payments.routes.ts';
 
 const pendingListSchema = z.object({
@@ -23,10 +29,34 @@ const pendingListSchema = z.object({
 /** Mercado Pago's notifications and the member's pending payments in pesos. */
 export function registerMercadoPagoRoutes(
   app: FastifyInstance,
-  deps: { mercadoPago: MercadoPagoPaymentsService; jobs: Pick<JobRunner, 'runDue'> },
+  deps: {
+    mercadoPago: MercadoPagoPaymentsService;
+    cardSubscriptions: MercadoPagoCardSubscriptions;
+    jobs: Pick<JobRunner, 'runDue'>;
+  },
 ) {
-  const { mercadoPago, jobs } = deps;
+  const { mercadoPago, cardSubscriptions, jobs } = deps;
   const api = app.withTypeProvider<ZodTypeProvider>();
+
+  // a card subscription in pesos: the member authorizes the card on Mercado Pago's page (init_point)
+  api.post(
+    '/api/payments/mercadopago/subscriptions',
+    {
+      schema: { body: startSubscriptionSchema, response: { 200: startSubscriptionResponseSchema } },
+      config: { rateLimit: { max: 20, timeWindow: '10 minutes' } },
+    },
+    async (request) => cardSubscriptions.startSubscription(await requireUser(request), request.body),
+  );
+
+  // back from Mercado Pago: the member's newest checkout is read back, nothing is taken from the URL
+  api.post(
+    '/api/payments/mercadopago/subscriptions/confirm',
+    {
+      schema: { response: { 200: confirmSubscriptionResponseSchema } },
+      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+    },
+    async (request) => cardSubscriptions.confirmReturn(await requireUser(request)),
+  );
 
   api.get(
     '/api/profile/payments/pending',

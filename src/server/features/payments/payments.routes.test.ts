@@ -48,6 +48,7 @@ describe('GET /api/payments/config', () => {
       providerName: 'Pago simulado',
       prices: { monthly: 999, annual: 9990 },
       pesosMethods: [],
+      pesosPlans: { monthly: null, annual: null },
     });
   });
 });

@@ -25,7 +25,12 @@ export const webhookLimitPerMinute = 600;
 
 export function registerPaymentRoutes(
   app: FastifyInstance,
-  deps: { payments: PaymentsService; jobs: Pick<JobRunner, 'runDue'>; pesosMethods?: ('oxxo' | 'clabe')[] },
+  deps: {
+    payments: PaymentsService;
+    jobs: Pick<JobRunner, 'runDue'>;
+    /** Mercado Pago, when it is configured: payments in pesos. */
+    pesos?: { planPrices(): Promise<{ monthly: number | null; annual: number | null }> } | null;
+  },
 ) {
   const { payments, jobs } = deps;
   const { provider } = payments;
@@ -35,7 +40,8 @@ export function registerPaymentRoutes(
     provider: provider.name,
     providerName: provider.displayName,
     prices: planPriceCents,
-    pesosMethods: deps.pesosMethods ?? [],
+    pesosMethods: deps.pesos ? ['oxxo' as const, 'clabe' as const] : [],
+    pesosPlans: deps.pesos ? await deps.pesos.planPrices() : { monthly: null, annual: null },
   }));
 
   api.post(

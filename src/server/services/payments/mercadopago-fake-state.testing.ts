@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
-import type { MercadoPagoPaymentStatus } from './mercadopago-provider.ts';
+import type { MercadoPagoPaymentStatus } from './mercadopago-records.ts';
 
 export type FakePreapproval = {
   id: string;

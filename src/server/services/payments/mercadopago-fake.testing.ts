@@ -7,6 +7,7 @@ import {
   fakeError as error,
   paymentBody as paymentBodyOf,
   preapprovalBody as preapprovalBodyOf,
+  type FakeAuthorizedPayment,
   type FakePayment,
   type FakePreapproval,
 } from './mercadopago-fake-state.testing.ts';
@@ -133,9 +134,8 @@ export async function startMercadoPagoFake(options: { accessToken: string; webho
     return preapprovalBody(pre);
   });
 
-  app.get('/authorized_payments/:id', async (request, reply) => {
-    const charge = authorizedPayments.get((request.params as { id: string }).id);
-    if (!charge) return error(reply, 404, 'not_found', 'authorized payment not found');
+  /** An authorized payment as `GET /authorized_payments/{id}` answers it (sdk-nodejs src/clients/invoice/commonTypes.ts). */
+  function chargeBody(charge: FakeAuthorizedPayment) {
     const payment = payments.get(charge.payment_id)!;
     return {
       id: Number(charge.id),
@@ -150,6 +150,28 @@ export async function startMercadoPagoFake(options: { accessToken: string; webho
       retry_attempt: payment.status === 'rejected' ? 1 : 0,
       payment: { id: Number(payment.id), status: payment.status, status_detail: payment.status_detail },
     };
+  }
+
+  // sdk-nodejs src/clients/invoice/search: filters as query parameters, a page of results with its paging
+  app.get('/authorized_payments/search', async (request, reply) => {
+    const query = request.query as Record<string, string | undefined>;
+    const limit = Number(query.limit ?? 30);
+    const offset = Number(query.offset ?? 0);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100 || !Number.isInteger(offset) || offset < 0)
+      return error(reply, 400, 'bad_request', 'limit must be between 1 and 100');
+    const matching = [...authorizedPayments.values()].filter(
+      (charge) => !query.preapproval_id || charge.preapproval_id === query.preapproval_id,
+    );
+    return {
+      paging: { offset, limit, total: matching.length },
+      results: matching.slice(offset, offset + limit).map(chargeBody),
+    };
+  });
+
+  app.get('/authorized_payments/:id', async (request, reply) => {
+    const charge = authorizedPayments.get((request.params as { id: string }).id);
+    if (!charge) return error(reply, 404, 'not_found', 'authorized payment not found');
+    return chargeBody(charge);
   });
 
   app.post('/v1/payments', async (request, reply) => {

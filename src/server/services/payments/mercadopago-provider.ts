@@ -2,68 +2,18 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Log } from '#server/services/log.ts';
 import { ProviderError } from './payment-provider.ts';
-
-/** Preapproval statuses (Subscriptions API, `/preapproval`). */
-const preapprovalStatuses = ['pending', 'authorized', 'paused', 'cancelled'] as const;
-type PreapprovalStatus = (typeof preapprovalStatuses)[number];
-
-/** Payment statuses (Payments API, `/v1/payments`); only `approved` means the money arrived. */
-const mercadoPagoPaymentStatuses = [
-  'pending',
-  'approved',
-  'authorized',
-  'in_process',
-  'in_mediation',
-  'rejected',
-  'cancelled',
-  'refunded',
-  'charged_back',
-] as const;
-export type MercadoPagoPaymentStatus = (typeof mercadoPagoPaymentStatuses)[number];
-
-/** The one-time methods paid outside a card: cash at OXXO (a voucher) and a SPEI transfer to a CLABE. */
-export type OfflineMethod = 'oxxo' | 'clabe';
-
-type Preapproval = {
-  id: string;
-  status: PreapprovalStatus;
-  /** Our reference (the account and intent), as sent at creation. */
-  externalReference: string | null;
-  amountCents: number;
-  currency: string;
-  frequency: { count: number; unit: 'days' | 'months' };
-  /** Mercado Pago's hosted page where the member authorizes the card. */
-  initPoint: string | null;
-  /** When Mercado Pago will charge next, as it reports it. */
-  nextPaymentDate: Date | null;
-};
-
-/** One recurring charge of a preapproval (`/authorized_payments/{id}`) and the payment it made, if any. */
-type AuthorizedPayment = {
-  id: string;
-  preapprovalId: string;
-  status: string;
-  amountCents: number;
-  currency: string;
-  payment: { id: string; status: MercadoPagoPaymentStatus; statusDetail: string } | null;
-};
-
-export type MercadoPagoPayment = {
-  id: string;
-  status: MercadoPagoPaymentStatus;
-  statusDetail: string;
-  methodId: string;
-  amountCents: number;
-  refundedCents: number;
-  currency: string;
-  externalReference: string | null;
-  /** Until when an OXXO voucher or a CLABE can be paid. */
-  expiresAt: Date | null;
-  /** The voucher (OXXO) or the transfer instructions (SPEI), on Mercado Pago's site. */
-  instructionsUrl: string | null;
-  /** The CLABE to transfer to (SPEI), when Mercado Pago gives it as text. */
-  clabe: string | null;
-};
+import {
+  text,
+  toAmount,
+  toAuthorizedPayment,
+  toPayment,
+  toPreapproval,
+  type AuthorizedPayment,
+  type Json,
+  type MercadoPagoPayment,
+  type OfflineMethod,
+  type Preapproval,
+} from './mercadopago-records.ts';
 
 export type MercadoPagoNotification = {
   /** Mercado Pago's notification id (the same on each retry of one notification). */
@@ -110,6 +60,8 @@ export type MercadoPagoProvider = {
     idempotencyKey: string,
   ): Promise<Preapproval>;
   getAuthorizedPayment(id: string): Promise<AuthorizedPayment | null>;
+  /** Every charge of a preapproval (`GET /authorized_payments/search`): what a lost notification would have said. */
+  searchAuthorizedPayments(preapprovalId: string): Promise<AuthorizedPayment[]>;
   createOfflinePayment(input: {
     method: OfflineMethod;
     amountCents: number;
@@ -139,16 +91,6 @@ export type MercadoPagoProvider = {
   }): MercadoPagoNotification | null;
 };
 
-type Json = Record<string, unknown>;
-
-const text = (value: unknown): string | null =>
-  typeof value === 'string' && value ? value : typeof value === 'number' ? String(value) : null;
-const toCents = (value: unknown) => Math.round(Number(value ?? 0) * 100);
-const toAmount = (cents: number) => Math.round(cents) / 100;
-const toDate = (value: unknown) => {
-  const date = typeof value === 'string' ? new Date(value) : null;
-  return date && !Number.isNaN(date.getTime()) ? date : null;
-};
 const header = (headers: Record<string, string | string[] | undefined>, name: string) => {
   const value = headers[name];
   const first = Array.isArray(value) ? value[0] : value;
@@ -252,48 +194,6 @@ export function createMercadoPagoProvider(options: MercadoPagoOptions): MercadoP
     }
   }
 
-  function toPreapproval(body: Json): Preapproval {
-    const recurring = (body.auto_recurring ?? {}) as Json;
-    const status = String(body.status) as PreapprovalStatus;
-    return {
-      id: String(body.id),
-      status: preapprovalStatuses.includes(status) ? status : 'pending',
-      externalReference: text(body.external_reference),
-      amountCents: toCents(recurring.transaction_amount),
-      currency: text(recurring.currency_id) ?? '',
-      frequency: {
-        count: Number(recurring.frequency ?? 0) || 0,
-        unit: recurring.frequency_type === 'days' ? 'days' : 'months',
-      },
-      initPoint: text(body.init_point),
-      nextPaymentDate: toDate(body.next_payment_date),
-    };
-  }
-
-  function toPayment(body: Json): MercadoPagoPayment {
-    const status = String(body.status) as MercadoPagoPaymentStatus;
-    const details = (body.transaction_details ?? {}) as Json;
-    const transaction = ((body.point_of_interaction as Json | undefined)?.transaction_data ?? {}) as Json;
-    const collector = ((transaction.bank_info as Json | undefined)?.collector ?? {}) as Json;
-    // an 18-digit CLABE is only trusted as text: as a JSON number it would have lost digits
-    const clabe =
-      typeof collector.account_id === 'string' && /^\d{18}$/.test(collector.account_id) ? collector.account_id : null;
-    return {
-      id: String(body.id),
-      // an unknown status grants nothing
-      status: mercadoPagoPaymentStatuses.includes(status) ? status : 'pending',
-      statusDetail: text(body.status_detail) ?? '',
-      methodId: text(body.payment_method_id) ?? '',
-      amountCents: toCents(body.transaction_amount),
-      refundedCents: toCents(body.transaction_amount_refunded),
-      currency: text(body.currency_id) ?? '',
-      externalReference: text(body.external_reference),
-      expiresAt: toDate(body.date_of_expiration),
-      instructionsUrl: text(details.external_resource_url) ?? text(transaction.ticket_url),
-      clabe,
-    };
-  }
-
   return {
     async createPreapproval(input) {
       const body = await call(
@@ -332,24 +232,14 @@ export function createMercadoPagoProvider(options: MercadoPagoOptions): MercadoP
 
     async getAuthorizedPayment(id) {
       const body = await call('GET', `/authorized_payments/${encodeURIComponent(id)}`);
-      if (!body) return null;
-      const payment = (body.payment ?? null) as Json | null;
-      const paymentStatus = String(payment?.status) as MercadoPagoPaymentStatus;
-      return {
-        id: String(body.id),
-        preapprovalId: text(body.preapproval_id) ?? '',
-        status: text(body.status) ?? '',
-        amountCents: toCents(body.transaction_amount),
-        currency: text(body.currency_id) ?? '',
-        payment:
-          payment && text(payment.id)
-            ? {
-                id: text(payment.id)!,
-                status: mercadoPagoPaymentStatuses.includes(paymentStatus) ? paymentStatus : 'pending',
-                statusDetail: text(payment.status_detail) ?? '',
-              }
-            : null,
-      };
+      return body ? toAuthorizedPayment(body) : null;
+    },
+
+    async searchAuthorizedPayments(preapprovalId) {
+      const query = new URLSearchParams({ preapproval_id: preapprovalId, limit: '100' });
+      const body = await call('GET', `/authorized_payments/search?${query.toString()}`);
+      const results = Array.isArray(body?.results) ? (body.results as Json[]) : [];
+      return results.map(toAuthorizedPayment);
     },
 
     async createOfflinePayment(input) {

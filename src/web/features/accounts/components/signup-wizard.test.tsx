@@ -6,7 +6,14 @@ import { paths } from '#web/paths.ts';
 import { renderWithApp, stubApi } from '#web/testing/render.tsx';
 import { SignUpWizard } from './signup-wizard.tsx';
 
-const config = { provider: 'simulado', providerName: 'Pagos de prueba', clientId: null, plans: [], pesosMethods: [] };
+const config = {
+  provider: 'simulado',
+  providerName: 'Pagos de prueba',
+  clientId: null,
+  plans: [],
+  pesosMethods: [],
+  pesosPlans: { monthly: null, annual: null },
+};
 
 function FinishPage() {
   return <h1>Registro terminado: {new URLSearchParams(window.location.search).get('type') ?? ''}</h1>;

@@ -1,0 +1,2 @@
+ALTER TABLE "payment_subscriptions" ADD COLUMN "amount_cents" integer;--> statement-breakpoint
+ALTER TABLE "payment_subscriptions" ADD COLUMN "currency" text;
