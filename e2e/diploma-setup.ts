@@ -17,7 +17,8 @@ export async function adminRequest(browser: Browser, baseURL: string) {
 }
 
 /** A fresh member of our own (nobody else's spec depends on it), made Premium by an Admin. */
-export async function freshPremiumMember(browser: Browser, baseURL: string, admin: APIRequestContext, name: string) {
+/** A new Basic member signed in on a browser context of their own. */
+export async function freshBasicMember(browser: Browser, baseURL: string, name: string) {
   const origin = new URL(baseURL).origin;
   const context = await browser.newContext({ baseURL, locale: 'es-MX' });
   await context.addInitScript((key) => window.localStorage.setItem(key, 'true'), storageKeys.cookiesAccepted);
@@ -45,12 +46,17 @@ export async function freshPremiumMember(browser: Browser, baseURL: string, admi
   });
   expect(signUp.status(), await signUp.text()).toBe(200);
   const me = (await (await page.request.get('/api/me')).json()) as { user: { id: string } };
+  return { page, context, userId: me.user.id, email };
+}
+
+export async function freshPremiumMember(browser: Browser, baseURL: string, admin: APIRequestContext, name: string) {
+  const member = await freshBasicMember(browser, baseURL, name);
   const upgrade = await admin.post('/api/admin/manual-premium/upgrade', {
-    headers: { origin },
-    data: { userId: me.user.id, period: 'year' },
+    headers: { origin: new URL(baseURL).origin },
+    data: { userId: member.userId, period: 'year' },
   });
   expect(upgrade.status(), await upgrade.text()).toBeLessThan(300);
-  return { page, context, userId: me.user.id, email };
+  return member;
 }
 
 async function upload(

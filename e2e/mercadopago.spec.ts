@@ -1,6 +1,6 @@
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { freshPremiumMember } from './diploma-setup.ts';
+import { freshBasicMember, freshPremiumMember } from './diploma-setup.ts';
 import { deviceSignedIn, serverInstances, type Instance } from './server-instances.ts';
 import {
   startMercadoPagoFake,
@@ -154,6 +154,38 @@ test('a voucher that expires leaves no access', async ({ browser }) => {
   expect(await isEnrolled(member.page, diplomaId)).toBe(false);
   await member.page.reload();
   await expect(member.page.getByRole('button', { name: 'Comprar acceso' })).toBeVisible();
+  await member.context.close();
+  await admin.context.close();
+});
+
+test('a member subscribes by card in pesos on Mercado Pago’s page and is Premium', async ({ browser }) => {
+  const baseURL = site.url;
+  test.setTimeout(120_000);
+  const admin = await adminOnSite(browser);
+  const prices = await admin.request.put('/api/admin/prices/mxn', {
+    headers: { origin: new URL(baseURL).origin },
+    data: { monthly: '199.00', annual: '1999.00' },
+  });
+  expect(prices.status(), await prices.text()).toBe(200);
+  const member = await freshBasicMember(browser, baseURL, 'Tarjeta en pesos E2E');
+  const { page } = member;
+  for (const width of [1280, 360]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto('/perfil');
+    await page.getByRole('radio', { name: 'Tarjeta de crédito o débito (pesos)' }).check({ timeout: 30_000 });
+    // the member sees the price of the method chosen, never a conversion of ours
+    await expect(page.getByRole('radio', { name: 'Premium mensual · $199.00 MXN' })).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath(`card-pesos-choice-${width}.png`), fullPage: true });
+  }
+  await page.getByRole('button', { name: 'Continuar en Mercado Pago' }).click();
+  await page.waitForURL(/\/subscriptions\/checkout/);
+  await expect(page.getByText('$199.00 MXN cada 1 mes(es)')).toBeVisible();
+  expect(((await (await page.request.get('/api/me')).json()) as { user: { type: string } }).user.type).toBe('Gratis');
+  await page.getByRole('button', { name: 'Suscribirme con tarjeta' }).click();
+  await page.waitForURL(/\/perfil/);
+  await expect(page.getByText('Tu membresía Premium está activa.')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText('Plan mensual')).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('card-pesos-premium-360.png'), fullPage: true });
   await member.context.close();
   await admin.context.close();
 });

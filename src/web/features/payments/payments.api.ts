@@ -18,6 +18,10 @@ const paymentsApi = {
   config: (signal?: AbortSignal) => api.get<PaymentsConfig>('/api/payments/config', { signal }),
   startSubscription: (input: z.input<typeof startSubscriptionSchema>) =>
     api.post<z.infer<typeof startSubscriptionResponseSchema>>('/api/payments/subscriptions', input),
+  startPesosSubscription: (input: z.input<typeof startSubscriptionSchema>) =>
+    api.post<z.infer<typeof startSubscriptionResponseSchema>>('/api/payments/mercadopago/subscriptions', input),
+  confirmPesosSubscription: () =>
+    api.post<z.infer<typeof confirmSubscriptionResponseSchema>>('/api/payments/mercadopago/subscriptions/confirm'),
   confirmSubscription: (subscriptionId: string) =>
     api.post<z.infer<typeof confirmSubscriptionResponseSchema>>(
       `/api/payments/subscriptions/${encodeURIComponent(subscriptionId)}/confirm`,
@@ -45,4 +49,15 @@ export function useStartSubscription() {
 export function useConfirmSubscription() {
   const refresh = useRefreshAccount();
   return useMutation({ mutationFn: paymentsApi.confirmSubscription, onSuccess: refresh });
+}
+
+/** Starts a card subscription in pesos (Mercado Pago); the caller sends the browser to approvalUrl. */
+export function useStartPesosSubscription() {
+  return useMutation({ mutationFn: paymentsApi.startPesosSubscription });
+}
+
+/** Back from Mercado Pago: the server reads the member's newest card subscription in pesos back. */
+export function useConfirmPesosSubscription() {
+  const refresh = useRefreshAccount();
+  return useMutation({ mutationFn: paymentsApi.confirmPesosSubscription, onSuccess: refresh });
 }

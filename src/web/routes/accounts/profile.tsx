@@ -5,7 +5,7 @@ import { Link, useSearchParams } from 'react-router';
 import { formatPhoneNumberIntl } from 'react-phone-number-input';
 import { EmailText } from '#web/components/email-text.tsx';
 import { useErrorModal } from '#web/components/error-modal.tsx';
-import { useConfirmSubscription } from '#web/features/payments/payments.api.ts';
+import { useConfirmPesosSubscription, useConfirmSubscription } from '#web/features/payments/payments.api.ts';
 import { useProfile } from '#web/features/accounts/accounts.api.ts';
 import { MembershipCard } from '#web/features/accounts/components/membership-card.tsx';
 import { CertificatesCard } from '#web/features/diplomas/member/components/certificates-card.tsx';
@@ -32,6 +32,7 @@ export function ProfilePage() {
   const profile = useProfile();
   const [params, setParams] = useSearchParams();
   const confirm = useConfirmSubscription();
+  const confirmPesos = useConfirmPesosSubscription();
   const { showError, showAppError } = useErrorModal();
   const returned = params.get('subscription_id');
   const handled = useRef(false);
@@ -52,10 +53,11 @@ export function ProfilePage() {
       setParams({}, { replace: true });
       return;
     }
-    if (!returned) return;
+    const fromMercadoPago = params.get('pago') === 'mercadopago';
+    if (!returned && !fromMercadoPago) return;
     handled.current = true;
-    confirm.mutate(returned, {
-      onSuccess: (result) => {
+    const options = {
+      onSuccess: (result: { isPremium: boolean }) => {
         notifications.show(
           result.isPremium
             ? { color: 'green', title: 'Bienvenido a Premium', message: 'Tu membresía Premium está activa.' }
@@ -67,9 +69,12 @@ export function ProfilePage() {
         );
         setParams({}, { replace: true });
       },
-      onError: (error) => showAppError(error),
-    });
-  }, [params, returned, confirm, setParams, showAppError]);
+      onError: (error: unknown) => showAppError(error),
+    };
+    // Mercado Pago's return carries nothing we trust: the server reads the member's newest checkout back
+    if (returned) confirm.mutate(returned, options);
+    else confirmPesos.mutate(undefined, options);
+  }, [params, returned, confirm, confirmPesos, setParams, showAppError]);
 
   if (profile.isPending) return <Loader m="xl" aria-label="Cargando perfil" />;
   if (!profile.data) {

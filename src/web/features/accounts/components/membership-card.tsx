@@ -5,7 +5,12 @@ import type { Membership } from '#shared/membership/membership.schemas.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { ApiError } from '#web/lib/api-client.ts';
 import { useMembershipChange } from '#web/features/membership/membership.api.ts';
-import { usePaymentsConfig, useStartSubscription } from '#web/features/payments/payments.api.ts';
+import {
+  usePaymentsConfig,
+  useStartPesosSubscription,
+  useStartSubscription,
+} from '#web/features/payments/payments.api.ts';
+import { formatMxn } from '#shared/payments/payments.rules.ts';
 import { longDate, planOptions, typeLabels } from '../membership-labels.ts';
 
 /** The membership card of /perfil: type, next payment date, and the changes the member may ask for. */
@@ -16,8 +21,13 @@ export function MembershipCard({ membership }: { membership: Membership }) {
   const downgrade = useMembershipChange('downgrade');
   const reactivate = useMembershipChange('reactivate');
   const start = useStartSubscription();
+  const startPesos = useStartPesosSubscription();
   const config = usePaymentsConfig();
   const providerName = config.data?.providerName ?? 'PayPal';
+  const pesosPlans = config.data?.pesosPlans;
+  const pesosOffered = !!pesosPlans && (pesosPlans.monthly !== null || pesosPlans.annual !== null);
+  const [method, setMethod] = useState<'usd' | 'mxn'>('usd');
+  const paysInPesos = pesosOffered && method === 'mxn';
 
   const planText = membership.type === 'Premium' ? (membership.annualPlan ? 'Plan anual' : 'Plan mensual') : null;
 
@@ -50,6 +60,22 @@ export function MembershipCard({ membership }: { membership: Membership }) {
         }),
       onError: (error) => showAppError(error),
     });
+
+  const chooseMethod = (value: string) => {
+    const next = value === 'mxn' ? 'mxn' : 'usd';
+    setMethod(next);
+    // a plan not sold in pesos cannot stay chosen with the card in pesos
+    if (next === 'mxn' && pesosPlans && pesosPlans[plan] === null) setPlan(plan === 'monthly' ? 'annual' : 'monthly');
+  };
+
+  const upgradeInPesos = () =>
+    startPesos.mutate(
+      { plan, returnTo: 'profile' },
+      {
+        onSuccess: (result) => window.location.assign(result.approvalUrl),
+        onError: (error) => showAppError(error),
+      },
+    );
 
   const upgrade = () =>
     start.mutate(
@@ -120,14 +146,41 @@ export function MembershipCard({ membership }: { membership: Membership }) {
               <Group mt="xs">
                 {planOptions
                   .filter((option) => option.value !== 'basic')
-                  .map((option) => (
-                    <Radio key={option.value} value={option.value} label={`${option.title} · ${option.price}`} />
-                  ))}
+                  .map((option) => {
+                    const pesos = paysInPesos ? pesosPlans![option.value as 'monthly' | 'annual'] : null;
+                    return (
+                      <Radio
+                        key={option.value}
+                        value={option.value}
+                        disabled={paysInPesos && pesos === null}
+                        label={`${option.title} · ${paysInPesos ? (pesos === null ? 'no disponible en pesos' : formatMxn(pesos)) : option.price}`}
+                      />
+                    );
+                  })}
               </Group>
             </Radio.Group>
-            <Button onClick={upgrade} loading={start.isPending}>
-              Obtener Premium con {providerName}
-            </Button>
+            {pesosOffered && (
+              <Radio.Group label="Forma de pago" value={method} onChange={chooseMethod}>
+                <Stack gap="xs" mt="xs">
+                  <Radio value="mxn" label="Tarjeta de crédito o débito (pesos)" />
+                  <Radio value="usd" label={`${providerName} (USD)`} />
+                </Stack>
+              </Radio.Group>
+            )}
+            {paysInPesos ? (
+              <>
+                <Button onClick={upgradeInPesos} loading={startPesos.isPending}>
+                  Continuar en Mercado Pago
+                </Button>
+                <Text size="xs" c="dimmed">
+                  Autorizas tu tarjeta en el sitio de Mercado Pago; CxVet no ve ni guarda sus datos.
+                </Text>
+              </>
+            ) : (
+              <Button onClick={upgrade} loading={start.isPending}>
+                Obtener Premium con {providerName}
+              </Button>
+            )}
           </Stack>
         )}
       </Stack>
