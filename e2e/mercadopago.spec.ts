@@ -189,3 +189,37 @@ test('a member subscribes by card in pesos on Mercado Pago’s page and is Premi
   await member.context.close();
   await admin.context.close();
 });
+
+test('a Basic member asks for Premium anual (pago único) at OXXO and sees the voucher on our page', async ({
+  browser,
+}) => {
+  const baseURL = site.url;
+  test.setTimeout(120_000);
+  const admin = await adminOnSite(browser);
+  const prices = await admin.request.put('/api/admin/prices/mxn', {
+    headers: { origin: new URL(baseURL).origin },
+    data: { monthly: '199.00', annual: '1999.00' },
+  });
+  expect(prices.status(), await prices.text()).toBe(200);
+  const member = await freshBasicMember(browser, baseURL, 'Pase anual E2E');
+  const { page } = member;
+  await page.setViewportSize({ width: 360, height: 900 });
+  await page.goto('/perfil');
+  await page.getByRole('radio', { name: 'Efectivo en OXXO' }).check({ timeout: 30_000 });
+  await expect(page.getByText('Premium anual (pago único) · $1,999.00 MXN')).toBeVisible();
+  await page.getByRole('button', { name: 'Generar ficha para OXXO' }).click();
+  await expect(page.getByRole('heading', { name: /^Paga en OXXO antes del / })).toBeVisible();
+  await expect(page.getByText('$1,999.00 MXN', { exact: true })).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('pass-oxxo-360.png'), fullPage: true });
+  const pending = (await (await page.request.get('/api/profile/payments/pending')).json()) as {
+    payments: { paymentId: string }[];
+  };
+  expect(pending.payments).toHaveLength(1);
+  fake.approve(pending.payments[0]!.paymentId);
+  await notify(page, pending.payments[0]!.paymentId);
+  await page.goto('/perfil');
+  await expect(page.getByText(/Premium anual \(pago único\) hasta el/)).toBeVisible({ timeout: 30_000 });
+  await page.screenshot({ path: test.info().outputPath('pass-premium-360.png'), fullPage: true });
+  await member.context.close();
+  await admin.context.close();
+});

@@ -9,6 +9,7 @@ import type { OrderEventHandler } from './features/payments/payments-orders.ts';
 import { createMercadoPagoPaymentsService } from './features/payments/mercadopago-payments.service.ts';
 import { createMercadoPagoCardSubscriptions } from './features/payments/mercadopago-card-subscriptions.ts';
 import { createPricesService } from './features/payments/prices.service.ts';
+import { createPremiumPassService } from './features/payments/premium-pass.service.ts';
 import { registerMercadoPagoRoutes } from './features/payments/mercadopago.routes.ts';
 import { createDiplomaPesosPurchaseService } from './features/diplomas/diploma-purchase-pesos.service.ts';
 import { registerDiplomaPesosPurchaseRoutes } from './features/diplomas/diploma-purchase-pesos.routes.ts';
@@ -38,6 +39,8 @@ export function mercadoPagoServices(deps: {
     publicUrl,
     log,
   });
+  const premiumPass = createPremiumPassService({ db, mercadoPago: payments, membership, prices, log });
+  payments.onOrder(premiumPass.applyOrderEvent);
   payments.onSubscriptionNotification({
     preapproval: cardSubscriptions.reconcilePreapproval,
     charge: cardSubscriptions.reconcileCharge,
@@ -45,7 +48,7 @@ export function mercadoPagoServices(deps: {
   });
 
   function registerRoutes(app: FastifyInstance, input: { diplomas: DiplomasService; jobs: Pick<JobRunner, 'runDue'> }) {
-    registerMercadoPagoRoutes(app, { mercadoPago: payments, cardSubscriptions, jobs: input.jobs });
+    registerMercadoPagoRoutes(app, { mercadoPago: payments, cardSubscriptions, premiumPass, jobs: input.jobs });
     registerDiplomaPesosPurchaseRoutes(app, {
       purchase: createDiplomaPesosPurchaseService({ db, diplomas: input.diplomas, mercadoPago: payments }),
     });

@@ -15,7 +15,19 @@ export function nextPaymentDate(paymentDay: Date, annualPlan: boolean, now: Date
 /** subscriptionId of a Premium granted by an administrator (spec 3), not billed by a provider. */
 export const manualSubscriptionId = 'MANUAL';
 
-/** A manual Premium lasts one period from its payment day. */
+/** subscriptionId of a 'Premium anual (pago único)' pass: this prefix and the payment that bought it; never renewed. */
+export const prepaidPassPrefix = 'PASE:';
+
+export function isPrepaidPass(subscriptionId: string | null): boolean {
+  return subscriptionId?.startsWith(prepaidPassPrefix) ?? false;
+}
+
+/** A Premium no provider bills (granted by hand, or a pass paid once): it ends one period after its payment day. */
+export function isUnbilledPremium(subscriptionId: string | null): boolean {
+  return subscriptionId === manualSubscriptionId || isPrepaidPass(subscriptionId);
+}
+
+/** A manual Premium (or a pass) lasts one period from its payment day. */
 export function manualPremiumExpiry(paymentDay: Date, annualPlan: boolean): Date {
   return new Date(paymentDay.getTime() + (annualPlan ? periodMs.annual : periodMs.monthly));
 }
@@ -39,7 +51,7 @@ export function dueScheduledChange(user: ScheduleFacts, now: Date = new Date()):
     return user.terminationDate === null || due(user.terminationDate) ? 'downgradeEnded' : null;
   }
   if (user.type === 'Legacy' && due(user.terminationDate)) return 'legacyEnded';
-  if (user.type === 'Premium' && user.subscriptionId === manualSubscriptionId && user.paymentDay) {
+  if (user.type === 'Premium' && isUnbilledPremium(user.subscriptionId) && user.paymentDay) {
     return due(manualPremiumExpiry(user.paymentDay, user.annualPlan)) ? 'manualPremiumExpired' : null;
   }
   return null;
@@ -57,9 +69,9 @@ export function canUpgrade(user: Pick<ChangeFacts, 'type' | 'paymentStatus'>): b
   return user.type === 'Gratis' && user.paymentStatus !== 'POR_TERMINAR';
 }
 
-/** A paying Premium in good standing may stop billing; a manual Premium is ended by an administrator. */
+/** A paying Premium in good standing may stop billing; a manual Premium is ended by an administrator, a pass ends alone. */
 export function canDowngrade(user: Pick<ChangeFacts, 'type' | 'paymentStatus' | 'subscriptionId'>): boolean {
-  return user.type === 'Premium' && user.paymentStatus === 'BIEN' && user.subscriptionId !== manualSubscriptionId;
+  return user.type === 'Premium' && user.paymentStatus === 'BIEN' && !isUnbilledPremium(user.subscriptionId);
 }
 
 /** A downgrade can be undone until the paid period ends. */

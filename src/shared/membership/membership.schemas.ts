@@ -11,6 +11,8 @@ export const membershipSchema = z.object({
   /** When a downgrade, a Legacy membership or a manual Premium ends. */
   terminationDate: z.string().nullable(),
   isManual: z.boolean(),
+  /** A 'Premium anual (pago único)' pass: it ends on terminationDate and is not renewed. */
+  isPrepaid: z.boolean(),
   hasPremiumAccess: z.boolean(),
   paymentFailed: z.boolean(),
   canDowngrade: z.boolean(),

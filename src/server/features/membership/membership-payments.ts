@@ -3,7 +3,7 @@ import type { Db } from '#server/db/client.ts';
 import { users } from '#server/db/schema/index.ts';
 import type { Mailer } from '#server/services/mail.ts';
 import type { UserRow } from '#server/features/accounts/accounts.service.ts';
-import { nextPaymentDate } from '#shared/membership/membership.rules.ts';
+import { nextPaymentDate, prepaidPassPrefix } from '#shared/membership/membership.rules.ts';
 import type { Plan } from '#shared/payments/payments.rules.ts';
 import { paymentFailedMail, type AccountMailAction } from './membership.mails.ts';
 
@@ -149,5 +149,28 @@ export function createPaymentOutcomes(deps: {
     return updated.length > 0;
   }
 
-  return { activatePremium, markPaymentFailed, markCancelled, markBillingEnded, markRefunded };
+  /**
+   * A 'Premium anual (pago único)' pass paid: Premium for one annual period from the payment, never renewed
+   * (it ends as a manual Premium does). Only a Basic account gets it; false when the account was not one.
+   */
+  async function grantPrepaidPass(userId: string, paymentId: string, paidAt: Date): Promise<boolean> {
+    const [granted] = await db
+      .update(users)
+      .set({
+        type: 'Premium',
+        paymentStatus: 'BIEN',
+        annualPlan: true,
+        paymentDay: paidAt,
+        subscriptionId: `${prepaidPassPrefix}${paymentId}`,
+        terminationDate: null,
+        updatedAt: now(),
+      })
+      .where(and(eq(users.id, userId), eq(users.type, 'Gratis'), ne(users.paymentStatus, 'POR_TERMINAR')))
+      .returning();
+    // nothing will be charged: the e-mail names no next payment
+    if (granted) await sendAccountMail(granted, 'UPGRADE', null);
+    return granted !== undefined;
+  }
+
+  return { activatePremium, markPaymentFailed, markCancelled, markBillingEnded, markRefunded, grantPrepaidPass };
 }

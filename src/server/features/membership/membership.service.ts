@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, isNull, lte, ne, or } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, like, lte, ne, or } from 'drizzle-orm';
 import type { Log } from '#server/services/log.ts';
 import type { Db } from '#server/db/client.ts';
 import { paymentSubscriptions, users } from '#server/db/schema/index.ts';
@@ -20,7 +20,10 @@ import {
   canUpgrade,
   dueScheduledChange,
   manualPremiumExpiry,
+  isPrepaidPass,
+  isUnbilledPremium,
   manualSubscriptionId,
+  prepaidPassPrefix,
   nextPaymentDate,
   periodMs,
 } from '#shared/membership/membership.rules.ts';
@@ -139,10 +142,11 @@ export function createMembershipService(deps: {
     // cancelled at its provider: that subscription cannot be resumed
     const resumable = mapped?.state !== 'CANCELADA' && mapped?.state !== 'EXPIRADA';
     const isManual = user.subscriptionId === manualSubscriptionId;
-    // a manual Premium is never charged: it shows when it ends instead of a next payment
-    const billed = user.type === 'Premium' && user.paymentDay !== null && !isManual;
+    const unbilled = isUnbilledPremium(user.subscriptionId);
+    // a manual Premium or a pass is never charged: it shows when it ends instead of a next payment
+    const billed = user.type === 'Premium' && user.paymentDay !== null && !unbilled;
     const manualUntil =
-      isManual && user.type === 'Premium' && user.paymentDay
+      unbilled && user.type === 'Premium' && user.paymentDay
         ? manualPremiumExpiry(user.paymentDay, user.annualPlan)
         : null;
     return {
@@ -155,6 +159,7 @@ export function createMembershipService(deps: {
         : null,
       terminationDate: (manualUntil ?? user.terminationDate)?.toISOString() ?? null,
       isManual,
+      isPrepaid: isPrepaidPass(user.subscriptionId),
       hasPremiumAccess: hasPremiumAccess(user, at),
       paymentFailed: user.paymentStatus === 'FALLIDO',
       canDowngrade: canDowngrade(user),
@@ -308,7 +313,8 @@ export function createMembershipService(deps: {
         terminationDate: null,
         updatedAt: at,
       })
-      .where(and(eq(users.id, userId), eq(users.type, 'Premium'), eq(users.subscriptionId, manualSubscriptionId)))
+      // the one that expired, granted by hand or paid once, and not replaced since it was read
+      .where(and(eq(users.id, userId), eq(users.type, 'Premium'), eq(users.subscriptionId, user.subscriptionId!)))
       .returning({ id: users.id });
     return updated.length > 0;
   }
@@ -330,7 +336,7 @@ export function createMembershipService(deps: {
           and(eq(users.type, 'Legacy'), isNotNull(users.terminationDate), lte(users.terminationDate, at)),
           and(
             eq(users.type, 'Premium'),
-            eq(users.subscriptionId, manualSubscriptionId),
+            or(eq(users.subscriptionId, manualSubscriptionId), like(users.subscriptionId, `${prepaidPassPrefix}%`)),
             lte(users.paymentDay, manualCutoff),
           ),
         ),
@@ -342,13 +348,14 @@ export function createMembershipService(deps: {
     }
     return changed;
   }
-  const { activatePremium, markPaymentFailed, markCancelled, markBillingEnded, markRefunded } = createPaymentOutcomes({
-    db,
-    mailer,
-    publicUrl,
-    now,
-    sendAccountMail,
-  });
+  const { activatePremium, markPaymentFailed, markCancelled, markBillingEnded, markRefunded, grantPrepaidPass } =
+    createPaymentOutcomes({
+      db,
+      mailer,
+      publicUrl,
+      now,
+      sendAccountMail,
+    });
 
   /** Spec 3 §4: Premium granted by an administrator for a month or a year, ending by itself at expiry. */
   async function grantManualPremium(userId: string, annualPlan: boolean): Promise<void> {
@@ -412,6 +419,7 @@ export function createMembershipService(deps: {
     markPaymentFailed,
     markCancelled,
     markBillingEnded,
+    grantPrepaidPass,
     sendAccountMail,
   };
 }

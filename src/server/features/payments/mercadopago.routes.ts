@@ -3,7 +3,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireUser } from '#server/plugins/authorization.ts';
 import { AppError } from '#shared/errors.ts';
-import { notificationResponseSchema } from '#shared/payments/mercadopago.schemas.ts';
+import {
+  notificationResponseSchema,
+  offlinePaymentSchema,
+  startOfflinePaymentSchema,
+} from '#shared/payments/mercadopago.schemas.ts';
 import type { JobRunner } from '#server/services/jobs.ts';
 import {
   confirmSubscriptionResponseSchema,
@@ -12,6 +16,7 @@ import {
 } from '#shared/payments/payments.schemas.ts';
 import type { MercadoPagoPaymentsService } from './mercadopago-payments.service.ts';
 import type { MercadoPagoCardSubscriptions } from './mercadopago-card-subscriptions.ts';
+import type { PremiumPassService } from './premium-pass.service.ts';
 import { webhookLimitPerMinute } from './payments.routes.ts';
 
 const pendingListSchema = z.object({
@@ -32,10 +37,11 @@ export function registerMercadoPagoRoutes(
   deps: {
     mercadoPago: MercadoPagoPaymentsService;
     cardSubscriptions: MercadoPagoCardSubscriptions;
+    premiumPass: PremiumPassService;
     jobs: Pick<JobRunner, 'runDue'>;
   },
 ) {
-  const { mercadoPago, cardSubscriptions, jobs } = deps;
+  const { mercadoPago, cardSubscriptions, premiumPass, jobs } = deps;
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   // a card subscription in pesos: the member authorizes the card on Mercado Pago's page (init_point)
@@ -46,6 +52,16 @@ export function registerMercadoPagoRoutes(
       config: { rateLimit: { max: 20, timeWindow: '10 minutes' } },
     },
     async (request) => cardSubscriptions.startSubscription(await requireUser(request), request.body),
+  );
+
+  // 'Premium anual (pago único)' at OXXO or by SPEI: our page shows the voucher or the CLABE
+  api.post(
+    '/api/payments/mercadopago/premium-pass',
+    {
+      schema: { body: startOfflinePaymentSchema, response: { 200: offlinePaymentSchema } },
+      config: { rateLimit: { max: 20, timeWindow: '10 minutes' } },
+    },
+    async (request) => premiumPass.start(await requireUser(request), request.body.method),
   );
 
   // back from Mercado Pago: the member's newest checkout is read back, nothing is taken from the URL

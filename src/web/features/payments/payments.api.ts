@@ -6,6 +6,7 @@ import type {
   startSubscriptionResponseSchema,
   startSubscriptionSchema,
 } from '#shared/payments/payments.schemas.ts';
+import type { OfflinePayment } from '#shared/payments/mercadopago.schemas.ts';
 import { useRefreshAccount } from '#web/features/accounts/current-user.api.ts';
 import { api } from '#web/lib/api-client.ts';
 
@@ -20,6 +21,8 @@ const paymentsApi = {
     api.post<z.infer<typeof startSubscriptionResponseSchema>>('/api/payments/subscriptions', input),
   startPesosSubscription: (input: z.input<typeof startSubscriptionSchema>) =>
     api.post<z.infer<typeof startSubscriptionResponseSchema>>('/api/payments/mercadopago/subscriptions', input),
+  startPremiumPass: (method: 'oxxo' | 'clabe') =>
+    api.post<OfflinePayment>('/api/payments/mercadopago/premium-pass', { method }),
   confirmPesosSubscription: () =>
     api.post<z.infer<typeof confirmSubscriptionResponseSchema>>('/api/payments/mercadopago/subscriptions/confirm'),
   confirmSubscription: (subscriptionId: string) =>
@@ -60,4 +63,9 @@ export function useStartPesosSubscription() {
 export function useConfirmPesosSubscription() {
   const refresh = useRefreshAccount();
   return useMutation({ mutationFn: paymentsApi.confirmPesosSubscription, onSuccess: refresh });
+}
+
+/** 'Premium anual (pago único)' at OXXO or by SPEI: answers the voucher or the CLABE to show. */
+export function useStartPremiumPass() {
+  return useMutation({ mutationFn: paymentsApi.startPremiumPass });
 }
