@@ -1,11 +1,11 @@
 /** Mercado Pago's records as the adapter reads them: preapprovals, their charges and payments. */
 
 /** Preapproval statuses (Subscriptions API, `/preapproval`). */
-export const preapprovalStatuses = ['pending', 'authorized', 'paused', 'cancelled'] as const;
-export type PreapprovalStatus = (typeof preapprovalStatuses)[number];
+const preapprovalStatuses = ['pending', 'authorized', 'paused', 'cancelled'] as const;
+type PreapprovalStatus = (typeof preapprovalStatuses)[number];
 
 /** Payment statuses (Payments API, `/v1/payments`); only `approved` means the money arrived. */
-export const mercadoPagoPaymentStatuses = [
+const mercadoPagoPaymentStatuses = [
   'pending',
   'approved',
   'authorized',
@@ -66,9 +66,9 @@ export type Json = Record<string, unknown>;
 
 export const text = (value: unknown): string | null =>
   typeof value === 'string' && value ? value : typeof value === 'number' ? String(value) : null;
-export const toCents = (value: unknown) => Math.round(Number(value ?? 0) * 100);
+const toCents = (value: unknown) => Math.round(Number(value ?? 0) * 100);
 export const toAmount = (cents: number) => Math.round(cents) / 100;
-export const toDate = (value: unknown) => {
+const toDate = (value: unknown) => {
   const date = typeof value === 'string' ? new Date(value) : null;
   return date && !Number.isNaN(date.getTime()) ? date : null;
 };
