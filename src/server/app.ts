@@ -80,6 +80,9 @@ import { createDiplomaProgressService } from './features/diplomas/diploma-progre
 import { registerDiplomaRoutes } from './features/diplomas/diplomas.routes.ts';
 import { createCertificatesService } from './features/diplomas/certificates.service.ts';
 import { registerCertificateRoutes } from './features/diplomas/certificates.routes.ts';
+import { createCreditsService } from './features/credits/credits.service.ts';
+import { createCreditRecordsService } from './features/credits/credit-records.service.ts';
+import { registerCreditRoutes } from './features/credits/credits.routes.ts';
 import { createDiplomaPurchaseService } from './features/diplomas/diploma-purchase.service.ts';
 import { createConsentsService } from './features/privacy/consents.service.ts';
 import { createPrivacyService } from './features/privacy/privacy.service.ts';
@@ -258,6 +261,7 @@ export async function buildApp(deps: AppDeps) {
     storage,
     config,
   });
+  const credits = createCreditsService({ db, diplomas, certificates, timeZone: config.timeZone });
   const consents = createConsentsService({ db });
   const privacy = createPrivacyService({
     db,
@@ -363,6 +367,7 @@ export async function buildApp(deps: AppDeps) {
   });
   await registerDiplomaRoutes(app, { diplomas, certificates, purchase: diplomaPurchase });
   registerCertificateRoutes(app, { certificates });
+  registerCreditRoutes(app, { credits, publicUrl: config.publicUrl });
   const diplomasAdmin = createDiplomasAdminService({ db, uploads });
   const diplomaProgress = createDiplomaProgressService({ db, timeZone: config.timeZone });
   await registerManagedDiplomaRoutes(app, {
@@ -386,6 +391,8 @@ export async function buildApp(deps: AppDeps) {
       diplomasAdmin,
       diplomaProgress,
       certificates,
+      credits,
+      creditRecords: createCreditRecordsService({ db, timeZone: config.timeZone }),
       backups,
       renditions,
       jobs,
