@@ -20,11 +20,7 @@ export const deliveryMethodText: Record<DeliveryMethod, string> = {
 };
 
 /** Bodies the console suggests; any other name can be typed. */
-export const knownBodies = [
-  'AAVSB RACE',
-  'CONCERVET',
-  'Colegio de Médicos Veterinarios de Costa Rica',
-] as const;
+export const knownBodies = ['AAVSB RACE', 'CONCERVET', 'Colegio de Médicos Veterinarios de Costa Rica'] as const;
 
 /** The course evaluation: Likert statements answered 1 (totalmente en desacuerdo) to 5 (totalmente de acuerdo). */
 export const evaluationStatements = [

@@ -21,30 +21,41 @@ export const creditMessages = {
   reason: 'Escribe el motivo (al menos 3 caracteres).',
 } as const;
 
-export const creditBodySchema = z.object({
-  name: z.string().trim().max(120),
-  approvalNumber: z.string().trim().max(60),
-});
+/** A body's name and its approval number; an empty number under a named body is its own message. */
+export const creditBodySchema = z
+  .object({
+    name: z.string().trim().max(120),
+    approvalNumber: z.string().trim().max(60),
+  })
+  .superRefine((body, context) => {
+    if (!body.name) context.addIssue({ code: 'custom', path: ['name'], message: creditMessages.bodyName });
+    if (!body.approvalNumber)
+      context.addIssue({ code: 'custom', path: ['approvalNumber'], message: creditMessages.approvalNumber });
+  });
 export type CreditBody = z.infer<typeof creditBodySchema>;
+
+/** The validity check runs even when other fields failed (every bad field shows at once), once both dates parsed. */
+const whenDatesParsed = {
+  when: (payload: { issues: { path?: PropertyKey[] }[] }) =>
+    !payload.issues.some((issue) => !issue.path?.length || ['validFrom', 'validUntil'].includes(String(issue.path[0]))),
+} as never;
 
 /** The console's 'Educación continua' form; hours travel as the text typed. */
 export const creditOfferInputSchema = z
   .object({
-    hours: z.string({ error: creditMessages.hours }).refine((value) => parseHours(value) !== null, creditMessages.hours),
+    hours: z
+      .string({ error: creditMessages.hours })
+      .refine((value) => parseHours(value) !== null, creditMessages.hours),
     category: z.enum(creditCategories, { error: messages.fieldRequired }),
     deliveryMethod: z.enum(deliveryMethods, { error: messages.fieldRequired }),
     bodies: z.array(creditBodySchema).min(1, creditMessages.bodies).max(10),
     validFrom: dateText(creditMessages.date),
     validUntil: dateText(creditMessages.date),
   })
-  .superRefine((input, context) => {
-    input.bodies.forEach((body, index) => {
-      if (!body.name) context.addIssue({ code: 'custom', path: ['bodies', index, 'name'], message: creditMessages.bodyName });
-      if (!body.approvalNumber)
-        context.addIssue({ code: 'custom', path: ['bodies', index, 'approvalNumber'], message: creditMessages.approvalNumber });
-    });
-    if (datePattern.test(input.validFrom) && datePattern.test(input.validUntil) && input.validUntil < input.validFrom)
-      context.addIssue({ code: 'custom', path: ['validUntil'], message: creditMessages.validity });
+  .refine((input) => input.validUntil >= input.validFrom, {
+    path: ['validUntil'],
+    message: creditMessages.validity,
+    ...(whenDatesParsed as object),
   });
 export type CreditOfferInput = z.infer<typeof creditOfferInputSchema>;
 

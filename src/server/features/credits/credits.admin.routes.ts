@@ -33,10 +33,14 @@ export function registerCreditAdminRoutes(
     { schema: { ...byId, body: creditOfferInputSchema, response: { 200: creditOfferResponseSchema } } },
     async (request) => ({ offer: await credits.saveOffer(request.params.id, request.body) }),
   );
-  api.delete('/api/admin/diplomas/:id/credit', { schema: { ...byId, response: { 200: okSchema } } }, async (request) => {
-    await credits.removeOffer(request.params.id);
-    return { ok: true as const };
-  });
+  api.delete(
+    '/api/admin/diplomas/:id/credit',
+    { schema: { ...byId, response: { 200: okSchema } } },
+    async (request) => {
+      await credits.removeOffer(request.params.id);
+      return { ok: true as const };
+    },
+  );
   api.get(
     '/api/admin/diplomas/:id/credits',
     { schema: { ...byId, response: { 200: adminCreditListSchema } } },
@@ -49,7 +53,13 @@ export function registerCreditAdminRoutes(
   );
   api.post(
     '/api/admin/credits/:creditId/revoke',
-    { schema: { params: creditParamsSchema, body: revokeCreditInputSchema, response: { 200: z.object({ ok: z.literal(true) }) } } },
+    {
+      schema: {
+        params: creditParamsSchema,
+        body: revokeCreditInputSchema,
+        response: { 200: z.object({ ok: z.literal(true) }) },
+      },
+    },
     async (request) => {
       await credits.revoke(request.params.creditId, request.body);
       request.log.warn({ creditId: request.params.creditId }, 'credit revoked');

@@ -43,7 +43,11 @@ export function registerCreditRoutes(app: FastifyInstance, deps: { credits: Cred
   api.post(
     '/api/diplomas/:id/evaluation',
     {
-      schema: { params: memberDiplomaParamsSchema, body: evaluationInputSchema, response: { 200: evaluationStateSchema } },
+      schema: {
+        params: memberDiplomaParamsSchema,
+        body: evaluationInputSchema,
+        response: { 200: evaluationStateSchema },
+      },
     },
     async (request) => credits.submitEvaluation(await requirePremium(request), request.params.id, request.body),
   );
@@ -79,32 +83,28 @@ export function registerCreditRoutes(app: FastifyInstance, deps: { credits: Cred
       .send(csv);
   });
 
-  api.get(
-    '/api/credits/transcript/:year',
-    { schema: { params: transcriptParamsSchema } },
-    async (request, reply) => {
-      const user = await requireUser(request);
-      const { year } = request.params;
-      const items = await credits.itemsOfYear(user, year);
-      const { byYear } = await credits.listForUser(user);
-      const ofYear = byYear.find((entry) => entry.year === year);
-      // the PDF library loads with the first transcript, not at every start
-      const { renderTranscriptPdf } = await import('./credits.pdf.ts');
-      const bytes = await renderTranscriptPdf({
-        year,
-        holderName: user.name,
-        licenceNumber: user.licenceNumber,
-        items,
-        byBody: ofYear?.byBody ?? [],
-        totalHours: ofYear?.hours ?? sumHours([]),
-        issuedOn: credits.localDate(new Date()),
-        dayOf: (date) => credits.localDate(date),
-        verificationUrlOf: (code) => new URL(`/certificados/${code}`, deps.publicUrl).toString(),
-      });
-      const file = pdfReply(bytes, `creditos-${year}.pdf`);
-      return reply.headers({ ...noStore, ...file.headers }).send(file.body);
-    },
-  );
+  api.get('/api/credits/transcript/:year', { schema: { params: transcriptParamsSchema } }, async (request, reply) => {
+    const user = await requireUser(request);
+    const { year } = request.params;
+    const items = await credits.itemsOfYear(user, year);
+    const { byYear } = await credits.listForUser(user);
+    const ofYear = byYear.find((entry) => entry.year === year);
+    // the PDF library loads with the first transcript, not at every start
+    const { renderTranscriptPdf } = await import('./credits.pdf.ts');
+    const bytes = await renderTranscriptPdf({
+      year,
+      holderName: user.name,
+      licenceNumber: user.licenceNumber,
+      items,
+      byBody: ofYear?.byBody ?? [],
+      totalHours: ofYear?.hours ?? sumHours([]),
+      issuedOn: credits.localDate(new Date()),
+      dayOf: (date) => credits.localDate(date),
+      verificationUrlOf: (code) => new URL(`/certificados/${code}`, deps.publicUrl).toString(),
+    });
+    const file = pdfReply(bytes, `creditos-${year}.pdf`);
+    return reply.headers({ ...noStore, ...file.headers }).send(file.body);
+  });
 
   api.get(
     '/api/credits/:creditId/certificate.pdf',

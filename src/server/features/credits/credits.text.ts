@@ -19,11 +19,7 @@ export function creditLinesOf(item: Pick<CreditItem, 'hours' | 'category' | 'del
 export type DayOf = (date: Date) => string;
 
 /** The member's CSV: one row per credited item and body (the hours count toward each body that approved it). */
-export function creditsCsv(
-  holder: { name: string; licenceNumber: string },
-  items: CreditItem[],
-  dayOf: DayOf,
-): string {
+export function creditsCsv(holder: { name: string; licenceNumber: string }, items: CreditItem[], dayOf: DayOf): string {
   const rows = items.flatMap((item) =>
     item.bodies.map((body) =>
       [
