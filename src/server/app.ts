@@ -81,7 +81,7 @@ import { registerDiplomaRoutes } from './features/diplomas/diplomas.routes.ts';
 import { createCertificatesService } from './features/diplomas/certificates.service.ts';
 import { registerCertificateRoutes } from './features/diplomas/certificates.routes.ts';
 import { createCreditsService } from './features/credits/credits.service.ts';
-import { createCreditRecordsService } from './features/credits/credit-records.service.ts';
+import { createCreditRecordsService, creditRecordsPurgeJobKind } from './features/credits/credit-records.service.ts';
 import { registerCreditRoutes } from './features/credits/credits.routes.ts';
 import { createDiplomaPurchaseService } from './features/diplomas/diploma-purchase.service.ts';
 import { createConsentsService } from './features/privacy/consents.service.ts';
@@ -228,6 +228,7 @@ export async function buildApp(deps: AppDeps) {
         await mercadoPago.applyStoredNotification(eventId);
       },
       'rate-counters.prune': async () => rateCounter.prune(),
+      [creditRecordsPurgeJobKind]: async () => void (await creditRecords.purgeExpired()),
       [privacyJobKinds.export]: async ({ exportId }) => privacy.buildExport(exportId),
       [privacyJobKinds.mail]: async (mail) => privacy.sendMail(mail),
       [privacyJobKinds.sweep]: async () => void (await privacy.sweepExpired()),
@@ -262,6 +263,7 @@ export async function buildApp(deps: AppDeps) {
     config,
   });
   const credits = createCreditsService({ db, diplomas, certificates, timeZone: config.timeZone });
+  const creditRecords = createCreditRecordsService({ db, timeZone: config.timeZone });
   const consents = createConsentsService({ db });
   const privacy = createPrivacyService({
     db,
@@ -392,7 +394,7 @@ export async function buildApp(deps: AppDeps) {
       diplomaProgress,
       certificates,
       credits,
-      creditRecords: createCreditRecordsService({ db, timeZone: config.timeZone }),
+      creditRecords,
       backups,
       renditions,
       jobs,
@@ -435,6 +437,7 @@ export async function buildApp(deps: AppDeps) {
     viewing,
     uploads,
     privacy,
+    creditRecords,
     consents,
     mailing,
   };

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { and, asc, eq, gte, lt } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNotNull, isNull, lt, ne, or } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { certificates, courseEvaluations, credits, diplomas, users } from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
@@ -8,11 +8,15 @@ import { formatFolio } from '#shared/diplomas/diplomas.rules.ts';
 import { fileNamePart } from '#shared/progress/progress.rules.ts';
 import {
   creditCategoryText,
+  creditRecordYears,
   deliveryMethodText,
   evaluationStatements,
   formatHours,
 } from '#shared/credits/credits.rules.ts';
 import { createXlsxWriter } from '#server/services/xlsx.ts';
+import { anonymizedName } from '#shared/privacy/privacy.rules.ts';
+
+export const creditRecordsPurgeJobKind = 'credits.records-purge';
 
 /**
  * The provider's records for an accrediting body's audit: per diploma and period, a row per evaluation sent with
@@ -106,7 +110,39 @@ export function createCreditRecordsService(deps: { db: Db; timeZone: string }) {
     };
   }
 
-  return { exportXlsx };
+  /**
+   * Past the four years, the records of deleted accounts lose what identified them (name, cédula, comment);
+   * hours, dates and Likert answers stay as anonymous counts.
+   */
+  async function purgeExpired(now = new Date()): Promise<number> {
+    const cutoff = new Date(now);
+    cutoff.setUTCFullYear(cutoff.getUTCFullYear() - creditRecordYears);
+    const deleted = db.select({ id: users.id }).from(users).where(isNotNull(users.anonymizedAt));
+    const cleared = await db
+      .update(credits)
+      .set({ holderName: anonymizedName, licenceNumber: '' })
+      .where(
+        and(
+          lt(credits.earnedAt, cutoff),
+          ne(credits.holderName, anonymizedName),
+          or(isNull(credits.userId), inArray(credits.userId, deleted)),
+        ),
+      )
+      .returning({ id: credits.id });
+    await db
+      .update(courseEvaluations)
+      .set({ comment: '' })
+      .where(
+        and(
+          lt(courseEvaluations.submittedAt, cutoff),
+          ne(courseEvaluations.comment, ''),
+          or(isNull(courseEvaluations.userId), inArray(courseEvaluations.userId, deleted)),
+        ),
+      );
+    return cleared.length;
+  }
+
+  return { exportXlsx, purgeExpired };
 }
 
 export type CreditRecordsService = ReturnType<typeof createCreditRecordsService>;

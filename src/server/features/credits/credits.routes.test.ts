@@ -477,3 +477,30 @@ describe("the provider's records for audits", () => {
     expect(reversed.statusCode).toBe(400);
   });
 });
+
+describe('the four-year retention of provider records', () => {
+  it('keeps a deleted account’s name for four years, then keeps only the anonymous figures', async () => {
+    const kept = await earnedBy('Sigue Cuatro Años', '112233');
+    await request(kept.cookie, 'POST', '/api/privacy/delete-account', { password: testPassword, certificates: 'keep' });
+    const active = await earnedBy('Cuenta Activa');
+    const [before] = await t.db.select().from(credits).where(eq(credits.id, kept.item.id));
+    expect(before!.holderName).toBe('Sigue Cuatro Años');
+    const records = t.app.services.creditRecords;
+    const inFourYearsLessADay = new Date(before!.earnedAt.getTime() + (4 * 365 - 1) * 86_400_000);
+    await records.purgeExpired(inFourYearsLessADay);
+    expect((await t.db.select().from(credits).where(eq(credits.id, kept.item.id)))[0]!.holderName).toBe(
+      'Sigue Cuatro Años',
+    );
+    const inFiveYears = new Date(before!.earnedAt.getTime() + 5 * 365 * 86_400_000);
+    await records.purgeExpired(inFiveYears);
+    const [after] = await t.db.select().from(credits).where(eq(credits.id, kept.item.id));
+    expect(after).toMatchObject({ holderName: 'Cuenta eliminada', licenceNumber: '', hours: 12.5 });
+    const [evaluation] = await t.db
+      .select()
+      .from(courseEvaluations)
+      .where(eq(courseEvaluations.id, after!.evaluationId!));
+    expect(evaluation).toMatchObject({ comment: '', answers: answers.answers });
+    const [stillActive] = await t.db.select().from(credits).where(eq(credits.id, active.item.id));
+    expect(stillActive!.holderName).toBe('Cuenta Activa');
+  });
+});
