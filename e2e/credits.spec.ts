@@ -87,7 +87,7 @@ test('a member earns credit by watching and passing, sees it in Mis créditos wi
   await consolePage.goto(`/admin/diplomados/diplomado/${diploma.id}?tab=creditos`);
   await expect(consolePage.getByRole('heading', { name: 'Educación continua' })).toBeVisible({ timeout: 30_000 });
   await consolePage.getByLabel('Horas').fill('1.25');
-  await consolePage.getByLabel('Organismo 1').fill('AAVSB RACE');
+  await consolePage.getByRole('combobox', { name: /Organismo 1/ }).fill('AAVSB RACE');
   await consolePage.keyboard.press('Escape');
   await consolePage.getByLabel('Vigente desde').fill('2026-06-01');
   await consolePage.getByLabel('Vigente hasta').fill('2026-05-01');
