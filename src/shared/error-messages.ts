@@ -97,7 +97,8 @@ export const errorMessages: Record<ErrorCode, { status: number; message: string;
   },
   CREDIT_EVALUATION_LOCKED: {
     status: 409,
-    message: 'La evaluación se abre cuando terminas el diplomado: mira al menos el 90 % de cada video y aprueba los exámenes.',
+    message:
+      'La evaluación se abre cuando terminas el diplomado: mira al menos el 90 % de cada video y aprueba los exámenes.',
   },
   DIPLOMA_EXAM_LOCKED: {
     status: 409,

@@ -43,7 +43,7 @@ export const likertText = [
 export const creditRecordYears = 4;
 
 /** Hours as the form writes them: a positive number with at most one decimal ('1.5' or '1,5'). */
-export const hoursPattern = /^\d{1,3}([.,]\d)?$/;
+const hoursPattern = /^\d{1,3}([.,]\d)?$/;
 
 export function parseHours(text: string): number | null {
   const trimmed = text.trim();

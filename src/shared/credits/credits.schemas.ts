@@ -22,7 +22,7 @@ export const creditMessages = {
 } as const;
 
 /** A body's name and its approval number; an empty number under a named body is its own message. */
-export const creditBodySchema = z
+const creditBodySchema = z
   .object({
     name: z.string().trim().max(120),
     approvalNumber: z.string().trim().max(60),
@@ -32,7 +32,6 @@ export const creditBodySchema = z
     if (!body.approvalNumber)
       context.addIssue({ code: 'custom', path: ['approvalNumber'], message: creditMessages.approvalNumber });
   });
-export type CreditBody = z.infer<typeof creditBodySchema>;
 
 /** The validity check runs even when other fields failed (every bad field shows at once), once both dates parsed. */
 const whenDatesParsed = {
@@ -91,7 +90,7 @@ export type EvaluationState = z.infer<typeof evaluationStateSchema>;
 
 // ---------- 'Mis créditos' ----------
 
-export const creditItemSchema = z.object({
+const creditItemSchema = z.object({
   id: z.string(),
   title: z.string(),
   hours: z.number(),
@@ -139,7 +138,7 @@ export const revokeCreditInputSchema = z.object({
 });
 export type RevokeCreditInput = z.infer<typeof revokeCreditInputSchema>;
 
-export const adminCreditRowSchema = z.object({
+const adminCreditRowSchema = z.object({
   id: z.string(),
   holderName: z.string(),
   licenceNumber: z.string(),

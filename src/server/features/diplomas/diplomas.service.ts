@@ -334,7 +334,10 @@ export function createDiplomasService(deps: {
     if (progressPercent >= 100) await recordCompletion(db, diploma, userId);
     const linkedIds = videos.flatMap((video) => (video.procedureId ? [video.procedureId] : []));
     const names = linkedIds.length
-      ? await db.select({ id: procedures.id, name: procedures.name }).from(procedures).where(inArray(procedures.id, linkedIds))
+      ? await db
+          .select({ id: procedures.id, name: procedures.name })
+          .from(procedures)
+          .where(inArray(procedures.id, linkedIds))
       : [];
     const counted = videos
       .filter((video) => video.isActive && watching.get(video.id)!.completedBy === 'watching')
