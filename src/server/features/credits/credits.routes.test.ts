@@ -419,10 +419,19 @@ describe('revocation', () => {
     const [certificate] = (
       await request(admin.cookie, 'GET', `/api/admin/diplomas/${byCertificate.diploma.id}/certificates`)
     ).json().items;
-    await request(admin.cookie, 'POST', `/api/admin/certificates/${certificate.id}/revoke`, {
+    const revokeUrl = `/api/admin/certificates/${certificate.id}/revoke`;
+    const tomorrow = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    const future = await request(admin.cookie, 'POST', revokeUrl, { reason: 'Error de emisión', revokedOn: tomorrow });
+    expect(future.json().fields.revokedOn).toBe('La fecha no puede ser posterior a hoy.');
+    const revoked = await request(admin.cookie, 'POST', revokeUrl, {
       reason: 'Error de emisión',
+      revokedOn: '2026-03-04',
     });
+    expect(revoked.statusCode).toBe(200);
     expect((await myCredits(byCertificate.cookie)).byBody).toEqual([]);
+    expect((await myCredits(byCertificate.cookie)).items[0]!.revokedAt).toMatch(/^2026-03-04/);
+    const verified = await request(undefined, 'GET', `/api/certificates/${byCertificate.item.verificationCode}`);
+    expect(verified.json().revokedAt).toMatch(/^2026-03-04/);
 
     const deleted = await earnedBy('Cuenta Que Se Va', '998877');
     const removed = await request(deleted.cookie, 'POST', '/api/privacy/delete-account', {
