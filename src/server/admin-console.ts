@@ -11,6 +11,9 @@ import type { DiplomasAdminService } from './features/diplomas/diplomas.admin.se
 import type { ClassroomProgressService } from './features/classrooms/classroom-progress.service.ts';
 import type { DiplomaProgressService } from './features/diplomas/diploma-progress.service.ts';
 import type { CertificatesService } from './features/diplomas/certificates.service.ts';
+import type { CreditsService } from './features/credits/credits.service.ts';
+import type { CreditRecordsService } from './features/credits/credit-records.service.ts';
+import { registerCreditAdminRoutes } from './features/credits/credits.admin.routes.ts';
 import type { BackupsService } from './features/backups/backups.service.ts';
 import type { RenditionsService } from './features/renditions/renditions.service.ts';
 import type { JobRunner } from './services/jobs.ts';
@@ -61,6 +64,8 @@ export async function registerAdminConsole(
     diplomasAdmin: DiplomasAdminService;
     diplomaProgress: DiplomaProgressService;
     certificates: CertificatesService;
+    credits: CreditsService;
+    creditRecords: CreditRecordsService;
     backups: BackupsService;
     renditions: RenditionsService;
     jobs: JobRunner;
@@ -81,6 +86,8 @@ export async function registerAdminConsole(
     diplomasAdmin,
     diplomaProgress,
     certificates,
+    credits,
+    creditRecords,
     backups,
     renditions,
     jobs,
@@ -125,6 +132,7 @@ export async function registerAdminConsole(
   });
   registerDiplomasAdminRoutes(admin, { diplomasAdmin, progress: diplomaProgress });
   registerCertificateAdminRoutes(admin, { certificates });
+  registerCreditAdminRoutes(admin, { credits, records: creditRecords });
   registerPrivacyAdminRoutes(admin, { privacy, jobs });
   registerBackupAdminRoutes(admin, { backups, runJobs: () => void jobs.runDue().catch(() => {}) });
   registerRenditionAdminRoutes(admin, { renditions, runJobs: () => void videoJobs.runDue().catch(() => {}) });

@@ -75,6 +75,9 @@ import { createDiplomaProgressService } from './features/diplomas/diploma-progre
 import { registerDiplomaRoutes } from './features/diplomas/diplomas.routes.ts';
 import { createCertificatesService } from './features/diplomas/certificates.service.ts';
 import { registerCertificateRoutes } from './features/diplomas/certificates.routes.ts';
+import { createCreditsService } from './features/credits/credits.service.ts';
+import { createCreditRecordsService, creditRecordsPurgeJobKind } from './features/credits/credit-records.service.ts';
+import { registerCreditRoutes } from './features/credits/credits.routes.ts';
 import { createDiplomaPurchaseService } from './features/diplomas/diploma-purchase.service.ts';
 import { createConsentsService } from './features/privacy/consents.service.ts';
 import { createPrivacyService } from './features/privacy/privacy.service.ts';
@@ -223,6 +226,7 @@ export async function buildApp(deps: AppDeps) {
         await mercadoPago.applyStoredNotification(eventId);
       },
       'rate-counters.prune': async () => rateCounter.prune(),
+      [creditRecordsPurgeJobKind]: async () => void (await creditRecords.purgeExpired()),
       [privacyJobKinds.export]: async ({ exportId }) => privacy.buildExport(exportId),
       [privacyJobKinds.mail]: async (mail) => privacy.sendMail(mail),
       [privacyJobKinds.sweep]: async () => void (await privacy.sweepExpired()),
@@ -256,6 +260,8 @@ export async function buildApp(deps: AppDeps) {
     storage,
     config,
   });
+  const credits = createCreditsService({ db, diplomas, certificates, timeZone: config.timeZone });
+  const creditRecords = createCreditRecordsService({ db, timeZone: config.timeZone });
   const consents = createConsentsService({ db });
   const privacy = createPrivacyService({
     db,
@@ -358,6 +364,7 @@ export async function buildApp(deps: AppDeps) {
   });
   await registerDiplomaRoutes(app, { diplomas, certificates, purchase: diplomaPurchase });
   registerCertificateRoutes(app, { certificates });
+  registerCreditRoutes(app, { credits, publicUrl: config.publicUrl });
   const diplomasAdmin = createDiplomasAdminService({ db, uploads });
   const diplomaProgress = createDiplomaProgressService({ db, timeZone: config.timeZone });
   await registerManagedDiplomaRoutes(app, {
@@ -381,6 +388,8 @@ export async function buildApp(deps: AppDeps) {
       diplomasAdmin,
       diplomaProgress,
       certificates,
+      credits,
+      creditRecords,
       backups,
       renditions,
       jobs,
@@ -423,6 +432,7 @@ export async function buildApp(deps: AppDeps) {
     viewing,
     uploads,
     privacy,
+    creditRecords,
     consents,
     mailing,
   };

@@ -95,6 +95,11 @@ export const errorMessages: Record<ErrorCode, { status: number; message: string;
     status: 400,
     message: 'Solo puedes agregar un examen mientras haya menos exámenes que videos.',
   },
+  CREDIT_EVALUATION_LOCKED: {
+    status: 409,
+    message:
+      'La evaluación se abre cuando terminas el diplomado: mira al menos el 90 % de cada video y aprueba los exámenes.',
+  },
   DIPLOMA_EXAM_LOCKED: {
     status: 409,
     message: 'Este examen ya tiene respuestas de alumnos: solo puedes cambiar el título, el video y el estado.',

@@ -24,6 +24,7 @@ export const paths = {
   profilePayment: '/perfil/pago',
   profilePrivacy: '/perfil/privacidad',
   profileDevices: '/perfil/dispositivos',
+  profileCredits: '/perfil/creditos',
 
   myFavorites: '/mis-favoritos',
   myDiplomas: '/mis-diplomados',

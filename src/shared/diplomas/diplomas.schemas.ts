@@ -162,7 +162,14 @@ export const certificateVerificationSchema = z.object({
 });
 export type CertificateVerification = z.infer<typeof certificateVerificationSchema>;
 
-export const revokeCertificateInputSchema = z.object({ reason: z.string().trim().min(3).max(500) });
+/** The day it stops being valid ('YYYY-MM-DD'); today when not given. */
+export const revokeCertificateInputSchema = z.object({
+  reason: z.string().trim().min(3).max(500),
+  revokedOn: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'Escribe una fecha válida.')
+    .optional(),
+});
 export const adminCertificateRowSchema = certificateSummarySchema.extend({
   userId: z.string(),
   holderName: z.string(),

@@ -26,6 +26,7 @@ export function memberPages(queryClient: QueryClient): RouteObject[] {
       screen(paths.profileDevices, () =>
         import('#web/routes/accounts/profile-devices.tsx').then((m) => m.ProfileDevicesPage),
       ),
+      screen(paths.profileCredits, () => import('#web/routes/credits/my-credits.tsx').then((m) => m.MyCreditsPage)),
     ]),
 
     guarded(guards.premiumAccess, [

@@ -21,6 +21,12 @@ const sections: LegalSection[] = [
     ],
   },
   {
+    title: 'Educación continua',
+    paragraphs: [
+      'Si ganas créditos de educación continua, guardamos tu nombre, tu cédula profesional, la prueba de que viste los videos y aprobaste los exámenes, y tu evaluación del curso. Los organismos acreditadores pueden pedirlos en una auditoría, por eso los conservamos cuatro años desde cada crédito, con tu nombre, aunque elimines tu cuenta. Pasado ese plazo quitamos tu nombre, tu cédula y tu comentario.',
+    ],
+  },
+  {
     title: 'Tus derechos',
     paragraphs: [
       'Puedes consultar y corregir tus datos desde tu perfil. En Mi CxVet › Privacidad (/perfil/privacidad) descargas en un archivo todo lo que guardamos sobre ti y eliminas tu cuenta cuando quieras; también puedes pedirlo escribiéndonos desde la página de contacto.',

@@ -32,6 +32,8 @@ export const users = pgTable(
     newsMail: boolean('news_mail').notNull().default(false),
     organizationId: uuid('organization_id').references(() => organizations.id, { onDelete: 'set null' }),
     homeUniversity: text('home_university'),
+    // cédula profesional: printed on continuing-education records
+    licenceNumber: text('licence_number').notNull().default(''),
     userNumber: integer('user_number').generatedAlwaysAsIdentity(),
     isDisabled: boolean('is_disabled').notNull().default(false),
     // set when the member's data was deleted: the row stays only so payments keep their amounts and dates

@@ -84,13 +84,13 @@ function subsetTag(fontName: string, texts: string[]): string {
   return Array.from(digest.subarray(0, 6), (byte) => String.fromCharCode(65 + (byte % 26))).join('');
 }
 
-type Face = {
+export type Face = {
   widthOf: (text: string, size: number) => number;
   draw: (page: PDFPage, text: string, options: { x: number; y: number; size: number; color: Color }) => void;
 };
 
 /** A face that prints every text it will be given, falling back along its chain; only the fonts used are embedded. */
-async function embedFace(doc: PDFDocument, face: FaceName, texts: string[]): Promise<Face> {
+export async function embedFace(doc: PDFDocument, face: FaceName, texts: string[]): Promise<Face> {
   const chain = await Promise.all(faces[face].map(loadFont));
   const used = chain.map(() => [] as string[]);
   for (const text of texts)
@@ -141,6 +141,8 @@ export type CertificateContent = {
   backgroundImage: Uint8Array | null;
   /** The signed Open Badges credential, attached as credential.json; null when it could not be signed. */
   credential: object | null;
+  /** Continuing-education lines (hours, category, delivery method, bodies), printed under the date. */
+  creditLines?: string[];
 };
 
 async function embedImage(doc: PDFDocument, bytes: Uint8Array): Promise<PDFImage | null> {
@@ -182,6 +184,7 @@ export async function renderCertificatePdf(content: CertificateContent): Promise
     lines.placeAndDate,
     lines.code,
     content.verificationUrl,
+    ...(content.creditLines ?? []),
   ]);
   const fontBold = await embedFace(doc, 'bold', [
     ...(hasBackground ? [] : [heading]),
@@ -229,6 +232,7 @@ export async function renderCertificatePdf(content: CertificateContent): Promise
   centered(lines.reason, middle - 40, 26);
   centered(content.diplomaTitle, middle - 100, 34, true);
   centered(lines.placeAndDate, middle - 170, 22);
+  (content.creditLines ?? []).slice(0, 4).forEach((line, index) => centered(line, middle - 215 - index * 24, 16));
 
   // the QR as one path of unit squares, filled together: no seams between modules in any viewer
   const qr = QRCode.create(content.verificationUrl, { errorCorrectionLevel: 'M' });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireUser } from '#server/plugins/authorization.ts';
+import { AppError } from '#shared/errors.ts';
 import {
   adminCertificateListSchema,
   certificateCodeParamsSchema,
@@ -66,7 +67,12 @@ export function registerCertificateAdminRoutes(admin: FastifyInstance, deps: { c
       },
     },
     async (request) => {
-      await certificates.revoke(request.params.certificateId, request.body.reason);
+      const { reason, revokedOn } = request.body;
+      // noon UTC: the same calendar day on every clock of the Americas
+      const revokedAt = revokedOn ? new Date(`${revokedOn}T12:00:00Z`) : new Date();
+      if (Number.isNaN(revokedAt.getTime()) || (revokedOn ?? '') > new Date().toISOString().slice(0, 10))
+        throw new AppError('VALIDATION', { fields: { revokedOn: 'La fecha no puede ser posterior a hoy.' } });
+      await certificates.revoke(request.params.certificateId, reason, revokedAt);
       request.log.warn({ certificateId: request.params.certificateId }, 'certificate revoked');
       return { ok: true as const };
     },

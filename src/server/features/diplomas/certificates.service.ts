@@ -128,7 +128,11 @@ export function createCertificatesService(deps: {
   }
 
   /** The PDF of an issued certificate, from what was frozen at issue and the diploma's background image. */
-  async function renderFrozen(row: typeof certificates.$inferSelect, image: string | null): Promise<Uint8Array> {
+  async function renderFrozen(
+    row: typeof certificates.$inferSelect,
+    image: string | null,
+    creditLines?: string[],
+  ): Promise<Uint8Array> {
     // pdf-lib, fontkit and qrcode load with the first certificate, not at every start
     const { renderCertificatePdf } = await import('./certificates.pdf.ts');
     return renderCertificatePdf({
@@ -143,7 +147,24 @@ export function createCertificatesService(deps: {
       verificationCode: row.verificationCode,
       backgroundImage: image ? await readAll(storage, image) : null,
       credential: row.revokedAt ? null : await credentials.ensureFor(row.id).catch(() => null),
+      creditLines,
     });
+  }
+
+  /** A member's own unrevoked certificate with continuing-education lines under the date. */
+  async function downloadWithLines(
+    userId: string,
+    certificateId: string,
+    creditLines: string[],
+  ): Promise<{ bytes: Uint8Array; fileName: string }> {
+    const [found] = await db
+      .select({ certificate: certificates, image: diplomaTable.certificateImage })
+      .from(certificates)
+      .leftJoin(diplomaTable, eq(diplomaTable.id, certificates.diplomaId))
+      .where(and(eq(certificates.id, certificateId), eq(certificates.userId, userId)));
+    if (!found || found.certificate.revokedAt) throw new AppError('NOT_FOUND');
+    const bytes = await renderFrozen(found.certificate, found.image, creditLines);
+    return { bytes, fileName: `constancia-${formatFolio(found.certificate.folio)}-creditos.pdf` };
   }
 
   /** The profile's certificates card. */
@@ -189,10 +210,10 @@ export function createCertificatesService(deps: {
   }
 
   /** Admin: the row stays (its folio is never given again); the public page says it was revoked. */
-  async function revoke(certificateId: string, reason: string): Promise<void> {
+  async function revoke(certificateId: string, reason: string, revokedAt: Date = new Date()): Promise<void> {
     const updated = await db
       .update(certificates)
-      .set({ revokedAt: new Date(), revokeReason: reason })
+      .set({ revokedAt, revokeReason: reason })
       .where(eq(certificates.id, certificateId))
       .returning({ id: certificates.id });
     if (updated.length === 0) throw new AppError('NOT_FOUND');
@@ -224,6 +245,7 @@ export function createCertificatesService(deps: {
     unprintableCharacters,
     issue,
     download,
+    downloadWithLines,
     listForUser,
     verify,
     listForDiploma,

@@ -324,6 +324,52 @@ export function createDiplomasService(deps: {
     return { progressPercent, completedAt: enrolment?.completedAt ?? null };
   }
 
+  /**
+   * What continuing-education credit rests on: every active video with a file watched by the watched rule (time
+   * really played, 90 %), every active exam passed; videos without a file have nothing to watch and do not count.
+   */
+  async function attendanceOf(diplomaId: string, userId: string) {
+    const diploma = await findActive(diplomaId);
+    const { videos, exams: examRows, resultByExam, watching, progressPercent } = await loadSequence(diploma, userId);
+    if (progressPercent >= 100) await recordCompletion(db, diploma, userId);
+    const linkedIds = videos.flatMap((video) => (video.procedureId ? [video.procedureId] : []));
+    const names = linkedIds.length
+      ? await db
+          .select({ id: procedures.id, name: procedures.name })
+          .from(procedures)
+          .where(inArray(procedures.id, linkedIds))
+      : [];
+    const counted = videos
+      .filter((video) => video.isActive && watching.get(video.id)!.completedBy === 'watching')
+      .map((video) => ({
+        title: names.find((each) => each.id === video.procedureId)?.name ?? video.title ?? '',
+        watchedPercent: watching.get(video.id)!.watchedPercent,
+        isWatched: watching.get(video.id)!.isWatched,
+      }));
+    const examResults = examRows
+      .filter((exam) => exam.isActive)
+      .map((exam) => ({
+        title: exam.title,
+        scorePercent: resultByExam.get(exam.id)?.scorePercent ?? null,
+        passed: resultByExam.get(exam.id)?.passed ?? false,
+      }));
+    const [enrolment] = await db
+      .select({ beganAt: diplomaUsers.beganAt, completedAt: diplomaUsers.completedAt })
+      .from(diplomaUsers)
+      .where(and(eq(diplomaUsers.diplomaId, diplomaId), eq(diplomaUsers.userId, userId)));
+    return {
+      diploma,
+      beganAt: enrolment?.beganAt ?? null,
+      videos: counted,
+      exams: examResults,
+      isComplete:
+        enrolment !== undefined &&
+        progressPercent >= 100 &&
+        counted.every((video) => video.isWatched) &&
+        examResults.every((exam) => exam.passed),
+    };
+  }
+
   /** Adds a member (purchase or assignment); idempotent, the first start timestamp stays. */
   async function enroll(diplomaId: string, userId: string, reader: Reader = db): Promise<boolean> {
     const inserted = await reader
@@ -345,6 +391,7 @@ export function createDiplomasService(deps: {
     savePosition,
     ...memberExams,
     progressOf,
+    attendanceOf,
     enroll,
   };
 }

@@ -8,6 +8,8 @@ import {
   bulkMailDeliveries,
   bulkMails,
   certificates,
+  courseEvaluations,
+  credits,
   classrooms,
   classroomUsers,
   classroomWarnings,
@@ -179,6 +181,14 @@ export async function collectMemberData(db: Db, userId: string) {
     .select({ at: accountDeletions.createdAt })
     .from(accountDeletions)
     .where(eq(accountDeletions.userId, userId));
+  const [creditRows, evaluations] = await Promise.all([
+    db.select().from(credits).where(eq(credits.userId, userId)).orderBy(asc(credits.earnedAt)),
+    db
+      .select({ diploma: diplomas.title, evaluation: courseEvaluations })
+      .from(courseEvaluations)
+      .leftJoin(diplomas, eq(diplomas.id, courseEvaluations.diplomaId))
+      .where(eq(courseEvaluations.userId, userId)),
+  ]);
   const [positions, favorites, watched] = await Promise.all([
     db
       .select({ procedure: procedures.name, position: watchPositions })
@@ -221,6 +231,7 @@ export async function collectMemberData(db: Db, userId: string) {
       country: user.country,
       city: user.city,
       homeUniversity: user.homeUniversity,
+      licenceNumber: user.licenceNumber,
       organization: organization?.title ?? null,
       createdAt: iso(user.createdAt),
       updatedAt: iso(user.updatedAt),
@@ -314,6 +325,25 @@ export async function collectMemberData(db: Db, userId: string) {
       verificationCode: row.verificationCode,
       issuedAt: iso(row.issuedAt),
       revokedAt: iso(row.revokedAt),
+    })),
+    continuingEducationCredits: creditRows.map((row) => ({
+      title: row.title,
+      holderName: row.holderName,
+      licenceNumber: row.licenceNumber,
+      hours: row.hours,
+      category: row.category,
+      deliveryMethod: row.deliveryMethod,
+      bodies: row.bodies,
+      startedAt: iso(row.startedAt),
+      earnedAt: iso(row.earnedAt),
+      proof: row.proof,
+      revokedAt: iso(row.revokedAt),
+    })),
+    courseEvaluations: evaluations.map(({ diploma, evaluation }) => ({
+      diploma,
+      answers: evaluation.answers,
+      comment: evaluation.comment,
+      submittedAt: iso(evaluation.submittedAt),
     })),
     viewingHistory: viewing.map((row) => ({ category: row.category, label: row.label, at: iso(row.at) })),
     watchPositions: positions.map(({ procedure, position }) => ({

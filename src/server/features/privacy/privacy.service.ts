@@ -14,6 +14,7 @@ import {
   classroomUsers,
   classroomWarnings,
   contactMessages,
+  credits,
   dataExports,
   diplomas,
   diplomaTransactions,
@@ -222,6 +223,7 @@ export function createPrivacyService(deps: {
           city: '',
           country: '',
           homeUniversity: null,
+          licenceNumber: '',
           organizationId: null,
           promoMail: false,
           newsMail: false,
@@ -271,6 +273,12 @@ export function createPrivacyService(deps: {
             : { holderName: '', credential: null },
         )
         .where(eq(certificates.userId, userId));
+      // continuing-education records keep their frozen name four years for audits (decision 009); 'revoke' revokes them
+      if (options.certificates === 'revoke')
+        await tx
+          .update(credits)
+          .set({ revokedAt: at, revokeReason: 'Cuenta eliminada por su titular' })
+          .where(and(eq(credits.userId, userId), isNull(credits.revokedAt)));
       // statistics keep their counts; nothing ties them to the member any more
       await tx.update(analyticsEvents).set({ userId: null }).where(eq(analyticsEvents.userId, userId));
       await tx.delete(bulkMailDeliveries).where(eq(bulkMailDeliveries.userId, userId));

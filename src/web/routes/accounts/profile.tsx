@@ -155,6 +155,17 @@ export function ProfilePage() {
               </Anchor>
             </Stack>
           </Card>
+          <Card withBorder radius="md" padding="lg">
+            <Stack gap="xs">
+              <Title order={2} size="h3">
+                Educación continua
+              </Title>
+              <Text size="sm">Tus horas por organismo acreditador y por año, con sus constancias.</Text>
+              <Anchor component={Link} to={paths.profileCredits} size="sm">
+                Ver mis créditos
+              </Anchor>
+            </Stack>
+          </Card>
         </SimpleGrid>
         {membership.hasPremiumAccess && certificates.length > 0 && <CertificatesCard />}
       </Stack>

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Group, Tabs, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Stack, Tabs, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { lazy, Suspense, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
@@ -18,6 +18,8 @@ import { DiplomaVideosTab } from '#web/features/diplomas/admin/components/videos
 import { DiplomaUsersTable } from '#web/features/diplomas/admin/components/users-table.tsx';
 import { DiplomaExamsTab } from '#web/features/diplomas/admin/components/exams-tab.tsx';
 import { href } from '#web/paths.ts';
+import { CreditOfferForm } from '#web/features/credits/components/credit-offer-form.tsx';
+import { CreditsAdminPanel } from '#web/features/credits/components/credits-admin-panel.tsx';
 
 // the charts library loads only when the statistics tab opens
 const DiplomaStatisticsTab = lazy(() =>
@@ -26,7 +28,7 @@ const DiplomaStatisticsTab = lazy(() =>
   })),
 );
 
-const tabs = ['general', 'videos', 'usuarios', 'examenes', 'estadisticas', 'progreso'] as const;
+const tabs = ['general', 'videos', 'usuarios', 'examenes', 'estadisticas', 'progreso', 'creditos'] as const;
 type Tab = (typeof tabs)[number];
 
 /** /admin/diplomados/crear-diplomado: the general information first; the other tabs follow once it is saved. */
@@ -46,7 +48,7 @@ export function AdminDiplomaCreatePage() {
   );
 }
 
-/** /admin/diplomados/diplomado/:id: the five tabs of the editor. */
+/** /admin/diplomados/diplomado/:id: the tabs of the editor. */
 export function AdminDiplomaEditPage() {
   const { id = '' } = useParams();
   const [search, setSearch] = useSearchParams();
@@ -83,6 +85,7 @@ export function AdminDiplomaEditPage() {
           <Tabs.Tab value="examenes">Exámenes</Tabs.Tab>
           <Tabs.Tab value="estadisticas">Estadísticas</Tabs.Tab>
           <Tabs.Tab value="progreso">Progreso</Tabs.Tab>
+          <Tabs.Tab value="creditos">Educación continua</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="general" pt="md">
           <DiplomaGeneralForm id={id} diploma={diploma.data} />
@@ -110,6 +113,12 @@ export function AdminDiplomaEditPage() {
         </Tabs.Panel>
         <Tabs.Panel value="progreso" pt="md">
           <DiplomaProgress scope="admin" id={id} />
+        </Tabs.Panel>
+        <Tabs.Panel value="creditos" pt="md">
+          <Stack>
+            <CreditOfferForm diplomaId={id} />
+            <CreditsAdminPanel diplomaId={id} />
+          </Stack>
         </Tabs.Panel>
       </Tabs>
     </AdminPage>

@@ -86,7 +86,7 @@ export function CertificateVerificationPage() {
           <Card withBorder radius="md" padding="lg">
             <Stack gap="sm">
               {verification.data.revokedAt ? (
-                <Alert color="red" title="Certificado revocado">
+                <Alert color="red" title="Constancia revocada">
                   Esta constancia fue revocada el{' '}
                   {dayjs(verification.data.revokedAt).locale('es').format('D [de] MMMM [de] YYYY')} y ya no es válida.
                 </Alert>

@@ -20,6 +20,7 @@ import { formatProgress } from '#shared/diplomas/diplomas.rules.ts';
 import { ApiError } from '#web/lib/api-client.ts';
 import { useCourse } from '#web/features/diplomas/member/diplomas.api.ts';
 import { CertificateActions, CertificateModal } from '#web/features/diplomas/member/components/certificate-modal.tsx';
+import { CourseEvaluation } from '#web/features/credits/components/course-evaluation.tsx';
 import { ExamPanel } from '#web/features/diplomas/member/components/exam-panel.tsx';
 import { VideoItem } from '#web/features/diplomas/member/components/video-item.tsx';
 import { useViewingSession } from '#web/features/viewing/use-viewing-session.ts';
@@ -143,6 +144,10 @@ export function DiplomaCoursePage() {
             Cada elemento se habilita al completar el anterior.
           </Text>
         )}
+        <CourseEvaluation
+          diplomaId={id}
+          progressKey={`${data.progressPercent}:${data.items.map((item) => (item.completed ? 1 : 0)).join('')}`}
+        />
       </Stack>
       {/* the certificate modal opens when progress reaches 100% and the certificate is not downloaded yet */}
       <CertificateModal

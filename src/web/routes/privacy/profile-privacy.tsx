@@ -151,6 +151,11 @@ export function ProfilePrivacyPage() {
               </List.Item>
               <List.Item>Tus constancias siguen verificables sin tu nombre, o las revocamos: tú eliges.</List.Item>
               <List.Item>
+                Si ganaste créditos de educación continua, su registro para auditorías de los organismos acreditadores
+                (nombre, cédula, asistencia, exámenes y evaluación) se conserva cuatro años; si eliges revocar, los
+                créditos también se revocan.
+              </List.Item>
+              <List.Item>
                 Cerramos tu sesión en todos tus dispositivos y te enviamos un último correo de confirmación.
               </List.Item>
             </List>

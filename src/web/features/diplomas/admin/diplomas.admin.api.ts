@@ -243,8 +243,8 @@ export function useDiplomaCertificates(id: string) {
 export function useRevokeCertificate(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ certificateId, reason }: { certificateId: string; reason: string }) =>
-      api.post(`/api/admin/certificates/${encodeURIComponent(certificateId)}/revoke`, { reason }),
+    mutationFn: ({ certificateId, ...input }: { certificateId: string; reason: string; revokedOn: string }) =>
+      api.post(`/api/admin/certificates/${encodeURIComponent(certificateId)}/revoke`, input),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: keys.certificates(id) }),
   });
 }

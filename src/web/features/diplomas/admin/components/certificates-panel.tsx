@@ -1,4 +1,17 @@
-import { Anchor, Badge, Button, Group, Modal, Paper, Stack, Table, Text, Textarea, Title } from '@mantine/core';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Modal,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Textarea,
+  Title,
+} from '@mantine/core';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import type { z } from 'zod';
@@ -17,16 +30,17 @@ export function CertificatesPanel({ diplomaId }: { diplomaId: string }) {
   const revoke = useRevokeCertificate(diplomaId);
   const [revoking, setRevoking] = useState<CertificateRow | null>(null);
   const [reason, setReason] = useState('');
+  const [revokedOn, setRevokedOn] = useState(() => dayjs().format('YYYY-MM-DD'));
   const [error, setError] = useState<string | null>(null);
 
   async function confirm() {
     if (!revoking) return;
-    if (!revokeCertificateInputSchema.safeParse({ reason }).success) {
+    if (!revokeCertificateInputSchema.shape.reason.safeParse(reason).success) {
       setError(revokeReasonMessage);
       return;
     }
     try {
-      await revoke.mutateAsync({ certificateId: revoking.id, reason: reason.trim() });
+      await revoke.mutateAsync({ certificateId: revoking.id, reason: reason.trim(), revokedOn });
       setRevoking(null);
     } catch (failure) {
       showAppError(failure);
@@ -98,6 +112,7 @@ export function CertificatesPanel({ diplomaId }: { diplomaId: string }) {
                           variant="outline"
                           onClick={() => {
                             setReason('');
+                            setRevokedOn(dayjs().format('YYYY-MM-DD'));
                             setError(null);
                             setRevoking(certificate);
                           }}
@@ -128,6 +143,13 @@ export function CertificatesPanel({ diplomaId }: { diplomaId: string }) {
             value={reason}
             onChange={(event) => setReason(event.currentTarget.value)}
             error={error}
+          />
+          <TextInput
+            type="date"
+            label="Fecha de revocación"
+            required
+            value={revokedOn}
+            onChange={(event) => setRevokedOn(event.currentTarget.value)}
           />
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setRevoking(null)}>

@@ -1,0 +1,100 @@
+import { Alert, Anchor, Button, Card, Radio, Stack, Text, Textarea, Title } from '@mantine/core';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import {
+  creditCategoryText,
+  deliveryMethodText,
+  evaluationStatements,
+  formatHours,
+  likertText,
+} from '#shared/credits/credits.rules.ts';
+import { creditMessages } from '#shared/credits/credits.schemas.ts';
+import { useErrorModal } from '#web/components/error-modal.tsx';
+import { paths } from '#web/paths.ts';
+import { useEvaluation, useSendEvaluation } from '#web/features/credits/credits.api.ts';
+
+/** Under a diploma with continuing-education credit: what it gives, and the course evaluation that completes it. */
+export function CourseEvaluation({ diplomaId, progressKey }: { diplomaId: string; progressKey: string }) {
+  const state = useEvaluation(diplomaId, progressKey);
+  const send = useSendEvaluation(diplomaId);
+  const { showAppError } = useErrorModal();
+  const [answers, setAnswers] = useState<(number | null)[]>(() => evaluationStatements.map(() => null));
+  const [comment, setComment] = useState('');
+  const [missing, setMissing] = useState(false);
+
+  if (!state.data?.offer) return null;
+  const { offer, canAnswer, sentAt, credit } = state.data;
+
+  async function submit() {
+    if (answers.some((answer) => answer === null)) return setMissing(true);
+    setMissing(false);
+    try {
+      await send.mutateAsync({ answers: answers as number[], comment });
+    } catch (error) {
+      showAppError(error);
+    }
+  }
+
+  return (
+    <Card withBorder radius="md" padding="md">
+      <Stack gap="sm">
+        <Title order={2} size="h4">
+          Educación continua
+        </Title>
+        <Text size="sm">
+          {formatHours(offer.hours)} horas · {creditCategoryText[offer.category]} ·{' '}
+          {deliveryMethodText[offer.deliveryMethod]}. Aprobado por{' '}
+          {offer.bodies.map((body) => `${body.name} (${body.approvalNumber})`).join(', ')}.
+        </Text>
+        {credit ? (
+          <Alert color="green" title="Crédito otorgado">
+            Se registraron {formatHours(credit.hours)} horas.{' '}
+            <Anchor component={Link} to={paths.profileCredits}>
+              Ver mis créditos
+            </Anchor>
+          </Alert>
+        ) : sentAt ? (
+          <Alert color="yellow">Tu evaluación se recibió, pero el crédito no está vigente en esta fecha.</Alert>
+        ) : !canAnswer ? (
+          <Text size="sm" c="dimmed">
+            Para obtener el crédito, mira al menos el 90 % de cada video, aprueba los exámenes y responde la evaluación
+            del curso que se abre al terminar.
+          </Text>
+        ) : (
+          <Stack gap="sm" component="fieldset" style={{ border: 0, padding: 0, margin: 0 }}>
+            <Text component="legend" fw={600} size="sm">
+              Evaluación del curso
+            </Text>
+            {evaluationStatements.map((statement, index) => (
+              <Radio.Group
+                key={statement}
+                label={statement}
+                required
+                value={answers[index] === null ? null : String(answers[index])}
+                onChange={(value) => setAnswers(answers.map((answer, at) => (at === index ? Number(value) : answer)))}
+                error={missing && answers[index] === null ? creditMessages.answers : undefined}
+              >
+                <Stack gap={4} mt={4}>
+                  {likertText.map((text, value) => (
+                    <Radio key={text} value={String(value + 1)} label={text} />
+                  ))}
+                </Stack>
+              </Radio.Group>
+            ))}
+            <Textarea
+              label="Comentario"
+              autosize
+              minRows={2}
+              maxLength={2000}
+              value={comment}
+              onChange={(event) => setComment(event.currentTarget.value)}
+            />
+            <Button onClick={() => void submit()} loading={send.isPending} style={{ alignSelf: 'flex-start' }}>
+              Enviar evaluación
+            </Button>
+          </Stack>
+        )}
+      </Stack>
+    </Card>
+  );
+}

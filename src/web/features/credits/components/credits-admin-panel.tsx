@@ -1,0 +1,192 @@
+import { Badge, Button, Group, Modal, Paper, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import type { AdminCreditRow } from '#shared/credits/credits.schemas.ts';
+import { creditRecordsQuerySchema, revokeCreditInputSchema } from '#shared/credits/credits.schemas.ts';
+import { formatHours } from '#shared/credits/credits.rules.ts';
+import { messages } from '#shared/messages.ts';
+import { useErrorModal } from '#web/components/error-modal.tsx';
+import { ApiError } from '#web/lib/api-client.ts';
+import { downloadCreditRecords, useDiplomaCredits, useRevokeCredit } from '#web/features/credits/credits.api.ts';
+
+const today = () => dayjs().format('YYYY-MM-DD');
+type Fields = Partial<Record<string, string>>;
+
+function fieldErrors(issues: { path: PropertyKey[]; message: string }[]): Fields {
+  return Object.fromEntries(issues.map((issue) => [String(issue.path[0]), issue.message]));
+}
+
+/** The diploma's credited members, their revocation, and the records an accrediting body's audit asks for. */
+export function CreditsAdminPanel({ diplomaId }: { diplomaId: string }) {
+  const credits = useDiplomaCredits(diplomaId);
+  const revoke = useRevokeCredit(diplomaId);
+  const { showAppError } = useErrorModal();
+  const [revoking, setRevoking] = useState<AdminCreditRow | null>(null);
+  const [revocation, setRevocation] = useState({ reason: '', revokedOn: today() });
+  const [revokeErrors, setRevokeErrors] = useState<Fields>({});
+  const [period, setPeriod] = useState({ from: `${dayjs().year()}-01-01`, to: today() });
+  const [periodErrors, setPeriodErrors] = useState<Fields>({});
+  const [downloading, setDownloading] = useState(false);
+
+  async function confirmRevoke() {
+    if (!revoking) return;
+    const parsed = revokeCreditInputSchema.safeParse(revocation);
+    if (!parsed.success) return setRevokeErrors(fieldErrors(parsed.error.issues));
+    try {
+      await revoke.mutateAsync({ creditId: revoking.id, ...parsed.data });
+      setRevoking(null);
+    } catch (error) {
+      if (error instanceof ApiError && error.fields) setRevokeErrors(error.fields);
+      else showAppError(error);
+    }
+  }
+
+  async function exportRecords() {
+    const parsed = creditRecordsQuerySchema.safeParse(period);
+    if (!parsed.success) return setPeriodErrors(fieldErrors(parsed.error.issues));
+    setPeriodErrors({});
+    setDownloading(true);
+    try {
+      await downloadCreditRecords(diplomaId, parsed.data);
+    } catch (error) {
+      showAppError(error);
+    } finally {
+      setDownloading(false);
+    }
+  }
+
+  return (
+    <Paper withBorder p="md">
+      <Stack>
+        <Title order={2} fz="lg">
+          Créditos otorgados
+        </Title>
+        {credits.isPending ? (
+          <Text c="dimmed">Cargando…</Text>
+        ) : credits.isError || credits.data.length === 0 ? (
+          <Text c="dimmed">{messages.emptyTable}</Text>
+        ) : (
+          <Table.ScrollContainer
+            minWidth={560}
+            type="native"
+            tabIndex={0}
+            aria-label="Créditos otorgados (desplazable)"
+          >
+            <Table striped withTableBorder aria-label="Créditos otorgados">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Nombre</Table.Th>
+                  <Table.Th>Cédula</Table.Th>
+                  <Table.Th>Horas</Table.Th>
+                  <Table.Th>Otorgado</Table.Th>
+                  <Table.Th>Estado</Table.Th>
+                  <Table.Th>Acción</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {credits.data.map((credit) => (
+                  <Table.Tr key={credit.id}>
+                    <Table.Td>{credit.holderName}</Table.Td>
+                    <Table.Td>{credit.licenceNumber || '—'}</Table.Td>
+                    <Table.Td>{formatHours(credit.hours)}</Table.Td>
+                    <Table.Td>{dayjs(credit.earnedAt).format('DD/MM/YYYY')}</Table.Td>
+                    <Table.Td>
+                      {credit.revokedAt ? (
+                        <Stack gap={2}>
+                          <Badge color="red" variant="light">
+                            Revocado el {dayjs(credit.revokedAt).format('DD/MM/YYYY')}
+                          </Badge>
+                          {credit.revokeReason ? <Text size="xs">{credit.revokeReason}</Text> : null}
+                        </Stack>
+                      ) : (
+                        <Badge color="teal" variant="light">
+                          Vigente
+                        </Badge>
+                      )}
+                    </Table.Td>
+                    <Table.Td>
+                      {credit.revokedAt ? null : (
+                        <Button
+                          size="compact-sm"
+                          color="red.9"
+                          variant="outline"
+                          aria-label={`Revocar crédito de ${credit.holderName}`}
+                          onClick={() => {
+                            setRevocation({ reason: '', revokedOn: today() });
+                            setRevokeErrors({});
+                            setRevoking(credit);
+                          }}
+                        >
+                          Revocar
+                        </Button>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+        <Title order={3} fz="md">
+          Registros para auditoría
+        </Title>
+        <Text size="sm" c="dimmed">
+          Lista de asistencia con la prueba de cada miembro (video visto, exámenes) y sus evaluaciones del curso. Se
+          conservan cuatro años, con el nombre, aunque el miembro elimine su cuenta.
+        </Text>
+        <Group align="flex-end" wrap="wrap">
+          <TextInput
+            type="date"
+            label="Desde"
+            value={period.from}
+            onChange={(event) => setPeriod({ ...period, from: event.currentTarget.value })}
+            error={periodErrors.from}
+          />
+          <TextInput
+            type="date"
+            label="Hasta"
+            value={period.to}
+            onChange={(event) => setPeriod({ ...period, to: event.currentTarget.value })}
+            error={periodErrors.to}
+          />
+          <Button variant="light" loading={downloading} onClick={() => void exportRecords()}>
+            Exportar registros (xlsx)
+          </Button>
+        </Group>
+      </Stack>
+      <Modal opened={revoking !== null} onClose={() => setRevoking(null)} title="Revocar crédito" centered>
+        <Stack>
+          <Text size="sm">
+            El crédito de {revoking?.holderName} deja de contar en sus totales y su constancia aparece como revocada en
+            la página de verificación.
+          </Text>
+          <Textarea
+            label="Motivo"
+            required
+            autosize
+            minRows={2}
+            value={revocation.reason}
+            onChange={(event) => setRevocation({ ...revocation, reason: event.currentTarget.value })}
+            error={revokeErrors.reason}
+          />
+          <TextInput
+            type="date"
+            label="Fecha de revocación"
+            required
+            value={revocation.revokedOn}
+            onChange={(event) => setRevocation({ ...revocation, revokedOn: event.currentTarget.value })}
+            error={revokeErrors.revokedOn}
+          />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setRevoking(null)}>
+              Cancelar
+            </Button>
+            <Button color="red.9" onClick={() => void confirmRevoke()} loading={revoke.isPending}>
+              Revocar
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Paper>
+  );
+}
