@@ -25,8 +25,6 @@ export type AuthOptions = {
   secureCookies: boolean;
   trustedOrigins: string[];
   sendResetPassword: (data: { email: string; name: string; token: string }) => Promise<void>;
-  /** better-auth's own per-IP sign-in limit; our atomic limits (accounts.service.ts) stay below it. */
-  signInLimitPerMinute: number;
 };
 
 export function createAuth(options: AuthOptions) {
@@ -73,7 +71,8 @@ export function createAuth(options: AuthOptions) {
       window: 60,
       max: 100,
       customRules: {
-        '/sign-in/email': { window: 60, max: options.signInLimitPerMinute },
+        // only our login calls it, after its own limits (accounts.service.ts), which count an address's failures alone
+        '/sign-in/email': false,
         '/request-password-reset': { window: 300, max: 5 },
         '/reset-password': { window: 300, max: 10 },
         '/change-password': { window: 300, max: 10 },
