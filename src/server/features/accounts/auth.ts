@@ -7,7 +7,7 @@ import { authAccounts, rateLimits, sessions, users, verifications } from '#serve
 import { minPasswordLength } from '#shared/accounts/accounts.rules.ts';
 
 // OWASP's argon2id floor: 19 MiB, two passes
-const argon2Options = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+export const argon2Options = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
 /** The header our server sets from the socket (or trusted proxy) address, replacing any client value. */
 export const clientIpHeader = 'x-cxvet-client-ip';
