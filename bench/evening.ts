@@ -32,6 +32,9 @@ const examTakers = 50;
 /** Sign-ins in flight at once, and video streams playing at once. */
 const inFlight = 20;
 const mib = 1024 * 1024;
+/** A 720p video's bit rate (2.5 Mbit/s): a player reads its ranges at this pace once its first 2 MiB are buffered. */
+const playBytesPerMs = 2.5e6 / 8 / 1000;
+const bufferedAhead = 2 * 1024 * 1024;
 /** What a browser asks for when a member presses play and then seeks: open-ended ranges it stops reading. */
 const plays = [
   { from: 0, read: 2 * mib },
@@ -175,6 +178,7 @@ async function openAula(baseUrl: string, cookie: string, evening: Evening, tally
 /** One member's ranges; the bytes received, each range checked against the video's pattern. */
 async function play(baseUrl: string, member: Member, videoKey: string, tally: Tally): Promise<number> {
   let bytes = 0;
+  const playStarted = performance.now();
   for (const { from, read } of plays) {
     const response = await fetch(`${baseUrl}/media/${videoKey}?vt=${member.token}`, {
       headers: { cookie: member.cookie, range: `bytes=${from}-` },
@@ -192,10 +196,13 @@ async function play(baseUrl: string, member: Member, videoKey: string, tally: Ta
       if (!chunk || chunk.done) break;
       if (!first) first = Buffer.from(chunk.value.subarray(0, 4));
       got += chunk.value.length;
+      bytes += chunk.value.length;
+      // past the buffer, the player reads no faster than the video plays
+      const due = (bytes - bufferedAhead) / playBytesPerMs - (performance.now() - playStarted);
+      if (due > 0) await new Promise((resolve) => setTimeout(resolve, due));
     }
     await reader.cancel().catch(() => {});
     if (got < Math.min(read, 32 * mib - from) || first?.readUInt32LE(0) !== from) tally.add('video bytes', 'wrong');
-    bytes += got;
   }
   return bytes;
 }
@@ -437,7 +444,7 @@ export async function measureEvening(
       holds: figures.signIns / figures.verifications >= 0.8,
     },
     {
-      figure: '  video throughput ÷ the same ranges alone (20 streams)',
+      figure: '  video throughput ÷ the same ranges alone (20 players at 2.5 Mbit/s after a 2 MiB buffer)',
       value: `${(figures.media.bytesPerSecond / figures.mediaAlone.bytesPerSecond).toFixed(2)} (${(figures.media.bytesPerSecond / mib).toFixed(0)} / ${(figures.mediaAlone.bytesPerSecond / mib).toFixed(0)} MiB/s)`,
       goal: '≥ 0.7',
       holds: figures.media.bytesPerSecond / figures.mediaAlone.bytesPerSecond >= 0.7,

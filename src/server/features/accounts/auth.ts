@@ -2,12 +2,19 @@
 import { betterAuth } from 'better-auth/minimal';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { hash, verify } from '@node-rs/argon2';
+import pLimit from 'p-limit';
 import type { Db } from '#server/db/client.ts';
 import { authAccounts, rateLimits, sessions, users, verifications } from '#server/db/schema/index.ts';
 import { minPasswordLength } from '#shared/accounts/accounts.rules.ts';
 
 // OWASP's argon2id floor: 19 MiB, two passes
 export const argon2Options = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+/**
+ * argon2 runs on libuv's thread pool (UV_THREADPOOL_SIZE, 4 by default), as do file reads, zlib and the backup: a class
+ * signing in at once would queue video reads and the report behind dozens of hashes, so two threads are left to them.
+ */
+const argon2Work = pLimit(Math.max(1, Number(process.env.UV_THREADPOOL_SIZE ?? 4) - 2));
 
 /** The header our server sets from the socket (or trusted proxy) address, replacing any client value. */
 export const clientIpHeader = 'x-cxvet-client-ip';
@@ -52,8 +59,8 @@ export function createAuth(options: AuthOptions) {
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 3600,
       password: {
-        hash: (password) => hash(password, argon2Options),
-        verify: ({ hash: stored, password }) => verify(stored, password),
+        hash: (password) => argon2Work(() => hash(password, argon2Options)),
+        verify: ({ hash: stored, password }) => argon2Work(() => verify(stored, password)),
       },
       sendResetPassword: ({ user, token }) => options.sendResetPassword({ email: user.email, name: user.name, token }),
     },
