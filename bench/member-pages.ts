@@ -2,7 +2,7 @@
 import { lighthouseRows, measureLighthouse } from './pages.ts';
 import { startServer } from './server.ts';
 import { signIn, step, userCount, type Row } from './common.ts';
-import type { Evening } from './evening.ts';
+import type { Evening } from './evening-data.ts';
 
 /**
  * On `npm start` (its own process): the class's first member (Premium, in the evening's aula and diploma, one

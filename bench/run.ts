@@ -12,7 +12,8 @@ import { lighthouseRows, throttledPaintRows } from './pages.ts';
 import { measureVideo } from './video.ts';
 import { measureInProcess } from './in-process.ts';
 import { measureServer } from './server.ts';
-import { measureEvening, prepareEvening, type Evening } from './evening.ts';
+import { measureEvening } from './evening.ts';
+import { prepareEvening, type Evening } from './evening-data.ts';
 import { measureMemberPages } from './member-pages.ts';
 import {
   eveningOnly,
