@@ -13,6 +13,10 @@ export const serverOnly = process.env.BENCH_ONLY === 'server';
 export const mediaOnly = process.env.BENCH_ONLY === 'media';
 // BENCH_ONLY=members: only the guest and signed-in answers against constant JSON of the same size, in process
 export const membersOnly = process.env.BENCH_ONLY === 'members';
+// BENCH_ONLY=evening: only the busy evening (the users, the class, then `npm start` under the evening's load)
+export const eveningOnly = process.env.BENCH_ONLY === 'evening';
+// BENCH_ONLY=member-pages: only a signed-in member's pages and the console's users list in Lighthouse (PGlite)
+export const memberPagesOnly = process.env.BENCH_ONLY === 'member-pages';
 export const password = 'Bench1234';
 export const origin = 'http://localhost:3000';
 const benchStarted = performance.now();

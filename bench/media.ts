@@ -32,7 +32,7 @@ const oneRange: Ask = { range: `bytes=${4 * rangeBytes}-${5 * rangeBytes - 1}`, 
 const wholeVideo: Ask = { range: 'bytes=0-', bytes: videoBytes };
 
 /** The bench's video: every 4 bytes their own offset, so a wrong slice never passes for the right one. */
-function benchVideo(): Buffer {
+export function benchVideo(): Buffer {
   const video = Buffer.alloc(videoBytes);
   for (let index = 0; index < video.length; index += 4) video.writeUInt32LE(index, index);
   return video;

@@ -12,7 +12,20 @@ import { lighthouseRows, throttledPaintRows } from './pages.ts';
 import { measureVideo } from './video.ts';
 import { measureInProcess } from './in-process.ts';
 import { measureServer } from './server.ts';
-import { mediaOnly, membersOnly, seconds, serverOnly, step, userCount, type Row } from './common.ts';
+import { measureEvening } from './evening.ts';
+import { prepareEvening, type Evening } from './evening-data.ts';
+import { measureMemberPages } from './member-pages.ts';
+import {
+  eveningOnly,
+  mediaOnly,
+  memberPagesOnly,
+  membersOnly,
+  seconds,
+  serverOnly,
+  step,
+  userCount,
+  type Row,
+} from './common.ts';
 
 const results = new Map<string, Row[]>();
 
@@ -42,17 +55,23 @@ async function runOn(kind: 'PGlite' | 'PostgreSQL', serverUrl?: string) {
   try {
     const queryCount = { n: 0 };
     let videoKey: string | null = null;
+    const reopen = () => openDatabase(databaseUrl ? { url: databaseUrl } : { pgliteDir: path.join(dataDir, 'db') });
     const database = await openDatabase(
       databaseUrl
         ? { url: databaseUrl, onQuery: () => queryCount.n++ }
         : { pgliteDir: path.join(dataDir, 'db'), onQuery: () => queryCount.n++ },
     );
     await database.migrate();
+    let evening: Evening | null = null;
     try {
-      if (serverOnly) {
+      if (serverOnly || eveningOnly || memberPagesOnly) {
         await insertUsers(database.db, userCount);
         await maintainTables(database.db);
       } else videoKey = await measureInProcess(kind, database, dataDir, rows, queryCount);
+      if (eveningOnly || memberPagesOnly || (!serverOnly && !mediaOnly && !membersOnly)) {
+        step(`${kind}: the busy evening's class, aula and exam`);
+        evening = await prepareEvening(database, dataDir);
+      }
     } finally {
       await database.close();
     }
@@ -62,7 +81,18 @@ async function runOn(kind: 'PGlite' | 'PostgreSQL', serverUrl?: string) {
       SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-01',
     };
     if (databaseUrl) env.DATABASE_URL = databaseUrl;
+    if (eveningOnly) {
+      await measureEvening(kind, env, rows, evening!, reopen);
+      return;
+    }
+    if (memberPagesOnly) {
+      await measureMemberPages(kind, env, rows, evening!);
+      return;
+    }
     const pages = await measureServer(kind, env, rows, videoKey);
+    // Lighthouse on PGlite only, as for the guest pages
+    if (evening && kind === 'PGlite') await measureMemberPages(kind, env, rows, evening);
+    if (evening) await measureEvening(kind, env, rows, evening, reopen);
     if (pages) {
       rows.push({
         figure: 'guest JavaScript for / (brotli as sent)',
@@ -101,12 +131,12 @@ if (!existsSync('dist/index.html')) {
 if (process.env.BENCH_SKIP_PGLITE !== '1') await runOn('PGlite');
 if (process.env.TEST_DATABASE_URL) await runOn('PostgreSQL', process.env.TEST_DATABASE_URL);
 // once, whatever the database: the figures are about bytes on a slow link (BENCH_VIDEO=0 skips it)
-const videoRows = mediaOnly || membersOnly ? [] : await measureVideo(step);
+const videoRows = mediaOnly || membersOnly || eveningOnly || memberPagesOnly ? [] : await measureVideo(step);
 if (videoRows.length > 0) results.set('Data-saver video (Chromium, 1.6 Mbit/s, 150 ms latency)', videoRows);
 
 const mark = (holds: boolean | null) => (holds === null ? '' : holds ? 'yes' : 'NO');
 console.log(
-  `\nCxVet benchmarks${mediaOnly ? ' (media only)' : membersOnly ? ' (members only)' : ''} (${seconds} s per load test, 10 connections; generated: 1,000 and 10,000 procedures, ${userCount} users)`,
+  `\nCxVet benchmarks${mediaOnly ? ' (media only)' : membersOnly ? ' (members only)' : eveningOnly ? ' (busy evening only)' : memberPagesOnly ? ' (member pages only)' : ''} (${seconds} s per load test, 10 connections; generated: 1,000 and 10,000 procedures, ${userCount} users)`,
 );
 for (const [kind, rows] of results) {
   console.log(`\n${kind}`);

@@ -55,7 +55,7 @@ const startScriptEnv: Record<string, string> = Object.fromEntries(
 );
 
 /** `npm start` in its own process with the bench's settings and `env`; resolves once /api/health answers. */
-async function startServer(
+export async function startServer(
   env: Record<string, string>,
 ): Promise<{ child: ChildProcess; baseUrl: string; startMs: number; stop: () => Promise<void> }> {
   const port = 20000 + Math.floor(Math.random() * 20000);

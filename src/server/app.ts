@@ -153,7 +153,6 @@ export async function buildApp(deps: AppDeps) {
     secureCookies: config.secureCookies,
     trustedOrigins: origins,
     sendResetPassword: createResetMailSender({ mailer, publicUrl: config.publicUrl }),
-    signInLimitPerMinute: config.signInLimits.perIp,
   });
   const accounts = createAccountsService({
     database,

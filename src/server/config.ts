@@ -85,7 +85,7 @@ const envSchema = z.object({
   SIGN_IN_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   // per account from every IP; unset: 3 × SIGN_IN_LIMIT_PER_MINUTE (at least 30)
   SIGN_IN_ACCOUNT_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).optional(),
-  // per IP over every account (a classroom behind one NAT); unset: 30 × SIGN_IN_LIMIT_PER_MINUTE (at least 300)
+  // failed sign-ins per IP over every account (correct ones are not counted: a class behind one NAT); unset: 30 × SIGN_IN_LIMIT_PER_MINUTE (at least 300)
   SIGN_IN_IP_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).optional(),
   // backups (npm run backup and the scheduled job): folder, how often, how many archives to keep
   BACKUP_DIR: z.string().optional(),

@@ -22,7 +22,7 @@ const guestPagesWithValues = [paths.procedure, paths.catalogFiltered];
 const pagesRouteId = 'pages';
 
 export function createAppRouter(queryClient: QueryClient) {
-  let patched = false;
+  const patched = { members: false, admin: false };
   const guarded = (guard: Guard, children: RouteObject[]) => guardedRoute(queryClient, guard, children);
 
   const home = (route: RouteObject): RouteObject => ({ ...route, loader: () => loadLanding(queryClient) });
@@ -93,19 +93,26 @@ export function createAppRouter(queryClient: QueryClient) {
       },
     ],
     {
-      // The members' and the console's routes join the first time an address outside the guest pages is opened
-      // (member-routes.tsx, admin-routes.tsx): their tables and the names of their chunks are not on a guest's first
-      // page. Until then such an address matches the not-found splat, which makes the router ask here.
+      // The members' routes join the first time an address outside the guest pages and the console is opened, the
+      // console's the first time an address under /admin is (member-routes.tsx, admin-routes.tsx): their tables and
+      // the names of their chunks are not on a guest's first page. Until then such an address matches the not-found
+      // splat, which makes the router ask here.
       async patchRoutesOnNavigation({ path, patch, signal }) {
-        if (patched || guestPagesWithValues.some((pattern) => matchPath(pattern, path))) return;
-        const [{ memberPages }, { adminRoute }] = await Promise.all([
-          import('#web/routes/member-routes.tsx'),
-          import('#web/routes/admin/admin-routes.tsx'),
-        ]);
-        if (patched || signal.aborted) return;
+        if (guestPagesWithValues.some((pattern) => matchPath(pattern, path))) return;
+        // a member's page does not load the console's route table, nor the console the members'
+        if (matchPath({ path: paths.admin, end: false }, path)) {
+          if (patched.admin) return;
+          const { adminRoute } = await import('#web/routes/admin/admin-routes.tsx');
+          if (patched.admin || signal.aborted) return;
+          patch(null, [adminRoute(queryClient)]);
+          patched.admin = true;
+          return;
+        }
+        if (patched.members) return;
+        const { memberPages } = await import('#web/routes/member-routes.tsx');
+        if (patched.members || signal.aborted) return;
         patch(pagesRouteId, memberPages(queryClient));
-        patch(null, [adminRoute(queryClient)]);
-        patched = true;
+        patched.members = true;
       },
     },
   );

@@ -1,4 +1,4 @@
-import { lt, sql } from 'drizzle-orm';
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { rateCounters } from '#server/db/schema/index.ts';
 
@@ -40,12 +40,21 @@ export function createRateCounter(deps: { db: Db }) {
     return results.every(Boolean);
   }
 
+  /** Takes back one hit of the rule's current window (never below zero): an attempt that turned out not to count. */
+  async function release(rule: RateRule, now = new Date()): Promise<void> {
+    const windowStart = new Date(now.getTime() - rule.windowMs);
+    await db
+      .update(rateCounters)
+      .set({ hits: sql`greatest(${rateCounters.hits} - 1, 0)` })
+      .where(and(eq(rateCounters.key, rule.key), gt(rateCounters.windowStartedAt, windowStart)));
+  }
+
   /** Forgets counters whose window ended long ago (the daily sweep). */
   async function prune(olderThanMs = 24 * 3600_000, now = new Date()): Promise<void> {
     await db.delete(rateCounters).where(lt(rateCounters.windowStartedAt, new Date(now.getTime() - olderThanMs)));
   }
 
-  return { count, hit, hitAll, prune };
+  return { count, hit, hitAll, release, prune };
 }
 
 export type RateCounter = ReturnType<typeof createRateCounter>;

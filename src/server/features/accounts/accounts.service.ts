@@ -34,12 +34,18 @@ const resetRequestsPerIp = 5;
 /** 5 per IP by default; raising the per-IP sign-in ceiling (a campus NAT, the end-to-end suite) raises it in step. */
 const resetRequestsPerIpFor = (limits: SignInLimits) => Math.max(resetRequestsPerIp, Math.floor(limits.perIp / 60));
 
-/** Sign-in attempts per minute: per account from one IP, per account from anywhere, and a far higher per-IP ceiling (a campus NAT). */
+/** Sign-in attempts per minute: per account from one IP, per account from anywhere, and failed ones per IP (a campus NAT). */
 export type SignInLimits = { perAccountAndIp: number; perAccount: number; perIp: number };
+
+const signInIpRule = (limits: SignInLimits, ip: string): RateRule => ({
+  key: `sign-in:ip:${ip}`,
+  max: limits.perIp,
+  windowMs: 60_000,
+});
 
 function signInRules(limits: SignInLimits, ip: string, email: string): RateRule[] {
   return [
-    { key: `sign-in:ip:${ip}`, max: limits.perIp, windowMs: 60_000 },
+    signInIpRule(limits, ip),
     { key: `sign-in:account-ip:${email}|${ip}`, max: limits.perAccountAndIp, windowMs: 60_000 },
     { key: `sign-in:account:${email}`, max: limits.perAccount, windowMs: 60_000 },
   ];
@@ -236,6 +242,8 @@ export function createAccountsService(deps: {
       await db.delete(sessions).where(eq(sessions.userId, existing.id));
       throw new AppError('LOGIN_USER_DISABLED');
     }
+    // the address's ceiling counts failures: a class behind one NAT signing in correctly never reaches it (decision 046)
+    await rateCounter.release(signInIpRule(signInLimits, request.ip));
     return { user: await toCurrentUser(existing), setCookies: result.setCookies };
   }
 

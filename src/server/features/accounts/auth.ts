@@ -2,12 +2,19 @@
 import { betterAuth } from 'better-auth/minimal';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { hash, verify } from '@node-rs/argon2';
+import pLimit from 'p-limit';
 import type { Db } from '#server/db/client.ts';
 import { authAccounts, rateLimits, sessions, users, verifications } from '#server/db/schema/index.ts';
 import { minPasswordLength } from '#shared/accounts/accounts.rules.ts';
 
 // OWASP's argon2id floor: 19 MiB, two passes
-const argon2Options = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+export const argon2Options = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+/**
+ * argon2 runs on libuv's thread pool (UV_THREADPOOL_SIZE, 4 by default), as do file reads, zlib and the backup: a class
+ * signing in at once would queue video reads and the report behind dozens of hashes, so two threads are left to them.
+ */
+const argon2Work = pLimit(Math.max(1, Number(process.env.UV_THREADPOOL_SIZE ?? 4) - 2));
 
 /** The header our server sets from the socket (or trusted proxy) address, replacing any client value. */
 export const clientIpHeader = 'x-cxvet-client-ip';
@@ -25,8 +32,6 @@ export type AuthOptions = {
   secureCookies: boolean;
   trustedOrigins: string[];
   sendResetPassword: (data: { email: string; name: string; token: string }) => Promise<void>;
-  /** better-auth's own per-IP sign-in limit; our atomic limits (accounts.service.ts) stay below it. */
-  signInLimitPerMinute: number;
 };
 
 export function createAuth(options: AuthOptions) {
@@ -54,8 +59,8 @@ export function createAuth(options: AuthOptions) {
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 3600,
       password: {
-        hash: (password) => hash(password, argon2Options),
-        verify: ({ hash: stored, password }) => verify(stored, password),
+        hash: (password) => argon2Work(() => hash(password, argon2Options)),
+        verify: ({ hash: stored, password }) => argon2Work(() => verify(stored, password)),
       },
       sendResetPassword: ({ user, token }) => options.sendResetPassword({ email: user.email, name: user.name, token }),
     },
@@ -73,7 +78,8 @@ export function createAuth(options: AuthOptions) {
       window: 60,
       max: 100,
       customRules: {
-        '/sign-in/email': { window: 60, max: options.signInLimitPerMinute },
+        // only our login calls it, after its own limits (accounts.service.ts), which count an address's failures alone
+        '/sign-in/email': false,
         '/request-password-reset': { window: 300, max: 5 },
         '/reset-password': { window: 300, max: 10 },
         '/change-password': { window: 300, max: 10 },

@@ -96,3 +96,47 @@ describe('sign-in limits for a campus behind one NAT', () => {
     expect(statuses.filter((status) => status === 429)).toHaveLength(10);
   });
 });
+
+describe('the per-IP ceiling counts failed sign-ins only', () => {
+  it(
+    'lets 300 students sign in correctly from one address, five times its ceiling, and still refuses its failures past it',
+    { timeout: 600_000 },
+    async () => {
+      const nat = '10.96.0.1';
+      const students: { email: string }[] = [];
+      for (let batch = 0; batch < 10; batch++)
+        students.push(
+          ...(await Promise.all(
+            Array.from({ length: 30 }, (_, index) =>
+              createUser(t, { email: `clase-${batch * 30 + index}@nat.example` }),
+            ),
+          )),
+        );
+      // a class signs in over a minute, a few at a time: twenty in flight at most
+      const statuses: number[] = [];
+      for (let from = 0; from < students.length; from += 20) {
+        const responses = await Promise.all(
+          students
+            .slice(from, from + 20)
+            .map((student) => login({ email: student.email, password: testPassword }, nat)),
+        );
+        statuses.push(...responses.map((response) => response.statusCode));
+      }
+      expect(statuses).toEqual(students.map(() => 200));
+
+      // the per-account lockout still holds from that address: five wrong guesses, then even the right one waits
+      const guessed = students[0]!.email;
+      for (let attempt = 0; attempt < 5; attempt++)
+        expect((await login({ email: guessed, password: `mal-${attempt}` }, nat)).statusCode).toBe(401);
+      expect((await login({ email: guessed, password: testPassword }, nat)).statusCode).toBe(429);
+
+      // 60 failures a minute from the address: 6 counted above, 54 more, and the next attempt is refused
+      for (let attempt = 0; attempt < 54; attempt++)
+        expect((await login({ email: `nadie-nat-${attempt}@example.com`, password: 'x' }, nat)).statusCode).toBe(404);
+      expect((await login({ email: 'nadie-nat-final@example.com', password: 'x' }, nat)).statusCode).toBe(429);
+      // once the address has used its failures, a correct sign-in from it waits too; another address does not
+      expect((await login({ email: students[1]!.email, password: testPassword }, nat)).statusCode).toBe(429);
+      expect((await login({ email: students[1]!.email, password: testPassword })).statusCode).toBe(200);
+    },
+  );
+});

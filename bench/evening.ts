@@ -1,0 +1,393 @@
+// The busy evening (docs/performance.md): a class of 300 behind one address signs in within a minute, opens its aula
+// and plays the same video, 50 submit the same exam within 5 s, while an Admin downloads the users report and a backup
+// runs; each part against itself alone on the same server.
+import { hash, verify } from '@node-rs/argon2';
+import autocannon from 'autocannon';
+import { eq, inArray, sql } from 'drizzle-orm';
+import type { Database } from '#server/db/client.ts';
+import { argon2Options } from '#server/features/accounts/auth.ts';
+import { examAnswers, examQuestions, examResults } from '#server/db/schema/index.ts';
+import { classSize, emailOf, examTakers, type Evening } from './evening-data.ts';
+import { startServer } from './server.ts';
+import { password, percentile, step, userCount, type Row } from './common.ts';
+
+/** Sign-ins in flight at once, and video streams playing at once. */
+const inFlight = 20;
+const mib = 1024 * 1024;
+/** A 720p video's bit rate (2.5 Mbit/s): a player reads its ranges at this pace once its first 2 MiB are buffered. */
+const playBytesPerMs = 2.5e6 / 8 / 1000;
+const bufferedAhead = 2 * 1024 * 1024;
+/** What a browser asks for when a member presses play and then seeks: open-ended ranges it stops reading. */
+const plays = [
+  { from: 0, read: 2 * mib },
+  { from: 16 * mib, read: 2 * mib },
+  { from: 31 * mib, read: mib },
+];
+
+/** Every answer that was not what a browser expects, by what was asked and its status. */
+class Tally {
+  readonly errors = new Map<string, number>();
+  add(what: string, status: number | string) {
+    const key = `${what} ${status}`;
+    this.errors.set(key, (this.errors.get(key) ?? 0) + 1);
+  }
+  get total() {
+    return [...this.errors.values()].reduce((sum, n) => sum + n, 0);
+  }
+  toString() {
+    return [...this.errors].map(([key, n]) => `${n}× ${key}`).join(', ');
+  }
+}
+
+type Member = { email: string; cookie: string; token: string };
+
+async function signInMember(baseUrl: string, email: string, tally: Tally): Promise<string | null> {
+  const response = await fetch(`${baseUrl}/api/account/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: baseUrl },
+    body: JSON.stringify({ email, password }),
+  }).catch(() => null);
+  if (!response?.ok) {
+    tally.add('sign-in', response?.status ?? 'network');
+    await response?.body?.cancel();
+    return null;
+  }
+  await response.body?.cancel();
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(';')[0])
+    .join('; ');
+}
+
+/** The aula's page and the procedure's, then the viewing token the player takes. */
+async function openAula(baseUrl: string, cookie: string, evening: Evening, tally: Tally): Promise<string | null> {
+  for (const url of [`/api/classrooms/${evening.classroomId}`, `/api/catalog/procedures/${evening.procedureId}`]) {
+    const response = await fetch(`${baseUrl}${url}`, { headers: { cookie } }).catch(() => null);
+    if (!response?.ok) tally.add(url.split('/').slice(0, 3).join('/'), response?.status ?? 'network');
+    await response?.body?.cancel();
+  }
+  const response = await fetch(`${baseUrl}/api/viewing/token`, {
+    method: 'POST',
+    headers: { cookie, origin: baseUrl },
+  }).catch(() => null);
+  if (!response?.ok) {
+    tally.add('viewing token', response?.status ?? 'network');
+    return null;
+  }
+  return ((await response.json()) as { token: string }).token;
+}
+
+/** One member's ranges; the bytes received, each range checked against the video's pattern. */
+async function play(baseUrl: string, member: Member, videoKey: string, tally: Tally): Promise<number> {
+  let bytes = 0;
+  const playStarted = performance.now();
+  for (const { from, read } of plays) {
+    const response = await fetch(`${baseUrl}/media/${videoKey}?vt=${member.token}`, {
+      headers: { cookie: member.cookie, range: `bytes=${from}-` },
+    }).catch(() => null);
+    if (response?.status !== 206 || !response.body) {
+      tally.add('video range', response?.status ?? 'network');
+      await response?.body?.cancel();
+      continue;
+    }
+    const reader = response.body.getReader();
+    let got = 0;
+    let first: Buffer | null = null;
+    while (got < read) {
+      const chunk = await reader.read().catch(() => null);
+      if (!chunk || chunk.done) break;
+      if (!first) first = Buffer.from(chunk.value.subarray(0, 4));
+      got += chunk.value.length;
+      bytes += chunk.value.length;
+      // past the buffer, the player reads no faster than the video plays
+      const due = (bytes - bufferedAhead) / playBytesPerMs - (performance.now() - playStarted);
+      if (due > 0) await new Promise((resolve) => setTimeout(resolve, due));
+    }
+    await reader.cancel().catch(() => {});
+    if (got < Math.min(read, 32 * mib - from) || first?.readUInt32LE(0) !== from) tally.add('video bytes', 'wrong');
+  }
+  return bytes;
+}
+
+/** `inFlight` players, each playing the next signed-in member's ranges, until `stop` resolves; bytes per second. */
+async function playWhile(baseUrl: string, members: Member[], videoKey: string, stop: Promise<unknown>, tally: Tally) {
+  let stopped = false;
+  void stop.then(() => (stopped = true));
+  let bytes = 0;
+  let next = 0;
+  let started = NaN;
+  const player = async () => {
+    while (!stopped) {
+      if (members.length === 0) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        continue;
+      }
+      if (Number.isNaN(started)) started = performance.now();
+      // read before adding: `bytes += await …` would add to the total as it was before the await
+      const got = await play(baseUrl, members[next++ % members.length]!, videoKey, tally);
+      bytes += got;
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, player));
+  const ms = performance.now() - started;
+  return { bytesPerSecond: bytes / (ms / 1000), mib: bytes / mib, ms };
+}
+
+/** Runs `task` over `items` with `inFlight` at once. */
+async function pool<T>(items: T[], task: (item: T) => Promise<void>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < items.length) await task(items[next++]!);
+    }),
+  );
+}
+
+/** The exam as each member sees it, then every member's right answers submitted 100 ms apart; each submission's ms. */
+async function submitExams(baseUrl: string, members: Member[], evening: Evening, tally: Tally): Promise<number[]> {
+  const url = `${baseUrl}/api/diplomas/${evening.diplomaId}/exams/${evening.examId}`;
+  const answers = await Promise.all(
+    members.map(async (member) => {
+      const response = await fetch(url, { headers: { cookie: member.cookie } });
+      if (!response.ok) {
+        tally.add('exam view', response.status);
+        return [];
+      }
+      const view = (await response.json()) as { questions: { id: string; answers: string[] }[] };
+      return view.questions.map((question) => ({
+        questionId: question.id,
+        answer: question.answers.indexOf('Correcta'),
+      }));
+    }),
+  );
+  const spacing = 5000 / members.length;
+  return Promise.all(
+    members.map(async (member, index) => {
+      await new Promise((resolve) => setTimeout(resolve, index * spacing));
+      const started = performance.now();
+      const response = await fetch(`${url}/submit`, {
+        method: 'POST',
+        headers: { cookie: member.cookie, origin: baseUrl, 'content-type': 'application/json' },
+        body: JSON.stringify({ answers: answers[index] }),
+      }).catch(() => null);
+      const ms = performance.now() - started;
+      const result = response?.ok ? ((await response.json()) as { passed: boolean }) : null;
+      if (!result?.passed) tally.add('exam submission', response?.status ?? 'network');
+      return ms;
+    }),
+  );
+}
+
+/** argon2id verifications of the class's hash with `inFlight` at once, in this process, while nothing else runs. */
+async function verificationsPerSecond(count: number): Promise<number> {
+  const stored = await hash(password, argon2Options);
+  const started = performance.now();
+  await pool(Array.from({ length: count }), async () => {
+    await verify(stored, password);
+  });
+  return count / ((performance.now() - started) / 1000);
+}
+
+async function signInAll(baseUrl: string, emails: string[], evening: Evening, tally: Tally, into: Member[]) {
+  const opened: Promise<void>[] = [];
+  let signedIn = 0;
+  await pool(emails, async (email) => {
+    const cookie = await signInMember(baseUrl, email, tally);
+    if (cookie) signedIn++;
+    // the aula opens beside the next sign-ins, as each student's browser does
+    if (cookie)
+      opened.push(
+        openAula(baseUrl, cookie, evening, tally).then((token) => {
+          if (token) into.push({ email, cookie, token });
+        }),
+      );
+  });
+  const at = performance.now();
+  await Promise.all(opened);
+  return { at, signedIn };
+}
+
+async function downloadReport(baseUrl: string, cookie: string, tally: Tally) {
+  const response = await fetch(`${baseUrl}/api/admin/users/report.xlsx`, { headers: { cookie } });
+  let bytes = 0;
+  for await (const chunk of response.body!) bytes += (chunk as Uint8Array).length;
+  if (!response.ok || bytes < 1000) tally.add('users report', response.status);
+}
+
+async function runBackup(baseUrl: string, cookie: string, tally: Tally) {
+  const started = await fetch(`${baseUrl}/api/admin/backups`, {
+    method: 'POST',
+    headers: { cookie, origin: baseUrl, 'content-type': 'application/json' },
+    body: '{}',
+  });
+  if (!started.ok) return tally.add('backup start', started.status);
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const status = (await (await fetch(`${baseUrl}/api/admin/backups`, { headers: { cookie } })).json()) as {
+      pending: boolean;
+      last: { status: string } | null;
+    };
+    if (!status.pending && status.last && status.last.status !== 'running') {
+      if (status.last.status !== 'succeeded') tally.add('backup', status.last.status);
+      return;
+    }
+  }
+}
+
+/** The evening on `npm start` (its own process), then its exam rows counted in the database. */
+export async function measureEvening(
+  kind: string,
+  env: Record<string, string>,
+  rows: Row[],
+  evening: Evening,
+  reopen: () => Promise<Database>,
+) {
+  step(`${kind}: the busy evening, each part alone first`);
+  const server = await startServer(env);
+  const { baseUrl } = server;
+  const tally = new Tally();
+  const aloneTally = new Tally();
+  const emails = Array.from({ length: classSize }, (_, index) => emailOf(index + 1));
+  let figures;
+  try {
+    const admin = (await signInMember(baseUrl, 'bench-admin@bench.example', aloneTally))!;
+    const verifications = await verificationsPerSecond(classSize);
+    // alone: the exam by its other 50 takers, and the video for as long, played by them
+    const aloneMembers: Member[] = [];
+    const aloneStarted = performance.now();
+    const aloneWave = await signInAll(
+      baseUrl,
+      emails.slice(examTakers, 2 * examTakers),
+      evening,
+      aloneTally,
+      aloneMembers,
+    );
+    const signInsAlone = aloneWave.signedIn / ((aloneWave.at - aloneStarted) / 1000);
+    const examAlone = await submitExams(baseUrl, aloneMembers, evening, aloneTally);
+    const mediaAlone = await playWhile(
+      baseUrl,
+      aloneMembers,
+      evening.videoKey,
+      new Promise((resolve) => setTimeout(resolve, 6000)),
+      aloneTally,
+    );
+    step(`${kind}: the busy evening`);
+    const health = autocannon({
+      url: `${baseUrl}/api/health`,
+      connections: 2,
+      duration: 600,
+    }) as unknown as Promise<autocannon.Result> & {
+      stop(): void;
+    };
+    const members: Member[] = [];
+    const waveStarted = performance.now();
+    const wave = signInAll(baseUrl, emails, evening, tally, members);
+    let waveDone = false;
+    void wave.finally(() => (waveDone = true));
+    // the exam's 50 are the class's first 50 addresses, the first to sign in
+    const exam = (async () => {
+      const takerEmails = new Set(emails.slice(0, examTakers));
+      let takers: Member[] = [];
+      while ((takers = members.filter((member) => takerEmails.has(member.email))).length < examTakers && !waveDone)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      return submitExams(baseUrl, takers, evening, tally);
+    })();
+    const took = (work: Promise<unknown>) => work.then(() => (performance.now() - waveStarted) / 1000);
+    const report = took(downloadReport(baseUrl, admin, tally));
+    const backup = took(runBackup(baseUrl, admin, tally));
+    const media = await playWhile(baseUrl, members, evening.videoKey, Promise.all([wave, exam, report, backup]), tally);
+    const [signInWave, examLoaded] = await Promise.all([wave, exam]);
+    const signInSeconds = (signInWave.at - waveStarted) / 1000;
+    health.stop();
+    const healthResult = await health;
+    if (healthResult.non2xx + healthResult.errors > 0)
+      tally.add('health', `${healthResult.non2xx + healthResult.errors} failed`);
+    figures = {
+      verifications,
+      signInsAlone,
+      reportSeconds: await report,
+      backupSeconds: await backup,
+      signIns: signInWave.signedIn / signInSeconds,
+      signInSeconds,
+      mediaAlone,
+      media,
+      examAlone: percentile(examAlone, 99),
+      exam: percentile(examLoaded, 99),
+      examCount: examLoaded.length,
+      healthP99: healthResult.latency.p99,
+      healthChecks: healthResult.requests.total,
+    };
+  } finally {
+    await server.stop();
+  }
+  const database = await reopen();
+  let graded;
+  try {
+    const [counted] = await database.db
+      .select({ results: sql<number>`count(*)::int`, members: sql<number>`count(distinct ${examResults.userId})::int` })
+      .from(examResults)
+      .where(eq(examResults.examId, evening.examId));
+    const [answered] = await database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(examAnswers)
+      .where(
+        inArray(
+          examAnswers.questionId,
+          database.db
+            .select({ id: examQuestions.id })
+            .from(examQuestions)
+            .where(eq(examQuestions.examId, evening.examId)),
+        ),
+      );
+    graded = { results: counted!.results, members: counted!.members, answers: answered!.n };
+  } finally {
+    await database.close();
+  }
+  const errors = tally.total + aloneTally.total;
+  rows.push(
+    {
+      figure: `busy evening: errors and refusals (${classSize} members of one aula from one address, ${userCount}-user report, backup)`,
+      value: errors === 0 ? '0' : `${errors}: ${[tally.toString(), aloneTally.toString()].filter(Boolean).join('; ')}`,
+      goal: '0 (no 429, no 5xx)',
+      holds: errors === 0,
+    },
+    {
+      figure: '  sign-ins completed per second ÷ argon2id verifications alone (20 in flight)',
+      value: `${(figures.signIns / figures.verifications).toFixed(2)} (${figures.signIns.toFixed(1)} / ${figures.verifications.toFixed(1)} per s; ${classSize} in ${figures.signInSeconds.toFixed(1)} s)`,
+      goal: '≥ 0.8',
+      holds: figures.signIns / figures.verifications >= 0.8,
+    },
+    {
+      figure:
+        '  context: sign-ins per second with nothing else running (50, 20 in flight); report and backup done after',
+      value: `${figures.signInsAlone.toFixed(1)} per s; report ${figures.reportSeconds.toFixed(1)} s, backup ${figures.backupSeconds.toFixed(1)} s`,
+      goal: 'info',
+      holds: null,
+    },
+    {
+      figure: '  video throughput ÷ the same ranges alone (20 players at 2.5 Mbit/s after a 2 MiB buffer)',
+      value: `${(figures.media.bytesPerSecond / figures.mediaAlone.bytesPerSecond).toFixed(2)} (${(figures.media.bytesPerSecond / mib).toFixed(0)} / ${(figures.mediaAlone.bytesPerSecond / mib).toFixed(0)} MiB/s)`,
+      goal: '≥ 0.7',
+      holds: figures.media.bytesPerSecond / figures.mediaAlone.bytesPerSecond >= 0.7,
+    },
+    {
+      figure: `  exam submission p99 ÷ alone (${examTakers} within 5 s)`,
+      value: `${(figures.exam / figures.examAlone).toFixed(2)} (${figures.exam.toFixed(0)} / ${figures.examAlone.toFixed(0)} ms)`,
+      goal: '≤ 3',
+      holds: figures.exam / figures.examAlone <= 3,
+    },
+    {
+      figure: '  exams graded exactly once',
+      value: `${graded.results} results for ${graded.members} members, ${graded.answers} answers (${2 * examTakers} members × 5 questions expected)`,
+      goal: `${2 * examTakers} results, ${10 * examTakers} answers`,
+      holds:
+        graded.results === 2 * examTakers && graded.members === 2 * examTakers && graded.answers === 10 * examTakers,
+    },
+    {
+      figure: '  /api/health p99 throughout',
+      value: `${figures.healthP99} ms (${figures.healthChecks} checks)`,
+      goal: '< 50 ms',
+      holds: figures.healthP99 < 50,
+    },
+  );
+}
