@@ -96,6 +96,7 @@ import path from 'node:path';
 import { serverWithLane } from './server-with-lane.ts';
 import { registerAdminConsole } from './admin-console.ts';
 import { recurringJobs } from './recurring-jobs.ts';
+import { createLti, ltiJobHandlers, registerLti } from './features/lti/lti.ts';
 
 export type AppDeps = {
   config: Config;
@@ -231,6 +232,7 @@ export async function buildApp(deps: AppDeps) {
       [privacyJobKinds.reconcile]: async () => void (await privacy.reconcileDeletions()),
       [backupJobKinds.scheduled]: async () => void (await backups.run('programado')),
       [backupJobKinds.manual]: async () => void (await backups.run('consola')),
+      ...ltiJobHandlers(() => lti),
       // PostgreSQL has autovacuum; the embedded database has nothing else that vacuums or analyzes
       ...(database.kind === 'pglite' ? { [maintenanceJobKind]: () => maintainDatabase(database.db, app.log) } : {}),
     },
@@ -325,6 +327,8 @@ export async function buildApp(deps: AppDeps) {
     enqueue: (bulkMailId) => jobs.schedule('bulk-mail', { payload: { bulkMailId } }),
   });
 
+  const lti = createLti({ db, auth, accounts, config, members: classroomMembers, schedule: jobs.schedule });
+  registerLti(app, lti);
   registerAuthorization(app, accounts);
   registerHealthRoutes(app, { database, storage, isClosing: () => closing });
   registerAccountRoutes(app, { accounts });
@@ -390,6 +394,7 @@ export async function buildApp(deps: AppDeps) {
       renditions,
       jobs,
       videoJobs,
+      lti,
     }),
   );
   registerSeoRoutes(app, { seo: createSeoService({ db, storage, publicUrl: config.publicUrl }) });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { S3Settings } from './services/s3-storage.ts';
 import { credentialsKeyFor, type CredentialsKey } from './features/credentials/signing-key.ts';
+import { ltiKeyFor, type LtiKey } from './features/lti/lti-key.ts';
 
 /** Who can take payments; `simulado` is the demo's provider and never takes money. */
 const paymentsProviderNames = ['paypal', 'mercadopago', 'simulado'] as const;
@@ -79,6 +80,9 @@ const envSchema = z.object({
   // Open Badges: the Ed25519 seed (hex) that signs credentials, and earlier public keys (z6Mk…, comma-separated)
   CREDENTIALS_SIGNING_KEY: z.string().optional(),
   CREDENTIALS_PREVIOUS_PUBLIC_KEYS: z.string().optional(),
+  // LTI 1.3: the tool's RSA private key (PKCS#8 PEM), and earlier public keys (a JSON list of JWKs, each with its `exp`)
+  LTI_SIGNING_KEY: z.string().optional(),
+  LTI_PREVIOUS_PUBLIC_KEYS: z.string().optional(),
   // hops of reverse proxies whose X-Forwarded-For we believe
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
   // sign-in attempts per minute for one account from one IP; the end-to-end suite raises it to sign in many test accounts
@@ -153,6 +157,8 @@ export type Config = {
   sessionSecret: string;
   /** Signs the Open Badges credentials (CREDENTIALS_SIGNING_KEY); unset only for commands, which sign nothing. */
   credentialsKey?: CredentialsKey;
+  /** Signs what CxVet sends LMS platforms (LTI_SIGNING_KEY); unset only for commands. */
+  ltiKey?: LtiKey;
   trustProxy: number;
   signInLimits: { perAccountAndIp: number; perAccount: number; perIp: number };
   /** NODE_ENV=production: no development conveniences (the Vite origin, loopback aliases). */
@@ -252,6 +258,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, command = false
     mediaAccelRedirect,
     sessionSecret: e.SESSION_SECRET ?? readOrCreateSecret(dataDir),
     credentialsKey: credentialsKeyFor(e, dataDir, command),
+    ltiKey: ltiKeyFor(e, dataDir, command),
     trustProxy: e.TRUST_PROXY,
     signInLimits: {
       perAccountAndIp: e.SIGN_IN_LIMIT_PER_MINUTE,

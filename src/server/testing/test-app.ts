@@ -10,10 +10,15 @@ import { migrationsFolder } from '#server/db/migrations-folder.ts';
 import { buildApp, type AppDeps } from '#server/app.ts';
 import { createLocalStorage, type FileStorage } from '#server/services/storage.ts';
 import { createMailer } from '#server/services/mail.ts';
+import { ltiKeyFor } from '#server/features/lti/lti-key.ts';
 
 export const testPublicUrl = 'http://localhost:3000';
 
+/** One RSA key per test process: generating one per app would cost a tenth of a second each. */
+let testLtiKey: Config['ltiKey'];
+
 export function testConfig(overrides: Partial<Config> = {}): Config {
+  testLtiKey ??= ltiKeyFor({}, path.join(tmpdir(), `cxvet-lti-key-${process.pid}`));
   return {
     port: 0,
     host: '127.0.0.1',
@@ -32,6 +37,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     signedUrlSeconds: 300,
     sessionSecret: 'test-secret-test-secret-test-secret-0123',
     credentialsKey: { seed: Buffer.alloc(32, 7), previousPublicKeys: [] },
+    ltiKey: testLtiKey,
     trustProxy: 0,
     signInLimits: { perAccountAndIp: 10, perAccount: 30, perIp: 300 },
     production: false,

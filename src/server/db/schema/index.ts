@@ -14,3 +14,4 @@ export * from './uploads.ts';
 export * from './privacy.ts';
 export * from './watching.ts';
 export * from './renditions.ts';
+export * from './lti.ts';

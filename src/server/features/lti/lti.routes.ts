@@ -1,0 +1,178 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { classroomCoAdmins, classrooms, ltiPlatforms } from '#server/db/schema/index.ts';
+import { requireUser } from '#server/plugins/authorization.ts';
+import { AppError } from '#shared/errors.ts';
+import { isAdmin } from '#shared/accounts/accounts.rules.ts';
+import { recordParamsSchema } from '#shared/records.schemas.ts';
+import { claims, isInstructor, messageTypes } from './lti-claims.ts';
+import { toolJwks } from './lti-key.ts';
+import { LaunchRefused } from './lti-launch.ts';
+import { autoPostPage, autoSubmitScript, linkPage, page, pickPage, refusalPage, type RefusalPage } from './lti-pages.ts';
+import type { Lti } from './lti.ts';
+
+const text = (max: number) => z.string().min(1).max(max);
+const loginSchema = z.object({
+  iss: text(2000),
+  login_hint: text(2000),
+  target_link_uri: text(2000),
+  lti_message_hint: z.string().max(4000).optional(),
+  client_id: z.string().max(500).optional(),
+  lti_deployment_id: z.string().max(500).optional(),
+});
+const launchSchema = z.object({ id_token: text(30_000), state: text(200) });
+const linkSchema = z.object({ link: text(200), email: text(320), password: text(200) });
+const pickSchema = z.object({ context: text(8000), target: text(100) });
+
+function html(reply: FastifyReply, status: number, body: string) {
+  return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
+}
+
+/** The public side of the LTI tool: its keys, login initiation, launch, account linking and deep linking. */
+export function registerLtiRoutes(app: FastifyInstance, lti: Lti): void {
+  const refuse = (reply: FastifyReply, reason: RefusalPage, status = 400) => html(reply, status, refusalPage(reason));
+
+  app.get('/api/lti/jwks', async (_request, reply) => {
+    reply.header('cache-control', 'public, max-age=300');
+    return lti.key ? toolJwks(lti.key) : { keys: [] };
+  });
+  app.get('/api/lti/auto-submit.js', async (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(autoSubmitScript),
+  );
+
+  // a platform's form posts, parsed here only: the rest of the API takes JSON
+  void app.register(async (forms) => {
+    forms.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 64 * 1024 },
+      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+    );
+    const routes = forms.withTypeProvider<ZodTypeProvider>();
+
+    const initiate = async (input: z.infer<typeof loginSchema>, reply: FastifyReply) => {
+      try {
+        return reply.redirect(await lti.launch.initiate(input), 302);
+      } catch (error) {
+        if (error instanceof LaunchRefused) return refuse(reply, error.reason);
+        throw error;
+      }
+    };
+    routes.get('/api/lti/login', { schema: { querystring: loginSchema } }, (request, reply) =>
+      initiate(request.query, reply),
+    );
+    routes.post('/api/lti/login', { schema: { body: loginSchema } }, (request, reply) =>
+      initiate(request.body, reply),
+    );
+
+    routes.post('/api/lti/launch', { schema: { body: launchSchema } }, async (request, reply) => {
+      let verified;
+      try {
+        verified = await lti.launch.verify({ idToken: request.body.id_token, state: request.body.state });
+      } catch (error) {
+        if (error instanceof LaunchRefused) return refuse(reply, error.reason, 401);
+        throw error;
+      }
+      const { platform, token } = verified;
+      if (!lti.targets) return refuse(reply, 'destino-invalido');
+      const account = await lti.accounts.accountFor(platform, token);
+      if (account.kind === 'disabled') return refuse(reply, 'cuenta-deshabilitada', 403);
+      if (account.kind === 'link') return html(reply, 200, linkPage({ linkId: account.linkId }));
+      const deepLinking = token[claims.messageType] === messageTypes.deepLinking;
+      if (deepLinking && !isInstructor(token[claims.roles] as string[])) return refuse(reply, 'mensaje-invalido', 403);
+      const next = deepLinking
+        ? `/api/lti/deep-linking?context=${encodeURIComponent(await lti.targets.pickContext(platform, token, account.user.id))}`
+        : await lti.targets.open(platform, token, account.user);
+      if (!next) return refuse(reply, 'destino-invalido', 404);
+      reply.header('set-cookie', await lti.accounts.launchSession(request, account.user.id));
+      return reply.redirect(next, 303);
+    });
+
+    routes.post('/api/lti/link', { schema: { body: linkSchema } }, async (request, reply) => {
+      const pending = await lti.accounts.pendingLink(request.body.link);
+      if (!pending) return refuse(reply, 'inicio-vencido');
+      let userId: string;
+      try {
+        const signedIn = await lti.signIn(request, { email: request.body.email, password: request.body.password });
+        userId = signedIn.user.id;
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        const message =
+          error.code === 'RATE_LIMITED'
+            ? 'Demasiados intentos. Espera un momento y vuelve a intentarlo.'
+            : 'El correo o la contraseña no son correctos.';
+        return html(reply, 401, linkPage({ linkId: request.body.link, email: request.body.email, error: message }));
+      }
+      if (userId !== pending.userId || !(await lti.accounts.completeLink(request.body.link, userId))) {
+        return html(
+          reply,
+          403,
+          linkPage({ linkId: request.body.link, email: request.body.email, error: 'Inicia sesión con la cuenta de tu correo de la plataforma.' }),
+        );
+      }
+      return html(
+        reply,
+        200,
+        page('Cuenta vinculada', '<p>Tu cuenta de CxVet quedó vinculada. Vuelve a abrir la actividad desde tu curso.</p>'),
+      );
+    });
+
+    routes.get(
+      '/api/lti/deep-linking',
+      { schema: { querystring: z.object({ context: text(8000) }) } },
+      async (request, reply) => {
+        const user = await request.currentUser();
+        const picked = user && lti.targets ? await lti.targets.readPickContext(request.query.context, user.id) : null;
+        if (!picked) return refuse(reply, 'inicio-vencido', 401);
+        const [platform] = await lti.db.select().from(ltiPlatforms).where(eq(ltiPlatforms.id, picked.platformId));
+        if (!platform) return refuse(reply, 'plataforma-desconocida');
+        return html(reply, 200, pickPage(request.query.context, await lti.targets!.options(platform)));
+      },
+    );
+    routes.post('/api/lti/deep-linking', { schema: { body: pickSchema } }, async (request, reply) => {
+      const user = await request.currentUser();
+      const picked = user && lti.targets ? await lti.targets.readPickContext(request.body.context, user.id) : null;
+      if (!picked) return refuse(reply, 'inicio-vencido', 401);
+      const [platform] = await lti.db.select().from(ltiPlatforms).where(eq(ltiPlatforms.id, picked.platformId));
+      if (!platform) return refuse(reply, 'plataforma-desconocida');
+      const option = (await lti.targets!.options(platform)).find(
+        (candidate) => `${candidate.kind}:${candidate.id}` === request.body.target,
+      );
+      if (!option) return refuse(reply, 'destino-invalido');
+      const jwt = await lti.targets!.deepLinkingResponse(platform, picked, option);
+      return html(reply, 200, autoPostPage(picked.returnUrl, { JWT: jwt }));
+    });
+  });
+
+  /** The roster button of an aula: its administrator, a co-administrator, or an Admin. */
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/api/lti/classrooms/:id/roster-sync',
+    { schema: { params: recordParamsSchema } },
+    async (request) => {
+      const user = await requireUser(request);
+      const [classroom] = await lti.db.select().from(classrooms).where(eq(classrooms.id, request.params.id));
+      if (!classroom) throw new AppError('NOT_FOUND');
+      const [coAdmin] = await lti.db
+        .select({ userId: classroomCoAdmins.userId })
+        .from(classroomCoAdmins)
+        .where(and(eq(classroomCoAdmins.classroomId, classroom.id), eq(classroomCoAdmins.userId, user.id)));
+      if (!isAdmin(user) && classroom.adminUserId !== user.id && !coAdmin) throw new AppError('FORBIDDEN');
+      if (!lti.roster) throw new AppError('NOT_FOUND');
+      const totals = { added: 0, removed: 0, skipped: 0 };
+      try {
+        for (const link of await lti.roster.linksOf(classroom.id)) {
+          const result = await lti.roster.sync(link.id);
+          totals.added += result.added;
+          totals.removed += result.removed;
+          totals.skipped += result.skipped;
+        }
+      } catch (error) {
+        // the platform is down or refused us: the daily job tries again
+        request.log.warn({ err: error }, 'LTI roster sync failed');
+        throw new AppError('SERVICE_UNAVAILABLE');
+      }
+      return totals;
+    },
+  );
+}
