@@ -435,6 +435,7 @@ export async function buildApp(deps: AppDeps) {
     privacy,
     consents,
     mailing,
+    lti,
   };
   return Object.assign(app, {
     /** Shutdown's first step: readiness answers 503 from now on while requests are still served (the drain). */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import pg from 'pg';
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { Config } from '#server/config.ts';
 import { openDatabase, type Database } from '#server/db/client.ts';
 import { migrationsFolder } from '#server/db/migrations-folder.ts';
@@ -14,11 +14,14 @@ import { ltiKeyFor } from '#server/features/lti/lti-key.ts';
 
 export const testPublicUrl = 'http://localhost:3000';
 
+const newRsaPem = () =>
+  generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+
 /** One RSA key per test process: generating one per app would cost a tenth of a second each. */
 let testLtiKey: Config['ltiKey'];
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  testLtiKey ??= ltiKeyFor({}, path.join(tmpdir(), `cxvet-lti-key-${process.pid}`));
+  testLtiKey ??= ltiKeyFor({ LTI_SIGNING_KEY: newRsaPem() }, '/nonexistent');
   return {
     port: 0,
     host: '127.0.0.1',

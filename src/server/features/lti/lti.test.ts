@@ -1,0 +1,285 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { and, count, eq } from 'drizzle-orm';
+import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
+import { createClassroom, createProcedure, createUser, randomTestIp, signedInAs, testPassword } from '#server/testing/factories.ts';
+import { createDiploma } from '#server/features/diplomas/diplomas.testing.ts';
+import { startFakePlatform, type FakePlatform } from '#server/testing/lti-platform.ts';
+import {
+  classroomCoAdmins,
+  classroomUsers,
+  classrooms,
+  diplomaUsers,
+  examResults,
+  jobs,
+  ltiAccounts,
+  ltiScores,
+  users,
+} from '#server/db/schema/index.ts';
+import { toolJwks } from './lti-key.ts';
+
+const lti = 'https://purl.imsglobal.org/spec/lti/claim/';
+const learner = ['http://purl.imsglobal.org/vocab/lis/v2/membership#Learner'];
+const instructor = ['http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor'];
+
+let t: TestApp;
+let platform: FakePlatform;
+let admin: { cookie: string };
+let platformId = '';
+let organizationId = '';
+let classroomId = '';
+
+const form = (values: Record<string, string>) => ({
+  'content-type': 'application/x-www-form-urlencoded',
+  payload: new URLSearchParams(values).toString(),
+});
+
+/** The platform's side of a launch: login initiation, then its id_token posted back with the state. */
+async function initiate(extra: Record<string, string> = {}) {
+  const { payload, 'content-type': type } = form({
+    iss: platform.issuer,
+    login_hint: 'pista',
+    target_link_uri: `${testPublicUrl}/api/lti/launch`,
+    client_id: platform.clientId,
+    lti_deployment_id: 'despliegue-1',
+    ...extra,
+  });
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/lti/login',
+    remoteAddress: randomTestIp(),
+    headers: { 'content-type': type, origin: platform.base, 'sec-fetch-site': 'cross-site' },
+    payload,
+  });
+  return response;
+}
+
+async function postLaunch(idToken: string, state: string) {
+  const { payload, 'content-type': type } = form({ id_token: idToken, state });
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/lti/launch',
+    remoteAddress: randomTestIp(),
+    headers: { 'content-type': type, origin: platform.base, 'sec-fetch-site': 'cross-site' },
+    payload,
+  });
+}
+
+type Sign = Parameters<FakePlatform['idToken']>[1];
+
+async function launch(claims: Record<string, unknown>, sign: Sign = {}) {
+  const login = await initiate();
+  expect(login.statusCode).toBe(302);
+  const location = new URL(login.headers.location as string);
+  const state = location.searchParams.get('state')!;
+  const nonce = location.searchParams.get('nonce')!;
+  const idToken = await platform.idToken({ nonce, ...claims }, sign);
+  return { response: await postLaunch(idToken, state), idToken, state };
+}
+
+const launchCookieOf = (response: { headers: Record<string, unknown> }) => {
+  const raw = response.headers['set-cookie'];
+  const list = (Array.isArray(raw) ? raw : raw ? [raw] : []) as string[];
+  return list.find((cookie) => cookie.startsWith('cxvet_lti='));
+};
+
+const userCount = async () => (await t.db.select({ n: count() }).from(users))[0]!.n;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  platform = await startFakePlatform({ port: 34201, toolJwks: () => toolJwks(t.config.ltiKey!) });
+  admin = await signedInAs(t, { type: 'Admin' });
+  const procedure = await createProcedure(t);
+  const classroom = await createClassroom(t, { procedureIds: [procedure.id] });
+  classroomId = classroom.id;
+  organizationId = classroom.organizationId;
+});
+afterAll(async () => {
+  await platform?.close();
+  await t?.close();
+});
+
+describe('Plataformas LTI in the console', () => {
+  it('an Admin registers a platform and sees the URLs and keys to paste into the LMS; others are refused', async () => {
+    const member = await signedInAs(t, { type: 'Premium' });
+    const body = { ...platform.registration, organizationId };
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/lti/platforms',
+      headers: { cookie: member.cookie, origin: testPublicUrl },
+      payload: body,
+    });
+    expect(refused.statusCode).toBe(403);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/lti/platforms',
+      headers: { cookie: admin.cookie, origin: testPublicUrl },
+      payload: body,
+    });
+    expect(created.statusCode).toBe(200);
+    platformId = created.json().id;
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/lti/platforms',
+      headers: { cookie: admin.cookie, origin: testPublicUrl },
+      payload: body,
+    });
+    expect(again.statusCode).toBe(409);
+    const list = await t.app.inject({ method: 'GET', url: '/api/admin/lti/platforms', headers: { cookie: admin.cookie } });
+    expect(list.json().tool).toMatchObject({
+      loginUrl: `${testPublicUrl}/api/lti/login`,
+      launchUrl: `${testPublicUrl}/api/lti/launch`,
+      jwksUrl: `${testPublicUrl}/api/lti/jwks`,
+    });
+    expect(list.json().tool.jwks.keys[0]).toMatchObject({ kty: 'RSA', alg: 'RS256', kid: t.config.ltiKey!.kid });
+    expect(list.json().tool.jwks.keys[0].d).toBeUndefined();
+    expect(list.json().items).toEqual([expect.objectContaining({ id: platformId, organizationTitle: 'Universidad Prueba' })]);
+    const jwks = await t.app.inject({ method: 'GET', url: '/api/lti/jwks' });
+    expect(jwks.json()).toEqual(list.json().tool.jwks);
+  });
+});
+
+describe('launch', () => {
+  it('a first launch creates a Gratis account in the organization, without a password, and opens the aula', async () => {
+    const before = await userCount();
+    const { response } = await launch({
+      sub: 'alumna-1',
+      name: 'Ana Alumna',
+      [`${lti}custom`]: { cxvet_kind: 'aula', cxvet_id: classroomId },
+    });
+    expect(response.statusCode).toBe(303);
+    expect(response.headers.location).toBe(`/mis-aulas/aula/${classroomId}`);
+    const cookie = launchCookieOf(response)!;
+    expect(cookie).toMatch(/; HttpOnly; SameSite=None; Secure; Partitioned$/);
+    expect(await userCount()).toBe(before + 1);
+    const me = await t.app.inject({ method: 'GET', url: '/api/me', headers: { cookie: cookie.split(';')[0]! } });
+    expect(me.json().user).toMatchObject({ name: 'Ana Alumna', type: 'Gratis' });
+    const [account] = await t.db
+      .select({ user: users })
+      .from(ltiAccounts)
+      .innerJoin(users, eq(users.id, ltiAccounts.userId))
+      .where(eq(ltiAccounts.sub, 'alumna-1'));
+    expect(account!.user.organizationId).toBe(organizationId);
+    const member = await t.db
+      .select()
+      .from(classroomUsers)
+      .where(and(eq(classroomUsers.classroomId, classroomId), eq(classroomUsers.userId, account!.user.id)));
+    expect(member).toHaveLength(1);
+
+    const second = await launch({ sub: 'alumna-1', [`${lti}custom`]: { cxvet_kind: 'aula', cxvet_id: classroomId } });
+    expect(second.response.statusCode).toBe(303);
+    expect(await userCount()).toBe(before + 1);
+  });
+
+  it('an instructor becomes co-administrator of the aula; its administrator is unchanged', async () => {
+    const owner = await createUser(t, { type: 'Gratis' });
+    await t.db.update(classrooms).set({ adminUserId: owner.id }).where(eq(classrooms.id, classroomId));
+    const { response } = await launch({
+      sub: 'profe-1',
+      [`${lti}roles`]: instructor,
+      [`${lti}custom`]: { cxvet_kind: 'aula', cxvet_id: classroomId },
+    });
+    expect(response.statusCode).toBe(303);
+    expect(response.headers.location).toBe(`/administrar-aula/aula/${classroomId}`);
+    const coAdmins = await t.db.select().from(classroomCoAdmins).where(eq(classroomCoAdmins.classroomId, classroomId));
+    expect(coAdmins).toHaveLength(1);
+    const [classroom] = await t.db.select().from(classrooms).where(eq(classrooms.id, classroomId));
+    expect(classroom!.adminUserId).toBe(owner.id);
+  });
+
+  it('an e-mail that already has an account is never merged silently: its owner links by signing in once', async () => {
+    const owner = await createUser(t, { email: 'duena@example.com' });
+    const before = await userCount();
+    const { response } = await launch({ sub: 'duena-lms', email: 'Duena@example.com' });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('Vincula tu cuenta de CxVet');
+    expect(launchCookieOf(response)).toBeUndefined();
+    expect(await userCount()).toBe(before);
+    const linkId = /name="link" value="([^"]+)"/.exec(response.body)![1]!;
+    const post = (password: string, email = 'duena@example.com') =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/lti/link',
+        remoteAddress: randomTestIp(),
+        headers: { origin: testPublicUrl, ...{ 'content-type': 'application/x-www-form-urlencoded' } },
+        payload: new URLSearchParams({ link: linkId, email, password }).toString(),
+      });
+    const wrong = await post('otra-clave-mala');
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.body).toContain('El correo o la contraseña no son correctos.');
+    const other = await createUser(t, { email: 'otra@example.com' });
+    expect((await post(testPassword, other.email)).statusCode).toBe(403);
+    const linked = await post(testPassword);
+    expect(linked.statusCode).toBe(200);
+    expect(linked.body).toContain('Tu cuenta de CxVet quedó vinculada');
+    const next = await launch({ sub: 'duena-lms', email: 'duena@example.com', [`${lti}custom`]: { cxvet_kind: 'aula', cxvet_id: classroomId } });
+    expect(next.response.statusCode).toBe(303);
+    const me = await t.app.inject({ method: 'GET', url: '/api/me', headers: { cookie: launchCookieOf(next.response)!.split(';')[0]! } });
+    expect(me.json().user.id).toBe(owner.id);
+  });
+});
+
+describe('every refusal shows a Spanish page and creates nothing', () => {
+  const aula = () => ({ [`${lti}custom`]: { cxvet_kind: 'aula', cxvet_id: classroomId } });
+  let before = 0;
+  beforeEach(async () => {
+    before = await userCount();
+  });
+  const expectRefused = async (response: Awaited<ReturnType<typeof postLaunch>>, text: string) => {
+    expect(response.statusCode).toBe(401);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    expect(response.body).toContain('No pudimos abrir CxVet');
+    expect(response.body).toContain(text);
+    expect(launchCookieOf(response)).toBeUndefined();
+    expect(await userCount()).toBe(before);
+  };
+
+  it('a wrong signature', async () => {
+    const { response } = await launch({ sub: 'nuevo-firma', ...aula() }, { key: platform.otherKey });
+    await expectRefused(response, 'La firma del mensaje de tu plataforma no es válida.');
+  });
+  it('a wrong audience', async () => {
+    const { response } = await launch({ sub: 'nuevo-aud', ...aula() }, { audience: 'otra-herramienta' });
+    await expectRefused(response, 'no está dirigido a CxVet');
+  });
+  it('several audiences without azp naming CxVet', async () => {
+    const { response } = await launch({ sub: 'nuevo-azp', ...aula() }, { audience: [platform.clientId, 'otra'] });
+    await expectRefused(response, 'no está dirigido a CxVet');
+  });
+  it('an expired token', async () => {
+    const past = Math.floor(Date.now() / 1000) - 3600;
+    const { response } = await launch({ sub: 'nuevo-exp', ...aula() }, { issuedAt: past - 60, expiresIn: past });
+    await expectRefused(response, 'venció');
+  });
+  it('a replayed launch (the same nonce and state again)', async () => {
+    const first = await launch({ sub: 'nuevo-replay', ...aula() });
+    expect(first.response.statusCode).toBe(303);
+    before = await userCount();
+    await expectRefused(await postLaunch(first.idToken, first.state), 'Este enlace de inicio ya se usó.');
+  });
+  it("a nonce that is not the login's", async () => {
+    const login = await initiate();
+    const state = new URL(login.headers.location as string).searchParams.get('state')!;
+    const token = await platform.idToken({ nonce: 'otro-nonce', sub: 'nuevo-nonce', ...aula() });
+    await expectRefused(await postLaunch(token, state), 'no corresponde a este inicio de sesión');
+  });
+  it('an unknown deployment', async () => {
+    const { response } = await launch({ sub: 'nuevo-dep', [`${lti}deployment_id`]: 'despliegue-x', ...aula() });
+    await expectRefused(response, 'Este despliegue de la herramienta no está registrado');
+    const login = await initiate({ lti_deployment_id: 'despliegue-x' });
+    expect(login.statusCode).toBe(400);
+    expect(login.body).toContain('Este despliegue de la herramienta no está registrado');
+  });
+  it('a wrong LTI version or message type, and an unknown state', async () => {
+    const version = await launch({ sub: 'nuevo-ver', [`${lti}version`]: '1.1', ...aula() });
+    await expectRefused(version.response, 'no es de LTI 1.3');
+    const type = await launch({ sub: 'nuevo-tipo', [`${lti}message_type`]: 'LtiStartProctoring', ...aula() });
+    await expectRefused(type.response, 'no es de LTI 1.3');
+    const token = await platform.idToken({ nonce: 'x', sub: 'nuevo-estado' });
+    await expectRefused(await postLaunch(token, 'estado-inventado'), 'No reconocemos este inicio de sesión.');
+  });
+  it('an unregistered issuer at login initiation', async () => {
+    const login = await initiate({ iss: 'https://lms.desconocido.example' });
+    expect(login.statusCode).toBe(400);
+    expect(login.body).toContain('Esta plataforma no está registrada en CxVet.');
+  });
+});
