@@ -283,3 +283,178 @@ describe('every refusal shows a Spanish page and creates nothing', () => {
     expect(login.body).toContain('Esta plataforma no está registrada en CxVet.');
   });
 });
+
+describe('deep linking, grades and roster', () => {
+  let diplomaId = '';
+  let examId = '';
+  let studentId = '';
+
+  it('a professor picks a diploma; the answer is signed by CxVet for the platform and carries it', async () => {
+    const diploma = await createDiploma(t, { isExternal: true, videos: 1, examQuestions: [2], values: { organizationId } });
+    diplomaId = diploma.id;
+    examId = diploma.exams[0]!.id;
+    const learnerTry = await launch({
+      sub: 'alumno-dl',
+      [`${lti}message_type`]: 'LtiDeepLinkingRequest',
+      'https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings': {
+        deep_link_return_url: `${platform.base}/deep-link-return`,
+        accept_types: ['ltiResourceLink'],
+      },
+    });
+    expect(learnerTry.response.statusCode).toBe(403);
+    const { response } = await launch({
+      sub: 'profe-dl',
+      [`${lti}roles`]: instructor,
+      [`${lti}message_type`]: 'LtiDeepLinkingRequest',
+      [`${lti}resource_link`]: undefined,
+      'https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings': {
+        deep_link_return_url: `${platform.base}/deep-link-return`,
+        accept_types: ['ltiResourceLink'],
+        data: 'dato-opaco',
+      },
+    });
+    expect(response.statusCode).toBe(303);
+    const cookie = launchCookieOf(response)!.split(';')[0]!;
+    const picker = await t.app.inject({ method: 'GET', url: response.headers.location as string, headers: { cookie } });
+    expect(picker.statusCode).toBe(200);
+    expect(picker.body).toContain('Agrega contenido de CxVet a tu curso');
+    expect(picker.body).toContain(`diplomado:${diplomaId}`);
+    expect(picker.body).toContain(`aula:${classroomId}`);
+    // the picker is framed by the registered platform only
+    expect(picker.headers['content-security-policy']).toContain(`frame-ancestors ${platform.base}`);
+    expect(picker.headers['x-frame-options']).toBeUndefined();
+    const context = /name="context" value="([^"]+)"/.exec(picker.body)![1]!;
+    const stranger = await signedInAs(t, { type: 'Gratis' });
+    const pick = (who: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/lti/deep-linking',
+        headers: { cookie: who, origin: testPublicUrl, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ context, target: `diplomado:${diplomaId}` }).toString(),
+      });
+    expect((await pick(stranger.cookie)).statusCode).toBe(401);
+    const answer = await pick(cookie);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.body).toContain(`action="${platform.base}/deep-link-return"`);
+    const jwt = /name="JWT" value="([^"]+)"/.exec(answer.body)![1]!;
+    const message = await platform.readDeepLinkingResponse(jwt);
+    expect(message[`${lti}message_type`]).toBe('LtiDeepLinkingResponse');
+    expect(message['https://purl.imsglobal.org/spec/lti-dl/claim/data']).toBe('dato-opaco');
+    expect(message['https://purl.imsglobal.org/spec/lti-dl/claim/content_items']).toEqual([
+      expect.objectContaining({
+        type: 'ltiResourceLink',
+        url: `${testPublicUrl}/api/lti/launch`,
+        custom: { cxvet_kind: 'diplomado', cxvet_id: diplomaId },
+      }),
+    ]);
+  });
+
+  it("a diploma link enrols when the platform's organization owns it, else shows the purchase page", async () => {
+    const { response } = await launch({
+      sub: 'alumno-diploma',
+      [`${lti}resource_link`]: { id: 'enlace-diplomado' },
+      [`${lti}custom`]: { cxvet_kind: 'diplomado', cxvet_id: diplomaId },
+    });
+    expect(response.statusCode).toBe(303);
+    expect(response.headers.location).toBe(`/mis-diplomados/diplomado/${diplomaId}`);
+    const [account] = await t.db.select().from(ltiAccounts).where(eq(ltiAccounts.sub, 'alumno-diploma'));
+    studentId = account!.userId;
+    const enrolled = await t.db.select().from(diplomaUsers).where(eq(diplomaUsers.userId, studentId));
+    expect(enrolled).toHaveLength(1);
+
+    const foreign = await createDiploma(t, { isExternal: true, videos: 1, examQuestions: [1] });
+    const other = await launch({
+      sub: 'alumno-ajeno',
+      [`${lti}resource_link`]: { id: 'enlace-ajeno' },
+      [`${lti}custom`]: { cxvet_kind: 'diplomado', cxvet_id: foreign.id },
+    });
+    expect(other.response.headers.location).toBe(`/mis-diplomados/diplomado-preview/${foreign.id}`);
+    const none = await t.db.select().from(diplomaUsers).where(eq(diplomaUsers.diplomaId, foreign.id));
+    expect(none).toHaveLength(0);
+  });
+
+  it("an exam result reaches the platform's gradebook, retried while the platform is down", async () => {
+    await t.db.insert(examResults).values({ examId, userId: studentId, scorePercent: 85, passed: true });
+    platform.state.down = true;
+    await t.app.services.jobs.schedule('lti.collect-scores');
+    await t.app.services.jobs.runDue();
+    const [failed] = await t.db.select().from(ltiScores).where(eq(ltiScores.userId, studentId));
+    expect(failed).toMatchObject({ status: 'fallida', attempts: 1, scoreGiven: 85, scoreMaximum: 100 });
+    expect(failed!.lastError).toContain('503');
+    const [queued] = await t.db.select().from(jobs).where(eq(jobs.kind, 'lti.send-score'));
+    expect(queued!.runAt.getTime()).toBeGreaterThan(Date.now());
+    const console1 = await t.app.inject({ method: 'GET', url: '/api/admin/lti/scores', headers: { cookie: admin.cookie } });
+    expect(console1.json().items[0]).toMatchObject({ status: 'fallida', platformName: 'Moodle de prueba' });
+
+    platform.state.down = false;
+    await t.db.update(jobs).set({ runAt: new Date() }).where(eq(jobs.kind, 'lti.send-score'));
+    await t.app.services.jobs.runDue();
+    expect(platform.scores).toEqual([
+      { lineItem: '1', userId: 'alumno-diploma', scoreGiven: 85, scoreMaximum: 100, comment: 'Examen del diplomado', timestamp: expect.any(String), activityProgress: 'Completed', gradingProgress: 'FullyGraded' },
+    ]);
+    const [sent] = await t.db.select().from(ltiScores).where(eq(ltiScores.userId, studentId));
+    expect(sent).toMatchObject({ status: 'enviada', attempts: 2, lastError: null });
+    // a second collection owes nothing more
+    await t.app.services.jobs.schedule('lti.collect-scores');
+    await t.app.services.jobs.runDue();
+    expect(platform.scores).toHaveLength(1);
+    const member = await signedInAs(t, { type: 'Premium' });
+    const refused = await t.app.inject({ method: 'GET', url: '/api/admin/lti/scores', headers: { cookie: member.cookie } });
+    expect(refused.statusCode).toBe(403);
+  });
+
+  it('a roster sync fills the aula through the import preview, and a later one removes only whom it added', async () => {
+    const procedure = await createProcedure(t);
+    const owner = await signedInAs(t, { type: 'Gratis' });
+    const classroom = await createClassroom(t, { procedureIds: [procedure.id] });
+    await t.db
+      .update(classrooms)
+      .set({ adminUserId: owner.user.id, organizationId })
+      .where(eq(classrooms.id, classroom.id));
+    const byHand = await createUser(t, { organizationId });
+    await t.db.insert(classroomUsers).values({ classroomId: classroom.id, userId: byHand.id });
+    const prof = await launch({
+      sub: 'profe-roster',
+      [`${lti}roles`]: instructor,
+      [`${lti}resource_link`]: { id: 'enlace-roster' },
+      [`${lti}custom`]: { cxvet_kind: 'aula', cxvet_id: classroom.id },
+    });
+    const profCookie = launchCookieOf(prof.response)!.split(';')[0]!;
+    platform.state.members = [
+      { user_id: 'r-1', name: 'Rosa Uno', email: 'rosa1@example.com', roles: learner },
+      { user_id: 'r-2', name: 'Rita Dos', roles: learner },
+      { user_id: 'r-3', name: 'Raúl Tres', email: 'raul3@example.com', roles: learner },
+      { user_id: 'profe-roster', name: 'Profe', roles: instructor },
+    ];
+    const sync = (cookie?: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/lti/classrooms/${classroom.id}/roster-sync`,
+        headers: { origin: testPublicUrl, ...(cookie ? { cookie } : {}) },
+      });
+    expect((await sync()).statusCode).toBe(401);
+    expect((await sync((await signedInAs(t, { type: 'Premium' })).cookie)).statusCode).toBe(403);
+    const first = await sync(profCookie);
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({ added: 3, removed: 0, skipped: 0 });
+    const members = async () =>
+      (await t.db.select().from(classroomUsers).where(eq(classroomUsers.classroomId, classroom.id))).length;
+    expect(await members()).toBe(4);
+
+    platform.state.members = platform.state.members.filter((member) => member.user_id !== 'r-2');
+    const second = await sync(owner.cookie);
+    expect(second.json()).toEqual({ added: 0, removed: 1, skipped: 0 });
+    const left = await t.db.select().from(classroomUsers).where(eq(classroomUsers.classroomId, classroom.id));
+    expect(left.map((row) => row.userId)).toContain(byHand.id);
+    expect(left).toHaveLength(3);
+
+    platform.state.down = true;
+    expect((await sync(owner.cookie)).statusCode).toBe(503);
+    platform.state.down = false;
+  });
+
+  it("pages outside a launch keep frame-ancestors 'none'", async () => {
+    const plain = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(plain.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+  });
+});
