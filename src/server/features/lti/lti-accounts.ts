@@ -29,6 +29,12 @@ export function launchCookieAsSession(request: FastifyRequest, secure: boolean):
   request.headers.cookie = `${cookie}; ${secure ? '__Secure-' : ''}better-auth.session_token=${value}`;
 }
 
+/** better-auth's signed cookie value of a session token (HMAC-SHA256 with the session secret, as better-call signs). */
+export function signedSessionValue(token: string, secret: string): string {
+  const signature = createHmac('sha256', secret).update(token).digest('base64');
+  return encodeURIComponent(`${token}.${signature}`);
+}
+
 export function hasLaunchCookie(request: FastifyRequest): boolean {
   return launchCookiePattern.test(request.headers.cookie ?? '');
 }
@@ -140,8 +146,7 @@ export function createLtiAccounts(deps: { db: Db; auth: Auth; secret: string; se
       userAgent: typeof userAgent === 'string' ? userAgent : '',
     });
     if (!session) throw new Error('could not create the launch session');
-    const signature = createHmac('sha256', deps.secret).update(session.token).digest('base64');
-    const value = encodeURIComponent(`${session.token}.${signature}`);
+    const value = signedSessionValue(session.token, deps.secret);
     return `${launchCookieName}=${value}; Path=/; Max-Age=${launchCookieSeconds}; HttpOnly; SameSite=None; Secure; Partitioned`;
   }
 

@@ -12,6 +12,7 @@ import { toolJwks } from './lti-key.ts';
 import { LaunchRefused } from './lti-launch.ts';
 import { autoPostPage, autoSubmitScript, linkPage, page, pickPage, refusalPage, type RefusalPage } from './lti-pages.ts';
 import type { Lti } from './lti.ts';
+import { createLaunchTickets, registerLtiWindowRoutes } from './lti-window.routes.ts';
 
 const text = (max: number) => z.string().min(1).max(max);
 const loginSchema = z.object({
@@ -33,6 +34,8 @@ function html(reply: FastifyReply, status: number, body: string) {
 /** The public side of the LTI tool: its keys, login initiation, launch, account linking and deep linking. */
 export function registerLtiRoutes(app: FastifyInstance, lti: Lti): void {
   const refuse = (reply: FastifyReply, reason: RefusalPage, status = 400) => html(reply, status, refusalPage(reason));
+  const tickets = createLaunchTickets(lti);
+  registerLtiWindowRoutes(app, lti, tickets);
 
   app.get('/api/lti/jwks', async (_request, reply) => {
     reply.header('cache-control', 'public, max-age=300');
@@ -86,7 +89,7 @@ export function registerLtiRoutes(app: FastifyInstance, lti: Lti): void {
         : await lti.targets.open(platform, token, account.user);
       if (!next) return refuse(reply, 'destino-invalido', 404);
       reply.header('set-cookie', await lti.accounts.launchSession(request, account.user.id));
-      return reply.redirect(next, 303);
+      return reply.redirect(await tickets.continueUrl(account.user.id, platform.id, next), 303);
     });
 
     routes.post('/api/lti/link', { schema: { body: linkSchema } }, async (request, reply) => {

@@ -82,6 +82,14 @@ const launchCookieOf = (response: { headers: Record<string, unknown> }) => {
   return list.find((cookie) => cookie.startsWith('cxvet_lti='));
 };
 
+/** Where a launch lands: its continue page, followed with the launch cookie as the framed browser does. */
+async function destination(response: { headers: Record<string, unknown> }) {
+  const cookie = launchCookieOf(response)!.split(';')[0]!;
+  const next = await t.app.inject({ method: 'GET', url: response.headers.location as string, headers: { cookie } });
+  expect(next.statusCode).toBe(303);
+  return next.headers.location as string;
+}
+
 const userCount = async () => (await t.db.select({ n: count() }).from(users))[0]!.n;
 
 beforeAll(async () => {
@@ -147,7 +155,7 @@ describe('launch', () => {
       [`${lti}custom`]: { cxvet_kind: 'aula', cxvet_id: classroomId },
     });
     expect(response.statusCode).toBe(303);
-    expect(response.headers.location).toBe(`/mis-aulas/aula/${classroomId}`);
+    expect(await destination(response)).toBe(`/mis-aulas/aula/${classroomId}`);
     const cookie = launchCookieOf(response)!;
     expect(cookie).toMatch(/; HttpOnly; SameSite=None; Secure; Partitioned$/);
     expect(await userCount()).toBe(before + 1);
@@ -170,6 +178,25 @@ describe('launch', () => {
     expect(await userCount()).toBe(before + 1);
   });
 
+  it("a browser that refused the launch cookie is offered 'Abrir en una ventana nueva', usable once", async () => {
+    const { response } = await launch({ sub: 'alumna-1', [`${lti}custom`]: { cxvet_kind: 'aula', cxvet_id: classroomId } });
+    const framed = await t.app.inject({ method: 'GET', url: response.headers.location as string });
+    expect(framed.statusCode).toBe(200);
+    expect(framed.body).toContain('Abrir en una ventana nueva');
+    expect(framed.headers['content-security-policy']).toContain(`frame-ancestors ${platform.base}`);
+    const open = /href="([^"]+)" target="_blank"/.exec(framed.body)![1]!.replace(/&#38;/g, '&');
+    const opened = await t.app.inject({ method: 'GET', url: open });
+    expect(opened.statusCode).toBe(303);
+    expect(opened.headers.location).toBe(`/mis-aulas/aula/${classroomId}`);
+    const cookie = String(opened.headers['set-cookie']);
+    expect(cookie).toMatch(/^better-auth\.session_token=[^;]+; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax$/);
+    const me = await t.app.inject({ method: 'GET', url: '/api/me', headers: { cookie: cookie.split(';')[0]! } });
+    expect(me.json().user.name).toBe('Ana Alumna');
+    const again = await t.app.inject({ method: 'GET', url: open });
+    expect(again.statusCode).toBe(401);
+    expect(again.body).toContain('Este enlace de inicio ya se usó.');
+  });
+
   it('an instructor becomes co-administrator of the aula; its administrator is unchanged', async () => {
     const owner = await createUser(t, { type: 'Gratis' });
     await t.db.update(classrooms).set({ adminUserId: owner.id }).where(eq(classrooms.id, classroomId));
@@ -179,7 +206,7 @@ describe('launch', () => {
       [`${lti}custom`]: { cxvet_kind: 'aula', cxvet_id: classroomId },
     });
     expect(response.statusCode).toBe(303);
-    expect(response.headers.location).toBe(`/administrar-aula/aula/${classroomId}`);
+    expect(await destination(response)).toBe(`/administrar-aula/aula/${classroomId}`);
     const coAdmins = await t.db.select().from(classroomCoAdmins).where(eq(classroomCoAdmins.classroomId, classroomId));
     expect(coAdmins).toHaveLength(1);
     const [classroom] = await t.db.select().from(classrooms).where(eq(classrooms.id, classroomId));
@@ -315,7 +342,7 @@ describe('deep linking, grades and roster', () => {
     });
     expect(response.statusCode).toBe(303);
     const cookie = launchCookieOf(response)!.split(';')[0]!;
-    const picker = await t.app.inject({ method: 'GET', url: response.headers.location as string, headers: { cookie } });
+    const picker = await t.app.inject({ method: 'GET', url: await destination(response), headers: { cookie } });
     expect(picker.statusCode).toBe(200);
     expect(picker.body).toContain('Agrega contenido de CxVet a tu curso');
     expect(picker.body).toContain(`diplomado:${diplomaId}`);
@@ -356,7 +383,7 @@ describe('deep linking, grades and roster', () => {
       [`${lti}custom`]: { cxvet_kind: 'diplomado', cxvet_id: diplomaId },
     });
     expect(response.statusCode).toBe(303);
-    expect(response.headers.location).toBe(`/mis-diplomados/diplomado/${diplomaId}`);
+    expect(await destination(response)).toBe(`/mis-diplomados/diplomado/${diplomaId}`);
     const [account] = await t.db.select().from(ltiAccounts).where(eq(ltiAccounts.sub, 'alumno-diploma'));
     studentId = account!.userId;
     const enrolled = await t.db.select().from(diplomaUsers).where(eq(diplomaUsers.userId, studentId));
@@ -368,7 +395,7 @@ describe('deep linking, grades and roster', () => {
       [`${lti}resource_link`]: { id: 'enlace-ajeno' },
       [`${lti}custom`]: { cxvet_kind: 'diplomado', cxvet_id: foreign.id },
     });
-    expect(other.response.headers.location).toBe(`/mis-diplomados/diplomado-preview/${foreign.id}`);
+    expect(await destination(other.response)).toBe(`/mis-diplomados/diplomado-preview/${foreign.id}`);
     const none = await t.db.select().from(diplomaUsers).where(eq(diplomaUsers.diplomaId, foreign.id));
     expect(none).toHaveLength(0);
   });

@@ -68,6 +68,8 @@ export function createLti(deps: {
     platformOrigins,
     platformsChanged: () => void (origins = null),
     signIn: deps.accounts.login,
+    auth: deps.auth,
+    sessionSecret: config.sessionSecret,
     publicUrl: config.publicUrl,
     secureCookies: config.secureCookies,
   };
