@@ -211,6 +211,13 @@ describe('launch', () => {
     expect(coAdmins).toHaveLength(1);
     const [classroom] = await t.db.select().from(classrooms).where(eq(classrooms.id, classroomId));
     expect(classroom!.adminUserId).toBe(owner.id);
+    // inside the frame the instructor administers the aula as its administrator does
+    const cookie = launchCookieOf(response)!.split(';')[0]!;
+    const managed = await t.app.inject({ method: 'GET', url: '/api/classroom-admin/classrooms', headers: { cookie } });
+    expect(managed.statusCode).toBe(200);
+    expect(managed.json().items.map((item: { id: string }) => item.id)).toEqual([classroomId]);
+    const me = await t.app.inject({ method: 'GET', url: '/api/me', headers: { cookie } });
+    expect(me.json().user).toMatchObject({ type: 'Gratis' });
   });
 
   it('an e-mail that already has an account is never merged silently: its owner links by signing in once', async () => {
