@@ -84,8 +84,11 @@ export async function startFakePlatform(options: {
         if (page * pageSize < state.members.length) {
           response.setHeader('link', `<${base}/memberships?page=${page + 1}>; rel="next"`);
         }
-        return send(200, { id: `${base}/memberships`, context: { id: 'curso-1' }, members: slice },
-          'application/vnd.ims.lti-nrps.v2.membershipcontainer+json');
+        return send(
+          200,
+          { id: `${base}/memberships`, context: { id: 'curso-1' }, members: slice },
+          'application/vnd.ims.lti-nrps.v2.membershipcontainer+json',
+        );
       }
       send(404, {});
     })().catch(() => {
@@ -100,7 +103,13 @@ export async function startFakePlatform(options: {
   /** A launch id_token; `sign` swaps the key (a wrong signature), the rest overrides claims. */
   async function idToken(
     claims: Record<string, unknown>,
-    sign: { key?: CryptoKey; kid?: string; expiresIn?: string | number; issuedAt?: number; audience?: string | string[] } = {},
+    sign: {
+      key?: CryptoKey;
+      kid?: string;
+      expiresIn?: string | number;
+      issuedAt?: number;
+      audience?: string | string[];
+    } = {},
   ) {
     const payload = {
       [`${lti}message_type`]: 'LtiResourceLinkRequest',

@@ -130,10 +130,7 @@ export function createLtiAccounts(deps: { db: Db; auth: Auth; secret: string; se
   async function completeLink(linkId: string, userId: string): Promise<boolean> {
     const [row] = await db.delete(ltiPendingLinks).where(eq(ltiPendingLinks.id, linkId)).returning();
     if (!row || row.expiresAt < new Date() || row.userId !== userId) return false;
-    await db
-      .insert(ltiAccounts)
-      .values({ platformId: row.platformId, sub: row.sub, userId })
-      .onConflictDoNothing();
+    await db.insert(ltiAccounts).values({ platformId: row.platformId, sub: row.sub, userId }).onConflictDoNothing();
     return true;
   }
 

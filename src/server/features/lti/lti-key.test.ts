@@ -29,7 +29,13 @@ describe('the LTI signing key', () => {
 
   it('is neither required nor created for commands', () => {
     expect(ltiKeyFor({ NODE_ENV: 'production' }, '/nonexistent', true)).toBeUndefined();
-    const config = loadCommandConfig({ SESSION_SECRET: 'x'.repeat(32), CREDENTIALS_SIGNING_KEY: '07'.repeat(32), DATA_DIR: '/nonexistent', NODE_ENV: 'production', DELETION_LEDGER_PATH: '/tmp/x' });
+    const config = loadCommandConfig({
+      SESSION_SECRET: 'x'.repeat(32),
+      CREDENTIALS_SIGNING_KEY: '07'.repeat(32),
+      DATA_DIR: '/nonexistent',
+      NODE_ENV: 'production',
+      DELETION_LEDGER_PATH: '/tmp/x',
+    });
     expect(config.ltiKey).toBeUndefined();
   });
 
@@ -48,14 +54,19 @@ describe('the LTI signing key', () => {
     const old = ltiKeyFor({ LTI_SIGNING_KEY: newPem() }, '/nonexistent')!;
     const oldPublic = toolJwks(old).keys[0]!;
     const now = Date.now();
-    const previous = JSON.stringify([{ kty: 'RSA', n: oldPublic.n, e: oldPublic.e, exp: Math.floor(now / 1000) + 3600 }]);
+    const previous = JSON.stringify([
+      { kty: 'RSA', n: oldPublic.n, e: oldPublic.e, exp: Math.floor(now / 1000) + 3600 },
+    ]);
     const rotated = ltiKeyFor({ LTI_SIGNING_KEY: newPem(), LTI_PREVIOUS_PUBLIC_KEYS: previous }, '/nonexistent')!;
     const listed = toolJwks(rotated, now).keys;
     expect(listed.map((key) => key.kid)).toEqual([rotated.kid, old.kid]);
     expect(listed.every((key) => !('d' in key))).toBe(true);
     expect(toolJwks(rotated, now + 2 * 3600_000).keys.map((key) => key.kid)).toEqual([rotated.kid]);
     expect(() =>
-      ltiKeyFor({ LTI_SIGNING_KEY: newPem(), LTI_PREVIOUS_PUBLIC_KEYS: '[{"kty":"RSA","n":"a","e":"b","d":"c"}]' }, '/x'),
+      ltiKeyFor(
+        { LTI_SIGNING_KEY: newPem(), LTI_PREVIOUS_PUBLIC_KEYS: '[{"kty":"RSA","n":"a","e":"b","d":"c"}]' },
+        '/x',
+      ),
     ).toThrow(/LTI_PREVIOUS_PUBLIC_KEYS/);
     expect(() => ltiKeyFor({ LTI_SIGNING_KEY: newPem(), LTI_PREVIOUS_PUBLIC_KEYS: 'nada' }, '/x')).toThrow(
       /LTI_PREVIOUS_PUBLIC_KEYS/,

@@ -28,7 +28,8 @@ function parsePrevious(value: string | undefined): LtiPublicJwk[] {
   } catch {
     throw new Error('LTI_PREVIOUS_PUBLIC_KEYS debe ser una lista JSON de claves públicas RSA (JWK)');
   }
-  if (!Array.isArray(list)) throw new Error('LTI_PREVIOUS_PUBLIC_KEYS debe ser una lista JSON de claves públicas (JWK)');
+  if (!Array.isArray(list))
+    throw new Error('LTI_PREVIOUS_PUBLIC_KEYS debe ser una lista JSON de claves públicas (JWK)');
   return list.map((entry: { kty?: unknown; n?: unknown; e?: unknown; exp?: unknown; d?: unknown }) => {
     if (entry?.kty !== 'RSA' || typeof entry.n !== 'string' || typeof entry.e !== 'string' || 'd' in entry) {
       throw new Error('LTI_PREVIOUS_PUBLIC_KEYS: cada elemento es la clave pública RSA (JWK, sin "d")');

@@ -1,7 +1,19 @@
+import type { FastifyReply } from 'fastify';
+import { withErrorStatus } from '#server/plugins/error-handler.ts';
+import type { ErrorCode } from '#shared/errors.ts';
 import type { LaunchRefusal } from './lti-launch.ts';
 
+/** A page of ours, never cached; `code` (a refusal) sets its status through the error table, none is a 200. */
+export function sendPage(reply: FastifyReply, code: ErrorCode | null, body: string) {
+  return (code ? withErrorStatus(reply, code) : reply)
+    .type('text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .send(body);
+}
+
 const refusalTexts: Record<LaunchRefusal | 'cuenta-deshabilitada' | 'destino-invalido', string> = {
-  'plataforma-desconocida': 'Esta plataforma no está registrada en CxVet. Pide al administrador de tu curso que la registre.',
+  'plataforma-desconocida':
+    'Esta plataforma no está registrada en CxVet. Pide al administrador de tu curso que la registre.',
   'despliegue-desconocido': 'Este despliegue de la herramienta no está registrado en CxVet para tu plataforma.',
   'estado-invalido': 'No reconocemos este inicio de sesión. Vuelve a abrir la actividad desde tu curso.',
   'inicio-repetido': 'Este enlace de inicio ya se usó. Vuelve a abrir la actividad desde tu curso.',
@@ -17,8 +29,7 @@ const refusalTexts: Record<LaunchRefusal | 'cuenta-deshabilitada' | 'destino-inv
 
 export type RefusalPage = keyof typeof refusalTexts;
 
-export const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /** A plain page in CxVet's words: shown inside the platform's iframe, so no application shell. */
 export function page(title: string, body: string): string {
@@ -77,10 +88,7 @@ export function pickPage(context: string, options: PickOption[]): string {
       const items = options.filter((option) => option.kind === kind);
       if (items.length === 0) return '';
       const rows = items
-        .map(
-          (option) =>
-            `<option value="${kind}:${escapeHtml(option.id)}">${escapeHtml(option.title)}</option>`,
-        )
+        .map((option) => `<option value="${kind}:${escapeHtml(option.id)}">${escapeHtml(option.title)}</option>`)
         .join('');
       return `<optgroup label="${kindLabels[kind]}">${rows}</optgroup>`;
     })

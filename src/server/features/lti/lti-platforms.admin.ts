@@ -61,7 +61,11 @@ export function registerLtiAdminRoutes(
   async function save(id: string | null, input: LtiPlatformInput) {
     const [organization] = await db.select().from(organizations).where(eq(organizations.id, input.organizationId));
     if (!organization) throw new AppError('VALIDATION', { fields: { organizationId: 'Elige una organización' } });
-    const values = { ...input, issuer: input.issuer.replace(/\/$/, ''), deploymentIds: [...new Set(input.deploymentIds)] };
+    const values = {
+      ...input,
+      issuer: input.issuer.replace(/\/$/, ''),
+      deploymentIds: [...new Set(input.deploymentIds)],
+    };
     try {
       const [row] = id
         ? await db.update(ltiPlatforms).set(values).where(eq(ltiPlatforms.id, id)).returning()

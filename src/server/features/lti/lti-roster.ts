@@ -23,7 +23,10 @@ export type RosterSync = { added: number; removed: number; skipped: number };
 export function createLtiRoster(deps: { db: Db; services: LtiServices; members: ClassroomMembersService }) {
   const { db } = deps;
 
-  async function accountsOf(platform: typeof ltiPlatforms.$inferSelect, roster: Awaited<ReturnType<LtiServices['members']>>) {
+  async function accountsOf(
+    platform: typeof ltiPlatforms.$inferSelect,
+    roster: Awaited<ReturnType<LtiServices['members']>>,
+  ) {
     const ids = new Map<string, string>();
     let skipped = 0;
     for (const member of roster) {
@@ -36,7 +39,9 @@ export function createLtiRoster(deps: { db: Db; services: LtiServices; members: 
         continue;
       }
       // an address that already has an account is linked only by its owner signing in (at their first launch)
-      const [taken] = member.email ? await db.select({ id: users.id }).from(users).where(eq(users.email, member.email)) : [];
+      const [taken] = member.email
+        ? await db.select({ id: users.id }).from(users).where(eq(users.email, member.email))
+        : [];
       if (taken) {
         skipped += 1;
         continue;
@@ -127,7 +132,9 @@ export function createLtiRoster(deps: { db: Db; services: LtiServices; members: 
     return db
       .select({ id: ltiLinks.id, contextTitle: ltiLinks.contextTitle })
       .from(ltiLinks)
-      .where(and(eq(ltiLinks.targetKind, 'aula'), eq(ltiLinks.targetId, classroomId), isNotNull(ltiLinks.membershipsUrl)));
+      .where(
+        and(eq(ltiLinks.targetKind, 'aula'), eq(ltiLinks.targetId, classroomId), isNotNull(ltiLinks.membershipsUrl)),
+      );
   }
 
   return { sync, syncAll, linksOf };

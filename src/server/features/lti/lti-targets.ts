@@ -110,7 +110,9 @@ export function createLtiTargets(deps: { db: Db; key: LtiKey; publicUrl: string 
     const [diploma] = await db.select().from(diplomas).where(eq(diplomas.id, target.id));
     if (!diploma || !diploma.isActive) return null;
     await recordLink(platform, token, target, user);
-    const course = diploma.isExternal ? `/mis-diplomados/diplomado/${diploma.id}` : `/mis-diplomados/diplomado-CxVet/${diploma.id}`;
+    const course = diploma.isExternal
+      ? `/mis-diplomados/diplomado/${diploma.id}`
+      : `/mis-diplomados/diplomado-CxVet/${diploma.id}`;
     if (diploma.organizationId === platform.organizationId) {
       await db.insert(diplomaUsers).values({ diplomaId: diploma.id, userId: user.id }).onConflictDoNothing();
       return course;
@@ -172,7 +174,11 @@ export function createLtiTargets(deps: { db: Db; key: LtiKey; publicUrl: string 
   }
 
   /** The LtiDeepLinkingResponse: one ltiResourceLink whose custom parameters name the chosen content. */
-  async function deepLinkingResponse(platform: Platform, picked: Awaited<ReturnType<typeof readPickContext>> & object, option: PickOption) {
+  async function deepLinkingResponse(
+    platform: Platform,
+    picked: Awaited<ReturnType<typeof readPickContext>> & object,
+    option: PickOption,
+  ) {
     const item = {
       type: 'ltiResourceLink',
       title: option.title,

@@ -1,11 +1,11 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { SignJWT, jwtVerify, importJWK } from 'jose';
 import { z } from 'zod';
 import { ltiLaunchStates } from '#server/db/schema/index.ts';
 import { signedSessionValue } from './lti-accounts.ts';
 import { toolJwks } from './lti-key.ts';
-import { escapeHtml, page, refusalPage } from './lti-pages.ts';
+import { escapeHtml, page, refusalPage, sendPage } from './lti-pages.ts';
 import type { Lti } from './lti.ts';
 
 const ticketLifetimeSeconds = 120;
@@ -14,10 +14,6 @@ const localPath = z
   .string()
   .max(2000)
   .refine((value) => value.startsWith('/') && !value.startsWith('//') && !value.includes('\\'));
-
-function html(reply: FastifyReply, status: number, body: string) {
-  return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
-}
 
 /**
  * After a launch the browser comes here inside the frame: with the launch cookie it goes on; a browser that refused
@@ -56,19 +52,23 @@ export function createLaunchTickets(lti: Lti) {
   return { continueUrl, read };
 }
 
-export function registerLtiWindowRoutes(app: FastifyInstance, lti: Lti, tickets: ReturnType<typeof createLaunchTickets>) {
+export function registerLtiWindowRoutes(
+  app: FastifyInstance,
+  lti: Lti,
+  tickets: ReturnType<typeof createLaunchTickets>,
+) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const query = { querystring: z.object({ ticket: z.string().min(1).max(4000) }) };
 
   routes.get('/api/lti/continue', { schema: query }, async (request, reply) => {
     const ticket = await tickets.read(request.query.ticket);
-    if (!ticket) return html(reply, 401, refusalPage('inicio-vencido'));
+    if (!ticket) return sendPage(reply, 'UNAUTHENTICATED', refusalPage('inicio-vencido'));
     const user = await request.currentUser();
     if (user?.id === ticket.userId) return reply.redirect(ticket.to, 303);
     const open = `/api/lti/open?ticket=${encodeURIComponent(request.query.ticket)}`;
-    return html(
+    return sendPage(
       reply,
-      200,
+      null,
       page(
         'Abre CxVet en una ventana nueva',
         `<p>Tu navegador no permite que CxVet mantenga tu sesión dentro del curso.</p>
@@ -80,7 +80,7 @@ export function registerLtiWindowRoutes(app: FastifyInstance, lti: Lti, tickets:
   /** First-party: the ticket, used once, becomes an ordinary session of the site. */
   routes.get('/api/lti/open', { schema: query }, async (request, reply) => {
     const ticket = await tickets.read(request.query.ticket);
-    if (!ticket) return html(reply, 401, refusalPage('inicio-vencido'));
+    if (!ticket) return sendPage(reply, 'UNAUTHENTICATED', refusalPage('inicio-vencido'));
     const spent = await lti.db
       .insert(ltiLaunchStates)
       .values({
@@ -92,7 +92,7 @@ export function registerLtiWindowRoutes(app: FastifyInstance, lti: Lti, tickets:
       })
       .onConflictDoNothing()
       .returning();
-    if (spent.length === 0) return html(reply, 401, refusalPage('inicio-repetido'));
+    if (spent.length === 0) return sendPage(reply, 'UNAUTHENTICATED', refusalPage('inicio-repetido'));
     const context = await lti.auth.$context;
     const session = await context.internalAdapter.createSession(ticket.userId, false, { ipAddress: request.ip });
     if (!session) throw new Error('could not create the session');

@@ -10,7 +10,17 @@ import { recordParamsSchema } from '#shared/records.schemas.ts';
 import { claims, isInstructor, messageTypes } from './lti-claims.ts';
 import { toolJwks } from './lti-key.ts';
 import { LaunchRefused } from './lti-launch.ts';
-import { autoPostPage, autoSubmitScript, linkPage, page, pickPage, refusalPage, type RefusalPage } from './lti-pages.ts';
+import {
+  autoPostPage,
+  autoSubmitScript,
+  linkPage,
+  page,
+  pickPage,
+  refusalPage,
+  sendPage,
+  type RefusalPage,
+} from './lti-pages.ts';
+import type { ErrorCode } from '#shared/errors.ts';
 import type { Lti } from './lti.ts';
 import { createLaunchTickets, registerLtiWindowRoutes } from './lti-window.routes.ts';
 
@@ -27,13 +37,10 @@ const launchSchema = z.object({ id_token: text(30_000), state: text(200) });
 const linkSchema = z.object({ link: text(200), email: text(320), password: text(200) });
 const pickSchema = z.object({ context: text(8000), target: text(100) });
 
-function html(reply: FastifyReply, status: number, body: string) {
-  return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
-}
-
 /** The public side of the LTI tool: its keys, login initiation, launch, account linking and deep linking. */
 export function registerLtiRoutes(app: FastifyInstance, lti: Lti): void {
-  const refuse = (reply: FastifyReply, reason: RefusalPage, status = 400) => html(reply, status, refusalPage(reason));
+  const refuse = (reply: FastifyReply, reason: RefusalPage, code: ErrorCode = 'VALIDATION') =>
+    sendPage(reply, code, refusalPage(reason));
   const tickets = createLaunchTickets(lti);
   registerLtiWindowRoutes(app, lti, tickets);
 
@@ -65,29 +72,28 @@ export function registerLtiRoutes(app: FastifyInstance, lti: Lti): void {
     routes.get('/api/lti/login', { schema: { querystring: loginSchema } }, (request, reply) =>
       initiate(request.query, reply),
     );
-    routes.post('/api/lti/login', { schema: { body: loginSchema } }, (request, reply) =>
-      initiate(request.body, reply),
-    );
+    routes.post('/api/lti/login', { schema: { body: loginSchema } }, (request, reply) => initiate(request.body, reply));
 
     routes.post('/api/lti/launch', { schema: { body: launchSchema } }, async (request, reply) => {
       let verified;
       try {
         verified = await lti.launch.verify({ idToken: request.body.id_token, state: request.body.state });
       } catch (error) {
-        if (error instanceof LaunchRefused) return refuse(reply, error.reason, 401);
+        if (error instanceof LaunchRefused) return refuse(reply, error.reason, 'UNAUTHENTICATED');
         throw error;
       }
       const { platform, token } = verified;
       if (!lti.targets) return refuse(reply, 'destino-invalido');
       const account = await lti.accounts.accountFor(platform, token);
-      if (account.kind === 'disabled') return refuse(reply, 'cuenta-deshabilitada', 403);
-      if (account.kind === 'link') return html(reply, 200, linkPage({ linkId: account.linkId }));
+      if (account.kind === 'disabled') return refuse(reply, 'cuenta-deshabilitada', 'FORBIDDEN');
+      if (account.kind === 'link') return sendPage(reply, null, linkPage({ linkId: account.linkId }));
       const deepLinking = token[claims.messageType] === messageTypes.deepLinking;
-      if (deepLinking && !isInstructor(token[claims.roles] as string[])) return refuse(reply, 'mensaje-invalido', 403);
+      if (deepLinking && !isInstructor(token[claims.roles] as string[]))
+        return refuse(reply, 'mensaje-invalido', 'FORBIDDEN');
       const next = deepLinking
         ? `/api/lti/deep-linking?context=${encodeURIComponent(await lti.targets.pickContext(platform, token, account.user.id))}`
         : await lti.targets.open(platform, token, account.user);
-      if (!next) return refuse(reply, 'destino-invalido', 404);
+      if (!next) return refuse(reply, 'destino-invalido', 'NOT_FOUND');
       reply.header('set-cookie', await lti.accounts.launchSession(request, account.user.id));
       return reply.redirect(await tickets.continueUrl(account.user.id, platform.id, next), 303);
     });
@@ -105,19 +111,30 @@ export function registerLtiRoutes(app: FastifyInstance, lti: Lti): void {
           error.code === 'RATE_LIMITED'
             ? 'Demasiados intentos. Espera un momento y vuelve a intentarlo.'
             : 'El correo o la contraseña no son correctos.';
-        return html(reply, 401, linkPage({ linkId: request.body.link, email: request.body.email, error: message }));
-      }
-      if (userId !== pending.userId || !(await lti.accounts.completeLink(request.body.link, userId))) {
-        return html(
+        return sendPage(
           reply,
-          403,
-          linkPage({ linkId: request.body.link, email: request.body.email, error: 'Inicia sesión con la cuenta de tu correo de la plataforma.' }),
+          'UNAUTHENTICATED',
+          linkPage({ linkId: request.body.link, email: request.body.email, error: message }),
         );
       }
-      return html(
+      if (userId !== pending.userId || !(await lti.accounts.completeLink(request.body.link, userId))) {
+        return sendPage(
+          reply,
+          'FORBIDDEN',
+          linkPage({
+            linkId: request.body.link,
+            email: request.body.email,
+            error: 'Inicia sesión con la cuenta de tu correo de la plataforma.',
+          }),
+        );
+      }
+      return sendPage(
         reply,
-        200,
-        page('Cuenta vinculada', '<p>Tu cuenta de CxVet quedó vinculada. Vuelve a abrir la actividad desde tu curso.</p>'),
+        null,
+        page(
+          'Cuenta vinculada',
+          '<p>Tu cuenta de CxVet quedó vinculada. Vuelve a abrir la actividad desde tu curso.</p>',
+        ),
       );
     });
 
@@ -127,16 +144,16 @@ export function registerLtiRoutes(app: FastifyInstance, lti: Lti): void {
       async (request, reply) => {
         const user = await request.currentUser();
         const picked = user && lti.targets ? await lti.targets.readPickContext(request.query.context, user.id) : null;
-        if (!picked) return refuse(reply, 'inicio-vencido', 401);
+        if (!picked) return refuse(reply, 'inicio-vencido', 'UNAUTHENTICATED');
         const [platform] = await lti.db.select().from(ltiPlatforms).where(eq(ltiPlatforms.id, picked.platformId));
         if (!platform) return refuse(reply, 'plataforma-desconocida');
-        return html(reply, 200, pickPage(request.query.context, await lti.targets!.options(platform)));
+        return sendPage(reply, null, pickPage(request.query.context, await lti.targets!.options(platform)));
       },
     );
     routes.post('/api/lti/deep-linking', { schema: { body: pickSchema } }, async (request, reply) => {
       const user = await request.currentUser();
       const picked = user && lti.targets ? await lti.targets.readPickContext(request.body.context, user.id) : null;
-      if (!picked) return refuse(reply, 'inicio-vencido', 401);
+      if (!picked) return refuse(reply, 'inicio-vencido', 'UNAUTHENTICATED');
       const [platform] = await lti.db.select().from(ltiPlatforms).where(eq(ltiPlatforms.id, picked.platformId));
       if (!platform) return refuse(reply, 'plataforma-desconocida');
       const option = (await lti.targets!.options(platform)).find(
@@ -144,15 +161,14 @@ export function registerLtiRoutes(app: FastifyInstance, lti: Lti): void {
       );
       if (!option) return refuse(reply, 'destino-invalido');
       const jwt = await lti.targets!.deepLinkingResponse(platform, picked, option);
-      return html(reply, 200, autoPostPage(picked.returnUrl, { JWT: jwt }));
+      return sendPage(reply, null, autoPostPage(picked.returnUrl, { JWT: jwt }));
     });
   });
 
   /** The roster button of an aula: its administrator, a co-administrator, or an Admin. */
-  app.withTypeProvider<ZodTypeProvider>().post(
-    '/api/lti/classrooms/:id/roster-sync',
-    { schema: { params: recordParamsSchema } },
-    async (request) => {
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .post('/api/lti/classrooms/:id/roster-sync', { schema: { params: recordParamsSchema } }, async (request) => {
       const user = await requireUser(request);
       const [classroom] = await lti.db.select().from(classrooms).where(eq(classrooms.id, request.params.id));
       if (!classroom) throw new AppError('NOT_FOUND');
@@ -176,6 +192,5 @@ export function registerLtiRoutes(app: FastifyInstance, lti: Lti): void {
         throw new AppError('SERVICE_UNAVAILABLE');
       }
       return totals;
-    },
-  );
+    });
 }

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, count, eq } from 'drizzle-orm';
 import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
-import { createClassroom, createProcedure, createUser, randomTestIp, signedInAs, testPassword } from '#server/testing/factories.ts';
+import {
+  createClassroom,
+  createProcedure,
+  createUser,
+  randomTestIp,
+  signedInAs,
+  testPassword,
+} from '#server/testing/factories.ts';
 import { createDiploma } from '#server/features/diplomas/diplomas.testing.ts';
 import { startFakePlatform, type FakePlatform } from '#server/testing/lti-platform.ts';
 import {
@@ -132,7 +139,11 @@ describe('Plataformas LTI in the console', () => {
       payload: body,
     });
     expect(again.statusCode).toBe(409);
-    const list = await t.app.inject({ method: 'GET', url: '/api/admin/lti/platforms', headers: { cookie: admin.cookie } });
+    const list = await t.app.inject({
+      method: 'GET',
+      url: '/api/admin/lti/platforms',
+      headers: { cookie: admin.cookie },
+    });
     expect(list.json().tool).toMatchObject({
       loginUrl: `${testPublicUrl}/api/lti/login`,
       launchUrl: `${testPublicUrl}/api/lti/launch`,
@@ -140,7 +151,9 @@ describe('Plataformas LTI in the console', () => {
     });
     expect(list.json().tool.jwks.keys[0]).toMatchObject({ kty: 'RSA', alg: 'RS256', kid: t.config.ltiKey!.kid });
     expect(list.json().tool.jwks.keys[0].d).toBeUndefined();
-    expect(list.json().items).toEqual([expect.objectContaining({ id: platformId, organizationTitle: 'Universidad Prueba' })]);
+    expect(list.json().items).toEqual([
+      expect.objectContaining({ id: platformId, organizationTitle: 'Universidad Prueba' }),
+    ]);
     const jwks = await t.app.inject({ method: 'GET', url: '/api/lti/jwks' });
     expect(jwks.json()).toEqual(list.json().tool.jwks);
   });
@@ -179,7 +192,10 @@ describe('launch', () => {
   });
 
   it("a browser that refused the launch cookie is offered 'Abrir en una ventana nueva', usable once", async () => {
-    const { response } = await launch({ sub: 'alumna-1', [`${lti}custom`]: { cxvet_kind: 'aula', cxvet_id: classroomId } });
+    const { response } = await launch({
+      sub: 'alumna-1',
+      [`${lti}custom`]: { cxvet_kind: 'aula', cxvet_id: classroomId },
+    });
     const framed = await t.app.inject({ method: 'GET', url: response.headers.location as string });
     expect(framed.statusCode).toBe(200);
     expect(framed.body).toContain('Abrir en una ventana nueva');
@@ -245,9 +261,17 @@ describe('launch', () => {
     const linked = await post(testPassword);
     expect(linked.statusCode).toBe(200);
     expect(linked.body).toContain('Tu cuenta de CxVet quedó vinculada');
-    const next = await launch({ sub: 'duena-lms', email: 'duena@example.com', [`${lti}custom`]: { cxvet_kind: 'aula', cxvet_id: classroomId } });
+    const next = await launch({
+      sub: 'duena-lms',
+      email: 'duena@example.com',
+      [`${lti}custom`]: { cxvet_kind: 'aula', cxvet_id: classroomId },
+    });
     expect(next.response.statusCode).toBe(303);
-    const me = await t.app.inject({ method: 'GET', url: '/api/me', headers: { cookie: launchCookieOf(next.response)!.split(';')[0]! } });
+    const me = await t.app.inject({
+      method: 'GET',
+      url: '/api/me',
+      headers: { cookie: launchCookieOf(next.response)!.split(';')[0]! },
+    });
     expect(me.json().user.id).toBe(owner.id);
   });
 });
@@ -324,7 +348,12 @@ describe('deep linking, grades and roster', () => {
   let studentId = '';
 
   it('a professor picks a diploma; the answer is signed by CxVet for the platform and carries it', async () => {
-    const diploma = await createDiploma(t, { isExternal: true, videos: 1, examQuestions: [2], values: { organizationId } });
+    const diploma = await createDiploma(t, {
+      isExternal: true,
+      videos: 1,
+      examQuestions: [2],
+      values: { organizationId },
+    });
     diplomaId = diploma.id;
     examId = diploma.exams[0]!.id;
     const learnerTry = await launch({
@@ -417,14 +446,27 @@ describe('deep linking, grades and roster', () => {
     expect(failed!.lastError).toContain('503');
     const [queued] = await t.db.select().from(jobs).where(eq(jobs.kind, 'lti.send-score'));
     expect(queued!.runAt.getTime()).toBeGreaterThan(Date.now());
-    const console1 = await t.app.inject({ method: 'GET', url: '/api/admin/lti/scores', headers: { cookie: admin.cookie } });
+    const console1 = await t.app.inject({
+      method: 'GET',
+      url: '/api/admin/lti/scores',
+      headers: { cookie: admin.cookie },
+    });
     expect(console1.json().items[0]).toMatchObject({ status: 'fallida', platformName: 'Moodle de prueba' });
 
     platform.state.down = false;
     await t.db.update(jobs).set({ runAt: new Date() }).where(eq(jobs.kind, 'lti.send-score'));
     await t.app.services.jobs.runDue();
     expect(platform.scores).toEqual([
-      { lineItem: '1', userId: 'alumno-diploma', scoreGiven: 85, scoreMaximum: 100, comment: 'Examen del diplomado', timestamp: expect.any(String), activityProgress: 'Completed', gradingProgress: 'FullyGraded' },
+      {
+        lineItem: '1',
+        userId: 'alumno-diploma',
+        scoreGiven: 85,
+        scoreMaximum: 100,
+        comment: 'Examen del diplomado',
+        timestamp: expect.any(String),
+        activityProgress: 'Completed',
+        gradingProgress: 'FullyGraded',
+      },
     ]);
     const [sent] = await t.db.select().from(ltiScores).where(eq(ltiScores.userId, studentId));
     expect(sent).toMatchObject({ status: 'enviada', attempts: 2, lastError: null });
@@ -433,7 +475,11 @@ describe('deep linking, grades and roster', () => {
     await t.app.services.jobs.runDue();
     expect(platform.scores).toHaveLength(1);
     const member = await signedInAs(t, { type: 'Premium' });
-    const refused = await t.app.inject({ method: 'GET', url: '/api/admin/lti/scores', headers: { cookie: member.cookie } });
+    const refused = await t.app.inject({
+      method: 'GET',
+      url: '/api/admin/lti/scores',
+      headers: { cookie: member.cookie },
+    });
     expect(refused.statusCode).toBe(403);
   });
 
