@@ -12,8 +12,8 @@ import {
 } from 'jose';
 
 /** A score as the fake gradebook received it. */
-export type ReceivedScore = { lineItem: string; userId: string; scoreGiven: number; scoreMaximum: number };
-export type FakeMember = { user_id: string; name: string; email?: string; roles: string[]; status?: string };
+type ReceivedScore = { lineItem: string; userId: string; scoreGiven: number; scoreMaximum: number };
+type FakeMember = { user_id: string; name: string; email?: string; roles: string[]; status?: string };
 
 const lti = 'https://purl.imsglobal.org/spec/lti/claim/';
 

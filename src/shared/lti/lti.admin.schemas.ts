@@ -27,7 +27,7 @@ export const ltiPlatformSchema = ltiPlatformInputSchema.extend({
 });
 export type LtiPlatform = z.infer<typeof ltiPlatformSchema>;
 
-export const ltiToolSchema = z.object({
+const ltiToolSchema = z.object({
   jwksUrl: z.string(),
   loginUrl: z.string(),
   launchUrl: z.string(),
@@ -39,7 +39,7 @@ export type LtiTool = z.infer<typeof ltiToolSchema>;
 export const ltiConsoleSchema = z.object({ tool: ltiToolSchema, items: z.array(ltiPlatformSchema) });
 export type LtiConsole = z.infer<typeof ltiConsoleSchema>;
 
-export const ltiScoreSchema = z.object({
+const ltiScoreSchema = z.object({
   id: z.string(),
   platformName: z.string(),
   contextTitle: z.string().nullable(),

@@ -9,7 +9,7 @@ import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import type { Platform } from './lti-launch.ts';
 
 /** The launch session's own cookie: sent by the browser inside the platform's iframe, and only in that partition. */
-export const launchCookieName = 'cxvet_lti';
+const launchCookieName = 'cxvet_lti';
 const sessionCookiePattern = /(?:^|;\s*)(?:__Secure-)?better-auth\.session_token=/;
 const launchCookiePattern = new RegExp(`(?:^|;\\s*)${launchCookieName}=([^;]+)`);
 const launchCookieSeconds = 7 * 24 * 3600;
@@ -149,5 +149,3 @@ export function createLtiAccounts(deps: { db: Db; auth: Auth; secret: string; se
 
   return { accountFor, pendingLink, completeLink, launchSession };
 }
-
-export type LtiAccounts = ReturnType<typeof createLtiAccounts>;

@@ -87,5 +87,3 @@ export function createLtiGrades(deps: { db: Db; services: LtiServices; schedule:
 
   return { collect, send };
 }
-
-export type LtiGrades = ReturnType<typeof createLtiGrades>;

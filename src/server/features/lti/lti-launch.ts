@@ -179,5 +179,3 @@ function refusalOf(error: unknown): LaunchRefusal {
   }
   return 'firma-invalida';
 }
-
-export type LtiLaunch = ReturnType<typeof createLtiLaunch>;

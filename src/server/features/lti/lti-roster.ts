@@ -139,5 +139,3 @@ export function createLtiRoster(deps: { db: Db; services: LtiServices; members: 
 
   return { sync, syncAll, linksOf };
 }
-
-export type LtiRoster = ReturnType<typeof createLtiRoster>;

@@ -14,7 +14,7 @@ export type RosterMember = {
 const maxRosterPages = 50;
 
 /** A platform answered badly: the job retries with backoff. */
-export class PlatformError extends Error {}
+class PlatformError extends Error {}
 
 async function call(url: string, init: RequestInit): Promise<Response> {
   const response = await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(platformTimeoutMs) });

@@ -204,5 +204,3 @@ export function createLtiTargets(deps: { db: Db; key: LtiKey; publicUrl: string 
 
   return { open, options, pickContext, readPickContext, deepLinkingResponse, signingKey };
 }
-
-export type LtiTargets = ReturnType<typeof createLtiTargets>;
