@@ -33,6 +33,8 @@ export async function startFakePlatform(options: {
   host?: string;
   clientId?: string;
   toolJwks: () => JSONWebKeySet;
+  /** The tool's login initiation URL: /course frames it, as a course page of the LMS does. */
+  toolLoginUrl?: string;
 }) {
   const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
   const jwk: JWK = { ...(await exportJWK(publicKey)), kid: 'plataforma-1', alg: 'RS256', use: 'sig' };
@@ -40,7 +42,12 @@ export async function startFakePlatform(options: {
   const clientId = options.clientId ?? 'cxvet-client';
   const scores: ReceivedScore[] = [];
   const tokenRequests: string[] = [];
-  const state = { members: [] as FakeMember[], down: false };
+  const state = {
+    members: [] as FakeMember[],
+    down: false,
+    /** What the browser launch (/course, /auth) sends: the person and the link's claims. */
+    launch: { sub: 'alumno-navegador', claims: {} as Record<string, unknown> },
+  };
   const issuedTokens = new Set<string>();
 
   const server: Server = createServer((request, response) => {
@@ -52,6 +59,37 @@ export async function startFakePlatform(options: {
       };
       if (state.down && url.pathname !== '/jwks') return send(503, { error: 'mantenimiento' });
       if (url.pathname === '/jwks') return send(200, { keys: [jwk] });
+      if (url.pathname === '/course' && options.toolLoginUrl) {
+        const login = new URL(options.toolLoginUrl);
+        const params = {
+          iss: issuer,
+          login_hint: state.launch.sub,
+          target_link_uri: options.toolLoginUrl,
+          client_id: clientId,
+          lti_deployment_id: 'despliegue-1',
+        };
+        for (const [name, value] of Object.entries(params)) login.searchParams.set(name, value);
+        return send(
+          200,
+          `<!doctype html><title>Curso</title><h1>Curso de cirugía</h1><iframe title="CxVet" src="${login}" width="1000" height="600"></iframe>`,
+          'text/html',
+        );
+      }
+      if (url.pathname === '/auth') {
+        // the platform's OIDC answer: the id_token form-posted to the tool's redirect_uri
+        const token = await idToken({
+          nonce: url.searchParams.get('nonce'),
+          sub: state.launch.sub,
+          ...state.launch.claims,
+        });
+        const action = url.searchParams.get('redirect_uri') ?? '';
+        const stateValue = url.searchParams.get('state') ?? '';
+        return send(
+          200,
+          `<!doctype html><form method="post" action="${action}"><input type="hidden" name="id_token" value="${token}"><input type="hidden" name="state" value="${stateValue}"></form><script>document.forms[0].submit()</script>`,
+          'text/html',
+        );
+      }
       if (url.pathname === '/token' && request.method === 'POST') {
         const form = new URLSearchParams(await bodyOf(request));
         try {
