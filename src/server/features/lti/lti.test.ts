@@ -21,6 +21,7 @@ import {
   ltiAccounts,
   ltiScores,
   users,
+  watchPositions,
 } from '#server/db/schema/index.ts';
 import { toolJwks } from './lti-key.ts';
 
@@ -481,6 +482,31 @@ describe('deep linking, grades and roster', () => {
       headers: { cookie: member.cookie },
     });
     expect(refused.statusCode).toBe(403);
+  });
+
+  it('a procedure watched to the end reaches the gradebook once, through a procedure link', async () => {
+    const procedure = await createProcedure(t);
+    const { response } = await launch({
+      sub: 'alumno-video',
+      [`${lti}resource_link`]: { id: 'enlace-video' },
+      'https://purl.imsglobal.org/spec/lti-ags/claim/endpoint': { lineitem: `${platform.base}/lineitems/2` },
+      [`${lti}custom`]: { cxvet_kind: 'procedimiento', cxvet_id: procedure.id },
+    });
+    expect(await destination(response)).toBe(`/procedimiento/${procedure.id}`);
+    const [account] = await t.db.select().from(ltiAccounts).where(eq(ltiAccounts.sub, 'alumno-video'));
+    const position = { userId: account!.userId, procedureId: procedure.id, positionSeconds: 50, durationSeconds: 100 };
+    await t.db.insert(watchPositions).values(position);
+    await t.app.services.jobs.schedule('lti.collect-scores');
+    await t.app.services.jobs.runDue();
+    expect(platform.scores.filter((score) => score.lineItem === '2')).toHaveLength(0);
+    await t.db.update(watchPositions).set({ watchedAt: new Date() }).where(eq(watchPositions.userId, account!.userId));
+    for (let round = 0; round < 2; round++) {
+      await t.app.services.jobs.schedule('lti.collect-scores');
+      await t.app.services.jobs.runDue();
+    }
+    expect(platform.scores.filter((score) => score.lineItem === '2')).toEqual([
+      expect.objectContaining({ userId: 'alumno-video', scoreGiven: 1, scoreMaximum: 1 }),
+    ]);
   });
 
   it('a roster sync fills the aula through the import preview, and a later one removes only whom it added', async () => {
