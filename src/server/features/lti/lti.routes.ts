@@ -1,12 +1,9 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { classroomCoAdmins, classrooms, ltiPlatforms } from '#server/db/schema/index.ts';
-import { requireUser } from '#server/plugins/authorization.ts';
+import { ltiPlatforms } from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
-import { isAdmin } from '#shared/accounts/accounts.rules.ts';
-import { recordParamsSchema } from '#shared/records.schemas.ts';
 import { claims, isInstructor, messageTypes } from './lti-claims.ts';
 import { toolJwks } from './lti-key.ts';
 import { LaunchRefused } from './lti-launch.ts';
@@ -23,6 +20,7 @@ import {
 import type { ErrorCode } from '#shared/errors.ts';
 import type { Lti } from './lti.ts';
 import { createLaunchTickets, registerLtiWindowRoutes } from './lti-window.routes.ts';
+import { registerLtiRosterRoutes } from './lti-roster.routes.ts';
 
 const text = (max: number) => z.string().min(1).max(max);
 const loginSchema = z.object({
@@ -164,33 +162,5 @@ export function registerLtiRoutes(app: FastifyInstance, lti: Lti): void {
       return sendPage(reply, null, autoPostPage(picked.returnUrl, { JWT: jwt }));
     });
   });
-
-  /** The roster button of an aula: its administrator, a co-administrator, or an Admin. */
-  app
-    .withTypeProvider<ZodTypeProvider>()
-    .post('/api/lti/classrooms/:id/roster-sync', { schema: { params: recordParamsSchema } }, async (request) => {
-      const user = await requireUser(request);
-      const [classroom] = await lti.db.select().from(classrooms).where(eq(classrooms.id, request.params.id));
-      if (!classroom) throw new AppError('NOT_FOUND');
-      const [coAdmin] = await lti.db
-        .select({ userId: classroomCoAdmins.userId })
-        .from(classroomCoAdmins)
-        .where(and(eq(classroomCoAdmins.classroomId, classroom.id), eq(classroomCoAdmins.userId, user.id)));
-      if (!isAdmin(user) && classroom.adminUserId !== user.id && !coAdmin) throw new AppError('FORBIDDEN');
-      if (!lti.roster) throw new AppError('NOT_FOUND');
-      const totals = { added: 0, removed: 0, skipped: 0 };
-      try {
-        for (const link of await lti.roster.linksOf(classroom.id)) {
-          const result = await lti.roster.sync(link.id);
-          totals.added += result.added;
-          totals.removed += result.removed;
-          totals.skipped += result.skipped;
-        }
-      } catch (error) {
-        // the platform is down or refused us: the daily job tries again
-        request.log.warn({ err: error }, 'LTI roster sync failed');
-        throw new AppError('SERVICE_UNAVAILABLE');
-      }
-      return totals;
-    });
+  registerLtiRosterRoutes(app, lti);
 }

@@ -539,7 +539,13 @@ describe('deep linking, grades and roster', () => {
         headers: { origin: testPublicUrl, ...(cookie ? { cookie } : {}) },
       });
     expect((await sync()).statusCode).toBe(401);
-    expect((await sync((await signedInAs(t, { type: 'Premium' })).cookie)).statusCode).toBe(403);
+    expect((await sync((await signedInAs(t, { type: 'Premium' })).cookie)).statusCode).toBe(404);
+    const courses = await t.app.inject({
+      method: 'GET',
+      url: `/api/lti/classrooms/${classroom.id}/roster`,
+      headers: { cookie: owner.cookie },
+    });
+    expect(courses.json()).toEqual({ courses: ['Cirugía I'] });
     const first = await sync(profCookie);
     expect(first.statusCode).toBe(200);
     expect(first.json()).toEqual({ added: 3, removed: 0, skipped: 0 });

@@ -43,3 +43,22 @@ export function useDeleteLtiPlatform() {
     onSuccess: () => refresh([ltiKeys.all]),
   });
 }
+
+const rosterPath = (id: string) => `/api/lti/classrooms/${encodeURIComponent(id)}`;
+
+/** The LMS courses an aula is linked to (none: no roster button). */
+export function useLtiRoster(classroomId: string) {
+  return useQuery({
+    queryKey: [...ltiKeys.all, 'roster', classroomId],
+    queryFn: ({ signal }) => api.get<{ courses: string[] }>(`${rosterPath(classroomId)}/roster`, { signal }),
+  });
+}
+
+export function useSyncLtiRoster(classroomId: string) {
+  const refresh = useRefreshQueries();
+  return useMutation({
+    mutationFn: () =>
+      api.post<{ added: number; removed: number; skipped: number }>(`${rosterPath(classroomId)}/roster-sync`),
+    onSuccess: () => refresh([['classrooms']]),
+  });
+}
