@@ -66,7 +66,10 @@ export const ltiAccounts = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [primaryKey({ columns: [table.platformId, table.sub] }), index('lti_accounts_user_id_idx').on(table.userId)],
+  (table) => [
+    primaryKey({ columns: [table.platformId, table.sub] }),
+    index('lti_accounts_user_id_idx').on(table.userId),
+  ],
 );
 
 /** A launch whose e-mail already has an account: linked only once that account's owner signs in. */
@@ -137,7 +140,10 @@ export const ltiLinkMembers = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     sub: text('sub').notNull(),
   },
-  (table) => [primaryKey({ columns: [table.linkId, table.userId] }), index('lti_link_members_user_idx').on(table.userId)],
+  (table) => [
+    primaryKey({ columns: [table.linkId, table.userId] }),
+    index('lti_link_members_user_idx').on(table.userId),
+  ],
 );
 
 /** Members of an aula that a roster sync added: a later sync removes only these. */
