@@ -46,6 +46,8 @@ import { registerDiplomasAdminRoutes } from './features/diplomas/diplomas.admin.
 import { registerCertificateAdminRoutes } from './features/diplomas/certificates.routes.ts';
 import { registerPrivacyAdminRoutes } from './features/privacy/privacy.routes.ts';
 import { registerBackupAdminRoutes } from './features/backups/backups.routes.ts';
+import type { Lti } from './features/lti/lti.ts';
+import { registerLtiAdminRoutes } from './features/lti/lti-platforms.admin.ts';
 
 /** Every /api/admin route, registered inside the Admin scope (plugins/admin-scope.ts): one guard for all of them. */
 export async function registerAdminConsole(
@@ -70,6 +72,7 @@ export async function registerAdminConsole(
     renditions: RenditionsService;
     jobs: JobRunner;
     videoJobs: JobRunner;
+    lti: Lti;
   },
 ) {
   const {
@@ -92,6 +95,7 @@ export async function registerAdminConsole(
     renditions,
     jobs,
     videoJobs,
+    lti,
   } = deps;
   registerOutboxRoutes(admin, { db });
   registerAdminUserRoutes(admin, {
@@ -136,4 +140,5 @@ export async function registerAdminConsole(
   registerPrivacyAdminRoutes(admin, { privacy, jobs });
   registerBackupAdminRoutes(admin, { backups, runJobs: () => void jobs.runDue().catch(() => {}) });
   registerRenditionAdminRoutes(admin, { renditions, runJobs: () => void videoJobs.runDue().catch(() => {}) });
+  registerLtiAdminRoutes(admin, { db, key: lti.key, publicUrl: lti.publicUrl, platformsChanged: lti.platformsChanged });
 }

@@ -52,16 +52,15 @@ import { createMailingService } from './features/mailing/mailing.service.ts';
 import { registerMailingPublicRoutes } from './features/mailing/mailing.routes.ts';
 import type { PaymentProvider } from './services/payments/payment-provider.ts';
 import type { SubscriptionOperations } from './services/payments/provider-registry.ts';
-import { mercadoPagoJobKind } from './features/payments/mercadopago-payments.service.ts';
 import { mercadoPagoServices } from './mercadopago-services.ts';
-import { paymentProvidersFor } from './payment-providers.ts';
+import { paymentJobHandlers, paymentProvidersFor } from './payment-providers.ts';
 import { createJobRunner } from './services/jobs.ts';
 import { maintainDatabase, maintenanceJobKind } from './db/maintenance.ts';
 import { createRenditionsService, transcodeJobKind } from './features/renditions/renditions.service.ts';
 import { findVideoTools } from './features/renditions/video-tools.ts';
 import { createMembershipService } from './features/membership/membership.service.ts';
 import { registerMembershipRoutes } from './features/membership/membership.routes.ts';
-import { createPaymentsService, reconcileJobKind, webhookJobKind } from './features/payments/payments.service.ts';
+import { createPaymentsService } from './features/payments/payments.service.ts';
 import { registerPaymentRoutes } from './features/payments/payments.routes.ts';
 import { registerSimulatedCheckoutRoutes } from './features/payments/simulated-checkout.routes.ts';
 import { createSignUpService } from './features/accounts/signup.service.ts';
@@ -94,6 +93,7 @@ import path from 'node:path';
 import { serverWithLane } from './server-with-lane.ts';
 import { registerAdminConsole } from './admin-console.ts';
 import { recurringJobs } from './recurring-jobs.ts';
+import { createLti, ltiJobHandlers, registerLti } from './features/lti/lti.ts';
 
 export type AppDeps = {
   config: Config;
@@ -213,17 +213,8 @@ export async function buildApp(deps: AppDeps) {
     db,
     handlers: {
       'membership.sweep': async () => void (await membership.sweep()),
-      [reconcileJobKind]: async () => {
-        await payments.reconcileLiveSubscriptions();
-        await pesos?.cardSubscriptions.reconcileLive();
-      },
+      ...paymentJobHandlers(() => ({ payments, pesos })),
       'bulk-mail': async ({ bulkMailId }) => mailing.send(bulkMailId),
-      [webhookJobKind]: async ({ eventId }) => void (await payments.applyStoredWebhook(eventId)),
-      [mercadoPagoJobKind]: async ({ eventId }) => {
-        // stored while Mercado Pago was configured: kept queued until it is again
-        if (!mercadoPago) throw new Error('MERCADOPAGO_* is not configured');
-        await mercadoPago.applyStoredNotification(eventId);
-      },
       'rate-counters.prune': async () => rateCounter.prune(),
       [creditRecordsPurgeJobKind]: async () => void (await creditRecords.purgeExpired()),
       [privacyJobKinds.export]: async ({ exportId }) => privacy.buildExport(exportId),
@@ -232,6 +223,7 @@ export async function buildApp(deps: AppDeps) {
       [privacyJobKinds.reconcile]: async () => void (await privacy.reconcileDeletions()),
       [backupJobKinds.scheduled]: async () => void (await backups.run('programado')),
       [backupJobKinds.manual]: async () => void (await backups.run('consola')),
+      ...ltiJobHandlers(() => lti),
       // PostgreSQL has autovacuum; the embedded database has nothing else that vacuums or analyzes
       ...(database.kind === 'pglite' ? { [maintenanceJobKind]: () => maintainDatabase(database.db, app.log) } : {}),
     },
@@ -330,6 +322,8 @@ export async function buildApp(deps: AppDeps) {
     enqueue: (bulkMailId) => jobs.schedule('bulk-mail', { payload: { bulkMailId } }),
   });
 
+  const lti = createLti({ db, auth, accounts, config, members: classroomMembers, schedule: jobs.schedule });
+  registerLti(app, lti);
   registerAuthorization(app, accounts);
   registerHealthRoutes(app, { database, storage, isClosing: () => closing });
   registerAccountRoutes(app, { accounts });
@@ -393,6 +387,7 @@ export async function buildApp(deps: AppDeps) {
       renditions,
       jobs,
       videoJobs,
+      lti,
     }),
   );
   registerSeoRoutes(app, { seo: createSeoService({ db, storage, publicUrl: config.publicUrl }) });
@@ -434,6 +429,7 @@ export async function buildApp(deps: AppDeps) {
     creditRecords,
     consents,
     mailing,
+    lti,
   };
   return Object.assign(app, {
     /** Shutdown's first step: readiness answers 503 from now on while requests are still served (the drain). */

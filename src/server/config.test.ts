@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { generateKeyPairSync } from 'node:crypto';
 import { loadCommandConfig, loadConfig } from './config.ts';
 
-// a session secret and a signing key keep loadConfig from writing them into DATA_DIR
-const base = { SESSION_SECRET: 'x'.repeat(32), CREDENTIALS_SIGNING_KEY: '07'.repeat(32), DATA_DIR: '/nonexistent' };
+const ltiPem = generateKeyPairSync('rsa', { modulusLength: 2048 })
+  .privateKey.export({ format: 'pem', type: 'pkcs8' })
+  .toString();
+// a session secret and the signing keys keep loadConfig from writing them into DATA_DIR
+const base = {
+  SESSION_SECRET: 'x'.repeat(32),
+  CREDENTIALS_SIGNING_KEY: '07'.repeat(32),
+  LTI_SIGNING_KEY: ltiPem,
+  DATA_DIR: '/nonexistent',
+};
 const paypal = {
   PAYPAL_CLIENT_ID: 'id',
   PAYPAL_CLIENT_SECRET: 'secret',

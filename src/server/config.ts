@@ -4,10 +4,16 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { S3Settings } from './services/s3-storage.ts';
 import { credentialsKeyFor, type CredentialsKey } from './features/credentials/signing-key.ts';
-
-/** Who can take payments; `simulado` is the demo's provider and never takes money. */
-const paymentsProviderNames = ['paypal', 'mercadopago', 'simulado'] as const;
-type PaymentsProviderName = (typeof paymentsProviderNames)[number];
+import { ltiKeyFor, type LtiKey } from './features/lti/lti-key.ts';
+import {
+  chosenProviders,
+  mercadoPagoSettingsFor,
+  paymentsProviderNames,
+  paymentsProvidersFor,
+  paypalApiUrlFor,
+  whyProviderIsNeeded,
+  type PaymentsProviderName,
+} from './payments-config.ts';
 
 const flag = z.enum(['0', '1', 'true', 'false']).transform((value) => value === '1' || value === 'true');
 
@@ -79,6 +85,9 @@ const envSchema = z.object({
   // Open Badges: the Ed25519 seed (hex) that signs credentials, and earlier public keys (z6Mk…, comma-separated)
   CREDENTIALS_SIGNING_KEY: z.string().optional(),
   CREDENTIALS_PREVIOUS_PUBLIC_KEYS: z.string().optional(),
+  // LTI 1.3: the tool's RSA private key (PKCS#8 PEM), and earlier public keys (a JSON list of JWKs, each with its `exp`)
+  LTI_SIGNING_KEY: z.string().optional(),
+  LTI_PREVIOUS_PUBLIC_KEYS: z.string().optional(),
   // hops of reverse proxies whose X-Forwarded-For we believe
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
   // sign-in attempts per minute for one account from one IP; the end-to-end suite raises it to sign in many test accounts
@@ -106,6 +115,9 @@ const envSchema = z.object({
     .default('America/Mexico_City')
     .refine(isTimeZone, 'una zona horaria IANA, como America/Mexico_City'),
 });
+
+/** The environment as parsed and checked. */
+export type Env = z.infer<typeof envSchema>;
 
 function isTimeZone(zone: string): boolean {
   try {
@@ -153,6 +165,8 @@ export type Config = {
   sessionSecret: string;
   /** Signs the Open Badges credentials (CREDENTIALS_SIGNING_KEY); unset only for commands, which sign nothing. */
   credentialsKey?: CredentialsKey;
+  /** Signs what CxVet sends LMS platforms (LTI_SIGNING_KEY); unset only for commands. */
+  ltiKey?: LtiKey;
   trustProxy: number;
   signInLimits: { perAccountAndIp: number; perAccount: number; perIp: number };
   /** NODE_ENV=production: no development conveniences (the Vite origin, loopback aliases). */
@@ -252,6 +266,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, command = false
     mediaAccelRedirect,
     sessionSecret: e.SESSION_SECRET ?? readOrCreateSecret(dataDir),
     credentialsKey: credentialsKeyFor(e, dataDir, command),
+    ltiKey: ltiKeyFor(e, dataDir, command),
     trustProxy: e.TRUST_PROXY,
     signInLimits: {
       perAccountAndIp: e.SIGN_IN_LIMIT_PER_MINUTE,
@@ -344,100 +359,6 @@ function s3SettingsFor(e: z.infer<typeof envSchema>): S3Settings {
     secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
     forcePathStyle: e.S3_FORCE_PATH_STYLE ?? Boolean(e.S3_ENDPOINT),
   };
-}
-
-/** PAYMENTS_PROVIDERS as listed, else the single PAYMENTS_PROVIDER; both set must agree. */
-function chosenProviders(e: z.infer<typeof envSchema>): PaymentsProviderName[] | undefined {
-  const list = e.PAYMENTS_PROVIDERS ? [...new Set(e.PAYMENTS_PROVIDERS)] : undefined;
-  if (list && e.PAYMENTS_PROVIDER && !list.includes(e.PAYMENTS_PROVIDER)) {
-    throw new Error(
-      `PAYMENTS_PROVIDER=${e.PAYMENTS_PROVIDER} no está en PAYMENTS_PROVIDERS=${list.join(',')}: deja solo PAYMENTS_PROVIDERS.`,
-    );
-  }
-  return list ?? (e.PAYMENTS_PROVIDER ? [e.PAYMENTS_PROVIDER] : undefined);
-}
-
-/**
- * The simulated provider lets anyone "pay" without money, so it is never chosen silently outside a
- * demo: a production start (NODE_ENV=production) or one without demo content (SEED_DEMO=0, or a
- * PostgreSQL database) must name its providers.
- */
-function paymentsProvidersFor(input: {
-  chosen: PaymentsProviderName[] | undefined;
-  production: boolean;
-  seedDemo: boolean;
-  allowSimulatedInProduction: boolean;
-  why: string;
-}): PaymentsProviderName[] {
-  const chosen = input.chosen;
-  if (chosen?.includes('simulado') && input.production && !input.allowSimulatedInProduction) {
-    throw new Error(
-      'PAYMENTS_PROVIDER=simulado con NODE_ENV=production dejaría a cualquiera hacerse Premium sin pagar: ' +
-        'usa PAYMENTS_PROVIDERS=paypal,mercadopago, o para un sitio de pruebas define además ALLOW_SIMULATED_PAYMENTS_IN_PRODUCTION=1.',
-    );
-  }
-  if (chosen?.includes('simulado') && chosen.length > 1) {
-    // a site taking real money must not also offer a way to "pay" without it
-    throw new Error(`PAYMENTS_PROVIDERS=${chosen.join(',')}: simulado no se combina con proveedores reales.`);
-  }
-  if (chosen && !chosen.includes('paypal') && !chosen.includes('simulado')) {
-    throw new Error(
-      'PAYMENTS_PROVIDERS=mercadopago necesita también paypal: las suscripciones en dólares y las compras de diplomados ' +
-        'con PayPal siguen cobrándose por ese proveedor (PAYMENTS_PROVIDERS=paypal,mercadopago).',
-    );
-  }
-  if (chosen) return chosen;
-  if (input.production || !input.seedDemo) {
-    throw new Error(
-      `PAYMENTS_PROVIDER no está definido: ${input.why} ` +
-        'elige PAYMENTS_PROVIDERS=paypal,mercadopago (con las variables PAYPAL_* y MERCADOPAGO_*) o, solo para pruebas, PAYMENTS_PROVIDER=simulado.',
-    );
-  }
-  return ['simulado'];
-}
-
-/** Mercado Pago needs its token and the notifications' secret; production names its API URL as PayPal's. */
-function mercadoPagoSettingsFor(e: z.infer<typeof envSchema>) {
-  const required = {
-    MERCADOPAGO_ACCESS_TOKEN: e.MERCADOPAGO_ACCESS_TOKEN,
-    MERCADOPAGO_WEBHOOK_SECRET: e.MERCADOPAGO_WEBHOOK_SECRET,
-    ...(e.NODE_ENV === 'production' ? { MERCADOPAGO_API_URL: e.MERCADOPAGO_API_URL } : {}),
-  };
-  const missing = Object.entries(required)
-    .filter(([, value]) => !value)
-    .map(([name]) => name);
-  if (missing.length > 0) {
-    throw new Error(
-      `PAYMENTS_PROVIDERS con mercadopago necesita ${missing.join(', ')}` +
-        (e.NODE_ENV === 'production' && !e.MERCADOPAGO_API_URL
-          ? ' (en producción MERCADOPAGO_API_URL=https://api.mercadopago.com; las credenciales de prueba o reales deciden el ambiente)'
-          : ''),
-    );
-  }
-  return {
-    apiUrl: (e.MERCADOPAGO_API_URL ?? 'https://api.mercadopago.com').replace(/\/$/, ''),
-    accessToken: e.MERCADOPAGO_ACCESS_TOKEN!,
-    webhookSecret: e.MERCADOPAGO_WEBHOOK_SECRET!,
-  };
-}
-
-/** Production names its PayPal explicitly: a default would send live members to the sandbox, or the reverse. */
-function paypalApiUrlFor(url: string | undefined, production: boolean): string {
-  if (url) return url;
-  if (production) {
-    throw new Error(
-      'PAYPAL_API_URL es obligatoria en producción (NODE_ENV=production): https://api-m.paypal.com para cobrar de verdad, ' +
-        'https://api-m.sandbox.paypal.com para el sandbox.',
-    );
-  }
-  return 'https://api-m.sandbox.paypal.com';
-}
-
-/** The one reason that applies, in the refusal: a setting the operator did not write is not named. */
-function whyProviderIsNeeded(e: z.infer<typeof envSchema>): string {
-  if (e.NODE_ENV === 'production') return 'en producción (NODE_ENV=production)';
-  if (e.SEED_DEMO === false) return 'sin datos de demostración (SEED_DEMO=0)';
-  return 'con PostgreSQL (DATABASE_URL), que no tiene datos de demostración salvo con SEED_DEMO=1,';
 }
 
 function readOrCreateSecret(dataDir: string): string {

@@ -4,10 +4,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const mainFile = fileURLToPath(new URL('./main.ts', import.meta.url));
+const ltiPem = generateKeyPairSync('rsa', { modulusLength: 2048 })
+  .privateKey.export({ format: 'pem', type: 'pkcs8' })
+  .toString();
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -31,6 +35,7 @@ async function startOutput(env: Record<string, string | undefined>): Promise<str
       DATABASE_URL: '',
       PAYMENTS_PROVIDER: 'simulado',
       CREDENTIALS_SIGNING_KEY: '07'.repeat(32),
+      LTI_SIGNING_KEY: ltiPem,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -161,6 +166,7 @@ describe('a production start on the embedded database', () => {
         SEED_DEMO: '1',
         LOG_LEVEL: 'warn',
         CREDENTIALS_SIGNING_KEY: '07'.repeat(32),
+        LTI_SIGNING_KEY: ltiPem,
       };
       const child = spawn(process.execPath, ['--import', 'tsx', mainFile], { env, stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';

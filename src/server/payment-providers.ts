@@ -8,6 +8,12 @@ import { createProviderRegistry, type SubscriptionOperations } from './services/
 import { createSimulatedProvider } from './services/payments/simulated-provider.ts';
 import { createMercadoPagoProvider } from './services/payments/mercadopago-provider.ts';
 import { mercadoPagoSubscriptions } from './services/payments/mercadopago-subscriptions.ts';
+import { reconcileJobKind, webhookJobKind, type PaymentsService } from './features/payments/payments.service.ts';
+import {
+  mercadoPagoJobKind,
+  type MercadoPagoPaymentsService,
+} from './features/payments/mercadopago-payments.service.ts';
+import type { MercadoPagoCardSubscriptions } from './features/payments/mercadopago-card-subscriptions.ts';
 
 /**
  * The provider new subscriptions and diploma orders go through (PAYMENTS_PROVIDER), Mercado Pago when it is
@@ -45,4 +51,28 @@ export function paymentProvidersFor(input: {
     ...(input.otherSubscriptionProviders?.(db) ?? []),
   ]);
   return { paymentProvider, simulatedProvider, mercadoPagoProvider, subscriptionProviders };
+}
+
+/** The payments' jobs: stored webhooks of each provider and the daily reconciliation of live subscriptions. */
+export function paymentJobHandlers(
+  get: () => {
+    payments: PaymentsService;
+    pesos: { payments: MercadoPagoPaymentsService; cardSubscriptions: MercadoPagoCardSubscriptions } | null;
+  },
+) {
+  return {
+    [reconcileJobKind]: async () => {
+      const { payments, pesos } = get();
+      await payments.reconcileLiveSubscriptions();
+      await pesos?.cardSubscriptions.reconcileLive();
+    },
+    [webhookJobKind]: async ({ eventId }: { eventId: string }) =>
+      void (await get().payments.applyStoredWebhook(eventId)),
+    [mercadoPagoJobKind]: async ({ eventId }: { eventId: string }) => {
+      const { pesos } = get();
+      // stored while Mercado Pago was configured: kept queued until it is again
+      if (!pesos) throw new Error('MERCADOPAGO_* is not configured');
+      await pesos.payments.applyStoredNotification(eventId);
+    },
+  };
 }

@@ -4,6 +4,7 @@ import { backupJobKinds, scheduleEveryMs } from './features/backups/backups.serv
 import { reconcileJobKind } from './features/payments/payments.service.ts';
 import { privacyJobKinds } from './features/privacy/privacy.jobs.ts';
 import { creditRecordsPurgeJobKind } from './features/credits/credit-records.service.ts';
+import { ltiJobKinds } from './features/lti/lti-grades.ts';
 
 /** The jobs every instance keeps queued (the runner makes each run once across instances). */
 export function recurringJobs(options: { embedded: boolean; backupSchedule: Config['backup']['schedule'] }) {
@@ -15,6 +16,9 @@ export function recurringJobs(options: { embedded: boolean; backupSchedule: Conf
     { kind: reconcileJobKind, everyMs: 86_400_000, firstAfterMs: 3600_000 },
     { kind: 'rate-counters.prune', everyMs: 3600_000 },
     { kind: creditRecordsPurgeJobKind, everyMs: 86_400_000, firstAfterMs: 3600_000 },
+    // results owed to LMS gradebooks, and the rosters of aulas linked to a course
+    { kind: ltiJobKinds.collect, everyMs: 60_000 },
+    { kind: ltiJobKinds.rosters, everyMs: 86_400_000, firstAfterMs: 3600_000 },
     // PostgreSQL has autovacuum; the embedded database has nothing else that vacuums or analyzes.
     // A minute after the very first start, so it never slows the start itself
     ...(embedded ? [{ kind: maintenanceJobKind, everyMs: 3600_000, firstAfterMs: 60_000 }] : []),

@@ -35,6 +35,8 @@ const publicRoutes = [
   /^\/api\/certificates\/.*$/,
   // the issuer's public side: status lists and the check of a credential anyone holds
   /^\/api\/credentials\/.*$/,
+  // the LTI tool's side an LMS reaches: its keys, login initiation and launch, and the pages of a launch
+  /^\/api\/lti\/(jwks|auto-submit\.js|login|launch|link|deep-linking|continue|open)$/,
   /^\/api\/simulated-checkout(\/.*)?$/,
   /^\/api\/privacy\/(consents|policy).*$/,
 ];

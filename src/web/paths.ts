@@ -59,6 +59,7 @@ export const paths = {
   adminStatistics: '/admin/estadisticas',
   adminNewsletter: '/admin/newsletter',
   adminOrganizations: '/admin/organizations',
+  adminLti: '/admin/lti',
   adminOrganizationCreate: '/admin/organizations/crear-organization',
   adminOrganization: '/admin/organizations/organization/:id',
   adminLandingPhotos: '/admin/landing/fotos',

@@ -2,8 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '#shared/errors.ts';
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
-// provider webhooks and one-click unsubscribes (RFC 8058) are posted by servers, and verified by signature instead
-const exemptPrefixes = ['/api/payments/webhooks/', '/api/mailing/unsubscribe'];
+// provider webhooks and one-click unsubscribes (RFC 8058) are posted by servers, and verified by signature instead;
+// an LMS posts its login initiation and signed launch from its own site, checked by state, nonce and signature
+const exemptPrefixes = ['/api/payments/webhooks/', '/api/mailing/unsubscribe', '/api/lti/login', '/api/lti/launch'];
 
 /** Refuses state-changing requests that a browser sent from another site (CSRF). */
 export function registerSameOriginCheck(app: FastifyInstance, trustedOrigins: string[]): void {

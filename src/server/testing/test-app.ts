@@ -3,17 +3,25 @@ import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import pg from 'pg';
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { Config } from '#server/config.ts';
 import { openDatabase, type Database } from '#server/db/client.ts';
 import { migrationsFolder } from '#server/db/migrations-folder.ts';
 import { buildApp, type AppDeps } from '#server/app.ts';
 import { createLocalStorage, type FileStorage } from '#server/services/storage.ts';
 import { createMailer } from '#server/services/mail.ts';
+import { ltiKeyFor } from '#server/features/lti/lti-key.ts';
 
 export const testPublicUrl = 'http://localhost:3000';
 
+const newRsaPem = () =>
+  generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+
+/** One RSA key per test process: generating one per app would cost a tenth of a second each. */
+let testLtiKey: Config['ltiKey'];
+
 export function testConfig(overrides: Partial<Config> = {}): Config {
+  testLtiKey ??= ltiKeyFor({ LTI_SIGNING_KEY: newRsaPem() }, '/nonexistent');
   return {
     port: 0,
     host: '127.0.0.1',
@@ -32,6 +40,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     signedUrlSeconds: 300,
     sessionSecret: 'test-secret-test-secret-test-secret-0123',
     credentialsKey: { seed: Buffer.alloc(32, 7), previousPublicKeys: [] },
+    ltiKey: testLtiKey,
     trustProxy: 0,
     signInLimits: { perAccountAndIp: 10, perAccount: 30, perIp: 300 },
     production: false,

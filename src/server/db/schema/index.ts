@@ -15,3 +15,4 @@ export * from './privacy.ts';
 export * from './watching.ts';
 export * from './renditions.ts';
 export * from './credits.ts';
+export * from './lti.ts';

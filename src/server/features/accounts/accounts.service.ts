@@ -1,10 +1,11 @@
-import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { boundedCache } from '#server/services/bounded-cache.ts';
 import { createSessionCache } from './session-cache.ts';
 import type { Database, Db } from '#server/db/client.ts';
 import {
   authAccounts,
+  classroomCoAdmins,
   classrooms,
   diplomas,
   loginFailures,
@@ -141,7 +142,15 @@ export function createAccountsService(deps: {
         db
           .select({ id: classrooms.id })
           .from(classrooms)
-          .where(and(eq(classrooms.adminUserId, row.id), eq(classrooms.isActive, true)))
+          .where(
+            and(
+              or(
+                eq(classrooms.adminUserId, row.id),
+                sql`exists (select 1 from ${classroomCoAdmins} where ${classroomCoAdmins.classroomId} = ${classrooms.id} and ${classroomCoAdmins.userId} = ${row.id})`,
+              ),
+              eq(classrooms.isActive, true),
+            ),
+          )
           .limit(1),
         db
           .select({ id: diplomas.id })

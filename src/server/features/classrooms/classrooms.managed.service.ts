@@ -1,6 +1,6 @@
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, asc, count, eq, or, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
-import { classroomUsers, classrooms, organizations } from '#server/db/schema/index.ts';
+import { classroomCoAdmins, classroomUsers, classrooms, organizations } from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
 import type { ManagedClassroom, ManagedClassroomRow } from '#shared/classrooms/classrooms.schemas.ts';
 import type { Audience, ClassroomMembersService } from './classroom-members.service.ts';
@@ -9,7 +9,15 @@ import type { Audience, ClassroomMembersService } from './classroom-members.serv
 export function createManagedClassroomsService(deps: { db: Db; members: ClassroomMembersService }) {
   const { db, members } = deps;
 
-  const owned = (userId: string) => and(eq(classrooms.adminUserId, userId), eq(classrooms.isActive, true));
+  // its administrator, or a co-administrator (an instructor of a course linked through LTI)
+  const owned = (userId: string) =>
+    and(
+      or(
+        eq(classrooms.adminUserId, userId),
+        sql`exists (select 1 from ${classroomCoAdmins} where ${classroomCoAdmins.classroomId} = ${classrooms.id} and ${classroomCoAdmins.userId} = ${userId})`,
+      ),
+      eq(classrooms.isActive, true),
+    );
 
   async function isAdministrator(userId: string): Promise<boolean> {
     const [row] = await db.select({ id: classrooms.id }).from(classrooms).where(owned(userId)).limit(1);

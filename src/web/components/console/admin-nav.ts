@@ -9,6 +9,7 @@ export const adminNavLinks: { label: string; to: string }[] = [
   { label: 'Premium manual', to: paths.adminManualPremium },
   { label: 'Precios en pesos', to: paths.adminPrices },
   { label: 'Organizaciones', to: paths.adminOrganizations },
+  { label: 'Plataformas LTI', to: paths.adminLti },
   { label: 'Fotos landing', to: paths.adminLandingPhotos },
   { label: 'Newsletter', to: paths.adminNewsletter },
   { label: 'Mailing', to: paths.adminMailing },

@@ -34,6 +34,7 @@ const adminPages: RouteObject[] = [
   screen(paths.adminOrganization, () =>
     import('#web/routes/organizations/admin-organization-form.tsx').then((m) => m.AdminOrganizationFormPage),
   ),
+  screen(paths.adminLti, () => import('#web/routes/lti/admin-lti.tsx').then((m) => m.AdminLtiPage)),
   screen(paths.adminLandingPhotos, () =>
     import('#web/routes/landing/admin-landing-photos.tsx').then((m) => m.AdminLandingPhotosPage),
   ),

@@ -19,6 +19,7 @@ import { longSpanishDate } from '#web/features/classrooms/format.ts';
 import { paths } from '#web/paths.ts';
 import { EmailText } from '#web/components/email-text.tsx';
 import { ClassroomProgress } from '#web/features/classrooms/components/classroom-progress.tsx';
+import { LtiRosterButton } from '#web/features/lti/lti-roster-button.tsx';
 
 /** /administrar-aula/aula/{id}: the aula administrator edits this aula's users list, and nothing else. */
 export function ClassroomAdminDetailPage() {
@@ -76,6 +77,7 @@ export function ClassroomAdminDetailPage() {
             Usuarios del aula
           </Title>
           <Group gap="xs">
+            <LtiRosterButton classroomId={id} disabled={changed} />
             <Button variant="default" onClick={() => setImporting(true)} disabled={changed}>
               Importar usuarios
             </Button>

@@ -1,0 +1,63 @@
+import { expect, test, loginAs } from './fixtures.ts';
+import { startFakePlatform, type FakePlatform } from '../src/server/testing/lti-platform.ts';
+
+// CxVet runs as 127.0.0.1 and the fake LMS as localhost: different sites, so the launch lives in a third-party frame
+const platformPort = 34202;
+let platform: FakePlatform;
+
+test.describe('CxVet inside an LMS (LTI 1.3)', () => {
+  test.afterAll(async () => platform?.close());
+
+  test('an Admin registers the platform, and a student launched from a course opens the aula in its frame', async ({
+    page,
+    baseURL,
+  }) => {
+    const jwks = await (await page.request.get('/api/lti/jwks')).json();
+    platform = await startFakePlatform({
+      port: platformPort,
+      host: 'localhost',
+      toolJwks: () => jwks,
+      toolLoginUrl: `${baseURL}/api/lti/login`,
+    });
+    await loginAs(page, 'admin');
+    const classrooms = (await (await page.request.get('/api/admin/classrooms')).json()).items as {
+      id: string;
+      title: string;
+      organizationTitle: string;
+      isActive: boolean;
+    }[];
+    const aula = classrooms.find((classroom) => classroom.isActive)!;
+
+    await page.goto('/admin/lti');
+    await expect(page.getByRole('heading', { name: 'Plataformas LTI', level: 1 })).toBeVisible();
+    await expect(page.getByText(`${baseURL}/api/lti/login`)).toBeVisible();
+    await page.getByRole('button', { name: 'Registrar plataforma' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Registrar plataforma' });
+    await dialog.getByLabel('Nombre').fill('Moodle de la universidad');
+    await dialog.getByRole('combobox', { name: 'Organización', exact: true }).click();
+    await page.getByRole('option', { name: aula.organizationTitle, exact: true }).first().click();
+    await dialog.getByLabel('Emisor (issuer)').fill(platform.issuer);
+    await dialog.getByLabel('Client ID').fill(platform.clientId);
+    await dialog.getByLabel('Deployment IDs').fill('despliegue-1');
+    await dialog.getByLabel('URL de autenticación (OIDC)').fill(platform.registration.authorizationUrl);
+    await dialog.getByLabel('URL de token (OAuth 2)').fill(platform.registration.tokenUrl);
+    await dialog.getByLabel('URL de claves (JWKS)').fill(platform.registration.jwksUrl);
+    await dialog.getByRole('button', { name: 'Guardar' }).click();
+    await expect(page.getByRole('cell', { name: 'Moodle de la universidad' })).toBeVisible();
+
+    platform.state.launch = {
+      sub: 'alumna-navegador',
+      claims: {
+        name: 'Alumna Navegador',
+        'https://purl.imsglobal.org/spec/lti/claim/custom': { cxvet_kind: 'aula', cxvet_id: aula.id },
+      },
+    };
+    const student = await page.context().browser()!.newContext();
+    const course = await student.newPage();
+    await course.goto(`${platform.base}/course`);
+    const frame = course.frameLocator('iframe[title="CxVet"]');
+    await expect(frame.getByText(aula.title).first()).toBeVisible({ timeout: 30_000 });
+    await expect(frame.getByText('Abrir en una ventana nueva')).toHaveCount(0);
+    await student.close();
+  });
+});

@@ -1,0 +1,209 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  SignJWT,
+  createLocalJWKSet,
+  exportJWK,
+  generateKeyPair,
+  jwtVerify,
+  type CryptoKey,
+  type JSONWebKeySet,
+  type JWK,
+} from 'jose';
+
+/** A score as the fake gradebook received it. */
+type ReceivedScore = { lineItem: string; userId: string; scoreGiven: number; scoreMaximum: number };
+type FakeMember = { user_id: string; name: string; email?: string; roles: string[]; status?: string };
+
+const lti = 'https://purl.imsglobal.org/spec/lti/claim/';
+
+async function bodyOf(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * An LMS for the tests: its RSA key made with jose, its JWKS, token, AGS and NRPS endpoints served on localhost. It
+ * checks CxVet's client assertion against CxVet's JWKS, as a real platform does.
+ */
+export async function startFakePlatform(options: {
+  port?: number;
+  /** The name its URLs use (the end-to-end test serves it as localhost, a different site from CxVet's 127.0.0.1). */
+  host?: string;
+  clientId?: string;
+  toolJwks: () => JSONWebKeySet;
+  /** The tool's login initiation URL: /course frames it, as a course page of the LMS does. */
+  toolLoginUrl?: string;
+}) {
+  const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
+  const jwk: JWK = { ...(await exportJWK(publicKey)), kid: 'plataforma-1', alg: 'RS256', use: 'sig' };
+  const other = await generateKeyPair('RS256');
+  const clientId = options.clientId ?? 'cxvet-client';
+  const scores: ReceivedScore[] = [];
+  const tokenRequests: string[] = [];
+  const state = {
+    members: [] as FakeMember[],
+    down: false,
+    /** What the browser launch (/course, /auth) sends: the person and the link's claims. */
+    launch: { sub: 'alumno-navegador', claims: {} as Record<string, unknown> },
+  };
+  const issuedTokens = new Set<string>();
+
+  const server: Server = createServer((request, response) => {
+    void (async () => {
+      const url = new URL(request.url ?? '/', 'http://localhost');
+      const send = (status: number, body: unknown, type = 'application/json') => {
+        response.writeHead(status, { 'content-type': type });
+        response.end(typeof body === 'string' ? body : JSON.stringify(body));
+      };
+      if (state.down && url.pathname !== '/jwks') return send(503, { error: 'mantenimiento' });
+      if (url.pathname === '/jwks') return send(200, { keys: [jwk] });
+      if (url.pathname === '/course' && options.toolLoginUrl) {
+        const login = new URL(options.toolLoginUrl);
+        const params = {
+          iss: issuer,
+          login_hint: state.launch.sub,
+          target_link_uri: options.toolLoginUrl,
+          client_id: clientId,
+          lti_deployment_id: 'despliegue-1',
+        };
+        for (const [name, value] of Object.entries(params)) login.searchParams.set(name, value);
+        return send(
+          200,
+          `<!doctype html><title>Curso</title><h1>Curso de cirugía</h1><iframe title="CxVet" src="${login}" width="1000" height="600"></iframe>`,
+          'text/html',
+        );
+      }
+      if (url.pathname === '/auth') {
+        // the platform's OIDC answer: the id_token form-posted to the tool's redirect_uri
+        const token = await idToken({
+          nonce: url.searchParams.get('nonce'),
+          sub: state.launch.sub,
+          ...state.launch.claims,
+        });
+        const action = url.searchParams.get('redirect_uri') ?? '';
+        const stateValue = url.searchParams.get('state') ?? '';
+        return send(
+          200,
+          `<!doctype html><form method="post" action="${action}"><input type="hidden" name="id_token" value="${token}"><input type="hidden" name="state" value="${stateValue}"></form><script>document.forms[0].submit()</script>`,
+          'text/html',
+        );
+      }
+      if (url.pathname === '/token' && request.method === 'POST') {
+        const form = new URLSearchParams(await bodyOf(request));
+        try {
+          await jwtVerify(form.get('client_assertion') ?? '', createLocalJWKSet(options.toolJwks()), {
+            issuer: clientId,
+            subject: clientId,
+            audience: `${base}/token`,
+          });
+        } catch {
+          return send(401, { error: 'invalid_client' });
+        }
+        tokenRequests.push(form.get('scope') ?? '');
+        const token = crypto.randomUUID();
+        issuedTokens.add(token);
+        return send(200, { access_token: token, token_type: 'Bearer', expires_in: 3600, scope: form.get('scope') });
+      }
+      const bearer = request.headers.authorization?.replace(/^Bearer /, '') ?? '';
+      if (!issuedTokens.has(bearer)) return send(401, { error: 'sin token' });
+      const scoreMatch = /^\/lineitems\/([^/]+)\/scores$/.exec(url.pathname);
+      if (scoreMatch && request.method === 'POST') {
+        if (request.headers['content-type'] !== 'application/vnd.ims.lis.v1.score+json') return send(415, {});
+        const score = JSON.parse(await bodyOf(request)) as Omit<ReceivedScore, 'lineItem'>;
+        scores.push({ lineItem: scoreMatch[1]!, ...score });
+        return send(204, '');
+      }
+      if (url.pathname === '/memberships') {
+        const page = Number(url.searchParams.get('page') ?? '1');
+        const pageSize = 2;
+        const slice = state.members.slice((page - 1) * pageSize, page * pageSize);
+        if (page * pageSize < state.members.length) {
+          response.setHeader('link', `<${base}/memberships?page=${page + 1}>; rel="next"`);
+        }
+        return send(
+          200,
+          { id: `${base}/memberships`, context: { id: 'curso-1' }, members: slice },
+          'application/vnd.ims.lti-nrps.v2.membershipcontainer+json',
+        );
+      }
+      send(404, {});
+    })().catch(() => {
+      response.writeHead(500);
+      response.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  const base = `http://${options.host ?? '127.0.0.1'}:${(server.address() as AddressInfo).port}`;
+  const issuer = `${base}/lms`;
+
+  /** A launch id_token; `sign` swaps the key (a wrong signature), the rest overrides claims. */
+  async function idToken(
+    claims: Record<string, unknown>,
+    sign: {
+      key?: CryptoKey;
+      kid?: string;
+      expiresIn?: string | number;
+      issuedAt?: number;
+      audience?: string | string[];
+    } = {},
+  ) {
+    const payload = {
+      [`${lti}message_type`]: 'LtiResourceLinkRequest',
+      [`${lti}version`]: '1.3.0',
+      [`${lti}deployment_id`]: 'despliegue-1',
+      [`${lti}target_link_uri`]: 'http://localhost:3000/api/lti/launch',
+      [`${lti}resource_link`]: { id: 'enlace-1', title: 'Actividad' },
+      [`${lti}roles`]: ['http://purl.imsglobal.org/vocab/lis/v2/membership#Learner'],
+      [`${lti}context`]: { id: 'curso-1', title: 'Cirugía I' },
+      'https://purl.imsglobal.org/spec/lti-ags/claim/endpoint': {
+        scope: ['https://purl.imsglobal.org/spec/lti-ags/scope/score'],
+        lineitem: `${base}/lineitems/1`,
+      },
+      'https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice': {
+        context_memberships_url: `${base}/memberships`,
+        service_versions: ['2.0'],
+      },
+      ...claims,
+    };
+    const jwt = new SignJWT(payload)
+      .setProtectedHeader({ alg: 'RS256', kid: sign.kid ?? 'plataforma-1' })
+      .setIssuer(issuer)
+      .setAudience(sign.audience ?? clientId)
+      .setIssuedAt(sign.issuedAt)
+      .setExpirationTime(sign.expiresIn ?? '5m');
+    return jwt.sign(sign.key ?? privateKey);
+  }
+
+  return {
+    base,
+    issuer,
+    clientId,
+    otherKey: other.privateKey,
+    registration: {
+      name: 'Moodle de prueba',
+      issuer,
+      clientId,
+      deploymentIds: ['despliegue-1'],
+      authorizationUrl: `${base}/auth`,
+      tokenUrl: `${base}/token`,
+      jwksUrl: `${base}/jwks`,
+    },
+    idToken,
+    scores,
+    tokenRequests,
+    state,
+    /** Checks a deep-linking answer as the platform would: signed by the tool, for this platform. */
+    async readDeepLinkingResponse(jwt: string) {
+      const { payload } = await jwtVerify(jwt, createLocalJWKSet(options.toolJwks()), {
+        issuer: clientId,
+        audience: issuer,
+      });
+      return payload;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export type FakePlatform = Awaited<ReturnType<typeof startFakePlatform>>;
