@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -253,6 +254,10 @@ describe('the issuer key', () => {
       DATA_DIR: '/nonexistent',
       PAYMENTS_PROVIDER: 'simulado',
       ALLOW_SIMULATED_PAYMENTS_IN_PRODUCTION: '1',
+      // production asks for the LTI key too; this test is about the credentials key
+      LTI_SIGNING_KEY: generateKeyPairSync('rsa', { modulusLength: 2048 })
+        .privateKey.export({ format: 'pem', type: 'pkcs8' })
+        .toString(),
     };
     expect(() => loadConfig(env)).toThrow(/^CREDENTIALS_SIGNING_KEY no está definido: [^\n]+$/);
     expect(() => loadConfig({ ...env, CREDENTIALS_SIGNING_KEY: 'corta' })).toThrow(
