@@ -64,10 +64,13 @@ export function createCredentialsService(deps: {
     const id = statusListUrl(publicUrl, list);
     const unsigned = await createCredential({ id, list: bits, statusPurpose: 'revocation' });
     const { did, sign } = await issuerOnce();
+    // a revocation dated later today (noon on the day the Admin picked) must not make the list not yet valid:
+    // verifiers refuse a validFrom in the future, and every credential of the list would then fail its check
+    const latest = state?.latest ?? new Date(0);
     const credential = await sign({
       ...unsigned,
       issuer: did,
-      validFrom: (state?.latest ?? new Date(0)).toISOString(),
+      validFrom: new Date(Math.min(latest.getTime(), Date.now())).toISOString(),
     });
     signedLists.set(list, { version, credential });
     return credential;

@@ -147,6 +147,29 @@ describe('Open Badges 3.0 credentials', () => {
     expect(stored.json().message).toBe(answer.message);
   });
 
+  it('keeps every other credential valid when a revocation is dated later today (noon on the picked day)', async () => {
+    const { row: revoked } = await issuedCertificate(t, 'Revocada Al Mediodía');
+    const { row: kept } = await issuedCertificate(t, 'Vigente Todavía');
+    const admin = await signedInAs(t, { type: 'Admin' });
+    const revoke = `/api/admin/certificates/${revoked.id}/revoke`;
+    const today = new Date().toISOString().slice(0, 10);
+    const before = Date.now();
+    const answer = await memberRequest(t, admin.cookie, 'POST', revoke, { reason: 'Duplicada', revokedOn: today });
+    expect(answer.statusCode).toBe(200);
+    const [stored] = await t.db.select().from(certificates).where(eq(certificates.id, revoked.id));
+    expect(stored!.revokedAt!.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(stored!.revokedAt!.toISOString().slice(0, 10)).toBe(today);
+    expect(stored!.revokedAt!.getTime()).toBeGreaterThanOrEqual(Math.min(before, Date.parse(`${today}T12:00:00Z`)));
+    // a row written before this fix (or by hand) with a revocation ahead of the clock: the list is valid from now
+    await t.db
+      .update(certificates)
+      .set({ revokedAt: new Date(Date.now() + 6 * 3600_000) })
+      .where(eq(certificates.id, revoked.id));
+    expect(await check(t, kept.credential)).toEqual({ valid: true, message: 'Firma y estado verificados' });
+    expect((await (await independentVerifier(t))(kept.credential)).verified).toBe(true);
+    expect((await check(t, revoked.credential)).valid).toBe(false);
+  });
+
   it('flips the bit and drops the stored credential (it holds the name) when a deleted account chose to revoke', async () => {
     const { row, cookie } = await issuedCertificate(t, 'Borra Y Revoca');
     const credential = row.credential;

@@ -210,7 +210,9 @@ export function createCertificatesService(deps: {
   }
 
   /** Admin: the row stays (its folio is never given again); the public page says it was revoked. */
-  async function revoke(certificateId: string, reason: string, revokedAt: Date = new Date()): Promise<void> {
+  async function revoke(certificateId: string, reason: string, revokedOn: Date = new Date()): Promise<void> {
+    // the day the Admin picked, at noon, may still be ahead today: a revocation is never dated after it happens
+    const revokedAt = new Date(Math.min(revokedOn.getTime(), Date.now()));
     const updated = await db
       .update(certificates)
       .set({ revokedAt, revokeReason: reason })
