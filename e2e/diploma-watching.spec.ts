@@ -136,6 +136,20 @@ test('an External diploma with no exams is completed only by watching its video,
   await expect(share).not.toContainText('Has visto el 9');
   await saveScreenshot(page, 'diploma-video-not-watched-1280');
 
+  // from here the course answers with an HLS ladder, as it does once the renditions job finishes mid-lesson: the
+  // course read again on completion must not swap the playing file for the ladder (that starts the video over)
+  const ladderRequests: string[] = [];
+  await page.route('**/e2e-ladder/**', (route) => {
+    ladderRequests.push(route.request().url());
+    return route.abort();
+  });
+  await page.route(`**/api/diplomas/${id}/course`, async (route) => {
+    const response = await route.fetch();
+    const course = (await response.json()) as { items: { type: string; hlsUrl?: string | null }[] };
+    for (const item of course.items) if (item.type === 'video') item.hlsUrl = `${origin}/e2e-ladder/master.m3u8`;
+    await route.fulfill({ response, json: course });
+  });
+
   // playing it through in real time completes the video, and with it the diploma
   await player.evaluate(async (element: HTMLVideoElement) => {
     element.muted = true;
@@ -143,6 +157,11 @@ test('an External diploma with no exams is completed only by watching its video,
     await element.play();
   });
   await expect(page.getByRole('dialog', { name: '¡Felicidades!' })).toBeVisible({ timeout: 60_000 });
+  await expect
+    .poll(() => player.evaluate((element: HTMLVideoElement) => element.ended || element.currentTime > 25))
+    .toBe(true);
+  expect(ladderRequests).toEqual([]);
+  await page.unrouteAll();
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('diploma-progress')).toHaveText('Completado');
   await page.setViewportSize({ width: 360, height: 800 });

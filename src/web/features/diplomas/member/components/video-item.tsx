@@ -13,8 +13,14 @@ import { useDiplomaWatching } from '#web/features/diplomas/member/use-diploma-wa
 
 type CourseVideo = Extract<CourseItem, { type: 'video' }>;
 
-/** Streams the HLS ladder once it exists (hls.js from our bundle, where Media Source is there); the file in src stays the fallback. */
-function useHlsWhenReady(element: HTMLVideoElement | null, hlsUrl: string | null) {
+/**
+ * Streams the HLS ladder once it exists (hls.js from our bundle, where Media Source is there); the file in src stays the
+ * fallback. A ladder that turns up (or a URL that changes) while the member is already watching waits for the next
+ * visit: attaching hls.js to a playing video starts it over and loses what was being watched.
+ */
+function useHlsWhenReady(element: HTMLVideoElement | null, offered: string | null) {
+  const [hlsUrl, setHlsUrl] = useState(offered);
+  if (offered !== hlsUrl && !(element && element.currentTime > 0)) setHlsUrl(offered);
   useEffect(() => {
     if (!element || !hlsUrl) return;
     let destroy = () => {};
