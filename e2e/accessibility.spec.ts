@@ -9,6 +9,9 @@ import { demoAccounts, expect, loginAs, test, type DemoRole } from './fixtures.t
  * 1280 px: 0 serious or critical axe violations (WCAG 2.0/2.1/2.2 A and AA), a title of its own,
  * no horizontal scrolling.
  */
+// the longest file of the suite (11 minutes in CI): its checks are independent, so both workers share them
+test.describe.configure({ mode: 'parallel' });
+
 type RouteCase = {
   name: string;
   role: DemoRole | null;
