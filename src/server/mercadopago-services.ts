@@ -29,7 +29,6 @@ export function mercadoPagoServices(deps: {
 }) {
   const { db, provider, membership, publicUrl, log } = deps;
   const payments = createMercadoPagoPaymentsService({ db, provider, publicUrl, schedule: deps.schedule, log });
-  payments.onOrder(deps.applyOrderEvent);
   const prices = createPricesService({ db });
   const cardSubscriptions = createMercadoPagoCardSubscriptions({
     db,
@@ -39,7 +38,7 @@ export function mercadoPagoServices(deps: {
     publicUrl,
     log,
   });
-  const premiumPass = createPremiumPassService({ db, mercadoPago: payments, membership, prices, log });
+  const premiumPass = createPremiumPassService({ db, mercadoPago: payments, membership, prices, publicUrl, log });
   payments.onOrder(premiumPass.applyOrderEvent);
   payments.onSubscriptionNotification({
     preapproval: cardSubscriptions.reconcilePreapproval,
@@ -49,9 +48,16 @@ export function mercadoPagoServices(deps: {
 
   function registerRoutes(app: FastifyInstance, input: { diplomas: DiplomasService; jobs: Pick<JobRunner, 'runDue'> }) {
     registerMercadoPagoRoutes(app, { mercadoPago: payments, cardSubscriptions, premiumPass, jobs: input.jobs });
-    registerDiplomaPesosPurchaseRoutes(app, {
-      purchase: createDiplomaPesosPurchaseService({ db, diplomas: input.diplomas, mercadoPago: payments }),
+    const purchase = createDiplomaPesosPurchaseService({
+      db,
+      diplomas: input.diplomas,
+      mercadoPago: payments,
+      publicUrl,
     });
+    // a card payment's diploma transaction is recorded first, then the diplomas' order events apply it
+    payments.onOrder(purchase.recordCardTransaction);
+    payments.onOrder(deps.applyOrderEvent);
+    registerDiplomaPesosPurchaseRoutes(app, { purchase });
   }
 
   /** The plans' prices in pesos for the checkout's choice: null for a plan not sold in pesos. */

@@ -20,3 +20,12 @@ export const notificationResponseSchema = z.object({
   received: z.literal(true),
   outcome: z.enum(['stored', 'duplicate']),
 });
+
+/** Checkout Pro's page for a one-time card payment in pesos: the member pays there and comes back. */
+export const cardCheckoutSchema = z.object({ approvalUrl: z.string() });
+export type CardCheckout = z.infer<typeof cardCheckoutSchema>;
+
+/** Back from Checkout Pro: the payment id in the URL is only a hint, read back before anything is applied. */
+export const confirmCardCheckoutSchema = z.object({ paymentId: z.string().trim().min(1).max(64) });
+export const cardCheckoutStatusSchema = z.object({ status: z.enum(['COMPLETED', 'PENDING', 'DENIED']) });
+export type CardCheckoutStatus = z.infer<typeof cardCheckoutStatusSchema>['status'];

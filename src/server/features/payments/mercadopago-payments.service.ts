@@ -9,7 +9,9 @@ import type { MercadoPagoPayment, OfflineMethod } from '#server/services/payment
 import { ProviderError } from '#server/services/payments/payment-provider.ts';
 import { AppError } from '#shared/errors.ts';
 import type { OfflinePayment as OfflineStart } from '#shared/payments/mercadopago.schemas.ts';
-import { orderPaymentResult, type OrderEventKind } from './payments.rules.ts';
+import { orderPaymentResult } from './payments.rules.ts';
+import { offlineOutcome } from './mercadopago-outcomes.ts';
+import { createCardCheckout, isCheckout } from './mercadopago-card-checkout.ts';
 import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import type { OrderEvent, OrderEventHandler } from './payments-orders.ts';
 
@@ -35,34 +37,6 @@ type SubscriptionNotifications = {
 /** Schedules a job inside the caller's transaction (the job runner's schedule). */
 type Schedule = (kind: string, options: { payload: object; uniqueKey: string; tx: Db }) => Promise<void>;
 
-/**
- * What a payment's status means for what it paid for. `in_mediation` (a dispute opened) changes nothing until
- * Mercado Pago decides: charged back removes access, a dispute won leaves it approved.
- */
-function offlineOutcome(payment: Pick<MercadoPagoPayment, 'status' | 'statusDetail'>): {
-  kind: OrderEventKind;
-  status: string;
-} | null {
-  switch (payment.status) {
-    case 'approved':
-      return { kind: 'completed', status: 'COMPLETED' };
-    case 'pending':
-    case 'in_process':
-    case 'authorized':
-      return { kind: 'pending', status: 'PENDING' };
-    case 'cancelled':
-      // an OXXO voucher or a CLABE not paid in time
-      return { kind: 'denied', status: payment.statusDetail === 'expired' ? 'EXPIRED' : 'DENIED' };
-    case 'rejected':
-      return { kind: 'denied', status: 'DENIED' };
-    case 'refunded':
-    case 'charged_back':
-      return { kind: 'refunded', status: 'REFUNDED' };
-    case 'in_mediation':
-      return null;
-  }
-}
-
 /** One-time payments in pesos through Mercado Pago (OXXO, SPEI) and its notifications; access follows the read-back. */
 export function createMercadoPagoPaymentsService(deps: {
   db: Db;
@@ -75,6 +49,14 @@ export function createMercadoPagoPaymentsService(deps: {
   const log = deps.log ?? { warn() {}, error() {} };
   const handlers: OrderEventHandler[] = [];
   const notificationUrl = new URL('/api/payments/webhooks/mercadopago', publicUrl).toString();
+  const checkout = createCardCheckout({
+    db,
+    provider,
+    notificationUrl,
+    log,
+    existingVoucher: (userId, reference) => existingVoucher(userId, reference),
+    reconcilePayment: (paymentId) => reconcilePayment(paymentId),
+  });
 
   /** Registers a handler of one-time payment outcomes (the diplomas service enrols on 'completed'). */
   function onOrder(handler: OrderEventHandler) {
@@ -142,6 +124,10 @@ export function createMercadoPagoPaymentsService(deps: {
     for (;;) {
       const row = await pendingRow(userId, reference);
       if (!row) return null;
+      if (isCheckout(row.providerOrderId)) {
+        await checkout.abandon(row);
+        continue;
+      }
       if (!row.providerOrderId.startsWith(reservedPrefix)) return voucherOf(row);
       if (Date.now() - row.createdAt.getTime() > reservationTtlMs) {
         await db
@@ -269,11 +255,19 @@ export function createMercadoPagoPaymentsService(deps: {
 
   /** Reads a payment back and applies it to the one-time payment we recorded; unknown ids change nothing. */
   async function reconcilePayment(paymentId: string): Promise<string | null> {
-    const [row] = await db
-      .select()
-      .from(paymentOrders)
-      .where(and(eq(paymentOrders.providerOrderId, paymentId), eq(paymentOrders.provider, 'mercadopago')));
-    if (!row) return null;
+    const byId = () =>
+      db
+        .select()
+        .from(paymentOrders)
+        .where(and(eq(paymentOrders.providerOrderId, paymentId), eq(paymentOrders.provider, 'mercadopago')));
+    let [row] = await byId();
+    if (!row) {
+      const claim = await checkout.claim(paymentId);
+      if (!claim) return null;
+      if (!claim.claimed) return claim.row.status;
+      [row] = await byId();
+      if (!row) return null;
+    }
     const payment = await provider.getPayment(paymentId);
     if (!payment) return null;
     if (payment.amountCents !== row.amountCents || payment.currency !== row.currency) {
@@ -365,6 +359,8 @@ export function createMercadoPagoPaymentsService(deps: {
     onOrder,
     onSubscriptionNotification,
     startOfflinePayment,
+    startCardCheckout: checkout.start,
+    confirmCheckout: checkout.confirm,
     receiveNotification,
     applyStoredNotification,
     reconcilePayment,

@@ -4,6 +4,10 @@ import { z } from 'zod';
 import { requireUser } from '#server/plugins/authorization.ts';
 import { AppError } from '#shared/errors.ts';
 import {
+  cardCheckoutSchema,
+  cardCheckoutStatusSchema,
+  type CardCheckoutStatus,
+  confirmCardCheckoutSchema,
   notificationResponseSchema,
   offlinePaymentSchema,
   startOfflinePaymentSchema,
@@ -62,6 +66,29 @@ export function registerMercadoPagoRoutes(
       config: { rateLimit: { max: 20, timeWindow: '10 minutes' } },
     },
     async (request) => premiumPass.start(await requireUser(request), request.body.method),
+  );
+
+  // the pass by card on Checkout Pro's page
+  api.post(
+    '/api/payments/mercadopago/premium-pass/card',
+    {
+      schema: { response: { 200: cardCheckoutSchema } },
+      config: { rateLimit: { max: 20, timeWindow: '10 minutes' } },
+    },
+    async (request) => premiumPass.startCard(await requireUser(request)),
+  );
+
+  // back from Checkout Pro: the payment id in the URL is read back and applied only if it is this member's
+  api.post(
+    '/api/payments/mercadopago/checkout/confirm',
+    {
+      schema: { body: confirmCardCheckoutSchema, response: { 200: cardCheckoutStatusSchema } },
+      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+    },
+    async (request) => {
+      const status = await mercadoPago.confirmCheckout((await requireUser(request)).id, request.body.paymentId);
+      return { status: status === 'COMPLETED' || status === 'PENDING' ? (status as CardCheckoutStatus) : 'DENIED' };
+    },
   );
 
   // back from Mercado Pago: the member's newest checkout is read back, nothing is taken from the URL

@@ -14,6 +14,7 @@ import type { PricesService } from './prices.service.ts';
 
 /** What a pass's payment is recorded under: one waits for money per member (payment_orders_one_pending_idx). */
 const passReference = 'premium-pass';
+const description = 'Premium anual (pago único)';
 
 /**
  * 'Premium anual (pago único)': one annual period of Premium paid at OXXO or by SPEI at the annual price in
@@ -21,14 +22,16 @@ const passReference = 'premium-pass';
  */
 export function createPremiumPassService(deps: {
   db: Db;
-  mercadoPago: Pick<MercadoPagoPaymentsService, 'startOfflinePayment'>;
+  mercadoPago: Pick<MercadoPagoPaymentsService, 'startOfflinePayment' | 'startCardCheckout'>;
+  publicUrl: string;
   membership: Pick<MembershipService, 'grantPrepaidPass' | 'markRefunded'>;
   prices: Pick<PricesService, 'mxnPlanPriceCents'>;
   log: Pick<Log, 'error' | 'warn'>;
 }) {
   const { db, log } = deps;
 
-  async function start(user: UserRow, method: OfflineMethod): Promise<OfflinePayment> {
+  /** What the pass costs in pesos for this member, or why it cannot be bought. */
+  async function priceFor(user: UserRow): Promise<number> {
     if (!canUpgrade(user)) throw new AppError('MEMBERSHIP_CHANGE_NOT_ALLOWED');
     // refused while a subscription is live (a failed charge being retried, a paused one)
     const live = await db
@@ -45,12 +48,24 @@ export function createPremiumPassService(deps: {
     const amountCents = await deps.prices.mxnPlanPriceCents('annual');
     // the annual plan without a price in pesos is not sold in pesos
     if (!amountCents) throw new AppError('FORBIDDEN');
-    return deps.mercadoPago.startOfflinePayment(user, {
-      method,
+    return amountCents;
+  }
+
+  async function start(user: UserRow, method: OfflineMethod): Promise<OfflinePayment> {
+    const amountCents = await priceFor(user);
+    return deps.mercadoPago.startOfflinePayment(user, { method, amountCents, description, reference: passReference });
+  }
+
+  /** The pass by card on Checkout Pro's page; the member comes back to the profile. */
+  async function startCard(user: UserRow): Promise<{ approvalUrl: string }> {
+    const amountCents = await priceFor(user);
+    const { initPoint } = await deps.mercadoPago.startCardCheckout(user, {
       amountCents,
-      description: 'Premium anual (pago único)',
+      description,
       reference: passReference,
+      backUrl: new URL('/perfil?pago=mercadopago', deps.publicUrl).toString(),
     });
+    return { approvalUrl: initPoint };
   }
 
   /** The pass's payment outcomes (amount and currency already checked against what we asked for). */
@@ -65,7 +80,7 @@ export function createPremiumPassService(deps: {
     }
   }
 
-  return { start, applyOrderEvent };
+  return { start, startCard, applyOrderEvent };
 }
 
 export type PremiumPassService = ReturnType<typeof createPremiumPassService>;

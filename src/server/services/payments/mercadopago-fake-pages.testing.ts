@@ -92,6 +92,8 @@ export function registerHostedPages(
     const body = (request.body ?? {}) as Record<string, string>;
     const preference = state.preferences.get(body.pref_id ?? '');
     if (!preference) return page(reply, 'Pago no disponible', '', 404);
+    const until = preference.body.expires === true ? Date.parse(String(preference.body.expiration_date_to)) : NaN;
+    if (until < Date.now()) return page(reply, 'Este enlace de pago venció', '', 410);
     const outcome = body.outcome === 'rejected' ? 'rejected' : 'approved';
     const paymentId = controls.payPreference(preference.id, outcome);
     const backUrls = (preference.body.back_urls ?? {}) as Record<string, string | undefined>;

@@ -236,6 +236,8 @@ export async function startMercadoPagoFake(options: { accessToken: string; webho
       return error(reply, 400, 'invalid_back_urls', 'back_urls.success must be defined when auto_return is set');
     if (body.notification_url !== undefined && !isUrl(body.notification_url))
       return error(reply, 400, 'invalid_notification_url', 'notification_url must be a valid url');
+    if (body.expiration_date_to !== undefined && Number.isNaN(Date.parse(String(body.expiration_date_to))))
+      return error(reply, 400, 'invalid_expiration_date_to', 'expiration_date_to invalid');
     const id = `999-${randomUUID()}`;
     preferences.set(id, { id, body });
     return reply.status(201).send({
@@ -259,6 +261,7 @@ export async function startMercadoPagoFake(options: { accessToken: string; webho
     requests,
     preapprovals,
     payments,
+    preferences,
     /** Fails the next `times` calls starting with `match` ("POST /v1/payments") with `status`. */
     fail(match: string, status: number, times = 1) {
       faults.push({ match, status, times });

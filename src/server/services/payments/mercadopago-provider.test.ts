@@ -235,6 +235,7 @@ describe('one-time card payments (Checkout Pro)', () => {
       externalReference: 'pase-1',
       backUrl: 'https://cxvet.example/perfil',
       notificationUrl: 'https://cxvet.example/api/payments/webhooks/mercadopago',
+      expiresAt: new Date(Date.now() + 86_400_000),
       idempotencyKey: 'pref-1',
     });
     expect(preference.initPoint).toMatch(/pref_id=/);
@@ -294,6 +295,7 @@ describe('hosted pages the payer opens at Mercado Pago', () => {
       externalReference: 'pase-pagina',
       backUrl: 'https://cxvet.example/perfil',
       notificationUrl: 'https://cxvet.example/api/payments/webhooks/mercadopago',
+      expiresAt: new Date(Date.now() + 86_400_000),
       idempotencyKey: 'page-pref-1',
     });
     const { html, pressed } = await pressOnPage(preference.initPoint, 'approved');

@@ -81,6 +81,8 @@ export type MercadoPagoProvider = {
     externalReference: string;
     backUrl: string;
     notificationUrl: string;
+    /** When the page stops taking payments (sdk-nodejs clients/preference commonTypes: expires, expiration_date_to). */
+    expiresAt: Date;
     idempotencyKey: string;
   }): Promise<{ id: string; initPoint: string }>;
   /** The notification when its x-signature is genuine, else null; no call to Mercado Pago. */
@@ -284,6 +286,8 @@ export function createMercadoPagoProvider(options: MercadoPagoOptions): MercadoP
           back_urls: { success: input.backUrl, pending: input.backUrl, failure: input.backUrl },
           auto_return: 'approved',
           notification_url: input.notificationUrl,
+          expires: true,
+          expiration_date_to: input.expiresAt.toISOString(),
           // cards only on this page: OXXO and SPEI go through our own page and the Payments API
           payment_methods: {
             excluded_payment_types: [{ id: 'ticket' }, { id: 'bank_transfer' }, { id: 'atm' }],
