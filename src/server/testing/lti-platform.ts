@@ -44,7 +44,11 @@ function registrationProblem(body: Record<string, unknown>): string | null {
   const tool = body[`${ims}lti-tool-configuration`] as Record<string, unknown> | undefined;
   if (!tool || typeof tool.domain !== 'string' || !isUrl(tool.target_link_uri)) return 'lti-tool-configuration';
   const messages = list(tool.messages) as { type?: unknown; target_link_uri?: unknown }[];
-  if (!messages.every((message) => typeof message.type === 'string' && (!message.target_link_uri || isUrl(message.target_link_uri)))) {
+  if (
+    !messages.every(
+      (message) => typeof message.type === 'string' && (!message.target_link_uri || isUrl(message.target_link_uri)),
+    )
+  ) {
     return 'messages';
   }
   return null;

@@ -77,7 +77,10 @@ export function registerLtiAdminRoutes(
   }
 
   async function organizationExists(id: string) {
-    const [organization] = await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, id));
+    const [organization] = await db
+      .select({ id: organizations.id })
+      .from(organizations)
+      .where(eq(organizations.id, id));
     if (!organization) throw new AppError('VALIDATION', { fields: { organizationId: 'Elige una organización' } });
   }
 

@@ -11,7 +11,8 @@ const refusalTexts: Record<RegistrationRefusal, string> = {
   'enlace-vencido': 'Este enlace de registro venció. Pide al administrador de CxVet un enlace nuevo.',
   'configuracion-invalida': 'La configuración que envió tu plataforma está incompleta o no es de LTI 1.3.',
   'configuracion-inaccesible': 'No pudimos leer la configuración de tu plataforma. Inténtalo de nuevo en unos minutos.',
-  'emisor-distinto': 'El emisor de la configuración de tu plataforma no corresponde a la dirección desde la que se envió.',
+  'emisor-distinto':
+    'El emisor de la configuración de tu plataforma no corresponde a la dirección desde la que se envió.',
   'url-insegura': 'Las direcciones de tu plataforma deben usar https.',
   'registro-rechazado': 'Tu plataforma rechazó el registro de CxVet. Revisa el enlace o inténtalo de nuevo.',
   'registro-sin-cliente': 'Tu plataforma respondió al registro sin asignar un client id a CxVet.',
