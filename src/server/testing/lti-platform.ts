@@ -137,6 +137,17 @@ export async function startFakePlatform(options: {
           'text/html',
         );
       }
+      if (url.pathname === '/tool-registration') {
+        // the LMS's 'Register tool by URL': frames the tool's URL and closes when it posts org.imsglobal.lti.close
+        const target = new URL(url.searchParams.get('url') ?? '');
+        target.searchParams.set('openid_configuration', `${issuer}/.well-known/openid-configuration`);
+        target.searchParams.set('registration_token', dynamic.token);
+        return send(
+          200,
+          `<!doctype html><title>Herramientas</title><h1>Registrar herramienta</h1><p id="estado">Registrando…</p><iframe title="Registro" src="${target}" width="800" height="500"></iframe><script>window.addEventListener('message', function (event) { if (event.data && event.data.subject === 'org.imsglobal.lti.close') { document.getElementById('estado').textContent = 'Registro terminado'; document.querySelector('iframe').remove(); } });</script>`,
+          'text/html',
+        );
+      }
       if (url.pathname === '/lms/.well-known/openid-configuration') {
         return send(200, {
           issuer: dynamic.issuer ?? issuer,
