@@ -144,7 +144,7 @@ export async function startFakePlatform(options: {
         target.searchParams.set('registration_token', dynamic.token);
         return send(
           200,
-          `<!doctype html><title>Herramientas</title><h1>Registrar herramienta</h1><p id="estado">Registrando…</p><iframe title="Registro" src="${target}" width="800" height="500"></iframe><script>window.addEventListener('message', function (event) { if (event.data && event.data.subject === 'org.imsglobal.lti.close') { document.getElementById('estado').textContent = 'Registro terminado'; document.querySelector('iframe').remove(); } });</script>`,
+          `<!doctype html><meta charset="utf-8"><title>Herramientas</title><h1>Registrar herramienta</h1><p id="estado">Registrando…</p><iframe title="Registro" src="${target}" width="800" height="500"></iframe><script>window.addEventListener('message', function (event) { if (event.data && event.data.subject === 'org.imsglobal.lti.close') { document.getElementById('estado').textContent = 'Registro terminado'; document.querySelector('iframe').remove(); } });</script>`,
           'text/html',
         );
       }

@@ -46,8 +46,7 @@ export function useSaveLtiPlatform() {
 /** A one-time URL for 'Registrar por URL' in the LMS (LTI Dynamic Registration). */
 export function useCreateLtiRegistration() {
   return useMutation({
-    mutationFn: (input: LtiRegistrationInput) =>
-      api.post<LtiRegistrationUrl>('/api/admin/lti/registrations', input),
+    mutationFn: (input: LtiRegistrationInput) => api.post<LtiRegistrationUrl>('/api/admin/lti/registrations', input),
   });
 }
 
