@@ -93,6 +93,8 @@ export async function startFakePlatform(options: {
     issuer: null as string | null,
     /** Answers without client_id (a broken platform). */
     omitClientId: false,
+    /** Answers without a deployment id (the spec makes it optional; Canvas makes it at install). */
+    omitDeploymentId: false,
     received: [] as Record<string, unknown>[],
     clientCount: 0,
   };
@@ -178,7 +180,9 @@ export async function startFakePlatform(options: {
         return send(200, {
           ...(dynamic.omitClientId ? {} : { client_id: `cliente-dinamico-${dynamic.clientCount}` }),
           ...body,
-          [`${ims}lti-tool-configuration`]: { ...tool, deployment_id: `despliegue-dinamico-${dynamic.clientCount}` },
+          [`${ims}lti-tool-configuration`]: dynamic.omitDeploymentId
+            ? tool
+            : { ...tool, deployment_id: `despliegue-dinamico-${dynamic.clientCount}` },
         });
       }
       if (url.pathname === '/token' && request.method === 'POST') {

@@ -20,7 +20,7 @@ const refusalTexts: Record<RegistrationRefusal, string> = {
 };
 
 /** The close message of LTI Dynamic Registration 1.0 (3.7), sent to the LMS that opened the page; a file of ours. */
-export const closeScript = `document.getElementById('lti-close')?.addEventListener('click', function () {
+const closeScript = `document.getElementById('lti-close')?.addEventListener('click', function () {
   (window.opener || window.parent).postMessage({ subject: 'org.imsglobal.lti.close' }, '*');
 });
 `;

@@ -51,6 +51,7 @@ afterAll(async () => {
 beforeEach(() => {
   platform.dynamic.issuer = null;
   platform.dynamic.omitClientId = false;
+  platform.dynamic.omitDeploymentId = false;
 });
 
 describe('LTI Dynamic Registration', () => {
@@ -185,6 +186,18 @@ describe('LTI Dynamic Registration', () => {
       'No pudimos leer la configuración de tu plataforma.',
     );
     expect(await platformCount()).toBe(before);
+  });
+
+  it('stores a platform that sent no deployment id without one, and says to add it', async () => {
+    platform.dynamic.omitDeploymentId = true;
+    const response = await open(await newUrl());
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('Tu plataforma no envió un deployment id');
+    const [stored] = await t.db
+      .select()
+      .from(ltiPlatforms)
+      .where(eq(ltiPlatforms.clientId, `cliente-dinamico-${platform.dynamic.clientCount}`));
+    expect(stored!.deploymentIds).toEqual([]);
   });
 
   it('in production refuses a configuration URL that is not https', async () => {
