@@ -61,3 +61,41 @@ test.describe('CxVet inside an LMS (LTI 1.3)', () => {
     await student.close();
   });
 });
+
+test.describe('LTI Dynamic Registration', () => {
+  let registering: FakePlatform;
+  test.afterAll(async () => registering?.close());
+
+  test("an Admin's one-time URL registers CxVet from the LMS's frame, which closes on the spec's message", async ({
+    page,
+  }) => {
+    const jwks = await (await page.request.get('/api/lti/jwks')).json();
+    registering = await startFakePlatform({ port: 34301, host: 'localhost', toolJwks: () => jwks });
+    await loginAs(page, 'admin');
+    const organizations = (await (await page.request.get('/api/admin/organizations')).json()).items as {
+      title: string;
+    }[];
+    await page.goto('/admin/lti');
+    await page.getByRole('button', { name: 'Registrar por URL' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Registrar por URL' });
+    await dialog.getByRole('button', { name: 'Crear URL de registro' }).click();
+    await expect(dialog.getByText('Elige una organización')).toBeVisible();
+    await dialog.getByRole('combobox', { name: 'Organización', exact: true }).click();
+    await page.getByRole('option', { name: organizations[0]!.title, exact: true }).first().click();
+    await dialog.getByRole('button', { name: 'Crear URL de registro' }).click();
+    const url = (await dialog.locator('pre').textContent())!.trim();
+    expect(url).toMatch(/\/api\/lti\/register\/[A-Za-z0-9_-]+$/);
+
+    const lmsAdmin = await page.context().browser()!.newContext();
+    const lms = await lmsAdmin.newPage();
+    await lms.goto(`${registering.base}/tool-registration?url=${encodeURIComponent(url)}`);
+    const frame = lms.frameLocator('iframe[title="Registro"]');
+    await expect(frame.getByRole('heading', { name: 'CxVet quedó registrado' })).toBeVisible({ timeout: 30_000 });
+    await frame.getByRole('button', { name: 'Volver a la plataforma' }).click();
+    await expect(lms.getByText('Registro terminado')).toBeVisible();
+    await lmsAdmin.close();
+
+    await dialog.getByRole('button', { name: 'Listo' }).click();
+    await expect(page.getByRole('cell', { name: 'Moodle (localhost:34301)' })).toBeVisible();
+  });
+});

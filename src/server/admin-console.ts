@@ -140,5 +140,11 @@ export async function registerAdminConsole(
   registerPrivacyAdminRoutes(admin, { privacy, jobs });
   registerBackupAdminRoutes(admin, { backups, runJobs: () => void jobs.runDue().catch(() => {}) });
   registerRenditionAdminRoutes(admin, { renditions, runJobs: () => void videoJobs.runDue().catch(() => {}) });
-  registerLtiAdminRoutes(admin, { db, key: lti.key, publicUrl: lti.publicUrl, platformsChanged: lti.platformsChanged });
+  registerLtiAdminRoutes(admin, {
+    db,
+    key: lti.key,
+    publicUrl: lti.publicUrl,
+    platformsChanged: lti.platformsChanged,
+    registration: lti.registration,
+  });
 }

@@ -35,8 +35,10 @@ const publicRoutes = [
   /^\/api\/certificates\/.*$/,
   // the issuer's public side: status lists and the check of a credential anyone holds
   /^\/api\/credentials\/.*$/,
-  // the LTI tool's side an LMS reaches: its keys, login initiation and launch, and the pages of a launch
-  /^\/api\/lti\/(jwks|auto-submit\.js|login|launch|link|deep-linking|continue|open)$/,
+  // the LTI tool's side an LMS reaches: its keys, login initiation and launch, the pages of a launch, and dynamic
+  // registration (its one-time URL is the authority)
+  /^\/api\/lti\/(jwks|auto-submit\.js|login|launch|link|deep-linking|continue|open|register-close\.js)$/,
+  /^\/api\/lti\/register\/:token$/,
   /^\/api\/simulated-checkout(\/.*)?$/,
   /^\/api\/privacy\/(consents|policy).*$/,
 ];

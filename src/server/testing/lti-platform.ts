@@ -16,6 +16,43 @@ type ReceivedScore = { lineItem: string; userId: string; scoreGiven: number; sco
 type FakeMember = { user_id: string; name: string; email?: string; roles: string[]; status?: string };
 
 const lti = 'https://purl.imsglobal.org/spec/lti/claim/';
+const ims = 'https://purl.imsglobal.org/spec/';
+const scopesSupported = [
+  'https://purl.imsglobal.org/spec/lti-ags/scope/score',
+  'https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly',
+];
+
+/**
+ * What a platform refuses in a tool's registration (LTI Dynamic Registration 1.0, 3.3 and 3.6; the checks of Moodle's
+ * registration_helper): null when the body is complete.
+ */
+function registrationProblem(body: Record<string, unknown>): string | null {
+  const list = (value: unknown) => (Array.isArray(value) ? (value as unknown[]) : []);
+  const isUrl = (value: unknown) => typeof value === 'string' && URL.canParse(value);
+  if (body.application_type !== 'web') return 'application_type';
+  if (!list(body.response_types).includes('id_token')) return 'response_types';
+  const grants = list(body.grant_types);
+  if (!grants.includes('implicit') || !grants.includes('client_credentials')) return 'grant_types';
+  if (!isUrl(body.initiate_login_uri)) return 'initiate_login_uri';
+  const redirects = list(body.redirect_uris);
+  if (redirects.length === 0 || !redirects.every(isUrl)) return 'redirect_uris';
+  if (!isUrl(body.jwks_uri)) return 'jwks_uri';
+  if (body.token_endpoint_auth_method !== 'private_key_jwt') return 'token_endpoint_auth_method';
+  if (typeof body.client_name !== 'string' || !body.client_name) return 'client_name';
+  const scope = typeof body.scope === 'string' ? body.scope.split(' ') : [];
+  if (!scope.every((item) => scopesSupported.includes(item))) return 'scope';
+  const tool = body[`${ims}lti-tool-configuration`] as Record<string, unknown> | undefined;
+  if (!tool || typeof tool.domain !== 'string' || !isUrl(tool.target_link_uri)) return 'lti-tool-configuration';
+  const messages = list(tool.messages) as { type?: unknown; target_link_uri?: unknown }[];
+  if (
+    !messages.every(
+      (message) => typeof message.type === 'string' && (!message.target_link_uri || isUrl(message.target_link_uri)),
+    )
+  ) {
+    return 'messages';
+  }
+  return null;
+}
 
 async function bodyOf(request: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
@@ -49,6 +86,18 @@ export async function startFakePlatform(options: {
     launch: { sub: 'alumno-navegador', claims: {} as Record<string, unknown> },
   };
   const issuedTokens = new Set<string>();
+  /** Dynamic registration: the bearer token it expects, what it answers, and the registrations it accepted. */
+  const dynamic = {
+    token: 'token-de-registro',
+    /** Overrides the issuer its OpenID configuration names (a mismatch). */
+    issuer: null as string | null,
+    /** Answers without client_id (a broken platform). */
+    omitClientId: false,
+    /** Answers without a deployment id (the spec makes it optional; Canvas makes it at install). */
+    omitDeploymentId: false,
+    received: [] as Record<string, unknown>[],
+    clientCount: 0,
+  };
 
   const server: Server = createServer((request, response) => {
     void (async () => {
@@ -89,6 +138,52 @@ export async function startFakePlatform(options: {
           `<!doctype html><form method="post" action="${action}"><input type="hidden" name="id_token" value="${token}"><input type="hidden" name="state" value="${stateValue}"></form><script>document.forms[0].submit()</script>`,
           'text/html',
         );
+      }
+      if (url.pathname === '/tool-registration') {
+        // the LMS's 'Register tool by URL': frames the tool's URL and closes when it posts org.imsglobal.lti.close
+        const target = new URL(url.searchParams.get('url') ?? '');
+        target.searchParams.set('openid_configuration', `${issuer}/.well-known/openid-configuration`);
+        target.searchParams.set('registration_token', dynamic.token);
+        return send(
+          200,
+          `<!doctype html><meta charset="utf-8"><title>Herramientas</title><h1>Registrar herramienta</h1><p id="estado">Registrando…</p><iframe title="Registro" src="${target}" width="800" height="500"></iframe><script>window.addEventListener('message', function (event) { if (event.data && event.data.subject === 'org.imsglobal.lti.close') { document.getElementById('estado').textContent = 'Registro terminado'; document.querySelector('iframe').remove(); } });</script>`,
+          'text/html',
+        );
+      }
+      if (url.pathname === '/lms/.well-known/openid-configuration') {
+        return send(200, {
+          issuer: dynamic.issuer ?? issuer,
+          authorization_endpoint: `${base}/auth`,
+          token_endpoint: `${base}/token`,
+          jwks_uri: `${base}/jwks`,
+          registration_endpoint: `${base}/register`,
+          scopes_supported: ['openid', ...scopesSupported],
+          response_types_supported: ['id_token'],
+          id_token_signing_alg_values_supported: ['RS256'],
+          claims_supported: ['iss', 'sub', 'name', 'given_name', 'family_name', 'email'],
+          [`${ims}lti-platform-configuration`]: {
+            product_family_code: 'moodle',
+            version: '4.5',
+            messages_supported: [{ type: 'LtiResourceLinkRequest' }, { type: 'LtiDeepLinkingRequest' }],
+          },
+        });
+      }
+      if (url.pathname === '/register' && request.method === 'POST') {
+        if (request.headers.authorization !== `Bearer ${dynamic.token}`) return send(401, { error: 'invalid_token' });
+        if (!String(request.headers['content-type']).startsWith('application/json')) return send(415, {});
+        const body = JSON.parse(await bodyOf(request)) as Record<string, unknown>;
+        const problem = registrationProblem(body);
+        if (problem) return send(400, { error: 'invalid_client_metadata', error_description: problem });
+        dynamic.received.push(body);
+        dynamic.clientCount += 1;
+        const tool = body[`${ims}lti-tool-configuration`] as Record<string, unknown>;
+        return send(200, {
+          ...(dynamic.omitClientId ? {} : { client_id: `cliente-dinamico-${dynamic.clientCount}` }),
+          ...body,
+          [`${ims}lti-tool-configuration`]: dynamic.omitDeploymentId
+            ? tool
+            : { ...tool, deployment_id: `despliegue-dinamico-${dynamic.clientCount}` },
+        });
       }
       if (url.pathname === '/token' && request.method === 'POST') {
         const form = new URLSearchParams(await bodyOf(request));
@@ -191,6 +286,8 @@ export async function startFakePlatform(options: {
       jwksUrl: `${base}/jwks`,
     },
     idToken,
+    dynamic,
+    openIdConfigurationUrl: `${issuer}/.well-known/openid-configuration`,
     scores,
     tokenRequests,
     state,

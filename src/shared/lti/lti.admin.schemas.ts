@@ -21,6 +21,12 @@ export const ltiPlatformInputSchema = z.object({
 });
 export type LtiPlatformInput = z.infer<typeof ltiPlatformInputSchema>;
 
+/** A one-time URL for LTI Dynamic Registration ('Registrar por URL' in Moodle or Canvas), for one organization. */
+export const ltiRegistrationInputSchema = z.object({ organizationId: recordId });
+export type LtiRegistrationInput = z.infer<typeof ltiRegistrationInputSchema>;
+export const ltiRegistrationUrlSchema = z.object({ url: z.string(), expiresAt: z.string() });
+export type LtiRegistrationUrl = z.infer<typeof ltiRegistrationUrlSchema>;
+
 export const ltiPlatformSchema = ltiPlatformInputSchema.extend({
   id: z.string(),
   organizationTitle: z.string(),

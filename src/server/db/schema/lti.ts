@@ -11,7 +11,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { organizations } from './organizations.ts';
-import { users } from './accounts.ts';
+import { sessions, users } from './accounts.ts';
 import { classrooms } from './classrooms.ts';
 
 /** An LMS (Moodle, Canvas, Chamilo…) registered by an Admin; its launches land in its organization. */
@@ -186,4 +186,34 @@ export const ltiScores = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true }),
   },
   (table) => [index('lti_scores_created_at_idx').on(table.createdAt)],
+);
+
+/**
+ * A one-time URL for LTI Dynamic Registration, made by an Admin for one organization: the LMS opens it once, before
+ * it expires. Only the SHA-256 of its secret is kept.
+ */
+export const ltiRegistrationTokens = pgTable('lti_registration_tokens', {
+  tokenHash: text('token_hash').primaryKey(),
+  organizationId: uuid('organization_id')
+    .notNull()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  platformId: uuid('platform_id').references(() => ltiPlatforms.id, { onDelete: 'set null' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** The sessions a platform's launches opened (the launch cookie, or the one-time window): ended with the platform. */
+export const ltiLaunchSessions = pgTable(
+  'lti_launch_sessions',
+  {
+    sessionId: text('session_id')
+      .primaryKey()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
+    platformId: uuid('platform_id')
+      .notNull()
+      .references(() => ltiPlatforms.id, { onDelete: 'cascade' }),
+  },
+  (table) => [index('lti_launch_sessions_platform_id_idx').on(table.platformId)],
 );

@@ -3,7 +3,7 @@ import { and, eq, gt, lt } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { JWTPayload } from 'jose';
 import type { Db } from '#server/db/client.ts';
-import { ltiAccounts, ltiPendingLinks, users } from '#server/db/schema/index.ts';
+import { ltiAccounts, ltiLaunchSessions, ltiPendingLinks, users } from '#server/db/schema/index.ts';
 import type { Auth } from '#server/features/accounts/auth.ts';
 import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import type { Platform } from './lti-launch.ts';
@@ -134,8 +134,11 @@ export function createLtiAccounts(deps: { db: Db; auth: Auth; secret: string; se
     return true;
   }
 
-  /** A session for the launched person, and its launch cookie (SameSite=None; Secure; Partitioned). */
-  async function launchSession(request: FastifyRequest, userId: string): Promise<string> {
+  /**
+   * A session for the launched person, and its launch cookie (SameSite=None; Secure; Partitioned); the session is
+   * recorded as the platform's, and ends when the platform is deleted.
+   */
+  async function launchSession(request: FastifyRequest, userId: string, platformId: string): Promise<string> {
     const context = await auth.$context;
     const userAgent = request.headers['user-agent'];
     const session = await context.internalAdapter.createSession(userId, false, {
@@ -143,6 +146,7 @@ export function createLtiAccounts(deps: { db: Db; auth: Auth; secret: string; se
       userAgent: typeof userAgent === 'string' ? userAgent : '',
     });
     if (!session) throw new Error('could not create the launch session');
+    await db.insert(ltiLaunchSessions).values({ sessionId: session.id, platformId });
     const value = signedSessionValue(session.token, deps.secret);
     return `${launchCookieName}=${value}; Path=/; Max-Age=${launchCookieSeconds}; HttpOnly; SameSite=None; Secure; Partitioned`;
   }

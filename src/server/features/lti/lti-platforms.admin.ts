@@ -1,18 +1,30 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
-import { ltiLinks, ltiPlatforms, ltiScores, organizations, users } from '#server/db/schema/index.ts';
+import {
+  ltiLaunchSessions,
+  ltiLinks,
+  ltiPlatforms,
+  ltiScores,
+  organizations,
+  sessions,
+  users,
+} from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
 import { okSchema, recordParamsSchema } from '#shared/records.schemas.ts';
 import {
   ltiConsoleSchema,
   ltiPlatformInputSchema,
   ltiPlatformSchema,
+  ltiRegistrationInputSchema,
+  ltiRegistrationUrlSchema,
   ltiScoreListSchema,
   type LtiPlatformInput,
 } from '#shared/lti/lti.admin.schemas.ts';
+import { requireUser } from '#server/plugins/authorization.ts';
 import { toolJwks, type LtiKey } from './lti-key.ts';
+import type { LtiRegistration } from './lti-registration.ts';
 
 /** CxVet's own addresses, as an LMS administrator pastes them. */
 export function toolUrls(publicUrl: string) {
@@ -32,7 +44,13 @@ function isUniqueViolation(error: unknown): boolean {
 /** 'Plataformas LTI' under /api/admin/lti; registered in the Admin scope. */
 export function registerLtiAdminRoutes(
   app: FastifyInstance,
-  deps: { db: Db; key: LtiKey | undefined; publicUrl: string; platformsChanged: () => void },
+  deps: {
+    db: Db;
+    key: LtiKey | undefined;
+    publicUrl: string;
+    platformsChanged: () => void;
+    registration: LtiRegistration | null;
+  },
 ) {
   const { db } = deps;
   const routes = app.withTypeProvider<ZodTypeProvider>();
@@ -58,9 +76,16 @@ export function registerLtiAdminRoutes(
     }));
   }
 
-  async function save(id: string | null, input: LtiPlatformInput) {
-    const [organization] = await db.select().from(organizations).where(eq(organizations.id, input.organizationId));
+  async function organizationExists(id: string) {
+    const [organization] = await db
+      .select({ id: organizations.id })
+      .from(organizations)
+      .where(eq(organizations.id, id));
     if (!organization) throw new AppError('VALIDATION', { fields: { organizationId: 'Elige una organización' } });
+  }
+
+  async function save(id: string | null, input: LtiPlatformInput) {
+    await organizationExists(input.organizationId);
     const values = {
       ...input,
       issuer: input.issuer.replace(/\/$/, ''),
@@ -101,10 +126,28 @@ export function registerLtiAdminRoutes(
     '/api/admin/lti/platforms/:id',
     { schema: { ...byId, response: { 200: okSchema } } },
     async (request) => {
-      const removed = await db.delete(ltiPlatforms).where(eq(ltiPlatforms.id, request.params.id)).returning();
+      // the sessions its launches opened end with it: a launch cookie still held grants nothing
+      const removed = await db.transaction(async (tx) => {
+        const launched = tx
+          .select({ id: ltiLaunchSessions.sessionId })
+          .from(ltiLaunchSessions)
+          .where(eq(ltiLaunchSessions.platformId, request.params.id));
+        await tx.delete(sessions).where(inArray(sessions.id, launched));
+        return tx.delete(ltiPlatforms).where(eq(ltiPlatforms.id, request.params.id)).returning();
+      });
       if (removed.length === 0) throw new AppError('NOT_FOUND');
       deps.platformsChanged();
       return { ok: true as const };
+    },
+  );
+  routes.post(
+    '/api/admin/lti/registrations',
+    { schema: { body: ltiRegistrationInputSchema, response: { 200: ltiRegistrationUrlSchema } } },
+    async (request) => {
+      const user = await requireUser(request);
+      await organizationExists(request.body.organizationId);
+      if (!deps.registration) throw new AppError('SERVICE_UNAVAILABLE');
+      return deps.registration.create(request.body.organizationId, user.id);
     },
   );
   routes.get('/api/admin/lti/scores', { schema: { response: { 200: ltiScoreListSchema } } }, async () => {

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { SignJWT, jwtVerify, importJWK } from 'jose';
 import { z } from 'zod';
-import { ltiLaunchStates } from '#server/db/schema/index.ts';
+import { eq } from 'drizzle-orm';
+import { ltiLaunchSessions, ltiLaunchStates, ltiPlatforms } from '#server/db/schema/index.ts';
 import { signedSessionValue } from './lti-accounts.ts';
 import { toolJwks } from './lti-key.ts';
 import { escapeHtml, page, refusalPage, sendPage } from './lti-pages.ts';
@@ -81,6 +82,12 @@ export function registerLtiWindowRoutes(
   routes.get('/api/lti/open', { schema: query }, async (request, reply) => {
     const ticket = await tickets.read(request.query.ticket);
     if (!ticket) return sendPage(reply, 'UNAUTHENTICATED', refusalPage('inicio-vencido'));
+    // a platform deleted since the launch signs no one in
+    const [platform] = await lti.db
+      .select({ id: ltiPlatforms.id })
+      .from(ltiPlatforms)
+      .where(eq(ltiPlatforms.id, ticket.platformId));
+    if (!platform) return sendPage(reply, 'UNAUTHENTICATED', refusalPage('plataforma-desconocida'));
     const spent = await lti.db
       .insert(ltiLaunchStates)
       .values({
@@ -96,6 +103,7 @@ export function registerLtiWindowRoutes(
     const context = await lti.auth.$context;
     const session = await context.internalAdapter.createSession(ticket.userId, false, { ipAddress: request.ip });
     if (!session) throw new Error('could not create the session');
+    await lti.db.insert(ltiLaunchSessions).values({ sessionId: session.id, platformId: platform.id });
     const name = `${lti.secureCookies ? '__Secure-' : ''}better-auth.session_token`;
     const value = signedSessionValue(session.token, lti.sessionSecret);
     reply.header(

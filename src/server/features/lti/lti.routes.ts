@@ -92,7 +92,7 @@ export function registerLtiRoutes(app: FastifyInstance, lti: Lti): void {
         ? `/api/lti/deep-linking?context=${encodeURIComponent(await lti.targets.pickContext(platform, token, account.user.id))}`
         : await lti.targets.open(platform, token, account.user);
       if (!next) return refuse(reply, 'destino-invalido', 'NOT_FOUND');
-      reply.header('set-cookie', await lti.accounts.launchSession(request, account.user.id));
+      reply.header('set-cookie', await lti.accounts.launchSession(request, account.user.id, platform.id));
       return reply.redirect(await tickets.continueUrl(account.user.id, platform.id, next), 303);
     });
 

@@ -10,6 +10,8 @@ import { createLtiGrades, ltiJobKinds } from './lti-grades.ts';
 import { createLtiLaunch } from './lti-launch.ts';
 import { toolUrls } from './lti-platforms.admin.ts';
 import { createLtiRoster } from './lti-roster.ts';
+import { createLtiRegistration } from './lti-registration.ts';
+import { registerLtiRegistrationRoutes, registrationFramer } from './lti-registration.routes.ts';
 import { createLtiServices } from './lti-services.ts';
 import { createLtiTargets } from './lti-targets.ts';
 import { registerLtiRoutes } from './lti.routes.ts';
@@ -56,17 +58,29 @@ export function createLti(deps: {
     return list;
   }
 
+  const platformsChanged = () => void (origins = null);
+  const registration = key
+    ? createLtiRegistration({
+        db,
+        urls,
+        publicUrl: config.publicUrl,
+        production: config.production,
+        platformsChanged,
+      })
+    : null;
+
   return {
     db,
     key,
     urls,
+    registration,
     launch,
     accounts: ltiAccounts,
     targets,
     grades,
     roster,
     platformOrigins,
-    platformsChanged: () => void (origins = null),
+    platformsChanged,
     signIn: deps.accounts.login,
     auth: deps.auth,
     sessionSecret: config.sessionSecret,
@@ -105,7 +119,9 @@ export function registerLti(app: FastifyInstance, lti: Lti): void {
     const type = String(reply.getHeader('content-type') ?? '');
     if (!type.startsWith('text/html')) return payload;
     if (!hasLaunchCookie(request) && !request.url.startsWith('/api/lti/')) return payload;
-    const allowed = await lti.platformOrigins();
+    // the registration page is framed by the LMS registering us, which is no platform of ours yet
+    const framer = registrationFramer(request);
+    const allowed = framer ? [framer] : await lti.platformOrigins();
     const policy = reply.raw.getHeader('content-security-policy');
     if (typeof policy === 'string' && allowed.length > 0) {
       reply.raw.setHeader(
@@ -117,4 +133,5 @@ export function registerLti(app: FastifyInstance, lti: Lti): void {
     return payload;
   });
   registerLtiRoutes(app, lti);
+  registerLtiRegistrationRoutes(app, lti);
 }

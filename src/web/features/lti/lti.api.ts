@@ -1,6 +1,13 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { LtiConsole, LtiPlatform, LtiPlatformInput, ltiScoreListSchema } from '#shared/lti/lti.admin.schemas.ts';
+import type {
+  LtiConsole,
+  LtiPlatform,
+  LtiPlatformInput,
+  LtiRegistrationInput,
+  LtiRegistrationUrl,
+  ltiScoreListSchema,
+} from '#shared/lti/lti.admin.schemas.ts';
 import { useRefreshQueries } from '#web/components/console/console-cache.ts';
 import { api } from '#web/lib/api-client.ts';
 
@@ -33,6 +40,13 @@ export function useSaveLtiPlatform() {
     mutationFn: ({ id, input }: { id: string | null; input: LtiPlatformInput }) =>
       id ? api.put<LtiPlatform>(platformPath(id), input) : api.post<LtiPlatform>('/api/admin/lti/platforms', input),
     onSuccess: () => refresh([ltiKeys.all]),
+  });
+}
+
+/** A one-time URL for 'Registrar por URL' in the LMS (LTI Dynamic Registration). */
+export function useCreateLtiRegistration() {
+  return useMutation({
+    mutationFn: (input: LtiRegistrationInput) => api.post<LtiRegistrationUrl>('/api/admin/lti/registrations', input),
   });
 }
 

@@ -6,6 +6,7 @@ import { ConfirmDeleteModal } from '#web/components/console/confirm-delete-modal
 import { notify } from '#web/components/console/notify.ts';
 import { useDeleteLtiPlatform, useLtiConsole, useLtiScores } from '#web/features/lti/lti.api.ts';
 import { LtiPlatformForm } from './lti-platform-form.tsx';
+import { LtiRegistrationUrlModal } from './lti-registration-url.tsx';
 
 const scoreBadges: Record<LtiScore['status'], { label: string; color: string }> = {
   // dark enough for white text at badge size (WCAG AA)
@@ -109,10 +110,18 @@ export function AdminLtiPage() {
   const remove = useDeleteLtiPlatform();
   const [editing, setEditing] = useState<{ platform: LtiPlatform | null } | null>(null);
   const [deleting, setDeleting] = useState<LtiPlatform | null>(null);
+  const [registering, setRegistering] = useState(false);
   return (
     <AdminPage
       title="Plataformas LTI"
-      actions={<Button onClick={() => setEditing({ platform: null })}>Registrar plataforma</Button>}
+      actions={
+        <Group gap="xs">
+          <Button variant="default" onClick={() => setRegistering(true)}>
+            Registrar por URL
+          </Button>
+          <Button onClick={() => setEditing({ platform: null })}>Registrar plataforma</Button>
+        </Group>
+      }
     >
       {data.isPending ? <Loader /> : null}
       {data.data ? <ToolCard tool={data.data.tool} /> : null}
@@ -161,6 +170,16 @@ export function AdminLtiPage() {
           platform={editing.platform}
           opened
           onClose={() => setEditing(null)}
+        />
+      ) : null}
+      {registering ? (
+        <LtiRegistrationUrlModal
+          opened
+          onClose={() => {
+            setRegistering(false);
+            // the LMS may have registered meanwhile
+            void data.refetch();
+          }}
         />
       ) : null}
       <ConfirmDeleteModal
