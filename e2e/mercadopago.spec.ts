@@ -223,3 +223,70 @@ test('a Basic member asks for Premium anual (pago único) at OXXO and sees the v
   await member.context.close();
   await admin.context.close();
 });
+
+test('a member pays a diploma by card in pesos on Mercado Pago’s page: a rejected card first, then enrolled', async ({
+  browser,
+}) => {
+  const baseURL = site.url;
+  test.setTimeout(120_000);
+  const admin = await adminOnSite(browser);
+  const diplomaId = await priceInPesos(admin.request, new URL(baseURL).origin);
+  const member = await freshPremiumMember(browser, baseURL, admin.request, 'Diplomado con tarjeta E2E');
+  const { page } = member;
+  await page.setViewportSize({ width: 360, height: 900 });
+  await page.goto(`/mis-diplomados/diplomado-preview/${diplomaId}`);
+  await expect(page.getByRole('heading', { name: diplomaTitle })).toBeVisible({ timeout: 30_000 });
+  await page.getByRole('button', { name: 'Tarjeta de crédito o débito (pesos)' }).click();
+  await page.waitForURL(/\/checkout\/v1\/redirect/);
+  await page.getByRole('button', { name: 'Tarjeta rechazada' }).click();
+  await page.waitForURL(/\/mis-diplomados\/diplomado-preview\//);
+  await expect(page.getByText('El pago fue rechazado. Intenta de nuevo con otro medio de pago.')).toBeVisible({
+    timeout: 30_000,
+  });
+  expect(await isEnrolled(page, diplomaId)).toBe(false);
+  await page.screenshot({ path: test.info().outputPath('diploma-card-rejected-360.png'), fullPage: true });
+
+  await page.getByRole('button', { name: 'Tarjeta de crédito o débito (pesos)' }).click();
+  await page.waitForURL(/\/checkout\/v1\/redirect/);
+  await page.getByRole('button', { name: 'Pagar con tarjeta' }).click();
+  await page.waitForURL(/\/mis-diplomados\/diplomado-preview\//);
+  await expect(page.getByText('Ya tienes acceso al diplomado.')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('link', { name: 'Entrar al diplomado' })).toBeVisible();
+  // the address no longer carries the payment: a reload asks nothing again
+  expect(new URL(page.url()).search).toBe('');
+  await page.screenshot({ path: test.info().outputPath('diploma-card-approved-360.png'), fullPage: true });
+  await member.context.close();
+  await admin.context.close();
+});
+
+test('a Basic member pays Premium anual (pago único) by card on Mercado Pago’s page and is Premium', async ({
+  browser,
+}) => {
+  const baseURL = site.url;
+  test.setTimeout(120_000);
+  const admin = await adminOnSite(browser);
+  const prices = await admin.request.put('/api/admin/prices/mxn', {
+    headers: { origin: new URL(baseURL).origin },
+    data: { monthly: '199.00', annual: '1999.00' },
+  });
+  expect(prices.status(), await prices.text()).toBe(200);
+  const member = await freshBasicMember(browser, baseURL, 'Pase con tarjeta E2E');
+  const { page } = member;
+  for (const width of [1280, 360]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto('/perfil');
+    await page.getByRole('radio', { name: 'Tarjeta de crédito o débito (pesos)' }).check({ timeout: 30_000 });
+    await page.getByRole('radio', { name: 'Premium anual (pago único) · $1,999.00 MXN' }).check();
+    await expect(page.getByText(/Pagas una sola vez en el sitio de Mercado Pago/)).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath(`pass-card-choice-${width}.png`), fullPage: true });
+  }
+  await page.getByRole('button', { name: 'Continuar en Mercado Pago' }).click();
+  await page.waitForURL(/\/checkout\/v1\/redirect/);
+  await page.getByRole('button', { name: 'Pagar con tarjeta' }).click();
+  await page.waitForURL(/\/perfil/);
+  await expect(page.getByText('Tu membresía Premium está activa.')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText(/Premium anual \(pago único\) hasta el/)).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('pass-card-premium-360.png'), fullPage: true });
+  await member.context.close();
+  await admin.context.close();
+});

@@ -13,7 +13,7 @@ import { offlineOutcome } from './mercadopago-outcomes.ts';
  * A card payment on Checkout Pro's page is recorded under its preference's external reference until Mercado Pago
  * reports a payment for it; the page stays payable for a day.
  */
-export const checkoutPrefix = 'checkout:';
+const checkoutPrefix = 'checkout:';
 const checkoutHours = 24;
 
 export const isCheckout = (providerOrderId: string) => providerOrderId.startsWith(checkoutPrefix);

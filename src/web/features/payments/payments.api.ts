@@ -6,7 +6,7 @@ import type {
   startSubscriptionResponseSchema,
   startSubscriptionSchema,
 } from '#shared/payments/payments.schemas.ts';
-import type { OfflinePayment } from '#shared/payments/mercadopago.schemas.ts';
+import type { CardCheckout, CardCheckoutStatus, OfflinePayment } from '#shared/payments/mercadopago.schemas.ts';
 import { useRefreshAccount } from '#web/features/accounts/current-user.api.ts';
 import { api } from '#web/lib/api-client.ts';
 
@@ -23,6 +23,9 @@ const paymentsApi = {
     api.post<z.infer<typeof startSubscriptionResponseSchema>>('/api/payments/mercadopago/subscriptions', input),
   startPremiumPass: (method: 'oxxo' | 'clabe') =>
     api.post<OfflinePayment>('/api/payments/mercadopago/premium-pass', { method }),
+  startPremiumPassCard: () => api.post<CardCheckout>('/api/payments/mercadopago/premium-pass/card'),
+  confirmCardCheckout: (paymentId: string) =>
+    api.post<{ status: CardCheckoutStatus }>('/api/payments/mercadopago/checkout/confirm', { paymentId }),
   confirmPesosSubscription: () =>
     api.post<z.infer<typeof confirmSubscriptionResponseSchema>>('/api/payments/mercadopago/subscriptions/confirm'),
   confirmSubscription: (subscriptionId: string) =>
@@ -68,4 +71,15 @@ export function useConfirmPesosSubscription() {
 /** 'Premium anual (pago único)' at OXXO or by SPEI: answers the voucher or the CLABE to show. */
 export function useStartPremiumPass() {
   return useMutation({ mutationFn: paymentsApi.startPremiumPass });
+}
+
+/** 'Premium anual (pago único)' by card on Mercado Pago's page; the caller sends the browser to approvalUrl. */
+export function useStartPremiumPassCard() {
+  return useMutation({ mutationFn: paymentsApi.startPremiumPassCard });
+}
+
+/** Back from a one-time card payment: the server reads the payment named in the URL back, if it is this member's. */
+export function useConfirmCardCheckout() {
+  const refresh = useRefreshAccount();
+  return useMutation({ mutationFn: paymentsApi.confirmCardCheckout, onSuccess: refresh });
 }

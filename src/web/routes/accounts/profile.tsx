@@ -4,6 +4,7 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { formatPhoneNumberIntl } from 'react-phone-number-input';
 import { EmailText } from '#web/components/email-text.tsx';
+import { useCardCheckoutReturn } from '#web/features/payments/use-card-return.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { useConfirmPesosSubscription, useConfirmSubscription } from '#web/features/payments/payments.api.ts';
 import { useProfile } from '#web/features/accounts/accounts.api.ts';
@@ -27,6 +28,16 @@ function Row({ label, value }: { label: string; value: ReactNode }) {
   );
 }
 
+/** The Premium pass paid by card, back from Mercado Pago's page. */
+const passNotices = {
+  approved: { color: 'green', title: 'Bienvenido a Premium', message: 'Tu membresía Premium está activa.' },
+  pending: {
+    color: 'yellow',
+    title: 'Pago pendiente',
+    message: 'Aún no se confirma tu pago; tu membresía se actualizará en cuanto se confirme.',
+  },
+};
+
 /** /perfil: 'Mi CxVet'. */
 export function ProfilePage() {
   const profile = useProfile();
@@ -36,6 +47,7 @@ export function ProfilePage() {
   const { showError, showAppError } = useErrorModal();
   const returned = params.get('subscription_id');
   const handled = useRef(false);
+  useCardCheckoutReturn(passNotices);
 
   useEffect(() => {
     if (profile.isError) showError({ message: profileLoadFailed });
@@ -53,7 +65,8 @@ export function ProfilePage() {
       setParams({}, { replace: true });
       return;
     }
-    const fromMercadoPago = params.get('pago') === 'mercadopago';
+    // a one-time card payment's return (it names its payment) is read back by useCardCheckoutReturn
+    const fromMercadoPago = params.get('pago') === 'mercadopago' && !params.has('payment_id');
     if (!returned && !fromMercadoPago) return;
     handled.current = true;
     const options = {

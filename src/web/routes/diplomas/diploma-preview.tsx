@@ -22,7 +22,7 @@ import { useErrorModal } from '#web/components/error-modal.tsx';
 import { useReportPurchaseError, useSalesPage, useStartPurchase } from '#web/features/diplomas/member/diplomas.api.ts';
 import { diplomaLink } from '#web/features/diplomas/member/components/diploma-card.tsx';
 import { formatUsd } from '#web/features/diplomas/member/format.ts';
-import { PesosPayment } from '#web/features/diplomas/member/components/pesos-payment.tsx';
+import { PesosPayment, useCardReturn } from '#web/features/diplomas/member/components/pesos-payment.tsx';
 import { usePaymentsConfig } from '#web/features/payments/payments.api.ts';
 import { paths } from '#web/paths.ts';
 
@@ -44,6 +44,7 @@ export function DiplomaPreviewPage() {
     notifications.show({ color: 'yellow', title: 'Pago cancelado', message: 'No se realizó ningún cargo.' });
     setParams({}, { replace: true });
   }, [params, setParams]);
+  useCardReturn(id);
 
   const buy = () =>
     start.mutate(undefined, {

@@ -6,13 +6,15 @@ import {
   usePaymentsConfig,
   useStartPesosSubscription,
   useStartPremiumPass,
+  useStartPremiumPassCard,
   useStartSubscription,
 } from '#web/features/payments/payments.api.ts';
 import { OfflineInstructions } from '#web/features/payments/offline-instructions.tsx';
 import { formatMxn } from '#shared/payments/payments.rules.ts';
 import { planOptions } from '../membership-labels.ts';
 
-type Plan = 'monthly' | 'annual';
+/** pass: 'Premium anual (pago único)', here by card in pesos (at OXXO or by SPEI it is the only plan). */
+type Plan = 'monthly' | 'annual' | 'pass';
 /** usd: the configured provider in dollars; mxn: a card subscription in pesos; oxxo and clabe: the annual pass. */
 type Method = 'usd' | 'mxn' | 'oxxo' | 'clabe';
 
@@ -29,6 +31,7 @@ export function UpgradeChoice() {
   const start = useStartSubscription();
   const startPesos = useStartPesosSubscription();
   const startPass = useStartPremiumPass();
+  const startPassCard = useStartPremiumPassCard();
   const [plan, setPlan] = useState<Plan>('monthly');
   const [method, setMethod] = useState<Method>('usd');
   const providerName = config.data?.providerName ?? 'PayPal';
@@ -41,13 +44,16 @@ export function UpgradeChoice() {
   const chooseMethod = (value: string) => {
     const next = value as Method;
     setMethod(next);
-    // a plan not sold in pesos cannot stay chosen with the card in pesos
-    if (next === 'mxn' && pesosPlans[plan] === null) setPlan(plan === 'monthly' ? 'annual' : 'monthly');
+    // a plan not sold in pesos cannot stay chosen with the card in pesos, nor the pass with dollars
+    if (next === 'mxn' && plan !== 'pass' && pesosPlans[plan] === null)
+      setPlan(plan === 'monthly' ? 'annual' : 'monthly');
+    if (next !== 'mxn' && plan === 'pass') setPlan('annual');
   };
 
   const redirect = { onSuccess: (result: { approvalUrl: string }) => window.location.assign(result.approvalUrl) };
   const pay = () => {
     if (method === 'oxxo' || method === 'clabe') startPass.mutate(method, { onError: (error) => showAppError(error) });
+    else if (plan === 'pass') startPassCard.mutate(undefined, { ...redirect, onError: (error) => showAppError(error) });
     else if (method === 'mxn')
       startPesos.mutate({ plan, returnTo: 'profile' }, { ...redirect, onError: (error) => showAppError(error) });
     else
@@ -81,7 +87,7 @@ export function UpgradeChoice() {
             {planOptions
               .filter((option) => option.value !== 'basic')
               .map((option) => {
-                const pesos = method === 'mxn' ? pesosPlans[option.value as Plan] : null;
+                const pesos = method === 'mxn' ? pesosPlans[option.value as 'monthly' | 'annual'] : null;
                 const price =
                   method !== 'mxn' ? option.price : pesos === null ? 'no disponible en pesos' : formatMxn(pesos);
                 return (
@@ -93,6 +99,9 @@ export function UpgradeChoice() {
                   />
                 );
               })}
+            {method === 'mxn' && passPrice !== null && (
+              <Radio value="pass" label={`Premium anual (pago único) · ${formatMxn(passPrice)}`} />
+            )}
           </Stack>
         </Radio.Group>
       )}
@@ -106,12 +115,17 @@ export function UpgradeChoice() {
           </Stack>
         </Radio.Group>
       )}
-      <Button onClick={pay} loading={start.isPending || startPesos.isPending || startPass.isPending}>
+      <Button
+        onClick={pay}
+        loading={start.isPending || startPesos.isPending || startPass.isPending || startPassCard.isPending}
+      >
         {method === 'usd' ? `Obtener Premium con ${providerName}` : actionLabel[method]}
       </Button>
       {method === 'mxn' && (
         <Text size="xs" c="dimmed">
-          Autorizas tu tarjeta en el sitio de Mercado Pago; CxVet no ve ni guarda sus datos.
+          {plan === 'pass'
+            ? 'Pagas una sola vez en el sitio de Mercado Pago: un año de Premium sin renovación automática. CxVet no ve ni guarda los datos de tu tarjeta.'
+            : 'Autorizas tu tarjeta en el sitio de Mercado Pago; CxVet no ve ni guarda sus datos.'}
         </Text>
       )}
     </Stack>

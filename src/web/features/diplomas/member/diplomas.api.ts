@@ -1,4 +1,4 @@
-import type { OfflinePayment } from '#shared/payments/mercadopago.schemas.ts';
+import type { CardCheckout, OfflinePayment } from '#shared/payments/mercadopago.schemas.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   CertificateSummary,
@@ -130,6 +130,13 @@ export function useStartPesosPurchase(id: string) {
   return useMutation({
     mutationFn: (method: 'oxxo' | 'clabe') =>
       api.post<OfflinePayment>(`/api/diplomas/${encodeURIComponent(id)}/purchase/pesos`, { method }),
+  });
+}
+
+/** A diploma by card in pesos on Mercado Pago's page; the caller sends the browser to approvalUrl. */
+export function useStartPesosCardPurchase(id: string) {
+  return useMutation({
+    mutationFn: () => api.post<CardCheckout>(`/api/diplomas/${encodeURIComponent(id)}/purchase/pesos/card`),
   });
 }
 
