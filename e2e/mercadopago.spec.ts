@@ -290,3 +290,44 @@ test('a Basic member pays Premium anual (pago único) by card on Mercado Pago’
   await member.context.close();
   await admin.context.close();
 });
+
+test('at the end of sign-up the member pays Premium by card in pesos, or asks for the pass at OXXO', async ({
+  browser,
+}) => {
+  const baseURL = site.url;
+  test.setTimeout(120_000);
+  const admin = await adminOnSite(browser);
+  const prices = await admin.request.put('/api/admin/prices/mxn', {
+    headers: { origin: new URL(baseURL).origin },
+    data: { monthly: '199.00', annual: '1999.00' },
+  });
+  expect(prices.status(), await prices.text()).toBe(200);
+
+  const card = await freshBasicMember(browser, baseURL, 'Registro con tarjeta E2E');
+  await card.page.setViewportSize({ width: 360, height: 900 });
+  await card.page.goto('/registro-finalizar?plan=monthly');
+  await card.page.getByRole('radio', { name: 'Tarjeta de crédito o débito (pesos)' }).check({ timeout: 30_000 });
+  await expect(card.page.getByText('Premium mensual · $199.00 MXN')).toBeVisible();
+  await card.page.screenshot({ path: test.info().outputPath('signup-pesos-choice-360.png'), fullPage: true });
+  await card.page.getByRole('button', { name: 'Continuar en Mercado Pago' }).click();
+  await card.page.waitForURL(/\/subscriptions\/checkout/);
+  await card.page.getByRole('button', { name: 'Suscribirme con tarjeta' }).click();
+  await card.page.waitForURL(/\/registro/);
+  await expect(card.page.getByRole('heading', { level: 1, name: /^¡Bienvenido a CxVet Premium/ })).toBeVisible({
+    timeout: 30_000,
+  });
+
+  const cash = await freshBasicMember(browser, baseURL, 'Registro en OXXO E2E');
+  await cash.page.goto('/registro-finalizar?plan=annual');
+  // OXXO and SPEI pay the annual plan once: the monthly plan is not offered there
+  await cash.page.getByRole('radio', { name: 'Efectivo en OXXO' }).check({ timeout: 30_000 });
+  await expect(cash.page.getByText('Premium anual (pago único) · $1,999.00 MXN')).toBeVisible();
+  await cash.page.getByRole('button', { name: 'Generar ficha para OXXO' }).click();
+  await expect(cash.page.getByRole('heading', { name: /^Paga en OXXO antes del / })).toBeVisible();
+  await expect(cash.page.getByRole('link', { name: 'Ir a Mi CxVet' })).toBeVisible();
+  await cash.page.goto('/registro-finalizar?plan=monthly');
+  await expect(cash.page.getByRole('radio', { name: 'Efectivo en OXXO' })).toHaveCount(0);
+  await card.context.close();
+  await cash.context.close();
+  await admin.context.close();
+});

@@ -34,14 +34,15 @@ describe('the job runner', () => {
     let runs = 0;
     const slow = async () => {
       runs++;
-      await new Promise((resolve) => setTimeout(resolve, 1200));
+      await new Promise((resolve) => setTimeout(resolve, 4000));
     };
-    const first = createJobRunner({ db: database.db, handlers: { 'test.slow': slow }, lockMs: 300 });
-    const second = createJobRunner({ db: database.db, handlers: { 'test.slow': slow }, lockMs: 300 });
+    // a lock of 1.2 s renewed every 400 ms: four times the run's length, and room for a busy CI machine's pauses
+    const first = createJobRunner({ db: database.db, handlers: { 'test.slow': slow }, lockMs: 1200 });
+    const second = createJobRunner({ db: database.db, handlers: { 'test.slow': slow }, lockMs: 1200 });
     await first.schedule('test.slow');
     const running = first.runDue();
-    // the other instance polls all along the run, well past the 300 ms lock
-    for (let poll = 0; poll < 10; poll++) {
+    // the other instance polls all along the run, well past the lock
+    for (let poll = 0; poll < 30; poll++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       await second.runDue();
     }

@@ -5,10 +5,12 @@ import { useErrorModal } from '#web/components/error-modal.tsx';
 import { useCurrentUser } from '#web/features/accounts/current-user.api.ts';
 import { useFinishBasicSignUp } from '#web/features/accounts/accounts.api.ts';
 import {
+  useConfirmPesosSubscription,
   useConfirmSubscription,
   usePaymentsConfig,
   useStartSubscription,
 } from '#web/features/payments/payments.api.ts';
+import { SignUpPaymentChoice } from '#web/features/accounts/components/signup-payment-choice.tsx';
 import { planOptions } from '#web/features/accounts/membership-labels.ts';
 import { ApiError } from '#web/lib/api-client.ts';
 import { paths } from '#web/paths.ts';
@@ -34,27 +36,34 @@ export function SignUpFinishPage() {
   const finish = useFinishBasicSignUp();
   const start = useStartSubscription();
   const confirm = useConfirmSubscription();
+  const confirmPesos = useConfirmPesosSubscription();
   const returned = params.get('subscription_id');
+  // back from Mercado Pago's card page: the server reads the member's newest subscription in pesos back
+  const fromMercadoPago = params.get('pago') === 'mercadopago';
   const cancelled = params.get('pago') === 'cancelado';
   const confirmedOnce = useRef(false);
 
   useEffect(() => {
-    if (!returned || !user || confirmedOnce.current) return;
+    if ((!returned && !fromMercadoPago) || !user || confirmedOnce.current) return;
     confirmedOnce.current = true;
-    confirm.mutate(returned, {
-      onSuccess: (result) => {
+    const options = {
+      onSuccess: (result: { isPremium: boolean; state: string }) => {
         if (result.isPremium) void navigate(paths.signUp);
         else setOutcome(result.state === 'PENDIENTE' ? 'pending' : 'failed');
       },
-      onError: (error) => showAppError(error),
-    });
-  }, [returned, user, confirm, navigate, showAppError]);
+      onError: (error: unknown) => showAppError(error),
+    };
+    if (returned) confirm.mutate(returned, options);
+    else confirmPesos.mutate(undefined, options);
+  }, [returned, fromMercadoPago, user, confirm, confirmPesos, navigate, showAppError]);
 
   if (isPending) return <Loader m="xl" />;
   if ((!user && !params.get('uid')) || user?.type === 'Premium') return <Navigate to={paths.signUp} replace />;
   if (!user) return <Navigate to={paths.login} replace />;
 
-  const providerName = config.data?.providerName ?? 'PayPal';
+  const providerName = fromMercadoPago ? 'Mercado Pago' : (config.data?.providerName ?? 'PayPal');
+  const pesosPlans = config.data?.pesosPlans ?? { monthly: null, annual: null };
+  const takesPesos = pesosPlans.monthly !== null || pesosPlans.annual !== null;
   const pay = () =>
     start.mutate(
       { plan: choice as 'monthly' | 'annual', returnTo: 'signup' },
@@ -79,7 +88,7 @@ export function SignUpFinishPage() {
         <Stack gap="md">
           <Title order={1}>Finaliza tu registro</Title>
           <Text>Hola {user.name}, elige tu membresía para terminar.</Text>
-          {returned && confirm.isPending && (
+          {(confirm.isPending || confirmPesos.isPending) && (
             <Alert color="blue" title="Verificando tu pago">
               Estamos confirmando tu pago con {providerName}…
             </Alert>
@@ -111,6 +120,8 @@ export function SignUpFinishPage() {
             <Button onClick={finishBasic} loading={finish.isPending}>
               FINALIZAR
             </Button>
+          ) : takesPesos ? (
+            <SignUpPaymentChoice plan={choice} />
           ) : (
             <Stack gap="xs">
               <Text size="sm">

@@ -1,44 +1,22 @@
 import { Button, Radio, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { useErrorModal } from '#web/components/error-modal.tsx';
-import { ApiError } from '#web/lib/api-client.ts';
-import {
-  usePaymentsConfig,
-  useStartPesosSubscription,
-  useStartPremiumPass,
-  useStartPremiumPassCard,
-  useStartSubscription,
-} from '#web/features/payments/payments.api.ts';
 import { OfflineInstructions } from '#web/features/payments/offline-instructions.tsx';
+import {
+  checkoutActionLabel as actionLabel,
+  useCheckout,
+  type CheckoutMethod as Method,
+  type CheckoutPlan as Plan,
+} from '#web/features/payments/use-checkout.ts';
 import { formatMxn } from '#shared/payments/payments.rules.ts';
 import { planOptions } from '../membership-labels.ts';
 
-/** pass: 'Premium anual (pago único)', here by card in pesos (at OXXO or by SPEI it is the only plan). */
-type Plan = 'monthly' | 'annual' | 'pass';
-/** usd: the configured provider in dollars; mxn: a card subscription in pesos; oxxo and clabe: the annual pass. */
-type Method = 'usd' | 'mxn' | 'oxxo' | 'clabe';
-
-const actionLabel: Record<Exclude<Method, 'usd'>, string> = {
-  mxn: 'Continuar en Mercado Pago',
-  oxxo: 'Generar ficha para OXXO',
-  clabe: 'Ver datos para transferir',
-};
-
 /** 'Obtén Premium' on the profile: the plan and how to pay it, each shown in the currency of the method. */
 export function UpgradeChoice() {
-  const { showError, showAppError } = useErrorModal();
-  const config = usePaymentsConfig();
-  const start = useStartSubscription();
-  const startPesos = useStartPesosSubscription();
-  const startPass = useStartPremiumPass();
-  const startPassCard = useStartPremiumPassCard();
+  const checkout = useCheckout('profile');
   const [plan, setPlan] = useState<Plan>('monthly');
   const [method, setMethod] = useState<Method>('usd');
-  const providerName = config.data?.providerName ?? 'PayPal';
-  const pesosPlans = config.data?.pesosPlans ?? { monthly: null, annual: null };
-  const pesosMethods = config.data?.pesosMethods ?? [];
+  const { providerName, pesosPlans, pesosMethods, passPrice } = checkout;
   const cardInPesos = pesosPlans.monthly !== null || pesosPlans.annual !== null;
-  const passPrice = pesosPlans.annual;
   const offline = method === 'oxxo' || method === 'clabe';
 
   const chooseMethod = (value: string) => {
@@ -50,27 +28,9 @@ export function UpgradeChoice() {
     if (next !== 'mxn' && plan === 'pass') setPlan('annual');
   };
 
-  const redirect = { onSuccess: (result: { approvalUrl: string }) => window.location.assign(result.approvalUrl) };
-  const pay = () => {
-    if (method === 'oxxo' || method === 'clabe') startPass.mutate(method, { onError: (error) => showAppError(error) });
-    else if (plan === 'pass') startPassCard.mutate(undefined, { ...redirect, onError: (error) => showAppError(error) });
-    else if (method === 'mxn')
-      startPesos.mutate({ plan, returnTo: 'profile' }, { ...redirect, onError: (error) => showAppError(error) });
-    else
-      start.mutate(
-        { plan, returnTo: 'profile' },
-        {
-          ...redirect,
-          onError: (error) => {
-            if (error instanceof ApiError && error.code === 'SUBSCRIPTION_CREATE_FAILED')
-              showError({ title: providerName, message: error.message });
-            else showAppError(error);
-          },
-        },
-      );
-  };
+  const pay = () => checkout.pay(method, plan);
 
-  if (startPass.data) return <OfflineInstructions payment={startPass.data} />;
+  if (checkout.voucher) return <OfflineInstructions payment={checkout.voucher} />;
   return (
     <Stack gap="xs">
       {offline && passPrice !== null ? (
@@ -115,10 +75,7 @@ export function UpgradeChoice() {
           </Stack>
         </Radio.Group>
       )}
-      <Button
-        onClick={pay}
-        loading={start.isPending || startPesos.isPending || startPass.isPending || startPassCard.isPending}
-      >
+      <Button onClick={pay} loading={checkout.isPending}>
         {method === 'usd' ? `Obtener Premium con ${providerName}` : actionLabel[method]}
       </Button>
       {method === 'mxn' && (
