@@ -10,7 +10,7 @@ import {
   creditCategoryText,
   creditRecordYears,
   deliveryMethodText,
-  evaluationStatements,
+  evaluationStatementsOf,
   formatHours,
 } from '#shared/credits/credits.rules.ts';
 import { createXlsxWriter } from '#server/services/xlsx.ts';
@@ -35,12 +35,25 @@ export function createCreditRecordsService(deps: { db: Db; timeZone: string }) {
         .select({ title: procedures.name })
         .from(procedures)
         .where(eq(procedures.id, item.procedureId));
+      const statements = evaluationStatementsOf('procedure');
       return (
-        row && { title: row.title, kind: 'procedimiento', filter: eq(courseEvaluations.procedureId, item.procedureId) }
+        row && {
+          title: row.title,
+          kind: 'procedimiento',
+          statements,
+          filter: eq(courseEvaluations.procedureId, item.procedureId),
+        }
       );
     }
     const [row] = await db.select({ title: diplomas.title }).from(diplomas).where(eq(diplomas.id, item.diplomaId));
-    return row && { title: row.title, kind: 'diplomado', filter: eq(courseEvaluations.diplomaId, item.diplomaId) };
+    return (
+      row && {
+        title: row.title,
+        kind: 'diplomado',
+        statements: evaluationStatementsOf('diploma'),
+        filter: eq(courseEvaluations.diplomaId, item.diplomaId),
+      }
+    );
   }
 
   async function exportXlsx(item: CreditRecordsItem, period: { from: string; to: string }) {
@@ -79,7 +92,7 @@ export function createCreditRecordsService(deps: { db: Db; timeZone: string }) {
         { header: 'Asistencia (video visto)', width: 40 },
         { header: 'Exámenes', width: 30 },
         { header: `Evaluación enviada (${timeZone})`, width: 20, type: 'dateTime' },
-        ...evaluationStatements.map((statement) => ({ header: statement, width: 22 })),
+        ...found.statements.map((statement) => ({ header: statement, width: 22 })),
         { header: 'Comentario', width: 40 },
         { header: 'Folio', width: 10 },
         { header: 'Código de verificación', width: 18 },
@@ -104,7 +117,7 @@ export function createCreditRecordsService(deps: { db: Db; timeZone: string }) {
         credit ? credit.proof.videos.map((video) => `${video.title}: ${video.watchedPercent} %`).join('; ') : '-',
         credit ? credit.proof.exams.map((exam) => `${exam.title}: ${exam.scorePercent} %`).join('; ') : '-',
         evaluation.submittedAt,
-        ...evaluationStatements.map((_, index) => String(evaluation.answers[index] ?? '')),
+        ...found.statements.map((_, index) => String(evaluation.answers[index] ?? '')),
         evaluation.comment,
         row.folio !== null ? formatFolio(row.folio) : credit?.folio != null ? formatFolio(credit.folio) : '-',
         row.verificationCode ?? credit?.verificationCode ?? '-',

@@ -346,6 +346,9 @@ describe("a procedure credit's proof", () => {
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(response.rawPayload as unknown as ArrayBuffer);
     const sheet = workbook.worksheets[0]!;
+    const header = (sheet.getRow(1).values as unknown[]).slice(1);
+    expect(header).toContain('La técnica se explicó paso a paso con claridad.');
+    expect(header).not.toContain('Los exámenes evaluaron lo que se enseñó.');
     const row = (sheet.getRow(2).values as unknown[]).slice(1);
     expect(row[0]).toBe('Rosa Auditada');
     expect(row).toContain('Cistotomía en perro: 100 %');

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import {
   creditCategoryText,
   deliveryMethodText,
-  evaluationStatements,
+  evaluationStatementsOf,
   formatHours,
   likertText,
 } from '#shared/credits/credits.rules.ts';
@@ -21,7 +21,8 @@ export function CourseEvaluation({ target, progressKey }: { target: CreditTarget
   const state = useEvaluation(target, progressKey);
   const send = useSendEvaluation(target);
   const { showAppError } = useErrorModal();
-  const [answers, setAnswers] = useState<(number | null)[]>(() => evaluationStatements.map(() => null));
+  const statements = evaluationStatementsOf(target.kind);
+  const [answers, setAnswers] = useState<(number | null)[]>(() => statements.map(() => null));
   const [comment, setComment] = useState('');
   const [missing, setMissing] = useState(false);
 
@@ -69,7 +70,7 @@ export function CourseEvaluation({ target, progressKey }: { target: CreditTarget
             <Text component="legend" fw={600} size="sm">
               Evaluación del curso
             </Text>
-            {evaluationStatements.map((statement, index) => (
+            {statements.map((statement, index) => (
               <Radio.Group
                 key={statement}
                 label={statement}
