@@ -35,7 +35,7 @@ export const evaluationStatements = [
  * A procedure's evaluation (decision 049): the same scale and number of answers; a procedure has no exams, so the
  * fourth statement asks about the technique instead.
  */
-export const procedureEvaluationStatements = [
+const procedureEvaluationStatements = [
   evaluationStatements[0],
   evaluationStatements[1],
   evaluationStatements[2],

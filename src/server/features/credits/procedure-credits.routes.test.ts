@@ -287,6 +287,7 @@ describe("a procedure credit's proof", () => {
     const text = await pdfText(certificate.rawPayload);
     for (const expected of [
       'Marta Procedimiento',
+      'por haber visto y evaluado el procedimiento',
       'Cistotomía en perro',
       'Educación continua: 1.5 horas · Categoría: Quirúrgica · Modalidad: En línea, a su propio ritmo',
       'AAVSB RACE, número de aprobación 20-777',

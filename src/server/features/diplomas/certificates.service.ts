@@ -193,6 +193,7 @@ export function createCertificatesService(deps: {
       backgroundImage: null,
       credential: null,
       creditLines: credit.creditLines,
+      reason: 'por haber visto y evaluado el procedimiento',
     });
     return { bytes, fileName: `constancia-creditos-${credit.verificationCode}.pdf` };
   }
