@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
-import { createProcedure, signedInAs } from '#server/testing/factories.ts';
+import { createProcedure, signedInAs, testPassword } from '#server/testing/factories.ts';
 import { courseEvaluations, credits } from '#server/db/schema/index.ts';
 import type { CreditOfferInput, MyCredits } from '#shared/credits/credits.schemas.ts';
 
@@ -333,6 +333,24 @@ describe("a procedure credit's proof", () => {
     expect((await request(cookie, 'GET', '/api/credits/creditos.csv')).body.split('\r\n').filter(Boolean)).toHaveLength(
       1,
     );
+  });
+
+  it('follows an account deletion: revoked when it chooses revoke, nameless on the verification page when it keeps', async () => {
+    const revoked = await earned('Cuenta Que Revoca');
+    const gone = await request(revoked.cookie, 'POST', '/api/privacy/delete-account', {
+      password: testPassword,
+      certificates: 'revoke',
+    });
+    expect(gone.statusCode).toBe(204);
+    const page = await request(undefined, 'GET', `/api/certificates/${revoked.item.verificationCode}`);
+    expect(page.json()).toMatchObject({ holderName: '', revokedAt: expect.any(String) });
+    const [row] = await t.db.select().from(credits).where(eq(credits.id, revoked.item.id));
+    // the audit roster keeps the frozen name four years (decision 009)
+    expect(row!.holderName).toBe('Cuenta Que Revoca');
+    const kept = await earned('Cuenta Que Conserva');
+    await request(kept.cookie, 'POST', '/api/privacy/delete-account', { password: testPassword, certificates: 'keep' });
+    const keptPage = await request(undefined, 'GET', `/api/certificates/${kept.item.verificationCode}`);
+    expect(keptPage.json()).toMatchObject({ holderName: '', revokedAt: null, diplomaTitle: 'Cistotomía en perro' });
   });
 
   it('is in the Admin’s audit export of the procedure and period, with the attendance proof and the evaluation', async () => {
