@@ -14,6 +14,8 @@ import type { CertificatesService } from './features/diplomas/certificates.servi
 import type { CreditsService } from './features/credits/credits.service.ts';
 import type { CreditRecordsService } from './features/credits/credit-records.service.ts';
 import { registerCreditAdminRoutes } from './features/credits/credits.admin.routes.ts';
+import type { ProcedureCreditsService } from './features/credits/procedure-credits.service.ts';
+import { registerProcedureCreditAdminRoutes } from './features/credits/procedure-credits.routes.ts';
 import type { BackupsService } from './features/backups/backups.service.ts';
 import type { RenditionsService } from './features/renditions/renditions.service.ts';
 import type { JobRunner } from './services/jobs.ts';
@@ -68,6 +70,7 @@ export async function registerAdminConsole(
     certificates: CertificatesService;
     credits: CreditsService;
     creditRecords: CreditRecordsService;
+    procedureCredits: ProcedureCreditsService;
     backups: BackupsService;
     renditions: RenditionsService;
     jobs: JobRunner;
@@ -91,6 +94,7 @@ export async function registerAdminConsole(
     certificates,
     credits,
     creditRecords,
+    procedureCredits,
     backups,
     renditions,
     jobs,
@@ -137,6 +141,7 @@ export async function registerAdminConsole(
   registerDiplomasAdminRoutes(admin, { diplomasAdmin, progress: diplomaProgress });
   registerCertificateAdminRoutes(admin, { certificates });
   registerCreditAdminRoutes(admin, { credits, records: creditRecords });
+  registerProcedureCreditAdminRoutes(admin, { procedureCredits, records: creditRecords });
   registerPrivacyAdminRoutes(admin, { privacy, jobs });
   registerBackupAdminRoutes(admin, { backups, runJobs: () => void jobs.runDue().catch(() => {}) });
   registerRenditionAdminRoutes(admin, { renditions, runJobs: () => void videoJobs.runDue().catch(() => {}) });

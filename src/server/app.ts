@@ -77,6 +77,8 @@ import { registerCertificateRoutes } from './features/diplomas/certificates.rout
 import { createCreditsService } from './features/credits/credits.service.ts';
 import { createCreditRecordsService, creditRecordsPurgeJobKind } from './features/credits/credit-records.service.ts';
 import { registerCreditRoutes } from './features/credits/credits.routes.ts';
+import { createProcedureCreditsService } from './features/credits/procedure-credits.service.ts';
+import { registerProcedureCreditRoutes } from './features/credits/procedure-credits.routes.ts';
 import { createDiplomaPurchaseService } from './features/diplomas/diploma-purchase.service.ts';
 import { createConsentsService } from './features/privacy/consents.service.ts';
 import { createPrivacyService } from './features/privacy/privacy.service.ts';
@@ -253,6 +255,7 @@ export async function buildApp(deps: AppDeps) {
   });
   const credits = createCreditsService({ db, diplomas, certificates, timeZone: config.timeZone });
   const creditRecords = createCreditRecordsService({ db, timeZone: config.timeZone });
+  const procedureCredits = createProcedureCreditsService({ db, catalog, watchedTime, localDate: credits.localDate });
   const consents = createConsentsService({ db });
   const privacy = createPrivacyService({
     db,
@@ -358,6 +361,7 @@ export async function buildApp(deps: AppDeps) {
   await registerDiplomaRoutes(app, { diplomas, certificates, purchase: diplomaPurchase });
   registerCertificateRoutes(app, { certificates });
   registerCreditRoutes(app, { credits, publicUrl: config.publicUrl });
+  registerProcedureCreditRoutes(app, { procedureCredits });
   const diplomasAdmin = createDiplomasAdminService({ db, uploads });
   const diplomaProgress = createDiplomaProgressService({ db, timeZone: config.timeZone });
   await registerManagedDiplomaRoutes(app, {
@@ -383,6 +387,7 @@ export async function buildApp(deps: AppDeps) {
       certificates,
       credits,
       creditRecords,
+      procedureCredits,
       backups,
       renditions,
       jobs,

@@ -31,6 +31,21 @@ export const evaluationStatements = [
   'El programa estuvo libre de sesgo comercial.',
 ] as const;
 
+/**
+ * A procedure's evaluation (decision 049): the same scale and number of answers; a procedure has no exams, so the
+ * fourth statement asks about the technique instead.
+ */
+const procedureEvaluationStatements = [
+  evaluationStatements[0],
+  evaluationStatements[1],
+  evaluationStatements[2],
+  'La técnica se explicó paso a paso con claridad.',
+  evaluationStatements[4],
+] as const satisfies { length: (typeof evaluationStatements)['length'] };
+
+export const evaluationStatementsOf = (kind: 'diploma' | 'procedure') =>
+  kind === 'diploma' ? evaluationStatements : procedureEvaluationStatements;
+
 export const likertText = [
   'Totalmente en desacuerdo',
   'En desacuerdo',

@@ -128,6 +128,8 @@ export const licenceInputSchema = z.object({
 export type LicenceInput = z.infer<typeof licenceInputSchema>;
 
 export const creditParamsSchema = z.object({ creditId: z.uuid() });
+/** A catalogue procedure whose credit is offered, evaluated or exported (decision 049). */
+export const procedureCreditParamsSchema = z.object({ id: z.uuid() });
 export const transcriptParamsSchema = z.object({ year: z.coerce.number().int().min(2000).max(2100) });
 
 // ---------- console ----------

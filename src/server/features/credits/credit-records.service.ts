@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { and, asc, eq, gte, inArray, isNotNull, isNull, lt, ne, or } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
-import { certificates, courseEvaluations, credits, diplomas, users } from '#server/db/schema/index.ts';
+import { certificates, courseEvaluations, credits, diplomas, procedures, users } from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
 import { zonedWallTimeToDate } from '#shared/time-zone.ts';
 import { formatFolio } from '#shared/diplomas/diplomas.rules.ts';
@@ -10,11 +10,14 @@ import {
   creditCategoryText,
   creditRecordYears,
   deliveryMethodText,
-  evaluationStatements,
+  evaluationStatementsOf,
   formatHours,
 } from '#shared/credits/credits.rules.ts';
 import { createXlsxWriter } from '#server/services/xlsx.ts';
 import { anonymizedName } from '#shared/privacy/privacy.rules.ts';
+
+/** The item whose records are exported: a diploma or a catalogue procedure. */
+type CreditRecordsItem = { diplomaId: string } | { procedureId: string };
 
 export const creditRecordsPurgeJobKind = 'credits.records-purge';
 
@@ -25,9 +28,37 @@ export const creditRecordsPurgeJobKind = 'credits.records-purge';
 export function createCreditRecordsService(deps: { db: Db; timeZone: string }) {
   const { db, timeZone } = deps;
 
-  async function exportXlsx(diplomaId: string, period: { from: string; to: string }) {
-    const [diploma] = await db.select({ title: diplomas.title }).from(diplomas).where(eq(diplomas.id, diplomaId));
-    if (!diploma) throw new AppError('NOT_FOUND');
+  /** The item's title and the evaluations that belong to it: a diploma's, or a procedure's (decision 049). */
+  async function itemOf(item: CreditRecordsItem) {
+    if ('procedureId' in item) {
+      const [row] = await db
+        .select({ title: procedures.name })
+        .from(procedures)
+        .where(eq(procedures.id, item.procedureId));
+      const statements = evaluationStatementsOf('procedure');
+      return (
+        row && {
+          title: row.title,
+          kind: 'procedimiento',
+          statements,
+          filter: eq(courseEvaluations.procedureId, item.procedureId),
+        }
+      );
+    }
+    const [row] = await db.select({ title: diplomas.title }).from(diplomas).where(eq(diplomas.id, item.diplomaId));
+    return (
+      row && {
+        title: row.title,
+        kind: 'diplomado',
+        statements: evaluationStatementsOf('diploma'),
+        filter: eq(courseEvaluations.diplomaId, item.diplomaId),
+      }
+    );
+  }
+
+  async function exportXlsx(item: CreditRecordsItem, period: { from: string; to: string }) {
+    const found = await itemOf(item);
+    if (!found) throw new AppError('NOT_FOUND');
     const from = zonedWallTimeToDate(`${period.from}T00:00`, timeZone)!;
     const until = new Date(zonedWallTimeToDate(`${period.to}T00:00`, timeZone)!.getTime() + 86_400_000);
     const rows = await db
@@ -44,13 +75,7 @@ export function createCreditRecordsService(deps: { db: Db; timeZone: string }) {
       .leftJoin(credits, eq(credits.evaluationId, courseEvaluations.id))
       .leftJoin(users, eq(users.id, courseEvaluations.userId))
       .leftJoin(certificates, eq(certificates.id, credits.certificateId))
-      .where(
-        and(
-          eq(courseEvaluations.diplomaId, diplomaId),
-          gte(courseEvaluations.submittedAt, from),
-          lt(courseEvaluations.submittedAt, until),
-        ),
-      )
+      .where(and(found.filter, gte(courseEvaluations.submittedAt, from), lt(courseEvaluations.submittedAt, until)))
       .orderBy(asc(courseEvaluations.submittedAt));
     const sheet = createXlsxWriter({
       sheetName: 'Registros',
@@ -67,7 +92,7 @@ export function createCreditRecordsService(deps: { db: Db; timeZone: string }) {
         { header: 'Asistencia (video visto)', width: 40 },
         { header: 'Exámenes', width: 30 },
         { header: `Evaluación enviada (${timeZone})`, width: 20, type: 'dateTime' },
-        ...evaluationStatements.map((statement) => ({ header: statement, width: 22 })),
+        ...found.statements.map((statement) => ({ header: statement, width: 22 })),
         { header: 'Comentario', width: 40 },
         { header: 'Folio', width: 10 },
         { header: 'Código de verificación', width: 18 },
@@ -92,10 +117,10 @@ export function createCreditRecordsService(deps: { db: Db; timeZone: string }) {
         credit ? credit.proof.videos.map((video) => `${video.title}: ${video.watchedPercent} %`).join('; ') : '-',
         credit ? credit.proof.exams.map((exam) => `${exam.title}: ${exam.scorePercent} %`).join('; ') : '-',
         evaluation.submittedAt,
-        ...evaluationStatements.map((_, index) => String(evaluation.answers[index] ?? '')),
+        ...found.statements.map((_, index) => String(evaluation.answers[index] ?? '')),
         evaluation.comment,
-        row.folio === null ? '-' : formatFolio(row.folio),
-        row.verificationCode ?? '-',
+        row.folio !== null ? formatFolio(row.folio) : credit?.folio != null ? formatFolio(credit.folio) : '-',
+        row.verificationCode ?? credit?.verificationCode ?? '-',
         revokedAt ? `${revokedAt.toISOString().slice(0, 10)}: ${credit?.revokeReason ?? ''}` : '',
       ];
     });
@@ -105,7 +130,7 @@ export function createCreditRecordsService(deps: { db: Db; timeZone: string }) {
       .then(() => sheet.end())
       .catch((error: unknown) => sheet.fail(error as Error));
     return {
-      fileName: `Registros-${fileNamePart(diploma.title, 'diplomado')}-${period.from}-${period.to}.xlsx`,
+      fileName: `Registros-${fileNamePart(found.title, found.kind)}-${period.from}-${period.to}.xlsx`,
       stream: sheet.stream as Readable,
     };
   }

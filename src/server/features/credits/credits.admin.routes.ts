@@ -49,7 +49,8 @@ export function registerCreditAdminRoutes(
   api.get(
     '/api/admin/diplomas/:id/credit-records.xlsx',
     { schema: { ...byId, querystring: creditRecordsQuerySchema } },
-    async (request, reply) => sendXlsx(reply, await records.exportXlsx(request.params.id, request.query)),
+    async (request, reply) =>
+      sendXlsx(reply, await records.exportXlsx({ diplomaId: request.params.id }, request.query)),
   );
   api.post(
     '/api/admin/credits/:creditId/revoke',

@@ -34,7 +34,7 @@ type OfferRow = typeof creditOffers.$inferSelect;
 export function createCreditsService(deps: {
   db: Db;
   diplomas: Pick<DiplomasService, 'attendanceOf' | 'findActive' | 'isEnrolled'>;
-  certificates: Pick<CertificatesService, 'issue' | 'revoke' | 'downloadWithLines'>;
+  certificates: Pick<CertificatesService, 'issue' | 'revoke' | 'downloadWithLines' | 'renderCreditCertificate'>;
   timeZone: string;
   now?: () => Date;
 }) {
@@ -219,8 +219,9 @@ export function createCreditsService(deps: {
       watchedPercent: watched.length ? Math.min(...watched) : 100,
       exams: credit.proof.exams,
       evaluationSentAt: (row.evaluationSentAt ?? credit.earnedAt).toISOString(),
-      folio: row.folio === null ? null : formatFolio(row.folio),
-      verificationCode: row.verificationCode,
+      // a procedure's credit carries its own folio and code (decision 049)
+      folio: row.folio !== null ? formatFolio(row.folio) : credit.folio !== null ? formatFolio(credit.folio) : null,
+      verificationCode: row.verificationCode ?? credit.verificationCode,
       revokedAt: revokedAt?.toISOString() ?? null,
     };
   }
@@ -261,10 +262,21 @@ export function createCreditsService(deps: {
   /** The member's own certificate with the credit's lines; a revoked credit has none. */
   async function certificatePdf(user: UserRow, creditId: string) {
     const [row] = (await rowsOfUser(user.id)).filter((each) => each.credit.id === creditId);
-    if (!row || !row.credit.certificateId) throw new AppError('NOT_FOUND');
+    if (!row) throw new AppError('NOT_FOUND');
     const item = itemOf(row);
     if (item.revokedAt) throw new AppError('NOT_FOUND');
-    return deps.certificates.downloadWithLines(user.id, row.credit.certificateId, creditLinesOf(item));
+    const { credit } = row;
+    if (credit.certificateId)
+      return deps.certificates.downloadWithLines(user.id, credit.certificateId, creditLinesOf(item));
+    if (credit.folio === null || credit.verificationCode === null) throw new AppError('NOT_FOUND');
+    return deps.certificates.renderCreditCertificate({
+      holderName: credit.holderName,
+      title: credit.title,
+      folio: credit.folio,
+      verificationCode: credit.verificationCode,
+      earnedAt: credit.earnedAt,
+      creditLines: creditLinesOf(item),
+    });
   }
 
   /** The member's unrevoked items earned in one year (the transcript and its checks). */

@@ -143,6 +143,8 @@ export type CertificateContent = {
   credential: object | null;
   /** Continuing-education lines (hours, category, delivery method, bodies), printed under the date. */
   creditLines?: string[];
+  /** The line before the title; a diploma's ('por haber concluido satisfactoriamente el') when not given. */
+  reason?: string;
 };
 
 async function embedImage(doc: PDFDocument, bytes: Uint8Array): Promise<PDFImage | null> {
@@ -172,7 +174,7 @@ export async function renderCertificatePdf(content: CertificateContent): Promise
   const heading = 'CONSTANCIA';
   const lines = {
     issuer: `${content.issuerName} otorga la presente constancia a`,
-    reason: 'por haber concluido satisfactoriamente el',
+    reason: content.reason ?? 'por haber concluido satisfactoriamente el',
     placeAndDate: `${content.place}, ${content.completedOn}`,
     folio: `Folio: ${content.folio}`,
     code: `Código de verificación: ${content.verificationCode}`,

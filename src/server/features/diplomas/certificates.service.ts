@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
-import { certificates, diplomaUsers, diplomas as diplomaTable } from '#server/db/schema/index.ts';
+import { certificates, credits, diplomaUsers, diplomas as diplomaTable, users } from '#server/db/schema/index.ts';
 import type { FileStorage } from '#server/services/storage.ts';
 import { AppError } from '#shared/errors.ts';
 import { formatFolio } from '#shared/diplomas/diplomas.rules.ts';
@@ -17,7 +17,7 @@ type CertificateRow = typeof certificates.$inferSelect;
 const codeAlphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
 /** 12 characters from 32 symbols: 60 bits, not guessable within any rate limit. */
-function newVerificationCode(): string {
+export function newVerificationCode(): string {
   const bytes = randomBytes(12);
   return Array.from(bytes, (byte) => codeAlphabet[byte % codeAlphabet.length]).join('');
 }
@@ -167,6 +167,37 @@ export function createCertificatesService(deps: {
     return { bytes, fileName: `constancia-${formatFolio(found.certificate.folio)}-creditos.pdf` };
   }
 
+  /**
+   * A procedure credit's own certificate (decision 049): the same page and lines as a diploma's, with the
+   * folio and verification code frozen on the credit; no background image and no Open Badges credential.
+   */
+  async function renderCreditCertificate(credit: {
+    holderName: string;
+    title: string;
+    folio: number;
+    verificationCode: string;
+    earnedAt: Date;
+    creditLines: string[];
+  }): Promise<{ bytes: Uint8Array; fileName: string }> {
+    const { renderCertificatePdf } = await import('./certificates.pdf.ts');
+    const bytes = await renderCertificatePdf({
+      holderName: credit.holderName,
+      diplomaTitle: credit.title,
+      folio: formatFolio(credit.folio),
+      issuerName: 'CxVet',
+      place,
+      completedOn: spanishDate.format(credit.earnedAt),
+      issuedAt: credit.earnedAt,
+      verificationUrl: new URL(`/certificados/${credit.verificationCode}`, publicUrl).toString(),
+      verificationCode: credit.verificationCode,
+      backgroundImage: null,
+      credential: null,
+      creditLines: credit.creditLines,
+      reason: 'por haber visto y evaluado el procedimiento',
+    });
+    return { bytes, fileName: `constancia-creditos-${credit.verificationCode}.pdf` };
+  }
+
   /** The profile's certificates card. */
   async function listForUser(userId: string): Promise<CertificateSummary[]> {
     const rows = await db
@@ -177,13 +208,13 @@ export function createCertificatesService(deps: {
     return rows.map(summary);
   }
 
-  /** The public page: only what the certificate itself shows. */
+  /** The public page: only what the certificate itself shows (a diploma's, or a procedure credit's own). */
   async function verify(code: string): Promise<CertificateVerification> {
     const [row] = await db
       .select()
       .from(certificates)
       .where(eq(certificates.verificationCode, code.trim().toUpperCase()));
-    if (!row) throw new AppError('NOT_FOUND');
+    if (!row) return verifyProcedureCredit(code.trim().toUpperCase());
     return {
       holderName: row.holderName,
       diplomaTitle: row.diplomaTitle,
@@ -192,6 +223,27 @@ export function createCertificatesService(deps: {
       issuedAt: row.issuedAt.toISOString(),
       issuerName: row.issuerName,
       revokedAt: row.revokedAt?.toISOString() ?? null,
+    };
+  }
+
+  async function verifyProcedureCredit(code: string): Promise<CertificateVerification> {
+    const [found] = await db
+      .select({ credit: credits, anonymizedAt: users.anonymizedAt })
+      .from(credits)
+      .leftJoin(users, eq(users.id, credits.userId))
+      .where(and(eq(credits.verificationCode, code), isNotNull(credits.folio)));
+    if (!found) throw new AppError('NOT_FOUND');
+    const { credit } = found;
+    // the audit records keep the name four years; the public page stops showing it with the account, as a diploma's
+    const isDeleted = credit.userId === null || found.anonymizedAt !== null;
+    return {
+      holderName: isDeleted ? '' : credit.holderName,
+      diplomaTitle: credit.title,
+      folio: formatFolio(credit.folio!),
+      completedAt: credit.earnedAt.toISOString(),
+      issuedAt: credit.earnedAt.toISOString(),
+      issuerName: 'CxVet',
+      revokedAt: credit.revokedAt?.toISOString() ?? null,
     };
   }
 
@@ -248,6 +300,7 @@ export function createCertificatesService(deps: {
     issue,
     download,
     downloadWithLines,
+    renderCreditCertificate,
     listForUser,
     verify,
     listForDiploma,

@@ -10,14 +10,19 @@ import type {
 } from '#shared/credits/credits.schemas.ts';
 import { api, downloadFile, queryString } from '#web/lib/api-client.ts';
 
+/** What carries the credit: a diploma, or a catalogue procedure (decision 049). */
+export type CreditTarget = { kind: 'diploma' | 'procedure'; id: string };
+
 const keys = {
   all: ['credits'] as const,
   mine: () => [...keys.all, 'mine'] as const,
-  evaluation: (diplomaId: string) => [...keys.all, 'evaluation', diplomaId] as const,
-  offer: (diplomaId: string) => [...keys.all, 'offer', diplomaId] as const,
-  ofDiploma: (diplomaId: string) => [...keys.all, 'diploma', diplomaId] as const,
+  evaluation: (target: CreditTarget) => [...keys.all, 'evaluation', target.kind, target.id] as const,
+  offer: (target: CreditTarget) => [...keys.all, 'offer', target.kind, target.id] as const,
+  ofItem: (target: CreditTarget) => [...keys.all, 'item', target.kind, target.id] as const,
 };
-const adminBase = (diplomaId: string) => `/api/admin/diplomas/${encodeURIComponent(diplomaId)}`;
+const collection = (target: CreditTarget) => (target.kind === 'diploma' ? 'diplomas' : 'procedures');
+const memberBase = (target: CreditTarget) => `/api/${collection(target)}/${encodeURIComponent(target.id)}`;
+const adminBase = (target: CreditTarget) => `/api/admin/${collection(target)}/${encodeURIComponent(target.id)}`;
 
 /** 'Mis créditos': the member's items, totals per body and per year, and cédula. */
 export function useMyCredits() {
@@ -38,67 +43,73 @@ export const downloadTranscript = (year: number) =>
 export const downloadCreditCertificate = (creditId: string) =>
   downloadFile(`/api/credits/${encodeURIComponent(creditId)}/certificate.pdf`, 'constancia-creditos.pdf');
 
-/** The course page's evaluation; `progressKey` changes when the course does, so the state is read again. */
-export function useEvaluation(diplomaId: string, progressKey: string) {
+/** The course or procedure page's evaluation; `progressKey` changes with the progress, so the state is read again. */
+export function useEvaluation(target: CreditTarget, progressKey: string) {
   return useQuery({
-    queryKey: [...keys.evaluation(diplomaId), progressKey],
-    queryFn: () => api.get<EvaluationState>(`/api/diplomas/${encodeURIComponent(diplomaId)}/evaluation`),
+    queryKey: [...keys.evaluation(target), progressKey],
+    queryFn: () => api.get<EvaluationState>(`${memberBase(target)}/evaluation`),
+    // a procedure's player saves the watched time by itself: its page asks again until the evaluation opens
+    refetchInterval: (query) => {
+      const state = query.state.data;
+      return target.kind === 'procedure' && state?.offer && !state.canAnswer ? evaluationPollMs : false;
+    },
   });
 }
 
-export function useSendEvaluation(diplomaId: string) {
+const evaluationPollMs = 10_000;
+
+export function useSendEvaluation(target: CreditTarget) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: EvaluationInput) =>
-      api.post<EvaluationState>(`/api/diplomas/${encodeURIComponent(diplomaId)}/evaluation`, input),
+    mutationFn: (input: EvaluationInput) => api.post<EvaluationState>(`${memberBase(target)}/evaluation`, input),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: keys.all }),
   });
 }
 
-export function useCreditOffer(diplomaId: string) {
+export function useCreditOffer(target: CreditTarget) {
   return useQuery({
-    queryKey: keys.offer(diplomaId),
+    queryKey: keys.offer(target),
     queryFn: () =>
-      api.get<{ offer: CreditOfferInput | null }>(`${adminBase(diplomaId)}/credit`).then((body) => body.offer),
+      api.get<{ offer: CreditOfferInput | null }>(`${adminBase(target)}/credit`).then((body) => body.offer),
   });
 }
 
-export function useSaveCreditOffer(diplomaId: string) {
+export function useSaveCreditOffer(target: CreditTarget) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: CreditOfferInput) =>
-      api.put<{ offer: CreditOfferInput }>(`${adminBase(diplomaId)}/credit`, input).then((body) => body.offer),
-    onSuccess: (offer) => queryClient.setQueryData(keys.offer(diplomaId), offer),
+      api.put<{ offer: CreditOfferInput }>(`${adminBase(target)}/credit`, input).then((body) => body.offer),
+    onSuccess: (offer) => queryClient.setQueryData(keys.offer(target), offer),
   });
 }
 
-export function useRemoveCreditOffer(diplomaId: string) {
+export function useRemoveCreditOffer(target: CreditTarget) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api.delete<{ ok: true }>(`${adminBase(diplomaId)}/credit`),
-    onSuccess: () => queryClient.setQueryData(keys.offer(diplomaId), null),
+    mutationFn: () => api.delete<{ ok: true }>(`${adminBase(target)}/credit`),
+    onSuccess: () => queryClient.setQueryData(keys.offer(target), null),
   });
 }
 
-export function useDiplomaCredits(diplomaId: string) {
+export function useItemCredits(target: CreditTarget) {
   return useQuery({
-    queryKey: keys.ofDiploma(diplomaId),
-    queryFn: () => api.get<{ items: AdminCreditRow[] }>(`${adminBase(diplomaId)}/credits`).then((body) => body.items),
+    queryKey: keys.ofItem(target),
+    queryFn: () => api.get<{ items: AdminCreditRow[] }>(`${adminBase(target)}/credits`).then((body) => body.items),
   });
 }
 
-export function useRevokeCredit(diplomaId: string) {
+export function useRevokeCredit(target: CreditTarget) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ creditId, ...input }: RevokeCreditInput & { creditId: string }) =>
       api.post<{ ok: true }>(`/api/admin/credits/${encodeURIComponent(creditId)}/revoke`, input),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: keys.ofDiploma(diplomaId) });
+      await queryClient.invalidateQueries({ queryKey: keys.ofItem(target) });
       // the certificates panel shows the same revocation
       await queryClient.invalidateQueries({ queryKey: ['diplomas'] });
     },
   });
 }
 
-export const downloadCreditRecords = (diplomaId: string, period: { from: string; to: string }) =>
-  downloadFile(`${adminBase(diplomaId)}/credit-records.xlsx${queryString(period)}`, 'registros.xlsx');
+export const downloadCreditRecords = (target: CreditTarget, period: { from: string; to: string }) =>
+  downloadFile(`${adminBase(target)}/credit-records.xlsx${queryString(period)}`, 'registros.xlsx');

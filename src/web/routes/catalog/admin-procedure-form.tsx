@@ -18,6 +18,8 @@ import {
 import { useEffect, useState } from 'react';
 import { Controller, useFieldArray, useForm, useWatch } from 'react-hook-form';
 import { useParams } from 'react-router';
+import { CreditOfferForm } from '#web/features/credits/components/credit-offer-form.tsx';
+import { CreditsAdminPanel } from '#web/features/credits/components/credits-admin-panel.tsx';
 import {
   emptyProcedureCaptions,
   procedureInputSchema,
@@ -312,6 +314,13 @@ function AdminProcedureForm({ recordId }: { recordId?: string }) {
           <RecordFormButtons actions={actions} canDelete={isEdit} />
         </Stack>
       </form>
+      {/* its own forms: the credit is saved apart from the procedure, once the procedure exists (decision 049) */}
+      {isEdit && (
+        <Stack gap="lg" mt="lg">
+          <CreditOfferForm target={{ kind: 'procedure', id }} />
+          <CreditsAdminPanel target={{ kind: 'procedure', id }} />
+        </Stack>
+      )}
     </AdminPage>
   );
 }

@@ -19,6 +19,7 @@ import { lazy, Suspense, useRef, useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import type { ProcedureDetail } from '#shared/catalog/catalog.schemas.ts';
 import { secondDeviceMessage, useHereLabel } from '#shared/viewing/viewing.rules.ts';
+import { hasPremiumAccess } from '#shared/accounts/accounts.rules.ts';
 import { useCurrentUser } from '#web/features/accounts/current-user.api.ts';
 import { procedureQuery, useGuideClick } from '#web/features/catalog/catalog.api.ts';
 import { LockIcon } from '#web/features/catalog/components/lock-icon.tsx';
@@ -37,6 +38,10 @@ import { NotFoundPage } from '#web/routes/not-found.tsx';
 const memberTools = () => import('#web/features/watching/components/procedure-member-tools.tsx');
 const ProcedureFavorite = lazy(() => memberTools().then((m) => ({ default: m.ProcedureFavorite })));
 const WatchProgress = lazy(() => memberTools().then((m) => ({ default: m.WatchProgress })));
+// Premium members only: the continuing-education offer and the evaluation that earns it (decision 049)
+const CourseEvaluation = lazy(() =>
+  import('#web/features/credits/components/course-evaluation.tsx').then((m) => ({ default: m.CourseEvaluation })),
+);
 // Mantine's Modal (transition, portal, focus trap) loads when the guide's notice is first asked for
 const GuideNoticeModal = lazy(() =>
   import('#web/features/catalog/components/guide-notice-modal.tsx').then((m) => ({ default: m.GuideNoticeModal })),
@@ -113,6 +118,11 @@ function ProcedureView({ procedure }: { procedure: ProcedureDetail }) {
             <div className={premiumClass(procedure)}>
               <VideoArea procedure={procedure} viewing={viewing} />
             </div>
+            {procedure.canWatchFullVideo && hasPremiumAccess(user) && (
+              <Suspense fallback={null}>
+                <CourseEvaluation target={{ kind: 'procedure', id: procedure.id }} progressKey="" />
+              </Suspense>
+            )}
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4 }}>

@@ -116,8 +116,8 @@ export function AdminDiplomaEditPage() {
         </Tabs.Panel>
         <Tabs.Panel value="creditos" pt="md">
           <Stack>
-            <CreditOfferForm diplomaId={id} />
-            <CreditsAdminPanel diplomaId={id} />
+            <CreditOfferForm target={{ kind: 'diploma', id }} />
+            <CreditsAdminPanel target={{ kind: 'diploma', id }} />
           </Stack>
         </Tabs.Panel>
       </Tabs>

@@ -145,7 +145,7 @@ export function DiplomaCoursePage() {
           </Text>
         )}
         <CourseEvaluation
-          diplomaId={id}
+          target={{ kind: 'diploma', id }}
           progressKey={`${data.progressPercent}:${data.items.map((item) => (item.completed ? 1 : 0)).join('')}`}
         />
       </Stack>

@@ -4,21 +4,25 @@ import { Link } from 'react-router';
 import {
   creditCategoryText,
   deliveryMethodText,
-  evaluationStatements,
+  evaluationStatementsOf,
   formatHours,
   likertText,
 } from '#shared/credits/credits.rules.ts';
 import { creditMessages } from '#shared/credits/credits.schemas.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { paths } from '#web/paths.ts';
-import { useEvaluation, useSendEvaluation } from '#web/features/credits/credits.api.ts';
+import { useEvaluation, useSendEvaluation, type CreditTarget } from '#web/features/credits/credits.api.ts';
 
-/** Under a diploma with continuing-education credit: what it gives, and the course evaluation that completes it. */
-export function CourseEvaluation({ diplomaId, progressKey }: { diplomaId: string; progressKey: string }) {
-  const state = useEvaluation(diplomaId, progressKey);
-  const send = useSendEvaluation(diplomaId);
+/**
+ * Under a diploma or a procedure with continuing-education credit: what it gives, and the course evaluation that
+ * completes it.
+ */
+export function CourseEvaluation({ target, progressKey }: { target: CreditTarget; progressKey: string }) {
+  const state = useEvaluation(target, progressKey);
+  const send = useSendEvaluation(target);
   const { showAppError } = useErrorModal();
-  const [answers, setAnswers] = useState<(number | null)[]>(() => evaluationStatements.map(() => null));
+  const statements = evaluationStatementsOf(target.kind);
+  const [answers, setAnswers] = useState<(number | null)[]>(() => statements.map(() => null));
   const [comment, setComment] = useState('');
   const [missing, setMissing] = useState(false);
 
@@ -57,15 +61,16 @@ export function CourseEvaluation({ diplomaId, progressKey }: { diplomaId: string
           <Alert color="yellow">Tu evaluación se recibió, pero el crédito no está vigente en esta fecha.</Alert>
         ) : !canAnswer ? (
           <Text size="sm" c="dimmed">
-            Para obtener el crédito, mira al menos el 90 % de cada video, aprueba los exámenes y responde la evaluación
-            del curso que se abre al terminar.
+            {target.kind === 'diploma'
+              ? 'Para obtener el crédito, mira al menos el 90 % de cada video, aprueba los exámenes y responde la evaluación del curso que se abre al terminar.'
+              : 'Para obtener el crédito, mira al menos el 90 % del video completo y responde la evaluación del curso que se abre al terminar.'}
           </Text>
         ) : (
           <Stack gap="sm" component="fieldset" style={{ border: 0, padding: 0, margin: 0 }}>
             <Text component="legend" fw={600} size="sm">
               Evaluación del curso
             </Text>
-            {evaluationStatements.map((statement, index) => (
+            {statements.map((statement, index) => (
               <Radio.Group
                 key={statement}
                 label={statement}

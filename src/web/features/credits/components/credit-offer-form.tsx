@@ -25,7 +25,12 @@ import {
 } from '#shared/credits/credits.rules.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { applyServerFieldErrors } from '#web/components/console/form-errors.ts';
-import { useCreditOffer, useRemoveCreditOffer, useSaveCreditOffer } from '#web/features/credits/credits.api.ts';
+import {
+  useCreditOffer,
+  useRemoveCreditOffer,
+  useSaveCreditOffer,
+  type CreditTarget,
+} from '#web/features/credits/credits.api.ts';
 
 const emptyOffer: CreditOfferInput = {
   hours: '',
@@ -36,11 +41,14 @@ const emptyOffer: CreditOfferInput = {
   validUntil: '',
 };
 
-/** The diploma's continuing-education data: hours, category, delivery method, bodies with approval numbers, validity. */
-export function CreditOfferForm({ diplomaId }: { diplomaId: string }) {
-  const offer = useCreditOffer(diplomaId);
-  const save = useSaveCreditOffer(diplomaId);
-  const remove = useRemoveCreditOffer(diplomaId);
+/**
+ * A diploma's or procedure's continuing-education data: hours, category, delivery method, bodies with approval
+ * numbers, validity.
+ */
+export function CreditOfferForm({ target }: { target: CreditTarget }) {
+  const offer = useCreditOffer(target);
+  const save = useSaveCreditOffer(target);
+  const remove = useRemoveCreditOffer(target);
   const { showAppError } = useErrorModal();
   const form = useForm<CreditOfferInput>({ resolver: zodResolver(creditOfferInputSchema), defaultValues: emptyOffer });
   const bodies = useFieldArray({ control: form.control, name: 'bodies' });
@@ -68,8 +76,9 @@ export function CreditOfferForm({ diplomaId }: { diplomaId: string }) {
           Educación continua
         </Title>
         <Text size="sm" c="dimmed">
-          El crédito se otorga al miembro que ve al menos el 90 % de cada video, aprueba los exámenes y responde la
-          evaluación del curso dentro de la vigencia.
+          {target.kind === 'diploma'
+            ? 'El crédito se otorga al miembro que ve al menos el 90 % de cada video, aprueba los exámenes y responde la evaluación del curso dentro de la vigencia.'
+            : 'El crédito se otorga al miembro Premium que ve al menos el 90 % del video completo y responde la evaluación del curso dentro de la vigencia.'}
         </Text>
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
           <TextInput

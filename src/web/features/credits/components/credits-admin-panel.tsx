@@ -7,7 +7,12 @@ import { formatHours } from '#shared/credits/credits.rules.ts';
 import { messages } from '#shared/messages.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { ApiError } from '#web/lib/api-client.ts';
-import { downloadCreditRecords, useDiplomaCredits, useRevokeCredit } from '#web/features/credits/credits.api.ts';
+import {
+  downloadCreditRecords,
+  useItemCredits,
+  useRevokeCredit,
+  type CreditTarget,
+} from '#web/features/credits/credits.api.ts';
 
 const today = () => dayjs().format('YYYY-MM-DD');
 type Fields = Partial<Record<string, string>>;
@@ -16,10 +21,10 @@ function fieldErrors(issues: { path: PropertyKey[]; message: string }[]): Fields
   return Object.fromEntries(issues.map((issue) => [String(issue.path[0]), issue.message]));
 }
 
-/** The diploma's credited members, their revocation, and the records an accrediting body's audit asks for. */
-export function CreditsAdminPanel({ diplomaId }: { diplomaId: string }) {
-  const credits = useDiplomaCredits(diplomaId);
-  const revoke = useRevokeCredit(diplomaId);
+/** A diploma's or procedure's credited members, their revocation, and the records an accrediting body's audit asks for. */
+export function CreditsAdminPanel({ target }: { target: CreditTarget }) {
+  const credits = useItemCredits(target);
+  const revoke = useRevokeCredit(target);
   const { showAppError } = useErrorModal();
   const [revoking, setRevoking] = useState<AdminCreditRow | null>(null);
   const [revocation, setRevocation] = useState({ reason: '', revokedOn: today() });
@@ -47,7 +52,7 @@ export function CreditsAdminPanel({ diplomaId }: { diplomaId: string }) {
     setPeriodErrors({});
     setDownloading(true);
     try {
-      await downloadCreditRecords(diplomaId, parsed.data);
+      await downloadCreditRecords(target, parsed.data);
     } catch (error) {
       showAppError(error);
     } finally {
