@@ -23,7 +23,7 @@ const sections: LegalSection[] = [
   {
     title: 'Educación continua',
     paragraphs: [
-      'Si ganas créditos de educación continua, guardamos tu nombre, tu cédula profesional, la prueba de que viste los videos y aprobaste los exámenes, y tu evaluación del curso. Los organismos acreditadores pueden pedirlos en una auditoría, por eso los conservamos cuatro años desde cada crédito, con tu nombre, aunque elimines tu cuenta. Pasado ese plazo quitamos tu nombre, tu cédula y tu comentario.',
+      'Si ganas créditos de educación continua, guardamos tu nombre, tu cédula profesional, la prueba de que viste los videos (y aprobaste los exámenes, en un diplomado) y tu evaluación del curso o del procedimiento. Los organismos acreditadores pueden pedirlos en una auditoría, por eso los conservamos cuatro años desde cada crédito, con tu nombre, aunque elimines tu cuenta. Pasado ese plazo quitamos tu nombre, tu cédula y tu comentario.',
     ],
   },
   {
