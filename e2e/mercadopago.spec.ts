@@ -5,7 +5,7 @@ import { deviceSignedIn, serverInstances, type Instance } from './server-instanc
 import {
   startMercadoPagoFake,
   type MercadoPagoFake,
-} from '../src/server/services/payments/mercadopago-fake.testing.ts';
+} from '../src/server/services/payments/simulated-mercadopago.ts';
 
 // A server of its own takes pesos through the strict fake Mercado Pago (the suite's server runs the simulated provider).
 // PayPal is configured beside it, as production would be, and never called by these journeys.

@@ -62,7 +62,6 @@ import { createMembershipService } from './features/membership/membership.servic
 import { registerMembershipRoutes } from './features/membership/membership.routes.ts';
 import { createPaymentsService } from './features/payments/payments.service.ts';
 import { registerPaymentRoutes } from './features/payments/payments.routes.ts';
-import { registerSimulatedCheckoutRoutes } from './features/payments/simulated-checkout.routes.ts';
 import { createSignUpService } from './features/accounts/signup.service.ts';
 import { createProfileService } from './features/accounts/profile.service.ts';
 import { registerSignUpAndProfileRoutes } from './features/accounts/profile.routes.ts';
@@ -202,13 +201,14 @@ export async function buildApp(deps: AppDeps) {
   const events = createEventsService({ db, publicUrl: config.publicUrl, timeZone: config.timeZone });
   const landing = createLandingService({ db, catalog });
   const contact = createContactService({ db, mailer, contactEmail: config.contactEmail });
-  const { paymentProvider, simulatedProvider, mercadoPagoProvider, subscriptionProviders } = paymentProvidersFor({
-    config,
-    db,
-    log: app.log,
-    paymentProvider: deps.paymentProvider,
-    otherSubscriptionProviders: deps.otherSubscriptionProviders,
-  });
+  const { paymentProvider, simulatedProvider, mercadoPagoProvider, subscriptionProviders, registerSimulatedPages } =
+    paymentProvidersFor({
+      config,
+      db,
+      log: app.log,
+      paymentProvider: deps.paymentProvider,
+      otherSubscriptionProviders: deps.otherSubscriptionProviders,
+    });
   if (simulatedProvider)
     app.log.warn('Modo de pruebas: PAYMENTS_PROVIDER=simulado, los pagos son simulados y nadie paga dinero real');
   const jobs = createJobRunner({
@@ -368,7 +368,7 @@ export async function buildApp(deps: AppDeps) {
     managed: createManagedDiplomasService({ db, diplomasAdmin }),
     progress: diplomaProgress,
   });
-  if (simulatedProvider) registerSimulatedCheckoutRoutes(app, { provider: simulatedProvider });
+  registerSimulatedPages(app);
   // the only place /api/admin routes are registered: one guard for all of them
   await registerAdminScope(app, (admin) =>
     registerAdminConsole(admin, {

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import type { Log } from './services/log.ts';
 import type { Db } from './db/client.ts';
@@ -8,6 +9,8 @@ import { createProviderRegistry, type SubscriptionOperations } from './services/
 import { createSimulatedProvider } from './services/payments/simulated-provider.ts';
 import { createMercadoPagoProvider } from './services/payments/mercadopago-provider.ts';
 import { mercadoPagoSubscriptions } from './services/payments/mercadopago-subscriptions.ts';
+import { createDemoMercadoPago } from './services/payments/demo-mercadopago.ts';
+import { registerSimulatedCheckoutRoutes } from './features/payments/simulated-checkout.routes.ts';
 import { reconcileJobKind, webhookJobKind, type PaymentsService } from './features/payments/payments.service.ts';
 import {
   mercadoPagoJobKind,
@@ -42,15 +45,26 @@ export function paymentProvidersFor(input: {
     input.paymentProvider ??
     simulatedProvider ??
     createPayPalProvider({ ...config.paypal!, brandName: 'CxVet', log: input.log });
-  const mercadoPagoProvider = config.mercadopago
-    ? createMercadoPagoProvider({ ...config.mercadopago, log: input.log })
+  // the demo takes pesos too, through the simulated Mercado Pago (decision 051)
+  const demoMercadoPago =
+    simulatedProvider && !config.mercadopago && config.seedDemo
+      ? createDemoMercadoPago({ publicUrl: config.publicUrl, dataDir: config.dataDir, secret: config.sessionSecret })
+      : null;
+  const mercadoPagoOptions = config.mercadopago ?? demoMercadoPago?.providerOptions;
+  const mercadoPagoProvider = mercadoPagoOptions
+    ? createMercadoPagoProvider({ ...mercadoPagoOptions, log: input.log })
     : null;
   const subscriptionProviders = createProviderRegistry([
     paymentProvider,
     ...(mercadoPagoProvider ? [mercadoPagoSubscriptions(mercadoPagoProvider)] : []),
     ...(input.otherSubscriptionProviders?.(db) ?? []),
   ]);
-  return { paymentProvider, simulatedProvider, mercadoPagoProvider, subscriptionProviders };
+  /** The simulated providers' pages (the PayPal-like checkout, the demo's Mercado Pago), when they are in use. */
+  function registerSimulatedPages(app: FastifyInstance) {
+    if (simulatedProvider) registerSimulatedCheckoutRoutes(app, { provider: simulatedProvider });
+    demoMercadoPago?.register(app);
+  }
+  return { paymentProvider, simulatedProvider, mercadoPagoProvider, subscriptionProviders, registerSimulatedPages };
 }
 
 /** The payments' jobs: stored webhooks of each provider and the daily reconciliation of live subscriptions. */

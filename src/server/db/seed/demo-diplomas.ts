@@ -215,6 +215,8 @@ export function planDiplomasDemo(
           previewImage: externalFiles.previewImage,
           previewPdf: externalFiles.previewPdf,
           costCents: 12900,
+          // sold in pesos too: the demo's simulated Mercado Pago takes card, OXXO and SPEI
+          costMxnCents: 229900,
           isExternal: true,
           organizationId: companyId,
           isActive: true,

@@ -4,7 +4,7 @@ import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test
 import { signedInAs, testPassword } from '#server/testing/factories.ts';
 import { paymentSubscriptions, users } from '#server/db/schema/index.ts';
 import { startPayPalFake, type PayPalFake } from '#server/services/payments/paypal-fake.testing.ts';
-import { startMercadoPagoFake, type MercadoPagoFake } from '#server/services/payments/mercadopago-fake.testing.ts';
+import { startMercadoPagoFake, type MercadoPagoFake } from '#server/services/payments/simulated-mercadopago.ts';
 import { createMercadoPagoProvider } from '#server/services/payments/mercadopago-provider.ts';
 
 /**

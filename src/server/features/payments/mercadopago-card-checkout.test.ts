@@ -10,7 +10,7 @@ import {
   planPrices,
   users,
 } from '#server/db/schema/index.ts';
-import { startMercadoPagoFake, type MercadoPagoFake } from '#server/services/payments/mercadopago-fake.testing.ts';
+import { startMercadoPagoFake, type MercadoPagoFake } from '#server/services/payments/simulated-mercadopago.ts';
 import { createDiploma, memberRequest } from '#server/features/diplomas/diplomas.testing.ts';
 
 let fake: MercadoPagoFake;

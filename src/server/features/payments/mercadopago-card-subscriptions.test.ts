@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
 import { signedInAs } from '#server/testing/factories.ts';
 import { mailOutbox, paymentSubscriptions, payments, planPrices, users } from '#server/db/schema/index.ts';
-import { startMercadoPagoFake, type MercadoPagoFake } from '#server/services/payments/mercadopago-fake.testing.ts';
+import { startMercadoPagoFake, type MercadoPagoFake } from '#server/services/payments/simulated-mercadopago.ts';
 
 /**
  * Card subscriptions in pesos against the strict fake Mercado Pago: Premium only from a charge read back

@@ -6,7 +6,7 @@ import { migrationsFolder } from '#server/db/migrations-folder.ts';
 import { createTestApp, type TestApp } from '#server/testing/test-app.ts';
 import { signedInAs } from '#server/testing/factories.ts';
 import { diplomaTransactions, diplomaUsers, paymentOrders } from '#server/db/schema/index.ts';
-import { startMercadoPagoFake, type MercadoPagoFake } from '#server/services/payments/mercadopago-fake.testing.ts';
+import { startMercadoPagoFake, type MercadoPagoFake } from '#server/services/payments/simulated-mercadopago.ts';
 import { createDiploma, memberRequest } from '#server/features/diplomas/diplomas.testing.ts';
 
 let fake: MercadoPagoFake;

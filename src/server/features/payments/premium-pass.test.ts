@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
 import { signedInAs } from '#server/testing/factories.ts';
 import { paymentSubscriptions, planPrices, users } from '#server/db/schema/index.ts';
-import { startMercadoPagoFake, type MercadoPagoFake } from '#server/services/payments/mercadopago-fake.testing.ts';
+import { startMercadoPagoFake, type MercadoPagoFake } from '#server/services/payments/simulated-mercadopago.ts';
 import { periodMs } from '#shared/membership/membership.rules.ts';
 
 /** 'Premium anual (pago único)' at OXXO or by SPEI, against the strict fake Mercado Pago. */

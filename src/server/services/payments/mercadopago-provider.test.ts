@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
-import { startMercadoPagoFake, type MercadoPagoFake } from './mercadopago-fake.testing.ts';
+import { startMercadoPagoFake, type MercadoPagoFake } from './simulated-mercadopago.ts';
 import { createMercadoPagoProvider, mercadoPagoManifest, type MercadoPagoOptions } from './mercadopago-provider.ts';
 import { ProviderError } from './payment-provider.ts';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMercadoPagoFake, type MercadoPagoFake } from './mercadopago-fake.testing.ts';
+import { startMercadoPagoFake, type MercadoPagoFake } from './simulated-mercadopago.ts';
 import { createMercadoPagoProvider } from './mercadopago-provider.ts';
 import { mercadoPagoSubscriptions } from './mercadopago-subscriptions.ts';
 import { ProviderError } from './payment-provider.ts';

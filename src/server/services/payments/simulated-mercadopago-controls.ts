@@ -1,5 +1,12 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import type { FakePayment, FakeAuthorizedPayment, FakeState } from './mercadopago-fake-state.testing.ts';
+import type { FakePayment, FakeAuthorizedPayment, FakeState } from './simulated-mercadopago-state.ts';
+
+/** A notification as Mercado Pago posts it: data.id and type in the query, signed headers, the JSON body. */
+export type SignedNotification = {
+  query: Record<string, string>;
+  headers: Record<string, string>;
+  rawBody: string;
+};
 
 /** What a test does on Mercado Pago's side: the payer pays or not, the seller refunds, notifications are signed. */
 export function fakeControls(state: FakeState, webhookSecret: string) {
@@ -10,7 +17,7 @@ export function fakeControls(state: FakeState, webhookSecret: string) {
     topic: 'payment' | 'subscription_preapproval' | 'subscription_authorized_payment',
     dataId: string,
     action = topic === 'payment' ? 'payment.updated' : 'updated',
-  ) {
+  ): SignedNotification {
     const requestId = randomUUID();
     const ts = String(Math.floor(Date.now() / 1000));
     const v1 = createHmac('sha256', webhookSecret)

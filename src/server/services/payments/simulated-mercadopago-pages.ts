@@ -1,10 +1,13 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { fakeControls } from './mercadopago-fake-controls.testing.ts';
-import type { FakeState } from './mercadopago-fake-state.testing.ts';
+import type { fakeControls, SignedNotification } from './simulated-mercadopago-controls.ts';
+import type { FakeState } from './simulated-mercadopago-state.ts';
 
 /** Pages a browser opens at Mercado Pago (no access token): the hosted checkouts and the voucher. */
 export const isHostedPage = (url: string) =>
   url.startsWith('/subscriptions/checkout') || url.startsWith('/checkout/v1/') || url.startsWith('/voucher/');
+
+/** The hosted pages' own path prefix: '' on a port of their own, '/simulado/mercadopago' inside the demo's site. */
+const basePath = (state: FakeState) => (state.url ? new URL(state.url).pathname.replace(/\/$/, '') : '');
 
 const escape = (value: unknown) => String(value).replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 const pesos = (amount: number) => `$${amount.toFixed(2)} MXN`;
@@ -40,7 +43,12 @@ function choices(action: string, fields: Record<string, string>, buttons: [strin
 export function registerHostedPages(
   app: FastifyInstance,
   state: FakeState,
-  controls: Pick<ReturnType<typeof fakeControls>, 'authorize' | 'payPreference'>,
+  controls: Pick<
+    ReturnType<typeof fakeControls>,
+    'authorize' | 'payPreference' | 'approve' | 'expire' | 'notification'
+  >,
+  /** The demo's: the voucher page can pay or expire it, and the notification reaches CxVet through this. */
+  deliver?: (hook: SignedNotification) => Promise<void>,
 ) {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) =>
     done(null, Object.fromEntries(new URLSearchParams(body as string))),
@@ -55,7 +63,7 @@ export function registerHostedPages(
       reply,
       'Mercado Pago (prueba): suscripción',
       `<p>${escape(pre.reason)}</p><p>${pesos(pre.auto_recurring.transaction_amount)} ${every}</p>` +
-        choices('/subscriptions/checkout/authorize', { preapproval_id: id }, [
+        choices(`${basePath(state)}/subscriptions/checkout/authorize`, { preapproval_id: id }, [
           ['approved', 'Suscribirme con tarjeta'],
           ['rejected', 'Tarjeta rechazada'],
         ]),
@@ -81,7 +89,7 @@ export function registerHostedPages(
       reply,
       'Mercado Pago (prueba): pago con tarjeta',
       `<p>${escape(item.title)}</p><p>${pesos(item.unit_price)}</p>` +
-        choices('/checkout/v1/pay', { pref_id: id }, [
+        choices(`${basePath(state)}/checkout/v1/pay`, { pref_id: id }, [
           ['approved', 'Pagar con tarjeta'],
           ['rejected', 'Tarjeta rechazada'],
         ]),
@@ -112,11 +120,33 @@ export function registerHostedPages(
     if (!payment || (payment.payment_method_id !== 'oxxo' && payment.payment_method_id !== 'clabe'))
       return page(reply, 'Ficha no disponible', '', 404);
     const title = payment.payment_method_id === 'oxxo' ? 'Ficha de pago en OXXO' : 'Transferencia SPEI';
+    const demo =
+      deliver && payment.status === 'pending'
+        ? `<p>Pagos de prueba: nadie paga dinero real. Simula lo que haría Mercado Pago:</p>` +
+          choices(`${basePath(state)}/voucher/${encodeURIComponent(payment.id)}/simular`, {}, [
+            ['approved', payment.payment_method_id === 'oxxo' ? 'Simular pago en OXXO' : 'Simular transferencia'],
+            ['expired', 'Dejar vencer'],
+          ])
+        : '';
     return page(
       reply,
       title,
       `<p>${escape(payment.description)}</p><p>${pesos(payment.transaction_amount)}</p>` +
-        `<p>Referencia: ${escape(payment.id)}</p><p>Vence: ${escape(payment.date_of_expiration ?? '')}</p>`,
+        `<p>Referencia: ${escape(payment.id)}</p><p>Vence: ${escape(payment.date_of_expiration ?? '')}</p>` +
+        `<p>Estado: ${escape(payment.status)}</p>${demo}`,
     );
   });
+
+  if (deliver) {
+    // the demo only: the money arrives (or the deadline passes) and Mercado Pago notifies CxVet, as it would
+    app.post('/voucher/:id/simular', async (request, reply) => {
+      const payment = state.payments.get((request.params as { id: string }).id);
+      if (!payment || payment.status !== 'pending') return page(reply, 'Ficha no disponible', '', 404);
+      const outcome = (request.body as Record<string, string> | undefined)?.outcome;
+      if (outcome === 'expired') controls.expire(payment.id);
+      else controls.approve(payment.id);
+      await deliver(controls.notification('payment', payment.id));
+      return reply.redirect(`${basePath(state)}/voucher/${encodeURIComponent(payment.id)}`, 303);
+    });
+  }
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
-import { fakeControls } from './mercadopago-fake-controls.testing.ts';
-import { isHostedPage, registerHostedPages } from './mercadopago-fake-pages.testing.ts';
+import { fakeControls } from './simulated-mercadopago-controls.ts';
+import { isHostedPage, registerHostedPages } from './simulated-mercadopago-pages.ts';
 import {
   createFakeState,
   fakeError as error,
@@ -10,13 +10,27 @@ import {
   type FakeAuthorizedPayment,
   type FakePayment,
   type FakePreapproval,
-} from './mercadopago-fake-state.testing.ts';
+  loadFakeState,
+  saveFakeState,
+} from './simulated-mercadopago-state.ts';
+import type { SignedNotification } from './simulated-mercadopago-controls.ts';
+
+export type SimulatedMercadoPagoOptions = {
+  accessToken: string;
+  webhookSecret: string;
+  /** Where the payer's browser reaches the hosted pages (init_point, the voucher); set by listen in the tests. */
+  url?: string;
+  /** A JSON file that keeps the payments across restarts (the demo's, in DATA_DIR). */
+  stateFile?: string;
+  /** The demo's voucher page can pay or expire a voucher: its notification is delivered through this. */
+  deliver?: (hook: SignedNotification) => Promise<void>;
+};
 
 /**
  * A local Mercado Pago as strict as its published API (mercadopago/sdk-nodejs: clients/preApproval,
- * payment, preference, invoice; utils/webhook; utils/errors), for tests:
+ * payment, preference, invoice; utils/webhook; utils/errors), for the tests and for the demo's payments in pesos:
  * - every API call needs `Authorization: Bearer <access token>` (else 401 unauthorized); the hosted pages
- *   (init_points, the voucher, mercadopago-fake-pages.testing.ts) are opened by the payer's browser without one;
+ *   (init_points, the voucher, simulated-mercadopago-pages.ts) are opened by the payer's browser without one;
  * - POST /v1/payments needs X-Idempotency-Key; every POST or PUT with a key seen before answers the first
  *   result again, and the same key with another body is refused (409, as the SDK's MPIdempotencyError);
  * - preapprovals are created `pending` with init_point, become `authorized` only when the payer authorizes
@@ -29,13 +43,27 @@ import {
  * - notifications signed as Mercado Pago signs them: `x-signature: ts=…,v1=HMAC-SHA256(secret,
  *   "id:{data.id};request-id:{x-request-id};ts:{ts};")`, data.id in the URL's query.
  */
-export async function startMercadoPagoFake(options: { accessToken: string; webhookSecret: string; port?: number }) {
+export function buildSimulatedMercadoPago(options: SimulatedMercadoPagoOptions) {
   const app = Fastify();
   const state = createFakeState();
+  if (options.stateFile) loadFakeState(state, options.stateFile);
+  state.url = options.url ?? '';
   const { preapprovals, payments, authorizedPayments, preferences, nextId } = state;
   const replies = new Map<string, { body: string; status: number; payload: string }>();
   const requests: { method: string; url: string; headers: Record<string, unknown>; body: unknown }[] = [];
   const faults: { match: string; status: number; times: number }[] = [];
+  // the demo runs for days: what it answered to an idempotency key is kept for the last thousand writes only
+  const remember = () => {
+    if (requests.length > 1000) requests.splice(0, requests.length - 1000);
+    while (replies.size > 1000) replies.delete(replies.keys().next().value!);
+  };
+  const { stateFile } = options;
+  if (stateFile) {
+    // the demo's payments outlive a restart, as Mercado Pago's do: a pending voucher can still be paid
+    app.addHook('onResponse', async (request) => {
+      if (request.method !== 'GET') saveFakeState(state, stateFile);
+    });
+  }
 
   const isUrl = (value: unknown) => typeof value === 'string' && /^https?:\/\/[^\s/]+/.test(value);
   const isEmail = (value: unknown) => typeof value === 'string' && /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value);
@@ -64,6 +92,7 @@ export async function startMercadoPagoFake(options: { accessToken: string; webho
     }
   });
   app.addHook('onSend', async (request, reply, payload) => {
+    remember();
     const key = request.headers['x-idempotency-key'];
     if (typeof key === 'string' && request.method !== 'GET' && reply.statusCode < 300) {
       const id = `${request.method} ${request.url}|${key}`;
@@ -253,8 +282,14 @@ export async function startMercadoPagoFake(options: { accessToken: string; webho
     });
   });
   const controls = fakeControls(state, options.webhookSecret);
-  registerHostedPages(app, state, controls);
+  registerHostedPages(app, state, controls, options.deliver);
+  return { app, state, requests, faults, controls };
+}
 
+/** The simulated Mercado Pago on a port of its own, for the tests (their notifications are delivered by hand). */
+export async function startMercadoPagoFake(options: { accessToken: string; webhookSecret: string; port?: number }) {
+  const { app, state, requests, faults, controls } = buildSimulatedMercadoPago(options);
+  const { preapprovals, payments, preferences } = state;
   state.url = await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
   return {
     url: state.url,

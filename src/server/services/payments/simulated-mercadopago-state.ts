@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { FastifyReply } from 'fastify';
 import type { MercadoPagoPaymentStatus } from './mercadopago-records.ts';
 
@@ -53,6 +54,26 @@ export function createFakeState() {
   };
 }
 export type FakeState = ReturnType<typeof createFakeState>;
+
+const stored = ['preapprovals', 'payments', 'authorizedPayments', 'preferences'] as const;
+
+/** Reads what a demo stored before a restart; a file that cannot be read starts empty (only demo payments). */
+export function loadFakeState(state: FakeState, file: string) {
+  if (!existsSync(file)) return;
+  try {
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as Record<(typeof stored)[number], [string, never][]>;
+    for (const name of stored) for (const [id, value] of saved[name] ?? []) state[name].set(id, value);
+  } catch {
+    // a torn file: the demo starts a new Mercado Pago; a voucher it no longer knows is refused as unavailable
+  }
+}
+
+/** Writes the demo's payments beside its database, whole (a temporary file renamed over the last one). */
+export function saveFakeState(state: FakeState, file: string) {
+  const data = Object.fromEntries(stored.map((name) => [name, [...state[name].entries()]]));
+  writeFileSync(`${file}.tmp`, JSON.stringify(data));
+  renameSync(`${file}.tmp`, file);
+}
 
 /** Mercado Pago's error shape { message, error, status, cause[] }. */
 export function fakeError(reply: FastifyReply, status: number, code: string, message: string) {
