@@ -2,10 +2,7 @@ import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { freshBasicMember, freshPremiumMember } from './diploma-setup.ts';
 import { deviceSignedIn, serverInstances, type Instance } from './server-instances.ts';
-import {
-  startMercadoPagoFake,
-  type MercadoPagoFake,
-} from '../src/server/services/payments/simulated-mercadopago.ts';
+import { startMercadoPagoFake, type MercadoPagoFake } from '../src/server/services/payments/simulated-mercadopago.ts';
 
 // A server of its own takes pesos through the strict fake Mercado Pago (the suite's server runs the simulated provider).
 // PayPal is configured beside it, as production would be, and never called by these journeys.
