@@ -92,6 +92,7 @@ import { registerSeoRoutes } from './features/seo/seo.routes.ts';
 import path from 'node:path';
 import { serverWithLane } from './server-with-lane.ts';
 import { registerAdminConsole } from './admin-console.ts';
+import { facturaJobHandlers, facturasServiceFor, registerFacturas } from './facturas-services.ts';
 import { recurringJobs } from './recurring-jobs.ts';
 import { createLti, ltiJobHandlers, registerLti } from './features/lti/lti.ts';
 
@@ -214,6 +215,7 @@ export async function buildApp(deps: AppDeps) {
     handlers: {
       'membership.sweep': async () => void (await membership.sweep()),
       ...paymentJobHandlers(() => ({ payments, pesos })),
+      ...facturaJobHandlers(() => facturas),
       'bulk-mail': async ({ bulkMailId }) => mailing.send(bulkMailId),
       'rate-counters.prune': async () => rateCounter.prune(),
       [creditRecordsPurgeJobKind]: async () => void (await creditRecords.purgeExpired()),
@@ -277,6 +279,7 @@ export async function buildApp(deps: AppDeps) {
   });
   // order outcomes reach the diplomas through the payments job pipeline: a browser closed after paying still ends enrolled
   payments.onOrder(diplomaPurchase.applyOrderEvent);
+  const facturas = facturasServiceFor({ config, db, schedule: jobs.schedule, log: app.log });
   const pesos = mercadoPagoProvider
     ? mercadoPagoServices({
         db,
@@ -285,6 +288,7 @@ export async function buildApp(deps: AppDeps) {
         applyOrderEvent: diplomaPurchase.applyOrderEvent,
         publicUrl: config.publicUrl,
         schedule: jobs.schedule,
+        onPesosPayment: facturas.paymentRecorded,
         log: app.log,
       })
     : null;
@@ -349,6 +353,7 @@ export async function buildApp(deps: AppDeps) {
   registerBackupCliRoute(app, { backups, sessionSecret: config.sessionSecret });
   registerPaymentRoutes(app, { payments, jobs, pesos });
   pesos?.registerRoutes(app, { diplomas, jobs });
+  registerFacturas(app, { facturas, jobs });
   registerClassroomRoutes(app, { classrooms });
   await registerManagedClassroomRoutes(app, {
     service: createManagedClassroomsService({ db, members: classroomMembers }),
@@ -388,6 +393,7 @@ export async function buildApp(deps: AppDeps) {
       jobs,
       videoJobs,
       lti,
+      facturas,
     }),
   );
   registerSeoRoutes(app, { seo: createSeoService({ db, storage, publicUrl: config.publicUrl }) });
@@ -411,6 +417,7 @@ export async function buildApp(deps: AppDeps) {
     paymentProvider,
     simulatedProvider,
     mercadoPago,
+    facturas,
     jobs,
     videoJobs,
     renditions,

@@ -49,7 +49,11 @@ export const fiscalDataSchema = z
             : 'Ese régimen fiscal es de personas físicas; tu RFC es de persona moral.',
       });
     else if (!cfdiUseFits(data.cfdiUse, data.taxSystem))
-      ctx.addIssue({ code: 'custom', path: ['cfdiUse'], message: 'Ese uso de CFDI no corresponde a tu régimen fiscal.' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['cfdiUse'],
+        message: 'Ese uso de CFDI no corresponde a tu régimen fiscal.',
+      });
   });
 export type FiscalData = z.infer<typeof fiscalDataSchema>;
 
@@ -58,14 +62,7 @@ export const cancelFacturaSchema = z.object({
 });
 
 /** What the member's history says about a payment's factura. */
-export const facturaStates = [
-  'no_disponible',
-  'en_proceso',
-  'solicitable',
-  'emitida',
-  'cancelada',
-  'global',
-] as const;
+export const facturaStates = ['no_disponible', 'en_proceso', 'solicitable', 'emitida', 'cancelada', 'global'] as const;
 export const facturaSummarySchema = z.object({
   state: z.enum(facturaStates),
   selfInvoiceUrl: z.string().nullable(),

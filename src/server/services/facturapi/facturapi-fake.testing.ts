@@ -21,10 +21,73 @@ const usesByRegime: Record<string, string[]> = {
   G01: ['601', '603', '606', '612', '620', '621', '622', '623', '624', '625', '626'],
   G03: ['601', '603', '606', '612', '620', '621', '622', '623', '624', '625', '626'],
   D10: ['605', '606', '608', '611', '612', '614', '607', '615', '625'],
-  S01: ['601', '603', '605', '606', '608', '610', '611', '612', '614', '616', '620', '621', '622', '623', '624', '607', '615', '625', '626'],
-  CP01: ['601', '603', '605', '606', '608', '610', '611', '612', '614', '616', '620', '621', '622', '623', '624', '607', '615', '625', '626'],
+  S01: [
+    '601',
+    '603',
+    '605',
+    '606',
+    '608',
+    '610',
+    '611',
+    '612',
+    '614',
+    '616',
+    '620',
+    '621',
+    '622',
+    '623',
+    '624',
+    '607',
+    '615',
+    '625',
+    '626',
+  ],
+  CP01: [
+    '601',
+    '603',
+    '605',
+    '606',
+    '608',
+    '610',
+    '611',
+    '612',
+    '614',
+    '616',
+    '620',
+    '621',
+    '622',
+    '623',
+    '624',
+    '607',
+    '615',
+    '625',
+    '626',
+  ],
 };
-const paymentFormsKnown = new Set(['01', '02', '03', '04', '05', '06', '08', '12', '13', '14', '15', '17', '23', '24', '25', '26', '27', '28', '29', '30', '31', '99']);
+const paymentFormsKnown = new Set([
+  '01',
+  '02',
+  '03',
+  '04',
+  '05',
+  '06',
+  '08',
+  '12',
+  '13',
+  '14',
+  '15',
+  '17',
+  '23',
+  '24',
+  '25',
+  '26',
+  '27',
+  '28',
+  '29',
+  '30',
+  '31',
+  '99',
+]);
 
 type Body = Record<string, unknown>;
 type FakeReceipt = FacturapiReceipt & { date: Date; idempotency_key?: string };
@@ -39,7 +102,10 @@ export async function startFacturapiFake(options: { apiKey: string }) {
   const hex = () => randomBytes(12).toString('hex');
 
   const refuse = (reply: FastifyReply, status: number, message: string, path?: string) =>
-    reply.status(status).header('content-type', 'application/json').send({ message, ...(path ? { path } : {}), status });
+    reply
+      .status(status)
+      .header('content-type', 'application/json')
+      .send({ message, ...(path ? { path } : {}), status });
 
   app.addHook('preHandler', async (request, reply) => {
     requests.push({ method: request.method, url: request.url, body: request.body });
@@ -56,7 +122,11 @@ export async function startFacturapiFake(options: { apiKey: string }) {
   function customerProblem(customer: Body | undefined, use: unknown): [string, string] | null {
     if (!customer || typeof customer !== 'object') return ['customer is required', 'customer'];
     const rfc = String(customer.tax_id ?? '');
-    const kind = /^[A-ZÑ&]{4}\d{6}[A-Z\d]{3}$/.test(rfc) ? 'fisica' : /^[A-ZÑ&]{3}\d{6}[A-Z\d]{3}$/.test(rfc) ? 'moral' : null;
+    const kind = /^[A-ZÑ&]{4}\d{6}[A-Z\d]{3}$/.test(rfc)
+      ? 'fisica'
+      : /^[A-ZÑ&]{3}\d{6}[A-Z\d]{3}$/.test(rfc)
+        ? 'moral'
+        : null;
     if (!kind) return ['"customer.tax_id" must be a valid RFC', 'customer.tax_id'];
     if (typeof customer.legal_name !== 'string' || !customer.legal_name.trim())
       return ['"customer.legal_name" is required', 'customer.legal_name'];
@@ -65,10 +135,12 @@ export async function startFacturapiFake(options: { apiKey: string }) {
     if (!generic && !(kind === 'fisica' ? fisica : moral).has(system))
       return ['El régimen fiscal no corresponde al tipo de persona del RFC', 'customer.tax_system'];
     const zip = (customer.address as Body | undefined)?.zip;
-    if (typeof zip !== 'string' || !/^\d{5}$/.test(zip)) return ['"customer.address.zip" must be 5 digits', 'customer.address.zip'];
+    if (typeof zip !== 'string' || !/^\d{5}$/.test(zip))
+      return ['"customer.address.zip" must be 5 digits', 'customer.address.zip'];
     const allowed = usesByRegime[String(use)];
     if (!allowed) return ['"use" must be a valid c_UsoCFDI key', 'use'];
-    if (!generic && !allowed.includes(system)) return ['El uso de CFDI no corresponde al régimen fiscal del receptor', 'use'];
+    if (!generic && !allowed.includes(system))
+      return ['El uso de CFDI no corresponde al régimen fiscal del receptor', 'use'];
     return null;
   }
 
@@ -80,7 +152,8 @@ export async function startFacturapiFake(options: { apiKey: string }) {
         return ['"description" is required', `items.${index}.product.description`];
       if (typeof product.product_key !== 'string' || !/^\d{8}$/.test(product.product_key))
         return ['"product_key" must be a c_ClaveProdServ key', `items.${index}.product.product_key`];
-      if (typeof product.price !== 'number' || product.price <= 0) return ['"price" must be positive', `items.${index}.product.price`];
+      if (typeof product.price !== 'number' || product.price <= 0)
+        return ['"price" must be positive', `items.${index}.product.price`];
     }
     return null;
   }
@@ -88,7 +161,14 @@ export async function startFacturapiFake(options: { apiKey: string }) {
   const totalOf = (items: Body[]) =>
     items.reduce((sum, item) => sum + Number(item.quantity ?? 1) * Number((item.product as Body).price), 0);
 
-  function stamp(input: { customer: Body; use: string; paymentForm: string; total: number; receipts: string[]; global: boolean }): FakeInvoice {
+  function stamp(input: {
+    customer: Body;
+    use: string;
+    paymentForm: string;
+    total: number;
+    receipts: string[];
+    global: boolean;
+  }): FakeInvoice {
     const invoice: FakeInvoice = {
       id: hex(),
       uuid: randomUUID().toUpperCase(),
@@ -146,7 +226,8 @@ export async function startFacturapiFake(options: { apiKey: string }) {
   app.post<{ Params: { id: string } }>('/v2/receipts/:id/invoice', async (request, reply) => {
     const receipt = receipts.get(request.params.id);
     if (!receipt) return refuse(reply, 404, 'Receipt not found');
-    if (receipt.status !== 'open') return refuse(reply, 400, `El recibo no puede facturarse: su estado es ${receipt.status}`);
+    if (receipt.status !== 'open')
+      return refuse(reply, 400, `El recibo no puede facturarse: su estado es ${receipt.status}`);
     const body = (request.body ?? {}) as Body;
     const problem = customerProblem(body.customer as Body, body.use);
     if (problem) return refuse(reply, 400, ...problem);
@@ -166,7 +247,12 @@ export async function startFacturapiFake(options: { apiKey: string }) {
   app.post('/v2/receipts/global-invoice', async (request, reply) => {
     const body = (request.body ?? {}) as Body;
     if (!['day', 'week', 'fortnight', 'month', 'two_months'].includes(String(body.periodicity)))
-      return refuse(reply, 400, '"periodicity" must be one of [day, week, fortnight, month, two_months]', 'periodicity');
+      return refuse(
+        reply,
+        400,
+        '"periodicity" must be one of [day, week, fortnight, month, two_months]',
+        'periodicity',
+      );
     const from = body.from ? new Date(String(body.from)) : new Date(0);
     const to = body.to ? new Date(String(body.to)) : new Date();
     const open = [...receipts.values()].filter((each) => each.status === 'open' && each.date >= from && each.date < to);
@@ -226,7 +312,9 @@ export async function startFacturapiFake(options: { apiKey: string }) {
     const invoice = invoices.get(request.params.id);
     if (!invoice) return refuse(reply, 404, 'Invoice not found');
     if (request.params.format === 'pdf')
-      return reply.header('content-type', 'application/pdf').send(Buffer.from(`%PDF-1.4\n% factura ${invoice.uuid}\n%%EOF\n`));
+      return reply
+        .header('content-type', 'application/pdf')
+        .send(Buffer.from(`%PDF-1.4\n% factura ${invoice.uuid}\n%%EOF\n`));
     if (request.params.format === 'xml')
       return reply
         .header('content-type', 'application/xml')
