@@ -4,6 +4,7 @@ import type { Db } from './db/client.ts';
 import type { Log } from './services/log.ts';
 import type { JobRunner } from './services/jobs.ts';
 import { createFacturapiClient } from './services/facturapi/facturapi-client.ts';
+import { globalInvoiceJobKind } from './features/facturas/global-invoice.ts';
 import { registerFacturasRoutes } from './features/facturas/facturas.routes.ts';
 import { createFacturasService, facturaJobKinds, type FacturasService } from './features/facturas/facturas.service.ts';
 
@@ -23,6 +24,7 @@ export function facturaJobHandlers(get: () => FacturasService) {
   return {
     [facturaJobKinds.receipt]: async ({ paymentId }: { paymentId: string }) => get().createReceipt(paymentId),
     [facturaJobKinds.invoice]: async ({ paymentId }: { paymentId: string }) => get().issueRequested(paymentId),
+    [globalInvoiceJobKind]: async () => get().global.run(),
     [facturaJobKinds.cancelRefunded]: async ({ paymentId }: { paymentId: string }) => get().cancelRefunded(paymentId),
   };
 }

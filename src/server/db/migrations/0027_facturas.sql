@@ -8,6 +8,16 @@ CREATE TABLE "fiscal_profiles" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "global_invoices" (
+	"month" text PRIMARY KEY NOT NULL,
+	"invoice_id" text,
+	"invoice_uuid" text,
+	"total_cents" integer,
+	"status" text DEFAULT 'pending' NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "payment_facturas" (
 	"payment_id" uuid PRIMARY KEY NOT NULL,
 	"payment_form" text NOT NULL,

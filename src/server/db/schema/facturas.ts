@@ -1,4 +1,4 @@
-import { jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
 import { payments } from './payments.ts';
 
@@ -40,5 +40,21 @@ export const fiscalProfiles = pgTable('fiscal_profiles', {
   taxSystem: text('tax_system').notNull(),
   cfdiUse: text('cfdi_use').notNull(),
   zip: text('zip').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * The month's global invoice to 'público en general' (XAXX010101000) of the receipts nobody invoiced; one row
+ * per month, written before Facturapi is asked, so two instances never issue two.
+ */
+export const globalInvoices = pgTable('global_invoices', {
+  /** YYYY-MM, the month of the receipts (Mexico City time). */
+  month: text('month').primaryKey(),
+  invoiceId: text('invoice_id'),
+  invoiceUuid: text('invoice_uuid'),
+  totalCents: integer('total_cents'),
+  /** issued, or none (no receipt was left open that month). */
+  status: text('status').notNull().default('pending'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

@@ -64,6 +64,19 @@ export function registerFacturasAdminRoutes(
 ) {
   const { facturas, jobs } = deps;
   const api = admin.withTypeProvider<ZodTypeProvider>();
+  api.get('/api/admin/facturas/global', async () => ({ invoices: await facturas.global.list() }));
+  api.get(
+    '/api/admin/facturas/global/:month/:format',
+    { schema: { params: z.object({ month: z.string().regex(/^\d{4}-\d{2}$/), format: z.enum(['pdf', 'xml']) }) } },
+    async (request, reply) => {
+      const { month, format } = request.params;
+      return reply
+        .header('content-type', contentTypes[format])
+        .header('content-disposition', `attachment; filename="factura-global-${month}.${format}"`)
+        .header('cache-control', 'private, no-store')
+        .send(await facturas.global.download(month, format));
+    },
+  );
   api.get('/api/admin/facturas', async () => ({ available: facturas.available, payments: await facturas.adminList() }));
   api.post(
     '/api/admin/facturas/:paymentId',

@@ -8,6 +8,7 @@ import {
   type FacturapiCustomer,
 } from '#server/services/facturapi/facturapi-client.ts';
 import { AppError } from '#shared/errors.ts';
+import { createGlobalInvoices } from './global-invoice.ts';
 import type { FacturaSummary, FiscalData } from '#shared/facturas/fiscal.schemas.ts';
 import type { CancellationMotive, PaymentForm } from '#shared/facturas/fiscal.rules.ts';
 
@@ -294,6 +295,7 @@ export function createFacturasService(deps: {
 
   return {
     available: client !== null,
+    global: createGlobalInvoices({ db, client, log }),
     paymentRecorded,
     createReceipt,
     issueRequested,
