@@ -5,6 +5,8 @@ import { formatMoney, formatMxn } from '#shared/payments/payments.rules.ts';
 import { usePaymentHistory, usePendingPesosPayments, useProfile } from '#web/features/accounts/accounts.api.ts';
 import { failedPaymentBanner, longDate, typeLabels } from '#web/features/accounts/membership-labels.ts';
 import { paths } from '#web/paths.ts';
+import { useMyFacturas } from '#web/features/facturas/facturas.api.ts';
+import { FacturaCell } from '#web/features/facturas/components/factura-cell.tsx';
 
 const resultLabels = {
   COMPLETADO: 'Completado',
@@ -25,6 +27,7 @@ export function ProfilePaymentPage() {
   const profile = useProfile();
   const history = usePaymentHistory();
   const pending = usePendingPesosPayments();
+  const facturas = useMyFacturas();
   const membership = profile.data?.membership;
   // the history is the record of what was charged, so the card and the table cannot disagree
   const lastPayment = history.data
@@ -97,6 +100,7 @@ export function ProfilePaymentPage() {
                   <Table.Th>Concepto</Table.Th>
                   <Table.Th>Importe</Table.Th>
                   <Table.Th>Estado</Table.Th>
+                  <Table.Th>Factura</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -109,6 +113,9 @@ export function ProfilePaymentPage() {
                       <Text span fz="sm" fw={600}>
                         {resultLabels[payment.result]}
                       </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <FacturaCell paymentId={payment.id} facturas={facturas.data} />
                     </Table.Td>
                   </Table.Tr>
                 ))}
