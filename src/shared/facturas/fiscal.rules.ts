@@ -73,7 +73,7 @@ export function cfdiUseFits(use: CfdiUse, taxSystem: TaxSystem): boolean {
 }
 
 /** The SAT's cancellation motives (Anexo 20, cancellation of CFDI since 2022). */
-export const cancellationMotives = {
+const cancellationMotives = {
   '01': 'Comprobante emitido con errores con relación',
   '02': 'Comprobante emitido con errores sin relación',
   '03': 'No se llevó a cabo la operación',

@@ -62,10 +62,22 @@ export const cancelFacturaSchema = z.object({
 });
 
 /** What the member's history says about a payment's factura. */
-export const facturaStates = ['no_disponible', 'en_proceso', 'solicitable', 'emitida', 'cancelada', 'global'] as const;
-export const facturaSummarySchema = z.object({
+const facturaStates = ['no_disponible', 'en_proceso', 'solicitable', 'emitida', 'cancelada', 'global'] as const;
+const facturaSummarySchema = z.object({
   state: z.enum(facturaStates),
   selfInvoiceUrl: z.string().nullable(),
   rfc: z.string().nullable(),
 });
 export type FacturaSummary = z.infer<typeof facturaSummarySchema>;
+
+/** One payment's factura as its owner sees it, with the last refusal's reason (bad data at the SAT), if any. */
+export const myFacturaSchema = facturaSummarySchema.extend({ paymentId: z.string(), error: z.string().nullable() });
+
+/** The member's facturas: whether invoicing is connected, the fiscal data kept, one entry per payment. */
+export const myFacturasSchema = z.object({
+  available: z.boolean(),
+  fiscalData: z
+    .object({ rfc: z.string(), legalName: z.string(), taxSystem: z.string(), cfdiUse: z.string(), zip: z.string() })
+    .nullable(),
+  payments: z.array(myFacturaSchema),
+});

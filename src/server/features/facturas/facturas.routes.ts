@@ -4,7 +4,12 @@ import { z } from 'zod';
 import { requireUser } from '#server/plugins/authorization.ts';
 import { isAdmin } from '#shared/accounts/accounts.rules.ts';
 import type { JobRunner } from '#server/services/jobs.ts';
-import { cancelFacturaSchema, fiscalDataSchema } from '#shared/facturas/fiscal.schemas.ts';
+import {
+  cancelFacturaSchema,
+  fiscalDataSchema,
+  myFacturaSchema,
+  myFacturasSchema,
+} from '#shared/facturas/fiscal.schemas.ts';
 import type { FacturasService } from './facturas.service.ts';
 
 const paymentParams = z.object({ paymentId: z.uuid() });
@@ -24,12 +29,14 @@ export function registerFacturasRoutes(
   const { facturas, jobs } = deps;
   const api = app.withTypeProvider<ZodTypeProvider>();
 
-  api.get('/api/facturas', async (request) => facturas.mine((await requireUser(request)).id));
+  api.get('/api/facturas', { schema: { response: { 200: myFacturasSchema } } }, async (request) =>
+    facturas.mine((await requireUser(request)).id),
+  );
 
   api.post(
     '/api/facturas/:paymentId',
     {
-      schema: { params: paymentParams, body: fiscalDataSchema },
+      schema: { params: paymentParams, body: fiscalDataSchema, response: { 200: myFacturaSchema } },
       config: { rateLimit: { max: 20, timeWindow: '10 minutes' } },
     },
     async (request) => {

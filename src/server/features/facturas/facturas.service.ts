@@ -22,7 +22,7 @@ export const facturaJobKinds = {
  * c_ClaveProdServ of what CxVet sells (courses, diplomas and memberships of veterinary surgery):
  * 86101700, «Servicios de capacitación vocacional no científica».
  */
-export const productKey = '86101700';
+const productKey = '86101700';
 
 type Schedule = (kind: string, options: { payload: object; uniqueKey: string; tx?: Db }) => Promise<void>;
 type PaymentRow = typeof payments.$inferSelect;

@@ -100,5 +100,3 @@ export function createGlobalInvoices(deps: {
 
   return { run, list, download };
 }
-
-export type GlobalInvoices = ReturnType<typeof createGlobalInvoices>;

@@ -1,13 +1,10 @@
+import type { z } from 'zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { FacturaSummary, FiscalData } from '#shared/facturas/fiscal.schemas.ts';
+import type { FiscalData, myFacturaSchema, myFacturasSchema } from '#shared/facturas/fiscal.schemas.ts';
 import { api } from '#web/lib/api-client.ts';
 
-export type MyFactura = FacturaSummary & { paymentId: string; error: string | null };
-export type MyFacturas = {
-  available: boolean;
-  fiscalData: FiscalData | null;
-  payments: MyFactura[];
-};
+export type MyFactura = z.infer<typeof myFacturaSchema>;
+export type MyFacturas = z.infer<typeof myFacturasSchema>;
 
 const facturaKeys = { mine: ['facturas', 'mine'] as const };
 

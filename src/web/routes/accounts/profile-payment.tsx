@@ -93,34 +93,37 @@ export function ProfilePaymentPage() {
           ) : !history.data || history.data.length === 0 ? (
             <Text>{messages.emptyTable}</Text>
           ) : (
-            <Table striped fz="sm" horizontalSpacing="xs">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Fecha</Table.Th>
-                  <Table.Th>Concepto</Table.Th>
-                  <Table.Th>Importe</Table.Th>
-                  <Table.Th>Estado</Table.Th>
-                  <Table.Th>Factura</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {history.data.map((payment) => (
-                  <Table.Tr key={payment.id}>
-                    <Table.Td>{longDate(payment.occurredAt)}</Table.Td>
-                    <Table.Td>{payment.description}</Table.Td>
-                    <Table.Td>{formatMoney(payment.amountCents, payment.currency)}</Table.Td>
-                    <Table.Td>
-                      <Text span fz="sm" fw={600}>
-                        {resultLabels[payment.result]}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <FacturaCell paymentId={payment.id} facturas={facturas.data} />
-                    </Table.Td>
+            // five columns do not fit a phone: the table scrolls sideways, the page does not
+            <Table.ScrollContainer minWidth={640}>
+              <Table striped fz="sm" horizontalSpacing="xs">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Fecha</Table.Th>
+                    <Table.Th>Concepto</Table.Th>
+                    <Table.Th>Importe</Table.Th>
+                    <Table.Th>Estado</Table.Th>
+                    <Table.Th>Factura</Table.Th>
                   </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
+                </Table.Thead>
+                <Table.Tbody>
+                  {history.data.map((payment) => (
+                    <Table.Tr key={payment.id}>
+                      <Table.Td>{longDate(payment.occurredAt)}</Table.Td>
+                      <Table.Td>{payment.description}</Table.Td>
+                      <Table.Td>{formatMoney(payment.amountCents, payment.currency)}</Table.Td>
+                      <Table.Td>
+                        <Text span fz="sm" fw={600}>
+                          {resultLabels[payment.result]}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <FacturaCell paymentId={payment.id} facturas={facturas.data} />
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
           )}
         </Card>
       </Stack>

@@ -1,7 +1,7 @@
 import { Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { cfdiUseFits, cfdiUses, taxSystems, type CfdiUse, type TaxSystem } from '#shared/facturas/fiscal.rules.ts';
-import { fiscalDataSchema, type FiscalData } from '#shared/facturas/fiscal.schemas.ts';
+import { fiscalDataSchema } from '#shared/facturas/fiscal.schemas.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { ApiError } from '#web/lib/api-client.ts';
 import { useRequestFactura, type MyFactura } from '../facturas.api.ts';
@@ -17,7 +17,7 @@ const taxSystemOptions = Object.entries(taxSystems).map(([value, each]) => ({
 /** 'Solicitar factura': the receiver's fiscal data, checked here and on the server, each message under its field. */
 export function FacturaForm(props: {
   paymentId: string;
-  saved: FiscalData | null;
+  saved: Draft | null;
   opened: boolean;
   onClose: () => void;
   onDone: (factura: MyFactura) => void;
