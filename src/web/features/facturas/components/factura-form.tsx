@@ -4,7 +4,7 @@ import { cfdiUseFits, cfdiUses, taxSystems, type CfdiUse, type TaxSystem } from 
 import { fiscalDataSchema } from '#shared/facturas/fiscal.schemas.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { ApiError } from '#web/lib/api-client.ts';
-import { useRequestFactura, type MyFactura } from '../facturas.api.ts';
+import { useRequestFactura } from '../facturas.api.ts';
 
 type Draft = { rfc: string; legalName: string; taxSystem: string; cfdiUse: string; zip: string };
 const empty: Draft = { rfc: '', legalName: '', taxSystem: '', cfdiUse: '', zip: '' };
@@ -20,11 +20,13 @@ export function FacturaForm(props: {
   saved: Draft | null;
   opened: boolean;
   onClose: () => void;
-  onDone: (factura: MyFactura) => void;
+  onDone: (factura: { state: string }) => void;
+  /** The Admin's form: a factura to any RFC, without keeping it as anyone's fiscal data. */
+  admin?: boolean;
 }) {
   const [draft, setDraft] = useState<Draft>(props.saved ?? empty);
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const request = useRequestFactura();
+  const request = useRequestFactura(props.admin);
   const { showAppError } = useErrorModal();
   const set = (field: keyof Draft) => (value: string) => setDraft((current) => ({ ...current, [field]: value }));
   const useOptions = Object.entries(cfdiUses)
