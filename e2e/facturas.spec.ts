@@ -71,6 +71,12 @@ async function payInPesos(page: Page, diplomaId: string) {
   await page.getByRole('button', { name: 'Efectivo en OXXO' }).click();
   const { paymentId } = (await (await created).json()) as { paymentId: string };
   mercadoPago.approve(paymentId);
+  await notify(page, paymentId);
+  return paymentId;
+}
+
+/** Mercado Pago's notification about a payment, delivered as Mercado Pago sends it. */
+async function notify(page: Page, paymentId: string) {
   const hook = mercadoPago.notification('payment', paymentId);
   const response = await page.request.post(
     `/api/payments/webhooks/mercadopago?${new URLSearchParams(hook.query).toString()}`,
@@ -88,7 +94,7 @@ test('a member pays in pesos, asks for a factura (an invalid RFC refused under i
   const member = await freshPremiumMember(browser, site.url, adminPage.request, 'Factura E2E');
   const { page } = member;
   await page.setViewportSize({ width: 360, height: 900 });
-  await payInPesos(page, diplomaId);
+  const mercadoPagoId = await payInPesos(page, diplomaId);
 
   await page.goto('/perfil/pago');
   const ask = page.getByRole('button', { name: 'Solicitar factura' });
@@ -131,6 +137,23 @@ test('a member pays in pesos, asks for a factura (an invalid RFC refused under i
   expect(await readFile(await xmlDownload.path(), 'utf8')).toContain('Rfc="GODE561231GR8"');
   await page.setViewportSize({ width: 360, height: 900 });
   await page.screenshot({ path: test.info().outputPath('history-issued-360.png'), fullPage: true });
+
+  // the Admin sees it in the console
+  for (const width of [1280, 360]) {
+    await adminPage.setViewportSize({ width, height: 900 });
+    await adminPage.goto('/admin/facturas');
+    await expect(adminPage.getByRole('cell', { name: 'GODE561231GR8' })).toBeVisible({ timeout: 30_000 });
+    await adminPage.screenshot({ path: test.info().outputPath(`admin-facturas-${width}.png`), fullPage: true });
+  }
+
+  // a refund cancels the factura (motive 02), and the history shows it
+  mercadoPago.refund(mercadoPagoId);
+  await notify(page, mercadoPagoId);
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByText('Factura cancelada')).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 60_000 });
+  expect([...facturapi.invoices.values()][0]).toMatchObject({ status: 'canceled', motive: '02' });
   await member.context.close();
   await adminPage.context().close();
 });
