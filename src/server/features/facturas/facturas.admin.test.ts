@@ -88,6 +88,9 @@ describe('the Admin’s facturas', () => {
     const wrong = await memberRequest(t, admin.cookie, 'POST', cancelUrl, { motive: '05' });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().fields).toEqual({ motive: 'Elige un motivo de cancelación del SAT (01 a 04).' });
+    const withoutSubstitute = await memberRequest(t, admin.cookie, 'POST', cancelUrl, { motive: '01' });
+    expect(withoutSubstitute.statusCode).toBe(400);
+    expect(withoutSubstitute.json().fields.motive).toMatch(/^Facturapi no canceló la factura: /);
     const cancelled = await memberRequest(t, admin.cookie, 'POST', cancelUrl, { motive: '03' });
     expect(cancelled.statusCode).toBe(200);
     expect(cancelled.json()).toMatchObject({ state: 'cancelada', cancellationMotive: '03' });

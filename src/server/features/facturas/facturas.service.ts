@@ -191,7 +191,14 @@ export function createFacturasService(deps: {
     const found = await rowsOf(paymentId);
     const row = found?.factura;
     if (!row?.invoiceId || row.invoiceStatus !== 'valid') throw new AppError('NOT_FOUND');
-    const invoice = await client.cancelInvoice(row.invoiceId, motive);
+    let invoice;
+    try {
+      invoice = await client.cancelInvoice(row.invoiceId, motive);
+    } catch (error) {
+      if (!(error instanceof FacturapiRefusal)) throw new AppError('PAYMENT_PROVIDER_UNAVAILABLE');
+      // the SAT's or Facturapi's reason (01 needs the substituting factura), under the motive
+      throw new AppError('VALIDATION', { fields: { motive: `Facturapi no canceló la factura: ${error.message}` } });
+    }
     await db
       .update(paymentFacturas)
       .set({
@@ -252,7 +259,9 @@ export function createFacturasService(deps: {
     const found = await rowsOf(paymentId);
     if (!found || (!who.admin && found.payment.userId !== who.userId)) throw new AppError('NOT_FOUND');
     const invoiceId = found.factura?.invoiceId;
-    if (!client || !invoiceId) throw new AppError('NOT_FOUND');
+    // the month's global invoice lists everyone's receipts: only an Admin downloads it
+    if (!client || !invoiceId || (!who.admin && found.factura?.invoiceStatus === 'global'))
+      throw new AppError('NOT_FOUND');
     try {
       return await client.download(invoiceId, format);
     } catch (error) {

@@ -67,9 +67,12 @@ describe('the monthly global invoice', () => {
       .where(eq(paymentFacturas.paymentId, invoiced.paymentId));
     expect(invoicedRow!.invoiceStatus).toBe('valid');
     expect(facturapi.receipts.get(invoicedRow!.receiptId!)!.status).toBe('invoiced_to_customer');
-    // the member can no longer ask for it
+    // the member can no longer ask for it, nor download the global invoice (everyone's receipts)
     const mine = (await memberRequest(t, left.cookie, 'GET', '/api/facturas')).json();
     expect(mine.payments[0]).toMatchObject({ state: 'global' });
+    expect((await memberRequest(t, left.cookie, 'GET', `/api/facturas/${left.paymentId}/pdf`)).statusCode).toBe(404);
+    const asked = await memberRequest(t, left.cookie, 'POST', `/api/facturas/${left.paymentId}`, personaFisica);
+    expect(asked.json()).toMatchObject({ state: 'global' });
     // a second run issues nothing more
     const count = facturapi.invoices.size;
     await job.run();
