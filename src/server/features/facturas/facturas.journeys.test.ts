@@ -100,6 +100,20 @@ describe('Solicitar factura', () => {
     expect(facturapi.invoices.size).toBe(invoicesBefore);
   });
 
+  it('keeps the request while Facturapi is down: En proceso, then issued by the retried job', async () => {
+    const { cookie, paymentId } = await paidInPesos(t, mercadoPago);
+    const row = await facturaOf(paymentId);
+    facturapi.fail(`POST /v2/receipts/${row.receiptId}/invoice`, 3);
+    const answer = await memberRequest(t, cookie, 'POST', `/api/facturas/${paymentId}`, personaFisica);
+    expect(answer.json()).toMatchObject({ state: 'en_proceso' });
+    // a second request while the first waits changes nothing
+    expect((await memberRequest(t, cookie, 'POST', `/api/facturas/${paymentId}`, personaFisica)).json()).toMatchObject({
+      state: 'en_proceso',
+    });
+    await retryNow(t);
+    expect(await summaryOf(cookie, paymentId)).toMatchObject({ state: 'emitida', rfc: 'GODE561231GR8' });
+  });
+
   it('issues one factura for two requests at once', async () => {
     const { cookie, paymentId } = await paidInPesos(t, mercadoPago);
     const before = facturapi.invoices.size;
