@@ -28,6 +28,8 @@ import { registerAdminUserRoutes } from './features/accounts/users.admin.routes.
 import { registerManualPremiumRoutes } from './features/membership/manual-premium.admin.routes.ts';
 import { createPricesService } from './features/payments/prices.service.ts';
 import { registerPricesAdminRoutes } from './features/payments/prices.admin.routes.ts';
+import { registerFacturasAdminRoutes } from './features/facturas/facturas.routes.ts';
+import type { FacturasService } from './features/facturas/facturas.service.ts';
 import { registerStatisticsRoutes } from './features/analytics/statistics.admin.routes.ts';
 import { registerAdminMailingRoutes } from './features/mailing/mailing.admin.routes.ts';
 import { registerOutboxRoutes } from './features/mailing/outbox.admin.routes.ts';
@@ -76,6 +78,7 @@ export async function registerAdminConsole(
     jobs: JobRunner;
     videoJobs: JobRunner;
     lti: Lti;
+    facturas: FacturasService;
   },
 ) {
   const {
@@ -121,6 +124,7 @@ export async function registerAdminConsole(
   });
   registerManualPremiumRoutes(admin, { manualPremium: createManualPremiumService({ db, membership }) });
   registerPricesAdminRoutes(admin, { prices: createPricesService({ db }) });
+  registerFacturasAdminRoutes(admin, { facturas: deps.facturas, jobs: deps.jobs });
   registerStatisticsRoutes(admin, { statistics: createStatisticsService({ db }) });
   registerAdminMailingRoutes(admin, { mailing });
   await registerUploadRoutes(admin, { uploads });

@@ -93,6 +93,7 @@ import { registerSeoRoutes } from './features/seo/seo.routes.ts';
 import path from 'node:path';
 import { serverWithLane } from './server-with-lane.ts';
 import { registerAdminConsole } from './admin-console.ts';
+import { facturaJobHandlers, facturasServiceFor, registerFacturas } from './facturas-services.ts';
 import { recurringJobs } from './recurring-jobs.ts';
 import { createLti, ltiJobHandlers, registerLti } from './features/lti/lti.ts';
 
@@ -202,20 +203,13 @@ export async function buildApp(deps: AppDeps) {
   const landing = createLandingService({ db, catalog });
   const contact = createContactService({ db, mailer, contactEmail: config.contactEmail });
   const { paymentProvider, simulatedProvider, mercadoPagoProvider, subscriptionProviders, registerSimulatedPages } =
-    paymentProvidersFor({
-      config,
-      db,
-      log: app.log,
-      paymentProvider: deps.paymentProvider,
-      otherSubscriptionProviders: deps.otherSubscriptionProviders,
-    });
-  if (simulatedProvider)
-    app.log.warn('Modo de pruebas: PAYMENTS_PROVIDER=simulado, los pagos son simulados y nadie paga dinero real');
+    paymentProvidersFor({ ...deps, config, db, log: app.log });
   const jobs = createJobRunner({
     db,
     handlers: {
       'membership.sweep': async () => void (await membership.sweep()),
       ...paymentJobHandlers(() => ({ payments, pesos })),
+      ...facturaJobHandlers(() => facturas),
       'bulk-mail': async ({ bulkMailId }) => mailing.send(bulkMailId),
       'rate-counters.prune': async () => rateCounter.prune(),
       [creditRecordsPurgeJobKind]: async () => void (await creditRecords.purgeExpired()),
@@ -280,6 +274,7 @@ export async function buildApp(deps: AppDeps) {
   });
   // order outcomes reach the diplomas through the payments job pipeline: a browser closed after paying still ends enrolled
   payments.onOrder(diplomaPurchase.applyOrderEvent);
+  const facturas = facturasServiceFor({ config, db, schedule: jobs.schedule, log: app.log });
   const pesos = mercadoPagoProvider
     ? mercadoPagoServices({
         db,
@@ -288,6 +283,7 @@ export async function buildApp(deps: AppDeps) {
         applyOrderEvent: diplomaPurchase.applyOrderEvent,
         publicUrl: config.publicUrl,
         schedule: jobs.schedule,
+        onPesosPayment: facturas.paymentRecorded,
         log: app.log,
       })
     : null;
@@ -352,6 +348,7 @@ export async function buildApp(deps: AppDeps) {
   registerBackupCliRoute(app, { backups, sessionSecret: config.sessionSecret });
   registerPaymentRoutes(app, { payments, jobs, pesos });
   pesos?.registerRoutes(app, { diplomas, jobs });
+  registerFacturas(app, { facturas, jobs });
   registerClassroomRoutes(app, { classrooms });
   await registerManagedClassroomRoutes(app, {
     service: createManagedClassroomsService({ db, members: classroomMembers }),
@@ -393,6 +390,7 @@ export async function buildApp(deps: AppDeps) {
       jobs,
       videoJobs,
       lti,
+      facturas,
     }),
   );
   registerSeoRoutes(app, { seo: createSeoService({ db, storage, publicUrl: config.publicUrl }) });
@@ -416,6 +414,7 @@ export async function buildApp(deps: AppDeps) {
     paymentProvider,
     simulatedProvider,
     mercadoPago,
+    facturas,
     jobs,
     videoJobs,
     renditions,

@@ -363,3 +363,19 @@ describe('the PAYMENTS_PROVIDER refusal', () => {
     expect(message({ SEED_DEMO: '0' })).toMatch(/sin datos de demostración \(SEED_DEMO=0\) elige/);
   });
 });
+
+describe('FACTURAPI_KEY', () => {
+  it('is optional: without it nothing is invoiced', () => {
+    expect(loadConfig(base).facturapi).toBeUndefined();
+  });
+
+  it('talks to Facturapi v2 unless FACTURAPI_API_URL names another (the tests’ fake)', () => {
+    expect(loadConfig({ ...base, FACTURAPI_KEY: 'sk_test_1' }).facturapi).toEqual({
+      apiUrl: 'https://www.facturapi.io/v2',
+      apiKey: 'sk_test_1',
+    });
+    expect(
+      loadConfig({ ...base, FACTURAPI_KEY: 'sk_test_1', FACTURAPI_API_URL: 'http://127.0.0.1:9/v2/' }).facturapi,
+    ).toEqual({ apiUrl: 'http://127.0.0.1:9/v2', apiKey: 'sk_test_1' });
+  });
+});

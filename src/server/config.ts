@@ -57,6 +57,10 @@ const envSchema = z.object({
   MERCADOPAGO_ACCESS_TOKEN: z.string().optional(),
   // the secret of the notifications (Tus integraciones → Webhooks), which signs x-signature
   MERCADOPAGO_WEBHOOK_SECRET: z.string().optional(),
+  // Facturapi's secret key (sk_test_… issues test facturas, sk_live_… real ones); unset: nothing is invoiced
+  FACTURAPI_KEY: z.string().optional(),
+  // unset: https://www.facturapi.io/v2 (the tests point it at their fake)
+  FACTURAPI_API_URL: z.url().optional(),
   STORAGE: z.enum(['local', 's3']).default('local'),
   // STORAGE=s3: any S3-compatible store; S3_ENDPOINT unset means AWS itself
   S3_ENDPOINT: z.url().optional(),
@@ -147,6 +151,8 @@ export type Config = {
   paymentsProvider: 'simulado' | 'paypal';
   /** Set exactly when mercadopago is one of paymentsProviders. */
   mercadopago?: { apiUrl: string; accessToken: string; webhookSecret: string };
+  /** Set when FACTURAPI_KEY is: receipts and facturas (CFDI 4.0) of payments in pesos. */
+  facturapi?: { apiUrl: string; apiKey: string };
   /** Required when paymentsProvider is paypal. */
   paypal?: {
     apiUrl: string;
@@ -250,6 +256,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, command = false
     paymentsProviders,
     paymentsProvider,
     mercadopago,
+    facturapi: e.FACTURAPI_KEY
+      ? { apiUrl: (e.FACTURAPI_API_URL ?? 'https://www.facturapi.io/v2').replace(/\/$/, ''), apiKey: e.FACTURAPI_KEY }
+      : undefined,
     paypal:
       paymentsProvider === 'paypal'
         ? {

@@ -6,6 +6,7 @@ import type { MercadoPagoProvider } from './services/payments/mercadopago-provid
 import type { MembershipService } from './features/membership/membership.service.ts';
 import type { DiplomasService } from './features/diplomas/diplomas.service.ts';
 import type { OrderEventHandler } from './features/payments/payments-orders.ts';
+import type { PesosPaymentRecorded } from './features/facturas/facturas.service.ts';
 import { createMercadoPagoPaymentsService } from './features/payments/mercadopago-payments.service.ts';
 import { createMercadoPagoCardSubscriptions } from './features/payments/mercadopago-card-subscriptions.ts';
 import { createPricesService } from './features/payments/prices.service.ts';
@@ -25,10 +26,19 @@ export function mercadoPagoServices(deps: {
   applyOrderEvent: OrderEventHandler;
   publicUrl: string;
   schedule: JobRunner['schedule'];
+  /** Facturas of the payments in pesos: the one hook every recorded payment goes through. */
+  onPesosPayment: PesosPaymentRecorded;
   log: Pick<Log, 'warn' | 'error' | 'info'>;
 }) {
-  const { db, provider, membership, publicUrl, log } = deps;
-  const payments = createMercadoPagoPaymentsService({ db, provider, publicUrl, schedule: deps.schedule, log });
+  const { db, provider, membership, publicUrl, log, onPesosPayment } = deps;
+  const payments = createMercadoPagoPaymentsService({
+    db,
+    provider,
+    publicUrl,
+    schedule: deps.schedule,
+    onPesosPayment,
+    log,
+  });
   const prices = createPricesService({ db });
   const cardSubscriptions = createMercadoPagoCardSubscriptions({
     db,
@@ -36,6 +46,7 @@ export function mercadoPagoServices(deps: {
     membership,
     prices,
     publicUrl,
+    onPesosPayment,
     log,
   });
   const premiumPass = createPremiumPassService({ db, mercadoPago: payments, membership, prices, publicUrl, log });

@@ -41,6 +41,11 @@ export function paymentProvidersFor(input: {
           secret: createHmac('sha256', config.sessionSecret).update('simulado-webhooks').digest('hex'),
         })
       : null;
+  if (simulatedProvider)
+    input.log.warn(
+      { provider: 'simulado' },
+      'Modo de pruebas: PAYMENTS_PROVIDER=simulado, los pagos son simulados y nadie paga dinero real',
+    );
   const paymentProvider: PaymentProvider =
     input.paymentProvider ??
     simulatedProvider ??

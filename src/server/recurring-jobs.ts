@@ -5,6 +5,7 @@ import { reconcileJobKind } from './features/payments/payments.service.ts';
 import { privacyJobKinds } from './features/privacy/privacy.jobs.ts';
 import { creditRecordsPurgeJobKind } from './features/credits/credit-records.service.ts';
 import { ltiJobKinds } from './features/lti/lti-grades.ts';
+import { globalInvoiceJobKind } from './features/facturas/global-invoice.ts';
 
 /** The jobs every instance keeps queued (the runner makes each run once across instances). */
 export function recurringJobs(options: { embedded: boolean; backupSchedule: Config['backup']['schedule'] }) {
@@ -15,6 +16,8 @@ export function recurringJobs(options: { embedded: boolean; backupSchedule: Conf
     // once a day, the first an hour after the very first start: repairs what lost webhooks left behind
     { kind: reconcileJobKind, everyMs: 86_400_000, firstAfterMs: 3600_000 },
     { kind: 'rate-counters.prune', everyMs: 3600_000 },
+    // the month's global invoice of the receipts nobody invoiced, issued on a day after the month ends
+    { kind: globalInvoiceJobKind, everyMs: 86_400_000, firstAfterMs: 3600_000 },
     { kind: creditRecordsPurgeJobKind, everyMs: 86_400_000, firstAfterMs: 3600_000 },
     // results owed to LMS gradebooks, and the rosters of aulas linked to a course
     { kind: ltiJobKinds.collect, everyMs: 60_000 },

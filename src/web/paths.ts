@@ -66,6 +66,7 @@ export const paths = {
   adminOutbox: '/admin/correos',
   adminBackups: '/admin/respaldos',
   adminPrices: '/admin/precios',
+  adminFacturas: '/admin/facturas',
   adminClassrooms: '/admin/aulas',
   adminClassroomCreate: '/admin/aulas/crear-aula',
   adminClassroom: '/admin/aulas/aula/:id',

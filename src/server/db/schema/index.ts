@@ -16,3 +16,4 @@ export * from './watching.ts';
 export * from './renditions.ts';
 export * from './credits.ts';
 export * from './lti.ts';
+export * from './facturas.ts';

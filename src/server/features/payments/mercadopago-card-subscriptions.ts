@@ -11,6 +11,8 @@ import { canUpgrade } from '#shared/membership/membership.rules.ts';
 import { AppError } from '#shared/errors.ts';
 import type { PaymentResult, Plan } from '#shared/payments/payments.rules.ts';
 import type { PricesService } from './prices.service.ts';
+import type { PesosPaymentRecorded } from '#server/features/facturas/facturas.service.ts';
+import { paymentFormOf } from '#server/features/facturas/payment-form.ts';
 
 type SubscriptionRow = typeof paymentSubscriptions.$inferSelect;
 
@@ -53,6 +55,8 @@ export function createMercadoPagoCardSubscriptions(deps: {
   membership: MembershipService;
   prices: Pick<PricesService, 'mxnPlanPriceCents'>;
   publicUrl: string;
+  /** Told of every charge recorded in the history (facturas: a receipt when approved, a cancel when refunded). */
+  onPesosPayment?: PesosPaymentRecorded;
   log: Pick<Log, 'warn' | 'error'> & Partial<Pick<Log, 'info'>>;
 }) {
   const { db, provider, membership, log } = deps;
@@ -196,7 +200,7 @@ export function createMercadoPagoCardSubscriptions(deps: {
     }
     const result = resultOf[payment.status];
     if (!result) return;
-    await db
+    const [recorded] = await db
       .insert(payments)
       .values({
         userId: row.userId,
@@ -209,7 +213,14 @@ export function createMercadoPagoCardSubscriptions(deps: {
         currency: payment.currency,
         description: historyTitle[row.plan],
       })
-      .onConflictDoUpdate({ target: payments.providerPaymentId, set: { result: sql`excluded.result` } });
+      .onConflictDoUpdate({ target: payments.providerPaymentId, set: { result: sql`excluded.result` } })
+      .returning({ id: payments.id, result: payments.result });
+    if (recorded)
+      await deps.onPesosPayment?.({
+        paymentId: recorded.id,
+        result: recorded.result,
+        paymentForm: paymentFormOf(payment),
+      });
     if (result === 'COMPLETADO' && preapproval.status === 'authorized' && !row.supersededAt) {
       const user = await membership.findUser(row.userId);
       if (user?.type === 'Premium' && user.subscriptionId && user.subscriptionId !== row.providerSubscriptionId) {

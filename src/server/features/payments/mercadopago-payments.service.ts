@@ -14,6 +14,8 @@ import { offlineOutcome } from './mercadopago-outcomes.ts';
 import { createCardCheckout, isCheckout } from './mercadopago-card-checkout.ts';
 import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import type { OrderEvent, OrderEventHandler } from './payments-orders.ts';
+import type { PesosPaymentRecorded } from '#server/features/facturas/facturas.service.ts';
+import { paymentFormOf } from '#server/features/facturas/payment-form.ts';
 
 export const mercadoPagoJobKind = 'payments.mercadopago';
 
@@ -43,6 +45,8 @@ export function createMercadoPagoPaymentsService(deps: {
   provider: MercadoPagoProvider;
   publicUrl: string;
   schedule: Schedule;
+  /** Told of every payment recorded in the history (facturas: a receipt when approved, a cancel when refunded). */
+  onPesosPayment?: PesosPaymentRecorded;
   log?: Pick<Log, 'warn' | 'error'> & Partial<Pick<Log, 'info'>>;
 }) {
   const { db, provider, publicUrl } = deps;
@@ -277,7 +281,7 @@ export function createMercadoPagoPaymentsService(deps: {
     const outcome = offlineOutcome(payment);
     if (!outcome) return row.status;
     if (outcome.kind !== 'pending') {
-      await db
+      const [recorded] = await db
         .insert(payments)
         .values({
           userId: row.userId,
@@ -289,7 +293,14 @@ export function createMercadoPagoPaymentsService(deps: {
           currency: row.currency,
           description: row.description,
         })
-        .onConflictDoUpdate({ target: payments.providerPaymentId, set: { result: sql`excluded.result` } });
+        .onConflictDoUpdate({ target: payments.providerPaymentId, set: { result: sql`excluded.result` } })
+        .returning({ id: payments.id, result: payments.result });
+      if (recorded)
+        await deps.onPesosPayment?.({
+          paymentId: recorded.id,
+          result: recorded.result,
+          paymentForm: paymentFormOf(payment),
+        });
     }
     if (row.status !== outcome.status) {
       const event: OrderEvent = {

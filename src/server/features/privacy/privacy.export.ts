@@ -15,6 +15,8 @@ import {
   classroomWarnings,
   consentEvents,
   contactMessages,
+  fiscalProfiles,
+  paymentFacturas,
   dataExports,
   diplomas,
   diplomaTransactions,
@@ -58,6 +60,8 @@ export async function collectMemberData(db: Db, userId: string) {
     subscriptions,
     paymentRows,
     orders,
+    facturaRows,
+    fiscalRows,
     diplomaPurchases,
     sessionRows,
     classroomRows,
@@ -83,6 +87,12 @@ export async function collectMemberData(db: Db, userId: string) {
       .orderBy(asc(paymentSubscriptions.createdAt)),
     db.select().from(payments).where(eq(payments.userId, userId)).orderBy(asc(payments.occurredAt)),
     db.select().from(paymentOrders).where(eq(paymentOrders.userId, userId)).orderBy(asc(paymentOrders.createdAt)),
+    db
+      .select({ factura: paymentFacturas, paymentId: payments.providerPaymentId })
+      .from(paymentFacturas)
+      .innerJoin(payments, eq(payments.id, paymentFacturas.paymentId))
+      .where(eq(payments.userId, userId)),
+    db.select().from(fiscalProfiles).where(eq(fiscalProfiles.userId, userId)),
     db
       .select({ transaction: diplomaTransactions, diploma: diplomas.title })
       .from(diplomaTransactions)
@@ -273,6 +283,24 @@ export async function collectMemberData(db: Db, userId: string) {
       description: row.description,
       status: row.status,
       createdAt: iso(row.createdAt),
+    })),
+    fiscalData:
+      fiscalRows.map((row) => ({
+        rfc: row.rfc,
+        legalName: row.legalName,
+        taxSystem: row.taxSystem,
+        cfdiUse: row.cfdiUse,
+        zip: row.zip,
+        updatedAt: iso(row.updatedAt),
+      }))[0] ?? null,
+    facturas: facturaRows.map(({ factura, paymentId }) => ({
+      paymentId,
+      paymentForm: factura.paymentForm,
+      selfInvoiceUrl: factura.selfInvoiceUrl,
+      invoiceUuid: factura.invoiceUuid,
+      rfc: factura.invoiceRfc,
+      status: factura.invoiceStatus,
+      cancellationMotive: factura.cancellationMotive,
     })),
     diplomaPurchases: diplomaPurchases.map(({ transaction, diploma }) => ({
       diploma,

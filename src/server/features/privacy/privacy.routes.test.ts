@@ -31,6 +31,7 @@ import {
   watchPositions,
   watchedTime,
   favoriteProcedures,
+  fiscalProfiles,
 } from '#server/db/schema/index.ts';
 import { subscribeAndApprove } from '#server/features/payments/payments.testing.ts';
 import { anonymizedEmail } from '#shared/privacy/privacy.rules.ts';
@@ -366,12 +367,21 @@ describe('Eliminar mi cuenta', () => {
       watchedSeconds: 30,
     });
     await t.db.insert(favoriteProcedures).values({ userId: me.user.id, procedureId: procedure.id });
+    await t.db.insert(fiscalProfiles).values({
+      userId: me.user.id,
+      rfc: 'GODE561231GR8',
+      legalName: 'EMILIA GOMEZ DIAZ',
+      taxSystem: '612',
+      cfdiUse: 'G03',
+      zip: '06600',
+    });
 
     const response = await remove(me.cookie, { password: testPassword, certificates: 'keep' });
     expect(response.statusCode).toBe(204);
     expect(await t.db.select().from(watchPositions).where(eq(watchPositions.userId, me.user.id))).toEqual([]);
     expect(await t.db.select().from(favoriteProcedures).where(eq(favoriteProcedures.userId, me.user.id))).toEqual([]);
     expect(await t.db.select().from(watchedTime).where(eq(watchedTime.userId, me.user.id))).toEqual([]);
+    expect(await t.db.select().from(fiscalProfiles).where(eq(fiscalProfiles.userId, me.user.id))).toEqual([]);
 
     expect((await t.app.services.paymentProvider.getSubscription(subscriptionId))?.status).toBe('CANCELLED');
     const [row] = await t.db.select().from(users).where(eq(users.id, me.user.id));

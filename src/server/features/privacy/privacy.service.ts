@@ -35,6 +35,7 @@ import {
   watchPositions,
   watchedTime,
   favoriteProcedures,
+  fiscalProfiles,
 } from '#server/db/schema/index.ts';
 import type { FileStorage } from '#server/services/storage.ts';
 import type { Mailer } from '#server/services/mail.ts';
@@ -261,6 +262,8 @@ export function createPrivacyService(deps: {
       await tx.delete(watchPositions).where(eq(watchPositions.userId, userId));
       await tx.delete(watchedTime).where(eq(watchedTime.userId, userId));
       await tx.delete(favoriteProcedures).where(eq(favoriteProcedures.userId, userId));
+      // the fiscal data kept for the next request goes; facturas already issued stay, as the SAT requires
+      await tx.delete(fiscalProfiles).where(eq(fiscalProfiles.userId, userId));
       await tx
         .update(diplomaTransactions)
         .set({ data: null, error: null })

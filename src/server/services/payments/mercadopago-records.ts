@@ -50,6 +50,8 @@ export type MercadoPagoPayment = {
   status: MercadoPagoPaymentStatus;
   statusDetail: string;
   methodId: string;
+  /** ticket (OXXO), bank_transfer (SPEI), credit_card, debit_card… */
+  typeId: string;
   amountCents: number;
   refundedCents: number;
   currency: string;
@@ -104,6 +106,7 @@ export function toPayment(body: Json): MercadoPagoPayment {
     status: mercadoPagoPaymentStatuses.includes(status) ? status : 'pending',
     statusDetail: text(body.status_detail) ?? '',
     methodId: text(body.payment_method_id) ?? '',
+    typeId: text(body.payment_type_id) ?? '',
     amountCents: toCents(body.transaction_amount),
     refundedCents: toCents(body.transaction_amount_refunded),
     currency: text(body.currency_id) ?? '',

@@ -8,6 +8,7 @@ export const adminNavLinks: { label: string; to: string }[] = [
   { label: 'Usuarios', to: paths.adminUsers },
   { label: 'Premium manual', to: paths.adminManualPremium },
   { label: 'Precios en pesos', to: paths.adminPrices },
+  { label: 'Facturas', to: paths.adminFacturas },
   { label: 'Organizaciones', to: paths.adminOrganizations },
   { label: 'Plataformas LTI', to: paths.adminLti },
   { label: 'Fotos landing', to: paths.adminLandingPhotos },

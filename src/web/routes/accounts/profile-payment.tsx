@@ -5,6 +5,8 @@ import { formatMoney, formatMxn } from '#shared/payments/payments.rules.ts';
 import { usePaymentHistory, usePendingPesosPayments, useProfile } from '#web/features/accounts/accounts.api.ts';
 import { failedPaymentBanner, longDate, typeLabels } from '#web/features/accounts/membership-labels.ts';
 import { paths } from '#web/paths.ts';
+import { useMyFacturas } from '#web/features/facturas/facturas.api.ts';
+import { FacturaCell } from '#web/features/facturas/components/factura-cell.tsx';
 
 const resultLabels = {
   COMPLETADO: 'Completado',
@@ -25,6 +27,7 @@ export function ProfilePaymentPage() {
   const profile = useProfile();
   const history = usePaymentHistory();
   const pending = usePendingPesosPayments();
+  const facturas = useMyFacturas();
   const membership = profile.data?.membership;
   // the history is the record of what was charged, so the card and the table cannot disagree
   const lastPayment = history.data
@@ -90,30 +93,37 @@ export function ProfilePaymentPage() {
           ) : !history.data || history.data.length === 0 ? (
             <Text>{messages.emptyTable}</Text>
           ) : (
-            <Table striped fz="sm" horizontalSpacing="xs">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Fecha</Table.Th>
-                  <Table.Th>Concepto</Table.Th>
-                  <Table.Th>Importe</Table.Th>
-                  <Table.Th>Estado</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {history.data.map((payment) => (
-                  <Table.Tr key={payment.id}>
-                    <Table.Td>{longDate(payment.occurredAt)}</Table.Td>
-                    <Table.Td>{payment.description}</Table.Td>
-                    <Table.Td>{formatMoney(payment.amountCents, payment.currency)}</Table.Td>
-                    <Table.Td>
-                      <Text span fz="sm" fw={600}>
-                        {resultLabels[payment.result]}
-                      </Text>
-                    </Table.Td>
+            // five columns do not fit a phone: the table scrolls sideways, the page does not
+            <Table.ScrollContainer minWidth={640}>
+              <Table striped fz="sm" horizontalSpacing="xs">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Fecha</Table.Th>
+                    <Table.Th>Concepto</Table.Th>
+                    <Table.Th>Importe</Table.Th>
+                    <Table.Th>Estado</Table.Th>
+                    <Table.Th>Factura</Table.Th>
                   </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
+                </Table.Thead>
+                <Table.Tbody>
+                  {history.data.map((payment) => (
+                    <Table.Tr key={payment.id}>
+                      <Table.Td>{longDate(payment.occurredAt)}</Table.Td>
+                      <Table.Td>{payment.description}</Table.Td>
+                      <Table.Td>{formatMoney(payment.amountCents, payment.currency)}</Table.Td>
+                      <Table.Td>
+                        <Text span fz="sm" fw={600}>
+                          {resultLabels[payment.result]}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <FacturaCell paymentId={payment.id} facturas={facturas.data} />
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
           )}
         </Card>
       </Stack>

@@ -77,6 +77,7 @@ const adminPages: RouteObject[] = [
   ),
   screen(paths.adminOutbox, () => import('#web/routes/mailing/admin-outbox.tsx').then((m) => m.AdminOutboxPage)),
   screen(paths.adminPrices, () => import('#web/routes/payments/admin-prices.tsx').then((m) => m.AdminPricesPage)),
+  screen(paths.adminFacturas, () => import('#web/routes/payments/admin-facturas.tsx').then((m) => m.AdminFacturasPage)),
   screen(paths.adminBackups, () => import('#web/routes/backups/admin-backups.tsx').then((m) => m.AdminBackupsPage)),
   { path: '*', Component: NotFoundPage },
 ];

@@ -1,0 +1,156 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import { readFile } from 'node:fs/promises';
+import { expect, test } from './fixtures.ts';
+import { freshPremiumMember } from './diploma-setup.ts';
+import { deviceSignedIn, serverInstances, type Instance } from './server-instances.ts';
+import { startMercadoPagoFake, type MercadoPagoFake } from '../src/server/services/payments/simulated-mercadopago.ts';
+import { startFacturapiFake, type FacturapiFake } from '../src/server/services/facturapi/facturapi-fake.testing.ts';
+
+// A server of its own takes pesos through the strict fake Mercado Pago and invoices through the strict fake Facturapi.
+const diplomaTitle = 'Diplomado en Anestesia y Analgesia Veterinaria';
+const accessToken = 'TEST-e2e';
+const webhookSecret = 'secreto-e2e';
+const apiKey = 'sk_test_e2e';
+let mercadoPago: MercadoPagoFake;
+let facturapi: FacturapiFake;
+let site: Instance;
+const instances = serverInstances();
+
+test.describe.configure({ mode: 'serial', retries: 0 });
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  mercadoPago = await startMercadoPagoFake({ accessToken, webhookSecret });
+  facturapi = await startFacturapiFake({ apiKey });
+  site = await instances.start({
+    SEED_DEMO: '1',
+    PAYMENTS_PROVIDERS: 'paypal,mercadopago',
+    PAYPAL_API_URL: 'http://127.0.0.1:9',
+    PAYPAL_CLIENT_ID: 'e2e-client',
+    PAYPAL_CLIENT_SECRET: 'e2e-secret',
+    PAYPAL_PLAN_MONTHLY: 'P-E2E-MONTHLY',
+    PAYPAL_PLAN_ANNUAL: 'P-E2E-ANNUAL',
+    PAYPAL_WEBHOOK_ID: 'WH-E2E',
+    MERCADOPAGO_API_URL: mercadoPago.url,
+    MERCADOPAGO_ACCESS_TOKEN: accessToken,
+    MERCADOPAGO_WEBHOOK_SECRET: webhookSecret,
+    FACTURAPI_API_URL: facturapi.url,
+    FACTURAPI_KEY: apiKey,
+    FFMPEG_PATH: '/nonexistent/ffmpeg',
+  });
+});
+test.afterAll(async () => {
+  test.setTimeout(90_000);
+  await instances.stopAll();
+  await mercadoPago?.close();
+  await facturapi?.close();
+});
+
+/** The Admin gives the demo diploma a price in pesos; returns its id. */
+async function priceInPesos(admin: APIRequestContext, origin: string) {
+  const list = (await (await admin.get('/api/admin/diplomas')).json()) as { items: { id: string; title: string }[] };
+  const id = list.items.find((item) => item.title === diplomaTitle)!.id;
+  const current = (await (await admin.get(`/api/admin/diplomas/${id}`)).json()) as Record<string, unknown>;
+  const { id: _id, isActive: _active, createdAt: _created, ...input } = current;
+  const saved = await admin.put(`/api/admin/diplomas/${id}`, {
+    headers: { origin },
+    data: { ...input, costMxn: '2499.00' },
+  });
+  expect(saved.status(), await saved.text()).toBe(200);
+  return id;
+}
+
+/** The member pays at OXXO; Mercado Pago approves it and notifies the server. */
+async function payInPesos(page: Page, diplomaId: string) {
+  await page.goto(`/mis-diplomados/diplomado-preview/${diplomaId}`);
+  await expect(page.getByRole('heading', { name: diplomaTitle })).toBeVisible({ timeout: 30_000 });
+  const created = page.waitForResponse((response) => response.url().endsWith('/purchase/pesos'));
+  await page.getByRole('button', { name: 'Efectivo en OXXO' }).click();
+  const { paymentId } = (await (await created).json()) as { paymentId: string };
+  mercadoPago.approve(paymentId);
+  await notify(page, paymentId);
+  return paymentId;
+}
+
+/** Mercado Pago's notification about a payment, delivered as Mercado Pago sends it. */
+async function notify(page: Page, paymentId: string) {
+  const hook = mercadoPago.notification('payment', paymentId);
+  const response = await page.request.post(
+    `/api/payments/webhooks/mercadopago?${new URLSearchParams(hook.query).toString()}`,
+    { headers: hook.headers, data: hook.rawBody },
+  );
+  expect(response.status()).toBe(200);
+}
+
+test('a member pays in pesos, asks for a factura (an invalid RFC refused under its field), and downloads its PDF and XML', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const adminPage = await deviceSignedIn(browser, site, 'admin');
+  const diplomaId = await priceInPesos(adminPage.request, new URL(site.url).origin);
+  const member = await freshPremiumMember(browser, site.url, adminPage.request, 'Factura E2E');
+  const { page } = member;
+  await page.setViewportSize({ width: 360, height: 900 });
+  const mercadoPagoId = await payInPesos(page, diplomaId);
+
+  await page.goto('/perfil/pago');
+  const ask = page.getByRole('button', { name: 'Solicitar factura' });
+  // the receipt is made by a job once the approval is applied
+  await expect(async () => {
+    await page.reload();
+    await expect(ask).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 60_000 });
+  await page.screenshot({ path: test.info().outputPath('history-360.png'), fullPage: true });
+  await ask.click();
+  const dialog = page.getByRole('dialog', { name: 'Solicitar factura' });
+  await dialog.getByLabel('RFC').fill('GODE561331GR8');
+  await dialog.getByLabel('Razón social o nombre').fill('EMILIA GOMEZ DIAZ');
+  await dialog.getByRole('combobox', { name: 'Régimen fiscal' }).click();
+  await page.getByRole('option', { name: /^612 · / }).click();
+  await dialog.getByRole('combobox', { name: 'Uso de CFDI' }).click();
+  await page.getByRole('option', { name: /^G03 · / }).click();
+  await dialog.getByLabel('Código postal fiscal').fill('06600');
+  await dialog.getByRole('button', { name: 'Solicitar factura' }).click();
+  await expect(dialog.getByText('El RFC no es válido: revisa letras, fecha y homoclave.')).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('form-invalid-360.png'), fullPage: true });
+  expect(facturapi.invoices.size).toBe(0);
+
+  await dialog.getByLabel('RFC').fill('GODE561231GR8');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.screenshot({ path: test.info().outputPath('form-1280.png'), fullPage: true });
+  await dialog.getByRole('button', { name: 'Solicitar factura' }).click();
+  await expect(page.getByText('Factura emitida a GODE561231GR8')).toBeVisible({ timeout: 30_000 });
+  await page.screenshot({ path: test.info().outputPath('history-issued-1280.png'), fullPage: true });
+  expect(facturapi.invoices.size).toBe(1);
+
+  const pdf = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Descargar PDF' }).click();
+  const pdfFile = await (await pdf).path();
+  expect((await readFile(pdfFile)).subarray(0, 4).toString()).toBe('%PDF');
+  const xml = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Descargar XML' }).click();
+  const xmlDownload = await xml;
+  expect(xmlDownload.suggestedFilename()).toMatch(/\.xml$/);
+  expect(await readFile(await xmlDownload.path(), 'utf8')).toContain('Rfc="GODE561231GR8"');
+  await page.setViewportSize({ width: 360, height: 900 });
+  await page.screenshot({ path: test.info().outputPath('history-issued-360.png'), fullPage: true });
+
+  // the Admin sees it in the console
+  for (const width of [1280, 360]) {
+    await adminPage.setViewportSize({ width, height: 900 });
+    await adminPage.goto('/admin/facturas');
+    await expect(adminPage.getByRole('cell', { name: 'GODE561231GR8' })).toBeVisible({ timeout: 30_000 });
+    await adminPage.screenshot({ path: test.info().outputPath(`admin-facturas-${width}.png`), fullPage: true });
+  }
+
+  // a refund cancels the factura (motive 02), and the history shows it
+  mercadoPago.refund(mercadoPagoId);
+  await notify(page, mercadoPagoId);
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByText('Factura cancelada')).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 60_000 });
+  expect([...facturapi.invoices.values()][0]).toMatchObject({ status: 'canceled', motive: '02' });
+  await member.context.close();
+  await adminPage.context().close();
+});

@@ -1,0 +1,106 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireUser } from '#server/plugins/authorization.ts';
+import { isAdmin } from '#shared/accounts/accounts.rules.ts';
+import type { JobRunner } from '#server/services/jobs.ts';
+import {
+  cancelFacturaSchema,
+  fiscalDataSchema,
+  myFacturaSchema,
+  myFacturasSchema,
+} from '#shared/facturas/fiscal.schemas.ts';
+import type { FacturasService } from './facturas.service.ts';
+
+const paymentParams = z.object({ paymentId: z.uuid() });
+const downloadParams = paymentParams.extend({ format: z.enum(['pdf', 'xml']) });
+const contentTypes = { pdf: 'application/pdf', xml: 'application/xml' } as const;
+
+async function who(request: FastifyRequest) {
+  const user = await requireUser(request);
+  return { userId: user.id, admin: isAdmin(user) };
+}
+
+/** The member's facturas: their state, 'Solicitar factura', and the PDF and XML through our server. */
+export function registerFacturasRoutes(
+  app: FastifyInstance,
+  deps: { facturas: FacturasService; jobs: Pick<JobRunner, 'runDue'> },
+) {
+  const { facturas, jobs } = deps;
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get('/api/facturas', { schema: { response: { 200: myFacturasSchema } } }, async (request) =>
+    facturas.mine((await requireUser(request)).id),
+  );
+
+  api.post(
+    '/api/facturas/:paymentId',
+    {
+      schema: { params: paymentParams, body: fiscalDataSchema, response: { 200: myFacturaSchema } },
+      config: { rateLimit: { max: 20, timeWindow: '10 minutes' } },
+    },
+    async (request) => {
+      const caller = await who(request);
+      // the member asks for their own payment's factura; an Admin uses the console's route
+      await facturas.request(request.params.paymentId, request.body, { ...caller, admin: false });
+      await jobs.runDue();
+      const mine = await facturas.mine(caller.userId);
+      return mine.payments.find((each) => each.paymentId === request.params.paymentId)!;
+    },
+  );
+
+  api.get(
+    '/api/facturas/:paymentId/:format',
+    { schema: { params: downloadParams }, config: { rateLimit: { max: 60, timeWindow: '1 minute' } } },
+    async (request, reply) => {
+      const { paymentId, format } = request.params;
+      const file = await facturas.download(paymentId, format, await who(request));
+      return reply
+        .header('content-type', contentTypes[format])
+        .header('content-disposition', `attachment; filename="factura-${paymentId}.${format}"`)
+        .header('cache-control', 'private, no-store')
+        .send(file);
+    },
+  );
+}
+
+/** The console's facturas (registered in the Admin scope): the list, a factura to any RFC, a cancellation. */
+export function registerFacturasAdminRoutes(
+  admin: FastifyInstance,
+  deps: { facturas: FacturasService; jobs: Pick<JobRunner, 'runDue'> },
+) {
+  const { facturas, jobs } = deps;
+  const api = admin.withTypeProvider<ZodTypeProvider>();
+  api.get('/api/admin/facturas/global', async () => ({ invoices: await facturas.global.list() }));
+  api.get(
+    '/api/admin/facturas/global/:month/:format',
+    { schema: { params: z.object({ month: z.string().regex(/^\d{4}-\d{2}$/), format: z.enum(['pdf', 'xml']) }) } },
+    async (request, reply) => {
+      const { month, format } = request.params;
+      return reply
+        .header('content-type', contentTypes[format])
+        .header('content-disposition', `attachment; filename="factura-global-${month}.${format}"`)
+        .header('cache-control', 'private, no-store')
+        .send(await facturas.global.download(month, format));
+    },
+  );
+  api.get('/api/admin/facturas', async () => ({ available: facturas.available, payments: await facturas.adminList() }));
+  api.post(
+    '/api/admin/facturas/:paymentId',
+    { schema: { params: paymentParams, body: fiscalDataSchema } },
+    async (request) => {
+      const caller = await who(request);
+      await facturas.request(request.params.paymentId, request.body, caller);
+      await jobs.runDue();
+      return (await facturas.adminList()).find((each) => each.paymentId === request.params.paymentId)!;
+    },
+  );
+  api.post(
+    '/api/admin/facturas/:paymentId/cancel',
+    { schema: { params: paymentParams, body: cancelFacturaSchema } },
+    async (request) => {
+      await facturas.cancel(request.params.paymentId, request.body.motive);
+      return (await facturas.adminList()).find((each) => each.paymentId === request.params.paymentId)!;
+    },
+  );
+}

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFacturapiClient, FacturapiRefusal, FacturapiUnavailable } from './facturapi-client.ts';
+import { startFacturapiFake, type FacturapiFake } from './facturapi-fake.testing.ts';
+
+let fake: FacturapiFake;
+const apiKey = 'sk_test_cliente';
+beforeAll(async () => {
+  fake = await startFacturapiFake({ apiKey });
+});
+afterAll(() => fake.close());
+
+const receiptInput = (externalId: string) => ({
+  paymentForm: '04',
+  description: 'Diplomado',
+  totalCents: 249_900,
+  externalId,
+  productKey: '86101700',
+});
+
+describe('the Facturapi adapter', () => {
+  it('sends the key as a Bearer token, and a wrong key is refused', async () => {
+    const wrong = createFacturapiClient({ apiUrl: fake.url, apiKey: 'sk_test_otra', retries: 0 });
+    await expect(wrong.createReceipt(receiptInput('a'))).rejects.toMatchObject({ status: 401 });
+  });
+
+  it('retries a 5xx with the same idempotency key: one receipt', async () => {
+    const client = createFacturapiClient({ apiUrl: fake.url, apiKey, backoffMs: 1 });
+    fake.fail('POST /v2/receipts', 1);
+    const receipt = await client.createReceipt(receiptInput('b'));
+    const again = await client.createReceipt(receiptInput('b'));
+    expect(again.id).toBe(receipt.id);
+    expect([...fake.receipts.values()].filter((each) => each.external_id === 'b')).toHaveLength(1);
+  });
+
+  it('gives up after its retries: unavailable, for the job to retry later', async () => {
+    const client = createFacturapiClient({ apiUrl: fake.url, apiKey, backoffMs: 1, retries: 1 });
+    fake.fail('POST /v2/receipts', 2);
+    await expect(client.createReceipt(receiptInput('c'))).rejects.toBeInstanceOf(FacturapiUnavailable);
+  });
+
+  it('gives up on a call that hangs', async () => {
+    // a server that never answers: only the timeout's abort ends the call, as it ends a real fetch
+    const hanging = ((_url: string, init: RequestInit) =>
+      new Promise<Response>((_, reject) =>
+        init.signal!.addEventListener('abort', () => reject(init.signal!.reason as Error)),
+      )) as unknown as typeof fetch;
+    const client = createFacturapiClient({ apiUrl: fake.url, apiKey, fetch: hanging, timeoutMs: 20, retries: 0 });
+    const started = Date.now();
+    await expect(
+      Promise.race([
+        client.createReceipt(receiptInput('d')),
+        new Promise((_, reject) => setTimeout(() => reject(new Error('no timeout')), 2000)),
+      ]),
+    ).rejects.toThrow();
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('reads a refusal’s message and path, and does not retry it', async () => {
+    const client = createFacturapiClient({ apiUrl: fake.url, apiKey, backoffMs: 1 });
+    const receipt = await client.createReceipt(receiptInput('e'));
+    const before = fake.requests.length;
+    const refusal = await client
+      .invoiceReceipt(receipt.id, {
+        customer: { legal_name: 'X', tax_id: 'GODE561231GR8', tax_system: '601', address: { zip: '06600' } },
+        use: 'G03',
+      })
+      .catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(FacturapiRefusal);
+    expect(refusal).toMatchObject({ status: 400, path: 'customer.tax_system' });
+    expect(fake.requests.length).toBe(before + 1);
+  });
+
+  it('cancels with a motive in the query; the fake refuses another motive, 01 without a substitute, and twice', async () => {
+    const client = createFacturapiClient({ apiUrl: fake.url, apiKey, backoffMs: 1 });
+    const receipt = await client.createReceipt(receiptInput('f'));
+    const invoice = await client.invoiceReceipt(receipt.id, {
+      customer: { legal_name: 'X', tax_id: 'GODE561231GR8', tax_system: '612', address: { zip: '06600' } },
+      use: 'G03',
+    });
+    await expect(client.cancelInvoice(invoice.id, '05')).rejects.toMatchObject({ status: 400, path: 'motive' });
+    await expect(client.cancelInvoice(invoice.id, '01')).rejects.toMatchObject({ path: 'substitution' });
+    expect(await client.cancelInvoice(invoice.id, '02')).toMatchObject({ status: 'canceled' });
+    await expect(client.cancelInvoice(invoice.id, '02')).rejects.toMatchObject({ status: 400 });
+    await expect(
+      client.invoiceReceipt(receipt.id, { customer: invoice.customer as never, use: 'G03' }),
+    ).rejects.toMatchObject({
+      status: 400,
+    });
+    expect((await client.download(invoice.id, 'pdf')).subarray(0, 4).toString()).toBe('%PDF');
+  });
+});

@@ -1,0 +1,343 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import Fastify, { type FastifyReply } from 'fastify';
+import type { FacturapiInvoice, FacturapiReceipt } from './facturapi-client.ts';
+
+/**
+ * A local Facturapi as strict as its published API (FacturAPI/facturapi-node: src/resources/receipts.ts,
+ * invoices.ts, wrapper.ts's FacturapiError, types/receipt.ts, types/invoice.ts, enums.ts), for tests:
+ * - every call needs `Authorization: Bearer <key>` (else 401);
+ * - errors answer `{ message, path?, status }` as JSON (the SDK reads message, path, status);
+ * - receipts need a c_FormaPago payment_form and items; `idempotency_key` answers the first receipt again;
+ * - a receipt is invoiced once: to a customer (`open` → `invoiced_to_customer`) or in a global invoice
+ *   (`open` → `invoiced_globally`); a second time is refused (400);
+ * - a customer's RFC must match persona física (13) or moral (12), its régimen must fit that kind, the uso
+ *   must fit the régimen (its own copy of the SAT's c_RegimenFiscal and c_UsoCFDI, independent of ours), zip 5 digits;
+ * - cancellation only with motive 01–04 (01 needs `substitution`), once;
+ * - PDF and XML downloads of a stamped invoice.
+ */
+const fisica = new Set(['605', '606', '607', '608', '610', '611', '612', '614', '615', '616', '621', '625', '626']);
+const moral = new Set(['601', '603', '610', '620', '622', '623', '624', '626']);
+const usesByRegime: Record<string, string[]> = {
+  G01: ['601', '603', '606', '612', '620', '621', '622', '623', '624', '625', '626'],
+  G03: ['601', '603', '606', '612', '620', '621', '622', '623', '624', '625', '626'],
+  D10: ['605', '606', '608', '611', '612', '614', '607', '615', '625'],
+  S01: [
+    '601',
+    '603',
+    '605',
+    '606',
+    '608',
+    '610',
+    '611',
+    '612',
+    '614',
+    '616',
+    '620',
+    '621',
+    '622',
+    '623',
+    '624',
+    '607',
+    '615',
+    '625',
+    '626',
+  ],
+  CP01: [
+    '601',
+    '603',
+    '605',
+    '606',
+    '608',
+    '610',
+    '611',
+    '612',
+    '614',
+    '616',
+    '620',
+    '621',
+    '622',
+    '623',
+    '624',
+    '607',
+    '615',
+    '625',
+    '626',
+  ],
+};
+const paymentFormsKnown = new Set([
+  '01',
+  '02',
+  '03',
+  '04',
+  '05',
+  '06',
+  '08',
+  '12',
+  '13',
+  '14',
+  '15',
+  '17',
+  '23',
+  '24',
+  '25',
+  '26',
+  '27',
+  '28',
+  '29',
+  '30',
+  '31',
+  '99',
+]);
+
+type Body = Record<string, unknown>;
+type FakeReceipt = FacturapiReceipt & { date: Date; idempotency_key?: string };
+type FakeInvoice = FacturapiInvoice & { receipts: string[]; global: boolean; motive: string | null };
+
+export async function startFacturapiFake(options: { apiKey: string }) {
+  const app = Fastify();
+  const receipts = new Map<string, FakeReceipt>();
+  const invoices = new Map<string, FakeInvoice>();
+  const requests: { method: string; url: string; body: unknown }[] = [];
+  const faults: { match: string; times: number }[] = [];
+  const hex = () => randomBytes(12).toString('hex');
+
+  const refuse = (reply: FastifyReply, status: number, message: string, path?: string) =>
+    reply
+      .status(status)
+      .header('content-type', 'application/json')
+      .send({ message, ...(path ? { path } : {}), status });
+
+  app.addHook('preHandler', async (request, reply) => {
+    requests.push({ method: request.method, url: request.url, body: request.body });
+    if (request.headers.authorization !== `Bearer ${options.apiKey}`)
+      return refuse(reply, 401, 'Invalid API key provided');
+    const fault = faults.find((each) => each.times > 0 && `${request.method} ${request.url}`.startsWith(each.match));
+    if (fault) {
+      fault.times--;
+      return refuse(reply, 503, 'Service unavailable');
+    }
+  });
+
+  /** The customer's data as Facturapi checks it for CFDI 4.0; null when it is fine, else [message, path]. */
+  function customerProblem(customer: Body | undefined, use: unknown): [string, string] | null {
+    if (!customer || typeof customer !== 'object') return ['customer is required', 'customer'];
+    const rfc = String(customer.tax_id ?? '');
+    const kind = /^[A-ZÑ&]{4}\d{6}[A-Z\d]{3}$/.test(rfc)
+      ? 'fisica'
+      : /^[A-ZÑ&]{3}\d{6}[A-Z\d]{3}$/.test(rfc)
+        ? 'moral'
+        : null;
+    if (!kind) return ['"customer.tax_id" must be a valid RFC', 'customer.tax_id'];
+    if (typeof customer.legal_name !== 'string' || !customer.legal_name.trim())
+      return ['"customer.legal_name" is required', 'customer.legal_name'];
+    const system = String(customer.tax_system ?? '');
+    const generic = rfc === 'XAXX010101000' || rfc === 'XEXX010101000';
+    if (!generic && !(kind === 'fisica' ? fisica : moral).has(system))
+      return ['El régimen fiscal no corresponde al tipo de persona del RFC', 'customer.tax_system'];
+    const zip = (customer.address as Body | undefined)?.zip;
+    if (typeof zip !== 'string' || !/^\d{5}$/.test(zip))
+      return ['"customer.address.zip" must be 5 digits', 'customer.address.zip'];
+    const allowed = usesByRegime[String(use)];
+    if (!allowed) return ['"use" must be a valid c_UsoCFDI key', 'use'];
+    if (!generic && !allowed.includes(system))
+      return ['El uso de CFDI no corresponde al régimen fiscal del receptor', 'use'];
+    return null;
+  }
+
+  function itemsProblem(items: unknown): [string, string] | null {
+    if (!Array.isArray(items) || items.length === 0) return ['"items" must contain at least 1 item', 'items'];
+    for (const [index, item] of (items as Body[]).entries()) {
+      const product = (item.product ?? {}) as Body;
+      if (typeof product.description !== 'string' || !product.description)
+        return ['"description" is required', `items.${index}.product.description`];
+      if (typeof product.product_key !== 'string' || !/^\d{8}$/.test(product.product_key))
+        return ['"product_key" must be a c_ClaveProdServ key', `items.${index}.product.product_key`];
+      if (typeof product.price !== 'number' || product.price <= 0)
+        return ['"price" must be positive', `items.${index}.product.price`];
+    }
+    return null;
+  }
+
+  const totalOf = (items: Body[]) =>
+    items.reduce((sum, item) => sum + Number(item.quantity ?? 1) * Number((item.product as Body).price), 0);
+
+  function stamp(input: {
+    customer: Body;
+    use: string;
+    paymentForm: string;
+    total: number;
+    receipts: string[];
+    global: boolean;
+  }): FakeInvoice {
+    const invoice: FakeInvoice = {
+      id: hex(),
+      uuid: randomUUID().toUpperCase(),
+      status: 'valid',
+      cancellation_status: 'none',
+      customer: { legal_name: String(input.customer.legal_name), tax_id: String(input.customer.tax_id) },
+      total: input.total,
+      use: input.use,
+      payment_form: input.paymentForm,
+      livemode: false,
+      receipts: input.receipts,
+      global: input.global,
+      motive: null,
+    };
+    invoices.set(invoice.id, invoice);
+    return invoice;
+  }
+  const invoiceBody = ({ receipts: _r, global: _g, motive: _m, ...invoice }: FakeInvoice) => invoice;
+  const receiptBody = ({ date: _d, idempotency_key: _k, ...receipt }: FakeReceipt) => receipt;
+
+  app.post('/v2/receipts', async (request, reply) => {
+    const body = (request.body ?? {}) as Body;
+    if (typeof body.idempotency_key === 'string') {
+      const first = [...receipts.values()].find((each) => each.idempotency_key === body.idempotency_key);
+      if (first) return receiptBody(first);
+    }
+    if (!paymentFormsKnown.has(String(body.payment_form)))
+      return refuse(reply, 400, '"payment_form" must be a valid c_FormaPago key', 'payment_form');
+    const problem = itemsProblem(body.items);
+    if (problem) return refuse(reply, 400, ...problem);
+    const id = hex();
+    const key = randomBytes(5).toString('hex').toUpperCase();
+    const receipt: FakeReceipt = {
+      id,
+      key,
+      status: 'open',
+      self_invoice_url: `https://factura.space/cxvet/${key}`,
+      payment_form: String(body.payment_form),
+      total: totalOf(body.items as Body[]),
+      invoice: null,
+      external_id: typeof body.external_id === 'string' ? body.external_id : undefined,
+      livemode: false,
+      date: new Date(),
+      idempotency_key: typeof body.idempotency_key === 'string' ? body.idempotency_key : undefined,
+    };
+    receipts.set(id, receipt);
+    return receiptBody(receipt);
+  });
+
+  app.get<{ Params: { id: string } }>('/v2/receipts/:id', async (request, reply) => {
+    const receipt = receipts.get(request.params.id);
+    return receipt ? receiptBody(receipt) : refuse(reply, 404, 'Receipt not found');
+  });
+
+  app.post<{ Params: { id: string } }>('/v2/receipts/:id/invoice', async (request, reply) => {
+    const receipt = receipts.get(request.params.id);
+    if (!receipt) return refuse(reply, 404, 'Receipt not found');
+    if (receipt.status !== 'open')
+      return refuse(reply, 400, `El recibo no puede facturarse: su estado es ${receipt.status}`);
+    const body = (request.body ?? {}) as Body;
+    const problem = customerProblem(body.customer as Body, body.use);
+    if (problem) return refuse(reply, 400, ...problem);
+    const invoice = stamp({
+      customer: body.customer as Body,
+      use: String(body.use),
+      paymentForm: receipt.payment_form,
+      total: receipt.total,
+      receipts: [receipt.id],
+      global: false,
+    });
+    receipt.status = 'invoiced_to_customer';
+    receipt.invoice = invoice.id;
+    return invoiceBody(invoice);
+  });
+
+  app.post('/v2/receipts/global-invoice', async (request, reply) => {
+    const body = (request.body ?? {}) as Body;
+    if (!['day', 'week', 'fortnight', 'month', 'two_months'].includes(String(body.periodicity)))
+      return refuse(
+        reply,
+        400,
+        '"periodicity" must be one of [day, week, fortnight, month, two_months]',
+        'periodicity',
+      );
+    const from = body.from ? new Date(String(body.from)) : new Date(0);
+    const to = body.to ? new Date(String(body.to)) : new Date();
+    const open = [...receipts.values()].filter((each) => each.status === 'open' && each.date >= from && each.date < to);
+    if (open.length === 0) return refuse(reply, 400, 'No hay recibos abiertos en el periodo');
+    const invoice = stamp({
+      customer: { legal_name: 'PUBLICO EN GENERAL', tax_id: 'XAXX010101000' },
+      use: 'S01',
+      paymentForm: open[0]!.payment_form,
+      total: open.reduce((sum, each) => sum + each.total, 0),
+      receipts: open.map((each) => each.id),
+      global: true,
+    });
+    for (const each of open) {
+      each.status = 'invoiced_globally';
+      each.invoice = invoice.id;
+    }
+    return invoiceBody(invoice);
+  });
+
+  app.post('/v2/invoices', async (request, reply) => {
+    const body = (request.body ?? {}) as Body;
+    const problem = customerProblem(body.customer as Body, body.use) ?? itemsProblem(body.items);
+    if (problem) return refuse(reply, 400, ...problem);
+    if (!paymentFormsKnown.has(String(body.payment_form)))
+      return refuse(reply, 400, '"payment_form" must be a valid c_FormaPago key', 'payment_form');
+    return invoiceBody(
+      stamp({
+        customer: body.customer as Body,
+        use: String(body.use),
+        paymentForm: String(body.payment_form),
+        total: totalOf(body.items as Body[]),
+        receipts: [],
+        global: false,
+      }),
+    );
+  });
+
+  app.delete<{ Params: { id: string }; Querystring: { motive?: string; substitution?: string } }>(
+    '/v2/invoices/:id',
+    async (request, reply) => {
+      const invoice = invoices.get(request.params.id);
+      if (!invoice) return refuse(reply, 404, 'Invoice not found');
+      const { motive, substitution } = request.query;
+      if (!motive || !['01', '02', '03', '04'].includes(motive))
+        return refuse(reply, 400, '"motive" must be one of [01, 02, 03, 04]', 'motive');
+      if (motive === '01' && !substitution)
+        return refuse(reply, 400, '"substitution" is required when motive is 01', 'substitution');
+      if (invoice.status === 'canceled') return refuse(reply, 400, 'La factura ya está cancelada');
+      invoice.status = 'canceled';
+      invoice.cancellation_status = 'accepted';
+      invoice.motive = motive;
+      return invoiceBody(invoice);
+    },
+  );
+
+  app.get<{ Params: { id: string; format: string } }>('/v2/invoices/:id/:format', async (request, reply) => {
+    const invoice = invoices.get(request.params.id);
+    if (!invoice) return refuse(reply, 404, 'Invoice not found');
+    if (request.params.format === 'pdf')
+      return reply
+        .header('content-type', 'application/pdf')
+        .send(Buffer.from(`%PDF-1.4\n% factura ${invoice.uuid}\n%%EOF\n`));
+    if (request.params.format === 'xml')
+      return reply
+        .header('content-type', 'application/xml')
+        .send(
+          `<?xml version="1.0" encoding="UTF-8"?>\n<cfdi:Comprobante Version="4.0" Total="${invoice.total.toFixed(2)}"><cfdi:Receptor Rfc="${invoice.customer.tax_id}"/><tfd:TimbreFiscalDigital UUID="${invoice.uuid}"/></cfdi:Comprobante>\n`,
+        );
+    return refuse(reply, 404, 'Not found');
+  });
+
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}/v2`,
+    receipts,
+    invoices,
+    requests,
+    /** The next `times` calls starting with `match` ('POST /v2/receipts') answer 503. */
+    fail(match: string, times: number) {
+      faults.push({ match, times });
+    },
+    close: () => app.close(),
+  };
+}
+
+export type FacturapiFake = Awaited<ReturnType<typeof startFacturapiFake>>;

@@ -1,0 +1,88 @@
+import { Anchor, Button, Group, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState } from 'react';
+import { useErrorModal } from '#web/components/error-modal.tsx';
+import { downloadFile } from '#web/lib/api-client.ts';
+import type { MyFacturas } from '../facturas.api.ts';
+import { FacturaForm } from './factura-form.tsx';
+
+/** The history's 'Factura' cell of one payment: what can be done with its factura now. */
+export function FacturaCell({ paymentId, facturas }: { paymentId: string; facturas: MyFacturas | undefined }) {
+  const [opened, setOpened] = useState(false);
+  const { showAppError } = useErrorModal();
+  const factura = facturas?.payments.find((each) => each.paymentId === paymentId);
+  if (!facturas || !factura) return null;
+  const download = (format: 'pdf' | 'xml') =>
+    void downloadFile(`/api/facturas/${paymentId}/${format}`, `factura.${format}`).catch(showAppError);
+
+  switch (factura.state) {
+    case 'no_disponible':
+      // a payment in dollars while Facturapi is connected: the Admin invoices it by hand when asked
+      if (facturas.available) return null;
+      return (
+        <Text span fz="sm" c="dimmed">
+          Facturación no disponible
+        </Text>
+      );
+    case 'en_proceso':
+      return (
+        <Text span fz="sm">
+          En proceso
+        </Text>
+      );
+    case 'global':
+      return (
+        <Text span fz="sm">
+          Incluido en la factura global del mes
+        </Text>
+      );
+    case 'cancelada':
+      return (
+        <Text span fz="sm">
+          Factura cancelada
+        </Text>
+      );
+    case 'emitida':
+      return (
+        <Group gap="xs" wrap="wrap">
+          <Text span fz="sm">
+            Factura emitida{factura.rfc ? ` a ${factura.rfc}` : ''}
+          </Text>
+          <Button size="compact-xs" variant="light" onClick={() => download('pdf')}>
+            Descargar PDF
+          </Button>
+          <Button size="compact-xs" variant="light" onClick={() => download('xml')}>
+            Descargar XML
+          </Button>
+        </Group>
+      );
+    case 'solicitable':
+      return (
+        <Group gap="xs" wrap="wrap">
+          <Button size="compact-xs" onClick={() => setOpened(true)}>
+            Solicitar factura
+          </Button>
+          {factura.selfInvoiceUrl && (
+            <Anchor href={factura.selfInvoiceUrl} target="_blank" rel="noopener noreferrer" fz="xs">
+              Autofacturar
+            </Anchor>
+          )}
+          {opened && (
+            <FacturaForm
+              paymentId={paymentId}
+              saved={facturas.fiscalData}
+              opened={opened}
+              onClose={() => setOpened(false)}
+              onDone={(done) => {
+                setOpened(false);
+                notifications.show({
+                  color: 'green',
+                  message: done.state === 'emitida' ? 'Factura emitida.' : 'Tu factura está en proceso.',
+                });
+              }}
+            />
+          )}
+        </Group>
+      );
+  }
+}

@@ -1,0 +1,181 @@
+import { Button, Card, Group, Loader, Select, Stack, Table, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { cancellationMotiveKeys } from '#shared/facturas/fiscal.rules.ts';
+import { formatMoney } from '#shared/payments/payments.rules.ts';
+import { AdminPage } from '#web/components/console/admin-page.tsx';
+import { notify } from '#web/components/console/notify.ts';
+import { downloadFile } from '#web/lib/api-client.ts';
+import {
+  useAdminFacturas,
+  useCancelFactura,
+  useGlobalInvoices,
+  type AdminFactura,
+} from '#web/features/facturas/facturas.api.ts';
+import { FacturaForm } from '#web/features/facturas/components/factura-form.tsx';
+import { longDate } from '#web/features/accounts/membership-labels.ts';
+
+const stateLabels: Record<AdminFactura['state'], string> = {
+  no_disponible: 'Sin recibo',
+  en_proceso: 'En proceso',
+  solicitable: 'Recibo abierto',
+  emitida: 'Factura emitida',
+  cancelada: 'Factura cancelada',
+  global: 'En la factura global',
+};
+const motiveLabels: Record<string, string> = {
+  '01': '01 · Con errores con relación',
+  '02': '02 · Con errores sin relación',
+  '03': '03 · No se llevó a cabo la operación',
+  '04': '04 · Nominativa relacionada en una global',
+};
+
+/** One payment's actions: a factura to any RFC while the receipt is open, a cancellation with motive once issued. */
+function Actions({ payment }: { payment: AdminFactura }) {
+  const [issuing, setIssuing] = useState(false);
+  const [motive, setMotive] = useState<string | null>(null);
+  const cancel = useCancelFactura();
+  const download = (format: 'pdf' | 'xml') =>
+    void downloadFile(`/api/facturas/${payment.paymentId}/${format}`, `factura.${format}`).catch(notify.failed);
+  if (payment.state === 'solicitable')
+    return (
+      <>
+        <Button size="compact-xs" onClick={() => setIssuing(true)}>
+          Emitir factura
+        </Button>
+        {issuing && (
+          <FacturaForm
+            admin
+            paymentId={payment.paymentId}
+            saved={null}
+            opened
+            onClose={() => setIssuing(false)}
+            onDone={() => {
+              setIssuing(false);
+              notify.saved('Factura emitida.');
+            }}
+          />
+        )}
+      </>
+    );
+  if (payment.state !== 'emitida') return null;
+  return (
+    <Group gap="xs" wrap="wrap">
+      <Button size="compact-xs" variant="light" onClick={() => download('pdf')}>
+        PDF
+      </Button>
+      <Button size="compact-xs" variant="light" onClick={() => download('xml')}>
+        XML
+      </Button>
+      <Select
+        size="xs"
+        w={230}
+        aria-label="Motivo de cancelación"
+        placeholder="Motivo de cancelación"
+        data={cancellationMotiveKeys.map((value) => ({ value, label: motiveLabels[value]! }))}
+        value={motive}
+        onChange={setMotive}
+      />
+      <Button
+        size="compact-xs"
+        color="red"
+        variant="light"
+        disabled={!motive}
+        loading={cancel.isPending}
+        onClick={() =>
+          void cancel
+            .mutateAsync({ paymentId: payment.paymentId, motive: motive! })
+            .then(() => notify.saved('Factura cancelada.'), notify.failed)
+        }
+      >
+        Cancelar factura
+      </Button>
+    </Group>
+  );
+}
+
+/** The console's facturas: payments in pesos with their receipt and factura, and the monthly global invoices. */
+export function AdminFacturasPage() {
+  const list = useAdminFacturas();
+  const global = useGlobalInvoices();
+  return (
+    <AdminPage title="Facturas">
+      <Stack gap="lg">
+        {list.data && !list.data.available && <Text>Facturación no disponible: falta FACTURAPI_KEY.</Text>}
+        <Card withBorder>
+          {list.isPending ? (
+            <Loader aria-label="Cargando" />
+          ) : (
+            <Table.ScrollContainer minWidth={900}>
+              <Table striped fz="sm">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Fecha</Table.Th>
+                    <Table.Th>Concepto</Table.Th>
+                    <Table.Th>Importe</Table.Th>
+                    <Table.Th>Factura</Table.Th>
+                    <Table.Th>RFC</Table.Th>
+                    <Table.Th>Acciones</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {list.data?.payments.map((payment) => (
+                    <Table.Tr key={payment.paymentId}>
+                      <Table.Td>{longDate(payment.occurredAt)}</Table.Td>
+                      <Table.Td>{payment.description}</Table.Td>
+                      <Table.Td>{formatMoney(payment.amountCents, payment.currency)}</Table.Td>
+                      <Table.Td>
+                        {stateLabels[payment.state]}
+                        {payment.cancellationMotive ? ` (motivo ${payment.cancellationMotive})` : ''}
+                        {payment.error ? ` · ${payment.error}` : ''}
+                      </Table.Td>
+                      <Table.Td>{payment.rfc ?? '—'}</Table.Td>
+                      <Table.Td>
+                        <Actions payment={payment} />
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
+        </Card>
+        <Card withBorder>
+          <Title order={2} size="h4" mb="sm">
+            Facturas globales (público en general)
+          </Title>
+          {global.data?.invoices.length === 0 && <Text size="sm">Todavía no hay facturas globales.</Text>}
+          <Stack gap="xs">
+            {global.data?.invoices.map((invoice) => (
+              <Group key={invoice.month} gap="sm">
+                <Text size="sm">
+                  {invoice.month} ·{' '}
+                  {invoice.status === 'issued'
+                    ? formatMoney(invoice.totalCents ?? 0, 'MXN')
+                    : invoice.status === 'none'
+                      ? 'Sin recibos abiertos'
+                      : 'En proceso'}
+                </Text>
+                {invoice.status === 'issued' &&
+                  (['pdf', 'xml'] as const).map((format) => (
+                    <Button
+                      key={format}
+                      size="compact-xs"
+                      variant="light"
+                      onClick={() =>
+                        void downloadFile(
+                          `/api/admin/facturas/global/${invoice.month}/${format}`,
+                          `factura-global.${format}`,
+                        ).catch(notify.failed)
+                      }
+                    >
+                      {format.toUpperCase()}
+                    </Button>
+                  ))}
+              </Group>
+            ))}
+          </Stack>
+        </Card>
+      </Stack>
+    </AdminPage>
+  );
+}
