@@ -20,6 +20,7 @@ async function upload(admin: APIRequestContext, origin: string, target: string, 
 /** A Premium procedure of this spec's own, with the demo video (about 30 s) as its full video. */
 async function premiumProcedure(admin: APIRequestContext, origin: string, name: string) {
   const id = randomUUID();
+  let fullVideo = '';
   const saved = await admin.put(`/api/admin/procedures/${id}`, {
     headers: { origin },
     data: {
@@ -32,11 +33,24 @@ async function premiumProcedure(admin: APIRequestContext, origin: string, name: 
       previewImage: await upload(admin, origin, 'procedure-preview', id, 'preview-azul.jpg'),
       demoVideo: await upload(admin, origin, 'procedure-demo', id, 'video.mp4'),
       guidePdf: await upload(admin, origin, 'procedure-guide', id, 'guia.pdf'),
-      fullVideo: await upload(admin, origin, 'procedure-video', id, 'video.mp4'),
+      fullVideo: (fullVideo = await upload(admin, origin, 'procedure-video', id, 'video.mp4')),
       chapters: [],
     },
   });
   expect(saved.status(), await saved.text()).toBe(200);
+  // where ffmpeg runs, the player moves from the file to the HLS ladder once it is ready, starting the video over:
+  // the member opens the page once the ladder's job is done, so what the test plays is what the page keeps
+  await expect
+    .poll(
+      async () => {
+        const body = (await (
+          await admin.get(`/api/admin/video-renditions?keys=${encodeURIComponent(fullVideo)}`)
+        ).json()) as { items: { status: string }[] };
+        return body.items[0]?.status ?? 'none';
+      },
+      { timeout: 120_000 },
+    )
+    .toMatch(/^(ready|failed|none)$/);
   return id;
 }
 
