@@ -178,6 +178,24 @@ describe('what Mercado Pago reports afterwards', () => {
     expect(await mails()).toBe(before);
   });
 
+  it('a notification about one charge reads that charge only, not every charge of the subscription', async () => {
+    const { preapprovalId } = await startCheckout();
+    fake.authorize(preapprovalId, 'approved');
+    for (let month = 0; month < 3; month++) fake.charge(preapprovalId, 'approved');
+    const latest = fake.charge(preapprovalId, 'approved');
+    const before = fake.requests.length;
+    await deliver(fake.notification('subscription_authorized_payment', latest.authorizedPaymentId));
+    const calls = fake.requests.slice(before).map((request) => `${request.method} ${request.url.split('?')[0]}`);
+    expect(calls.filter((call) => call.startsWith('GET /authorized_payments/search'))).toEqual([]);
+    expect(calls.filter((call) => call.startsWith('GET /v1/payments/'))).toEqual([
+      `GET /v1/payments/${latest.paymentId}`,
+    ]);
+    expect(await t.db.select().from(payments).where(eq(payments.providerSubscriptionId, preapprovalId))).toHaveLength(
+      1,
+    );
+    expect((await rowOf(preapprovalId)).state).toBe('ACTIVA');
+  });
+
   it('the return from Mercado Pago reads the charges back when no notification came', async () => {
     const { user, cookie, preapprovalId } = await startCheckout();
     fake.authorize(preapprovalId);

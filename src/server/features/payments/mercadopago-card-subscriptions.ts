@@ -249,7 +249,11 @@ export function createMercadoPagoCardSubscriptions(deps: {
    * Reads a preapproval and every charge of it back from Mercado Pago and applies them: the same whatever
    * the order of notifications, and what repairs one that was lost.
    */
-  async function reconcilePreapproval(preapprovalId: string): Promise<{ state: string } | null> {
+  async function reconcilePreapproval(
+    preapprovalId: string,
+    /** A notification about one charge applies that charge only; the return and the daily pass read them all. */
+    only?: { paymentId: string },
+  ): Promise<{ state: string } | null> {
     const row = await rowOf(preapprovalId);
     if (!row) return null;
     const preapproval = await provider.getPreapproval(preapprovalId);
@@ -265,10 +269,13 @@ export function createMercadoPagoCardSubscriptions(deps: {
       .update(paymentSubscriptions)
       .set({ state, nextBillingAt: periodEnd, updatedAt: new Date() })
       .where(eq(paymentSubscriptions.id, row.id));
-    const charges = await provider.searchAuthorizedPayments(preapprovalId);
-    for (const charge of charges) {
-      if (charge.preapprovalId === preapprovalId && charge.payment)
-        await applyCharge(row, preapproval, charge.payment.id);
+    if (only) await applyCharge(row, preapproval, only.paymentId);
+    else {
+      const charges = await provider.searchAuthorizedPayments(preapprovalId);
+      for (const charge of charges) {
+        if (charge.preapprovalId === preapprovalId && charge.payment)
+          await applyCharge(row, preapproval, charge.payment.id);
+      }
     }
     if (preapproval.status === 'paused' || preapproval.status === 'cancelled') {
       // stopped at Mercado Pago (the payer's account, the seller's panel): paid time is kept, as after a downgrade
@@ -277,10 +284,11 @@ export function createMercadoPagoCardSubscriptions(deps: {
     return { state };
   }
 
-  /** A notification about one charge: its preapproval is read back whole. */
+  /** A notification about one charge: its preapproval is read back, and that charge's payment applied. */
   async function reconcileCharge(authorizedPaymentId: string) {
     const charge = await provider.getAuthorizedPayment?.(authorizedPaymentId);
-    if (charge?.preapprovalId) await reconcilePreapproval(charge.preapprovalId);
+    if (!charge?.preapprovalId) return;
+    await reconcilePreapproval(charge.preapprovalId, charge.payment ? { paymentId: charge.payment.id } : undefined);
   }
 
   /** A payment notification naming a subscription's charge (a refund, a chargeback): its preapproval is read back. */
@@ -290,7 +298,7 @@ export function createMercadoPagoCardSubscriptions(deps: {
       .from(payments)
       .where(and(eq(payments.providerPaymentId, `mercadopago:${paymentId}`), eq(payments.kind, 'subscription')));
     if (!row?.preapprovalId) return false;
-    await reconcilePreapproval(row.preapprovalId);
+    await reconcilePreapproval(row.preapprovalId, { paymentId });
     return true;
   }
 
