@@ -59,6 +59,15 @@ async function priceInPesos(admin: APIRequestContext, origin: string) {
   return id;
 }
 
+/** The Admin prices the plans in pesos: 199 MXN a month, 1,999 MXN a year (and the pass). */
+async function pricePlansInPesos(admin: APIRequestContext) {
+  const prices = await admin.put('/api/admin/prices/mxn', {
+    headers: { origin: new URL(site.url).origin },
+    data: { monthly: '199.00', annual: '1999.00' },
+  });
+  expect(prices.status(), await prices.text()).toBe(200);
+}
+
 /** Mercado Pago's notification about a payment, delivered to the server as Mercado Pago sends it. */
 async function notify(page: Page, paymentId: string) {
   const hook = fake.notification('payment', paymentId);
@@ -159,11 +168,7 @@ test('a member subscribes by card in pesos on Mercado Pago’s page and is Premi
   const baseURL = site.url;
   test.setTimeout(120_000);
   const admin = await adminOnSite(browser);
-  const prices = await admin.request.put('/api/admin/prices/mxn', {
-    headers: { origin: new URL(baseURL).origin },
-    data: { monthly: '199.00', annual: '1999.00' },
-  });
-  expect(prices.status(), await prices.text()).toBe(200);
+  await pricePlansInPesos(admin.request);
   const member = await freshBasicMember(browser, baseURL, 'Tarjeta en pesos E2E');
   const { page } = member;
   for (const width of [1280, 360]) {
@@ -193,11 +198,7 @@ test('a Basic member asks for Premium anual (pago único) at OXXO and sees the v
   const baseURL = site.url;
   test.setTimeout(120_000);
   const admin = await adminOnSite(browser);
-  const prices = await admin.request.put('/api/admin/prices/mxn', {
-    headers: { origin: new URL(baseURL).origin },
-    data: { monthly: '199.00', annual: '1999.00' },
-  });
-  expect(prices.status(), await prices.text()).toBe(200);
+  await pricePlansInPesos(admin.request);
   const member = await freshBasicMember(browser, baseURL, 'Pase anual E2E');
   const { page } = member;
   await page.setViewportSize({ width: 360, height: 900 });
@@ -262,11 +263,7 @@ test('a Basic member pays Premium anual (pago único) by card on Mercado Pago’
   const baseURL = site.url;
   test.setTimeout(120_000);
   const admin = await adminOnSite(browser);
-  const prices = await admin.request.put('/api/admin/prices/mxn', {
-    headers: { origin: new URL(baseURL).origin },
-    data: { monthly: '199.00', annual: '1999.00' },
-  });
-  expect(prices.status(), await prices.text()).toBe(200);
+  await pricePlansInPesos(admin.request);
   const member = await freshBasicMember(browser, baseURL, 'Pase con tarjeta E2E');
   const { page } = member;
   for (const width of [1280, 360]) {
@@ -294,11 +291,7 @@ test('at the end of sign-up the member pays Premium by card in pesos, or asks fo
   const baseURL = site.url;
   test.setTimeout(120_000);
   const admin = await adminOnSite(browser);
-  const prices = await admin.request.put('/api/admin/prices/mxn', {
-    headers: { origin: new URL(baseURL).origin },
-    data: { monthly: '199.00', annual: '1999.00' },
-  });
-  expect(prices.status(), await prices.text()).toBe(200);
+  await pricePlansInPesos(admin.request);
 
   const card = await freshBasicMember(browser, baseURL, 'Registro con tarjeta E2E');
   await card.page.setViewportSize({ width: 360, height: 900 });

@@ -1,4 +1,5 @@
 import { isNull } from 'drizzle-orm';
+import { deliverMercadoPago } from '#server/features/payments/mercadopago.testing.ts';
 import { expect } from 'vitest';
 import { jobs } from '#server/db/schema/index.ts';
 import type { TestApp } from '#server/testing/test-app.ts';
@@ -40,18 +41,8 @@ export async function paidInPesos(t: TestApp, mercadoPago: MercadoPagoFake, meth
   return { cookie, user, mercadoPagoId: paymentId, paymentId: mine.payments[0]!.paymentId };
 }
 
-type Hook = { query: Record<string, string>; headers: Record<string, string>; rawBody: string };
-
 /** Posts a Mercado Pago notification and runs the jobs it queued (and the receipt job those queued). */
-export async function deliver(t: TestApp, hook: Hook) {
-  await t.app.inject({
-    method: 'POST',
-    url: `/api/payments/webhooks/mercadopago?${new URLSearchParams(hook.query).toString()}`,
-    headers: hook.headers,
-    payload: hook.rawBody,
-  });
-  await t.app.services.jobs.runDue();
-}
+export const deliver = deliverMercadoPago;
 
 /** Makes every job waiting for a retry due now, and runs them (what the backoff would do later). */
 export async function retryNow(t: TestApp) {

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '#server/testing/test-app.ts';
+import type { SignedNotification } from '#server/services/payments/simulated-mercadopago-controls.ts';
+import { deliverMercadoPago } from './mercadopago.testing.ts';
 import { signedInAs } from '#server/testing/factories.ts';
 import {
   diplomaTransactions,
@@ -31,17 +33,7 @@ afterAll(async () => {
   await fake.close();
 });
 
-/** Posts a notification as Mercado Pago does and runs the job it queued. */
-async function deliver(hook: { query: Record<string, string>; headers: Record<string, string>; rawBody: string }) {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: `/api/payments/webhooks/mercadopago?${new URLSearchParams(hook.query).toString()}`,
-    headers: hook.headers,
-    payload: hook.rawBody,
-  });
-  await t.app.services.jobs.runDue();
-  return response;
-}
+const deliver = (hook: SignedNotification) => deliverMercadoPago(t, hook);
 
 const enrolled = async (diplomaId: string, userId: string) =>
   (

@@ -8,6 +8,7 @@ import { ProviderError } from '#server/services/payments/payment-provider.ts';
 import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import { AppError } from '#shared/errors.ts';
 import { offlineOutcome } from './mercadopago-outcomes.ts';
+import { takePendingPlace } from './mercadopago-pending-place.ts';
 
 /**
  * A card payment on Checkout Pro's page is recorded under its preference's external reference until Mercado Pago
@@ -54,20 +55,7 @@ export function createCardCheckout(deps: {
     for (let attempt = 0; attempt < 3; attempt++) {
       if (await deps.existingVoucher(user.id, input.reference)) throw new AppError('PAYMENT_PENDING');
       const intent = randomUUID();
-      const [row] = await db
-        .insert(paymentOrders)
-        .values({
-          userId: user.id,
-          provider: 'mercadopago',
-          providerOrderId: `${checkoutPrefix}${intent}`,
-          amountCents: input.amountCents,
-          currency: 'MXN',
-          description: input.description,
-          reference: input.reference,
-          status: 'PENDING',
-        })
-        .onConflictDoNothing()
-        .returning({ id: paymentOrders.id });
+      const row = await takePendingPlace(db, user.id, input, `${checkoutPrefix}${intent}`);
       // another request of this member got there first: its row is looked at again
       if (!row) continue;
       try {

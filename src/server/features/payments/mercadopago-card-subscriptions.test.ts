@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
+import type { SignedNotification } from '#server/services/payments/simulated-mercadopago-controls.ts';
+import { deliverMercadoPago } from './mercadopago.testing.ts';
 import { signedInAs } from '#server/testing/factories.ts';
 import { mailOutbox, paymentSubscriptions, payments, planPrices, users } from '#server/db/schema/index.ts';
 import { startMercadoPagoFake, type MercadoPagoFake } from '#server/services/payments/simulated-mercadopago.ts';
@@ -37,18 +39,7 @@ const rowOf = async (id: string) =>
 const post = (cookie: string, url: string, payload?: object) =>
   t.app.inject({ method: 'POST', url, headers: { cookie, origin: testPublicUrl }, payload });
 
-type Hook = ReturnType<MercadoPagoFake['notification']>;
-/** Posts a notification as Mercado Pago does and runs the job it queued. */
-async function deliver(hook: Hook) {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: `/api/payments/webhooks/mercadopago?${new URLSearchParams(hook.query).toString()}`,
-    headers: hook.headers,
-    payload: hook.rawBody,
-  });
-  await t.app.services.jobs.runDue();
-  return response;
-}
+const deliver = (hook: SignedNotification) => deliverMercadoPago(t, hook);
 
 /** A Basic member starts a monthly card subscription in pesos; returns the preapproval id. */
 async function startCheckout(plan: 'monthly' | 'annual' = 'monthly') {

@@ -11,6 +11,7 @@ import { AppError } from '#shared/errors.ts';
 import type { OfflinePayment as OfflineStart } from '#shared/payments/mercadopago.schemas.ts';
 import { orderPaymentResult } from './payments.rules.ts';
 import { offlineOutcome } from './mercadopago-outcomes.ts';
+import { takePendingPlace } from './mercadopago-pending-place.ts';
 import { createCardCheckout, isCheckout } from './mercadopago-card-checkout.ts';
 import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import type { OrderEvent, OrderEventHandler } from './payments-orders.ts';
@@ -158,20 +159,7 @@ export function createMercadoPagoPaymentsService(deps: {
       const existing = await existingVoucher(user.id, input.reference);
       if (existing) return existing;
       const intent = randomUUID();
-      const [reserved] = await db
-        .insert(paymentOrders)
-        .values({
-          userId: user.id,
-          provider: 'mercadopago',
-          providerOrderId: `${reservedPrefix}${intent}`,
-          amountCents: input.amountCents,
-          currency: 'MXN',
-          description: input.description,
-          reference: input.reference,
-          status: 'PENDING',
-        })
-        .onConflictDoNothing()
-        .returning({ id: paymentOrders.id });
+      const reserved = await takePendingPlace(db, user.id, input, `${reservedPrefix}${intent}`);
       // another request of this member reserved it first: its voucher is the answer
       if (!reserved) continue;
       try {
