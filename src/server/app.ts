@@ -342,7 +342,8 @@ export async function buildApp(deps: AppDeps) {
   registerLandingRoutes(app, { landing });
   registerContactRoutes(app, { contact });
   registerMailingPublicRoutes(app, { mailing });
-  registerSignUpAndProfileRoutes(app, { signUp, profile, membership, accounts });
+  const signUpsPerTenMinutes = config.signUpsPerTenMinutes;
+  registerSignUpAndProfileRoutes(app, { signUp, profile, membership, accounts, signUpsPerTenMinutes });
   registerMembershipRoutes(app, { membership });
   registerPrivacyRoutes(app, { privacy, accounts, jobs });
   registerBackupCliRoute(app, { backups, sessionSecret: config.sessionSecret });

@@ -379,3 +379,10 @@ describe('FACTURAPI_KEY', () => {
     ).toEqual({ apiUrl: 'http://127.0.0.1:9/v2', apiKey: 'sk_test_1' });
   });
 });
+
+describe('sign-up limit', () => {
+  it('follows SIGN_IN_LIMIT_PER_MINUTE: twice it per 10 minutes, 20 by default', () => {
+    expect(loadConfig(base).signUpsPerTenMinutes).toBe(20);
+    expect(loadConfig({ ...base, SIGN_IN_LIMIT_PER_MINUTE: '200' }).signUpsPerTenMinutes).toBe(400);
+  });
+});

@@ -175,6 +175,8 @@ export type Config = {
   ltiKey?: LtiKey;
   trustProxy: number;
   signInLimits: { perAccountAndIp: number; perAccount: number; perIp: number };
+  /** Sign-ups per IP in 10 minutes: 2 × SIGN_IN_LIMIT_PER_MINUTE (20 by default; the end-to-end suite raises both). */
+  signUpsPerTenMinutes: number;
   /** NODE_ENV=production: no development conveniences (the Vite origin, loopback aliases). */
   production: boolean;
   secureCookies: boolean;
@@ -282,6 +284,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, command = false
       perAccount: e.SIGN_IN_ACCOUNT_LIMIT_PER_MINUTE ?? Math.max(30, 3 * e.SIGN_IN_LIMIT_PER_MINUTE),
       perIp: e.SIGN_IN_IP_LIMIT_PER_MINUTE ?? Math.max(300, 30 * e.SIGN_IN_LIMIT_PER_MINUTE),
     },
+    signUpsPerTenMinutes: 2 * e.SIGN_IN_LIMIT_PER_MINUTE,
     production: e.NODE_ENV === 'production',
     secureCookies: publicUrl.startsWith('https://'),
     logLevel: e.LOG_LEVEL,

@@ -43,6 +43,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     ltiKey: testLtiKey,
     trustProxy: 0,
     signInLimits: { perAccountAndIp: 10, perAccount: 30, perIp: 300 },
+    signUpsPerTenMinutes: 20,
     production: false,
     secureCookies: false,
     logLevel: 'silent',

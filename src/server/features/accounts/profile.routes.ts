@@ -25,7 +25,14 @@ const freshSessionMs = 15 * 60_000;
 /** Sign-up, its live checks, and the member's own profile. */
 export function registerSignUpAndProfileRoutes(
   app: FastifyInstance,
-  deps: { signUp: SignUpService; profile: ProfileService; membership: MembershipService; accounts: AccountsService },
+  deps: {
+    signUp: SignUpService;
+    profile: ProfileService;
+    membership: MembershipService;
+    accounts: AccountsService;
+    /** Sign-ups per IP in 10 minutes (config.signUpsPerTenMinutes). */
+    signUpsPerTenMinutes: number;
+  },
 ) {
   const { signUp, profile, membership, accounts } = deps;
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -34,7 +41,7 @@ export function registerSignUpAndProfileRoutes(
     '/api/account/signup',
     {
       schema: { body: signUpSchema, response: { 200: signUpResponseSchema } },
-      config: { rateLimit: { max: 20, timeWindow: '10 minutes' } },
+      config: { rateLimit: { max: deps.signUpsPerTenMinutes, timeWindow: '10 minutes' } },
     },
     async (request, reply) => {
       const { response, setCookies } = await signUp.signUp(request, request.body);

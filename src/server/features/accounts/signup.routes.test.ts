@@ -274,6 +274,23 @@ describe('GET /api/account/email-available', () => {
   });
 });
 
+describe('POST /api/account/signup limit', () => {
+  it('takes config.signUpsPerTenMinutes sign-ups from one address in 10 minutes (20 by default), then 429', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/account/signup',
+        payload: {},
+        remoteAddress: '10.250.2.2',
+      });
+      statuses.push(response.statusCode);
+    }
+    expect(statuses.slice(0, 20).every((status) => status === 400)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+  });
+});
+
 describe('POST /api/account/signup/finish', () => {
   it('sends the SIGNUP e-mail to the new Basic member', async () => {
     const input = validInput();

@@ -94,7 +94,12 @@ export function ProfilePaymentPage() {
             <Text>{messages.emptyTable}</Text>
           ) : (
             // five columns do not fit a phone: the table scrolls sideways, the page does not
-            <Table.ScrollContainer minWidth={640}>
+            <Table.ScrollContainer
+              minWidth={640}
+              type="native"
+              tabIndex={0}
+              aria-label="Historial de pagos (desplazable)"
+            >
               <Table striped fz="sm" horizontalSpacing="xs">
                 <Table.Thead>
                   <Table.Tr>

@@ -105,7 +105,7 @@ export function AdminFacturasPage() {
           {list.isPending ? (
             <Loader aria-label="Cargando" />
           ) : (
-            <Table.ScrollContainer minWidth={900}>
+            <Table.ScrollContainer minWidth={900} type="native" tabIndex={0} aria-label="Pagos en pesos (desplazable)">
               <Table striped fz="sm">
                 <Table.Thead>
                   <Table.Tr>
