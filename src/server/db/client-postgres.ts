@@ -105,22 +105,31 @@ const readOnly = /^\s*(select|with)\b/i;
 const writes =
   /\b(insert|update|delete|for\s+(update|share|no\s+key\s+update)|nextval|pg_notify|pg_advisory\w*|set_config)\b/i;
 
+// a read whose connection died is sent again this many times, a short pause apart
+const readRetries = 2;
+const readRetryPauseMs = 25;
+
 /**
- * A read that failed because its connection died (a restart, a failover, a terminated backend) is sent once more:
- * the pool drops the broken connection, so the second try runs on a fresh one. Writes and transactions are not.
+ * A read that failed because its connection died (a restart, a failover, a terminated backend) is sent again. The
+ * pause lets the pool see the other connections killed with it (their sockets close in the same instant but are
+ * noticed one event at a time), so the next try runs on a fresh one rather than on an idle one already dead; a
+ * second retry covers a kill that lands a moment later. Writes and transactions are never sent twice.
  */
-function retryReadsOnce(pool: pg.Pool) {
+function retryReads(pool: pg.Pool) {
   const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
   const textOf = (first: unknown) =>
     typeof first === 'string' ? first : ((first as { text?: unknown } | null)?.text ?? '');
   (pool as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = async (...args: unknown[]) => {
     if (typeof args.at(-1) === 'function') return query(...args);
-    try {
-      return await query(...args);
-    } catch (error) {
-      const text = String(textOf(args[0]));
-      if (!isDatabaseUnavailable(error) || !readOnly.test(text) || writes.test(text)) throw error;
-      return query(...args);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await query(...args);
+      } catch (error) {
+        const text = String(textOf(args[0]));
+        const retryable = isDatabaseUnavailable(error) && readOnly.test(text) && !writes.test(text);
+        if (!retryable || attempt === readRetries) throw error;
+        await new Promise((resolve) => setTimeout(resolve, readRetryPauseMs));
+      }
     }
   };
 }
@@ -134,7 +143,7 @@ export function openPostgres(options: { url: string; logger?: { logQuery(query: 
   const pool = new pg.Pool({ connectionString: options.url, max: 10 });
   // an idle connection dropped by the server (restart, failover) must not crash the process
   pool.on('error', () => {});
-  retryReadsOnce(pool);
+  retryReads(pool);
   const db = drizzle(pool, { schema, casing: 'snake_case', logger }) as unknown as Db;
   const listener = createPgListener(options.url);
   const listen = createFanOut((channel, deliver) => listener.listen(channel, deliver));
