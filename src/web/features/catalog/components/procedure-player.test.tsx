@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { act, screen, waitFor } from '@testing-library/react';
-import { createRef } from 'react';
+import { createRef, useState } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithApp } from '#web/testing/render.tsx';
 import type { PlayRequest } from './procedure-video.tsx';
@@ -91,6 +91,31 @@ describe('the procedure player', () => {
         { at: 0, focus: false },
       ]),
     );
+  });
+
+  it('keeps playing the file when a ladder turns up while the player is on, and takes the ladder before it is', async () => {
+    let offerLadder = (_hlsSrc: string) => {};
+    function Page() {
+      const [hlsSrc, setHlsSrc] = useState<string | undefined>();
+      offerLadder = setHlsSrc;
+      return <ProcedurePlayer src="/media/p/demo.mp4" hlsSrc={hlsSrc} title="Cesárea en perra" chapters={chapters} />;
+    }
+    const { user } = renderWithApp(<Page />);
+    await user.click(screen.getByRole('button', { name: 'Reproducir' }));
+    const mounted = await screen.findByRole('region', { name: 'Reproductor' });
+    act(() => offerLadder('/media/hls/p/master.m3u8'));
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    });
+    expect(screen.getByRole('region', { name: 'Reproductor' })).toBe(mounted);
+    expect(player.props?.hlsSrc).toBeNull();
+    expect(player.requests).toEqual([{ at: null, focus: true }]);
+
+    // before anyone plays, the ladder is taken at once (the data-saver switch comes with it)
+    const before = renderWithApp(<Page />);
+    expect(before.queryAllByRole('switch')).toEqual([]);
+    act(() => offerLadder('/media/hls/p/master.m3u8'));
+    expect(await before.findByRole('switch', { name: /Ahorro de datos/ })).toBeTruthy();
   });
 
   it('lets the page resume before the player exists: playFrom mounts it there and moves the focus into it', async () => {

@@ -46,9 +46,13 @@ export function ProcedurePlayer(props: {
   /** /media said another device took the viewing: the page shows its notice instead of retrying. */
   onViewingReplaced?: () => void;
 }) {
-  const { title, poster = null, chapters, captions = [], hlsSrc = null } = props;
+  const { title, poster = null, chapters, captions = [] } = props;
   // null until the person plays, seeks or resumes; each request is a new object the player acts on
   const [request, setRequest] = useState<PlayRequest | null>(null);
+  // a ladder that turns up (the page read again) once the player is on waits for the next visit: switching the
+  // player to it would start the video over and lose what was being watched
+  const [hlsSrc, setHlsSrc] = useState(props.hlsSrc ?? null);
+  if (!request && (props.hlsSrc ?? null) !== hlsSrc) setHlsSrc(props.hlsSrc ?? null);
   const [dataSaver, setDataSaver] = useLocalStorage({
     key: storageKeys.dataSaver,
     defaultValue: false,
