@@ -34,6 +34,9 @@ afterAll(async () => {
 });
 
 const deliver = (hook: SignedNotification) => deliverMercadoPago(t, hook);
+const paymentReads = (paymentId: string) =>
+  fake.requests.filter((request) => request.method === 'GET' && request.url.startsWith(`/v1/payments/${paymentId}`))
+    .length;
 
 const enrolled = async (diplomaId: string, userId: string) =>
   (
@@ -108,9 +111,12 @@ describe('a diploma paid by card in pesos on Checkout Pro', () => {
     });
     expect(foreign.statusCode).toBe(404);
     expect(await enrolled(diploma.id, user.id)).toBe(false);
+    const readsBefore = paymentReads(paymentId);
     const mine = await memberRequest(t, cookie, 'POST', '/api/payments/mercadopago/checkout/confirm', { paymentId });
     expect(mine.json()).toEqual({ status: 'COMPLETED' });
     expect(await enrolled(diploma.id, user.id)).toBe(true);
+    // read back once, and that reading applied
+    expect(paymentReads(paymentId) - readsBefore).toBe(1);
     // the notification arriving afterwards changes nothing more
     await deliver(fake.notification('payment', paymentId));
     const history = await t.db.select().from(payments).where(eq(payments.userId, user.id));

@@ -4,6 +4,7 @@ import type { Db } from '#server/db/client.ts';
 import { paymentOrders } from '#server/db/schema/index.ts';
 import type { Log } from '#server/services/log.ts';
 import type { MercadoPagoProvider } from '#server/services/payments/mercadopago-provider.ts';
+import type { MercadoPagoPayment } from '#server/services/payments/mercadopago-records.ts';
 import { ProviderError } from '#server/services/payments/payment-provider.ts';
 import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import { AppError } from '#shared/errors.ts';
@@ -27,7 +28,7 @@ export function createCardCheckout(deps: {
   log: Pick<Log, 'warn'>;
   /** The OXXO voucher or CLABE waiting for money for `reference`, if any (a checkout row gives way first). */
   existingVoucher(userId: string, reference: string): Promise<unknown>;
-  reconcilePayment(paymentId: string): Promise<string | null>;
+  reconcilePayment(paymentId: string, read?: MercadoPagoPayment): Promise<string | null>;
 }) {
   const { db, provider, notificationUrl, log } = deps;
 
@@ -94,13 +95,13 @@ export function createCardCheckout(deps: {
       .from(paymentOrders)
       .where(eq(paymentOrders.providerOrderId, `${checkoutPrefix}${payment.externalReference}`));
     if (!row || (userId && row.userId !== userId)) return null;
-    if (offlineOutcome(payment)?.kind === 'denied') return { row, claimed: false };
-    if (offlineOutcome(payment)?.kind === 'pending') return { row, claimed: false };
+    const outcome = offlineOutcome(payment)?.kind;
+    if (outcome === 'denied' || outcome === 'pending') return { row, payment, claimed: false };
     await db
       .update(paymentOrders)
       .set({ providerOrderId: payment.id, updatedAt: new Date() })
       .where(and(eq(paymentOrders.id, row.id), eq(paymentOrders.providerOrderId, row.providerOrderId)));
-    return { row, claimed: true };
+    return { row, payment, claimed: true };
   }
 
   /**
@@ -113,17 +114,17 @@ export function createCardCheckout(deps: {
       .from(paymentOrders)
       .where(and(eq(paymentOrders.providerOrderId, paymentId), eq(paymentOrders.provider, 'mercadopago')));
     if (recorded && recorded.userId !== userId) throw new AppError('NOT_FOUND');
-    if (!recorded) {
-      let claimed;
-      try {
-        claimed = await claim(paymentId, userId);
-      } catch {
-        throw new AppError('PAYMENT_PROVIDER_UNAVAILABLE');
-      }
-      if (!claimed) throw new AppError('NOT_FOUND');
-      if (!claimed.claimed) return claimed.row.status === 'PENDING' ? 'DENIED' : claimed.row.status;
+    if (recorded) return (await deps.reconcilePayment(paymentId)) ?? 'PENDING';
+    let claimed;
+    try {
+      claimed = await claim(paymentId, userId);
+    } catch {
+      throw new AppError('PAYMENT_PROVIDER_UNAVAILABLE');
     }
-    return (await deps.reconcilePayment(paymentId)) ?? 'PENDING';
+    if (!claimed) throw new AppError('NOT_FOUND');
+    if (!claimed.claimed) return claimed.row.status === 'PENDING' ? 'DENIED' : claimed.row.status;
+    // the payment just read is applied as it is: reading it a second time could only race its own notification
+    return (await deps.reconcilePayment(paymentId, claimed.payment)) ?? 'PENDING';
   }
 
   return { start, claim, confirm, abandon };

@@ -60,7 +60,7 @@ export function createMercadoPagoPaymentsService(deps: {
     notificationUrl,
     log,
     existingVoucher: (userId, reference) => existingVoucher(userId, reference),
-    reconcilePayment: (paymentId) => reconcilePayment(paymentId),
+    reconcilePayment: (paymentId, read) => reconcilePayment(paymentId, read),
   });
 
   /** Registers a handler of one-time payment outcomes (the diplomas service enrols on 'completed'). */
@@ -245,22 +245,27 @@ export function createMercadoPagoPaymentsService(deps: {
     });
   }
 
-  /** Reads a payment back and applies it to the one-time payment we recorded; unknown ids change nothing. */
-  async function reconcilePayment(paymentId: string): Promise<string | null> {
+  /**
+   * Reads a payment back (unless the caller has just read it) and applies it to the one-time payment we recorded;
+   * unknown ids change nothing.
+   */
+  async function reconcilePayment(paymentId: string, read?: MercadoPagoPayment): Promise<string | null> {
     const byId = () =>
       db
         .select()
         .from(paymentOrders)
         .where(and(eq(paymentOrders.providerOrderId, paymentId), eq(paymentOrders.provider, 'mercadopago')));
     let [row] = await byId();
+    let payment = read ?? null;
     if (!row) {
       const claim = await checkout.claim(paymentId);
       if (!claim) return null;
       if (!claim.claimed) return claim.row.status;
+      payment = claim.payment;
       [row] = await byId();
       if (!row) return null;
     }
-    const payment = await provider.getPayment(paymentId);
+    payment ??= await provider.getPayment(paymentId);
     if (!payment) return null;
     if (payment.amountCents !== row.amountCents || payment.currency !== row.currency) {
       log.error({ paymentId }, 'mercadopago payment does not match what we asked for (amount or currency)');
