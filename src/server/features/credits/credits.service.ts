@@ -8,10 +8,11 @@ import {
   diplomas as diplomaTable,
   users,
 } from '#server/db/schema/index.ts';
+import { adminCreditRowOf, evaluationStateOf, offerColumnsOf, offerInputOf } from './credit-offers.ts';
 import { AppError } from '#shared/errors.ts';
 import { dateToZonedWallTime, zonedWallTimeToDate } from '#shared/time-zone.ts';
 import { formatFolio } from '#shared/diplomas/diplomas.rules.ts';
-import { parseHours, formatHours, sumHours } from '#shared/credits/credits.rules.ts';
+import { sumHours } from '#shared/credits/credits.rules.ts';
 import type {
   AdminCreditRow,
   CreditItem,
@@ -50,30 +51,14 @@ export function createCreditsService(deps: {
   /** The console's form values; null when the diploma gives no credit. */
   async function getOffer(diplomaId: string): Promise<CreditOfferInput | null> {
     const row = await offerOf(diplomaId);
-    if (!row) return null;
-    return {
-      hours: formatHours(row.hours),
-      category: row.category,
-      deliveryMethod: row.deliveryMethod,
-      bodies: row.bodies,
-      validFrom: row.validFrom,
-      validUntil: row.validUntil,
-    };
+    return row && offerInputOf(row);
   }
 
   async function saveOffer(diplomaId: string, input: CreditOfferInput): Promise<CreditOfferInput> {
     // an inactive diploma is still edited in the console
     const [diploma] = await db.select({ id: diplomaTable.id }).from(diplomaTable).where(eq(diplomaTable.id, diplomaId));
     if (!diploma) throw new AppError('NOT_FOUND');
-    const values = {
-      hours: parseHours(input.hours)!,
-      category: input.category,
-      deliveryMethod: input.deliveryMethod,
-      bodies: input.bodies.map((body) => ({ name: body.name, approvalNumber: body.approvalNumber })),
-      validFrom: input.validFrom,
-      validUntil: input.validUntil,
-      updatedAt: now(),
-    };
+    const values = offerColumnsOf(input, now());
     await db
       .insert(creditOffers)
       .values({ diplomaId, ...values })
@@ -112,19 +97,7 @@ export function createCreditsService(deps: {
       evaluationOf(user.id, diplomaId),
       creditOf(user.id, diplomaId),
     ]);
-    return {
-      offer: {
-        hours: offer.hours,
-        category: offer.category,
-        deliveryMethod: offer.deliveryMethod,
-        bodies: offer.bodies,
-        validFrom: offer.validFrom,
-        validUntil: offer.validUntil,
-      },
-      canAnswer: attendance.isComplete,
-      sentAt: evaluation?.submittedAt.toISOString() ?? null,
-      credit: credit ? { id: credit.id, earnedAt: credit.earnedAt.toISOString(), hours: credit.hours } : null,
-    };
+    return evaluationStateOf(offer, attendance.isComplete, evaluation, credit);
   }
 
   /**
@@ -295,16 +268,9 @@ export function createCreditsService(deps: {
       .leftJoin(certificates, eq(certificates.id, credits.certificateId))
       .where(eq(credits.diplomaId, diplomaId))
       .orderBy(asc(credits.earnedAt));
-    return rows.map(({ credit, folio, certificateRevokedAt }) => ({
-      id: credit.id,
-      holderName: credit.holderName,
-      licenceNumber: credit.licenceNumber,
-      hours: credit.hours,
-      earnedAt: credit.earnedAt.toISOString(),
-      folio: folio === null ? null : formatFolio(folio),
-      revokedAt: (credit.revokedAt ?? certificateRevokedAt)?.toISOString() ?? null,
-      revokeReason: credit.revokeReason,
-    }));
+    return rows.map(({ credit, folio, certificateRevokedAt }) =>
+      adminCreditRowOf(credit, folio, credit.revokedAt ?? certificateRevokedAt),
+    );
   }
 
   /** Console: the credit and its certificate are revoked on the date given (never a later day than today). */

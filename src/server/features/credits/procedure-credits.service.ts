@@ -1,9 +1,8 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { courseEvaluations, credits, procedureCreditOffers } from '#server/db/schema/index.ts';
+import { adminCreditRowOf, evaluationStateOf, offerColumnsOf, offerInputOf } from './credit-offers.ts';
 import { AppError } from '#shared/errors.ts';
-import { formatFolio } from '#shared/diplomas/diplomas.rules.ts';
-import { formatHours, parseHours } from '#shared/credits/credits.rules.ts';
 import type {
   AdminCreditRow,
   CreditOfferInput,
@@ -43,28 +42,12 @@ export function createProcedureCreditsService(deps: {
   async function getOffer(procedureId: string): Promise<CreditOfferInput | null> {
     if (!(await catalog.find(procedureId))) throw new AppError('NOT_FOUND');
     const row = await offerOf(procedureId);
-    if (!row) return null;
-    return {
-      hours: formatHours(row.hours),
-      category: row.category,
-      deliveryMethod: row.deliveryMethod,
-      bodies: row.bodies,
-      validFrom: row.validFrom,
-      validUntil: row.validUntil,
-    };
+    return row && offerInputOf(row);
   }
 
   async function saveOffer(procedureId: string, input: CreditOfferInput): Promise<CreditOfferInput> {
     if (!(await catalog.find(procedureId))) throw new AppError('NOT_FOUND');
-    const values = {
-      hours: parseHours(input.hours)!,
-      category: input.category,
-      deliveryMethod: input.deliveryMethod,
-      bodies: input.bodies.map((body) => ({ name: body.name, approvalNumber: body.approvalNumber })),
-      validFrom: input.validFrom,
-      validUntil: input.validUntil,
-      updatedAt: now(),
-    };
+    const values = offerColumnsOf(input, now());
     await db
       .insert(procedureCreditOffers)
       .values({ procedureId, ...values })
@@ -114,19 +97,7 @@ export function createProcedureCreditsService(deps: {
       evaluationOf(user.id, procedureId),
       creditOf(user.id, procedureId),
     ]);
-    return {
-      offer: {
-        hours: offer.hours,
-        category: offer.category,
-        deliveryMethod: offer.deliveryMethod,
-        bodies: offer.bodies,
-        validFrom: offer.validFrom,
-        validUntil: offer.validUntil,
-      },
-      canAnswer: watched?.isWatched ?? false,
-      sentAt: evaluation?.submittedAt.toISOString() ?? null,
-      credit: credit ? { id: credit.id, earnedAt: credit.earnedAt.toISOString(), hours: credit.hours } : null,
-    };
+    return evaluationStateOf(offer, watched?.isWatched ?? false, evaluation, credit);
   }
 
   /** Accepted once the full video is watched by the watched rule; the first answers stay (sent twice counts once). */
@@ -209,16 +180,7 @@ export function createProcedureCreditsService(deps: {
       .from(credits)
       .where(eq(credits.procedureId, procedureId))
       .orderBy(asc(credits.earnedAt));
-    return rows.map((credit) => ({
-      id: credit.id,
-      holderName: credit.holderName,
-      licenceNumber: credit.licenceNumber,
-      hours: credit.hours,
-      earnedAt: credit.earnedAt.toISOString(),
-      folio: credit.folio === null ? null : formatFolio(credit.folio),
-      revokedAt: credit.revokedAt?.toISOString() ?? null,
-      revokeReason: credit.revokeReason,
-    }));
+    return rows.map((credit) => adminCreditRowOf(credit, credit.folio, credit.revokedAt));
   }
 
   return { getOffer, saveOffer, removeOffer, evaluationState, submitEvaluation, listForProcedure };
