@@ -2,17 +2,19 @@ import ExcelJS from 'exceljs';
 import { and, eq } from 'drizzle-orm';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
+import { createTestApp, type TestApp } from '#server/testing/test-app.ts';
 import { signedInAs, testPassword } from '#server/testing/factories.ts';
 import { courseEvaluations, credits } from '#server/db/schema/index.ts';
 import {
   createDiploma,
   memberRequest,
+  requestsTo,
   playDiplomaVideo,
   submitExam,
   takeViewingToken,
   type DiplomaFixture,
 } from '#server/features/diplomas/diplomas.testing.ts';
+import { testCreditOffer } from './credits.testing.ts';
 import type { CreditOfferInput, MyCredits } from '#shared/credits/credits.schemas.ts';
 import { creditCsvColumns } from '#shared/credits/credits.rules.ts';
 
@@ -24,31 +26,10 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const offer: CreditOfferInput = {
-  hours: '12.5',
-  category: 'surgical',
-  deliveryMethod: 'selfPacedOnline',
-  bodies: [
-    { name: 'AAVSB RACE', approvalNumber: '20-123456' },
-    { name: 'CONCERVET', approvalNumber: 'CV-2026-07' },
-  ],
-  validFrom: '2020-01-01',
-  validUntil: '2099-12-31',
-};
+const offer = testCreditOffer('12.5', ['20-123456', 'CV-2026-07']);
 const answers = { answers: [5, 4, 5, 4, 5], comment: 'Muy útil para mi práctica.' };
 
-const request = (
-  cookie: string | undefined,
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-  url: string,
-  payload?: object,
-) =>
-  t.app.inject({
-    method,
-    url,
-    headers: { ...(cookie ? { cookie } : {}), origin: testPublicUrl },
-    ...(payload ? { payload } : {}),
-  });
+const request = requestsTo(() => t);
 
 async function creditedDiploma(memberIds: string[], values: Partial<CreditOfferInput> = {}, examQuestions = [2, 2]) {
   const diploma = await createDiploma(t, {

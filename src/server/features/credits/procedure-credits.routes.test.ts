@@ -2,9 +2,11 @@ import ExcelJS from 'exceljs';
 import { and, eq } from 'drizzle-orm';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
+import { createTestApp, type TestApp } from '#server/testing/test-app.ts';
 import { createProcedure, signedInAs, testPassword } from '#server/testing/factories.ts';
 import { courseEvaluations, credits } from '#server/db/schema/index.ts';
+import { requestsTo } from '#server/features/diplomas/diplomas.testing.ts';
+import { testCreditOffer } from './credits.testing.ts';
 import type { CreditOfferInput, MyCredits } from '#shared/credits/credits.schemas.ts';
 
 let t: TestApp;
@@ -15,31 +17,10 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const offer: CreditOfferInput = {
-  hours: '1.5',
-  category: 'surgical',
-  deliveryMethod: 'selfPacedOnline',
-  bodies: [
-    { name: 'AAVSB RACE', approvalNumber: '20-777' },
-    { name: 'CONCERVET', approvalNumber: 'CV-P-9' },
-  ],
-  validFrom: '2020-01-01',
-  validUntil: '2099-12-31',
-};
+const offer = testCreditOffer('1.5', ['20-777', 'CV-P-9']);
 const answers = { answers: [5, 4, 5, 4, 5], comment: 'Muy clara la técnica.' };
 
-const request = (
-  cookie: string | undefined,
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-  url: string,
-  payload?: object,
-) =>
-  t.app.inject({
-    method,
-    url,
-    headers: { ...(cookie ? { cookie } : {}), origin: testPublicUrl },
-    ...(payload ? { payload } : {}),
-  });
+const request = requestsTo(() => t);
 
 async function creditedProcedure(values: Partial<CreditOfferInput> = {}, type: 'Gratis' | 'Premium' = 'Premium') {
   const procedure = await createProcedure(t, { name: 'Cistotomía en perro', type });

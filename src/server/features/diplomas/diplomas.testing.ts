@@ -97,13 +97,21 @@ function answersWith(exam: DiplomaFixture['exams'][number], correct: number) {
 
 export function memberRequest(
   t: TestApp,
-  cookie: string,
-  method: 'GET' | 'POST' | 'PUT',
+  cookie: string | undefined,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   url: string,
   payload?: object,
 ) {
-  return t.app.inject({ method, url, headers: { cookie, origin: testPublicUrl }, ...(payload ? { payload } : {}) });
+  const headers = { ...(cookie ? { cookie } : {}), origin: testPublicUrl };
+  return t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
 }
+
+type RequestArgs = Parameters<typeof memberRequest> extends [TestApp, ...infer Rest] ? Rest : never;
+/** memberRequest on the test app that `app()` gives when the request is made (one assigned in beforeAll). */
+export const requestsTo =
+  (app: () => TestApp) =>
+  (...args: RequestArgs) =>
+    memberRequest(app(), ...args);
 
 export async function submitExam(
   t: TestApp,
