@@ -5,16 +5,25 @@ import { requireUser } from '#server/plugins/authorization.ts';
 import { isAdmin } from '#shared/accounts/accounts.rules.ts';
 import type { JobRunner } from '#server/services/jobs.ts';
 import {
+  adminFacturaSchema,
   cancelFacturaSchema,
   fiscalDataSchema,
   myFacturaSchema,
   myFacturasSchema,
 } from '#shared/facturas/fiscal.schemas.ts';
+import { webhookLimitPerMinute } from '#server/features/payments/payments.routes.ts';
 import type { FacturasService } from './facturas.service.ts';
 
 const paymentParams = z.object({ paymentId: z.uuid() });
 const downloadParams = paymentParams.extend({ format: z.enum(['pdf', 'xml']) });
 const contentTypes = { pdf: 'application/pdf', xml: 'application/xml' } as const;
+/** Facturapi's webhook event (its SDK's types/webhook.ts ApiEvent): only the type and the object's id are read. */
+const facturapiEventSchema = z.looseObject({
+  type: z.string(),
+  data: z.looseObject({ object: z.looseObject({ id: z.string().max(100) }) }),
+});
+/** The events about an invoice's state; the others (receipts, customers) change nothing of ours. */
+const invoiceEvents = new Set(['invoice.cancellation_status_updated', 'invoice.status_updated']);
 
 async function who(request: FastifyRequest) {
   const user = await requireUser(request);
@@ -46,6 +55,22 @@ export function registerFacturasRoutes(
       await jobs.runDue();
       const mine = await facturas.mine(caller.userId);
       return mine.payments.find((each) => each.paymentId === request.params.paymentId)!;
+    },
+  );
+
+  // Facturapi's notification: the body is only a hint, the job reads the invoice from Facturapi (decision 052)
+  api.post(
+    '/api/payments/webhooks/facturapi',
+    {
+      schema: { body: facturapiEventSchema },
+      config: { rateLimit: { max: webhookLimitPerMinute, timeWindow: '1 minute' } },
+    },
+    async (request) => {
+      if (invoiceEvents.has(request.body.type)) {
+        await facturas.invoiceNotified(request.body.data.object.id);
+        await jobs.runDue();
+      }
+      return { received: true };
     },
   );
 
@@ -87,7 +112,7 @@ export function registerFacturasAdminRoutes(
   api.get('/api/admin/facturas', async () => ({ available: facturas.available, payments: await facturas.adminList() }));
   api.post(
     '/api/admin/facturas/:paymentId',
-    { schema: { params: paymentParams, body: fiscalDataSchema } },
+    { schema: { params: paymentParams, body: adminFacturaSchema } },
     async (request) => {
       const caller = await who(request);
       await facturas.request(request.params.paymentId, request.body, caller);
