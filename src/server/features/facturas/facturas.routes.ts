@@ -97,6 +97,11 @@ export function registerFacturasAdminRoutes(
   const { facturas, jobs } = deps;
   const api = admin.withTypeProvider<ZodTypeProvider>();
   api.get('/api/admin/facturas/global', async () => ({ invoices: await facturas.global.list() }));
+  api.post('/api/admin/facturas/global', async () => {
+    await facturas.queueGlobalInvoice();
+    await jobs.runDue();
+    return { invoices: await facturas.global.list() };
+  });
   api.get(
     '/api/admin/facturas/global/:month/:format',
     { schema: { params: z.object({ month: z.string().regex(/^\d{4}-\d{2}$/), format: z.enum(['pdf', 'xml']) }) } },

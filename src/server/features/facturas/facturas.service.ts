@@ -9,7 +9,7 @@ import {
   type FacturapiInvoice,
 } from '#server/services/facturapi/facturapi-client.ts';
 import { AppError } from '#shared/errors.ts';
-import { createGlobalInvoices } from './global-invoice.ts';
+import { createGlobalInvoices, globalInvoiceJobKind } from './global-invoice.ts';
 import type { AdminFacturaData, FacturaSummary, FiscalData } from '#shared/facturas/fiscal.schemas.ts';
 import type { CancellationMotive, PaymentForm } from '#shared/facturas/fiscal.rules.ts';
 
@@ -378,6 +378,14 @@ export function createFacturasService(deps: {
     }));
   }
 
+  /**
+   * The Admin's 'Emitir la factura global del mes pasado': the daily job's run, queued now. It still issues the
+   * month's invoice once (its row is claimed first), and does nothing for a month already issued or empty.
+   */
+  async function queueGlobalInvoice() {
+    await deps.schedule(globalInvoiceJobKind, { payload: {}, uniqueKey: 'global:now' });
+  }
+
   /** A member's fiscal data, for 'Descargar mis datos'. */
   async function fiscalDataOf(userId: string) {
     const [profile] = await db.select().from(fiscalProfiles).where(eq(fiscalProfiles.userId, userId));
@@ -387,6 +395,7 @@ export function createFacturasService(deps: {
   return {
     available: client !== null,
     global: createGlobalInvoices({ db, client, log }),
+    queueGlobalInvoice,
     paymentRecorded,
     createReceipt,
     issueRequested,

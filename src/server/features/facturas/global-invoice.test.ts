@@ -100,4 +100,26 @@ describe('the monthly global invoice', () => {
     const [row] = await t.db.select().from(globalInvoices).where(eq(globalInvoices.month, '2020-02'));
     expect(row).toMatchObject({ status: 'none', invoiceId: null });
   });
+
+  it('is issued at the Admin’s request for last month, once; nobody else may ask', async () => {
+    const left = await paidInPesos(t, mercadoPago);
+    const { key, from } = previousMonth(new Date());
+    // the receipt was made last month, as Facturapi keeps it
+    const [row] = await t.db.select().from(paymentFacturas).where(eq(paymentFacturas.paymentId, left.paymentId));
+    facturapi.receipts.get(row!.receiptId!)!.date = new Date(from.getTime() + 86_400_000);
+    const url = '/api/admin/facturas/global';
+    expect((await t.app.inject({ method: 'POST', url })).statusCode).toBe(401);
+    const member = await signedInAs(t, { type: 'Premium' });
+    expect((await memberRequest(t, member.cookie, 'POST', url, {})).statusCode).toBe(403);
+    expect(await t.db.select().from(globalInvoices).where(eq(globalInvoices.month, key))).toEqual([]);
+    const admin = await signedInAs(t, { type: 'Admin' });
+    const issued = await memberRequest(t, admin.cookie, 'POST', url, {});
+    expect(issued.statusCode).toBe(200);
+    expect(issued.json().invoices).toContainEqual(expect.objectContaining({ month: key, status: 'issued' }));
+    const mine = (await memberRequest(t, left.cookie, 'GET', '/api/facturas')).json();
+    expect(mine.payments[0]).toMatchObject({ state: 'global' });
+    const count = facturapi.invoices.size;
+    expect((await memberRequest(t, admin.cookie, 'POST', url, {})).statusCode).toBe(200);
+    expect(facturapi.invoices.size).toBe(count);
+  });
 });

@@ -64,6 +64,15 @@ export function useGlobalInvoices() {
   });
 }
 
+/** Issues last month's global invoice now, instead of waiting for the daily job. */
+export function useRunGlobalInvoice() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.post<{ invoices: unknown[] }>('/api/admin/facturas/global', {}),
+    onSettled: () => client.invalidateQueries({ queryKey: ['facturas'] }),
+  });
+}
+
 /** Cancels a factura with the SAT's motive (01–04). */
 export function useCancelFactura() {
   const client = useQueryClient();

@@ -9,6 +9,7 @@ import {
   useAdminFacturas,
   useCancelFactura,
   useGlobalInvoices,
+  useRunGlobalInvoice,
   type AdminFactura,
 } from '#web/features/facturas/facturas.api.ts';
 import { FacturaForm } from '#web/features/facturas/components/factura-form.tsx';
@@ -114,6 +115,7 @@ function Actions({ payment, available }: { payment: AdminFactura; available: boo
 export function AdminFacturasPage() {
   const list = useAdminFacturas();
   const global = useGlobalInvoices();
+  const runGlobal = useRunGlobalInvoice();
   return (
     <AdminPage title="Facturas">
       <Stack gap="lg">
@@ -157,9 +159,24 @@ export function AdminFacturasPage() {
           )}
         </Card>
         <Card withBorder>
-          <Title order={2} size="h4" mb="sm">
-            Facturas globales (público en general)
-          </Title>
+          <Group justify="space-between" mb="sm" gap="xs">
+            <Title order={2} size="h4">
+              Facturas globales (público en general)
+            </Title>
+            {list.data?.available && (
+              <Button
+                size="compact-sm"
+                variant="light"
+                loading={runGlobal.isPending}
+                onClick={() => void runGlobal.mutateAsync().then(() => notify.saved('Listo.'), notify.failed)}
+              >
+                Emitir la del mes pasado
+              </Button>
+            )}
+          </Group>
+          <Text size="sm" c="dimmed" mb="sm">
+            Un trabajo diario la emite al terminar cada mes con los recibos que nadie facturó.
+          </Text>
           {global.data?.invoices.length === 0 && <Text size="sm">Todavía no hay facturas globales.</Text>}
           <Stack gap="xs">
             {global.data?.invoices.map((invoice) => (
