@@ -22,7 +22,8 @@ test.describe.configure({ mode: 'serial', retries: 0 });
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   mercadoPago = await startMercadoPagoFake({ accessToken, webhookSecret });
-  facturapi = await startFacturapiFake({ apiKey });
+  // the diploma's 2,499 pesos: a cancellation waits for the receiver's acceptance, as the SAT asks above 1,000
+  facturapi = await startFacturapiFake({ apiKey, acceptanceAbove: 1000 });
   site = await instances.start({
     SEED_DEMO: '1',
     PAYMENTS_PROVIDERS: 'paypal,mercadopago',
@@ -158,14 +159,22 @@ test('a member pays in pesos, asks for a factura (an invalid RFC refused under i
     await adminPage.screenshot({ path: test.info().outputPath(`admin-facturas-${width}.png`), fullPage: true });
   }
 
-  // a refund cancels the factura (motive 02), and the history shows it
+  // a refund cancels the factura (motive 02): pending until the receiver accepts, and the history shows both
   mercadoPago.refund(mercadoPagoId);
   await notify(page, mercadoPagoId);
   await expect(async () => {
     await page.reload();
-    await expect(page.getByText('Factura cancelada')).toBeVisible({ timeout: 2_000 });
+    await expect(page.getByText('Cancelación pendiente: el receptor debe aceptarla')).toBeVisible({ timeout: 2_000 });
   }).toPass({ timeout: 60_000 });
-  expect([...facturapi.invoices.values()][0]).toMatchObject({ status: 'canceled', motive: '02' });
+  await page.screenshot({ path: test.info().outputPath('history-cancel-pending-360.png'), fullPage: true });
+  const [invoice] = [...facturapi.invoices.values()];
+  const accepted = await page.request.post('/api/payments/webhooks/facturapi', {
+    data: facturapi.answerCancellation(invoice!.id, 'accepted'),
+  });
+  expect(accepted.status()).toBe(200);
+  await page.reload();
+  await expect(page.getByText('Factura cancelada')).toBeVisible({ timeout: 30_000 });
+  expect(invoice).toMatchObject({ status: 'canceled', motive: '02' });
   await member.context.close();
   await adminPage.context().close();
 });
