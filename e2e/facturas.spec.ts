@@ -1,10 +1,11 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import { expect, test } from './fixtures.ts';
 import { freshPremiumMember } from './diploma-setup.ts';
 import { deviceSignedIn, serverInstances, type Instance } from './server-instances.ts';
 import { startMercadoPagoFake, type MercadoPagoFake } from '../src/server/services/payments/simulated-mercadopago.ts';
 import { startFacturapiFake, type FacturapiFake } from '../src/server/services/facturapi/facturapi-fake.testing.ts';
+import { previousMonth } from '../src/server/features/facturas/global-invoice.ts';
 
 // A server of its own takes pesos through the strict fake Mercado Pago and invoices through the strict fake Facturapi.
 const diplomaTitle = 'Diplomado en Anestesia y Analgesia Veterinaria';
@@ -21,7 +22,8 @@ test.describe.configure({ mode: 'serial', retries: 0 });
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   mercadoPago = await startMercadoPagoFake({ accessToken, webhookSecret });
-  facturapi = await startFacturapiFake({ apiKey });
+  // the diploma's 2,499 pesos: a cancellation waits for the receiver's acceptance, as the SAT asks above 1,000
+  facturapi = await startFacturapiFake({ apiKey, acceptanceAbove: 1000 });
   site = await instances.start({
     SEED_DEMO: '1',
     PAYMENTS_PROVIDERS: 'paypal,mercadopago',
@@ -82,6 +84,27 @@ async function notify(page: Page, paymentId: string) {
   expect(response.status()).toBe(200);
 }
 
+/** Fills the factura form's receiver (its RFC typed by the caller): razón social, régimen, uso and código postal. */
+async function fillReceiver(
+  page: Page,
+  dialog: Locator,
+  data: { legalName: string; taxSystem: string; cfdiUse: string; zip: string },
+) {
+  await dialog.getByLabel('Razón social o nombre').fill(data.legalName);
+  await dialog.getByRole('combobox', { name: 'Régimen fiscal' }).click();
+  await page.getByRole('option', { name: new RegExp(`^${data.taxSystem} · `) }).click();
+  await dialog.getByRole('combobox', { name: 'Uso de CFDI' }).click();
+  await page.getByRole('option', { name: new RegExp(`^${data.cfdiUse} · `) }).click();
+  await dialog.getByLabel('Código postal fiscal').fill(data.zip);
+}
+
+/** Downloads a file by pressing `button`; returns its bytes. */
+async function downloaded(page: Page, button: Locator) {
+  const download = page.waitForEvent('download');
+  await button.click();
+  return readFile(await (await download).path());
+}
+
 test('a member pays in pesos, asks for a factura (an invalid RFC refused under its field), and downloads its PDF and XML', async ({
   browser,
 }) => {
@@ -104,12 +127,7 @@ test('a member pays in pesos, asks for a factura (an invalid RFC refused under i
   await ask.click();
   const dialog = page.getByRole('dialog', { name: 'Solicitar factura' });
   await dialog.getByLabel('RFC').fill('GODE561331GR8');
-  await dialog.getByLabel('Razón social o nombre').fill('EMILIA GOMEZ DIAZ');
-  await dialog.getByRole('combobox', { name: 'Régimen fiscal' }).click();
-  await page.getByRole('option', { name: /^612 · / }).click();
-  await dialog.getByRole('combobox', { name: 'Uso de CFDI' }).click();
-  await page.getByRole('option', { name: /^G03 · / }).click();
-  await dialog.getByLabel('Código postal fiscal').fill('06600');
+  await fillReceiver(page, dialog, { legalName: 'EMILIA GOMEZ DIAZ', taxSystem: '612', cfdiUse: 'G03', zip: '06600' });
   await dialog.getByRole('button', { name: 'Solicitar factura' }).click();
   await expect(dialog.getByText('El RFC no es válido: revisa letras, fecha y homoclave.')).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('form-invalid-360.png'), fullPage: true });
@@ -123,10 +141,8 @@ test('a member pays in pesos, asks for a factura (an invalid RFC refused under i
   await page.screenshot({ path: test.info().outputPath('history-issued-1280.png'), fullPage: true });
   expect(facturapi.invoices.size).toBe(1);
 
-  const pdf = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Descargar PDF' }).click();
-  const pdfFile = await (await pdf).path();
-  expect((await readFile(pdfFile)).subarray(0, 4).toString()).toBe('%PDF');
+  const pdf = await downloaded(page, page.getByRole('button', { name: 'Descargar PDF' }));
+  expect(pdf.subarray(0, 4).toString()).toBe('%PDF');
   const xml = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Descargar XML' }).click();
   const xmlDownload = await xml;
@@ -143,14 +159,95 @@ test('a member pays in pesos, asks for a factura (an invalid RFC refused under i
     await adminPage.screenshot({ path: test.info().outputPath(`admin-facturas-${width}.png`), fullPage: true });
   }
 
-  // a refund cancels the factura (motive 02), and the history shows it
+  // a refund cancels the factura (motive 02): pending until the receiver accepts, and the history shows both
   mercadoPago.refund(mercadoPagoId);
   await notify(page, mercadoPagoId);
   await expect(async () => {
     await page.reload();
-    await expect(page.getByText('Factura cancelada')).toBeVisible({ timeout: 2_000 });
+    await expect(page.getByText('Cancelación pendiente: el receptor debe aceptarla')).toBeVisible({ timeout: 2_000 });
   }).toPass({ timeout: 60_000 });
-  expect([...facturapi.invoices.values()][0]).toMatchObject({ status: 'canceled', motive: '02' });
+  await page.screenshot({ path: test.info().outputPath('history-cancel-pending-360.png'), fullPage: true });
+  const [invoice] = [...facturapi.invoices.values()];
+  const accepted = await page.request.post('/api/payments/webhooks/facturapi', {
+    data: facturapi.answerCancellation(invoice!.id, 'accepted'),
+  });
+  expect(accepted.status()).toBe(200);
+  await page.reload();
+  await expect(page.getByText('Factura cancelada')).toBeVisible({ timeout: 30_000 });
+  expect(invoice).toMatchObject({ status: 'canceled', motive: '02' });
   await member.context.close();
+  await adminPage.context().close();
+});
+
+test('the month-end job invoices the receipts nobody invoiced globally, and the Admin downloads its PDF and XML', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const adminPage = await deviceSignedIn(browser, site, 'admin');
+  const diplomaId = await priceInPesos(adminPage.request, new URL(site.url).origin);
+  const member = await freshPremiumMember(browser, site.url, adminPage.request, 'Factura Global E2E');
+  await payInPesos(member.page, diplomaId);
+  const open = () => [...facturapi.receipts.values()].filter((each) => each.status === 'open');
+  await expect.poll(() => open().length, { timeout: 60_000 }).toBe(1);
+  // the month ends: the receipt nobody invoiced was made last month, as Facturapi keeps it
+  const { key, from } = previousMonth(new Date());
+  open()[0]!.date = new Date(from.getTime() + 86_400_000);
+
+  await adminPage.setViewportSize({ width: 1280, height: 900 });
+  await adminPage.goto('/admin/facturas');
+  await adminPage.getByRole('button', { name: 'Emitir la del mes pasado' }).click();
+  const month = adminPage.getByText(new RegExp(`^${key} · `)).locator('..');
+  await expect(month).toBeVisible({ timeout: 30_000 });
+  await adminPage.screenshot({ path: test.info().outputPath('admin-global-1280.png'), fullPage: true });
+  const pdf = await downloaded(adminPage, month.getByRole('button', { name: 'PDF' }));
+  expect(pdf.subarray(0, 4).toString()).toBe('%PDF');
+  const xml = await downloaded(adminPage, month.getByRole('button', { name: 'XML' }));
+  expect(xml.toString('utf8')).toContain('Rfc="XAXX010101000"');
+  await adminPage.setViewportSize({ width: 360, height: 900 });
+  await adminPage.reload();
+  await expect(month).toBeVisible({ timeout: 30_000 });
+  await adminPage.screenshot({ path: test.info().outputPath('admin-global-360.png'), fullPage: true });
+
+  await member.page.goto('/perfil/pago');
+  await expect(member.page.getByText('Incluido en la factura global del mes')).toBeVisible({ timeout: 30_000 });
+  await member.context.close();
+  await adminPage.context().close();
+});
+
+test('the Admin invoices a payment in dollars by hand, with the day’s exchange rate', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const adminPage = await deviceSignedIn(browser, site, 'admin');
+  await adminPage.setViewportSize({ width: 1280, height: 900 });
+  await adminPage.goto('/admin/facturas');
+  // the demo Premium member's monthly payment through PayPal, in dollars
+  const row = adminPage.getByRole('row', { name: /Membresía Premium mensual/ }).first();
+  await row.getByRole('button', { name: 'Emitir factura' }).click();
+  const dialog = adminPage.getByRole('dialog', { name: 'Solicitar factura' });
+  await dialog.getByLabel('RFC').fill('HVE010101AB1');
+  await fillReceiver(adminPage, dialog, {
+    legalName: 'HOSPITAL VETERINARIO DEL CENTRO',
+    taxSystem: '601',
+    cfdiUse: 'G03',
+    zip: '44100',
+  });
+  await dialog.getByRole('button', { name: 'Solicitar factura' }).click();
+  await expect(dialog.getByText('Escribe el tipo de cambio en pesos por dólar.')).toBeVisible();
+  await dialog.getByLabel('Tipo de cambio (pesos por dólar)').fill('17.2543');
+  await adminPage.screenshot({ path: test.info().outputPath('admin-dollars-form-1280.png'), fullPage: true });
+  await dialog.getByRole('button', { name: 'Solicitar factura' }).click();
+  await expect(dialog).toBeHidden({ timeout: 30_000 });
+  const issued = adminPage.getByRole('row', { name: /HVE010101AB1/ });
+  await expect(issued).toContainText('Factura emitida');
+  expect([...facturapi.invoices.values()].find((each) => each.currency === 'USD')).toMatchObject({
+    exchange: 17.2543,
+    payment_form: '31',
+    customer: { tax_id: 'HVE010101AB1' },
+  });
+  const xml = await downloaded(adminPage, issued.getByRole('button', { name: 'XML' }));
+  expect(xml.toString('utf8')).toContain('Rfc="HVE010101AB1"');
+  await adminPage.setViewportSize({ width: 360, height: 900 });
+  await adminPage.reload();
+  await expect(issued).toContainText('Factura emitida', { timeout: 30_000 });
+  await adminPage.screenshot({ path: test.info().outputPath('admin-dollars-360.png'), fullPage: true });
   await adminPage.context().close();
 });

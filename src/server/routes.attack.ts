@@ -30,7 +30,8 @@ const publicRoutes = [
   /^\/api\/newsletter(\/.*)?$/,
   /^\/api\/mailing\/.*$/,
   /^\/api\/organizations(\/.*)?$/,
-  /^\/api\/payments\/webhooks\/:provider$/,
+  // Facturapi's notification only makes us read the invoice back from Facturapi (decision 052)
+  /^\/api\/payments\/webhooks\/(:provider|facturapi)$/,
   /^\/api\/diplomas(\/:id)?$/,
   /^\/api\/certificates\/.*$/,
   // the issuer's public side: status lists and the check of a credential anyone holds

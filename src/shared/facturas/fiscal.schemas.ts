@@ -57,12 +57,37 @@ export const fiscalDataSchema = z
   });
 export type FiscalData = z.infer<typeof fiscalDataSchema>;
 
+/**
+ * The Admin's factura to any RFC; for a payment in dollars also the exchange rate of its day (pesos per dollar,
+ * CFDI 4.0's TipoCambio: positive, at most six decimals), which the server requires for that payment only.
+ */
+export const adminFacturaSchema = fiscalDataSchema.and(
+  z.object({
+    exchange: z
+      .number({ error: 'Escribe el tipo de cambio en pesos por dólar.' })
+      .positive('El tipo de cambio es mayor que cero.')
+      .max(1000, 'Revisa el tipo de cambio: son pesos por un dólar.')
+      .refine((value) => Math.round(value * 1e6) / 1e6 === value, 'El tipo de cambio tiene hasta seis decimales.')
+      .optional(),
+  }),
+);
+export type AdminFacturaData = z.infer<typeof adminFacturaSchema>;
+
 export const cancelFacturaSchema = z.object({
   motive: z.enum(cancellationMotiveKeys, { error: 'Elige un motivo de cancelación del SAT (01 a 04).' }),
 });
 
 /** What the member's history says about a payment's factura. */
-const facturaStates = ['no_disponible', 'en_proceso', 'solicitable', 'emitida', 'cancelada', 'global'] as const;
+const facturaStates = [
+  'no_disponible',
+  'en_proceso',
+  'solicitable',
+  'emitida',
+  'cancelacion_pendiente',
+  'cancelacion_rechazada',
+  'cancelada',
+  'global',
+] as const;
 const facturaSummarySchema = z.object({
   state: z.enum(facturaStates),
   selfInvoiceUrl: z.string().nullable(),

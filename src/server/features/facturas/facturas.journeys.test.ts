@@ -1,35 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { createTestApp, type TestApp } from '#server/testing/test-app.ts';
+import type { TestApp } from '#server/testing/test-app.ts';
 import { signedInAs } from '#server/testing/factories.ts';
 import { fiscalProfiles, paymentFacturas } from '#server/db/schema/index.ts';
-import { startMercadoPagoFake, type MercadoPagoFake } from '#server/services/payments/simulated-mercadopago.ts';
-import { startFacturapiFake, type FacturapiFake } from '#server/services/facturapi/facturapi-fake.testing.ts';
+import type { MercadoPagoFake } from '#server/services/payments/simulated-mercadopago.ts';
+import type { FacturapiFake } from '#server/services/facturapi/facturapi-fake.testing.ts';
 import { memberRequest } from '#server/features/diplomas/diplomas.testing.ts';
 import { collectMemberData } from '#server/features/privacy/privacy.export.ts';
-import { deliver, paidInPesos, personaFisica, retryNow } from './facturas.testing.ts';
+import { deliver, paidInPesos, personaFisica, retryNow, startFacturasApp } from './facturas.testing.ts';
 
 let mercadoPago: MercadoPagoFake;
 let facturapi: FacturapiFake;
 let t: TestApp;
-const accessToken = 'TEST-cxvet-token';
-const webhookSecret = 'secreto-de-notificaciones';
-const apiKey = 'sk_test_cxvet';
+let app: Awaited<ReturnType<typeof startFacturasApp>>;
 
 beforeAll(async () => {
-  mercadoPago = await startMercadoPagoFake({ accessToken, webhookSecret });
-  facturapi = await startFacturapiFake({ apiKey });
-  t = await createTestApp({
-    paymentsProviders: ['simulado'],
-    mercadopago: { apiUrl: mercadoPago.url, accessToken, webhookSecret },
-    facturapi: { apiUrl: facturapi.url, apiKey },
-  });
+  app = await startFacturasApp();
+  ({ t, mercadoPago, facturapi } = app);
 }, 180_000);
-afterAll(async () => {
-  await t.close();
-  await mercadoPago.close();
-  await facturapi.close();
-});
+afterAll(async () => app.close());
 
 const facturaOf = async (paymentId: string) =>
   (await t.db.select().from(paymentFacturas).where(eq(paymentFacturas.paymentId, paymentId)))[0]!;
@@ -131,7 +120,7 @@ describe('Solicitar factura', () => {
     const row = await facturaOf(paymentId);
     const selfInvoiced = await fetch(`${facturapi.url}/receipts/${row.receiptId}/invoice`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${app.apiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({
         customer: { legal_name: 'OTRA PERSONA', tax_id: 'PEPJ800101AB1', tax_system: '612', address: { zip: '01000' } },
         use: 'G03',

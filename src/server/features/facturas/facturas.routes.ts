@@ -5,16 +5,25 @@ import { requireUser } from '#server/plugins/authorization.ts';
 import { isAdmin } from '#shared/accounts/accounts.rules.ts';
 import type { JobRunner } from '#server/services/jobs.ts';
 import {
+  adminFacturaSchema,
   cancelFacturaSchema,
   fiscalDataSchema,
   myFacturaSchema,
   myFacturasSchema,
 } from '#shared/facturas/fiscal.schemas.ts';
+import { webhookLimitPerMinute } from '#server/features/payments/payments.routes.ts';
 import type { FacturasService } from './facturas.service.ts';
 
 const paymentParams = z.object({ paymentId: z.uuid() });
 const downloadParams = paymentParams.extend({ format: z.enum(['pdf', 'xml']) });
 const contentTypes = { pdf: 'application/pdf', xml: 'application/xml' } as const;
+/** Facturapi's webhook event (its SDK's types/webhook.ts ApiEvent): only the type and the object's id are read. */
+const facturapiEventSchema = z.looseObject({
+  type: z.string(),
+  data: z.looseObject({ object: z.looseObject({ id: z.string().max(100) }) }),
+});
+/** The events about an invoice's state; the others (receipts, customers) change nothing of ours. */
+const invoiceEvents = new Set(['invoice.cancellation_status_updated', 'invoice.status_updated']);
 
 async function who(request: FastifyRequest) {
   const user = await requireUser(request);
@@ -49,6 +58,22 @@ export function registerFacturasRoutes(
     },
   );
 
+  // Facturapi's notification: the body is only a hint, the job reads the invoice from Facturapi (decision 052)
+  api.post(
+    '/api/payments/webhooks/facturapi',
+    {
+      schema: { body: facturapiEventSchema },
+      config: { rateLimit: { max: webhookLimitPerMinute, timeWindow: '1 minute' } },
+    },
+    async (request) => {
+      if (invoiceEvents.has(request.body.type)) {
+        await facturas.invoiceNotified(request.body.data.object.id);
+        await jobs.runDue();
+      }
+      return { received: true };
+    },
+  );
+
   api.get(
     '/api/facturas/:paymentId/:format',
     { schema: { params: downloadParams }, config: { rateLimit: { max: 60, timeWindow: '1 minute' } } },
@@ -72,6 +97,11 @@ export function registerFacturasAdminRoutes(
   const { facturas, jobs } = deps;
   const api = admin.withTypeProvider<ZodTypeProvider>();
   api.get('/api/admin/facturas/global', async () => ({ invoices: await facturas.global.list() }));
+  api.post('/api/admin/facturas/global', async () => {
+    await facturas.queueGlobalInvoice();
+    await jobs.runDue();
+    return { invoices: await facturas.global.list() };
+  });
   api.get(
     '/api/admin/facturas/global/:month/:format',
     { schema: { params: z.object({ month: z.string().regex(/^\d{4}-\d{2}$/), format: z.enum(['pdf', 'xml']) }) } },
@@ -87,7 +117,7 @@ export function registerFacturasAdminRoutes(
   api.get('/api/admin/facturas', async () => ({ available: facturas.available, payments: await facturas.adminList() }));
   api.post(
     '/api/admin/facturas/:paymentId',
-    { schema: { params: paymentParams, body: fiscalDataSchema } },
+    { schema: { params: paymentParams, body: adminFacturaSchema } },
     async (request) => {
       const caller = await who(request);
       await facturas.request(request.params.paymentId, request.body, caller);

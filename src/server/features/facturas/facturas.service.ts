@@ -6,17 +6,25 @@ import {
   FacturapiRefusal,
   type FacturapiClient,
   type FacturapiCustomer,
+  type FacturapiInvoice,
 } from '#server/services/facturapi/facturapi-client.ts';
 import { AppError } from '#shared/errors.ts';
-import { createGlobalInvoices } from './global-invoice.ts';
-import type { FacturaSummary, FiscalData } from '#shared/facturas/fiscal.schemas.ts';
+import { createGlobalInvoices, globalInvoiceJobKind } from './global-invoice.ts';
+import type { AdminFacturaData, FacturaSummary, FiscalData } from '#shared/facturas/fiscal.schemas.ts';
 import type { CancellationMotive, PaymentForm } from '#shared/facturas/fiscal.rules.ts';
 
 export const facturaJobKinds = {
   receipt: 'facturas.receipt',
   invoice: 'facturas.invoice',
   cancelRefunded: 'facturas.cancel-refunded',
+  cancellationStatus: 'facturas.cancellation-status',
 } as const;
+
+/**
+ * c_FormaPago of a payment in dollars through PayPal: 31 «Intermediario pagos», for a payment a third party
+ * received and passed on, whose real instrument (card, balance, bank) the issuer does not know (decision 052).
+ */
+const dollarPaymentForm = '31';
 
 /**
  * c_ClaveProdServ of what CxVet sells (courses, diplomas and memberships of veterinary surgery):
@@ -98,6 +106,16 @@ export function createFacturasService(deps: {
       .where(eq(paymentFacturas.paymentId, paymentId));
   }
 
+  /** Our record of an invoice's state: cancelled, its cancellation waiting for the receiver or refused, or valid. */
+  const invoiceStatusOf = (invoice: FacturapiInvoice) =>
+    invoice.status === 'canceled'
+      ? 'canceled'
+      : invoice.cancellation_status === 'pending' || invoice.cancellation_status === 'verifying'
+        ? 'cancel_pending'
+        : invoice.cancellation_status === 'rejected'
+          ? 'cancel_rejected'
+          : 'valid';
+
   const customerOf = (data: FiscalData): FacturapiCustomer => ({
     legal_name: data.legalName,
     tax_id: data.rfc,
@@ -114,11 +132,25 @@ export function createFacturasService(deps: {
     if (!client) throw new Error('FACTURAPI_KEY is not configured');
     const found = await rowsOf(paymentId);
     const row = found?.factura;
-    if (!row?.invoiceRequest || row.invoiceId) return;
-    if (!row.receiptId) throw new Error('the receipt is not created yet');
-    const data = row.invoiceRequest as FiscalData;
+    if (!found || !row?.invoiceRequest || row.invoiceId) return;
+    const dollars = found.payment.currency !== 'MXN';
+    if (!dollars && !row.receiptId) throw new Error('the receipt is not created yet');
+    const data = row.invoiceRequest as AdminFacturaData;
     try {
-      const invoice = await client.invoiceReceipt(row.receiptId, { customer: customerOf(data), use: data.cfdiUse });
+      const invoice = dollars
+        ? await client.createInvoice({
+            customer: customerOf(data),
+            use: data.cfdiUse,
+            paymentForm: row.paymentForm,
+            description: found.payment.description || 'CxVet',
+            totalCents: found.payment.amountCents,
+            currency: found.payment.currency,
+            exchange: data.exchange!,
+            productKey,
+            // one key per request: a retry answers its invoice, a corrected request after a refusal is new
+            idempotencyKey: `invoice-${paymentId}-${row.invoiceRequestedAt?.getTime() ?? 0}`,
+          })
+        : await client.invoiceReceipt(row.receiptId!, { customer: customerOf(data), use: data.cfdiUse });
       await db
         .update(paymentFacturas)
         .set({
@@ -133,15 +165,15 @@ export function createFacturasService(deps: {
         .where(eq(paymentFacturas.paymentId, paymentId));
     } catch (error) {
       if (!(error instanceof FacturapiRefusal)) throw error;
-      const receipt = await client.getReceipt(row.receiptId);
-      const already = receipt.status === 'invoiced_to_customer' || receipt.status === 'invoiced_globally';
+      const receipt = row.receiptId ? await client.getReceipt(row.receiptId) : null;
+      const already = receipt?.status === 'invoiced_to_customer' || receipt?.status === 'invoiced_globally';
       await db
         .update(paymentFacturas)
         .set({
           invoiceRequest: null,
           invoiceRequestedAt: null,
           lastError: already ? null : error.message,
-          ...(already && receipt.invoice
+          ...(already && receipt?.invoice
             ? {
                 invoiceId: receipt.invoice,
                 invoiceStatus: receipt.status === 'invoiced_globally' ? 'global' : 'valid',
@@ -156,10 +188,22 @@ export function createFacturasService(deps: {
   /**
    * Asks for the factura of one payment to `data`. Only one request waits per payment: a second one (also at
    * the same moment: the conditional update decides) changes nothing and is answered with the first's state.
+   * A payment in dollars has no receipt: only an Admin invoices it, approved, with the day's exchange rate.
    */
-  async function request(paymentId: string, data: FiscalData, who: { userId: string; admin: boolean }) {
+  async function request(paymentId: string, data: AdminFacturaData, who: { userId: string; admin: boolean }) {
     const found = await rowsOf(paymentId);
     if (!found || (!who.admin && found.payment.userId !== who.userId)) throw new AppError('NOT_FOUND');
+    if (client && found.payment.currency !== 'MXN') {
+      if (!who.admin) throw new AppError('CONFLICT', { message: 'Facturación no disponible' });
+      if (found.payment.result !== 'COMPLETADO')
+        throw new AppError('CONFLICT', { message: 'Solo se factura un pago aprobado.' });
+      if (data.exchange === undefined)
+        throw new AppError('VALIDATION', {
+          fields: { exchange: 'Escribe el tipo de cambio del día del pago, en pesos por dólar.' },
+        });
+      await db.insert(paymentFacturas).values({ paymentId, paymentForm: dollarPaymentForm }).onConflictDoNothing();
+      found.factura = (await rowsOf(paymentId))?.factura ?? null;
+    }
     if (!client || !found.factura) throw new AppError('CONFLICT', { message: 'Facturación no disponible' });
     if (!who.admin)
       await db
@@ -190,7 +234,8 @@ export function createFacturasService(deps: {
     if (!client) throw new AppError('CONFLICT', { message: 'Facturación no disponible' });
     const found = await rowsOf(paymentId);
     const row = found?.factura;
-    if (!row?.invoiceId || row.invoiceStatus !== 'valid') throw new AppError('NOT_FOUND');
+    if (!row?.invoiceId || (row.invoiceStatus !== 'valid' && row.invoiceStatus !== 'cancel_rejected'))
+      throw new AppError('NOT_FOUND');
     let invoice;
     try {
       invoice = await client.cancelInvoice(row.invoiceId, motive);
@@ -202,7 +247,7 @@ export function createFacturasService(deps: {
     await db
       .update(paymentFacturas)
       .set({
-        invoiceStatus: invoice.status === 'canceled' ? 'canceled' : 'valid',
+        invoiceStatus: invoiceStatusOf(invoice),
         cancellationMotive: motive,
         updatedAt: new Date(),
       })
@@ -215,15 +260,50 @@ export function createFacturasService(deps: {
     if (found?.factura?.invoiceId && found.factura.invoiceStatus === 'valid') await cancel(paymentId, '02');
   }
 
+  /**
+   * A notification of Facturapi about an invoice (its body is not trusted: a forged one only makes us read the
+   * invoice again): an invoice of ours gets a job that reads its state from Facturapi.
+   */
+  async function invoiceNotified(invoiceId: string) {
+    if (!client) return;
+    const [row] = await db
+      .select({ paymentId: paymentFacturas.paymentId })
+      .from(paymentFacturas)
+      .where(eq(paymentFacturas.invoiceId, invoiceId));
+    if (!row) return;
+    await deps.schedule(facturaJobKinds.cancellationStatus, {
+      payload: { paymentId: row.paymentId },
+      uniqueKey: `cancellation-status:${row.paymentId}`,
+    });
+  }
+
+  /** The job of a notification: the invoice's cancellation as Facturapi says now (the same answer twice: no change). */
+  async function refreshCancellation(paymentId: string) {
+    if (!client) throw new Error('FACTURAPI_KEY is not configured');
+    const row = (await rowsOf(paymentId))?.factura;
+    if (!row?.invoiceId || row.invoiceStatus === 'global') return;
+    const status = invoiceStatusOf(await client.getInvoice(row.invoiceId));
+    if (status !== row.invoiceStatus)
+      await db
+        .update(paymentFacturas)
+        .set({ invoiceStatus: status, updatedAt: new Date() })
+        .where(eq(paymentFacturas.paymentId, paymentId));
+  }
+
   function summaryOf(payment: PaymentRow, row: FacturaRow | null): FacturaSummary {
     const base = { selfInvoiceUrl: null, rfc: null };
-    if (payment.currency !== 'MXN' || (payment.result !== 'COMPLETADO' && !row?.invoiceId))
+    // a payment in dollars has a factura only when the Admin issued one by hand
+    if ((payment.currency !== 'MXN' && !row) || (payment.result !== 'COMPLETADO' && !row?.invoiceId))
       return { state: 'no_disponible', ...base };
     if (!client || !row) return { state: 'no_disponible', ...base };
     if (row.invoiceStatus === 'canceled') return { state: 'cancelada', ...base, rfc: row.invoiceRfc };
+    if (row.invoiceStatus === 'cancel_pending') return { state: 'cancelacion_pendiente', ...base, rfc: row.invoiceRfc };
+    if (row.invoiceStatus === 'cancel_rejected')
+      return { state: 'cancelacion_rechazada', ...base, rfc: row.invoiceRfc };
     if (row.invoiceStatus === 'global') return { state: 'global', ...base };
     if (row.invoiceId) return { state: 'emitida', ...base, rfc: row.invoiceRfc };
-    if (!row.receiptId || row.invoiceRequest) return { state: 'en_proceso', ...base };
+    if (!row.receiptId || row.invoiceRequest)
+      return { state: payment.currency === 'MXN' || row.invoiceRequest ? 'en_proceso' : 'no_disponible', ...base };
     return { state: 'solicitable', selfInvoiceUrl: row.selfInvoiceUrl, rfc: null };
   }
 
@@ -270,13 +350,15 @@ export function createFacturasService(deps: {
     }
   }
 
-  /** The Admin's list: every payment in pesos (and any payment with a factura), newest first. */
+  /** The Admin's list: every payment in pesos, every approved one in dollars, any with a factura; newest first. */
   async function adminList() {
     const rows = await db
       .select({ payment: payments, factura: paymentFacturas })
       .from(payments)
       .leftJoin(paymentFacturas, eq(paymentFacturas.paymentId, payments.id))
-      .where(sql`${payments.currency} = 'MXN' or ${paymentFacturas.invoiceId} is not null`)
+      .where(
+        sql`${payments.currency} = 'MXN' or ${payments.result} = 'COMPLETADO' or ${paymentFacturas.paymentId} is not null`,
+      )
       .orderBy(sql`${payments.occurredAt} desc`)
       .limit(500);
     return rows.map(({ payment, factura }) => ({
@@ -296,6 +378,14 @@ export function createFacturasService(deps: {
     }));
   }
 
+  /**
+   * The Admin's 'Emitir la factura global del mes pasado': the daily job's run, queued now. It still issues the
+   * month's invoice once (its row is claimed first), and does nothing for a month already issued or empty.
+   */
+  async function queueGlobalInvoice() {
+    await deps.schedule(globalInvoiceJobKind, { payload: {}, uniqueKey: 'global:now' });
+  }
+
   /** A member's fiscal data, for 'Descargar mis datos'. */
   async function fiscalDataOf(userId: string) {
     const [profile] = await db.select().from(fiscalProfiles).where(eq(fiscalProfiles.userId, userId));
@@ -305,12 +395,15 @@ export function createFacturasService(deps: {
   return {
     available: client !== null,
     global: createGlobalInvoices({ db, client, log }),
+    queueGlobalInvoice,
     paymentRecorded,
     createReceipt,
     issueRequested,
     request,
     cancel,
     cancelRefunded,
+    invoiceNotified,
+    refreshCancellation,
     mine,
     download,
     adminList,

@@ -2,9 +2,10 @@ import { isNull } from 'drizzle-orm';
 import { deliverMercadoPago } from '#server/features/payments/mercadopago.testing.ts';
 import { expect } from 'vitest';
 import { jobs } from '#server/db/schema/index.ts';
-import type { TestApp } from '#server/testing/test-app.ts';
+import { createTestApp, type TestApp } from '#server/testing/test-app.ts';
 import { signedInAs } from '#server/testing/factories.ts';
-import type { MercadoPagoFake } from '#server/services/payments/simulated-mercadopago.ts';
+import { startMercadoPagoFake, type MercadoPagoFake } from '#server/services/payments/simulated-mercadopago.ts';
+import { startFacturapiFake } from '#server/services/facturapi/facturapi-fake.testing.ts';
 import { createDiploma, memberRequest } from '#server/features/diplomas/diplomas.testing.ts';
 
 /** A persona física's valid fiscal data (RFC of 13, régimen 612, uso G03). */
@@ -51,4 +52,32 @@ export async function retryNow(t: TestApp) {
     .set({ runAt: new Date(Date.now() - 1000) })
     .where(isNull(jobs.doneAt));
   await t.app.services.jobs.runDue();
+}
+
+/**
+ * A test app that takes pesos through the strict fake Mercado Pago and invoices through the strict fake Facturapi
+ * (`acceptanceAbove`: the pesos above which a cancellation waits for the receiver).
+ */
+export async function startFacturasApp(facturapiOptions: { acceptanceAbove?: number } = {}) {
+  const accessToken = 'TEST-cxvet-token';
+  const webhookSecret = 'secreto-de-notificaciones';
+  const apiKey = 'sk_test_cxvet';
+  const mercadoPago = await startMercadoPagoFake({ accessToken, webhookSecret });
+  const facturapi = await startFacturapiFake({ apiKey, ...facturapiOptions });
+  const t = await createTestApp({
+    paymentsProviders: ['simulado'],
+    mercadopago: { apiUrl: mercadoPago.url, accessToken, webhookSecret },
+    facturapi: { apiUrl: facturapi.url, apiKey },
+  });
+  return {
+    t,
+    mercadoPago,
+    facturapi,
+    apiKey,
+    async close() {
+      await t.close();
+      await mercadoPago.close();
+      await facturapi.close();
+    },
+  };
 }

@@ -1,36 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { createTestApp, type TestApp } from '#server/testing/test-app.ts';
+import type { TestApp } from '#server/testing/test-app.ts';
 import { signedInAs } from '#server/testing/factories.ts';
 import { globalInvoices, paymentFacturas } from '#server/db/schema/index.ts';
-import { startMercadoPagoFake, type MercadoPagoFake } from '#server/services/payments/simulated-mercadopago.ts';
-import { startFacturapiFake, type FacturapiFake } from '#server/services/facturapi/facturapi-fake.testing.ts';
+import type { MercadoPagoFake } from '#server/services/payments/simulated-mercadopago.ts';
+import type { FacturapiFake } from '#server/services/facturapi/facturapi-fake.testing.ts';
 import { createFacturapiClient } from '#server/services/facturapi/facturapi-client.ts';
 import { memberRequest } from '#server/features/diplomas/diplomas.testing.ts';
-import { paidInPesos, personaFisica } from './facturas.testing.ts';
+import { paidInPesos, personaFisica, startFacturasApp } from './facturas.testing.ts';
 import { createGlobalInvoices, previousMonth } from './global-invoice.ts';
 
 let mercadoPago: MercadoPagoFake;
 let facturapi: FacturapiFake;
 let t: TestApp;
-const accessToken = 'TEST-cxvet-token';
-const webhookSecret = 'secreto-de-notificaciones';
-const apiKey = 'sk_test_cxvet';
+let app: Awaited<ReturnType<typeof startFacturasApp>>;
 
 beforeAll(async () => {
-  mercadoPago = await startMercadoPagoFake({ accessToken, webhookSecret });
-  facturapi = await startFacturapiFake({ apiKey });
-  t = await createTestApp({
-    paymentsProviders: ['simulado'],
-    mercadopago: { apiUrl: mercadoPago.url, accessToken, webhookSecret },
-    facturapi: { apiUrl: facturapi.url, apiKey },
-  });
+  app = await startFacturasApp();
+  ({ t, mercadoPago, facturapi } = app);
 }, 180_000);
-afterAll(async () => {
-  await t.close();
-  await mercadoPago.close();
-  await facturapi.close();
-});
+afterAll(async () => app.close());
 
 describe('the month’s bounds in Mexico City', () => {
   it('takes the previous month, UTC−6', () => {
@@ -48,7 +37,7 @@ describe('the monthly global invoice', () => {
     const invoiced = await paidInPesos(t, mercadoPago);
     await memberRequest(t, invoiced.cookie, 'POST', `/api/facturas/${invoiced.paymentId}`, personaFisica);
     const left = await paidInPesos(t, mercadoPago);
-    const client = createFacturapiClient({ apiUrl: facturapi.url, apiKey, backoffMs: 1 });
+    const client = createFacturapiClient({ apiUrl: facturapi.url, apiKey: app.apiKey, backoffMs: 1 });
     // the second day of next month in Mexico City, whatever day the test runs
     const local = new Date(Date.now() - 6 * 3600_000);
     const nextMonth = new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth() + 1, 2, 12));
@@ -93,11 +82,33 @@ describe('the monthly global invoice', () => {
   });
 
   it('records a month with no receipt left open, and asks no more', async () => {
-    const client = createFacturapiClient({ apiUrl: facturapi.url, apiKey, backoffMs: 1 });
+    const client = createFacturapiClient({ apiUrl: facturapi.url, apiKey: app.apiKey, backoffMs: 1 });
     const longAgo = new Date('2020-03-10T12:00:00Z');
     const job = createGlobalInvoices({ db: t.db, client, now: () => longAgo });
     await job.run();
     const [row] = await t.db.select().from(globalInvoices).where(eq(globalInvoices.month, '2020-02'));
     expect(row).toMatchObject({ status: 'none', invoiceId: null });
+  });
+
+  it('is issued at the Admin’s request for last month, once; nobody else may ask', async () => {
+    const left = await paidInPesos(t, mercadoPago);
+    const { key, from } = previousMonth(new Date());
+    // the receipt was made last month, as Facturapi keeps it
+    const [row] = await t.db.select().from(paymentFacturas).where(eq(paymentFacturas.paymentId, left.paymentId));
+    facturapi.receipts.get(row!.receiptId!)!.date = new Date(from.getTime() + 86_400_000);
+    const url = '/api/admin/facturas/global';
+    expect((await t.app.inject({ method: 'POST', url })).statusCode).toBe(401);
+    const member = await signedInAs(t, { type: 'Premium' });
+    expect((await memberRequest(t, member.cookie, 'POST', url, {})).statusCode).toBe(403);
+    expect(await t.db.select().from(globalInvoices).where(eq(globalInvoices.month, key))).toEqual([]);
+    const admin = await signedInAs(t, { type: 'Admin' });
+    const issued = await memberRequest(t, admin.cookie, 'POST', url, {});
+    expect(issued.statusCode).toBe(200);
+    expect(issued.json().invoices).toContainEqual(expect.objectContaining({ month: key, status: 'issued' }));
+    const mine = (await memberRequest(t, left.cookie, 'GET', '/api/facturas')).json();
+    expect(mine.payments[0]).toMatchObject({ state: 'global' });
+    const count = facturapi.invoices.size;
+    expect((await memberRequest(t, admin.cookie, 'POST', url, {})).statusCode).toBe(200);
+    expect(facturapi.invoices.size).toBe(count);
   });
 });

@@ -88,4 +88,33 @@ describe('the Facturapi adapter', () => {
     });
     expect((await client.download(invoice.id, 'pdf')).subarray(0, 4).toString()).toBe('%PDF');
   });
+
+  it('creates an invoice in dollars with its exchange rate; the fake refuses a missing, zero or too precise rate, and a rate in pesos', async () => {
+    const client = createFacturapiClient({ apiUrl: fake.url, apiKey, backoffMs: 1 });
+    const input = {
+      customer: { legal_name: 'HOSPITAL', tax_id: 'HVE010101AB1', tax_system: '601', address: { zip: '44100' } },
+      use: 'G03',
+      paymentForm: '31',
+      description: 'Suscripción mensual',
+      totalCents: 1_999,
+      currency: 'USD',
+      exchange: 17.254_321,
+      productKey: '86101700',
+      idempotencyKey: 'factura-usd-1',
+    };
+    for (const [wrong, path] of [
+      [{ exchange: 0 }, 'exchange'],
+      [{ exchange: 17.123_456_7 }, 'exchange'],
+      [{ currency: 'MXN' }, 'exchange'],
+      [{ currency: 'DLS' }, 'currency'],
+    ] as const)
+      await expect(
+        client.createInvoice({ ...input, ...wrong, idempotencyKey: `otra-${path}-${JSON.stringify(wrong)}` }),
+      ).rejects.toMatchObject({ status: 400, path });
+    const invoice = await client.createInvoice(input);
+    expect(invoice).toMatchObject({ currency: 'USD', exchange: 17.254_321, payment_form: '31', total: 19.99 });
+    // a retry with the same key answers the same invoice
+    expect((await client.createInvoice(input)).id).toBe(invoice.id);
+    expect(await client.getInvoice(invoice.id)).toMatchObject({ id: invoice.id, status: 'valid' });
+  });
 });

@@ -30,6 +30,9 @@ export type FacturapiInvoice = {
   total: number;
   use: string;
   payment_form: string;
+  /** ISO 4217; with `exchange`, the pesos of one unit (1 for MXN), as CFDI 4.0's Moneda and TipoCambio. */
+  currency: string;
+  exchange: number;
   livemode: boolean;
 };
 
@@ -163,7 +166,10 @@ export function createFacturapiClient(options: FacturapiOptions) {
         body: { periodicity: 'month', from: input.from.toISOString(), to: input.to.toISOString() },
       }) as Promise<FacturapiInvoice>;
     },
-    /** POST /invoices: a factura not from a receipt (a USD payment the Admin invoices by hand). */
+    /**
+     * POST /invoices: a factura not from a receipt (a payment in dollars the Admin invoices by hand), in its
+     * currency with the exchange rate CFDI 4.0 requires; `idempotency_key` makes a retry answer the same invoice.
+     */
     createInvoice(input: {
       customer: FacturapiCustomer;
       use: string;
@@ -171,7 +177,9 @@ export function createFacturapiClient(options: FacturapiOptions) {
       description: string;
       totalCents: number;
       currency: string;
+      exchange: number;
       productKey: string;
+      idempotencyKey: string;
     }): Promise<FacturapiInvoice> {
       return call('POST', '/invoices', {
         body: {
@@ -179,6 +187,8 @@ export function createFacturapiClient(options: FacturapiOptions) {
           use: input.use,
           payment_form: input.paymentForm,
           currency: input.currency,
+          exchange: input.exchange,
+          idempotency_key: input.idempotencyKey,
           items: [
             {
               quantity: 1,
@@ -186,11 +196,16 @@ export function createFacturapiClient(options: FacturapiOptions) {
                 description: input.description,
                 product_key: input.productKey,
                 price: input.totalCents / 100,
+                tax_included: true,
               },
             },
           ],
         },
       }) as Promise<FacturapiInvoice>;
+    },
+    /** GET /invoices/{id}: its status and cancellation_status as Facturapi knows them now. */
+    getInvoice(id: string): Promise<FacturapiInvoice> {
+      return call('GET', `/invoices/${encodeURIComponent(id)}`) as Promise<FacturapiInvoice>;
     },
     getReceipt(id: string): Promise<FacturapiReceipt> {
       return call('GET', `/receipts/${encodeURIComponent(id)}`) as Promise<FacturapiReceipt>;

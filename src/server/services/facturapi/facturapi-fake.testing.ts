@@ -12,7 +12,12 @@ import type { FacturapiInvoice, FacturapiReceipt } from './facturapi-client.ts';
  *   (`open` → `invoiced_globally`); a second time is refused (400);
  * - a customer's RFC must match persona física (13) or moral (12), its régimen must fit that kind, the uso
  *   must fit the régimen (its own copy of the SAT's c_RegimenFiscal and c_UsoCFDI, independent of ours), zip 5 digits;
- * - cancellation only with motive 01–04 (01 needs `substitution`), once;
+ * - an invoice not from a receipt (POST /invoices) in MXN or another c_Moneda currency, which needs its
+ *   `exchange` (TipoCambio: positive, at most six decimals; 1 or absent for MXN), as CFDI 4.0's Anexo 20 requires;
+ *   its `idempotency_key` answers the first invoice again;
+ * - cancellation only with motive 01–04 (01 needs `substitution`), once; above `acceptanceAbove` pesos it waits
+ *   for the receiver (`cancellation_status: pending`) until `answerCancellation`, which returns the
+ *   `invoice.cancellation_status_updated` event Facturapi would post (types/webhook.ts's ApiEvent);
  * - PDF and XML downloads of a stamped invoice.
  */
 const fisica = new Set(['605', '606', '607', '608', '610', '611', '612', '614', '615', '616', '621', '625', '626']);
@@ -91,9 +96,28 @@ const paymentFormsKnown = new Set([
 
 type Body = Record<string, unknown>;
 type FakeReceipt = FacturapiReceipt & { date: Date; idempotency_key?: string };
-type FakeInvoice = FacturapiInvoice & { receipts: string[]; global: boolean; motive: string | null };
+type FakeInvoice = FacturapiInvoice & {
+  receipts: string[];
+  global: boolean;
+  motive: string | null;
+  idempotency_key?: string;
+};
+/** c_Moneda keys the fake accepts (the SAT's catalogue has every ISO 4217 code; these are the ones we could send). */
+const currencies = new Set(['MXN', 'USD', 'EUR', 'CAD']);
 
-export async function startFacturapiFake(options: { apiKey: string }) {
+/** The currency and exchange rate of an invoice as Anexo 20 checks them; null when fine, else [message, path]. */
+function currencyProblem(body: Body): [string, string] | null {
+  const currency = body.currency === undefined ? 'MXN' : String(body.currency);
+  if (!currencies.has(currency)) return ['"currency" must be a valid c_Moneda key', 'currency'];
+  const exchange = body.exchange;
+  if (currency === 'MXN')
+    return exchange === undefined || exchange === 1 ? null : ['"exchange" must be 1 when currency is MXN', 'exchange'];
+  if (typeof exchange !== 'number' || !(exchange > 0) || Math.round(exchange * 1e6) / 1e6 !== exchange)
+    return ['"exchange" is required when currency is not MXN: a positive number of up to 6 decimals', 'exchange'];
+  return null;
+}
+
+export async function startFacturapiFake(options: { apiKey: string; acceptanceAbove?: number }) {
   const app = Fastify();
   const receipts = new Map<string, FakeReceipt>();
   const invoices = new Map<string, FakeInvoice>();
@@ -168,6 +192,9 @@ export async function startFacturapiFake(options: { apiKey: string }) {
     total: number;
     receipts: string[];
     global: boolean;
+    currency?: string;
+    exchange?: number;
+    idempotencyKey?: string;
   }): FakeInvoice {
     const invoice: FakeInvoice = {
       id: hex(),
@@ -178,15 +205,19 @@ export async function startFacturapiFake(options: { apiKey: string }) {
       total: input.total,
       use: input.use,
       payment_form: input.paymentForm,
+      currency: input.currency ?? 'MXN',
+      exchange: input.exchange ?? 1,
       livemode: false,
       receipts: input.receipts,
       global: input.global,
       motive: null,
+      idempotency_key: input.idempotencyKey,
     };
     invoices.set(invoice.id, invoice);
     return invoice;
   }
-  const invoiceBody = ({ receipts: _r, global: _g, motive: _m, ...invoice }: FakeInvoice) => invoice;
+  const invoiceBody = ({ receipts: _r, global: _g, motive: _m, idempotency_key: _k, ...invoice }: FakeInvoice) =>
+    invoice;
   const receiptBody = ({ date: _d, idempotency_key: _k, ...receipt }: FakeReceipt) => receipt;
 
   app.post('/v2/receipts', async (request, reply) => {
@@ -274,7 +305,11 @@ export async function startFacturapiFake(options: { apiKey: string }) {
 
   app.post('/v2/invoices', async (request, reply) => {
     const body = (request.body ?? {}) as Body;
-    const problem = customerProblem(body.customer as Body, body.use) ?? itemsProblem(body.items);
+    const idempotencyKey = typeof body.idempotency_key === 'string' ? body.idempotency_key : undefined;
+    const first = idempotencyKey && [...invoices.values()].find((each) => each.idempotency_key === idempotencyKey);
+    if (first) return invoiceBody(first);
+    const problem =
+      customerProblem(body.customer as Body, body.use) ?? itemsProblem(body.items) ?? currencyProblem(body);
     if (problem) return refuse(reply, 400, ...problem);
     if (!paymentFormsKnown.has(String(body.payment_form)))
       return refuse(reply, 400, '"payment_form" must be a valid c_FormaPago key', 'payment_form');
@@ -286,8 +321,16 @@ export async function startFacturapiFake(options: { apiKey: string }) {
         total: totalOf(body.items as Body[]),
         receipts: [],
         global: false,
+        currency: body.currency === undefined ? 'MXN' : String(body.currency),
+        exchange: typeof body.exchange === 'number' ? body.exchange : 1,
+        idempotencyKey,
       }),
     );
+  });
+
+  app.get<{ Params: { id: string } }>('/v2/invoices/:id', async (request, reply) => {
+    const invoice = invoices.get(request.params.id);
+    return invoice ? invoiceBody(invoice) : refuse(reply, 404, 'Invoice not found');
   });
 
   app.delete<{ Params: { id: string }; Querystring: { motive?: string; substitution?: string } }>(
@@ -301,9 +344,15 @@ export async function startFacturapiFake(options: { apiKey: string }) {
       if (motive === '01' && !substitution)
         return refuse(reply, 400, '"substitution" is required when motive is 01', 'substitution');
       if (invoice.status === 'canceled') return refuse(reply, 400, 'La factura ya está cancelada');
+      if (invoice.cancellation_status === 'pending')
+        return refuse(reply, 400, 'La cancelación ya fue solicitada y espera la respuesta del receptor');
+      invoice.motive = motive;
+      if (invoice.total * invoice.exchange > (options.acceptanceAbove ?? Infinity)) {
+        invoice.cancellation_status = 'pending';
+        return invoiceBody(invoice);
+      }
       invoice.status = 'canceled';
       invoice.cancellation_status = 'accepted';
-      invoice.motive = motive;
       return invoiceBody(invoice);
     },
   );
@@ -332,6 +381,23 @@ export async function startFacturapiFake(options: { apiKey: string }) {
     receipts,
     invoices,
     requests,
+    /**
+     * The receiver accepts or rejects a cancellation waiting for them; returns the event Facturapi posts to the
+     * organization's webhook (`invoice.cancellation_status_updated`, the invoice as `data.object`).
+     */
+    answerCancellation(id: string, answer: 'accepted' | 'rejected') {
+      const invoice = invoices.get(id);
+      if (invoice?.cancellation_status !== 'pending') throw new Error(`invoice ${id} awaits no cancellation`);
+      invoice.cancellation_status = answer;
+      if (answer === 'accepted') invoice.status = 'canceled';
+      return {
+        created_at: new Date().toISOString(),
+        organization: 'cxvet',
+        livemode: false,
+        type: 'invoice.cancellation_status_updated',
+        data: { type: 'invoice', object: invoiceBody(invoice) },
+      };
+    },
     /** The next `times` calls starting with `match` ('POST /v2/receipts') answer 503. */
     fail(match: string, times: number) {
       faults.push({ match, times });

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { FiscalData, myFacturaSchema, myFacturasSchema } from '#shared/facturas/fiscal.schemas.ts';
+import type { AdminFacturaData, myFacturaSchema, myFacturasSchema } from '#shared/facturas/fiscal.schemas.ts';
 import { api } from '#web/lib/api-client.ts';
 
 type MyFactura = z.infer<typeof myFacturaSchema>;
@@ -20,7 +20,7 @@ export function useMyFacturas() {
 export function useRequestFactura(admin = false) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: { paymentId: string; data: FiscalData }) =>
+    mutationFn: (input: { paymentId: string; data: AdminFacturaData }) =>
       api.post<{ state: string; error: string | null }>(
         `/api/${admin ? 'admin/' : ''}facturas/${input.paymentId}`,
         input.data,
@@ -61,6 +61,15 @@ export function useGlobalInvoices() {
         '/api/admin/facturas/global',
         { signal },
       ),
+  });
+}
+
+/** Issues last month's global invoice now, instead of waiting for the daily job. */
+export function useRunGlobalInvoice() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.post<{ invoices: unknown[] }>('/api/admin/facturas/global', {}),
+    onSettled: () => client.invalidateQueries({ queryKey: ['facturas'] }),
   });
 }
 

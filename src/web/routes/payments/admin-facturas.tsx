@@ -9,6 +9,7 @@ import {
   useAdminFacturas,
   useCancelFactura,
   useGlobalInvoices,
+  useRunGlobalInvoice,
   type AdminFactura,
 } from '#web/features/facturas/facturas.api.ts';
 import { FacturaForm } from '#web/features/facturas/components/factura-form.tsx';
@@ -19,6 +20,8 @@ const stateLabels: Record<AdminFactura['state'], string> = {
   en_proceso: 'En proceso',
   solicitable: 'Recibo abierto',
   emitida: 'Factura emitida',
+  cancelacion_pendiente: 'Cancelación pendiente',
+  cancelacion_rechazada: 'Cancelación rechazada por el receptor',
   cancelada: 'Factura cancelada',
   global: 'En la factura global',
 };
@@ -29,14 +32,21 @@ const motiveLabels: Record<string, string> = {
   '04': '04 · Nominativa relacionada en una global',
 };
 
-/** One payment's actions: a factura to any RFC while the receipt is open, a cancellation with motive once issued. */
-function Actions({ payment }: { payment: AdminFactura }) {
+/**
+ * One payment's actions: a factura to any RFC while the receipt is open (or, for an approved payment in dollars,
+ * by hand with the day's exchange rate), a cancellation with motive once issued.
+ */
+function Actions({ payment, available }: { payment: AdminFactura; available: boolean }) {
   const [issuing, setIssuing] = useState(false);
   const [motive, setMotive] = useState<string | null>(null);
   const cancel = useCancelFactura();
   const download = (format: 'pdf' | 'xml') =>
     void downloadFile(`/api/facturas/${payment.paymentId}/${format}`, `factura.${format}`).catch(notify.failed);
-  if (payment.state === 'solicitable')
+  const dollars = payment.currency !== 'MXN';
+  if (
+    payment.state === 'solicitable' ||
+    (available && dollars && payment.state === 'no_disponible' && payment.result === 'COMPLETADO')
+  )
     return (
       <>
         <Button size="compact-xs" onClick={() => setIssuing(true)}>
@@ -45,27 +55,35 @@ function Actions({ payment }: { payment: AdminFactura }) {
         {issuing && (
           <FacturaForm
             admin
+            dollars={dollars}
             paymentId={payment.paymentId}
             saved={null}
             opened
             onClose={() => setIssuing(false)}
-            onDone={() => {
+            onDone={(done) => {
               setIssuing(false);
-              notify.saved('Factura emitida.');
+              notify.saved(done.state === 'emitida' ? 'Factura emitida.' : 'La factura está en proceso.');
             }}
           />
         )}
       </>
     );
-  if (payment.state !== 'emitida') return null;
+  const downloads = (['pdf', 'xml'] as const).map((format) => (
+    <Button key={format} size="compact-xs" variant="light" onClick={() => download(format)}>
+      {format.toUpperCase()}
+    </Button>
+  ));
+  // a cancellation waiting for the receiver: the factura is still valid, and cannot be cancelled again meanwhile
+  if (payment.state === 'cancelacion_pendiente')
+    return (
+      <Group gap="xs" wrap="wrap">
+        {downloads}
+      </Group>
+    );
+  if (payment.state !== 'emitida' && payment.state !== 'cancelacion_rechazada') return null;
   return (
     <Group gap="xs" wrap="wrap">
-      <Button size="compact-xs" variant="light" onClick={() => download('pdf')}>
-        PDF
-      </Button>
-      <Button size="compact-xs" variant="light" onClick={() => download('xml')}>
-        XML
-      </Button>
+      {downloads}
       <Select
         size="xs"
         w={230}
@@ -97,6 +115,7 @@ function Actions({ payment }: { payment: AdminFactura }) {
 export function AdminFacturasPage() {
   const list = useAdminFacturas();
   const global = useGlobalInvoices();
+  const runGlobal = useRunGlobalInvoice();
   return (
     <AdminPage title="Facturas">
       <Stack gap="lg">
@@ -105,7 +124,7 @@ export function AdminFacturasPage() {
           {list.isPending ? (
             <Loader aria-label="Cargando" />
           ) : (
-            <Table.ScrollContainer minWidth={900} type="native" tabIndex={0} aria-label="Pagos en pesos (desplazable)">
+            <Table.ScrollContainer minWidth={900} type="native" tabIndex={0} aria-label="Pagos (desplazable)">
               <Table striped fz="sm">
                 <Table.Thead>
                   <Table.Tr>
@@ -130,7 +149,7 @@ export function AdminFacturasPage() {
                       </Table.Td>
                       <Table.Td>{payment.rfc ?? '—'}</Table.Td>
                       <Table.Td>
-                        <Actions payment={payment} />
+                        <Actions payment={payment} available={list.data.available} />
                       </Table.Td>
                     </Table.Tr>
                   ))}
@@ -140,9 +159,24 @@ export function AdminFacturasPage() {
           )}
         </Card>
         <Card withBorder>
-          <Title order={2} size="h4" mb="sm">
-            Facturas globales (público en general)
-          </Title>
+          <Group justify="space-between" mb="sm" gap="xs">
+            <Title order={2} size="h4">
+              Facturas globales (público en general)
+            </Title>
+            {list.data?.available && (
+              <Button
+                size="compact-sm"
+                variant="light"
+                loading={runGlobal.isPending}
+                onClick={() => void runGlobal.mutateAsync().then(() => notify.saved('Listo.'), notify.failed)}
+              >
+                Emitir la del mes pasado
+              </Button>
+            )}
+          </Group>
+          <Text size="sm" c="dimmed" mb="sm">
+            Un trabajo diario la emite al terminar cada mes con los recibos que nadie facturó.
+          </Text>
           {global.data?.invoices.length === 0 && <Text size="sm">Todavía no hay facturas globales.</Text>}
           <Stack gap="xs">
             {global.data?.invoices.map((invoice) => (

@@ -42,11 +42,19 @@ export function FacturaCell({ paymentId, facturas }: { paymentId: string; factur
           Factura cancelada
         </Text>
       );
+    case 'cancelacion_pendiente':
+      return (
+        <Text span fz="sm">
+          Cancelación pendiente: el receptor debe aceptarla
+        </Text>
+      );
     case 'emitida':
+    case 'cancelacion_rechazada':
       return (
         <Group gap="xs" wrap="wrap">
           <Text span fz="sm">
             Factura emitida{factura.rfc ? ` a ${factura.rfc}` : ''}
+            {factura.state === 'cancelacion_rechazada' ? ' · el receptor rechazó su cancelación' : ''}
           </Text>
           <Button size="compact-xs" variant="light" onClick={() => download('pdf')}>
             Descargar PDF

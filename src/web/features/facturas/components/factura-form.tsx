@@ -1,7 +1,7 @@
 import { Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { cfdiUseFits, cfdiUses, taxSystems, type CfdiUse, type TaxSystem } from '#shared/facturas/fiscal.rules.ts';
-import { fiscalDataSchema } from '#shared/facturas/fiscal.schemas.ts';
+import { adminFacturaSchema, fiscalDataSchema } from '#shared/facturas/fiscal.schemas.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { ApiError } from '#web/lib/api-client.ts';
 import { useRequestFactura } from '../facturas.api.ts';
@@ -23,8 +23,11 @@ export function FacturaForm(props: {
   onDone: (factura: { state: string }) => void;
   /** The Admin's form: a factura to any RFC, without keeping it as anyone's fiscal data. */
   admin?: boolean;
+  /** A payment in dollars (the Admin's only): the factura also needs the exchange rate of the payment's day. */
+  dollars?: boolean;
 }) {
   const [draft, setDraft] = useState<Draft>(props.saved ?? empty);
+  const [exchange, setExchange] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const request = useRequestFactura(props.admin);
   const { showAppError } = useErrorModal();
@@ -34,7 +37,12 @@ export function FacturaForm(props: {
     .map(([value, each]) => ({ value, label: `${value} · ${each.name}` }));
 
   async function submit() {
-    const parsed = fiscalDataSchema.safeParse(draft);
+    const parsed = props.dollars
+      ? adminFacturaSchema.safeParse({
+          ...draft,
+          exchange: exchange.trim() ? Number(exchange.trim().replace(',', '.')) : Number.NaN,
+        })
+      : fiscalDataSchema.safeParse(draft);
     if (!parsed.success) {
       const found: Record<string, string> = {};
       for (const issue of parsed.error.issues) found[String(issue.path[0])] ??= issue.message;
@@ -101,6 +109,17 @@ export function FacturaForm(props: {
           inputMode="numeric"
           maxLength={5}
         />
+        {props.dollars && (
+          <TextInput
+            label="Tipo de cambio (pesos por dólar)"
+            description="El que el Banco de México publicó en el DOF el día anterior al pago."
+            value={exchange}
+            onChange={(event) => setExchange(event.currentTarget.value)}
+            error={errors.exchange}
+            inputMode="decimal"
+            maxLength={12}
+          />
+        )}
         {errors._ && (
           <Text c="red" size="sm" role="alert">
             {errors._}
