@@ -1,4 +1,4 @@
-import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, lt, sql, type WithSubquery } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { rateCounters } from '#server/db/schema/index.ts';
 
@@ -34,16 +34,49 @@ export function createRateCounter(deps: { db: Db }) {
     return (await count(rule, now)).hits <= rule.max;
   }
 
-  /** Counts a hit against every rule (all of them, so each window fills); true only if every rule allows it. */
+  /**
+   * Counts a hit against every rule (all of them, so each window fills); true only if every rule allows it. Rules of
+   * one window length are counted in one statement (a sign-in's three in one round trip), their rows locked in key
+   * order so parallel statements sharing a key (one address) wait for each other instead of deadlocking.
+   */
   async function hitAll(rules: RateRule[], now = new Date()): Promise<boolean> {
-    const results = await Promise.all(rules.map((rule) => hit(rule, now)));
+    const byWindow = new Map<number, Map<string, RateRule>>();
+    for (const rule of rules) {
+      const group = byWindow.get(rule.windowMs) ?? new Map<string, RateRule>();
+      byWindow.set(rule.windowMs, group);
+      // one row may not be updated twice by one statement: a repeated key is counted once, against its lowest max
+      const same = group.get(rule.key);
+      if (!same || same.max > rule.max) group.set(rule.key, rule);
+    }
+    const results = await Promise.all(
+      [...byWindow].map(async ([windowMs, group]) => {
+        const windowStart = new Date(now.getTime() - windowMs);
+        const keys = [...group.keys()].sort();
+        const rows = await db
+          .insert(rateCounters)
+          .values(keys.map((key) => ({ key, hits: 1, windowStartedAt: now })))
+          .onConflictDoUpdate({
+            target: rateCounters.key,
+            set: {
+              hits: sql`case when ${rateCounters.windowStartedAt} <= ${windowStart} then 1 else ${rateCounters.hits} + 1 end`,
+              windowStartedAt: sql`case when ${rateCounters.windowStartedAt} <= ${windowStart} then ${now} else ${rateCounters.windowStartedAt} end`,
+            },
+          })
+          .returning({ key: rateCounters.key, hits: rateCounters.hits });
+        const hits = new Map(rows.map((row) => [row.key, row.hits]));
+        return keys.every((key) => (hits.get(key) ?? Number.POSITIVE_INFINITY) <= group.get(key)!.max);
+      }),
+    );
     return results.every(Boolean);
   }
 
-  /** Takes back one hit of the rule's current window (never below zero): an attempt that turned out not to count. */
-  async function release(rule: RateRule, now = new Date()): Promise<void> {
+  /**
+   * Takes back one hit of the rule's current window (never below zero): an attempt that turned out not to count.
+   * `alongside`: a data-modifying CTE that belongs to the same outcome, run in the same statement (one round trip).
+   */
+  async function release(rule: RateRule, alongside?: WithSubquery, now = new Date()): Promise<void> {
     const windowStart = new Date(now.getTime() - rule.windowMs);
-    await db
+    await (alongside ? db.with(alongside) : db)
       .update(rateCounters)
       .set({ hits: sql`greatest(${rateCounters.hits} - 1, 0)` })
       .where(and(eq(rateCounters.key, rule.key), gt(rateCounters.windowStartedAt, windowStart)));
