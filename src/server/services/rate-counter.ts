@@ -12,12 +12,16 @@ export type RateRule = { key: string; max: number; windowMs: number };
 export function createRateCounter(deps: { db: Db }) {
   const { db } = deps;
 
-  /** Counts one hit against the rule and returns the window's count and start. */
-  async function count(rule: RateRule, now = new Date()): Promise<{ hits: number; windowStartedAt: Date }> {
-    const windowStart = new Date(now.getTime() - rule.windowMs);
-    const [row] = await db
+  /**
+   * Counts one hit against each key (distinct keys, one window length) in one INSERT … ON CONFLICT DO UPDATE …
+   * RETURNING; rows are locked in key order, so statements sharing a key (one address) wait for each other instead of
+   * deadlocking. Each key's count and window start.
+   */
+  async function countKeys(keys: string[], windowMs: number, now: Date) {
+    const windowStart = new Date(now.getTime() - windowMs);
+    const rows = await db
       .insert(rateCounters)
-      .values({ key: rule.key, hits: 1, windowStartedAt: now })
+      .values([...keys].sort().map((key) => ({ key, hits: 1, windowStartedAt: now })))
       .onConflictDoUpdate({
         target: rateCounters.key,
         set: {
@@ -25,7 +29,13 @@ export function createRateCounter(deps: { db: Db }) {
           windowStartedAt: sql`case when ${rateCounters.windowStartedAt} <= ${windowStart} then ${now} else ${rateCounters.windowStartedAt} end`,
         },
       })
-      .returning({ hits: rateCounters.hits, windowStartedAt: rateCounters.windowStartedAt });
+      .returning({ key: rateCounters.key, hits: rateCounters.hits, windowStartedAt: rateCounters.windowStartedAt });
+    return new Map(rows.map((row) => [row.key, row]));
+  }
+
+  /** Counts one hit against the rule and returns the window's count and start. */
+  async function count(rule: RateRule, now = new Date()): Promise<{ hits: number; windowStartedAt: Date }> {
+    const row = (await countKeys([rule.key], rule.windowMs, now)).get(rule.key);
     return { hits: row?.hits ?? Number.POSITIVE_INFINITY, windowStartedAt: row?.windowStartedAt ?? now };
   }
 
@@ -36,8 +46,7 @@ export function createRateCounter(deps: { db: Db }) {
 
   /**
    * Counts a hit against every rule (all of them, so each window fills); true only if every rule allows it. Rules of
-   * one window length are counted in one statement (a sign-in's three in one round trip), their rows locked in key
-   * order so parallel statements sharing a key (one address) wait for each other instead of deadlocking.
+   * one window length are counted in one statement (a sign-in's three in one round trip).
    */
   async function hitAll(rules: RateRule[], now = new Date()): Promise<boolean> {
     const byWindow = new Map<number, Map<string, RateRule>>();
@@ -50,21 +59,10 @@ export function createRateCounter(deps: { db: Db }) {
     }
     const results = await Promise.all(
       [...byWindow].map(async ([windowMs, group]) => {
-        const windowStart = new Date(now.getTime() - windowMs);
-        const keys = [...group.keys()].sort();
-        const rows = await db
-          .insert(rateCounters)
-          .values(keys.map((key) => ({ key, hits: 1, windowStartedAt: now })))
-          .onConflictDoUpdate({
-            target: rateCounters.key,
-            set: {
-              hits: sql`case when ${rateCounters.windowStartedAt} <= ${windowStart} then 1 else ${rateCounters.hits} + 1 end`,
-              windowStartedAt: sql`case when ${rateCounters.windowStartedAt} <= ${windowStart} then ${now} else ${rateCounters.windowStartedAt} end`,
-            },
-          })
-          .returning({ key: rateCounters.key, hits: rateCounters.hits });
-        const hits = new Map(rows.map((row) => [row.key, row.hits]));
-        return keys.every((key) => (hits.get(key) ?? Number.POSITIVE_INFINITY) <= group.get(key)!.max);
+        const counted = await countKeys([...group.keys()], windowMs, now);
+        return [...group.values()].every(
+          (rule) => (counted.get(rule.key)?.hits ?? Number.POSITIVE_INFINITY) <= rule.max,
+        );
       }),
     );
     return results.every(Boolean);
