@@ -137,13 +137,18 @@ function retryReads(pool: pg.Pool) {
 // any fixed number, the same in every instance: PostgreSQL's advisory lock around migrations
 const migrationLockKey = 731_017_001;
 
-/** PostgreSQL at `url`: a pool of 10 connections and one more for LISTEN. */
+/** PostgreSQL at `url`: a pool of 10 connections, one more for LISTEN and one for the health check's ping. */
 export function openPostgres(options: { url: string; logger?: { logQuery(query: string): void } }): Database {
   const { logger } = options;
   const pool = new pg.Pool({ connectionString: options.url, max: 10 });
   // an idle connection dropped by the server (restart, failover) must not crash the process
   pool.on('error', () => {});
   retryReads(pool);
+  // the liveness ping has a connection of its own: behind the pool's ten (sign-ins, exams, the users report) it
+  // waited up to a second under load, and a health check that queues says nothing about the database (decision 053)
+  const pingPool = new pg.Pool({ connectionString: options.url, max: 1 });
+  pingPool.on('error', () => {});
+  retryReads(pingPool);
   const db = drizzle(pool, { schema, casing: 'snake_case', logger }) as unknown as Db;
   const listener = createPgListener(options.url);
   const listen = createFanOut((channel, deliver) => listener.listen(channel, deliver));
@@ -162,7 +167,7 @@ export function openPostgres(options: { url: string; logger?: { logQuery(query: 
         client.release();
       }
     },
-    ping: async () => void (await db.execute(sql`select 1`)),
+    ping: async () => void (await pingPool.query('select 1')),
     exclusively: async (key, fn) => {
       const client = await pool.connect();
       let unlocked = false;
@@ -186,7 +191,7 @@ export function openPostgres(options: { url: string; logger?: { logQuery(query: 
     notify: async (channel, payload) => void (await db.execute(sql`select pg_notify(${channel}, ${payload})`)),
     close: async () => {
       await listener.close();
-      await pool.end();
+      await Promise.all([pool.end(), pingPool.end()]);
     },
   };
 }

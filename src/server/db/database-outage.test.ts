@@ -41,14 +41,20 @@ function expectOnlyOkOrUnavailable(statuses: number[]) {
   expect(statuses.filter((status) => status !== 200 && status !== 503)).toEqual([]);
 }
 
+/** A test app on its own database, and an administrator's connection that can end its connections or refuse new ones. */
+async function appWithAdmin() {
+  const t = await createTestApp();
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  const name = new URL(t.database.url!).pathname.slice(1);
+  const terminate = () =>
+    admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name]);
+  return { t, admin, name, terminate };
+}
+
 describe.skipIf(!serverUrl)('PostgreSQL going away under requests', () => {
   it('answers 503 with Retry-After while it is away, retries reads on fresh connections, and keeps the session', async () => {
-    const t = await createTestApp();
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    const name = new URL(t.database.url!).pathname.slice(1);
-    const terminate = () =>
-      admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name]);
+    const { t, admin, name, terminate } = await appWithAdmin();
     try {
       const member = await signedInAs(t, { type: 'Premium' });
       const asking = keepAsking(t, member.cookie);
@@ -140,4 +146,46 @@ describe.skipIf(Boolean(serverUrl))('the embedded database thread dying under re
       await rm(folder, { recursive: true, force: true });
     }
   }, 90_000);
+});
+
+describe.skipIf(!serverUrl)('the health check beside a busy pool', () => {
+  it('answers while every pool connection is held, and 503 once the database is really away', async () => {
+    const { t, admin, name, terminate } = await appWithAdmin();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    try {
+      // the pool's ten connections, each inside a transaction waiting for the test
+      let started = 0;
+      const holders = Array.from({ length: 10 }, () =>
+        t.db.transaction(async (tx) => {
+          await tx.execute(sql`select 1`);
+          started++;
+          await held;
+        }),
+      );
+      while (started < 10) await sleep(10);
+      let queued = false;
+      const waiting = t.db.execute(sql`select 1`).then(() => (queued = true));
+
+      const health = await t.app.inject({ url: '/api/health' });
+      expect(health.statusCode).toBe(200);
+      expect((await t.app.inject({ url: '/api/ready' })).statusCode).toBe(200);
+      // the pool really was full: an ordinary query was still waiting for a connection
+      expect(queued).toBe(false);
+      release();
+      await Promise.all([...holders, waiting]);
+      expect(queued).toBe(true);
+
+      await admin.query(`alter database ${name} allow_connections false`);
+      await terminate();
+      expect((await t.app.inject({ url: '/api/health' })).statusCode).toBe(503);
+      await admin.query(`alter database ${name} allow_connections true`);
+      expect((await t.app.inject({ url: '/api/health' })).statusCode).toBe(200);
+    } finally {
+      release();
+      await admin.query(`alter database ${name} allow_connections true`).catch(() => {});
+      await admin.end();
+      await t.close();
+    }
+  });
 });

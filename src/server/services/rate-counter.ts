@@ -1,4 +1,4 @@
-import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, lt, sql, type WithSubquery } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { rateCounters } from '#server/db/schema/index.ts';
 
@@ -12,12 +12,16 @@ export type RateRule = { key: string; max: number; windowMs: number };
 export function createRateCounter(deps: { db: Db }) {
   const { db } = deps;
 
-  /** Counts one hit against the rule and returns the window's count and start. */
-  async function count(rule: RateRule, now = new Date()): Promise<{ hits: number; windowStartedAt: Date }> {
-    const windowStart = new Date(now.getTime() - rule.windowMs);
-    const [row] = await db
+  /**
+   * Counts one hit against each key (distinct keys, one window length) in one INSERT … ON CONFLICT DO UPDATE …
+   * RETURNING; rows are locked in key order, so statements sharing a key (one address) wait for each other instead of
+   * deadlocking. Each key's count and window start.
+   */
+  async function countKeys(keys: string[], windowMs: number, now: Date) {
+    const windowStart = new Date(now.getTime() - windowMs);
+    const rows = await db
       .insert(rateCounters)
-      .values({ key: rule.key, hits: 1, windowStartedAt: now })
+      .values([...keys].sort().map((key) => ({ key, hits: 1, windowStartedAt: now })))
       .onConflictDoUpdate({
         target: rateCounters.key,
         set: {
@@ -25,7 +29,13 @@ export function createRateCounter(deps: { db: Db }) {
           windowStartedAt: sql`case when ${rateCounters.windowStartedAt} <= ${windowStart} then ${now} else ${rateCounters.windowStartedAt} end`,
         },
       })
-      .returning({ hits: rateCounters.hits, windowStartedAt: rateCounters.windowStartedAt });
+      .returning({ key: rateCounters.key, hits: rateCounters.hits, windowStartedAt: rateCounters.windowStartedAt });
+    return new Map(rows.map((row) => [row.key, row]));
+  }
+
+  /** Counts one hit against the rule and returns the window's count and start. */
+  async function count(rule: RateRule, now = new Date()): Promise<{ hits: number; windowStartedAt: Date }> {
+    const row = (await countKeys([rule.key], rule.windowMs, now)).get(rule.key);
     return { hits: row?.hits ?? Number.POSITIVE_INFINITY, windowStartedAt: row?.windowStartedAt ?? now };
   }
 
@@ -34,16 +44,37 @@ export function createRateCounter(deps: { db: Db }) {
     return (await count(rule, now)).hits <= rule.max;
   }
 
-  /** Counts a hit against every rule (all of them, so each window fills); true only if every rule allows it. */
+  /**
+   * Counts a hit against every rule (all of them, so each window fills); true only if every rule allows it. Rules of
+   * one window length are counted in one statement (a sign-in's three in one round trip).
+   */
   async function hitAll(rules: RateRule[], now = new Date()): Promise<boolean> {
-    const results = await Promise.all(rules.map((rule) => hit(rule, now)));
+    const byWindow = new Map<number, Map<string, RateRule>>();
+    for (const rule of rules) {
+      const group = byWindow.get(rule.windowMs) ?? new Map<string, RateRule>();
+      byWindow.set(rule.windowMs, group);
+      // one row may not be updated twice by one statement: a repeated key is counted once, against its lowest max
+      const same = group.get(rule.key);
+      if (!same || same.max > rule.max) group.set(rule.key, rule);
+    }
+    const results = await Promise.all(
+      [...byWindow].map(async ([windowMs, group]) => {
+        const counted = await countKeys([...group.keys()], windowMs, now);
+        return [...group.values()].every(
+          (rule) => (counted.get(rule.key)?.hits ?? Number.POSITIVE_INFINITY) <= rule.max,
+        );
+      }),
+    );
     return results.every(Boolean);
   }
 
-  /** Takes back one hit of the rule's current window (never below zero): an attempt that turned out not to count. */
-  async function release(rule: RateRule, now = new Date()): Promise<void> {
+  /**
+   * Takes back one hit of the rule's current window (never below zero): an attempt that turned out not to count.
+   * `alongside`: a data-modifying CTE that belongs to the same outcome, run in the same statement (one round trip).
+   */
+  async function release(rule: RateRule, alongside?: WithSubquery, now = new Date()): Promise<void> {
     const windowStart = new Date(now.getTime() - rule.windowMs);
-    await db
+    await (alongside ? db.with(alongside) : db)
       .update(rateCounters)
       .set({ hits: sql`greatest(${rateCounters.hits} - 1, 0)` })
       .where(and(eq(rateCounters.key, rule.key), gt(rateCounters.windowStartedAt, windowStart)));

@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, exists, gt, inArray, isNull, or, sql, type SQLWrapper } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { boundedCache } from '#server/services/bounded-cache.ts';
 import { createSessionCache } from './session-cache.ts';
@@ -135,30 +135,38 @@ export function createAccountsService(deps: {
     return (await currentSession(request))?.createdAt ?? null;
   }
 
+  /** Whether the account of `userId` (a value or a column) administers an active aula, and an active diploma. */
+  const adminFlags = (userId: SQLWrapper | string) => {
+    const one = { one: sql`1` };
+    const classroom = db
+      .select(one)
+      .from(classrooms)
+      .where(
+        and(
+          eq(classrooms.isActive, true),
+          or(
+            eq(classrooms.adminUserId, userId),
+            exists(
+              db
+                .select(one)
+                .from(classroomCoAdmins)
+                .where(and(eq(classroomCoAdmins.classroomId, classrooms.id), eq(classroomCoAdmins.userId, userId))),
+            ),
+          ),
+        ),
+      );
+    const diploma = db
+      .select(one)
+      .from(diplomas)
+      .where(and(eq(diplomas.isActive, true), eq(diplomas.adminUserId, userId)));
+    return { classroom: sql<boolean>`${exists(classroom)}`, diploma: sql<boolean>`${exists(diploma)}` };
+  };
+
   /** Whether the account administers an active aula or diploma; remembered with the request's verified session. */
   async function adminOf(row: UserRow, request?: FastifyRequest) {
     const load = async () => {
-      const [classroomAdmin, diplomaAdmin] = await Promise.all([
-        db
-          .select({ id: classrooms.id })
-          .from(classrooms)
-          .where(
-            and(
-              or(
-                eq(classrooms.adminUserId, row.id),
-                sql`exists (select 1 from ${classroomCoAdmins} where ${classroomCoAdmins.classroomId} = ${classrooms.id} and ${classroomCoAdmins.userId} = ${row.id})`,
-              ),
-              eq(classrooms.isActive, true),
-            ),
-          )
-          .limit(1),
-        db
-          .select({ id: diplomas.id })
-          .from(diplomas)
-          .where(and(eq(diplomas.adminUserId, row.id), eq(diplomas.isActive, true)))
-          .limit(1),
-      ]);
-      return { classroom: classroomAdmin.length > 0, diploma: diplomaAdmin.length > 0 };
+      const [flags] = await db.select(adminFlags(row.id)).from(users).where(eq(users.id, row.id));
+      return { classroom: Boolean(flags?.classroom), diploma: Boolean(flags?.diploma) };
     };
     return request ? cache.kept(request, 'adminOf', load, row) : load();
   }
@@ -173,7 +181,10 @@ export function createAccountsService(deps: {
 
   /** What the browser may know about the signed-in user (`request`: the one whose session may remember the flags). */
   async function toCurrentUser(row: UserRow, request?: FastifyRequest): Promise<CurrentUser> {
-    const admin = await adminOf(row, request);
+    return describeUser(row, await adminOf(row, request));
+  }
+
+  function describeUser(row: UserRow, admin: { classroom: boolean; diploma: boolean }): CurrentUser {
     return {
       id: row.id,
       name: row.name,
@@ -199,6 +210,17 @@ export function createAccountsService(deps: {
       .from(users)
       .where(eq(users.email, normalize(email)));
     return row ?? null;
+  }
+
+  /** The account signing in with its administrator flags, in one statement (the answer describes the member). */
+  async function signingIn(email: string) {
+    const [found] = await db
+      .select({ row: users, admin: adminFlags(users.id) })
+      .from(users)
+      .where(eq(users.email, email));
+    return found
+      ? { row: found.row, admin: { classroom: Boolean(found.admin.classroom), diploma: Boolean(found.admin.diploma) } }
+      : null;
   }
 
   /**
@@ -234,8 +256,9 @@ export function createAccountsService(deps: {
     if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new AppError('LOGIN_INVALID_EMAIL');
     const allowed = await rateCounter.hitAll(signInRules(signInLimits, request.ip, email));
     if (!allowed) throw new AppError('RATE_LIMITED');
-    const existing = await findByEmail(email);
-    if (!existing) throw new AppError('LOGIN_USER_NOT_FOUND');
+    const account = await signingIn(email);
+    if (!account) throw new AppError('LOGIN_USER_NOT_FOUND');
+    const existing = account.row;
     // counted before it is checked: parallel guesses beyond the allowance are never evaluated
     if (!(await reserveGuess(email))) throw new AppError('RATE_LIMITED');
     const result = await callAuth(auth, request, '/sign-in/email', {
@@ -246,14 +269,18 @@ export function createAccountsService(deps: {
     if (result.status === 401) throw new AppError('LOGIN_WRONG_PASSWORD');
     if (result.status === 403) throw new AppError('FORBIDDEN');
     if (result.status !== 200) throw new Error(`sign-in answered ${result.status} ${result.body.code ?? ''}`);
-    await db.delete(loginFailures).where(eq(loginFailures.email, email));
     if (existing.isDisabled) {
+      await db.delete(loginFailures).where(eq(loginFailures.email, email));
       await db.delete(sessions).where(eq(sessions.userId, existing.id));
       throw new AppError('LOGIN_USER_DISABLED');
     }
-    // the address's ceiling counts failures: a class behind one NAT signing in correctly never reaches it (decision 046)
-    await rateCounter.release(signInIpRule(signInLimits, request.ip));
-    return { user: await toCurrentUser(existing), setCookies: result.setCookies };
+    // the guess is cleared and, in the same statement, the address's count given back: its ceiling counts failures,
+    // so a class behind one NAT signing in correctly never reaches it (decision 046)
+    const cleared = db
+      .$with('cleared')
+      .as(db.delete(loginFailures).where(eq(loginFailures.email, email)).returning({ email: loginFailures.email }));
+    await rateCounter.release(signInIpRule(signInLimits, request.ip), cleared);
+    return { user: describeUser(existing, account.admin), setCookies: result.setCookies };
   }
 
   async function logout(request: FastifyRequest) {

@@ -128,6 +128,30 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.e
 }
 
 /** The system's cp (native, a fraction of the time of Node's recursive copy), else Node's. */
+/**
+ * Brings `to`, a copy of `from` taken from `since` on, up to date: every file written since then (its mtime, which
+ * PostgreSQL never sets back) is copied again, files gone from `from` are removed. The margin covers the coarse
+ * clock file times are taken from.
+ */
+async function refreshCopy(from: string, to: string, since: number) {
+  const marginMs = 2000;
+  const present = new Set<string>();
+  for (const relative of await readdir(from, { recursive: true })) {
+    present.add(relative);
+    const source = path.join(from, relative);
+    const info = await stat(source);
+    if (info.isDirectory()) {
+      await mkdir(path.join(to, relative), { recursive: true });
+      continue;
+    }
+    if (info.mtimeMs < since - marginMs && existsSync(path.join(to, relative))) continue;
+    await copyFile(source, path.join(to, relative));
+  }
+  for (const relative of await readdir(to, { recursive: true })) {
+    if (!present.has(relative)) await rm(path.join(to, relative), { recursive: true, force: true });
+  }
+}
+
 async function copyFolder(from: string, to: string) {
   try {
     await run('cp', ['-a', from, to]);
@@ -167,13 +191,17 @@ async function snapshotDatabase(database: Database, stagingDir: string) {
     await client.exec('checkpoint');
     const folder = client.dataDir;
     if (folder && !folder.includes('://') && existsSync(path.join(folder, 'PG_VERSION'))) {
-      // PGlite writes straight through to this folder and has no background writer: while this transaction holds
-      // PGlite's only connection, the folder is still. It is copied with asynchronous file calls (requests that need
-      // the database wait, the others are served), then tarred the way PGlite's own dumpDataDir lays it out.
+      // PGlite writes straight through to this folder and has no background writer: while a transaction holds
+      // PGlite's only connection, the folder is still. The whole folder is copied first while requests go on (the
+      // copy may be torn), then, holding the connection, only the files written since the copy began are copied
+      // again: the database stops for what the evening wrote, not for seconds of copying (decision 053). Then it is
+      // tarred the way PGlite's own dumpDataDir lays it out.
       const copy = path.join(stagingDir, 'pgdata');
+      const copyStarted = Date.now();
+      await copyFolder(folder, copy);
       const summary = await client.transaction(async (tx) => {
         const described = await describe((text) => tx.query(text));
-        await copyFolder(folder, copy);
+        await refreshCopy(folder, copy, copyStarted);
         return described;
       });
       await pipeline(tar.c({ cwd: copy, portable: true }, await readdir(copy)), createWriteStream(dumpFile));

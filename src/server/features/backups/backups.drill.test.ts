@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import * as tar from 'tar';
 import { tmpdir } from 'node:os';
@@ -377,6 +378,42 @@ describe('restore drill', () => {
         await restored.db.execute(sql`select count(*)::int as n from viewing_tokens where token = ${marker}`),
       );
       expect(Number(tokens!.n)).toBe(Number(members!.n));
+      expect(await orphans(restored)).toEqual([]);
+    } finally {
+      await restored.close();
+    }
+  }, 300_000);
+});
+
+describe.skipIf(Boolean(serverUrl))('the embedded database during a backup', () => {
+  it('answers requests while its data folder is being copied, and the backup still holds what they wrote', async () => {
+    const backupDir = path.join(sourceDataDir, 'backups');
+    const stagingCopies = async () =>
+      (await readdir(backupDir).catch(() => [] as string[]))
+        .filter((name) => name.startsWith('.staging-'))
+        .map((name) => path.join(backupDir, name));
+    const run = t.app.services.backups.run('comando');
+    // the folder's first copy has begun
+    let staging: string | undefined;
+    while (!staging) {
+      for (const dir of await stagingCopies()) if (existsSync(path.join(dir, 'pgdata'))) staging = dir;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const marker = `durante-${randomUUID().slice(0, 8)}`;
+    await t.db.insert(users).values({ id: marker, name: 'Durante la copia', email: `${marker}@example.com` });
+    expect((await t.app.inject({ url: '/api/health' })).statusCode).toBe(200);
+    // answered before the copy was tarred: the database was not held while its folder was copied
+    expect(existsSync(path.join(staging, 'database', 'pglite-datadir.tar'))).toBe(false);
+    const finished = await run;
+    expect(finished.status).toBe('succeeded');
+
+    const target = await freshTarget();
+    await restoreArchive(path.join(backupDir, finished.fileName!), target);
+    const restored = await openDatabase({ pgliteDir: path.join(target.dataDir, 'db') });
+    try {
+      expect(await restored.db.select({ id: users.id }).from(users).where(eq(users.id, marker))).toEqual([
+        { id: marker },
+      ]);
       expect(await orphans(restored)).toEqual([]);
     } finally {
       await restored.close();

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import {
   diplomaUsers,
@@ -166,16 +166,17 @@ export function createDiplomaAccess(deps: { db: Db; watchedTime: WatchedTimeServ
   async function recordCompletion(tx: Reader, diploma: DiplomaRow, userId: string): Promise<number> {
     const { progressPercent } = await loadSequence(diploma, userId, tx);
     if (progressPercent >= 100) {
-      const [enrolment] = await tx
-        .select({ completedAt: diplomaUsers.completedAt })
-        .from(diplomaUsers)
-        .where(and(eq(diplomaUsers.diplomaId, diploma.id), eq(diplomaUsers.userId, userId)));
-      if (enrolment && !enrolment.completedAt) {
-        await tx
-          .update(diplomaUsers)
-          .set({ completedAt: new Date() })
-          .where(and(eq(diplomaUsers.diplomaId, diploma.id), eq(diplomaUsers.userId, userId)));
-      }
+      // one statement: only an enrolment not yet completed gets the timestamp
+      await tx
+        .update(diplomaUsers)
+        .set({ completedAt: new Date() })
+        .where(
+          and(
+            eq(diplomaUsers.diplomaId, diploma.id),
+            eq(diplomaUsers.userId, userId),
+            isNull(diplomaUsers.completedAt),
+          ),
+        );
     }
     return progressPercent;
   }
