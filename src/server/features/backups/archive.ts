@@ -127,7 +127,6 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.e
   });
 }
 
-/** The system's cp (native, a fraction of the time of Node's recursive copy), else Node's. */
 /**
  * Brings `to`, a copy of `from` taken from `since` on, up to date: every file written since then (its mtime, which
  * PostgreSQL never sets back) is copied again, files gone from `from` are removed. The margin covers the coarse
@@ -152,6 +151,7 @@ async function refreshCopy(from: string, to: string, since: number) {
   }
 }
 
+/** The system's cp (native, a fraction of the time of Node's recursive copy), else Node's. */
 async function copyFolder(from: string, to: string) {
   try {
     await run('cp', ['-a', from, to]);
