@@ -41,18 +41,21 @@ async function measure(session: CDPSession, open: () => Promise<unknown>): Promi
   const types = new Map<string, string>();
   const fromHtml = new Set<string>();
   const byId = new Map<string, string>();
-  session.on('Network.requestWillBeSent', (event: { requestId: string; request: { url: string }; type?: string; initiator: Initiator }) => {
-    const { url } = event.request;
-    byId.set(event.requestId, url);
-    types.set(url, event.type ?? '');
-    if (depth.has(url)) return;
-    if (event.initiator.type === 'parser' && depth.size > 0) fromHtml.add(url);
-    // the deepest known script among those on the stack: the request waited for it
-    const from = initiatorUrls(event.initiator)
-      .filter((caller) => depth.has(caller))
-      .sort((a, b) => depth.get(b)!.depth - depth.get(a)!.depth)[0];
-    depth.set(url, { depth: from ? depth.get(from)!.depth + 1 : 0, from });
-  });
+  session.on(
+    'Network.requestWillBeSent',
+    (event: { requestId: string; request: { url: string }; type?: string; initiator: Initiator }) => {
+      const { url } = event.request;
+      byId.set(event.requestId, url);
+      types.set(url, event.type ?? '');
+      if (depth.has(url)) return;
+      if (event.initiator.type === 'parser' && depth.size > 0) fromHtml.add(url);
+      // the deepest known script among those on the stack: the request waited for it
+      const from = initiatorUrls(event.initiator)
+        .filter((caller) => depth.has(caller))
+        .sort((a, b) => depth.get(b)!.depth - depth.get(a)!.depth)[0];
+      depth.set(url, { depth: from ? depth.get(from)!.depth + 1 : 0, from });
+    },
+  );
   session.on('Network.loadingFinished', (event: { requestId: string; encodedDataLength: number }) => {
     const url = byId.get(event.requestId);
     if (url) bytes.set(url, (bytes.get(url) ?? 0) + event.encodedDataLength);
@@ -90,7 +93,9 @@ const cookie = login.headers
   .join('; ');
 const request = (path: string) => fetch(`${baseUrl}${path}`, { headers: { cookie } }).then((r) => r.json());
 const classrooms = (await request('/api/classrooms')) as { items: { id: string }[] };
-const diplomas = (await request('/api/diplomas')) as { items: { id: string; isEnrolled: boolean; isExternal: boolean }[] };
+const diplomas = (await request('/api/diplomas')) as {
+  items: { id: string; isEnrolled: boolean; isExternal: boolean }[];
+};
 const diploma = diplomas.items.find((item) => item.isEnrolled);
 const pages = [
   '/',

@@ -39,10 +39,7 @@ export function createAppRouter(queryClient: QueryClient) {
   const catalog = (route: RouteObject): RouteObject => ({
     ...route,
     loader: async ({ params, request }) => {
-      await Promise.all([
-        loadCatalog(queryClient, params, new URL(request.url)),
-        loadContinueWatchingRow(queryClient),
-      ]);
+      await Promise.all([loadCatalog(queryClient, params, new URL(request.url)), loadContinueWatchingRow(queryClient)]);
       return null;
     },
     shouldRevalidate: ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>

@@ -31,7 +31,10 @@ const manifest = {
   '_guest-D.js': { file: 'assets/guest-D.js', imports: ['_vendor-B.js'], css: ['assets/guest-D.css'] },
   'src/web/routes/catalog/catalog.tsx': { file: 'assets/catalog-E.js', imports: ['_guest-D.js'] },
   'src/web/routes/catalog/procedure.tsx': { file: 'assets/procedure-F.js', imports: ['_guest-D.js'] },
-  'src/web/features/catalog/components/continue-watching.tsx': { file: 'assets/continue-G.js', imports: ['_guest-D.js'] },
+  'src/web/features/catalog/components/continue-watching.tsx': {
+    file: 'assets/continue-G.js',
+    imports: ['_guest-D.js'],
+  },
   'src/web/routes/member-routes.tsx': { file: 'assets/member-routes-H.js', imports: ['_member-I.js'] },
   '_member-I.js': { file: 'assets/member-I.js', css: ['assets/member-I.css'] },
   'src/web/routes/accounts/profile.tsx': { file: 'assets/profile-J.js', imports: ['_member-I.js'] },
@@ -156,7 +159,9 @@ describe('guest pages name what they need in their head', () => {
       // a guest is sent to sign in: nothing of the page is asked for
       expect(await page(url), url).toBe(withShell);
     }
-    expect(head(await page('/perfil', member))).toContain('<link rel="stylesheet" crossorigin href="/assets/member-I.css">');
+    expect(head(await page('/perfil', member))).toContain(
+      '<link rel="stylesheet" crossorigin href="/assets/member-I.css">',
+    );
     // an id that cannot exist: the screen, but no answer to ask for
     const other = head(await page('/mis-aulas/aula/%22%3E%3Cscript%3E', member));
     expect(other).toContain('my-classroom-L.js');

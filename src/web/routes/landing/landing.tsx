@@ -15,7 +15,6 @@ import { SponsorCarousel } from '#web/features/landing/components/sponsor-carous
 import { paths } from '#web/paths.ts';
 import classes from './landing.module.css';
 
-
 const reasons = [
   {
     title: 'Cirugías paso a paso',
