@@ -4,7 +4,9 @@
 // server you started with the demo data (built: `npm run build`, then
 // `PORT=3000 DATA_DIR=$(mktemp -d) SEED_DEMO=1 node build/server/main.js`):
 //   BENCH_BASE_URL=http://localhost:3000 node --import tsx bench/member-loads-cli.ts
-import { chromium, type CDPSession } from 'playwright';
+// then Lighthouse's mobile defaults on the same pages signed in (BENCH_LIGHTHOUSE_RUNS, default 3; 0 for none).
+import { chromium, type CDPSession } from '@playwright/test';
+import { lighthouseRows, measureLighthouse } from './pages.ts';
 
 const baseUrl = process.env.BENCH_BASE_URL ?? 'http://localhost:3000';
 const chromiumPath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -132,4 +134,14 @@ try {
   }
 } finally {
   await browser.close();
+}
+
+if (process.env.BENCH_LIGHTHOUSE_RUNS !== '0') {
+  const figures = await measureLighthouse(
+    baseUrl,
+    pages.map((path) => ({ name: path.replace(/[0-9a-f-]{36}/, ':id'), path })),
+    { cookie },
+  );
+  console.log('\n| figure | measured | goal |\n|---|---|---|');
+  for (const row of lighthouseRows(figures)) console.log(`| ${row.figure} | ${row.value} | ${row.goal} |`);
 }
