@@ -6,6 +6,7 @@ import { RouteError } from '#web/routes/route-error.tsx';
 import { loadCurrentUser } from '#web/features/accounts/current-user.api.ts';
 import { loadCatalog, loadProcedure } from '#web/features/catalog/catalog.api.ts';
 import { loadLanding } from '#web/features/landing/landing.api.ts';
+import { loadContinueWatchingRow } from '#web/features/catalog/components/continue-watching-row.ts';
 import { paymentsConfigQuery } from '#web/features/payments/payments.api.ts';
 import { guards, type Guard } from '#web/features/accounts/guards.ts';
 import { guardedRoute, screen } from '#web/routes/route-objects.ts';
@@ -25,12 +26,22 @@ export function createAppRouter(queryClient: QueryClient) {
   const patched = { members: false, admin: false };
   const guarded = (guard: Guard, children: RouteObject[]) => guardedRoute(queryClient, guard, children);
 
-  const home = (route: RouteObject): RouteObject => ({ ...route, loader: () => loadLanding(queryClient) });
+  // a member's 'Seguir viendo' row loads with the page: it paints in place, not in after it (continue-watching-row.ts)
+  const home = (route: RouteObject): RouteObject => ({
+    ...route,
+    loader: async () => {
+      await Promise.all([loadLanding(queryClient), loadContinueWatchingRow(queryClient)]);
+      return null;
+    },
+  });
   // the first page of a catalogue view paints complete; within the catalogue (typing a search, a page, a filter in
   // the query) the screen keeps the shown results, dimmed, until the next ones arrive
   const catalog = (route: RouteObject): RouteObject => ({
     ...route,
-    loader: ({ params, request }) => loadCatalog(queryClient, params, new URL(request.url)),
+    loader: async ({ params, request }) => {
+      await Promise.all([loadCatalog(queryClient, params, new URL(request.url)), loadContinueWatchingRow(queryClient)]);
+      return null;
+    },
     shouldRevalidate: ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
       currentUrl.pathname === nextUrl.pathname ? false : defaultShouldRevalidate,
   });

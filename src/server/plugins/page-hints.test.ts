@@ -31,6 +31,18 @@ const manifest = {
   '_guest-D.js': { file: 'assets/guest-D.js', imports: ['_vendor-B.js'], css: ['assets/guest-D.css'] },
   'src/web/routes/catalog/catalog.tsx': { file: 'assets/catalog-E.js', imports: ['_guest-D.js'] },
   'src/web/routes/catalog/procedure.tsx': { file: 'assets/procedure-F.js', imports: ['_guest-D.js'] },
+  'src/web/features/catalog/components/continue-watching.tsx': {
+    file: 'assets/continue-G.js',
+    imports: ['_guest-D.js'],
+  },
+  'src/web/routes/member-routes.tsx': { file: 'assets/member-routes-H.js', imports: ['_member-I.js'] },
+  '_member-I.js': { file: 'assets/member-I.js', css: ['assets/member-I.css'] },
+  'src/web/routes/accounts/profile.tsx': { file: 'assets/profile-J.js', imports: ['_member-I.js'] },
+  'src/web/routes/classrooms/my-classrooms.tsx': { file: 'assets/my-classrooms-K.js' },
+  'src/web/routes/classrooms/my-classroom.tsx': { file: 'assets/my-classroom-L.js', imports: ['_guest-D.js'] },
+  'src/web/routes/diplomas/my-diplomas.tsx': { file: 'assets/my-diplomas-M.js' },
+  'src/web/routes/diplomas/diploma-course.tsx': { file: 'assets/diploma-course-N.js' },
+  'src/web/routes/watching/my-favorites.tsx': { file: 'assets/my-favorites-O.js' },
 };
 const indexHtml =
   '<!doctype html><html><head><script type="module" crossorigin src="/assets/index-A.js"></script>' +
@@ -103,6 +115,57 @@ describe('guest pages name what they need in their head', () => {
     const other = head(await page('/procedimiento/%22%3E%3Cscript%3E'));
     expect(other).toContain('/assets/procedure-F.js');
     expect(other).not.toContain('/api/catalog/procedures/');
+    expect(other).not.toContain('<script>');
+  });
+
+  it("a member's home page and catalogue name the 'Seguir viendo' row's chunk and answer; a guest's do not", async () => {
+    for (const url of ['/', '/procedimientos']) {
+      const signedIn = head(await page(url, member));
+      expect(signedIn).toContain('<link rel="modulepreload" crossorigin href="/assets/continue-G.js">');
+      expect(signedIn).toContain('<link rel="preload" as="fetch" crossorigin href="/api/watching/continue">');
+      expect(signedIn.match(/guest-D\.js/g)).toHaveLength(1);
+      const guestHead = head(await page(url));
+      expect(guestHead).not.toContain('continue-G.js');
+      expect(guestHead).not.toContain('/api/watching/continue');
+    }
+  });
+
+  it("a member's pages name the members' route table, the screen and the answers its loader asks for", async () => {
+    const id = '0b7c2f6e-8a7d-4c1e-9f1a-2b3c4d5e6f70';
+    const expected: Record<string, { chunk: string; data: string[] }> = {
+      '/perfil': { chunk: 'profile-J.js', data: ['/api/profile'] },
+      '/mis-aulas': { chunk: 'my-classrooms-K.js', data: ['/api/classrooms'] },
+      [`/mis-aulas/aula/${id}`]: {
+        chunk: 'my-classroom-L.js',
+        data: [`/api/classrooms/${id}`, `/api/catalog/procedures?classroom=${id}&amp;page=1`],
+      },
+      '/mis-diplomados': { chunk: 'my-diplomas-M.js', data: ['/api/diplomas'] },
+      [`/mis-diplomados/diplomado/${id}`]: { chunk: 'diploma-course-N.js', data: [`/api/diplomas/${id}/course`] },
+      [`/mis-diplomados/diplomado-CxVet/${id}`]: {
+        chunk: 'diploma-course-N.js',
+        data: [`/api/diplomas/${id}/course`],
+      },
+      '/mis-favoritos': { chunk: 'my-favorites-O.js', data: ['/api/favorites'] },
+    };
+    for (const [url, { chunk, data }] of Object.entries(expected)) {
+      const html = head(await page(url, member));
+      for (const file of ['member-routes-H.js', 'member-I.js', chunk]) {
+        expect(html, url).toContain(`<link rel="modulepreload" crossorigin href="/assets/${file}">`);
+      }
+      expect(html.match(/member-I\.js/g), url).toHaveLength(1);
+      for (const api of ['/api/me', '/api/payments/config', ...data]) {
+        expect(html, url).toContain(`<link rel="preload" as="fetch" crossorigin href="${api}">`);
+      }
+      // a guest is sent to sign in: nothing of the page is asked for
+      expect(await page(url), url).toBe(withShell);
+    }
+    expect(head(await page('/perfil', member))).toContain(
+      '<link rel="stylesheet" crossorigin href="/assets/member-I.css">',
+    );
+    // an id that cannot exist: the screen, but no answer to ask for
+    const other = head(await page('/mis-aulas/aula/%22%3E%3Cscript%3E', member));
+    expect(other).toContain('my-classroom-L.js');
+    expect(other).not.toContain('/api/classrooms/');
     expect(other).not.toContain('<script>');
   });
 

@@ -7,8 +7,8 @@ import { uuidPattern } from '#shared/uuid.ts';
 import { catalogCardSizes, pictureSrcSet } from '#shared/media/picture-variants.ts';
 
 /**
- * The guest pages' HTML names what the page will need: its screen's chunks and stylesheets, the API
- * answers its route loaders ask for, and the home page's first picture. Without it a phone on a slow connection
+ * The guest pages' HTML, and the members' pages' for a signed-in member, names what the page will need: its screen's
+ * chunks and stylesheets, the API answers its route loaders ask for, and the home page's first picture. Without it a phone on a slow connection
  * waits for the app's code before it learns of the screen's code, and for that before it asks for the data and
  * the picture: three round trips in a row before anything is painted. Named in the head, they all load at once.
  */
@@ -36,6 +36,10 @@ type Page = {
   pattern: RegExp;
   /** the screen's module, as the web build's manifest names it */
   module: string;
+  /** a members' page: hinted to a signed-in member only (a guest is sent to sign in) */
+  membersOnly?: boolean;
+  /** what the page loads only for a signed-in member, beside the rest */
+  member?: { module: string; data: string[] };
   /** the API addresses the page fetches as it first renders, from its path and query */
   data: (match: RegExpExecArray, search: URLSearchParams) => string[];
   picture?: (
@@ -54,12 +58,59 @@ type Page = {
 /** What every page's root loader fetches (src/web/router.tsx). */
 const rootData = ['/api/me', '/api/payments/config'];
 
-const pages: Page[] = [
+/** The members' route table, which the router loads before any of their screens (router.tsx). */
+const memberRoutes = 'src/web/routes/member-routes.tsx';
+
+/** A member's 'Seguir viendo' row on the home page and the catalogue (continue-watching-row.ts). */
+const continueWatching = {
+  module: 'src/web/features/catalog/components/continue-watching.tsx',
+  data: ['/api/watching/continue'],
+};
+
+/** The members' pages and the answers their route loaders ask for (member-routes.tsx), for ids that can exist. */
+const withId = (match: RegExpExecArray, urls: (id: string) => string[]) =>
+  uuidPattern.test(match[1]!) ? urls(encodeURIComponent(match[1]!)) : [];
+const memberPage = (page: Omit<Page, 'membersOnly'>): Page => ({ ...page, membersOnly: true });
+const memberPages: Page[] = [
+  memberPage({ pattern: /^\/perfil$/, module: 'src/web/routes/accounts/profile.tsx', data: () => ['/api/profile'] }),
+  memberPage({
+    pattern: /^\/mis-aulas$/,
+    module: 'src/web/routes/classrooms/my-classrooms.tsx',
+    data: () => ['/api/classrooms'],
+  }),
+  memberPage({
+    pattern: /^\/mis-aulas\/aula\/([^/]+)$/,
+    module: 'src/web/routes/classrooms/my-classroom.tsx',
+    data: (match) =>
+      withId(match, (id) => [
+        `/api/classrooms/${id}`,
+        `/api/catalog/procedures?${apiQueryString({ classroom: match[1]!, page: 1 })}`,
+      ]),
+  }),
+  memberPage({
+    pattern: /^\/mis-diplomados$/,
+    module: 'src/web/routes/diplomas/my-diplomas.tsx',
+    data: () => ['/api/diplomas'],
+  }),
+  memberPage({
+    pattern: /^\/mis-diplomados\/diplomado(?:-CxVet)?\/([^/]+)$/,
+    module: 'src/web/routes/diplomas/diploma-course.tsx',
+    data: (match) => withId(match, (id) => [`/api/diplomas/${id}/course`]),
+  }),
+  memberPage({
+    pattern: /^\/mis-favoritos$/,
+    module: 'src/web/routes/watching/my-favorites.tsx',
+    data: () => ['/api/favorites'],
+  }),
+];
+
+const guestPages: Page[] = [
   {
     pattern: /^\/(?:index)?$/,
     module: 'src/web/routes/landing/landing.tsx',
     data: () => ['/api/landing'],
     picture: (context) => context.heroPicture(),
+    member: continueWatching,
   },
   {
     pattern: /^\/procedimientos(?:\/([^/]+)\/([^/]+))?$/,
@@ -75,6 +126,7 @@ const pages: Page[] = [
     },
     // the first card's <img> (procedure-card.tsx)
     pictureSizes: catalogCardSizes,
+    member: continueWatching,
   },
   {
     pattern: /^\/procedimiento\/([^/]+)$/,
@@ -85,6 +137,16 @@ const pages: Page[] = [
       uuidPattern.test(match[1]!) && (await asker.isGuest()) ? context.procedurePicture(match[1]!) : null,
   },
 ];
+
+const pages = [...guestPages, ...memberPages];
+
+/** The modules a page loads, as a guest or for a signed-in member. */
+const pageModules = (page: Page, signedIn: boolean): string[] =>
+  page.membersOnly
+    ? [memberRoutes, page.module]
+    : signedIn && page.member
+      ? [page.module, page.member.module]
+      : [page.module];
 
 /** The API query of a catalogue address, parsed as catalog.tsx parses it; null for an address it rejects. */
 function catalogQuery(match: RegExpExecArray, search: URLSearchParams): CatalogApiQuery | null {
@@ -128,8 +190,10 @@ function screenFiles(
 }
 
 /** A screen's stylesheets and module preloads, the same for every request to a build. */
-function screenHints(manifest: Manifest, module: string, alreadyLoaded: Set<string>): string {
-  const { scripts, styles } = screenFiles(manifest, module, alreadyLoaded);
+function screenHints(manifest: Manifest, modules: string[], alreadyLoaded: Set<string>): string {
+  const files = modules.map((module) => screenFiles(manifest, module, alreadyLoaded));
+  const scripts = [...new Set(files.flatMap((file) => file.scripts))];
+  const styles = [...new Set(files.flatMap((file) => file.styles))];
   // the stylesheets the screen's import would add: present at first paint, in the cascade layers index.html declares
   return [
     ...styles.map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`),
@@ -173,7 +237,14 @@ export function createPageHints(distDir: string, context: PageHintsContext) {
     // what index.html loads already: its own script, preloads and stylesheets
     const alreadyLoaded = new Set([...html.matchAll(/(?:src|href)="\/([^"]+)"/g)].map((found) => found[1]!));
     const screens = manifest
-      ? new Map(pages.map((page) => [page.module, screenHints(manifest, page.module, alreadyLoaded)]))
+      ? new Map(
+          pages.flatMap((page) =>
+            [false, true].map((signedIn) => {
+              const modules = pageModules(page, signedIn);
+              return [modules.join(' '), screenHints(manifest, modules, alreadyLoaded)] as const;
+            }),
+          ),
+        )
       : null;
     const shell = context.testPayments
       ? `<div id="root" ${testModeRootAttribute}>${testModeNoticeHtml}${pageShellHtml}</div>`
@@ -196,9 +267,15 @@ export function createPageHints(distDir: string, context: PageHintsContext) {
     for (const candidate of pages) {
       const match = candidate.pattern.exec(url.pathname);
       if (!match) continue;
+      // only a page that differs for a member asks who is asking
+      const signedIn = candidate.membersOnly || candidate.member ? !(await asker.isGuest()) : false;
+      if (candidate.membersOnly && !signedIn) return page;
+      const memberData = signedIn && candidate.member ? candidate.member.data : [];
       let hints: string;
       try {
-        hints = screens.get(candidate.module)! + dataHints([...rootData, ...candidate.data(match, url.searchParams)]);
+        hints =
+          screens.get(pageModules(candidate, signedIn).join(' '))! +
+          dataHints([...rootData, ...candidate.data(match, url.searchParams), ...memberData]);
       } catch {
         return page; // an address that does not decode: the app shows its own answer
       }

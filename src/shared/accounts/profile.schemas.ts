@@ -6,6 +6,8 @@ export const profileSchema = z.object({
     name: z.string(),
     email: z.string(),
     phoneNumber: z.string(),
+    /** the number written for people ('+52 55 1234 5678'): the page needs no phone metadata of its own */
+    phoneNumberDisplay: z.string(),
     country: z.string(),
     city: z.string(),
     homeUniversity: z.string(),

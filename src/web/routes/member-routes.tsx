@@ -2,7 +2,12 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { RouteObject } from 'react-router';
 import { guards, type Guard } from '#web/features/accounts/guards.ts';
 import { paths } from '#web/paths.ts';
-import { guardedRoute, screen } from '#web/routes/route-objects.ts';
+import { guardedRoute, screen, withData } from '#web/routes/route-objects.ts';
+import { profileQuery } from '#web/features/accounts/accounts.api.ts';
+import { catalogPageQuery } from '#web/features/catalog/catalog.api.ts';
+import { myClassroomQuery, myClassroomsQuery } from '#web/features/classrooms/classrooms.api.ts';
+import { courseQuery, myCertificatesQuery, myDiplomasQuery } from '#web/features/diplomas/member/diplomas.api.ts';
+import { favoritesQuery } from '#web/features/watching/watching.api.ts';
 
 // The signed-in members' pages, inside the public layout, added to the router the first time an address outside the
 // guest pages is opened (router.tsx).
@@ -11,9 +16,21 @@ const diplomaCourseScreen = () => import('#web/routes/diplomas/diploma-course.ts
 
 export function memberPages(queryClient: QueryClient): RouteObject[] {
   const guarded = (guard: Guard, children: RouteObject[]) => guardedRoute(queryClient, guard, children);
+  const course = (route: RouteObject) =>
+    withData(queryClient, guards.premiumAccess, route, ({ id = '' }) => queryClient.prefetchQuery(courseQuery(id)));
   return [
     guarded(guards.signedIn, [
-      screen(paths.profile, () => import('#web/routes/accounts/profile.tsx').then((m) => m.ProfilePage)),
+      withData(
+        queryClient,
+        guards.signedIn,
+        screen(paths.profile, () => import('#web/routes/accounts/profile.tsx').then((m) => m.ProfilePage)),
+        // the certificates' card, when the profile shows it (profile.tsx)
+        async () => {
+          const profile = await queryClient.fetchQuery(profileQuery).catch(() => null);
+          if (profile?.membership.hasPremiumAccess && profile.certificates.length > 0)
+            await queryClient.prefetchQuery(myCertificatesQuery);
+        },
+      ),
       screen(paths.profileAccount, () =>
         import('#web/routes/accounts/profile-account.tsx').then((m) => m.ProfileAccountPage),
       ),
@@ -30,9 +47,14 @@ export function memberPages(queryClient: QueryClient): RouteObject[] {
     ]),
 
     guarded(guards.premiumAccess, [
-      screen(paths.myDiplomas, () => import('#web/routes/diplomas/my-diplomas.tsx').then((m) => m.MyDiplomasPage)),
-      screen(paths.myDiploma, diplomaCourseScreen),
-      screen(paths.myCxVetDiploma, diplomaCourseScreen),
+      withData(
+        queryClient,
+        guards.premiumAccess,
+        screen(paths.myDiplomas, () => import('#web/routes/diplomas/my-diplomas.tsx').then((m) => m.MyDiplomasPage)),
+        () => queryClient.prefetchQuery(myDiplomasQuery),
+      ),
+      course(screen(paths.myDiploma, diplomaCourseScreen)),
+      course(screen(paths.myCxVetDiploma, diplomaCourseScreen)),
       screen(paths.diplomaPreview, () =>
         import('#web/routes/diplomas/diploma-preview.tsx').then((m) => m.DiplomaPreviewPage),
       ),
@@ -41,11 +63,33 @@ export function memberPages(queryClient: QueryClient): RouteObject[] {
       ),
     ]),
     guarded(guards.signedIn, [
-      screen(paths.myFavorites, () => import('#web/routes/watching/my-favorites.tsx').then((m) => m.MyFavoritesPage)),
-      screen(paths.myClassrooms, () =>
-        import('#web/routes/classrooms/my-classrooms.tsx').then((m) => m.MyClassroomsPage),
+      withData(
+        queryClient,
+        guards.signedIn,
+        screen(paths.myFavorites, () => import('#web/routes/watching/my-favorites.tsx').then((m) => m.MyFavoritesPage)),
+        () => queryClient.prefetchQuery(favoritesQuery),
       ),
-      screen(paths.myClassroom, () => import('#web/routes/classrooms/my-classroom.tsx').then((m) => m.MyClassroomPage)),
+      withData(
+        queryClient,
+        guards.signedIn,
+        screen(paths.myClassrooms, () =>
+          import('#web/routes/classrooms/my-classrooms.tsx').then((m) => m.MyClassroomsPage),
+        ),
+        () => queryClient.prefetchQuery(myClassroomsQuery),
+      ),
+      withData(
+        queryClient,
+        guards.signedIn,
+        screen(paths.myClassroom, () =>
+          import('#web/routes/classrooms/my-classroom.tsx').then((m) => m.MyClassroomPage),
+        ),
+        // the aula's first page of videos, as the page asks for it
+        ({ id = '' }) =>
+          Promise.all([
+            queryClient.prefetchQuery(myClassroomQuery(id)),
+            queryClient.prefetchQuery(catalogPageQuery({ classroom: id, page: 1 })),
+          ]),
+      ),
     ]),
     guarded(guards.classroomAdmin, [
       screen(paths.classroomAdmin, () =>

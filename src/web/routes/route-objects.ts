@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
-import { redirect, type RouteObject } from 'react-router';
+import { redirect, type Params, type RouteObject } from 'react-router';
 import { loadCurrentUser } from '#web/features/accounts/current-user.api.ts';
 import { loginReturningTo, type Guard } from '#web/features/accounts/guards.ts';
 import { paths } from '#web/paths.ts';
@@ -21,4 +21,21 @@ export const guardedRoute = (queryClient: QueryClient, guard: Guard, children: R
     throw redirect(target === paths.login ? loginReturningTo(url.pathname + url.search) : target);
   },
   children,
+});
+
+/**
+ * A guarded screen whose data loads beside its code, as the guest pages' do: the page renders once, complete,
+ * instead of a placeholder per query that the answer then moves. Nothing is asked for whom `guard` turns away.
+ */
+export const withData = (
+  queryClient: QueryClient,
+  guard: Guard,
+  route: RouteObject,
+  load: (params: Params) => Promise<unknown>,
+): RouteObject => ({
+  ...route,
+  loader: async ({ params }) => {
+    if (guard(await loadCurrentUser(queryClient)) === null) await load(params);
+    return null;
+  },
 });

@@ -100,6 +100,8 @@ describe('PUT /api/profile', () => {
     expect(response.json().personal).toMatchObject({
       name: 'Nombre Editado',
       email: input.email,
+      phoneNumber: '+573001234567',
+      phoneNumberDisplay: '+57 300 1234567',
       country: 'Colombia',
       city: 'Bogotá',
     });

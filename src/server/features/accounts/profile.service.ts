@@ -1,4 +1,5 @@
 import { and, asc, eq, ne } from 'drizzle-orm';
+import { formatPhoneInternational } from '#shared/accounts/phone.rules.ts';
 import type { Db } from '#server/db/client.ts';
 import { authAccounts, certificates, organizations, sessions, users } from '#server/db/schema/index.ts';
 import type { MembershipService } from '#server/features/membership/membership.service.ts';
@@ -62,6 +63,7 @@ export function createProfileService(deps: {
         name: user.name,
         email: user.email,
         phoneNumber: user.phoneNumber,
+        phoneNumberDisplay: formatPhoneInternational(user.phoneNumber),
         country: user.country,
         city: user.city,
         homeUniversity: user.homeUniversity ?? '',

@@ -1,5 +1,5 @@
 import { usePaymentsConfig } from '#web/features/payments/payments.api.ts';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { CurrentUser, LoginInput } from '#shared/accounts/accounts.schemas.ts';
 import type { DeviceSessionList } from '#shared/accounts/devices.schemas.ts';
@@ -56,12 +56,14 @@ export function useLogin() {
   });
 }
 
+export const profileQuery = queryOptions({
+  queryKey: accountKeys.profile(),
+  queryFn: ({ signal }) => accountsApi.profile(signal),
+  retry: false,
+});
+
 export function useProfile() {
-  return useQuery({
-    queryKey: accountKeys.profile(),
-    queryFn: ({ signal }) => accountsApi.profile(signal),
-    retry: false,
-  });
+  return useQuery(profileQuery);
 }
 
 /** Payments in pesos at OXXO or by SPEI still waiting for the money (Mercado Pago configured only). */

@@ -32,7 +32,7 @@ const catalogApi = {
   guideClick: (id: string) => api.post<void>(`${procedurePath(id)}/guide-clicks`),
 };
 
-const catalogPageQuery = (query: CatalogApiQuery) =>
+export const catalogPageQuery = (query: CatalogApiQuery) =>
   queryOptions({ queryKey: catalogKeys.list(query), queryFn: ({ signal }) => catalogApi.page(query, signal) });
 
 const catalogFiltersQuery = queryOptions({

@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import type {
   AdminClassroom,
   AdminClassroomRow,
@@ -112,19 +112,24 @@ export const adminExportHref = (id: string) => `/api/admin/classrooms/${id}/user
 
 // ---------- members ----------
 
-export function useMyClassrooms() {
-  return useQuery({
-    queryKey: classroomKeys.mine(),
-    queryFn: () => api.get<Items<MyClassroom>>('/api/classrooms').then((body) => body.items),
+export const myClassroomsQuery = queryOptions({
+  queryKey: classroomKeys.mine(),
+  queryFn: ({ signal }) => api.get<Items<MyClassroom>>('/api/classrooms', { signal }).then((body) => body.items),
+});
+
+export const myClassroomQuery = (id: string) =>
+  queryOptions({
+    queryKey: classroomKeys.mineDetail(id),
+    queryFn: ({ signal }) => api.get<MyClassroom>(`/api/classrooms/${encodeURIComponent(id)}`, { signal }),
+    retry: false,
   });
+
+export function useMyClassrooms() {
+  return useQuery(myClassroomsQuery);
 }
 
 export function useMyClassroom(id: string) {
-  return useQuery({
-    queryKey: classroomKeys.mineDetail(id),
-    queryFn: () => api.get<MyClassroom>(`/api/classrooms/${encodeURIComponent(id)}`),
-    retry: false,
-  });
+  return useQuery(myClassroomQuery(id));
 }
 
 /** Claims the expiry warnings due now: the server returns each one once. */

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ProcedureCard } from '#shared/catalog/catalog.schemas.ts';
 import type { ContinueWatching, ProcedureProgress, SavePosition } from '#shared/watching/watching.schemas.ts';
 import { catalogKeys } from '#web/features/catalog/catalog.api.ts';
@@ -36,18 +36,22 @@ export function useProcedureProgress(id: string, enabled: boolean) {
   });
 }
 
+export const continueWatchingQuery = queryOptions({
+  queryKey: watchingKeys.continue(),
+  queryFn: ({ signal }) => watchingApi.continueWatching(signal),
+});
+
+export const favoritesQuery = queryOptions({
+  queryKey: watchingKeys.favorites(),
+  queryFn: ({ signal }) => watchingApi.favorites(signal),
+});
+
 export function useContinueWatching() {
-  return useQuery({
-    queryKey: watchingKeys.continue(),
-    queryFn: ({ signal }) => watchingApi.continueWatching(signal),
-  });
+  return useQuery(continueWatchingQuery);
 }
 
 export function useFavorites() {
-  return useQuery({
-    queryKey: watchingKeys.favorites(),
-    queryFn: ({ signal }) => watchingApi.favorites(signal),
-  });
+  return useQuery(favoritesQuery);
 }
 
 /** Adds or removes a favourite; cards and lists that show the heart refresh afterwards. */

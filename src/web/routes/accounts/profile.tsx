@@ -2,7 +2,6 @@ import { Alert, Anchor, Button, Card, Container, Group, Loader, SimpleGrid, Stac
 import { notifications } from '@mantine/notifications';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { formatPhoneNumberIntl } from 'react-phone-number-input';
 import { EmailText } from '#web/components/email-text.tsx';
 import { useCardCheckoutReturn } from '#web/features/payments/use-card-return.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
@@ -124,7 +123,7 @@ export function ProfilePage() {
               </Group>
               <Row label="Nombre" value={personal.name} />
               <Row label="Correo" value={<EmailText email={personal.email} />} />
-              <Row label="Teléfono" value={formatPhoneNumberIntl(personal.phoneNumber) || personal.phoneNumber} />
+              <Row label="Teléfono" value={personal.phoneNumberDisplay} />
               <Row label="País" value={personal.country} />
               <Row label="Ciudad" value={personal.city} />
               <Row label="Universidad" value={personal.organizationTitle ?? personal.homeUniversity} />

@@ -13,10 +13,11 @@ import {
   useMantineTheme,
 } from '@mantine/core';
 import { useDebouncedCallback, useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { lazy, startTransition, Suspense, useCallback, useMemo, useState } from 'react';
+import { startTransition, Suspense, useCallback, useMemo, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { messages } from '#shared/messages.ts';
 import { useCurrentUser } from '#web/features/accounts/current-user.api.ts';
+import { ContinueWatchingRow } from '#web/features/catalog/components/continue-watching-row.ts';
 import { useCatalogPage } from '#web/features/catalog/catalog.api.ts';
 import { catalogViewHref, parseCatalogView, toApiQuery, type CatalogView } from '#shared/catalog/catalog-url.ts';
 import { CatalogFilters } from '#web/features/catalog/components/catalog-filters.tsx';
@@ -25,9 +26,6 @@ import { ProcedureCard } from '#web/features/catalog/components/procedure-card.t
 import { pageCount } from '#web/features/catalog/pagination.ts';
 import { NotFoundPage } from '#web/routes/not-found.tsx';
 import classes from './catalog.module.css';
-
-// members only: guests never load the row's code
-const ContinueWatching = lazy(() => import('#web/features/catalog/components/continue-watching.tsx'));
 
 export function CatalogPage() {
   const params = useParams();
@@ -81,7 +79,7 @@ function Catalog({ view }: { view: CatalogView }) {
       {/* only on the plain catalogue: a search or a filter asks for something else */}
       {user && view.page === 1 && !view.q && activeCount === 0 && (
         <Suspense fallback={null}>
-          <ContinueWatching headingLevel={2} />
+          <ContinueWatchingRow headingLevel={2} />
         </Suspense>
       )}
       <div className={classes.layout}>

@@ -13,7 +13,7 @@ import {
   Title,
   Typography,
 } from '@mantine/core';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, Navigate, useMatch, useParams } from 'react-router';
 import type { CourseItem } from '#shared/diplomas/diplomas.schemas.ts';
 import { formatProgress } from '#shared/diplomas/diplomas.rules.ts';
@@ -21,10 +21,16 @@ import { ApiError } from '#web/lib/api-client.ts';
 import { useCourse } from '#web/features/diplomas/member/diplomas.api.ts';
 import { CertificateActions, CertificateModal } from '#web/features/diplomas/member/components/certificate-modal.tsx';
 import { CourseEvaluation } from '#web/features/credits/components/course-evaluation.tsx';
-import { ExamPanel } from '#web/features/diplomas/member/components/exam-panel.tsx';
-import { VideoItem } from '#web/features/diplomas/member/components/video-item.tsx';
 import { useViewingSession } from '#web/features/viewing/use-viewing-session.ts';
 import { href, paths } from '#web/paths.ts';
+
+// an item's exam or video loads when its panel is opened: the course paints its list without them
+const ExamPanel = lazy(() =>
+  import('#web/features/diplomas/member/components/exam-panel.tsx').then((m) => ({ default: m.ExamPanel })),
+);
+const VideoItem = lazy(() =>
+  import('#web/features/diplomas/member/components/video-item.tsx').then((m) => ({ default: m.VideoItem })),
+);
 
 const examBadge = {
   notStarted: { label: 'Sin iniciar', color: 'gray' },
@@ -100,7 +106,7 @@ export function DiplomaCoursePage() {
             <CertificateActions course={data} />
           </Card>
         )}
-        <Accordion variant="separated" chevronPosition="right">
+        <Accordion variant="separated" chevronPosition="right" keepMounted={false}>
           {data.items.map((item, index) => (
             <Accordion.Item key={item.id} value={item.id}>
               {/* the name is the visible text, status included, so what is said matches what is seen */}
@@ -129,12 +135,14 @@ export function DiplomaCoursePage() {
                 </Group>
               </Accordion.Control>
               <Accordion.Panel>
-                {item.enabled && item.type === 'video' && (
-                  <VideoItem diplomaId={id} video={item} viewingToken={viewing.token} />
-                )}
-                {item.enabled && item.type === 'exam' && (
-                  <ExamPanel diplomaId={id} examId={item.id} isExternal={data.isExternal} />
-                )}
+                <Suspense fallback={<Loader size="sm" aria-label="Cargando" />}>
+                  {item.enabled && item.type === 'video' && (
+                    <VideoItem diplomaId={id} video={item} viewingToken={viewing.token} />
+                  )}
+                  {item.enabled && item.type === 'exam' && (
+                    <ExamPanel diplomaId={id} examId={item.id} isExternal={data.isExternal} />
+                  )}
+                </Suspense>
               </Accordion.Panel>
             </Accordion.Item>
           ))}

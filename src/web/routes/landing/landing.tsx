@@ -1,9 +1,10 @@
 import { Anchor, Box, Button, Card, Container, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { lazy, Suspense, type ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { defaultHeroSeconds } from '#shared/landing/landing.rules.ts';
 import { useCurrentUser } from '#web/features/accounts/current-user.api.ts';
 import { ProcedureCard } from '#web/features/catalog/components/procedure-card.tsx';
+import { ContinueWatchingRow } from '#web/features/catalog/components/continue-watching-row.ts';
 import { breakpointsEm, cardSizes } from '#shared/media/picture-variants.ts';
 import { useLanding } from '#web/features/landing/landing.api.ts';
 import { DefaultHero, HeroCarousel } from '#web/features/landing/components/hero-carousel.tsx';
@@ -13,9 +14,6 @@ import { PartnerLogo } from '#web/features/landing/components/partner-logo.tsx';
 import { SponsorCarousel } from '#web/features/landing/components/sponsor-carousel.tsx';
 import { paths } from '#web/paths.ts';
 import classes from './landing.module.css';
-
-// members only: guests never load the row's code
-const ContinueWatching = lazy(() => import('#web/features/catalog/components/continue-watching.tsx'));
 
 const reasons = [
   {
@@ -104,7 +102,7 @@ export function LandingPage() {
       {user && (
         <Container size="lg">
           <Suspense fallback={null}>
-            <ContinueWatching headingLevel={2} pt="xl" />
+            <ContinueWatchingRow headingLevel={2} pt="xl" />
           </Suspense>
         </Container>
       )}

@@ -1,6 +1,6 @@
-import { Button, Group, Modal, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { NativeModal } from '#web/components/native-modal.tsx';
 import { useCurrentUser } from '#web/features/accounts/current-user.api.ts';
 import { membershipApi } from '#web/features/membership/membership.api.ts';
 
@@ -27,11 +27,15 @@ export function MembershipCheckNotice() {
   }, [userId, queryClient]);
 
   return (
-    <Modal opened={changed} onClose={() => setChanged(false)} title="AVISO CAMBIO DE CUENTA" centered>
-      <Text>Se ha efectuado el cambio programado de cuenta</Text>
-      <Group justify="flex-end" mt="lg">
-        <Button onClick={() => setChanged(false)}>Aceptar</Button>
-      </Group>
-    </Modal>
+    // the browser's dialog: Mantine's Modal would load on every member page for a notice seldom shown
+    <NativeModal
+      opened={changed}
+      title="AVISO CAMBIO DE CUENTA"
+      text="Se ha efectuado el cambio programado de cuenta"
+      button="Aceptar"
+      onButton={() => setChanged(false)}
+      escapable
+      onBrowserClose={() => setChanged(false)}
+    />
   );
 }

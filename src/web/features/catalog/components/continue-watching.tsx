@@ -1,8 +1,9 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { Box, Group, Progress, SimpleGrid, Skeleton, Text, Title, type MantineSpacing } from '@mantine/core';
 import { formatClock, watchedPercent } from '#shared/watching/watching.rules.ts';
 import { breakpointsEm, cardSizes } from '#shared/media/picture-variants.ts';
 import { ProcedureCard } from '#web/features/catalog/components/procedure-card.tsx';
-import { useContinueWatching } from '#web/features/watching/watching.api.ts';
+import { continueWatchingQuery, useContinueWatching } from '#web/features/watching/watching.api.ts';
 
 type Props = { headingLevel: 2; titleAlign?: 'left' | 'center'; pt?: MantineSpacing };
 
@@ -65,5 +66,8 @@ function ContinueWatching({ headingLevel, titleAlign = 'left', pt }: Props) {
     </Box>
   );
 }
+
+/** The row's data, for the page's route loader; a failed load leaves the row out, as it does on screen. */
+export const loadContinueWatching = (queryClient: QueryClient) => queryClient.prefetchQuery(continueWatchingQuery);
 
 export default ContinueWatching;

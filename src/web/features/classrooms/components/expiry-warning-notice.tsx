@@ -1,6 +1,6 @@
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import type { ExpiryWarning } from '#shared/classrooms/classrooms.schemas.ts';
+import { NativeModal } from '#web/components/native-modal.tsx';
 import { useCurrentUser } from '#web/features/accounts/current-user.api.ts';
 import { claimExpiryWarnings } from '#web/features/classrooms/classrooms.api.ts';
 
@@ -22,18 +22,20 @@ export function ExpiryWarningNotice() {
 
   const close = () => setWarnings([]);
   return (
-    <Modal opened={warnings.length > 0} onClose={close} title="Aviso de expiración de aula" centered>
-      <Stack gap="xs">
-        {warnings.map((warning) => (
-          <Text key={warning.classroomId}>
-            El aula <strong>{warning.title}</strong> expira en {warning.timeLeft}. Después de esa fecha ya no podrás ver
-            sus videos.
-          </Text>
-        ))}
-      </Stack>
-      <Group justify="flex-end" mt="lg">
-        <Button onClick={close}>Aceptar</Button>
-      </Group>
-    </Modal>
+    // the browser's dialog: Mantine's Modal would load on every member page for a notice seldom shown
+    <NativeModal
+      opened={warnings.length > 0}
+      title="Aviso de expiración de aula"
+      text={warnings.map((warning) => (
+        <span key={warning.classroomId} style={{ display: 'block' }}>
+          El aula <strong>{warning.title}</strong> expira en {warning.timeLeft}. Después de esa fecha ya no podrás ver
+          sus videos.
+        </span>
+      ))}
+      button="Aceptar"
+      onButton={close}
+      escapable
+      onBrowserClose={close}
+    />
   );
 }

@@ -1,5 +1,5 @@
 import type { CardCheckout, OfflinePayment } from '#shared/payments/mercadopago.schemas.ts';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   CertificateSummary,
   CertificateVerification,
@@ -27,11 +27,13 @@ const keys = diplomaKeys;
 export const certificatePdfUrl = (diplomaId: string) =>
   `/api/diplomas/${encodeURIComponent(diplomaId)}/certificate.pdf`;
 
+export const myDiplomasQuery = queryOptions({
+  queryKey: keys.list(),
+  queryFn: async ({ signal }) => (await api.get<{ items: MemberDiplomaCard[] }>('/api/diplomas', { signal })).items,
+});
+
 export function useMyDiplomas() {
-  return useQuery({
-    queryKey: keys.list(),
-    queryFn: async ({ signal }) => (await api.get<{ items: MemberDiplomaCard[] }>('/api/diplomas', { signal })).items,
-  });
+  return useQuery(myDiplomasQuery);
 }
 
 export function useSalesPage(id: string) {
@@ -43,12 +45,15 @@ export function useSalesPage(id: string) {
   });
 }
 
-export function useCourse(id: string) {
-  return useQuery({
+export const courseQuery = (id: string) =>
+  queryOptions({
     queryKey: keys.course(id),
     queryFn: ({ signal }) => api.get<Course>(`/api/diplomas/${encodeURIComponent(id)}/course`, { signal }),
     retry: false,
   });
+
+export function useCourse(id: string) {
+  return useQuery(courseQuery(id));
 }
 
 export function useExam(id: string, examId: string | null) {
@@ -164,12 +169,14 @@ export function useEnrollment(id: string, poll: boolean) {
   });
 }
 
+export const myCertificatesQuery = queryOptions({
+  queryKey: keys.certificates(),
+  queryFn: async ({ signal }) =>
+    (await api.get<{ items: CertificateSummary[] }>('/api/profile/certificates', { signal })).items,
+});
+
 export function useMyCertificates() {
-  return useQuery({
-    queryKey: keys.certificates(),
-    queryFn: async ({ signal }) =>
-      (await api.get<{ items: CertificateSummary[] }>('/api/profile/certificates', { signal })).items,
-  });
+  return useQuery(myCertificatesQuery);
 }
 
 /** The signed Open Badges credential of a certificate, downloaded as credential.json. */

@@ -1,0 +1,101 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { expect, loginAs, saveScreenshot, test } from './fixtures.ts';
+
+// A signed-in member's pages on a phone: what they paint before their data stays where it is (layout shift,
+// counted as Lighthouse counts it), and their first load brings none of the console's code.
+
+type Shifts = { total: number };
+
+/** Every layout shift of the document not caused by an input, from its start. */
+const observeShifts = () => {
+  const shifts: Shifts = { total: 0 };
+  (window as unknown as { __shifts: Shifts }).__shifts = shifts;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+      if (!entry.hadRecentInput) shifts.total += entry.value;
+    }
+  }).observe({ type: 'layout-shift', buffered: true });
+};
+
+/** The layout shift of the page, once it has loaded and painted its last frame. */
+async function shiftOf(page: Page, url: string): Promise<number> {
+  await page.goto(url, { waitUntil: 'networkidle' });
+  await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+  // a shift is reported after the frame that made it
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) =>
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() => resolve((window as unknown as { __shifts: Shifts }).__shifts.total)),
+        ),
+      ),
+  );
+}
+
+/** The six member pages of issue #39 and the home page, with the demo Premium member's aula and diploma. */
+async function memberPages(page: Page): Promise<string[]> {
+  const classrooms = (await (await page.request.get('/api/classrooms')).json()) as { items: { id: string }[] };
+  const diplomas = (await (await page.request.get('/api/diplomas')).json()) as {
+    items: { id: string; isEnrolled: boolean; isExternal: boolean }[];
+  };
+  const aula = classrooms.items[0];
+  const diploma = diplomas.items.find((item) => item.isEnrolled);
+  expect(aula, 'the demo Premium member has an aula').toBeDefined();
+  expect(diploma, 'the demo Premium member has begun a diploma').toBeDefined();
+  const course = `/mis-diplomados/${diploma!.isExternal ? 'diplomado' : 'diplomado-CxVet'}/${diploma!.id}`;
+  return ['/mis-aulas', `/mis-aulas/aula/${aula!.id}`, '/mis-diplomados', course, '/perfil', '/mis-favoritos', '/'];
+}
+
+test.describe('a member on a phone', () => {
+  test.use({ viewport: { width: 360, height: 740 } });
+
+  test.beforeEach(async ({ page }) => {
+    await loginAs(page, 'premium');
+    await page.addInitScript(observeShifts);
+  });
+
+  test('the member pages do not move as their data arrives, even when it arrives late', async ({ page }) => {
+    test.setTimeout(120_000);
+    const urls = await memberPages(page);
+    // every API answer comes late, as on a phone's connection: a placeholder painted before it would be replaced
+    await page.route('**/api/**', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await route.continue().catch(() => {});
+    });
+    for (const url of urls) {
+      expect(await shiftOf(page, url), `layout shift on ${url}`).toBeLessThan(0.05);
+    }
+    await saveScreenshot(page, 'member-home-360');
+  });
+
+  test("a member page's first load brings none of the console's code", async ({ page }) => {
+    const manifest = JSON.parse(fs.readFileSync(path.join('dist', '.vite', 'manifest.json'), 'utf8')) as Record<
+      string,
+      { file: string }
+    >;
+    // the console's route table, layout and screens, its data table and its API calls (chunks of their own)
+    const consoleFiles = new Set(
+      Object.entries(manifest)
+        .filter(([module]) => /^src\/web\/routes\/(admin\/|[^/]+\/admin-)|^_admin-|\.admin\./.test(module))
+        .map(([, entry]) => `/${entry.file}`),
+    );
+    expect(consoleFiles.size).toBeGreaterThan(20);
+    const urls = await memberPages(page);
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
+    for (const url of urls.filter((url) => url !== '/')) {
+      scripts.length = 0;
+      await page.goto(url, { waitUntil: 'networkidle' });
+      await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+      expect(scripts.length, url).toBeGreaterThan(0);
+      expect(
+        scripts.filter((script) => consoleFiles.has(script)),
+        url,
+      ).toEqual([]);
+    }
+  });
+});
