@@ -233,12 +233,14 @@ export async function buildApp(deps: AppDeps) {
     publicUrl: config.publicUrl,
     log: app.log,
   });
+  const facturas = facturasServiceFor({ config, db, schedule: jobs.schedule, log: app.log });
   const payments = createPaymentsService({
     db,
     provider: paymentProvider,
     membership,
     publicUrl: config.publicUrl,
     schedule: jobs.schedule,
+    onRefunded: facturas.dollarPaymentRefunded,
     log: app.log,
   });
   const certificates = createCertificatesService({
@@ -274,7 +276,6 @@ export async function buildApp(deps: AppDeps) {
   });
   // order outcomes reach the diplomas through the payments job pipeline: a browser closed after paying still ends enrolled
   payments.onOrder(diplomaPurchase.applyOrderEvent);
-  const facturas = facturasServiceFor({ config, db, schedule: jobs.schedule, log: app.log });
   const pesos = mercadoPagoProvider
     ? mercadoPagoServices({
         db,

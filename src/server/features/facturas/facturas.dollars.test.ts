@@ -5,7 +5,7 @@ import { signedInAs } from '#server/testing/factories.ts';
 import { paymentFacturas, payments } from '#server/db/schema/index.ts';
 import { startFacturapiFake, type FacturapiFake } from '#server/services/facturapi/facturapi-fake.testing.ts';
 import { memberRequest } from '#server/features/diplomas/diplomas.testing.ts';
-import { subscribeAndApprove } from '#server/features/payments/payments.testing.ts';
+import { pressCheckout, subscribeAndApprove } from '#server/features/payments/payments.testing.ts';
 import { personaFisica, personaMoral, retryNow } from './facturas.testing.ts';
 
 let facturapi: FacturapiFake;
@@ -24,10 +24,10 @@ afterAll(async () => {
 /** A member who paid the monthly plan in dollars (the simulated PayPal): their approved payment. */
 async function paidInDollars() {
   const member = await signedInAs(t, { type: 'Gratis' });
-  await subscribeAndApprove(t, member.cookie);
+  const subscriptionId = await subscribeAndApprove(t, member.cookie);
   const [payment] = await t.db.select().from(payments).where(eq(payments.userId, member.user.id));
   expect(payment).toMatchObject({ currency: 'USD', result: 'COMPLETADO' });
-  return { ...member, payment: payment! };
+  return { ...member, subscriptionId, payment: payment! };
 }
 
 const withRate = { ...personaMoral, exchange: 17.2543 };
@@ -148,5 +148,25 @@ describe('the Admin’s factura of a payment in dollars', () => {
       payments: { paymentId: string }[];
     };
     expect(mine.payments.find((each) => each.paymentId === payment.id)).toMatchObject({ state: 'cancelada' });
+  });
+
+  it('is cancelled with motive 02 once PayPal refunds the payment; a refund of a payment without one changes nothing', async () => {
+    const { cookie, subscriptionId, payment } = await paidInDollars();
+    const admin = await signedInAs(t, { type: 'Admin' });
+    await memberRequest(t, admin.cookie, 'POST', `/api/admin/facturas/${payment.id}`, withRate);
+    await pressCheckout(t, subscriptionId, 'refund');
+    const row = (await facturaOf(payment.id))!;
+    expect(row).toMatchObject({ invoiceStatus: 'canceled', cancellationMotive: '02' });
+    expect(facturapi.invoices.get(row.invoiceId!)).toMatchObject({ status: 'canceled', motive: '02' });
+    const mine = (await memberRequest(t, cookie, 'GET', '/api/facturas')).json() as {
+      payments: { paymentId: string; state: string }[];
+    };
+    expect(mine.payments.find((each) => each.paymentId === payment.id)).toMatchObject({ state: 'cancelada' });
+
+    const other = await paidInDollars();
+    const invoicesBefore = dollarInvoices().length;
+    await pressCheckout(t, other.subscriptionId, 'refund');
+    expect(await facturaOf(other.payment.id)).toBeUndefined();
+    expect(dollarInvoices().length).toBe(invoicesBefore);
   });
 });

@@ -74,6 +74,20 @@ export function createFacturasService(deps: {
     }
   };
 
+  /** A payment in dollars refunded at PayPal: a factura the Admin issued for it, still valid, is cancelled (02). */
+  async function dollarPaymentRefunded(paymentId: string) {
+    if (!client) return;
+    const [valid] = await db
+      .select({ paymentId: paymentFacturas.paymentId })
+      .from(paymentFacturas)
+      .where(and(eq(paymentFacturas.paymentId, paymentId), eq(paymentFacturas.invoiceStatus, 'valid')));
+    if (!valid) return;
+    await deps.schedule(facturaJobKinds.cancelRefunded, {
+      payload: { paymentId },
+      uniqueKey: `cancel-refunded:${paymentId}`,
+    });
+  }
+
   async function rowsOf(paymentId: string) {
     const [found] = await db
       .select({ payment: payments, factura: paymentFacturas })
@@ -397,6 +411,7 @@ export function createFacturasService(deps: {
     global: createGlobalInvoices({ db, client, log }),
     queueGlobalInvoice,
     paymentRecorded,
+    dollarPaymentRefunded,
     createReceipt,
     issueRequested,
     request,

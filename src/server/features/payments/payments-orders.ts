@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, ne } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
-import { paymentOrders, payments } from '#server/db/schema/index.ts';
+import { paymentOrders } from '#server/db/schema/index.ts';
 import { ProviderError, type PaymentProvider, type ProviderOrder } from '#server/services/payments/payment-provider.ts';
 import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import { AppError } from '#shared/errors.ts';
 import { cutToLimit, orderEventKind, orderPaymentResult, type OrderEventKind } from './payments.rules.ts';
 import type { PaymentsLog, ProviderFailureLogger } from './payments-log.ts';
+import { recordProviderPayments, type RefundListener } from './payments-history.ts';
 
 /**
  * A one-off order's outcome changed (completed, pending, denied, refunded). Handlers (the diplomas
@@ -33,6 +34,7 @@ export function createPaymentOrders(deps: {
   log: PaymentsLog;
   logProviderFailure: ProviderFailureLogger;
   onOrderEvent?: OrderEventHandler;
+  onRefunded?: RefundListener;
 }) {
   const { db, provider, log, logProviderFailure } = deps;
   const orderHandlers: OrderEventHandler[] = deps.onOrderEvent ? [deps.onOrderEvent] : [];
@@ -63,19 +65,17 @@ export function createPaymentOrders(deps: {
     const kind = orderEventKind(order);
     if (!kind) return null;
     if (order.captureId) {
-      await db
-        .insert(payments)
-        .values({
-          userId: row.userId,
-          provider: provider.name,
-          providerPaymentId: order.captureId,
-          kind: 'order',
-          result: orderPaymentResult[kind],
-          amountCents: order.amountCents,
-          currency: order.currency,
-          description: row.description,
-        })
-        .onConflictDoUpdate({ target: payments.providerPaymentId, set: { result: sql`excluded.result` } });
+      const payment = {
+        userId: row.userId,
+        provider: provider.name,
+        providerPaymentId: order.captureId,
+        kind: 'order' as const,
+        result: orderPaymentResult[kind],
+        amountCents: order.amountCents,
+        currency: order.currency,
+        description: row.description,
+      };
+      await recordProviderPayments(db, [payment], deps.onRefunded);
     }
     const status = kind.toUpperCase();
     if (row.status !== status) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { canUpgrade } from '#shared/membership/membership.rules.ts';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { paymentSubscriptions, payments } from '#server/db/schema/index.ts';
 import type { PaymentProvider } from '#server/services/payments/payment-provider.ts';
@@ -9,6 +9,7 @@ import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import { AppError } from '#shared/errors.ts';
 import type { Plan } from '#shared/payments/payments.rules.ts';
 import { grantRefusal, stateByProviderStatus, subscriptionOutcome } from './payments.rules.ts';
+import { recordProviderPayments, type RefundListener } from './payments-history.ts';
 import type { PaymentsLog, ProviderFailureLogger } from './payments-log.ts';
 
 const planDescription: Record<Plan, string> = { monthly: 'Premium mensual', annual: 'Premium anual' };
@@ -21,6 +22,7 @@ export function createPaymentSubscriptions(deps: {
   publicUrl: string;
   log: PaymentsLog;
   logProviderFailure: ProviderFailureLogger;
+  onRefunded?: RefundListener;
 }) {
   const { db, provider, membership, publicUrl, log, logProviderFailure } = deps;
 
@@ -184,25 +186,19 @@ export function createPaymentSubscriptions(deps: {
       snapshot.status !== 'APPROVAL_PENDING' && snapshot.status !== 'APPROVED'
         ? await provider.listTransactions(providerSubscriptionId)
         : [];
-    if (transactions.length > 0) {
-      await db
-        .insert(payments)
-        .values(
-          transactions.map((tx) => ({
-            userId: row.userId,
-            provider: provider.name,
-            providerPaymentId: tx.id,
-            providerSubscriptionId,
-            kind: 'subscription' as const,
-            result: tx.result,
-            amountCents: tx.amountCents,
-            currency: tx.currency,
-            description: planDescription[plan],
-            occurredAt: tx.time,
-          })),
-        )
-        .onConflictDoUpdate({ target: payments.providerPaymentId, set: { result: sql`excluded.result` } });
-    }
+    const history = transactions.map((tx) => ({
+      userId: row.userId,
+      provider: provider.name,
+      providerPaymentId: tx.id,
+      providerSubscriptionId,
+      kind: 'subscription' as const,
+      result: tx.result,
+      amountCents: tx.amountCents,
+      currency: tx.currency,
+      description: planDescription[plan],
+      occurredAt: tx.time,
+    }));
+    await recordProviderPayments(db, history, deps.onRefunded);
     const outcome = subscriptionOutcome({ ...snapshot, plan }, transactions);
     const refusal = outcome === 'activate' ? grantRefusal(snapshot, row.userId) : null;
     if (refusal) {

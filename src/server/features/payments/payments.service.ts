@@ -8,6 +8,7 @@ import type { PaymentRecord } from '#shared/payments/payments.schemas.ts';
 import { providerFailureLogger, type PaymentsLog } from './payments-log.ts';
 import { createPaymentOrders, type OrderEventHandler } from './payments-orders.ts';
 import { createPaymentSubscriptions } from './payments-subscriptions.ts';
+import type { RefundListener } from './payments-history.ts';
 
 /** The job that applies a stored webhook event. */
 export const webhookJobKind = 'payments.webhook';
@@ -25,6 +26,8 @@ export function createPaymentsService(deps: {
   /** Where stored webhook events are queued; applied by applyStoredWebhook. */
   schedule: Schedule;
   onOrderEvent?: OrderEventHandler;
+  /** A payment in dollars refunded at the provider (a factura the Admin issued for it is cancelled). */
+  onRefunded?: RefundListener;
   log?: PaymentsLog;
 }) {
   const { db, provider } = deps;
