@@ -44,7 +44,11 @@ export async function registerWebApp(
       const html = await pageHints.html(new URL(request.url, 'http://localhost'), {
         isGuest: async () => (await request.currentUser()) === null,
       });
-      reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding').type('text/html; charset=utf-8');
+      // the hints differ for a signed-in member: a shared cache keeps one page per cookie, never a member's for a guest
+      reply
+        .header('cache-control', 'no-cache')
+        .header('vary', 'accept-encoding, cookie')
+        .type('text/html; charset=utf-8');
       // a few kB, compressed fast: the page is the first thing a phone waits for
       if (/\bbr\b/.test(String(request.headers['accept-encoding'] ?? ''))) {
         return reply
