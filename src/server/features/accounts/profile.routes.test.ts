@@ -94,17 +94,22 @@ describe('GET /api/profile', () => {
 describe('PUT /api/profile', () => {
   it('saves personal data and preferences, and a new e-mail becomes the sign-in e-mail', async () => {
     const { cookie, user } = await signedInAs(t, { type: 'Gratis' });
+    // read once, so the profile is remembered with the session before it changes
+    const before = (await getProfile(cookie)).json().personal;
     const input = edit();
     const response = await putProfile(cookie, input);
     expect(response.statusCode).toBe(200);
-    expect(response.json().personal).toMatchObject({
+    const saved = {
       name: 'Nombre Editado',
       email: input.email,
       phoneNumber: '+573001234567',
       phoneNumberDisplay: '+57 300 1234567',
       country: 'Colombia',
       city: 'Bogotá',
-    });
+    };
+    expect(before.phoneNumberDisplay).not.toBe(saved.phoneNumberDisplay);
+    expect(response.json().personal).toMatchObject(saved);
+    expect((await getProfile(cookie)).json().personal).toMatchObject(saved);
     expect(response.json().preferences).toEqual({ promoMail: false, newsMail: true });
     await loginCookie(t, input.email);
     const old = await t.app.inject({
