@@ -17,6 +17,7 @@ import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import type { WatchedTimeService } from '#server/features/watching/watched-time.service.ts';
 
 export type DiplomaRow = typeof diplomas.$inferSelect;
+type ExamResultRow = typeof examResults.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type Reader = Db | Tx;
 
@@ -128,31 +129,41 @@ export function createDiplomaAccess(deps: { db: Db; watchedTime: WatchedTimeServ
       ...completions.map((row) => row.videoId),
       ...videos.filter((video) => video.procedureId && watching.get(video.id)!.isWatched).map((video) => video.id),
     ]);
-    const resultByExam = new Map(results.map((row) => [row.examId, row]));
-    const items = buildSequence(
-      diploma,
-      videos.map((video) => ({
-        id: video.id,
-        position: video.position,
-        isActive: video.isActive,
-        completed: completed.has(video.id),
-      })),
-      examRows.map((exam) => ({
-        id: exam.id,
-        afterVideoPosition: exam.afterVideoPosition,
-        isActive: exam.isActive,
-        completed: resultByExam.has(exam.id),
-        passed: resultByExam.get(exam.id)?.passed ?? false,
-      })),
-    );
-    return {
-      videos,
-      exams: examRows,
-      items,
-      resultByExam,
-      watching,
-      progressPercent: diplomaProgressPercent(diploma, items),
+    const withResults = (rows: ExamResultRow[]) => {
+      const resultByExam = new Map(rows.map((row) => [row.examId, row]));
+      const items = buildSequence(
+        diploma,
+        videos.map((video) => ({
+          id: video.id,
+          position: video.position,
+          isActive: video.isActive,
+          completed: completed.has(video.id),
+        })),
+        examRows.map((exam) => ({
+          id: exam.id,
+          afterVideoPosition: exam.afterVideoPosition,
+          isActive: exam.isActive,
+          completed: resultByExam.has(exam.id),
+          passed: resultByExam.get(exam.id)?.passed ?? false,
+        })),
+      );
+      return {
+        videos,
+        exams: examRows,
+        items,
+        resultByExam,
+        watching,
+        progressPercent: diplomaProgressPercent(diploma, items),
+        /**
+         * The sequence once `result` is recorded too, without reading it again (decision 055). Only the exam's own
+         * submission, under the enrolment's lock, records a result; a video marked in another tab at that very moment
+         * is counted at the member's next read of the course, which records a completion reached (course()).
+         */
+        withResult: (result: ExamResultRow) =>
+          withResults([...rows.filter((row) => row.examId !== result.examId), result]),
+      };
     };
+    return withResults(results);
   }
 
   function requireEnabled(items: SequenceItem[], type: SequenceItem['type'], id: string): SequenceItem {
@@ -162,10 +173,15 @@ export function createDiplomaAccess(deps: { db: Db; watchedTime: WatchedTimeServ
     return item;
   }
 
-  /** Reaching 100% records the completion timestamp once. */
-  async function recordCompletion(tx: Reader, diploma: DiplomaRow, userId: string): Promise<number> {
-    const { progressPercent } = await loadSequence(diploma, userId, tx);
-    if (progressPercent >= 100) {
+  /** Reaching 100% records the completion timestamp once; `progressPercent` when the caller already knows it. */
+  async function recordCompletion(
+    tx: Reader,
+    diploma: DiplomaRow,
+    userId: string,
+    progressPercent?: number,
+  ): Promise<number> {
+    const progress = progressPercent ?? (await loadSequence(diploma, userId, tx)).progressPercent;
+    if (progress >= 100) {
       // one statement: only an enrolment not yet completed gets the timestamp
       await tx
         .update(diplomaUsers)
@@ -178,7 +194,7 @@ export function createDiplomaAccess(deps: { db: Db; watchedTime: WatchedTimeServ
           ),
         );
     }
-    return progressPercent;
+    return progress;
   }
 
   return {

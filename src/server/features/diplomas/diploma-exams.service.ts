@@ -139,9 +139,9 @@ export function createDiplomaExams(deps: { db: Db; access: DiplomaAccess }) {
         .where(and(eq(diplomaUsers.diplomaId, diplomaId), eq(diplomaUsers.userId, user.id)))
         .for('update');
       if (locked.length === 0) throw new AppError('FORBIDDEN');
-      const { items, resultByExam } = await loadSequence(diploma, user.id, tx);
-      requireEnabled(items, 'exam', examId);
-      if (resultByExam.has(examId)) throw new AppError('CONFLICT');
+      const sequence = await loadSequence(diploma, user.id, tx);
+      requireEnabled(sequence.items, 'exam', examId);
+      if (sequence.resultByExam.has(examId)) throw new AppError('CONFLICT');
       const questions = await shownQuestionsOf(user.id, examId, tx);
       if (questions.length === 0) throw new AppError('NOT_FOUND');
       const shown = new Map(input.answers.map((answer) => [answer.questionId, answer.answer]));
@@ -171,7 +171,7 @@ export function createDiplomaExams(deps: { db: Db; access: DiplomaAccess }) {
       const correct = questions.filter((question) => given.get(question.id) === question.correctAnswer).length;
       const scorePercent = examScorePercent(correct, questions.length);
       const passed = isPassingScore(scorePercent, diploma.passThresholdPercent);
-      const inserted = await tx
+      const [inserted] = await tx
         .insert(examResults)
         .values({
           examId,
@@ -183,9 +183,15 @@ export function createDiplomaExams(deps: { db: Db; access: DiplomaAccess }) {
           completedAt: now,
         })
         .onConflictDoNothing()
-        .returning({ examId: examResults.examId });
-      if (inserted.length === 0) throw new AppError('CONFLICT');
-      const progressPercent = await recordCompletion(tx, diploma, user.id);
+        .returning();
+      if (!inserted) throw new AppError('CONFLICT');
+      // the progress from the sequence read above with this result, not read a second time (decision 055)
+      const progressPercent = await recordCompletion(
+        tx,
+        diploma,
+        user.id,
+        sequence.withResult(inserted).progressPercent,
+      );
       return { scorePercent, passed, progressPercent };
     });
   }
