@@ -101,9 +101,39 @@ describe('the verified-session cache follows its LISTEN', () => {
     cache.remember(request('ana'), beforeGap, session('ana'), inADay());
     expect(cache.lookup(request('ana'))).toBeUndefined();
     const beforeChange = cache.ticket();
-    database.notify('account_changed', 'someone');
+    database.notify('account_changed', 'ana');
     cache.remember(request('ana'), beforeChange, session('ana'), inADay());
     expect(cache.lookup(request('ana'))).toBeUndefined();
+    const beforeEveryone = cache.ticket();
+    database.notify('access_changed', '*');
+    cache.remember(request('ana'), beforeEveryone, session('ana'), inADay());
+    expect(cache.lookup(request('ana'))).toBeUndefined();
+  });
+
+  // on a busy evening every sign-in and viewing token of a class announces a change: were any change to spoil every
+  // lookup under way, no session would be remembered while the class arrives (decision 055)
+  it("remembers a lookup that overlapped only other accounts' changes", async () => {
+    const { cache, database } = await subscribedCache();
+    const ana = cache.ticket();
+    const beto = cache.ticket();
+    database.notify('viewing_tokens', 'carla');
+    database.notify('account_changed', 'beto');
+    cache.remember(request('ana'), ana, session('ana'), inADay());
+    cache.remember(request('beto'), beto, session('beto'), inADay());
+    expect(cache.lookup(request('ana'))?.id).toBe('session-ana');
+    expect(cache.lookup(request('beto'))).toBeUndefined();
+    cache.remember(request('beto'), cache.ticket(), session('beto'), inADay());
+    expect(cache.lookup(request('beto'))?.id).toBe('session-beto');
+  });
+
+  it('remembers no lookup under way once more accounts changed than it keeps track of', async () => {
+    const { cache, database } = await subscribedCache();
+    const ticket = cache.ticket();
+    for (let n = 0; n <= 10_000; n++) database.notify('account_changed', `member-${n}`);
+    cache.remember(request('ana'), ticket, session('ana'), inADay());
+    expect(cache.lookup(request('ana'))).toBeUndefined();
+    cache.remember(request('ana'), cache.ticket(), session('ana'), inADay());
+    expect(cache.lookup(request('ana'))?.id).toBe('session-ana');
   });
 
   it('keeps the cache off until every channel listens, trying a failed LISTEN again', async () => {
@@ -155,8 +185,17 @@ describe('what an answer keeps with the session', () => {
     const load = async () => ++loads;
     expect(await cache.kept(request('ana'), 'profile', load)).toBe(1);
     expect(await cache.kept(request('ana'), 'profile', load)).toBe(1);
-    const overlapping = cache.kept(request('ana'), 'other', async () => {
+    // another account's change while it loads: kept all the same
+    const besideOther = cache.kept(request('ana'), 'other', async () => {
       database.notify('account_changed', 'beto');
+      return 'kept';
+    });
+    expect(await besideOther).toBe('kept');
+    expect(await cache.kept(request('ana'), 'other', async () => 'loaded again')).toBe('kept');
+    // a change of the flags' own account while they load: not kept
+    cache.forgetKept('ana', 'other');
+    const overlapping = cache.kept(request('ana'), 'other', async () => {
+      cache.forgetKept('ana', 'other');
       return 'old';
     });
     expect(await overlapping).toBe('old');

@@ -58,13 +58,34 @@ export function createSessionCache(deps: {
       if (tokens?.size === 0) tokensOfAccount.delete(entry.user.id);
     },
   });
-  // bumped by every change and every gap: a lookup that overlapped one may have read the old row
+  // bumped by every change and every gap. A lookup that overlapped a change to its own account may have read the old
+  // row; one that overlapped a gap (or '*') may have missed anything. A change to another account spoils nothing:
+  // on a busy evening every sign-in and viewing token announces one, and no lookup would ever be remembered
+  // (decision 055).
   let changes = 0;
+  /** Lookups that began before this remember nothing. */
+  let spoiledBefore = 0;
+  /** Each changed account's last change, while a lookup that began before it may still be under way. */
+  const changedAt = new Map<string, number>();
+  const changesNoted = 10_000;
   let subscribed = 0;
+
+  function noteChange(userId: string) {
+    changes += 1;
+    if (userId === '*' || changedAt.size >= changesNoted) {
+      spoiledBefore = changes;
+      changedAt.clear();
+    }
+    if (userId !== '*') changedAt.set(userId, changes);
+  }
+
+  /** Nothing that concerns `userId`'s account changed, and nothing was missed, since `ticket` was taken. */
+  const unchangedSince = (ticket: Ticket, userId: string) =>
+    ticket.changes >= spoiledBefore && (changedAt.get(userId) ?? 0) <= ticket.changes;
 
   /** Forgets every verified session of the account (or of every account for '*'), on this instance. */
   function forgetAccount(userId: string) {
-    changes += 1;
+    noteChange(userId);
     if (userId === '*') {
       verified.clear();
       tokensOfAccount.clear();
@@ -76,7 +97,7 @@ export function createSessionCache(deps: {
 
   /** Forgets one thing kept with the account's verified sessions (`kept`'s name), the sessions themselves stay. */
   function forgetKept(userId: string, name: string) {
-    changes += 1;
+    noteChange(userId);
     for (const token of tokensOfAccount.get(userId) ?? []) verified.peek(token)?.kept?.delete(name);
   }
 
@@ -115,10 +136,10 @@ export function createSessionCache(deps: {
 
     ticket: (): Ticket => ({ changes }),
 
-    /** Remembers what a lookup that began with `ticket` verified, unless a change or a gap overlapped it. */
+    /** Remembers what a lookup that began with `ticket` verified, unless a change to its account or a gap overlapped it. */
     remember(request: FastifyRequest, ticket: Ticket, entry: VerifiedSession, absoluteEnd: Date) {
       const token = tokenOf(request);
-      if (!token || ticket.changes !== changes || !active()) return;
+      if (!token || !unchangedSince(ticket, entry.user.id) || !active()) return;
       const ttl = Math.min(ttlMs, entry.expiresAt.getTime() - Date.now(), absoluteEnd.getTime() - Date.now());
       if (ttl <= 0) return;
       verified.set(token, entry, { ttl });
@@ -135,9 +156,9 @@ export function createSessionCache(deps: {
       const known = lookup(request);
       const usable = known && (!user || known.user === user);
       if (usable && known.kept?.has(name)) return known.kept.get(name) as T;
-      const before = changes;
+      const before: Ticket = { changes };
       const value = await load();
-      if (usable && changes === before && active()) (known.kept ??= new Map()).set(name, value);
+      if (usable && unchangedSince(before, known.user.id) && active()) (known.kept ??= new Map()).set(name, value);
       return value;
     },
   };
