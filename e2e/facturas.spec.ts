@@ -172,8 +172,11 @@ test('a member pays in pesos, asks for a factura (an invalid RFC refused under i
     data: facturapi.answerCancellation(invoice!.id, 'accepted'),
   });
   expect(accepted.status()).toBe(200);
-  await page.reload();
-  await expect(page.getByText('Factura cancelada')).toBeVisible({ timeout: 30_000 });
+  // the notification's job runs after the answer
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByText('Factura cancelada')).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
   expect(invoice).toMatchObject({ status: 'canceled', motive: '02' });
   await member.context.close();
   await adminPage.context().close();

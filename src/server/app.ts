@@ -240,7 +240,7 @@ export async function buildApp(deps: AppDeps) {
     membership,
     publicUrl: config.publicUrl,
     schedule: jobs.schedule,
-    onRefunded: facturas.dollarPaymentRefunded,
+    onRefunded: facturas.dollarPaymentsRefunded,
     log: app.log,
   });
   const certificates = createCertificatesService({

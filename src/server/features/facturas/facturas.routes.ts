@@ -68,7 +68,8 @@ export function registerFacturasRoutes(
     async (request) => {
       if (invoiceEvents.has(request.body.type)) {
         await facturas.invoiceNotified(request.body.data.object.id);
-        await jobs.runDue();
+        // started, not awaited: an anonymous caller neither waits for the queue nor learns how its jobs went
+        void jobs.runDue().catch((error: unknown) => request.log.error({ err: error }, 'jobs after a notification'));
       }
       return { received: true };
     },

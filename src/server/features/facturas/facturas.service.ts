@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { fiscalProfiles, paymentFacturas, payments } from '#server/db/schema/index.ts';
 import type { Log } from '#server/services/log.ts';
@@ -74,18 +74,21 @@ export function createFacturasService(deps: {
     }
   };
 
-  /** A payment in dollars refunded at PayPal: a factura the Admin issued for it, still valid, is cancelled (02). */
-  async function dollarPaymentRefunded(paymentId: string) {
-    if (!client) return;
-    const [valid] = await db
+  /**
+   * Payments in dollars refunded at PayPal: a factura the Admin issued for one, still valid, is cancelled (02). One
+   * read for the whole reading, however many refunds it holds.
+   */
+  async function dollarPaymentsRefunded(paymentIds: string[]) {
+    if (!client || paymentIds.length === 0) return;
+    const valid = await db
       .select({ paymentId: paymentFacturas.paymentId })
       .from(paymentFacturas)
-      .where(and(eq(paymentFacturas.paymentId, paymentId), eq(paymentFacturas.invoiceStatus, 'valid')));
-    if (!valid) return;
-    await deps.schedule(facturaJobKinds.cancelRefunded, {
-      payload: { paymentId },
-      uniqueKey: `cancel-refunded:${paymentId}`,
-    });
+      .where(and(inArray(paymentFacturas.paymentId, paymentIds), eq(paymentFacturas.invoiceStatus, 'valid')));
+    for (const { paymentId } of valid)
+      await deps.schedule(facturaJobKinds.cancelRefunded, {
+        payload: { paymentId },
+        uniqueKey: `cancel-refunded:${paymentId}`,
+      });
   }
 
   async function rowsOf(paymentId: string) {
@@ -411,7 +414,7 @@ export function createFacturasService(deps: {
     global: createGlobalInvoices({ db, client, log }),
     queueGlobalInvoice,
     paymentRecorded,
-    dollarPaymentRefunded,
+    dollarPaymentsRefunded,
     createReceipt,
     issueRequested,
     request,

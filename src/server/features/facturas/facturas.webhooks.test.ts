@@ -28,8 +28,12 @@ const stateOf = async (cookie: string, paymentId: string) =>
       payments: { paymentId: string; state: string }[];
     }
   ).payments.find((each) => each.paymentId === paymentId)?.state;
-const notify = (event: object) =>
-  t.app.inject({ method: 'POST', url: '/api/payments/webhooks/facturapi', payload: event });
+/** Facturapi's notification, then the job it queued (the route starts it without waiting for it). */
+async function notify(event: object) {
+  const response = await t.app.inject({ method: 'POST', url: '/api/payments/webhooks/facturapi', payload: event });
+  await t.app.services.jobs.runDue();
+  return response;
+}
 
 /** A member's factura issued, and an Admin's cancellation of it with motive 02 waiting for the receiver. */
 async function cancellationPending() {

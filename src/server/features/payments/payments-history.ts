@@ -2,8 +2,11 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { payments } from '#server/db/schema/index.ts';
 
-/** Told of every payment the provider reports refunded, each time it is read (the listener decides what is new). */
-export type RefundListener = (paymentId: string) => Promise<void>;
+/**
+ * Told the payments (our ids) the provider reports refunded, each time they are read and all of a reading at once (the
+ * listener decides what is new).
+ */
+export type RefundListener = (paymentIds: string[]) => Promise<void>;
 
 /**
  * Writes what the provider says of its payments into the history: one row per provider payment id, a later state
@@ -21,5 +24,6 @@ export async function recordProviderPayments(
     .values(rows)
     .onConflictDoUpdate({ target: payments.providerPaymentId, set: { result: sql`excluded.result` } })
     .returning({ id: payments.id, result: payments.result });
-  for (const row of written) if (row.result === 'REEMBOLSADO') await onRefunded?.(row.id);
+  const refunded = written.filter((row) => row.result === 'REEMBOLSADO').map((row) => row.id);
+  if (refunded.length > 0) await onRefunded?.(refunded);
 }
