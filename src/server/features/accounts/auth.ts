@@ -2,6 +2,7 @@
 import { betterAuth } from 'better-auth/minimal';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { hash, verify } from '@node-rs/argon2';
+import { availableParallelism } from 'node:os';
 import pLimit from 'p-limit';
 import type { Db } from '#server/db/client.ts';
 import { authAccounts, rateLimits, sessions, users, verifications } from '#server/db/schema/index.ts';
@@ -12,9 +13,12 @@ export const argon2Options = { algorithm: 2, memoryCost: 19_456, timeCost: 2, pa
 
 /**
  * argon2 runs on libuv's thread pool (UV_THREADPOOL_SIZE, 4 by default), as do file reads, zlib and the backup: a class
- * signing in at once would queue video reads and the report behind dozens of hashes, so two threads are left to them.
+ * signing in at once would queue video reads and the report behind dozens of hashes, so two threads are left to them
+ * (decision 047). Nor does it take every core: one is left to the event loop and the database, or every answer waits
+ * for the hashes while a class signs in (decision 055).
  */
-const argon2Work = pLimit(Math.max(1, Number(process.env.UV_THREADPOOL_SIZE ?? 4) - 2));
+export const argon2AtOnce = (threads: number, cores: number) => Math.max(1, Math.min(threads - 2, cores - 1));
+const argon2Work = pLimit(argon2AtOnce(Number(process.env.UV_THREADPOOL_SIZE ?? 4), availableParallelism()));
 
 /** The header our server sets from the socket (or trusted proxy) address, replacing any client value. */
 export const clientIpHeader = 'x-cxvet-client-ip';
