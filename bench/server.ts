@@ -61,7 +61,9 @@ export async function startServer(
   const port = 20000 + Math.floor(Math.random() * 20000);
   const baseUrl = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], {
+  // BENCH_SERVER_NODE_ARGS: flags for the server's node only, such as `--cpu-prof --cpu-prof-dir=/tmp/prof`
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, 'scripts/start.mjs'], {
     env: {
       ...process.env,
       ...startScriptEnv,
