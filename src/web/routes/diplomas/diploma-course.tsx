@@ -19,8 +19,9 @@ import type { CourseItem } from '#shared/diplomas/diplomas.schemas.ts';
 import { formatProgress } from '#shared/diplomas/diplomas.rules.ts';
 import { ApiError } from '#web/lib/api-client.ts';
 import { useCourse } from '#web/features/diplomas/member/diplomas.api.ts';
-import { CertificateActions, CertificateModal } from '#web/features/diplomas/member/components/certificate-modal.tsx';
+import { CertificateActions } from '#web/features/diplomas/member/components/certificate-actions.tsx';
 import { CourseEvaluation } from '#web/features/credits/components/course-evaluation.tsx';
+import { lazyModal } from '#web/components/lazy-modal.tsx';
 import { useViewingSession } from '#web/features/viewing/use-viewing-session.ts';
 import { href, paths } from '#web/paths.ts';
 
@@ -30,6 +31,10 @@ const ExamPanel = lazy(() =>
 );
 const VideoItem = lazy(() =>
   import('#web/features/diplomas/member/components/video-item.tsx').then((m) => ({ default: m.VideoItem })),
+);
+// Mantine's Modal loads when the dialog first opens, at 100 %
+const CertificateModal = lazyModal(() =>
+  import('#web/features/diplomas/member/components/certificate-modal.tsx').then((m) => m.CertificateModal),
 );
 
 const examBadge = {
