@@ -127,11 +127,18 @@ function guestGroups(graph: Graph): Map<string, string> {
   for (const id of closure(graph, find(modalModule))) {
     if (!initial.has(id) && !groups.has(id)) groups.set(id, 'modal');
   }
-  // the members' route table loads its pages' queries (classrooms, diplomas, favourites, profile) on every member
-  // page: one chunk rather than one small file each, which a phone would ask for one by one
+  // the members' route table loads its pages' queries (diplomas, profile…) on every member page: one chunk rather
+  // than one small file each, which a phone would ask for one by one; what the guest pages load later for a
+  // member (the favourite heart, 'Seguir viendo', the player's saved place) keeps its own chunks
+  const loadedLaterByGuestPages = new Set(
+    pages.flatMap(({ root }) =>
+      [...reach.get(root)!].flatMap((id) => graph.dynamicImports(id)).flatMap((lazy) => [...reach.get(lazy)!]),
+    ),
+  );
   const memberRoutes = find(memberRoutesModule);
   for (const id of closure(graph, memberRoutes)) {
-    if (id !== memberRoutes && !initial.has(id) && !groups.has(id)) groups.set(id, 'member-data');
+    if (id !== memberRoutes && !initial.has(id) && !groups.has(id) && !loadedLaterByGuestPages.has(id))
+      groups.set(id, 'member-data');
   }
   return groups;
 }
