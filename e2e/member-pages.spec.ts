@@ -98,4 +98,56 @@ test.describe('a member on a phone', () => {
       ).toEqual([]);
     }
   });
+
+  test("a member page's first load brings neither Mantine's Modal nor zod, which only its dialogs and forms use", async ({
+    page,
+  }) => {
+    const manifest = JSON.parse(fs.readFileSync(path.join('dist', '.vite', 'manifest.json'), 'utf8')) as Record<
+      string,
+      { file: string }
+    >;
+    // Mantine's Modal and what it brings are one chunk (scripts/vite/chunks.ts)
+    const modalFiles = Object.entries(manifest)
+      .filter(([module]) => /^_modal-.*\.js$/.test(module))
+      .map(([, entry]) => `/${entry.file}`);
+    expect(modalFiles).toHaveLength(1);
+    const urls = await memberPages(page);
+    const scripts: { path: string; body: Promise<string> }[] = [];
+    page.on('response', (response) => {
+      if (response.request().resourceType() === 'script')
+        scripts.push({ path: new URL(response.url()).pathname, body: response.text().catch(() => '') });
+    });
+    for (const url of urls) {
+      scripts.length = 0;
+      await page.goto(url, { waitUntil: 'networkidle' });
+      await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+      expect(scripts.length, url).toBeGreaterThan(0);
+      expect(
+        scripts.filter((script) => modalFiles.includes(script.path)).map((script) => script.path),
+        url,
+      ).toEqual([]);
+      const bodies = await Promise.all(scripts.map((script) => script.body));
+      // zod names its errors' class in every build
+      expect(
+        scripts.filter((_, index) => bodies[index]!.includes('$ZodError')).map((script) => script.path),
+        url,
+      ).toEqual([]);
+    }
+  });
+});
+
+test.describe('a Basic member on a phone', () => {
+  test.use({ viewport: { width: 360, height: 740 } });
+
+  test('the profile paints with its upgrade choice in place, even when its data arrives late', async ({ page }) => {
+    await loginAs(page, 'gratis');
+    await page.addInitScript(observeShifts);
+    await page.route('**/api/**', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await route.continue().catch(() => {});
+    });
+    expect(await shiftOf(page, '/perfil'), 'layout shift on /perfil').toBeLessThan(0.05);
+    await expect(page.getByRole('radiogroup', { name: 'Obtén Premium' })).toBeVisible();
+    await saveScreenshot(page, 'member-profile-basic-360');
+  });
 });

@@ -5,7 +5,9 @@
 //   guest           – what the home, catalogue and procedure pages all share (cards, grids, badges…);
 //   guest-<a>-<b>   – what two of them share (the catalogue's and procedure page's inputs), so the third page
 //                     does not load it;
-//   <page>-shared   – what one of them shares with other lazy code (the catalogue's inputs, the video player).
+//   <page>-shared   – what one of them shares with other lazy code (the catalogue's inputs, the video player);
+//   modal           – Mantine's Modal and what it brings;
+//   member-data     – the queries the members' route table loads with its pages.
 // Everything else (member and admin screens, editors, charts) stays in automatic chunks that load only on the
 // pages that use them.
 import { readFileSync } from 'node:fs';
@@ -74,6 +76,7 @@ const entryModule = path.join('src', 'web', 'main.tsx');
 const guestPages = ['landing/landing', 'catalog/catalog', 'catalog/procedure'];
 const pageModule = (page: string) => path.join('src', 'web', 'routes', `${page}.tsx`);
 const modalModule = path.join('@mantine', 'core', 'esm', 'components', 'Modal', 'Modal.mjs');
+const memberRoutesModule = path.join('src', 'web', 'routes', 'member-routes.tsx');
 
 function closure(graph: Graph, start: string): Set<string> {
   const seen = new Set<string>([start]);
@@ -123,6 +126,19 @@ function guestGroups(graph: Graph): Map<string, string> {
   // at idle, the guide's notice, console dialogs): one chunk rather than one per set of importers
   for (const id of closure(graph, find(modalModule))) {
     if (!initial.has(id) && !groups.has(id)) groups.set(id, 'modal');
+  }
+  // the members' route table loads its pages' queries (diplomas, profile…) on every member page: one chunk rather
+  // than one small file each, which a phone would ask for one by one; what the guest pages load later for a
+  // member (the favourite heart, 'Seguir viendo', the player's saved place) keeps its own chunks
+  const loadedLaterByGuestPages = new Set(
+    pages.flatMap(({ root }) =>
+      [...reach.get(root)!].flatMap((id) => graph.dynamicImports(id)).flatMap((lazy) => [...reach.get(lazy)!]),
+    ),
+  );
+  const memberRoutes = find(memberRoutesModule);
+  for (const id of closure(graph, memberRoutes)) {
+    if (id !== memberRoutes && !initial.has(id) && !groups.has(id) && !loadedLaterByGuestPages.has(id))
+      groups.set(id, 'member-data');
   }
   return groups;
 }

@@ -98,3 +98,16 @@ export function csvField(value: string): string {
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
+
+/** The credit forms' messages, here rather than in the schemas so the course evaluation shows them without zod. */
+export const creditMessages = {
+  hours: 'Escribe las horas como un número positivo con un decimal como máximo (por ejemplo, 1.5).',
+  bodyName: 'Escribe el nombre del organismo.',
+  approvalNumber: 'Escribe el número de aprobación que dio el organismo.',
+  bodies: 'Agrega al menos un organismo acreditador.',
+  date: 'Escribe una fecha válida.',
+  validity: 'La vigencia no puede terminar antes de empezar.',
+  licence: 'Escribe la cédula con letras, números o guiones (máximo 30 caracteres).',
+  answers: 'Responde todas las afirmaciones.',
+  reason: 'Escribe el motivo (al menos 3 caracteres).',
+} as const;

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { messages } from '../messages.ts';
-import { creditCategories, deliveryMethods, evaluationStatements, parseHours } from './credits.rules.ts';
+import {
+  creditCategories,
+  creditMessages,
+  deliveryMethods,
+  evaluationStatements,
+  parseHours,
+} from './credits.rules.ts';
 
 const datePattern = /^\d{4}-\d{2}-\d{2}$/;
 const dateText = (message: string) =>
@@ -8,18 +14,6 @@ const dateText = (message: string) =>
     .string({ error: message })
     .regex(datePattern, message)
     .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), message);
-
-export const creditMessages = {
-  hours: 'Escribe las horas como un número positivo con un decimal como máximo (por ejemplo, 1.5).',
-  bodyName: 'Escribe el nombre del organismo.',
-  approvalNumber: 'Escribe el número de aprobación que dio el organismo.',
-  bodies: 'Agrega al menos un organismo acreditador.',
-  date: 'Escribe una fecha válida.',
-  validity: 'La vigencia no puede terminar antes de empezar.',
-  licence: 'Escribe la cédula con letras, números o guiones (máximo 30 caracteres).',
-  answers: 'Responde todas las afirmaciones.',
-  reason: 'Escribe el motivo (al menos 3 caracteres).',
-} as const;
 
 /** A body's name and its approval number; an empty number under a named body is its own message. */
 const creditBodySchema = z

@@ -3,10 +3,10 @@ import type { RouteObject } from 'react-router';
 import { guards, type Guard } from '#web/features/accounts/guards.ts';
 import { paths } from '#web/paths.ts';
 import { guardedRoute, screen, withData } from '#web/routes/route-objects.ts';
-import { profileQuery } from '#web/features/accounts/accounts.api.ts';
+import { loadProfileCards } from '#web/routes/accounts/profile-cards.ts';
 import { catalogPageQuery } from '#web/features/catalog/catalog.api.ts';
 import { myClassroomQuery, myClassroomsQuery } from '#web/features/classrooms/classrooms.api.ts';
-import { courseQuery, myCertificatesQuery, myDiplomasQuery } from '#web/features/diplomas/member/diplomas.api.ts';
+import { courseQuery, myDiplomasQuery } from '#web/features/diplomas/member/diplomas.api.ts';
 import { favoritesQuery } from '#web/features/watching/watching.api.ts';
 
 // The signed-in members' pages, inside the public layout, added to the router the first time an address outside the
@@ -24,12 +24,8 @@ export function memberPages(queryClient: QueryClient): RouteObject[] {
         queryClient,
         guards.signedIn,
         screen(paths.profile, () => import('#web/routes/accounts/profile.tsx').then((m) => m.ProfilePage)),
-        // the certificates' card, when the profile shows it (profile.tsx)
-        async () => {
-          const profile = await queryClient.fetchQuery(profileQuery).catch(() => null);
-          if (profile?.membership.hasPremiumAccess && profile.certificates.length > 0)
-            await queryClient.prefetchQuery(myCertificatesQuery);
-        },
+        // the cards only some members see (profile-cards.ts)
+        () => loadProfileCards(queryClient),
       ),
       screen(paths.profileAccount, () =>
         import('#web/routes/accounts/profile-account.tsx').then((m) => m.ProfileAccountPage),

@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Card, Container, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useEffect, useRef, type ReactNode } from 'react';
+import { Suspense, useEffect, useRef, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { EmailText } from '#web/components/email-text.tsx';
 import { useCardCheckoutReturn } from '#web/features/payments/use-card-return.ts';
@@ -8,7 +8,7 @@ import { useErrorModal } from '#web/components/error-modal.tsx';
 import { useConfirmPesosSubscription, useConfirmSubscription } from '#web/features/payments/payments.api.ts';
 import { useProfile } from '#web/features/accounts/accounts.api.ts';
 import { MembershipCard } from '#web/features/accounts/components/membership-card.tsx';
-import { CertificatesCard } from '#web/features/diplomas/member/components/certificates-card.tsx';
+import { CertificatesCard } from '#web/routes/accounts/profile-cards.ts';
 import { failedPaymentBanner } from '#web/features/accounts/membership-labels.ts';
 import { paths } from '#web/paths.ts';
 
@@ -179,7 +179,11 @@ export function ProfilePage() {
             </Stack>
           </Card>
         </SimpleGrid>
-        {membership.hasPremiumAccess && certificates.length > 0 && <CertificatesCard />}
+        {membership.hasPremiumAccess && certificates.length > 0 && (
+          <Suspense fallback={null}>
+            <CertificatesCard />
+          </Suspense>
+        )}
       </Stack>
     </Container>
   );

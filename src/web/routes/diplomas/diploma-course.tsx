@@ -19,8 +19,8 @@ import type { CourseItem } from '#shared/diplomas/diplomas.schemas.ts';
 import { formatProgress } from '#shared/diplomas/diplomas.rules.ts';
 import { ApiError } from '#web/lib/api-client.ts';
 import { useCourse } from '#web/features/diplomas/member/diplomas.api.ts';
-import { CertificateActions, CertificateModal } from '#web/features/diplomas/member/components/certificate-modal.tsx';
-import { CourseEvaluation } from '#web/features/credits/components/course-evaluation.tsx';
+import { CertificateActions } from '#web/features/diplomas/member/components/certificate-actions.tsx';
+import { lazyModal } from '#web/components/lazy-modal.tsx';
 import { useViewingSession } from '#web/features/viewing/use-viewing-session.ts';
 import { href, paths } from '#web/paths.ts';
 
@@ -30,6 +30,14 @@ const ExamPanel = lazy(() =>
 );
 const VideoItem = lazy(() =>
   import('#web/features/diplomas/member/components/video-item.tsx').then((m) => ({ default: m.VideoItem })),
+);
+// the credit's card, below the list, loads after the course has painted, as on a procedure's page
+const CourseEvaluation = lazy(() =>
+  import('#web/features/credits/components/course-evaluation.tsx').then((m) => ({ default: m.CourseEvaluation })),
+);
+// Mantine's Modal loads when the dialog first opens, at 100 %
+const CertificateModal = lazyModal(() =>
+  import('#web/features/diplomas/member/components/certificate-modal.tsx').then((m) => m.CertificateModal),
 );
 
 const examBadge = {
@@ -152,10 +160,12 @@ export function DiplomaCoursePage() {
             Cada elemento se habilita al completar el anterior.
           </Text>
         )}
-        <CourseEvaluation
-          target={{ kind: 'diploma', id }}
-          progressKey={`${data.progressPercent}:${data.items.map((item) => (item.completed ? 1 : 0)).join('')}`}
-        />
+        <Suspense fallback={null}>
+          <CourseEvaluation
+            target={{ kind: 'diploma', id }}
+            progressKey={`${data.progressPercent}:${data.items.map((item) => (item.completed ? 1 : 0)).join('')}`}
+          />
+        </Suspense>
       </Stack>
       {/* the certificate modal opens when progress reaches 100% and the certificate is not downloaded yet */}
       <CertificateModal

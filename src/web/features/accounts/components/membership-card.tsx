@@ -1,11 +1,16 @@
-import { Alert, Badge, Button, Card, Group, Modal, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import type { Membership } from '#shared/membership/membership.schemas.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
+import { lazyModal } from '#web/components/lazy-modal.tsx';
 import { useMembershipChange } from '#web/features/membership/membership.api.ts';
 import { longDate, typeLabels } from '../membership-labels.ts';
-import { UpgradeChoice } from './upgrade-choice.tsx';
+import { UpgradeChoice } from './lazy-upgrade-choice.ts';
+
+const DowngradeConfirmModal = lazyModal(() =>
+  import('./downgrade-confirm-modal.tsx').then((module) => module.DowngradeConfirmModal),
+);
 
 /** The membership card of /perfil: type, next payment date, and the changes the member may ask for. */
 export function MembershipCard({ membership }: { membership: Membership }) {
@@ -96,29 +101,20 @@ export function MembershipCard({ membership }: { membership: Membership }) {
             Reactivar Premium
           </Button>
         )}
-        {membership.canUpgrade && <UpgradeChoice />}
+        {membership.canUpgrade && (
+          <Suspense fallback={null}>
+            <UpgradeChoice />
+          </Suspense>
+        )}
       </Stack>
 
-      <Modal
+      <DowngradeConfirmModal
         opened={confirmDowngrade}
         onClose={() => setConfirmDowngrade(false)}
-        title="Cambiar a membresía Básica"
-        centered
-      >
-        <Text>
-          ¿Seguro que quieres cambiar a la membresía Básica? No se harán más cobros y conservarás tus beneficios Premium
-          hasta tu próxima fecha de pago{membership.nextPaymentDate ? ` (${longDate(membership.nextPaymentDate)})` : ''}
-          .
-        </Text>
-        <Group justify="flex-end" mt="lg">
-          <Button variant="default" onClick={() => setConfirmDowngrade(false)}>
-            Cancelar
-          </Button>
-          <Button color="red" onClick={doDowngrade} loading={downgrade.isPending}>
-            Cambiar a Básica
-          </Button>
-        </Group>
-      </Modal>
+        onConfirm={doDowngrade}
+        isPending={downgrade.isPending}
+        nextPaymentDate={membership.nextPaymentDate}
+      />
     </Card>
   );
 }

@@ -1,17 +1,18 @@
-import { Alert, Anchor, Button, Card, Radio, Stack, Text, Textarea, Title } from '@mantine/core';
-import { useState } from 'react';
+import { Alert, Anchor, Card, Stack, Text, Title } from '@mantine/core';
+import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import {
   creditCategoryText,
   deliveryMethodText,
   evaluationStatementsOf,
   formatHours,
-  likertText,
 } from '#shared/credits/credits.rules.ts';
-import { creditMessages } from '#shared/credits/credits.schemas.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { paths } from '#web/paths.ts';
 import { useEvaluation, useSendEvaluation, type CreditTarget } from '#web/features/credits/credits.api.ts';
+
+// the form (Radio groups, Textarea) loads only for a member who may answer it now
+const EvaluationForm = lazy(() => import('./evaluation-form.tsx').then((m) => ({ default: m.EvaluationForm })));
 
 /**
  * Under a diploma or a procedure with continuing-education credit: what it gives, and the course evaluation that
@@ -66,38 +67,18 @@ export function CourseEvaluation({ target, progressKey }: { target: CreditTarget
               : 'Para obtener el crédito, mira al menos el 90 % del video completo y responde la evaluación del curso que se abre al terminar.'}
           </Text>
         ) : (
-          <Stack gap="sm" component="fieldset" style={{ border: 0, padding: 0, margin: 0 }}>
-            <Text component="legend" fw={600} size="sm">
-              Evaluación del curso
-            </Text>
-            {statements.map((statement, index) => (
-              <Radio.Group
-                key={statement}
-                label={statement}
-                required
-                value={answers[index] === null ? null : String(answers[index])}
-                onChange={(value) => setAnswers(answers.map((answer, at) => (at === index ? Number(value) : answer)))}
-                error={missing && answers[index] === null ? creditMessages.answers : undefined}
-              >
-                <Stack gap={4} mt={4}>
-                  {likertText.map((text, value) => (
-                    <Radio key={text} value={String(value + 1)} label={text} />
-                  ))}
-                </Stack>
-              </Radio.Group>
-            ))}
-            <Textarea
-              label="Comentario"
-              autosize
-              minRows={2}
-              maxLength={2000}
-              value={comment}
-              onChange={(event) => setComment(event.currentTarget.value)}
+          <Suspense fallback={null}>
+            <EvaluationForm
+              statements={statements}
+              answers={answers}
+              onAnswers={setAnswers}
+              comment={comment}
+              onComment={setComment}
+              missing={missing}
+              onSubmit={() => void submit()}
+              isSending={send.isPending}
             />
-            <Button onClick={() => void submit()} loading={send.isPending} style={{ alignSelf: 'flex-start' }}>
-              Enviar evaluación
-            </Button>
-          </Stack>
+          </Suspense>
         )}
       </Stack>
     </Card>
