@@ -2,6 +2,9 @@
 // and plays the same video, 50 submit the same exam within 5 s, while an Admin downloads the users report and a backup
 // runs; each part against itself alone on the same server.
 import { hash, verify } from '@node-rs/argon2';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import autocannon from 'autocannon';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '#server/db/client.ts';
@@ -241,6 +244,23 @@ async function runBackup(baseUrl: string, cookie: string, tally: Tally) {
   }
 }
 
+/** The server's own seconds (bench/event-loop-probe.mjs) from `from` to `to`: the worst delay and how busy it ran. */
+async function eventLoopDuring(file: string, from: number, to: number) {
+  const seconds = (await readFile(file, 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { at: number; p99Ms: number; maxMs: number; busy: number })
+    .filter((second) => second.at > from && second.at <= to + 1000);
+  return {
+    p99Ms: percentile(
+      seconds.map((second) => second.p99Ms),
+      50,
+    ),
+    maxMs: Math.max(0, ...seconds.map((second) => second.maxMs)),
+    busy: seconds.reduce((sum, second) => sum + second.busy, 0) / Math.max(1, seconds.length),
+  };
+}
+
 /** The evening on `npm start` (its own process), then its exam rows counted in the database. */
 export async function measureEvening(
   kind: string,
@@ -250,7 +270,11 @@ export async function measureEvening(
   reopen: () => Promise<Database>,
 ) {
   step(`${kind}: the busy evening, each part alone first`);
-  const server = await startServer(env);
+  const eventLoopFile = path.join(await mkdtemp(path.join(tmpdir(), 'cxvet-event-loop-')), 'seconds.jsonl');
+  const server = await startServer({ ...env, BENCH_EVENT_LOOP_FILE: eventLoopFile }, [
+    '--import',
+    path.resolve('bench/event-loop-probe.mjs'),
+  ]);
   const { baseUrl } = server;
   const tally = new Tally();
   const aloneTally = new Tally();
@@ -290,6 +314,7 @@ export async function measureEvening(
       stop(): void;
     };
     const members: Member[] = [];
+    const eveningFrom = Date.now();
     const waveStarted = performance.now();
     const wave = signInAll(baseUrl, emails, evening, tally, members);
     let waveDone = false;
@@ -314,6 +339,7 @@ export async function measureEvening(
     );
     const [signInWave, examLoaded] = await Promise.all([wave, exam]);
     const signInSeconds = (signInWave.at - waveStarted) / 1000;
+    const eveningTo = Date.now();
     health.stop();
     const healthResult = await health;
     if (healthResult.non2xx + healthResult.errors > 0)
@@ -332,6 +358,7 @@ export async function measureEvening(
       examCount: examLoaded.length,
       healthP99: healthResult.latency.p99,
       healthChecks: healthResult.requests.total,
+      eventLoop: await eventLoopDuring(eventLoopFile, eveningFrom, eveningTo),
     };
   } finally {
     await server.stop();
@@ -404,6 +431,13 @@ export async function measureEvening(
       value: `${figures.healthP99} ms (${figures.healthChecks} checks)`,
       goal: '< 50 ms',
       holds: figures.healthP99 < 50,
+    },
+    {
+      figure:
+        "  context: the server's event loop during the evening (median of each second's p99; longest; share busy)",
+      value: `${figures.eventLoop.p99Ms.toFixed(0)} ms; ${figures.eventLoop.maxMs.toFixed(0)} ms; ${(100 * figures.eventLoop.busy).toFixed(0)} %`,
+      goal: 'info',
+      holds: null,
     },
   ];
   // an evening with a part left out shows what that part costs; it is not the evening the goals are about

@@ -57,12 +57,14 @@ const startScriptEnv: Record<string, string> = Object.fromEntries(
 /** `npm start` in its own process with the bench's settings and `env`; resolves once /api/health answers. */
 export async function startServer(
   env: Record<string, string>,
+  /** Flags for the server's node, before BENCH_SERVER_NODE_ARGS's. */
+  serverNodeArgs: string[] = [],
 ): Promise<{ child: ChildProcess; baseUrl: string; startMs: number; stop: () => Promise<void> }> {
   const port = 20000 + Math.floor(Math.random() * 20000);
   const baseUrl = `http://127.0.0.1:${port}`;
   const started = performance.now();
   // BENCH_SERVER_NODE_ARGS: flags for the server's node only, such as `--cpu-prof --cpu-prof-dir=/tmp/prof`
-  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const nodeArgs = [...serverNodeArgs, ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [])];
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, 'scripts/start.mjs'], {
     env: {
       ...process.env,
