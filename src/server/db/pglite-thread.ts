@@ -15,6 +15,8 @@ export type PgliteClient = PgliteQueries & {
   readonly closed: boolean;
   /** The thread runs and listens on every channel: false from its death until it was started again. */
   readonly listening: boolean;
+  /** The thread answered a query successfully within the last `ms`: it is alive and working through its queue. */
+  answeredWithin(ms: number): boolean;
   transaction<T>(callback: (tx: PgliteTransaction) => Promise<T>): Promise<T>;
   listen(channel: string, callback: (payload: string) => void): Promise<void>;
   dumpDataDir(compression?: 'none' | 'gzip' | 'auto'): Promise<Blob>;
@@ -64,6 +66,7 @@ export async function startPgliteThread(options: { dataDir: string; template?: B
   const listeners = new Map<string, Set<(payload: string) => void>>();
   let nextId = 1;
   let closed = false;
+  let lastAnswerAt = 0;
   let failure: Error | null = null;
   let worker!: Worker;
   // an in-memory database cannot come back with its data: only a folder on disk is restarted
@@ -104,6 +107,7 @@ export async function startPgliteThread(options: { dataDir: string; template?: B
         if (!call) return;
         pending.delete(message.id);
         refresh();
+        if (message.ok) lastAnswerAt = Date.now();
         if (message.ok) call.resolve(message.result);
         else call.reject(rebuild(message.error));
       });
@@ -202,6 +206,7 @@ export async function startPgliteThread(options: { dataDir: string; template?: B
     get listening() {
       return !closed && failure === null;
     },
+    answeredWithin: (ms: number) => !closed && failure === null && Date.now() - lastAnswerAt < ms,
     async transaction<T>(callback: (tx: PgliteTransaction) => Promise<T>): Promise<T> {
       const { tx: id } = await call<{ tx: number }>({ op: 'begin' });
       let txClosed = false;
