@@ -14,8 +14,8 @@ export function MyDiplomasPage() {
         {diplomas.data?.length === 0 && <Text>Por ahora no hay diplomados disponibles.</Text>}
         {diplomas.data && diplomas.data.length > 0 && (
           <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
-            {diplomas.data.map((diploma) => (
-              <DiplomaCard key={diploma.id} diploma={diploma} />
+            {diplomas.data.map((diploma, index) => (
+              <DiplomaCard key={diploma.id} diploma={diploma} first={index === 0} />
             ))}
           </SimpleGrid>
         )}

@@ -19,7 +19,8 @@ const sizes = cardSizes({
   gapPx: 16,
 });
 
-export function DiplomaCard({ diploma }: { diploma: MemberDiplomaCard }) {
+/** `first`: the grid's first card, whose picture is the page's largest paint, is asked for before the others. */
+export function DiplomaCard({ diploma, first = false }: { diploma: MemberDiplomaCard; first?: boolean }) {
   return (
     <Card withBorder radius="md" padding="md" component="article">
       <Card.Section>
@@ -31,6 +32,7 @@ export function DiplomaCard({ diploma }: { diploma: MemberDiplomaCard }) {
               sizes={sizes}
               alt=""
               fit="cover"
+              fetchPriority={first ? 'high' : 'auto'}
             />
           ) : (
             <div style={{ background: 'var(--mantine-color-blue-1)' }} />
