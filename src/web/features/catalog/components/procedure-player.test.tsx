@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, screen, waitFor } from '@testing-library/react';
 import { createRef, useState } from 'react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithApp } from '#web/testing/render.tsx';
 import type { PlayRequest } from './procedure-video.tsx';
 
@@ -28,6 +28,13 @@ vi.mock('hls.js/light', () => {
 });
 
 const { ProcedurePlayer } = await import('./procedure-player.tsx');
+
+// a prefetch a test started (focus, pointer) may still be loading when the file ends; once the mocks and jsdom are
+// gone it would load the real Vidstack, which reads localStorage at import and fails the run with an unhandled error.
+// Awaited here, under the mocks, any such import resolves to the fakes before the file ends.
+afterAll(async () => {
+  await Promise.all([import('./procedure-video.tsx'), import('hls.js/light')]);
+});
 type Controls = import('./procedure-player.tsx').PlayerControls;
 
 const chapters = [
