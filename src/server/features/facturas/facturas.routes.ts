@@ -66,11 +66,10 @@ export function registerFacturasRoutes(
       config: { rateLimit: { max: webhookLimitPerMinute, timeWindow: '1 minute' } },
     },
     async (request) => {
-      if (invoiceEvents.has(request.body.type)) {
-        await facturas.invoiceNotified(request.body.data.object.id);
-        // started, not awaited: an anonymous caller neither waits for the queue nor learns how its jobs went
+      // an invoice of ours queued a job: started, not awaited (an anonymous caller neither waits for the queue nor
+      // learns how its jobs went); an event about anything else starts nothing
+      if (invoiceEvents.has(request.body.type) && (await facturas.invoiceNotified(request.body.data.object.id)))
         void jobs.runDue().catch((error: unknown) => request.log.error({ err: error }, 'jobs after a notification'));
-      }
       return { received: true };
     },
   );

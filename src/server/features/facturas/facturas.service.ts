@@ -279,19 +279,20 @@ export function createFacturasService(deps: {
 
   /**
    * A notification of Facturapi about an invoice (its body is not trusted: a forged one only makes us read the
-   * invoice again): an invoice of ours gets a job that reads its state from Facturapi.
+   * invoice again): an invoice of ours gets a job that reads its state from Facturapi. True when a job was queued.
    */
-  async function invoiceNotified(invoiceId: string) {
-    if (!client) return;
+  async function invoiceNotified(invoiceId: string): Promise<boolean> {
+    if (!client) return false;
     const [row] = await db
       .select({ paymentId: paymentFacturas.paymentId })
       .from(paymentFacturas)
       .where(eq(paymentFacturas.invoiceId, invoiceId));
-    if (!row) return;
+    if (!row) return false;
     await deps.schedule(facturaJobKinds.cancellationStatus, {
       payload: { paymentId: row.paymentId },
       uniqueKey: `cancellation-status:${row.paymentId}`,
     });
+    return true;
   }
 
   /** The job of a notification: the invoice's cancellation as Facturapi says now (the same answer twice: no change). */

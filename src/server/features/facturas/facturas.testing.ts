@@ -58,17 +58,25 @@ export async function retryNow(t: TestApp) {
  * A test app that takes pesos through the strict fake Mercado Pago and invoices through the strict fake Facturapi
  * (`acceptanceAbove`: the pesos above which a cancellation waits for the receiver).
  */
-export async function startFacturasApp(facturapiOptions: { acceptanceAbove?: number } = {}) {
+export async function startFacturasApp(
+  options: { acceptanceAbove?: number; /** The app's log, at info. */ logStream?: NodeJS.WritableStream } = {},
+) {
+  const { logStream, ...facturapiOptions } = options;
   const accessToken = 'TEST-cxvet-token';
   const webhookSecret = 'secreto-de-notificaciones';
   const apiKey = 'sk_test_cxvet';
   const mercadoPago = await startMercadoPagoFake({ accessToken, webhookSecret });
   const facturapi = await startFacturapiFake({ apiKey, ...facturapiOptions });
-  const t = await createTestApp({
-    paymentsProviders: ['simulado'],
-    mercadopago: { apiUrl: mercadoPago.url, accessToken, webhookSecret },
-    facturapi: { apiUrl: facturapi.url, apiKey },
-  });
+  const t = await createTestApp(
+    {
+      paymentsProviders: ['simulado'],
+      mercadopago: { apiUrl: mercadoPago.url, accessToken, webhookSecret },
+      facturapi: { apiUrl: facturapi.url, apiKey },
+      ...(logStream ? { logLevel: 'info' as const } : {}),
+    },
+    undefined,
+    { logStream },
+  );
   return {
     t,
     mercadoPago,

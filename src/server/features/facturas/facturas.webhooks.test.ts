@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { TestApp } from '#server/testing/test-app.ts';
 import { signedInAs } from '#server/testing/factories.ts';
@@ -13,9 +14,12 @@ let facturapi: FacturapiFake;
 let t: TestApp;
 let app: Awaited<ReturnType<typeof startFacturasApp>>;
 
+const logLines: string[] = [];
 beforeAll(async () => {
+  const logStream = new PassThrough();
+  logStream.on('data', (chunk: Buffer) => logLines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
   // the diploma costs 2,499 pesos: above 1,000 its cancellation waits for the receiver's acceptance
-  app = await startFacturasApp({ acceptanceAbove: 1000 });
+  app = await startFacturasApp({ acceptanceAbove: 1000, logStream });
   ({ t, mercadoPago, facturapi } = app);
 }, 180_000);
 afterAll(async () => app.close());
@@ -98,6 +102,34 @@ describe('Facturapi’s notifications of a cancellation awaiting the receiver', 
       200,
     );
     expect((await notify({ type: 'invoice.cancellation_status_updated' })).statusCode).toBe(400);
+  });
+
+  it('starts the job queue only for an invoice of ours, and logs neither the body nor its customer', async () => {
+    const { invoiceId } = await cancellationPending();
+    const runDue = vi.spyOn(t.app.services.jobs, 'runDue');
+    const post = (event: object) =>
+      t.app.inject({ method: 'POST', url: '/api/payments/webhooks/facturapi', payload: event });
+    const customer = { legal_name: 'ROSAURA QUINTERO VELASCO', tax_id: 'QUVR800101AB1', email: 'rosaura@example.com' };
+    try {
+      const notOurs = { type: 'invoice.status_updated', data: { object: { id: 'factura-ajena-7731', customer } } };
+      expect((await post(notOurs)).statusCode).toBe(200);
+      expect(
+        (await post({ type: 'receipt.status_updated', data: { object: { id: invoiceId, customer } } })).statusCode,
+      ).toBe(200);
+      expect(runDue).not.toHaveBeenCalled();
+      const ours = facturapi.answerCancellation(invoiceId, 'accepted');
+      expect(
+        (await post({ ...ours, data: { ...ours.data, object: { ...ours.data.object, customer } } })).statusCode,
+      ).toBe(200);
+      expect(runDue).toHaveBeenCalledTimes(1);
+      await runDue.mock.results[0]!.value;
+    } finally {
+      runDue.mockRestore();
+    }
+    const logged = logLines.join('\n');
+    expect(logged).toContain('/api/payments/webhooks/facturapi');
+    for (const secret of [...Object.values(customer), 'factura-ajena-7731', invoiceId])
+      expect(logged).not.toContain(secret);
   });
 
   it('shows a refund’s cancellation pending until the receiver accepts it', async () => {
