@@ -18,7 +18,8 @@ export const argon2Options = { algorithm: 2, memoryCost: 19_456, timeCost: 2, pa
  * for the hashes while a class signs in (decision 055).
  */
 export const argon2AtOnce = (threads: number, cores: number) => Math.max(1, Math.min(threads - 2, cores - 1));
-const argon2Work = pLimit(argon2AtOnce(Number(process.env.UV_THREADPOOL_SIZE ?? 4), availableParallelism()));
+/** The hashes this process runs at once, read from its libuv pool and the machine's cores when it starts. */
+export const argon2Work = pLimit(argon2AtOnce(Number(process.env.UV_THREADPOOL_SIZE ?? 4), availableParallelism()));
 
 /** The header our server sets from the socket (or trusted proxy) address, replacing any client value. */
 export const clientIpHeader = 'x-cxvet-client-ip';

@@ -136,6 +136,20 @@ describe('the verified-session cache follows its LISTEN', () => {
     expect(cache.lookup(request('ana'))?.id).toBe('session-ana');
   });
 
+  it('keeps track of at most 10,000 changed accounts, however many change', async () => {
+    const { cache, database } = await subscribedCache();
+    let most = 0;
+    for (let n = 0; n < 35_000; n++) {
+      database.notify(n % 2 ? 'account_changed' : 'viewing_tokens', `member-${n}`);
+      most = Math.max(most, cache.sizes().changesNoted);
+    }
+    expect(most).toBe(10_000);
+    expect(cache.sizes().changesNoted).toBeLessThanOrEqual(10_000);
+    // a lookup that began after the last change is remembered as usual
+    cache.remember(request('ana'), cache.ticket(), session('ana'), inADay());
+    expect(cache.sizes()).toMatchObject({ sessions: 1, accounts: 1 });
+  });
+
   it('keeps the cache off until every channel listens, trying a failed LISTEN again', async () => {
     const database = fakeDatabase({ failingListens: 1 });
     const cache = createSessionCache({ database });

@@ -136,6 +136,9 @@ export function createSessionCache(deps: {
 
     ticket: (): Ticket => ({ changes }),
 
+    /** What the cache holds now: its remembered sessions, their accounts and the changes it keeps track of. */
+    sizes: () => ({ sessions: verified.size, accounts: tokensOfAccount.size, changesNoted: changedAt.size }),
+
     /** Remembers what a lookup that began with `ticket` verified, unless a change to its account or a gap overlapped it. */
     remember(request: FastifyRequest, ticket: Ticket, entry: VerifiedSession, absoluteEnd: Date) {
       const token = tokenOf(request);
