@@ -244,21 +244,31 @@ async function runBackup(baseUrl: string, cookie: string, tally: Tally) {
   }
 }
 
-/** The server's own seconds (bench/event-loop-probe.mjs) from `from` to `to`: the worst delay and how busy it ran. */
+type ProbeSecond = { at: number; thread: string; p99Ms: number; maxMs: number; busy: number };
+
+/**
+ * The server's own seconds (bench/event-loop-probe.mjs) from `from` to `to`: per thread ('main'; PGlite's database
+ * thread is the one worker), the worst delay and how busy it ran.
+ */
 async function eventLoopDuring(file: string, from: number, to: number) {
   const seconds = (await readFile(file, 'utf8'))
     .split('\n')
     .filter(Boolean)
-    .map((line) => JSON.parse(line) as { at: number; p99Ms: number; maxMs: number; busy: number })
+    .map((line) => JSON.parse(line) as ProbeSecond)
     .filter((second) => second.at > from && second.at <= to + 1000);
-  return {
-    p99Ms: percentile(
-      seconds.map((second) => second.p99Ms),
-      50,
-    ),
-    maxMs: Math.max(0, ...seconds.map((second) => second.maxMs)),
-    busy: seconds.reduce((sum, second) => sum + second.busy, 0) / Math.max(1, seconds.length),
+  const of = (main: boolean) => {
+    const own = seconds.filter((second) => (second.thread === 'main') === main);
+    return {
+      seconds: own.length,
+      p99Ms: percentile(
+        own.map((second) => second.p99Ms),
+        50,
+      ),
+      maxMs: Math.max(0, ...own.map((second) => second.maxMs)),
+      busy: own.reduce((sum, second) => sum + second.busy, 0) / Math.max(1, own.length),
+    };
   };
+  return { main: of(true), database: of(false) };
 }
 
 /** The evening on `npm start` (its own process), then its exam rows counted in the database. */
@@ -340,6 +350,12 @@ export async function measureEvening(
     const [signInWave, examLoaded] = await Promise.all([wave, exam]);
     const signInSeconds = (signInWave.at - waveStarted) / 1000;
     const eveningTo = Date.now();
+    // where the server's slow seconds fall on the evening: each second's line in the file against these marks
+    step(
+      `${kind}: the evening's seconds in ${eventLoopFile} from ${eveningFrom}; signed in at ${signInSeconds.toFixed(1)} s, ` +
+        `report at ${(await report).toFixed(1)} s, backup at ${(await backup).toFixed(1)} s, ` +
+        `the evening ends at ${((eveningTo - eveningFrom) / 1000).toFixed(1)} s`,
+    );
     health.stop();
     const healthResult = await health;
     if (healthResult.non2xx + healthResult.errors > 0)
@@ -435,10 +451,23 @@ export async function measureEvening(
     {
       figure:
         "  context: the server's event loop during the evening (median of each second's p99; longest; share busy)",
-      value: `${figures.eventLoop.p99Ms.toFixed(0)} ms; ${figures.eventLoop.maxMs.toFixed(0)} ms; ${(100 * figures.eventLoop.busy).toFixed(0)} %`,
+      value: `${figures.eventLoop.main.p99Ms.toFixed(0)} ms; ${figures.eventLoop.main.maxMs.toFixed(0)} ms; ${(100 * figures.eventLoop.main.busy).toFixed(0)} %`,
       goal: 'info',
       holds: null,
     },
+    // PGlite answers every query in its own thread, one at a time: its longest stretch is the longest any request
+    // waited for the database behind another's query
+    ...(figures.eventLoop.database.seconds > 0
+      ? [
+          {
+            figure:
+              "  context: PGlite's database thread during the evening (longest stretch without a pause; share busy)",
+            value: `${figures.eventLoop.database.maxMs.toFixed(0)} ms; ${(100 * figures.eventLoop.database.busy).toFixed(0)} %`,
+            goal: 'info',
+            holds: null,
+          },
+        ]
+      : []),
   ];
   // an evening with a part left out shows what that part costs; it is not the evening the goals are about
   for (const row of eveningRows) if (without.size > 0 && row.holds !== null) row.holds = false;

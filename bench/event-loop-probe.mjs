@@ -1,11 +1,15 @@
 // Preloaded into the server by the busy evening (`node --import`): each second, the event loop's delay (p99 and
 // longest, from perf_hooks' histogram) and its utilisation (the share of the second it ran callbacks), appended as one
 // JSON line to BENCH_EVENT_LOOP_FILE. It measures the server from inside, beside what the bench's clients see.
+// Worker threads inherit `--import`, so it runs in PGlite's thread too: each line names its thread ('main', or the
+// worker's file), and a stall of the database's thread (one long query) is not taken for one of the server's.
 import { appendFileSync } from 'node:fs';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { isMainThread, threadId } from 'node:worker_threads';
 
 const file = process.env.BENCH_EVENT_LOOP_FILE;
 if (file) {
+  const thread = isMainThread ? 'main' : `worker ${threadId}`;
   const delay = monitorEventLoopDelay({ resolution: 5 });
   delay.enable();
   let utilisation = performance.eventLoopUtilization();
@@ -13,7 +17,7 @@ if (file) {
     const now = performance.eventLoopUtilization();
     const busy = performance.eventLoopUtilization(now, utilisation).utilization;
     utilisation = now;
-    const line = { at: Date.now(), p99Ms: delay.percentile(99) / 1e6, maxMs: delay.max / 1e6, busy };
+    const line = { at: Date.now(), thread, p99Ms: delay.percentile(99) / 1e6, maxMs: delay.max / 1e6, busy };
     appendFileSync(file, `${JSON.stringify(line)}\n`);
     delay.reset();
   }, 1000).unref();
