@@ -54,28 +54,24 @@ async function playFrom(page: Page, seconds: number) {
 // each journey plays video in two browsers and checks three screens at two widths
 test.describe.configure({ timeout: 120_000 });
 
-const positionSave = (page: Page) =>
-  page.waitForResponse(
-    (response) => response.url().includes('/api/watching/procedures/') && response.request().method() === 'POST',
-  );
-
 test('a Premium member resumes on a second browser, finds the Seguir viendo row and keeps a favourite', async ({
   browser,
 }) => {
   const laptop = await device(browser, 'premium');
   try {
     await openProcedure(laptop, premiumProcedure);
-    // 30 s of watching, ended by a pause: the player saves the place
-    const video = await playFrom(laptop, 30);
-    await expect
-      .poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime))
-      .toBeGreaterThanOrEqual(30);
-    const saved = positionSave(laptop);
-    await video.evaluate((element: HTMLVideoElement) => {
-      element.pause();
-      element.currentTime = 30;
+    // playing from 0:30 saves the place at once (a new stretch starts there): waited for before the play, as the
+    // save may answer before any later wait begins. The pause right after saves nothing more, being less than a
+    // second later (a pause a second or more later would save 0:31).
+    const saved = laptop.waitForResponse((response) => {
+      const request = response.request();
+      if (request.method() !== 'POST' || !request.url().includes('/api/watching/procedures/')) return false;
+      const position = (request.postDataJSON() as { positionSeconds?: number } | null)?.positionSeconds ?? -1;
+      return position >= 30 && position < 31;
     });
+    const video = await playFrom(laptop, 30);
     expect((await saved).status()).toBe(204);
+    await video.evaluate((element: HTMLVideoElement) => element.pause());
   } finally {
     await laptop.context().close();
   }
