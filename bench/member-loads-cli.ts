@@ -5,6 +5,7 @@
 // `PORT=3000 DATA_DIR=$(mktemp -d) SEED_DEMO=1 node build/server/main.js`):
 //   BENCH_BASE_URL=http://localhost:3000 node --import tsx bench/member-loads-cli.ts
 // then Lighthouse's mobile defaults on the same pages signed in (BENCH_LIGHTHOUSE_RUNS, default 3; 0 for none).
+// BENCH_PAGES=mis-diplomados,diplomado keeps only the pages whose path contains one of the words ('/' for the home).
 import { chromium, type CDPSession } from '@playwright/test';
 import { lighthouseRows, measureLighthouse } from './pages.ts';
 
@@ -107,7 +108,13 @@ const pages = [
   diploma ? `/mis-diplomados/${diploma.isExternal ? 'diplomado' : 'diplomado-CxVet'}/${diploma.id}` : null,
   '/perfil',
   '/mis-favoritos',
-].filter((path): path is string => path !== null);
+]
+  .filter((path): path is string => path !== null)
+  .filter(
+    (path) =>
+      !process.env.BENCH_PAGES ||
+      process.env.BENCH_PAGES.split(',').some((word) => (word === '/' ? path === '/' : path.includes(word))),
+  );
 
 const browser = await chromium.launch({ executablePath: chromiumPath });
 try {

@@ -2,6 +2,7 @@
 // performance category on the same three pages.
 import { chromium, type Page } from '@playwright/test';
 import { launch } from 'chrome-launcher';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -195,6 +196,13 @@ export async function measureLighthouse(
           config,
         );
         const lhr = result?.lhr;
+        // BENCH_LIGHTHOUSE_SAVE=dir keeps every report, to read its LCP element, breakdown and main-thread work
+        const saveDir = process.env.BENCH_LIGHTHOUSE_SAVE;
+        if (saveDir && lhr) {
+          mkdirSync(saveDir, { recursive: true });
+          const file = `${name.replace(/[^a-z0-9]+/gi, '_').replace(/^_|_$/g, '') || 'home'}-${run + 1}.json`;
+          writeFileSync(join(saveDir, file), JSON.stringify(lhr));
+        }
         const audit = (id: string) => lhr?.audits[id]?.numericValue ?? Number.NaN;
         const score = lhr?.categories.performance?.score;
         tries.push({

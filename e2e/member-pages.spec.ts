@@ -134,6 +134,34 @@ test.describe('a member on a phone', () => {
       ).toEqual([]);
     }
   });
+
+  test("the member lists' first load brings no Mantine Alert, which shows only when their data fails", async ({
+    page,
+  }) => {
+    const files: { path: string; body: Promise<string> }[] = [];
+    page.on('response', (response) => {
+      if (['script', 'stylesheet'].includes(response.request().resourceType()))
+        files.push({ path: new URL(response.url()).pathname, body: response.text().catch(() => '') });
+    });
+    for (const url of ['/mis-aulas', '/mis-diplomados']) {
+      files.length = 0;
+      await page.goto(url, { waitUntil: 'networkidle' });
+      await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+      expect(files.length, url).toBeGreaterThan(0);
+      const bodies = await Promise.all(files.map((file) => file.body));
+      // the Alert's root class (its module's code) and its cascade layer (its stylesheet)
+      expect(
+        files.filter((_, index) => /m_66836ed3|mantine\.Alert\{/.test(bodies[index]!)).map((file) => file.path),
+        url,
+      ).toEqual([]);
+    }
+  });
+
+  test('a member list that cannot load says so in its alert', async ({ page }) => {
+    await page.route('**/api/diplomas', (route) => route.fulfill({ status: 500, body: '{}' }));
+    await page.goto('/mis-diplomados');
+    await expect(page.getByRole('alert')).toHaveText('No se pudieron cargar los diplomados. Intenta de nuevo.');
+  });
 });
 
 test.describe('a Basic member on a phone', () => {

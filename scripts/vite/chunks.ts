@@ -77,6 +77,9 @@ const guestPages = ['landing/landing', 'catalog/catalog', 'catalog/procedure'];
 const pageModule = (page: string) => path.join('src', 'web', 'routes', `${page}.tsx`);
 const modalModule = path.join('@mantine', 'core', 'esm', 'components', 'Modal', 'Modal.mjs');
 const memberRoutesModule = path.join('src', 'web', 'routes', 'member-routes.tsx');
+const loadErrorModule = path.join('src', 'web', 'components', 'load-error-alert.tsx');
+// Mantine's helpers (hooks, styles API), not components: what Progress or Accordion on a member page needs of them
+const mantineHelper = /[\\/]node_modules[\\/]@mantine[\\/](hooks[\\/]|core[\\/]esm[\\/]core[\\/])/;
 
 function closure(graph: Graph, start: string): Set<string> {
   const seen = new Set<string>([start]);
@@ -115,7 +118,10 @@ function guestGroups(graph: Graph): Map<string, string> {
       if (initial.has(id) || id === root || groups.has(id)) continue;
       const pagesUsing = pages.filter((other) => reach.get(other.root)?.has(id));
       const usedElsewhere = lazyRoots.some((other) => other !== root && reach.get(other)!.has(id));
-      if (pagesUsing.length === pages.length) groups.set(id, 'guest');
+      // a helper two guest pages share goes with what all of them load, not with the components those two share
+      // (the catalogue's and procedure page's Alert and inputs), which other pages would then load for the helper
+      if (pagesUsing.length === pages.length || (pagesUsing.length >= 2 && mantineHelper.test(id)))
+        groups.set(id, 'guest');
       // only the pages that use it load it: the catalogue's inputs stay off the home page
       else if (pagesUsing.length >= 2)
         groups.set(id, `guest-${pagesUsing.map((other) => path.basename(other.page)).join('-')}`);
@@ -136,7 +142,8 @@ function guestGroups(graph: Graph): Map<string, string> {
     ),
   );
   const memberRoutes = find(memberRoutesModule);
-  for (const id of closure(graph, memberRoutes)) {
+  // the member screens' load-error message (its Alert loads only when shown) rather than a chunk of its own
+  for (const id of [...closure(graph, memberRoutes), find(loadErrorModule)]) {
     if (id !== memberRoutes && !initial.has(id) && !groups.has(id) && !loadedLaterByGuestPages.has(id))
       groups.set(id, 'member-data');
   }

@@ -189,14 +189,19 @@ function screenFiles(
   return { scripts, styles };
 }
 
-/** A screen's stylesheets and module preloads, the same for every request to a build. */
-function screenHints(manifest: Manifest, modules: string[], alreadyLoaded: Set<string>): string {
+/**
+ * A screen's stylesheets and module preloads, the same for every request to a build. A member page's stylesheets are
+ * preloaded, not applied: its header bar then paints with the app's own two (the screen waits for its data and code
+ * anyway, and its import applies them before it renders); a guest page applies them at once.
+ */
+function screenHints(manifest: Manifest, modules: string[], alreadyLoaded: Set<string>, membersOnly: boolean): string {
   const files = modules.map((module) => screenFiles(manifest, module, alreadyLoaded));
   const scripts = [...new Set(files.flatMap((file) => file.scripts))];
   const styles = [...new Set(files.flatMap((file) => file.styles))];
-  // the stylesheets the screen's import would add: present at first paint, in the cascade layers index.html declares
+  // the stylesheets the screen's import would add, in the cascade layers index.html declares
+  const style = membersOnly ? 'rel="preload" as="style"' : 'rel="stylesheet"';
   return [
-    ...styles.map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`),
+    ...styles.map((file) => `<link ${style} crossorigin href="/${file}">`),
     ...scripts.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
   ].join('');
 }
@@ -241,7 +246,10 @@ export function createPageHints(distDir: string, context: PageHintsContext) {
           pages.flatMap((page) =>
             [false, true].map((signedIn) => {
               const modules = pageModules(page, signedIn);
-              return [modules.join(' '), screenHints(manifest, modules, alreadyLoaded)] as const;
+              return [
+                modules.join(' '),
+                screenHints(manifest, modules, alreadyLoaded, page.membersOnly === true),
+              ] as const;
             }),
           ),
         )

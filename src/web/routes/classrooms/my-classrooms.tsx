@@ -1,6 +1,7 @@
-import { Alert, Container, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Container, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useMyClassrooms } from '#web/features/classrooms/classrooms.api.ts';
 import { ClassroomCard } from '#web/features/classrooms/components/classroom-card.tsx';
+import { LoadErrorAlert } from '#web/components/load-error-alert.tsx';
 
 /** /mis-aulas: the aulas this account may enter whose expiry lies in the future. */
 export function MyClassroomsPage() {
@@ -16,7 +17,7 @@ export function MyClassroomsPage() {
             ))}
           </SimpleGrid>
         ) : classrooms.isError ? (
-          <Alert color="red">No se pudieron cargar tus aulas, intenta más tarde.</Alert>
+          <LoadErrorAlert>No se pudieron cargar tus aulas, intenta más tarde.</LoadErrorAlert>
         ) : classrooms.data.length === 0 ? (
           <Text>No tienes aulas disponibles por ahora.</Text>
         ) : (

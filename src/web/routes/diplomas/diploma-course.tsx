@@ -1,6 +1,5 @@
 import {
   Accordion,
-  Alert,
   Anchor,
   Badge,
   Card,
@@ -21,6 +20,7 @@ import { ApiError } from '#web/lib/api-client.ts';
 import { useCourse } from '#web/features/diplomas/member/diplomas.api.ts';
 import { CertificateActions } from '#web/features/diplomas/member/components/certificate-actions.tsx';
 import { lazyModal } from '#web/components/lazy-modal.tsx';
+import { LoadErrorAlert } from '#web/components/load-error-alert.tsx';
 import { useViewingSession } from '#web/features/viewing/use-viewing-session.ts';
 import { href, paths } from '#web/paths.ts';
 
@@ -73,7 +73,7 @@ export function DiplomaCoursePage() {
   if (!course.data) {
     return (
       <Container py="xl">
-        <Alert color="red">No se pudo cargar el diplomado. Intenta de nuevo.</Alert>
+        <LoadErrorAlert>No se pudo cargar el diplomado. Intenta de nuevo.</LoadErrorAlert>
       </Container>
     );
   }
