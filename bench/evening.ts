@@ -247,8 +247,8 @@ async function runBackup(baseUrl: string, cookie: string, tally: Tally) {
 type ProbeSecond = { at: number; thread: string; p99Ms: number; maxMs: number; busy: number };
 
 /**
- * The server's own seconds (bench/event-loop-probe.mjs) from `from` to `to`: per thread ('main'; PGlite's database
- * thread is the one worker), the worst delay and how busy it ran.
+ * The server's own seconds (bench/event-loop-probe.mjs) from `from` to `to`: of its main thread and of PGlite's
+ * database thread, the worst delay and how busy it ran.
  */
 async function eventLoopDuring(file: string, from: number, to: number) {
   const seconds = (await readFile(file, 'utf8'))
@@ -256,8 +256,8 @@ async function eventLoopDuring(file: string, from: number, to: number) {
     .filter(Boolean)
     .map((line) => JSON.parse(line) as ProbeSecond)
     .filter((second) => second.at > from && second.at <= to + 1000);
-  const of = (main: boolean) => {
-    const own = seconds.filter((second) => (second.thread === 'main') === main);
+  const of = (thread: string) => {
+    const own = seconds.filter((second) => second.thread === thread);
     return {
       seconds: own.length,
       p99Ms: percentile(
@@ -268,7 +268,7 @@ async function eventLoopDuring(file: string, from: number, to: number) {
       busy: own.reduce((sum, second) => sum + second.busy, 0) / Math.max(1, own.length),
     };
   };
-  return { main: of(true), database: of(false) };
+  return { main: of('main'), database: of('database') };
 }
 
 /** The evening on `npm start` (its own process), then its exam rows counted in the database. */
