@@ -8,6 +8,7 @@ import { courseEvaluations, credits } from '#server/db/schema/index.ts';
 import { requestsTo } from '#server/features/diplomas/diplomas.testing.ts';
 import { testCreditOffer } from './credits.testing.ts';
 import type { CreditOfferInput, MyCredits } from '#shared/credits/credits.schemas.ts';
+import { dateToZonedWallTime } from '#shared/time-zone.ts';
 
 let t: TestApp;
 let admin: { cookie: string };
@@ -301,7 +302,9 @@ describe("a procedure credit's proof", () => {
   it('leaves the totals and shows as revoked on the verification page once an Admin revokes it', async () => {
     const { cookie, item } = await earned();
     const url = `/api/admin/credits/${item.id}/revoke`;
-    const body = { reason: 'Evaluación duplicada', revokedOn: new Date().toISOString().slice(0, 10) };
+    // today where the site is (Mexico City): from midnight to 6:00 UTC, the UTC date is still tomorrow there
+    const today = dateToZonedWallTime(new Date(), t.config.timeZone).slice(0, 10);
+    const body = { reason: 'Evaluación duplicada', revokedOn: today };
     const premium = await signedInAs(t, { type: 'Premium' });
     expect((await request(premium.cookie, 'POST', url, body)).statusCode).toBe(403);
     expect((await request(admin.cookie, 'POST', url, body)).statusCode).toBe(200);
