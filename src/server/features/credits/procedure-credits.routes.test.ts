@@ -299,6 +299,23 @@ describe("a procedure credit's proof", () => {
     expect(transcript).toContain(item.verificationCode!);
   });
 
+  it("takes the Admin's today when it is already tomorrow in the site's zone, dated no later than now", async () => {
+    const { item } = await earned();
+    // 00:30 UTC on the 28th is 18:30 on the 27th in Mexico City: a browser in UTC defaults the form to the 28th
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-28T00:30:00Z') });
+    try {
+      const url = `/api/admin/credits/${item.id}/revoke`;
+      const answer = await request(admin.cookie, 'POST', url, { reason: 'Duplicado', revokedOn: '2026-11-28' });
+      expect(answer.statusCode, answer.body).toBe(200);
+      const [stored] = await t.db.select().from(credits).where(eq(credits.id, item.id));
+      expect(stored!.revokedAt!.getTime()).toBeLessThanOrEqual(Date.now());
+      const later = await request(admin.cookie, 'POST', url, { reason: 'Duplicado', revokedOn: '2026-11-29' });
+      expect(later.json().fields.revokedOn).toBe('La fecha no puede ser posterior a hoy.');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('leaves the totals and shows as revoked on the verification page once an Admin revokes it', async () => {
     const { cookie, item } = await earned();
     const url = `/api/admin/credits/${item.id}/revoke`;
