@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dateToZonedWallTime, zonedWallTimeToDate } from './time-zone.ts';
+import { dateToZonedWallTime, revocationInstant, zonedWallTimeToDate } from './time-zone.ts';
 
 describe('wall-clock times in a time zone', () => {
   it.each([
@@ -15,5 +15,26 @@ describe('wall-clock times in a time zone', () => {
 
   it.each(['', '2026-02-30T10:00', '2026-03-14 10:00', '2026-03-14T25:00'])('refuses %j', (text) => {
     expect(zonedWallTimeToDate(text, 'America/Mexico_City')).toBeNull();
+  });
+});
+
+describe('a revocation dated by the Admin', () => {
+  const mexico = 'America/Mexico_City';
+
+  it('is recorded at noon on the clock its date is printed in', () => {
+    const now = new Date('2026-11-28T20:00:00Z');
+    expect(revocationInstant('2026-11-20', now, mexico)?.toISOString()).toBe('2026-11-20T18:00:00.000Z');
+    expect(revocationInstant('2026-11-20', now, 'UTC')?.toISOString()).toBe('2026-11-20T12:00:00.000Z');
+  });
+
+  it('takes the UTC date at 00:30 UTC, when Mexico City is still on the day before, and is never after now', () => {
+    const now = new Date('2026-11-28T00:30:00Z');
+    expect(revocationInstant('2026-11-28', now, mexico)).toEqual(now);
+    expect(revocationInstant('2026-11-27', now, mexico)?.toISOString()).toBe('2026-11-27T18:00:00.000Z');
+    expect(revocationInstant('2026-11-28', now, 'UTC')).toEqual(now);
+  });
+
+  it.each(['2026-11-29', '2026-02-30', 'ayer', ''])('refuses %j', (text) => {
+    expect(revocationInstant(text, new Date('2026-11-28T23:59:00Z'), mexico)).toBeNull();
   });
 });

@@ -43,3 +43,16 @@ export function dateToZonedWallTime(date: Date, timeZone: string): string {
   const wall = new Date(date.getTime() + zoneOffsetAt(date.getTime(), timeZone));
   return wall.toISOString().slice(0, 16);
 }
+
+/**
+ * When a revocation the Admin dated `revokedOn` ('YYYY-MM-DD') is recorded: noon on the clock its date is printed in
+ * (`timeZone`), so every reader sees that day, and never later than `now`. The Admin's browser dates the form, where
+ * today may already be tomorrow in the site's zone, so the latest day accepted is the UTC date, which no zone of the
+ * Americas is ahead of; null for a later day or for text that is not a date.
+ */
+export function revocationInstant(revokedOn: string, now: Date, timeZone: string): Date | null {
+  if (revokedOn > now.toISOString().slice(0, 10)) return null;
+  const noon = zonedWallTimeToDate(`${revokedOn}T12:00`, timeZone);
+  if (!noon) return null;
+  return noon.getTime() > now.getTime() ? now : noon;
+}

@@ -10,7 +10,7 @@ import {
 } from '#server/db/schema/index.ts';
 import { adminCreditRowOf, evaluationStateOf, offerColumnsOf, offerInputOf } from './credit-offers.ts';
 import { AppError } from '#shared/errors.ts';
-import { dateToZonedWallTime, zonedWallTimeToDate } from '#shared/time-zone.ts';
+import { dateToZonedWallTime, revocationInstant } from '#shared/time-zone.ts';
 import { formatFolio } from '#shared/diplomas/diplomas.rules.ts';
 import { sumHours } from '#shared/credits/credits.rules.ts';
 import type {
@@ -275,16 +275,11 @@ export function createCreditsService(deps: {
 
   /** Console: the credit and its certificate are revoked on the date given (never a later day than today). */
   async function revoke(creditId: string, input: RevokeCreditInput): Promise<void> {
-    // the Admin's browser dates the form, where today may already be tomorrow in the site's zone: the UTC date, which
-    // no zone of the Americas is ahead of, is the latest accepted, as for a certificate (certificates.routes.ts)
-    const at = now();
-    if (input.revokedOn > at.toISOString().slice(0, 10))
+    const revokedAt = revocationInstant(input.revokedOn, now(), timeZone);
+    if (!revokedAt)
       throw new AppError('VALIDATION', { fields: { revokedOn: 'La fecha no puede ser posterior a hoy.' } });
     const [credit] = await db.select().from(credits).where(eq(credits.id, creditId));
     if (!credit) throw new AppError('NOT_FOUND');
-    // noon on the zone's clock: the same calendar day wherever the date is printed; never later than now
-    const noon = zonedWallTimeToDate(`${input.revokedOn}T12:00`, timeZone)!;
-    const revokedAt = noon.getTime() > at.getTime() ? at : noon;
     await db.update(credits).set({ revokedAt, revokeReason: input.reason }).where(eq(credits.id, creditId));
     if (credit.certificateId) await deps.certificates.revoke(credit.certificateId, input.reason, revokedAt);
   }

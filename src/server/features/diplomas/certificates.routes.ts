@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireUser } from '#server/plugins/authorization.ts';
 import { AppError } from '#shared/errors.ts';
+import { revocationInstant } from '#shared/time-zone.ts';
 import {
   adminCertificateListSchema,
   certificateCodeParamsSchema,
@@ -68,9 +69,9 @@ export function registerCertificateAdminRoutes(admin: FastifyInstance, deps: { c
     },
     async (request) => {
       const { reason, revokedOn } = request.body;
-      // noon UTC: the same calendar day on every clock of the Americas
-      const revokedAt = revokedOn ? new Date(`${revokedOn}T12:00:00Z`) : new Date();
-      if (Number.isNaN(revokedAt.getTime()) || (revokedOn ?? '') > new Date().toISOString().slice(0, 10))
+      // the verification page prints the date in UTC (certificates.service.ts)
+      const revokedAt = revokedOn ? revocationInstant(revokedOn, new Date(), 'UTC') : new Date();
+      if (!revokedAt)
         throw new AppError('VALIDATION', { fields: { revokedOn: 'La fecha no puede ser posterior a hoy.' } });
       await certificates.revoke(request.params.certificateId, reason, revokedAt);
       request.log.warn({ certificateId: request.params.certificateId }, 'certificate revoked');
