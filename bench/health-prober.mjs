@@ -1,0 +1,59 @@
+// A load balancer's health checks for the busy evening, in a process of its own (decision 057): a GET of
+// `/api/health` every 1000 / rate ms, each sent when it is due whatever the earlier ones are doing, and each timed from
+// when it was due, so a check that waited behind a stall of the server, or of this process, counts its whole wait.
+// Started with fork(path, [url, rate]); on the message 'stop' it sends back { checks, failed, p50Ms, p99Ms, maxMs } and
+// exits. Not autocannon: its rate sends each connection's checks back to back at the start of each second, and its
+// correction for coordinated omission takes 1 ms as the interval between checks, so every slow check also recorded one
+// value per millisecond below it.
+import http from 'node:http';
+import { performance } from 'node:perf_hooks';
+
+const [url, rateText] = process.argv.slice(2);
+const interval = 1000 / Number(rateText);
+const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
+const latencies = [];
+let failed = 0;
+let stopped = false;
+const inFlight = new Set();
+
+function check(due) {
+  const done = new Promise((resolve) => {
+    const request = http.get(url, { agent }, (response) => {
+      response.resume();
+      response.on('end', () => {
+        latencies.push(performance.now() - due);
+        if (response.statusCode !== 200) failed++;
+        resolve();
+      });
+    });
+    request.setTimeout(10_000, () => request.destroy(new Error('timeout')));
+    request.on('error', () => {
+      failed++;
+      resolve();
+    });
+  });
+  inFlight.add(done);
+  void done.then(() => inFlight.delete(done));
+}
+
+const started = performance.now();
+let sent = 0;
+function tick() {
+  if (stopped) return;
+  const now = performance.now();
+  // every check due by now goes out, each timed from its own due moment
+  while (started + sent * interval <= now) check(started + sent++ * interval);
+  setTimeout(tick, Math.max(0, started + sent * interval - performance.now()));
+}
+tick();
+
+process.on('message', async (message) => {
+  if (message !== 'stop') return;
+  stopped = true;
+  await Promise.all(inFlight);
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const at = (share) => sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)] ?? 0;
+  process.send({ checks: latencies.length, failed, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: sorted.at(-1) ?? 0 }, () =>
+    process.exit(0),
+  );
+});
