@@ -1,10 +1,10 @@
 // A load balancer's health checks for the busy evening, in a process of its own (decision 057): a GET of
 // `/api/health` every 1000 / rate ms, each sent when it is due whatever the earlier ones are doing, and each timed from
 // when it was due, so a check that waited behind a stall of the server, or of this process, counts its whole wait.
-// Started with fork(path, [url, rate]); on the message 'stop' it sends back { checks, failed, p50Ms, p99Ms, maxMs } and
-// exits. Not autocannon: its rate sends each connection's checks back to back at the start of each second, and its
-// correction for coordinated omission takes 1 ms as the interval between checks, so every slow check also recorded one
-// value per millisecond below it.
+// Started with fork(path, [url, rate]); on the message 'stop' it sends back its figures and exits. Not autocannon:
+// its rate sends each connection's checks back to back at the start of each second, and its correction for
+// coordinated omission takes 1 ms as the interval between checks, so every slow check also recorded one value per
+// millisecond below it.
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 
@@ -12,11 +12,14 @@ const [url, rateText] = process.argv.slice(2);
 const interval = 1000 / Number(rateText);
 const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
 const latencies = [];
+/** How late each check left this process: its own share of the wait, when the machine's cores are busy. */
+const lateness = [];
 let failed = 0;
 let stopped = false;
 const inFlight = new Set();
 
 function check(due) {
+  lateness.push(performance.now() - due);
   const done = new Promise((resolve) => {
     const request = http.get(url, { agent }, (response) => {
       response.resume();
@@ -51,9 +54,17 @@ process.on('message', async (message) => {
   if (message !== 'stop') return;
   stopped = true;
   await Promise.all(inFlight);
-  const sorted = [...latencies].sort((a, b) => a - b);
-  const at = (share) => sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)] ?? 0;
-  process.send({ checks: latencies.length, failed, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: sorted.at(-1) ?? 0 }, () =>
-    process.exit(0),
-  );
+  const percentile = (values, share) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)] ?? 0;
+  };
+  const figures = {
+    checks: latencies.length,
+    failed,
+    p50Ms: percentile(latencies, 0.5),
+    p99Ms: percentile(latencies, 0.99),
+    maxMs: Math.max(0, ...latencies),
+    lateP99Ms: percentile(lateness, 0.99),
+  };
+  process.send(figures, () => process.exit(0));
 });
