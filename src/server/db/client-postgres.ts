@@ -134,6 +134,9 @@ function retryReads(pool: pg.Pool) {
   };
 }
 
+/** How the health check's connection is named in pg_stat_activity. */
+export const pingApplicationName = 'cxvet-health';
+
 // any fixed number, the same in every instance: PostgreSQL's advisory lock around migrations
 const migrationLockKey = 731_017_001;
 
@@ -145,8 +148,15 @@ export function openPostgres(options: { url: string; logger?: { logQuery(query: 
   pool.on('error', () => {});
   retryReads(pool);
   // the liveness ping has a connection of its own: behind the pool's ten (sign-ins, exams, the users report) it
-  // waited up to a second under load, and a health check that queues says nothing about the database (decision 053)
-  const pingPool = new pg.Pool({ connectionString: options.url, max: 1 });
+  // waited up to a second under load, and a health check that queues says nothing about the database
+  // (decision 053); kept open while idle: pg closes an idle connection after 10 s, and the first check after a quiet
+  // spell waited for a new backend to start, with the checks behind it queued (decision 057)
+  const pingPool = new pg.Pool({
+    connectionString: options.url,
+    max: 1,
+    idleTimeoutMillis: 0,
+    application_name: pingApplicationName,
+  });
   pingPool.on('error', () => {});
   retryReads(pingPool);
   const db = drizzle(pool, { schema, casing: 'snake_case', logger }) as unknown as Db;
