@@ -18,10 +18,13 @@ const ErrorAlert = lazy(() =>
   ),
 );
 
-/** A member page's message when its data could not be loaded, as Mantine's red Alert (role="alert"). */
+/**
+ * A member page's message when its data could not be loaded, as Mantine's red Alert (role="alert"); shown as plain red
+ * text while the Alert's code loads, so a slow connection does not hide that the page failed.
+ */
 export function LoadErrorAlert({ children }: { children: string }) {
   return (
-    <Suspense fallback={null}>
+    <Suspense fallback={<PlainAlert>{children}</PlainAlert>}>
       <ErrorAlert>{children}</ErrorAlert>
     </Suspense>
   );
