@@ -196,11 +196,14 @@ type HealthFigures = {
   maxMs: number;
   /** How late the prober's own process sent its checks, at p99. */
   lateP99Ms: number;
+  /** The same, for a static file fetched with every fifth check. */
+  controlChecks: number;
+  controlP99Ms: number;
 };
 
 /** bench/health-prober.mjs in its own process, `healthChecksPerSecond` checks a second until `stop()`. */
-function startHealthProber(url: string) {
-  const child = fork(path.resolve('bench/health-prober.mjs'), [url, String(healthChecksPerSecond)], {
+function startHealthProber(url: string, control: string) {
+  const child = fork(path.resolve('bench/health-prober.mjs'), [url, String(healthChecksPerSecond), control], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const figures = new Promise<HealthFigures>((resolve, reject) => {
@@ -273,7 +276,15 @@ async function runBackup(baseUrl: string, cookie: string, tally: Tally) {
   }
 }
 
-type ProbeSecond = { at: number; thread: string; p99Ms: number; maxMs: number; busy: number };
+type ProbeSecond = {
+  at: number;
+  thread: string;
+  p99Ms: number;
+  maxMs: number;
+  busy: number;
+  poolMaxMs?: number;
+  gcMaxMs?: number;
+};
 
 /**
  * The server's own seconds (bench/event-loop-probe.mjs) from `from` to `to`: of its main thread and of PGlite's
@@ -295,6 +306,8 @@ async function eventLoopDuring(file: string, from: number, to: number) {
       ),
       maxMs: Math.max(0, ...own.map((second) => second.maxMs)),
       busy: own.reduce((sum, second) => sum + second.busy, 0) / Math.max(1, own.length),
+      poolMaxMs: Math.max(0, ...own.map((second) => second.poolMaxMs ?? 0)),
+      gcMaxMs: Math.max(0, ...own.map((second) => second.gcMaxMs ?? 0)),
     };
   };
   return { main: of('main'), database: of('database') };
@@ -345,7 +358,7 @@ export async function measureEvening(
     // a load balancer's probes, 50 times as often as one probing every 2 s from each of 2 instances: not a flood, which
     // would be the heaviest client of the evening (2,600 checks a second took a third of the main thread, decision
     // 055); from a process of its own, so a check is not timed by this one's event loop, busy with the class (057)
-    const health = startHealthProber(`${baseUrl}/api/health`);
+    const health = startHealthProber(`${baseUrl}/api/health`, `${baseUrl}/favicon.svg`);
     const members: Member[] = [];
     const eveningFrom = Date.now();
     const waveStarted = performance.now();
@@ -396,6 +409,7 @@ export async function measureEvening(
       healthP99: healthResult.p99Ms,
       healthChecks: healthResult.checks,
       healthLate: healthResult.lateP99Ms,
+      control: { checks: healthResult.controlChecks, p99: healthResult.controlP99Ms },
       eventLoop: await eventLoopDuring(eventLoopFile, eveningFrom, eveningTo),
     };
   } finally {
@@ -472,8 +486,15 @@ export async function measureEvening(
     },
     {
       figure:
-        "  context: the server's event loop during the evening (median of each second's p99; longest; share busy)",
-      value: `${figures.eventLoop.main.p99Ms.toFixed(0)} ms; ${figures.eventLoop.main.maxMs.toFixed(0)} ms; ${(100 * figures.eventLoop.main.busy).toFixed(0)} %`,
+        '  context: a static file (/favicon.svg) fetched with every fifth check, p99: the wait without the database',
+      value: `${figures.control.p99.toFixed(0)} ms (${figures.control.checks} fetches)`,
+      goal: 'info',
+      holds: null,
+    },
+    {
+      figure:
+        "  context: the server's event loop during the evening (median of each second's p99; longest; share busy; longest wait for libuv's pool; longest GC pause)",
+      value: `${figures.eventLoop.main.p99Ms.toFixed(0)} ms; ${figures.eventLoop.main.maxMs.toFixed(0)} ms; ${(100 * figures.eventLoop.main.busy).toFixed(0)} %; ${figures.eventLoop.main.poolMaxMs.toFixed(0)} ms; ${figures.eventLoop.main.gcMaxMs.toFixed(0)} ms`,
       goal: 'info',
       holds: null,
     },

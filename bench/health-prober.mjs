@@ -5,33 +5,43 @@
 // its rate sends each connection's checks back to back at the start of each second, and its correction for
 // coordinated omission takes 1 ms as the interval between checks, so every slow check also recorded one value per
 // millisecond below it.
+import { appendFileSync } from 'node:fs';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 
-const [url, rateText] = process.argv.slice(2);
+// `control`: a file the server sends without asking its database, fetched with every fifth check: its p99 beside the
+// check's tells the database's wait from the server's own
+const [url, rateText, control] = process.argv.slice(2);
 const interval = 1000 / Number(rateText);
+const slowLog = process.env.BENCH_PROBER_SLOW_LOG;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
 const latencies = [];
+const controlLatencies = [];
 /** How late each check left this process: its own share of the wait, when the machine's cores are busy. */
 const lateness = [];
 let failed = 0;
 let stopped = false;
 const inFlight = new Set();
 
-function check(due) {
-  lateness.push(performance.now() - due);
+function check(due, target = url, into = latencies) {
+  if (into === latencies) lateness.push(performance.now() - due);
   const done = new Promise((resolve) => {
-    const request = http.get(url, { agent }, (response) => {
+    const request = http.get(target, { agent }, (response) => {
       response.resume();
       response.on('end', () => {
-        latencies.push(performance.now() - due);
-        if (response.statusCode !== 200) failed++;
+        into.push(performance.now() - due);
+        if (slowLog && performance.now() - due > 100)
+          appendFileSync(
+            slowLog,
+            `${JSON.stringify({ at: Math.round(performance.timeOrigin + due), ms: Math.round(performance.now() - due), target, reused: request.reusedSocket, sockets: Object.values(agent.sockets).flat().length, queued: Object.values(agent.requests).flat().length })}\n`,
+          );
+        if (response.statusCode !== 200 && into === latencies) failed++;
         resolve();
       });
     });
     request.setTimeout(10_000, () => request.destroy(new Error('timeout')));
     request.on('error', () => {
-      failed++;
+      if (into === latencies) failed++;
       resolve();
     });
   });
@@ -45,7 +55,12 @@ function tick() {
   if (stopped) return;
   const now = performance.now();
   // every check due by now goes out, each timed from its own due moment
-  while (started + sent * interval <= now) check(started + sent++ * interval);
+  while (started + sent * interval <= now) {
+    const due = started + sent * interval;
+    check(due);
+    if (control && sent % 5 === 0) check(due, control, controlLatencies);
+    sent++;
+  }
   setTimeout(tick, Math.max(0, started + sent * interval - performance.now()));
 }
 tick();
@@ -65,6 +80,8 @@ process.on('message', async (message) => {
     p99Ms: percentile(latencies, 0.99),
     maxMs: Math.max(0, ...latencies),
     lateP99Ms: percentile(lateness, 0.99),
+    controlChecks: controlLatencies.length,
+    controlP99Ms: percentile(controlLatencies, 0.99),
   };
   process.send(figures, () => process.exit(0));
 });
