@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dateToZonedWallTime, revocationInstant, zonedWallTimeToDate } from './time-zone.ts';
+import { dateToZonedWallTime, latestRevocationDay, revocationInstant, zonedWallTimeToDate } from './time-zone.ts';
 
 describe('wall-clock times in a time zone', () => {
   it.each([
@@ -36,5 +36,16 @@ describe('a revocation dated by the Admin', () => {
 
   it.each(['2026-11-29', '2026-02-30', 'ayer', ''])('refuses %j', (text) => {
     expect(revocationInstant(text, new Date('2026-11-28T23:59:00Z'), mexico)).toBeNull();
+  });
+});
+
+describe("the revocation form's day", () => {
+  it('is the browser’s today, or the UTC date when that is earlier, so the server accepts it', () => {
+    // Mexico City at 18:30 on the 27th: 00:30 UTC on the 28th
+    expect(latestRevocationDay('2026-11-27', new Date('2026-11-28T00:30:00Z'))).toBe('2026-11-27');
+    // Madrid at 00:30 on the 28th: 23:30 UTC on the 27th
+    expect(latestRevocationDay('2026-11-28', new Date('2026-11-27T23:30:00Z'))).toBe('2026-11-27');
+    const day = latestRevocationDay('2026-11-28', new Date('2026-11-27T23:30:00Z'));
+    expect(revocationInstant(day, new Date('2026-11-27T23:30:00Z'), 'America/Mexico_City')).not.toBeNull();
   });
 });

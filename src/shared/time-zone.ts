@@ -56,3 +56,12 @@ export function revocationInstant(revokedOn: string, now: Date, timeZone: string
   if (!noon) return null;
   return noon.getTime() > now.getTime() ? now : noon;
 }
+
+/**
+ * The revocation form's day by default and at most: the browser's today (`localToday`), unless the UTC date, the
+ * latest `revocationInstant` accepts, is earlier (an Admin east of UTC just after their midnight).
+ */
+export function latestRevocationDay(localToday: string, now: Date): string {
+  const utcToday = now.toISOString().slice(0, 10);
+  return localToday < utcToday ? localToday : utcToday;
+}

@@ -5,6 +5,7 @@ import type { AdminCreditRow } from '#shared/credits/credits.schemas.ts';
 import { creditRecordsQuerySchema, revokeCreditInputSchema } from '#shared/credits/credits.schemas.ts';
 import { formatHours } from '#shared/credits/credits.rules.ts';
 import { messages } from '#shared/messages.ts';
+import { latestRevocationDay } from '#shared/time-zone.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { ApiError } from '#web/lib/api-client.ts';
 import {
@@ -15,6 +16,8 @@ import {
 } from '#web/features/credits/credits.api.ts';
 
 const today = () => dayjs().format('YYYY-MM-DD');
+/** The latest revocation day the server accepts from this browser (time-zone.ts). */
+const revocationDay = () => latestRevocationDay(today(), new Date());
 type Fields = Partial<Record<string, string>>;
 
 function fieldErrors(issues: { path: PropertyKey[]; message: string }[]): Fields {
@@ -27,7 +30,7 @@ export function CreditsAdminPanel({ target }: { target: CreditTarget }) {
   const revoke = useRevokeCredit(target);
   const { showAppError } = useErrorModal();
   const [revoking, setRevoking] = useState<AdminCreditRow | null>(null);
-  const [revocation, setRevocation] = useState({ reason: '', revokedOn: today() });
+  const [revocation, setRevocation] = useState({ reason: '', revokedOn: revocationDay() });
   const [revokeErrors, setRevokeErrors] = useState<Fields>({});
   const [period, setPeriod] = useState({ from: `${dayjs().year()}-01-01`, to: today() });
   const [periodErrors, setPeriodErrors] = useState<Fields>({});
@@ -117,7 +120,7 @@ export function CreditsAdminPanel({ target }: { target: CreditTarget }) {
                           variant="outline"
                           aria-label={`Revocar crédito de ${credit.holderName}`}
                           onClick={() => {
-                            setRevocation({ reason: '', revokedOn: today() });
+                            setRevocation({ reason: '', revokedOn: revocationDay() });
                             setRevokeErrors({});
                             setRevoking(credit);
                           }}
@@ -179,6 +182,7 @@ export function CreditsAdminPanel({ target }: { target: CreditTarget }) {
             label="Fecha de revocación"
             required
             value={revocation.revokedOn}
+            max={revocationDay()}
             onChange={(event) => setRevocation({ ...revocation, revokedOn: event.currentTarget.value })}
             error={revokeErrors.revokedOn}
           />

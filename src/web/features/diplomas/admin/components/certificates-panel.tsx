@@ -17,10 +17,13 @@ import { useState } from 'react';
 import type { z } from 'zod';
 import { adminCertificateRowSchema, revokeCertificateInputSchema } from '#shared/diplomas/diplomas.schemas.ts';
 import { messages } from '#shared/messages.ts';
+import { latestRevocationDay } from '#shared/time-zone.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { useDiplomaCertificates, useRevokeCertificate } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
 
 type CertificateRow = z.infer<typeof adminCertificateRowSchema>;
+/** The latest revocation day the server accepts from this browser (time-zone.ts). */
+const revocationDay = () => latestRevocationDay(dayjs().format('YYYY-MM-DD'), new Date());
 const revokeReasonMessage = 'Escribe el motivo (al menos 3 caracteres).';
 
 /** Issued certificates of a diploma; the Admin can revoke one with a reason (its folio is never given again). */
@@ -30,7 +33,7 @@ export function CertificatesPanel({ diplomaId }: { diplomaId: string }) {
   const revoke = useRevokeCertificate(diplomaId);
   const [revoking, setRevoking] = useState<CertificateRow | null>(null);
   const [reason, setReason] = useState('');
-  const [revokedOn, setRevokedOn] = useState(() => dayjs().format('YYYY-MM-DD'));
+  const [revokedOn, setRevokedOn] = useState(() => revocationDay());
   const [error, setError] = useState<string | null>(null);
 
   async function confirm() {
@@ -112,7 +115,7 @@ export function CertificatesPanel({ diplomaId }: { diplomaId: string }) {
                           variant="outline"
                           onClick={() => {
                             setReason('');
-                            setRevokedOn(dayjs().format('YYYY-MM-DD'));
+                            setRevokedOn(revocationDay());
                             setError(null);
                             setRevoking(certificate);
                           }}
@@ -149,6 +152,7 @@ export function CertificatesPanel({ diplomaId }: { diplomaId: string }) {
             label="Fecha de revocación"
             required
             value={revokedOn}
+            max={revocationDay()}
             onChange={(event) => setRevokedOn(event.currentTarget.value)}
           />
           <Group justify="flex-end">
