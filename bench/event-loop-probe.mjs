@@ -6,6 +6,7 @@
 // thread ('main', 'database' for PGlite's, whose data folder comes with it, else 'worker N'), and a stall of the
 // database's thread (one long query) is not taken for one of the server's.
 import { appendFileSync, stat } from 'node:fs';
+import http from 'node:http';
 import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
 import { isMainThread, threadId, workerData } from 'node:worker_threads';
 
@@ -24,7 +25,17 @@ if (file) {
   let poolMaxMs = 0;
   let gcMaxMs = 0;
   let gcMs = 0;
+  // and the health checks' time inside the server, from the request's parsed headers to the answer's last byte written
+  let checkMaxMs = 0;
   if (isMainThread) {
+    const emit = http.Server.prototype.emit;
+    http.Server.prototype.emit = function (event, request, response) {
+      if (event === 'request' && request.url === '/api/health') {
+        const arrived = performance.now();
+        response.once('finish', () => (checkMaxMs = Math.max(checkMaxMs, performance.now() - arrived)));
+      }
+      return emit.apply(this, arguments);
+    };
     setInterval(() => {
       const asked = performance.now();
       stat(file, () => (poolMaxMs = Math.max(poolMaxMs, performance.now() - asked)));
@@ -46,9 +57,9 @@ if (file) {
       p99Ms: delay.percentile(99) / 1e6,
       maxMs: delay.max / 1e6,
       busy,
-      ...(isMainThread ? { poolMaxMs, gcMaxMs, gcMs } : {}),
+      ...(isMainThread ? { poolMaxMs, gcMaxMs, gcMs, checkMaxMs } : {}),
     };
-    poolMaxMs = gcMaxMs = gcMs = 0;
+    poolMaxMs = gcMaxMs = gcMs = checkMaxMs = 0;
     appendFileSync(file, `${JSON.stringify(line)}\n`);
     delay.reset();
   }, 1000).unref();
