@@ -31,9 +31,12 @@ const { ProcedurePlayer } = await import('./procedure-player.tsx');
 
 // a prefetch a test started (focus, pointer) may still be loading when the file ends; once the mocks and jsdom are
 // gone it would load the real Vidstack, which reads localStorage at import and fails the run with an unhandled error.
-// Awaited here, under the mocks, any such import resolves to the fakes before the file ends.
+// Awaited here, under the mocks, any such import resolves to the fakes before the file ends. That was not enough (a
+// fresh-clone CI still loaded the real player after jsdom had gone, from an import not found): Vidstack itself is
+// also evaluated here, while jsdom's localStorage exists, so a late import finds it in Node's module cache.
 afterAll(async () => {
   await Promise.all([import('./procedure-video.tsx'), import('hls.js/light')]);
+  await Promise.all([import('@vidstack/react'), import('@vidstack/react/player/layouts/default')]);
 });
 type Controls = import('./procedure-player.tsx').PlayerControls;
 
