@@ -31,9 +31,11 @@ const { ProcedurePlayer } = await import('./procedure-player.tsx');
 
 // a prefetch a test started (focus, pointer) may still be loading when the file ends; once the mocks and jsdom are
 // gone it would load the real Vidstack, which reads localStorage at import and fails the run with an unhandled error.
-// Awaited here, under the mocks, any such import resolves to the fakes before the file ends. That was not enough (a
-// fresh-clone CI still loaded the real player after jsdom had gone, from an import not found): Vidstack itself is
-// also evaluated here, while jsdom's localStorage exists, so a late import finds it in Node's module cache.
+// Awaited here, under the mocks, any such import resolves to the fakes before the file ends. That was not enough: a
+// second import of a mocked module while the first is still loading can get the original (vitest-dev/vitest#7040),
+// and a fresh-clone CI again evaluated the real Vidstack after jsdom had gone. Vidstack itself is imported here too,
+// while jsdom's localStorage exists: an import of it still loading is awaited, and a later one finds it in Node's
+// module cache.
 afterAll(async () => {
   await Promise.all([import('./procedure-video.tsx'), import('hls.js/light')]);
   await Promise.all([import('@vidstack/react'), import('@vidstack/react/player/layouts/default')]);
