@@ -1,10 +1,10 @@
 // A load balancer's health checks for the busy evening, in a process of its own (decision 057): a GET of
 // `/api/health` every 1000 / rate ms, each sent when it is due whatever the earlier ones are doing, and each timed from
 // when it was due, so a check that waited behind a stall of the server, or of this process, counts its whole wait.
-// Started with fork(path, [url, rate]); on the message 'stop' it sends back its figures and exits. Not autocannon:
-// its rate sends each connection's checks back to back at the start of each second, and its correction for
-// coordinated omission takes 1 ms as the interval between checks, so every slow check also recorded one value per
-// millisecond below it.
+// Started with fork(path, [url, rate, control]); on the message 'stop' it sends back its figures and exits. Not
+// autocannon: its rate sends each connection's checks back to back at the start of each second, and its correction
+// for coordinated omission takes 1 ms as the interval between checks, so every slow check also recorded one value
+// per millisecond below it.
 import { appendFileSync } from 'node:fs';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -30,11 +30,17 @@ function check(due, target = url, into = latencies) {
       response.resume();
       response.on('end', () => {
         into.push(performance.now() - due);
-        if (slowLog && performance.now() - due > 100)
-          appendFileSync(
-            slowLog,
-            `${JSON.stringify({ at: Math.round(performance.timeOrigin + due), ms: Math.round(performance.now() - due), target, reused: request.reusedSocket, sockets: Object.values(agent.sockets).flat().length, queued: Object.values(agent.requests).flat().length })}\n`,
-          );
+        if (slowLog && performance.now() - due > 100) {
+          const slow = {
+            at: Math.round(performance.timeOrigin + due),
+            ms: Math.round(performance.now() - due),
+            target,
+            // a check that opened a new socket because the others were busy
+            reused: request.reusedSocket,
+            sockets: Object.values(agent.sockets).flat().length,
+          };
+          appendFileSync(slowLog, `${JSON.stringify(slow)}\n`);
+        }
         if (response.statusCode !== 200 && into === latencies) failed++;
         resolve();
       });
