@@ -111,11 +111,21 @@ export function createDiplomaExams(deps: { db: Db; access: DiplomaAccess }) {
     await requireMember(user, diplomaId);
     const { items, resultByExam } = await loadSequence(diploma, user.id);
     requireEnabled(items, 'exam', examId);
-    if (resultByExam.has(examId)) throw new AppError('CONFLICT');
+    const completed = resultByExam.has(examId);
     const question = (await shownQuestionsOf(user.id, examId)).find((each) => each.id === input.questionId);
-    if (!question) throw new AppError('NOT_FOUND');
+    if (!question) throw new AppError(completed ? 'CONFLICT' : 'NOT_FOUND');
     const answer = question.answerOrder[input.answer];
-    if (answer === undefined) throw new AppError('VALIDATION');
+    if (answer === undefined) throw new AppError(completed ? 'CONFLICT' : 'VALIDATION');
+    if (completed) {
+      // a save sent just before the member pressed Enviar and answered after the grading: the submission carried the
+      // same answer, so nothing is refused (a refusal showed an error over the result); any other change is
+      const [stored] = await db
+        .select({ answer: examAnswers.answer })
+        .from(examAnswers)
+        .where(and(eq(examAnswers.questionId, question.id), eq(examAnswers.userId, user.id)));
+      if (stored?.answer === answer) return { ok: true as const };
+      throw new AppError('CONFLICT');
+    }
     await db
       .insert(examAnswers)
       .values({ questionId: question.id, userId: user.id, answer })

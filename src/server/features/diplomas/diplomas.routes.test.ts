@@ -11,7 +11,14 @@ import {
   examAnswers,
   examResults,
 } from '#server/db/schema/index.ts';
-import { createDiploma, memberRequest, playDiplomaVideo, submitExam, takeViewingToken } from './diplomas.testing.ts';
+import {
+  answersWith,
+  createDiploma,
+  memberRequest,
+  playDiplomaVideo,
+  submitExam,
+  takeViewingToken,
+} from './diplomas.testing.ts';
 import type { ExamView } from '#shared/diplomas/diplomas.schemas.ts';
 
 let t: TestApp;
@@ -242,6 +249,23 @@ describe('exams in a CxVet diploma', () => {
         .statusCode,
     ).toBe(409);
     expect((await submitExam(t, cookie, diploma.id, exam, 3)).statusCode).toBe(409);
+  });
+
+  it('takes a save that arrives after the grading when the submission carried the same answer, and nothing changes', async () => {
+    const { cookie, user } = await premium();
+    const diploma = await createDiploma(t, { memberIds: [user.id], examQuestions: [3] });
+    const exam = diploma.exams[0]!;
+    const base = `/api/diplomas/${diploma.id}/exams/${exam.id}`;
+    const submitted = answersWith(exam, 3);
+    expect((await submitExam(t, cookie, diploma.id, exam, 3)).statusCode).toBe(200);
+    // the last radio's save left before Enviar and reached the server after it
+    const late = await memberRequest(t, cookie, 'PUT', `${base}/answers`, submitted[0]);
+    expect(late.statusCode, late.body).toBe(200);
+    const other = { ...submitted[0]!, answer: (submitted[0]!.answer + 1) % 3 };
+    expect((await memberRequest(t, cookie, 'PUT', `${base}/answers`, other)).statusCode).toBe(409);
+    const view = (await memberRequest(t, cookie, 'GET', base)).json();
+    expect(view).toMatchObject({ status: 'passed', scorePercent: 100 });
+    expect(view.questions[0].userAnswer).toBe(submitted[0]!.answer);
   });
 
   it('retake resets the answers to unanswered and clears completed and passed; a passed exam cannot be retaken', async () => {

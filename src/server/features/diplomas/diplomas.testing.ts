@@ -88,7 +88,7 @@ export async function createDiploma(
 }
 
 /** Answers with `correct` right answers first, the rest wrong. */
-function answersWith(exam: DiplomaFixture['exams'][number], correct: number) {
+export function answersWith(exam: DiplomaFixture['exams'][number], correct: number) {
   return exam.questions.map((question, index) => ({
     questionId: question.id,
     answer: index < correct ? question.correctAnswer : (question.correctAnswer + 1) % 3,
