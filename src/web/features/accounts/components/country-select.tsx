@@ -1,11 +1,37 @@
 import { Select } from '@mantine/core';
+import { type KeyboardEvent, useRef } from 'react';
 import { countries } from '#shared/accounts/countries.ts';
 
 const data = [...countries];
 
 type Props = { value: string; onChange: (value: string) => void; onBlur?: () => void; error?: string };
 
+/**
+ * Enter in the open list picks the highlighted country (the first match as one types) and never sends the
+ * form. Mantine alone loses the highlight when letters arrive faster than its timers run (a busy phone): a
+ * timer set when the list opens resets the index it picks from, Enter passed through, and the form was sent
+ * with no country while México was shown highlighted.
+ */
 export function CountrySelect({ value, onChange, onBlur, error }: Props) {
+  const picked = useRef(false);
+
+  const pickOnEnter = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key !== 'Enter' || event.nativeEvent.isComposing) return;
+    const listId = event.currentTarget.getAttribute('aria-controls');
+    const list = listId ? document.getElementById(listId) : null;
+    if (!list) return; // closed: Enter sends the form as in any other field
+    event.preventDefault();
+    picked.current = false;
+    // Mantine's own handler runs after this one and picks when its index is right; pick only when it did not
+    queueMicrotask(() => {
+      if (picked.current) return;
+      const option =
+        list.querySelector<HTMLElement>('[data-combobox-selected]') ??
+        list.querySelector<HTMLElement>('[data-combobox-option]:not([data-combobox-disabled])');
+      option?.click();
+    });
+  };
+
   return (
     <Select
       label="País"
@@ -17,7 +43,11 @@ export function CountrySelect({ value, onChange, onBlur, error }: Props) {
       nothingFoundMessage="Sin resultados"
       data={data}
       value={value || null}
-      onChange={(next) => onChange(next ?? '')}
+      onChange={(next) => {
+        picked.current = true;
+        onChange(next ?? '');
+      }}
+      onKeyDown={pickOnEnter}
       onBlur={onBlur}
       error={error}
       autoComplete="off"
