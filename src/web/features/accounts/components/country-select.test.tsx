@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithApp } from '#web/testing/render.tsx';
@@ -60,6 +60,18 @@ describe('the country field', () => {
     expect(field()).toHaveProperty('value', 'Perú');
     expect(change.mock.calls).toEqual([['Perú']]);
     expect(submit).not.toHaveBeenCalled();
+  });
+
+  // Android's on-screen keyboards send Enter with an empty `code`, which Mantine's own handler does not recognise
+  it('takes the Enter of a phone keyboard, which carries no key code', async () => {
+    const { user } = renderWithApp(<Form onSubmit={vi.fn()} />);
+    await user.type(field(), 'Colom');
+    await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
+
+    fireEvent.keyDown(field(), { key: 'Enter', code: '', keyCode: 13 });
+    await act(() => Promise.resolve());
+
+    expect(field()).toHaveProperty('value', 'Colombia');
   });
 
   it('sends the form with Enter once the list is closed', async () => {

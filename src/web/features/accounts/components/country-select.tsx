@@ -10,7 +10,8 @@ type Props = { value: string; onChange: (value: string) => void; onBlur?: () => 
  * Enter in the open list picks the highlighted country (the first match as one types) and never sends the
  * form. Mantine alone loses the highlight when letters arrive faster than its timers run (a busy phone): a
  * timer set when the list opens resets the index it picks from, Enter passed through, and the form was sent
- * with no country while México was shown highlighted.
+ * with no country while México was shown highlighted. Mantine also looks for `code === 'Enter'`, which Android's
+ * on-screen keyboards leave empty; `key` is 'Enter' there too.
  */
 export function CountrySelect({ value, onChange, onBlur, error }: Props) {
   const picked = useRef(false);
