@@ -157,6 +157,22 @@ test.describe('a member on a phone', () => {
     }
   });
 
+  test("the course page's HTML names none of the catalogue's text inputs nor the procedure page's Switch", async ({
+    page,
+  }) => {
+    const course = (await memberPages(page)).find((url) => url.startsWith('/mis-diplomados/'))!;
+    const html = await (await page.request.get(course)).text();
+    const named = [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map(
+      (match) => match[1]!,
+    );
+    expect(named.length).toBeGreaterThan(0);
+    const bodies = await Promise.all(named.map(async (file) => (await page.request.get(file)).text()));
+    // the root classes of Mantine's Input wrapper and of its Switch, in their modules' code
+    expect(named.filter((_, index) => /m_6c018570|m_5f93f3bb/.test(bodies[index]!))).toEqual([]);
+    // what the course page does use from those pages' chunks is named: the Accordion's Collapse, the viewing session
+    expect(bodies.some((body) => body.includes('/api/viewing/token'))).toBe(true);
+  });
+
   test('a member list that cannot load says so in its alert', async ({ page }) => {
     await page.route('**/api/diplomas', (route) => route.fulfill({ status: 500, body: '{}' }));
     await page.goto('/mis-diplomados');

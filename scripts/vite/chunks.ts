@@ -77,6 +77,7 @@ const guestPages = ['landing/landing', 'catalog/catalog', 'catalog/procedure'];
 const pageModule = (page: string) => path.join('src', 'web', 'routes', `${page}.tsx`);
 const modalModule = path.join('@mantine', 'core', 'esm', 'components', 'Modal', 'Modal.mjs');
 const memberRoutesModule = path.join('src', 'web', 'routes', 'member-routes.tsx');
+const courseModule = path.join('src', 'web', 'routes', 'diplomas', 'diploma-course.tsx');
 const loadErrorModule = path.join('src', 'web', 'components', 'load-error-alert.tsx');
 // Mantine's helpers (hooks, styles API), not components: what Progress or Accordion on a member page needs of them
 const mantineHelper = /[\\/]node_modules[\\/]@mantine[\\/](hooks[\\/]|core[\\/]esm[\\/]core[\\/])/;
@@ -127,6 +128,15 @@ function guestGroups(graph: Graph): Map<string, string> {
         groups.set(id, `guest-${pagesUsing.map((other) => path.basename(other.page)).join('-')}`);
       else if (usedElsewhere) groups.set(id, `${path.basename(page)}-shared`);
     }
+  }
+  // The diploma's course page shares a few modules with one guest page each: the Accordion's Collapse with the
+  // catalogue, the viewing session with the procedure page. In those pages' -shared chunks they came with the
+  // catalogue's inputs and the procedure page's Switch, which the course page loaded and never ran: they get chunks of
+  // their own, which those guest pages load beside their -shared ones.
+  const course = find(courseModule);
+  for (const id of reach.get(course) ?? closure(graph, course)) {
+    const group = groups.get(id);
+    if (group?.endsWith('-shared')) groups.set(id, group.replace(/-shared$/, '-course'));
   }
   // Mantine's Modal (transition, portal, focus trap, remove-scroll) loads later on every page (the error dialog
   // at idle, the guide's notice, console dialogs): one chunk rather than one per set of importers
