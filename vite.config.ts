@@ -5,12 +5,21 @@ import { dayjsSpanish } from './scripts/vite/dayjs-es.ts';
 import { mantineStyles } from './scripts/vite/mantine-styles.ts';
 import { mantineThemeVariables } from './scripts/vite/mantine-theme-variables.ts';
 import { modalScrollArea } from './scripts/vite/modal-scroll-area.ts';
+import { reactRouterProduction } from './scripts/vite/react-router-production.ts';
 
 const apiServer = 'http://localhost:3000';
 const chunks = guestChunks();
 
 export default defineConfig({
-  plugins: [react(), mantineStyles(), mantineThemeVariables(), modalScrollArea(), dayjsSpanish(), chunks.plugin],
+  plugins: [
+    react(),
+    reactRouterProduction(),
+    mantineStyles(),
+    mantineThemeVariables(),
+    modalScrollArea(),
+    dayjsSpanish(),
+    chunks.plugin,
+  ],
   server: {
     proxy: {
       '/api': apiServer,

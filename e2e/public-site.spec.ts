@@ -75,6 +75,20 @@ test.describe('landing', () => {
     await expect(hero.getByText('Hazte Premium')).toBeInViewport();
     expect(carouselCode).toHaveLength(1);
   });
+
+  test("the home page's code is React Router's production build, without its development warnings", async ({
+    page,
+  }) => {
+    const scripts: Promise<string>[] = [];
+    page.on('response', (response) => {
+      if (response.request().resourceType() === 'script') scripts.push(response.text().catch(() => ''));
+    });
+    await page.goto('/', { waitUntil: 'networkidle' });
+    const bodies = await Promise.all(scripts);
+    // texts that only the development build's warnings carry (react-router/dist/development, ENABLE_DEV_WARNINGS)
+    expect(bodies.filter((body) => /You rendered descendant <Routes>|Hey developer/.test(body))).toEqual([]);
+    expect(bodies.length).toBeGreaterThan(0);
+  });
 });
 
 test.describe('catalogue', () => {

@@ -3,6 +3,9 @@ import type { ErrorCode } from './errors.ts';
 // The API's error texts, apart from the screens' texts (messages.ts): the app's first chunk needs these to show an
 // error, not every screen's labels. Spelling corrected as in messages.ts (docs/decisions/005).
 
+/** What a request that never reached the server says while the browser is offline. */
+export const offlineMessage = 'Sin conexión a internet. Revisa tu conexión e intenta de nuevo.';
+
 /** One row per API error code: its HTTP status, Spanish message and modal title where the spec names one. */
 export const errorMessages: Record<ErrorCode, { status: number; message: string; title?: string }> = {
   VALIDATION: { status: 400, message: 'Revisa los campos marcados.' },

@@ -1,4 +1,4 @@
-import { errorMessages } from './error-messages.ts';
+import { errorMessages, offlineMessage } from './error-messages.ts';
 
 /** Spanish texts of the specs, with their spelling corrected (docs/decisions/005). */
 export const messages = {
@@ -32,7 +32,7 @@ export const messages = {
   contactFailed: 'No se pudo enviar correo',
   contactFailedInline: 'Ocurrió un error.',
   emptyTable: 'No hay información para mostrar.',
-  offline: 'Sin conexión a internet. Revisa tu conexión e intenta de nuevo.',
+  offline: offlineMessage,
   fieldRequired: 'Este campo es requerido.',
   logoRequired: 'Se requiere la imagen del logo.',
   promoRequired: 'Se requiere la imagen del promo.',

@@ -1,6 +1,5 @@
 import { AppError, errorCodes, statusErrorCodes, type ErrorBody, type ErrorCode } from '#shared/errors.ts';
-import { errorMessages } from '#shared/error-messages.ts';
-import { messages } from '#shared/messages.ts';
+import { errorMessages, offlineMessage } from '#shared/error-messages.ts';
 
 /** An AppError rebuilt from an API answer, keeping the HTTP status and the modal title. */
 export class ApiError extends AppError {
@@ -39,7 +38,7 @@ function toErrorBody(status: number, payload: unknown): ErrorBody {
 /** A request that never reached the server: 'Sin conexión a internet' when the browser knows it is offline. */
 function unreachable(): ApiError {
   const body = toErrorBody(503, undefined);
-  return new ApiError(0, globalThis.navigator?.onLine === false ? { ...body, message: messages.offline } : body);
+  return new ApiError(0, globalThis.navigator?.onLine === false ? { ...body, message: offlineMessage } : body);
 }
 
 async function readJson(response: Response): Promise<unknown> {

@@ -1,6 +1,10 @@
-import { ActionIcon } from '@mantine/core';
+import { Button } from '@mantine/core';
 
-/** Stops or restarts a carousel's automatic advance; shown only when it can advance. */
+/**
+ * Stops or restarts a carousel's automatic advance; shown only when it can advance. A round Button rather than
+ * ActionIcon: the home page already loads Button, and ActionIcon (with its group components and stylesheet) was a
+ * file of its own on the home page for this button alone.
+ */
 export function CarouselPauseButton(props: {
   stopped: boolean;
   onToggle: () => void;
@@ -9,10 +13,12 @@ export function CarouselPauseButton(props: {
 }) {
   const label = props.stopped ? `Reanudar ${props.what}` : `Pausar ${props.what}`;
   return (
-    <ActionIcon
+    <Button
       variant="default"
-      size={36}
       radius="xl"
+      w={36}
+      h={36}
+      p={0}
       onClick={props.onToggle}
       aria-label={label}
       title={label}
@@ -27,6 +33,6 @@ export function CarouselPauseButton(props: {
           <path d="M4 2.5h3v11H4zM9 2.5h3v11H9z" fill="currentColor" />
         </svg>
       )}
-    </ActionIcon>
+    </Button>
   );
 }
