@@ -6,6 +6,8 @@
 //   guest-<a>-<b>   – what two of them share (the catalogue's and procedure page's inputs), so the third page
 //                     does not load it;
 //   <page>-shared   – what one of them shares with other lazy code (the catalogue's inputs, the video player);
+//   <page>-course   – what one of them shares with the diploma's course page (the Accordion's Collapse, the viewing
+//                     session), apart from the rest of <page>-shared, which the course page does not run;
 //   modal           – Mantine's Modal and what it brings;
 //   member-data     – the queries the members' route table loads with its pages.
 // Everything else (member and admin screens, editors, charts) stays in automatic chunks that load only on the
