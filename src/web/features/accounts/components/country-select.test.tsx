@@ -74,6 +74,23 @@ describe('the country field', () => {
     expect(field()).toHaveProperty('value', 'Colombia');
   });
 
+  it('picks nothing with Enter in a list opened without typing, and keeps the chosen country when it is picked again', async () => {
+    const submit = vi.fn();
+    const { user } = renderWithApp(<Form onSubmit={submit} />);
+    await user.click(field());
+    await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
+    await user.keyboard('{Enter}');
+    expect(field()).toHaveProperty('value', '');
+    expect(submit).not.toHaveBeenCalled();
+
+    await user.type(field(), 'Ecua');
+    await user.keyboard('{Enter}');
+    expect(field()).toHaveProperty('value', 'Ecuador');
+    await user.click(field());
+    await user.click(within(screen.getByRole('listbox')).getByRole('option', { name: 'Ecuador' }));
+    expect(field()).toHaveProperty('value', 'Ecuador');
+  });
+
   it('sends the form with Enter once the list is closed', async () => {
     const submit = vi.fn();
     const { user } = renderWithApp(<Form onSubmit={submit} />);

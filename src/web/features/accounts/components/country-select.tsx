@@ -26,10 +26,8 @@ export function CountrySelect({ value, onChange, onBlur, error }: Props) {
     // Mantine's own handler runs after this one and picks when its index is right; pick only when it did not
     queueMicrotask(() => {
       if (picked.current) return;
-      const option =
-        list.querySelector<HTMLElement>('[data-combobox-selected]') ??
-        list.querySelector<HTMLElement>('[data-combobox-option]:not([data-combobox-disabled])');
-      option?.click();
+      // the highlighted match only: a list opened without typing highlights nothing, and Enter then picks nothing
+      list.querySelector<HTMLElement>('[data-combobox-selected]')?.click();
     });
   };
 
@@ -40,6 +38,8 @@ export function CountrySelect({ value, onChange, onBlur, error }: Props) {
       searchable
       // typing a few letters and pressing Enter picks the first match
       selectFirstOptionOnChange
+      // a required field: choosing the shown country again keeps it rather than emptying the field
+      allowDeselect={false}
       placeholder="Elige tu país"
       nothingFoundMessage="Sin resultados"
       data={data}
