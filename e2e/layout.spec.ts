@@ -88,6 +88,8 @@ test('the header hides on scrolling down and shows again on scrolling up', async
   await page.goto('/');
   const header = page.getByRole('banner');
   await expect(header).toBeInViewport();
+  // the page, not its loading state: a wheel turned before the landing renders scrolls nothing (a CI run caught it)
+  await expect(page.getByRole('heading', { name: 'CxVet', level: 1 })).toBeVisible();
   await page.evaluate(() => {
     const spacer = document.createElement('div');
     spacer.style.height = '3000px';
