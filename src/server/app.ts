@@ -54,7 +54,7 @@ import type { PaymentProvider } from './services/payments/payment-provider.ts';
 import type { SubscriptionOperations } from './services/payments/provider-registry.ts';
 import { mercadoPagoServices } from './mercadopago-services.ts';
 import { paymentJobHandlers, paymentProvidersFor } from './payment-providers.ts';
-import { createJobRunner } from './services/jobs.ts';
+import { createJobRunner, jobsPruneKind } from './services/jobs.ts';
 import { maintainDatabase, maintenanceJobKind } from './db/maintenance.ts';
 import { createRenditionsService, transcodeJobKind } from './features/renditions/renditions.service.ts';
 import { findVideoTools } from './features/renditions/video-tools.ts';
@@ -212,6 +212,7 @@ export async function buildApp(deps: AppDeps) {
       ...facturaJobHandlers(() => facturas),
       'bulk-mail': async ({ bulkMailId }) => mailing.send(bulkMailId),
       'rate-counters.prune': async () => rateCounter.prune(),
+      [jobsPruneKind]: async () => void (await jobs.pruneDone()),
       [creditRecordsPurgeJobKind]: async () => void (await creditRecords.purgeExpired()),
       [privacyJobKinds.export]: async ({ exportId }) => privacy.buildExport(exportId),
       [privacyJobKinds.mail]: async (mail) => privacy.sendMail(mail),

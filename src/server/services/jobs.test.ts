@@ -182,4 +182,22 @@ describe('the job runner at shutdown', () => {
     expect(infos).toContain('job put back in the queue');
     expect(errors).toEqual([]);
   });
+
+  it('deletes the jobs done more than a week ago, and never one not done, however old', async () => {
+    const runner = createJobRunner({ db: database.db, handlers: {} });
+    const day = 86_400_000;
+    const now = new Date();
+    const ago = (days: number) => new Date(now.getTime() - days * day);
+    const rows = await database.db
+      .insert(jobs)
+      .values([
+        { kind: 'test.prune', runAt: ago(9), doneAt: ago(8) },
+        { kind: 'test.prune', runAt: ago(7), doneAt: ago(6) },
+        { kind: 'test.prune', runAt: ago(30) },
+      ])
+      .returning({ id: jobs.id, doneAt: jobs.doneAt });
+    expect(await runner.pruneDone(now)).toBeGreaterThanOrEqual(1);
+    const left = await database.db.select({ id: jobs.id }).from(jobs).where(eq(jobs.kind, 'test.prune'));
+    expect(left.map((row) => row.id).sort()).toEqual([rows[1]!.id, rows[2]!.id].sort());
+  });
 });

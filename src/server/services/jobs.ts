@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Log } from '#server/services/log.ts';
 import type { Db } from '#server/db/client.ts';
 import { jobs } from '#server/db/schema/index.ts';
@@ -30,6 +30,10 @@ export type RecurringJob = { kind: string; everyMs: number; firstAfterMs?: numbe
 type ScheduleOptions = { runAt?: Date; payload?: object; uniqueKey?: string; tx?: Db };
 
 const defaultLockMs = 5 * 60_000;
+
+/** The recurring job that deletes done jobs, and how long a done job is kept before it (what ran and when). */
+export const jobsPruneKind = 'jobs.prune';
+const keepDoneMs = 7 * 86_400_000;
 const maxBackoffMs = 60 * 60_000;
 
 /**
@@ -194,10 +198,23 @@ export function createJobRunner(deps: {
     return running;
   }
 
+  /**
+   * Deletes the jobs done more than a week ago; returns how many. Jobs that run every minute (LTI results, the
+   * embedded database's upkeep) would otherwise leave 1,440 rows a day each, for ever. A job not done is never taken.
+   */
+  async function pruneDone(now = new Date()): Promise<number> {
+    const deleted = await db
+      .delete(jobs)
+      .where(lt(jobs.doneAt, new Date(now.getTime() - keepDoneMs)))
+      .returning({ id: jobs.id });
+    return deleted.length;
+  }
+
   return {
     schedule,
     queue,
     runDue: tick,
+    pruneDone,
     /** Queues the recurring jobs and polls until stop(). */
     async start() {
       // a job already waiting (from before a restart) keeps its time
