@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Log } from '#server/services/log.ts';
 import type { Db } from '#server/db/client.ts';
 import { jobs } from '#server/db/schema/index.ts';
@@ -199,15 +199,25 @@ export function createJobRunner(deps: {
   }
 
   /**
-   * Deletes the jobs done more than a week ago; returns how many. Jobs that run every minute (LTI results, the
-   * embedded database's upkeep) would otherwise leave 1,440 rows a day each, for ever. A job not done is never taken.
+   * Deletes the jobs done more than a week ago, oldest first, a batch per statement so that a year's backlog on the
+   * embedded database never holds its one connection for long; returns how many. Jobs that run every minute (LTI
+   * results, the embedded database's upkeep) would otherwise leave 1,440 rows a day each, for ever. A job not done
+   * is never taken.
    */
-  async function pruneDone(now = new Date()): Promise<number> {
-    const deleted = await db
-      .delete(jobs)
-      .where(lt(jobs.doneAt, new Date(now.getTime() - keepDoneMs)))
-      .returning({ id: jobs.id });
-    return deleted.length;
+  async function pruneDone(now = new Date(), batch = 1000): Promise<number> {
+    const cutoff = new Date(now.getTime() - keepDoneMs);
+    let total = 0;
+    for (;;) {
+      const oldest = db
+        .select({ id: jobs.id })
+        .from(jobs)
+        .where(lt(jobs.doneAt, cutoff))
+        .orderBy(asc(jobs.id))
+        .limit(batch);
+      const deleted = await db.delete(jobs).where(inArray(jobs.id, oldest)).returning({ id: jobs.id });
+      total += deleted.length;
+      if (deleted.length < batch) return total;
+    }
   }
 
   return {
