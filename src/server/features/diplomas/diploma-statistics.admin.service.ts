@@ -18,6 +18,18 @@ import {
 } from '#shared/diplomas/diplomas.admin.schemas.ts';
 import { buildSequence, diplomaProgressPercent } from '#shared/diplomas/diplomas.rules.ts';
 
+/** Rows by a key, in their order (Map.groupBy, which Node.js 20 lacks). */
+function groupBy<Item, Key>(items: Item[], keyOf: (item: Item) => Key): Map<Key, Item[]> {
+  const groups = new Map<Key, Item[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
+}
+
 type MustFind = (id: string) => Promise<typeof diplomas.$inferSelect>;
 /** A diploma's statistics tab and the member's-eye preview. */
 export function createDiplomaStatisticsAdmin(deps: {
@@ -52,29 +64,30 @@ export function createDiplomaStatisticsAdmin(deps: {
     return { videos, exams: examList, itemsFor };
   }
 
-  /** The statistics tab: scores per user, the progress donut and per-exam and per-question figures. */
+  /**
+   * The statistics tab: scores per user, the progress donut and per-exam and per-question figures. The results,
+   * answers and completions are read by exam, question and video alone (their keys' first columns) and kept for
+   * the members here: a list of the members' ids could exceed what a statement takes (65,535 parameters), and a
+   * join to the membership lets a planner with stale statistics test every answer against every member (370 s at
+   * 10,000 members right after their import). Each member's rows are then looked up in maps, so the work grows
+   * with the rows read, not with members × rows.
+   */
   async function statistics(id: string): Promise<DiplomaStatistics> {
     const diploma = await mustFind(id);
     const { videos, exams: examList, itemsFor } = await contentOf(id);
     // exams in the order members meet them; unassigned ones last
     const order = (exam: AdminExam) => videos.find((video) => video.id === exam.videoId)?.position ?? Infinity;
     const shown = [...examList].sort((a, b) => order(a) - order(b));
-    const members = await db
-      .select({ id: users.id, name: users.name, email: users.email, completedAt: diplomaUsers.completedAt })
-      .from(diplomaUsers)
-      .innerJoin(users, eq(users.id, diplomaUsers.userId))
-      .where(eq(diplomaUsers.diplomaId, id))
-      .orderBy(asc(users.name), asc(users.email));
-    const memberIds = members.map((member) => member.id);
     const examIds = shown.map((exam) => exam.id);
     const videoIds = videos.map((video) => video.id);
-    const [results, questionRows, answers, completions] = await Promise.all([
-      examIds.length && memberIds.length
-        ? db
-            .select()
-            .from(examResults)
-            .where(and(inArray(examResults.examId, examIds), inArray(examResults.userId, memberIds)))
-        : [],
+    const [members, allResults, questionRows, allAnswers, allCompletions] = await Promise.all([
+      db
+        .select({ id: users.id, name: users.name, email: users.email, completedAt: diplomaUsers.completedAt })
+        .from(diplomaUsers)
+        .innerJoin(users, eq(users.id, diplomaUsers.userId))
+        .where(eq(diplomaUsers.diplomaId, id))
+        .orderBy(asc(users.name), asc(users.email)),
+      examIds.length ? db.select().from(examResults).where(inArray(examResults.examId, examIds)) : [],
       examIds.length
         ? db
             .select()
@@ -82,45 +95,48 @@ export function createDiplomaStatisticsAdmin(deps: {
             .where(inArray(examQuestions.examId, examIds))
             .orderBy(asc(examQuestions.position))
         : [],
-      examIds.length && memberIds.length
+      examIds.length
         ? db
             .select({ questionId: examAnswers.questionId, userId: examAnswers.userId, answer: examAnswers.answer })
             .from(examAnswers)
-            .innerJoin(examQuestions, eq(examQuestions.id, examAnswers.questionId))
             .where(
               and(
-                inArray(examQuestions.examId, examIds),
-                inArray(examAnswers.userId, memberIds),
+                inArray(
+                  examAnswers.questionId,
+                  db.select({ id: examQuestions.id }).from(examQuestions).where(inArray(examQuestions.examId, examIds)),
+                ),
                 sql`${examAnswers.answer} >= 0`,
               ),
             )
         : [],
-      videoIds.length && memberIds.length
+      videoIds.length
         ? db
-            .select()
+            .select({ userId: diplomaVideoCompletions.userId, videoId: diplomaVideoCompletions.videoId })
             .from(diplomaVideoCompletions)
-            .where(
-              and(
-                inArray(diplomaVideoCompletions.videoId, videoIds),
-                inArray(diplomaVideoCompletions.userId, memberIds),
-              ),
-            )
+            .where(inArray(diplomaVideoCompletions.videoId, videoIds))
         : [],
     ]);
+    const memberSet = new Set(members.map((member) => member.id));
+    const isMembers = (row: { userId: string }) => memberSet.has(row.userId);
+    const [results, answers, completions] = [
+      allResults.filter(isMembers),
+      allAnswers.filter(isMembers),
+      allCompletions.filter(isMembers),
+    ];
 
+    const resultsOf = groupBy(results, (result) => result.userId);
+    const completedVideosOf = groupBy(completions, (completion) => completion.userId);
+    const answered = new Set(answers.map((answer) => answer.userId));
     const progress = { completed: 0, inProgress: 0, notStarted: 0 };
     const userRows = members.map((member) => {
-      const mine = results.filter((result) => result.userId === member.id);
+      const mine = resultsOf.get(member.id) ?? [];
       const done = {
-        videos: new Set(
-          completions.filter((completion) => completion.userId === member.id).map((completion) => completion.videoId),
-        ),
+        videos: new Set((completedVideosOf.get(member.id) ?? []).map((completion) => completion.videoId)),
         exams: new Set(mine.map((result) => result.examId)),
         passed: new Set(mine.filter((result) => result.passed).map((result) => result.examId)),
       };
       const progressPercent = diplomaProgressPercent(diploma, itemsFor(diploma.isExternal, done));
-      const started =
-        done.videos.size > 0 || done.exams.size > 0 || answers.some((answer) => answer.userId === member.id);
+      const started = done.videos.size > 0 || done.exams.size > 0 || answered.has(member.id);
       const status: ProgressStatus =
         member.completedAt || progressPercent >= 100 ? 'completed' : started ? 'inProgress' : 'notStarted';
       progress[status] += 1;
@@ -134,9 +150,12 @@ export function createDiplomaStatisticsAdmin(deps: {
       };
     });
 
+    const resultsOfExam = groupBy(results, (result) => result.examId);
+    const questionsOfExam = groupBy(questionRows, (question) => question.examId);
+    const answersOf = groupBy(answers, (answer) => answer.questionId);
     return {
       exams: shown.map((exam) => {
-        const examResultsRows = results.filter((result) => result.examId === exam.id);
+        const examResultsRows = resultsOfExam.get(exam.id) ?? [];
         const passed = examResultsRows.filter((result) => result.passed).length;
         return {
           id: exam.id,
@@ -145,18 +164,16 @@ export function createDiplomaStatisticsAdmin(deps: {
           notCompleted: members.length - examResultsRows.length,
           passed,
           rejected: examResultsRows.length - passed,
-          questions: questionRows
-            .filter((question) => question.examId === exam.id)
-            .map((question, index) => {
-              const given = answers.filter((answer) => answer.questionId === question.id);
-              const correct = given.filter((answer) => answer.answer === question.correctAnswer).length;
-              return {
-                label: `P${index + 1}`,
-                question: question.question,
-                correct,
-                incorrect: given.length - correct,
-              };
-            }),
+          questions: (questionsOfExam.get(exam.id) ?? []).map((question, index) => {
+            const given = answersOf.get(question.id) ?? [];
+            const correct = given.filter((answer) => answer.answer === question.correctAnswer).length;
+            return {
+              label: `P${index + 1}`,
+              question: question.question,
+              correct,
+              incorrect: given.length - correct,
+            };
+          }),
         };
       }),
       users: userRows,
