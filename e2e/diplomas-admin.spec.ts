@@ -107,6 +107,10 @@ test('an Admin builds a CxVet diploma with two videos and an exam; its administr
   await page.getByRole('button', { name: 'Guardar' }).click();
   await expect(page).toHaveURL(/\/admin\/diplomados\/diplomado\/[0-9a-f-]+\?tab=videos$/);
   const diplomaId = /diplomado\/([0-9a-f-]+)/.exec(page.url())![1]!;
+  // the chosen administrator shows in the general tab, though the picker loads only what the Admin searches for
+  await page.getByRole('tab', { name: 'Información general' }).click();
+  await expect(page.getByRole('combobox', { name: 'Administrador del diplomado (correo)' })).toHaveValue(managerEmail);
+  await page.getByRole('tab', { name: 'Videos' }).click();
 
   // videos: two platform surgeries, then the second moved up
   await expect(page.getByText('El diplomado requiere al menos un video para poder guardar.')).toBeVisible();

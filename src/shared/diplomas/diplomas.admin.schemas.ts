@@ -149,10 +149,15 @@ export type AdminDiploma = z.infer<typeof adminDiplomaSchema>;
 export const diplomaOptionsSchema = z.object({
   organizations: z.array(z.object({ id: z.string(), title: z.string() })),
   procedures: z.array(z.object({ id: z.string(), name: z.string() })),
-  /** Candidates for the administrator, by e-mail. */
-  people: z.array(z.object({ email: z.string(), name: z.string() })),
 });
 export type DiplomaOptions = z.infer<typeof diplomaOptionsSchema>;
+
+/** Candidates for the diploma's administrator whose e-mail contains what was typed: a few, never every user. */
+export const diplomaAdminCandidatesQuerySchema = z.object({ q: z.string().trim().max(100).optional() });
+export const diplomaAdminCandidatesSchema = z.object({
+  people: z.array(z.object({ email: z.string(), name: z.string() })),
+});
+export type DiplomaAdminCandidates = z.infer<typeof diplomaAdminCandidatesSchema>;
 
 // ---------- videos ----------
 

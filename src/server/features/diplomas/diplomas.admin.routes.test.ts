@@ -109,6 +109,7 @@ describe('only Admins reach the diplomas console API', () => {
   const endpoints: [Method, string][] = [
     ['GET', '/api/admin/diplomas'],
     ['GET', '/api/admin/diplomas/options'],
+    ['GET', '/api/admin/diplomas/admin-candidates?q=a'],
     ['GET', `/api/admin/diplomas/${someId}`],
     ['PUT', `/api/admin/diplomas/${someId}`],
     ['PUT', `/api/admin/diplomas/${someId}/active`],
@@ -598,6 +599,32 @@ describe('users', () => {
       200,
     );
     expect(await t.db.select().from(diplomaUsers).where(eq(diplomaUsers.userId, premium.id))).toHaveLength(0);
+  });
+});
+
+describe('the administrator picker', () => {
+  it('offers at most 50 enabled users whose e-mail contains what was typed, and the options no user at all', async () => {
+    const stamp = randomUUID().slice(0, 8);
+    const wanted = await createUser(t, { email: `pick-${stamp}-ana@example.com`, name: 'Ana' });
+    await createUser(t, { email: `pick-${stamp}-off@example.com`, isDisabled: true });
+    await createUser(t, { email: `other-${stamp}@example.com` });
+    await t.db.execute(sql`
+      insert into users (id, name, email, type)
+      select 'pick-' || i, 'Muchos ' || i, 'pick-many-' || i || '@example.com', 'Gratis'::account_type
+      from generate_series(1, 60) as i`);
+
+    const found = await call('GET', `/api/admin/diplomas/admin-candidates?q=${encodeURIComponent(`PICK-${stamp}`)}`);
+    expect(found.statusCode).toBe(200);
+    expect(found.json()).toEqual({ people: [{ email: wanted.email, name: 'Ana' }] });
+    const many = (await call('GET', '/api/admin/diplomas/admin-candidates?q=pick-many-')).json() as {
+      people: unknown[];
+    };
+    expect(many.people).toHaveLength(50);
+    // % and _ are letters to search for, not patterns
+    expect((await call('GET', '/api/admin/diplomas/admin-candidates?q=%25')).json()).toEqual({ people: [] });
+
+    const options = (await call('GET', '/api/admin/diplomas/options')).json() as Record<string, unknown>;
+    expect(Object.keys(options).sort()).toEqual(['organizations', 'procedures']);
   });
 });
 

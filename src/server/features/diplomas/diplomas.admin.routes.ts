@@ -8,6 +8,8 @@ import {
   adminExamListSchema,
   assignInputSchema,
   diplomaActivationWarningsSchema,
+  diplomaAdminCandidatesQuerySchema,
+  diplomaAdminCandidatesSchema,
   diplomaExamParamsSchema,
   diplomaInputSchema,
   diplomaOptionsSchema,
@@ -54,6 +56,11 @@ export function registerDiplomasAdminRoutes(
   }));
   routes.get('/api/admin/diplomas/options', { schema: { response: { 200: diplomaOptionsSchema } } }, () =>
     service.options(),
+  );
+  routes.get(
+    '/api/admin/diplomas/admin-candidates',
+    { schema: { querystring: diplomaAdminCandidatesQuerySchema, response: { 200: diplomaAdminCandidatesSchema } } },
+    (request) => service.adminCandidates(request.query.q),
   );
   routes.get('/api/admin/diplomas/:id', { schema: { ...byId, response: { 200: adminDiplomaSchema } } }, (request) =>
     service.get(request.params.id),

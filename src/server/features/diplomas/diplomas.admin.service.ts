@@ -1,5 +1,6 @@
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, isNull, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
+import { containsPattern } from '#server/db/search-sql.ts';
 import {
   diplomaUsers,
   diplomaVideoFiles,
@@ -19,6 +20,7 @@ import {
   type AdminDiploma,
   type AdminDiplomaRow,
   type DiplomaInput,
+  type DiplomaAdminCandidates,
   type DiplomaOptions,
   type DiplomaActivationWarnings,
 } from '#shared/diplomas/diplomas.admin.schemas.ts';
@@ -89,21 +91,36 @@ export function createDiplomasAdminService(deps: { db: Db; uploads: UploadsServi
     }));
   }
 
-  /** What the form's selectors offer: organizations, catalogue surgeries and possible administrators. */
+  /** What the form's selectors offer: organizations and catalogue surgeries. */
   async function options(): Promise<DiplomaOptions> {
-    const [organizationRows, procedureRows, people] = await Promise.all([
+    const [organizationRows, procedureRows] = await Promise.all([
       db
         .select({ id: organizations.id, title: organizations.title })
         .from(organizations)
         .orderBy(asc(organizations.title)),
       db.select({ id: procedures.id, name: procedures.name }).from(procedures).orderBy(asc(procedures.name)),
-      db
-        .select({ email: users.email, name: users.name })
-        .from(users)
-        .where(eq(users.isDisabled, false))
-        .orderBy(asc(users.email)),
     ]);
-    return { organizations: organizationRows, procedures: procedureRows, people };
+    return { organizations: organizationRows, procedures: procedureRows };
+  }
+
+  /**
+   * Possible administrators whose e-mail contains `q`, 50 at most: the form searches as the Admin types, since a
+   * site of 100,000 users sent them all (6 MB) each time the form opened.
+   */
+  async function adminCandidates(q: string | undefined): Promise<DiplomaAdminCandidates> {
+    const people = await db
+      .select({ email: users.email, name: users.name })
+      .from(users)
+      .where(
+        and(
+          eq(users.isDisabled, false),
+          isNull(users.anonymizedAt),
+          q ? ilike(users.email, containsPattern(q)) : undefined,
+        ),
+      )
+      .orderBy(asc(users.email))
+      .limit(50);
+    return { people };
   }
 
   async function get(id: string): Promise<AdminDiploma> {
@@ -269,6 +286,7 @@ export function createDiplomasAdminService(deps: { db: Db; uploads: UploadsServi
   return {
     list,
     options,
+    adminCandidates,
     get,
     save,
     setActive,

@@ -6,6 +6,7 @@ import type {
   AdminDiplomaVideo,
   AdminExam,
   DiplomaActivationWarnings,
+  DiplomaAdminCandidates,
   DiplomaInput,
   DiplomaOptions,
   DiplomaPreview,
@@ -19,7 +20,7 @@ import type { adminCertificateListSchema } from '#shared/diplomas/diplomas.schem
 import type { ImportInput, ManagedImportPreview } from '#shared/classrooms/classrooms.schemas.ts';
 import type { DiplomaProgress, ProgressQuery } from '#shared/progress/progress.schemas.ts';
 import { progressSearch } from '#web/lib/progress-query.ts';
-import { api } from '#web/lib/api-client.ts';
+import { api, queryString } from '#web/lib/api-client.ts';
 
 type Items<T> = { items: T[] };
 const base = (id: string) => `/api/admin/diplomas/${encodeURIComponent(id)}`;
@@ -49,6 +50,18 @@ export function useDiplomaOptions() {
   return useQuery({
     queryKey: [...keys.admin(), 'options'],
     queryFn: () => api.get<DiplomaOptions>('/api/admin/diplomas/options'),
+  });
+}
+
+/** Users whose e-mail contains `query`, as the Admin types the diploma's administrator. */
+export function useDiplomaAdminCandidates(query: string) {
+  return useQuery({
+    queryKey: [...keys.admin(), 'admin-candidates', query],
+    queryFn: ({ signal }) =>
+      api
+        .get<DiplomaAdminCandidates>(`/api/admin/diplomas/admin-candidates${queryString({ q: query })}`, { signal })
+        .then((body) => body.people),
+    placeholderData: (previous) => previous,
   });
 }
 

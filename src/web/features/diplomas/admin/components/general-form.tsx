@@ -14,7 +14,8 @@ import {
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useEffect } from 'react';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useEffect, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { diplomaInputSchema, type AdminDiploma, type DiplomaInput } from '#shared/diplomas/diplomas.admin.schemas.ts';
@@ -24,7 +25,11 @@ import { FormUploadField } from '#web/components/console/upload-field.tsx';
 import { applyServerFieldErrors, useGoBack } from '#web/components/console/form-errors.ts';
 import { usePendingUploads } from '#web/components/console/pending-uploads.ts';
 import { href, paths } from '#web/paths.ts';
-import { useDiplomaOptions, useSaveDiploma } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
+import {
+  useDiplomaAdminCandidates,
+  useDiplomaOptions,
+  useSaveDiploma,
+} from '#web/features/diplomas/admin/diplomas.admin.api.ts';
 
 const emptyDiploma: DiplomaInput = {
   title: '',
@@ -63,6 +68,39 @@ const fileFields = [
     required: false,
   },
 ] as const;
+
+/** The diploma's administrator by e-mail: the server searches the users as the Admin types (50 at most). */
+function AdminEmailField(props: { value: string; onChange: (value: string) => void; error?: string }) {
+  const [search, setSearch] = useState(props.value);
+  // a value set from outside (the diploma loaded, an option picked, the field cleared) shows as the search text
+  const [shown, setShown] = useState(props.value);
+  if (shown !== props.value) {
+    setShown(props.value);
+    setSearch(props.value);
+  }
+  const [debounced] = useDebouncedValue(search.trim(), 250);
+  // once chosen, the field shows the e-mail: no need to search for it
+  const candidates = useDiplomaAdminCandidates(search === props.value ? '' : debounced);
+  const data = (candidates.data ?? []).map((person) => person.email);
+  if (props.value && !data.includes(props.value)) data.unshift(props.value);
+  return (
+    <Select
+      label="Administrador del diplomado (correo)"
+      placeholder="Sin administrador"
+      searchable
+      clearable
+      data={data}
+      // the server already filtered by e-mail
+      filter={({ options }) => options}
+      searchValue={search}
+      onSearchChange={setSearch}
+      value={props.value || null}
+      onChange={(value) => props.onChange(value ?? '')}
+      error={props.error}
+      nothingFoundMessage={candidates.isFetching ? 'Buscando…' : 'Sin resultados'}
+    />
+  );
+}
 
 /** Tab 1, 'Información general': creating one leads to its other tabs; saving an existing one returns to the list. */
 export function DiplomaGeneralForm({ id, diploma }: { id: string; diploma?: AdminDiploma }) {
@@ -190,17 +228,10 @@ export function DiplomaGeneralForm({ id, diploma }: { id: string; diploma?: Admi
                 control={form.control}
                 name="adminEmail"
                 render={({ field }) => (
-                  <Select
-                    label="Administrador del diplomado (correo)"
-                    placeholder="Sin administrador"
-                    searchable
-                    clearable
-                    limit={50}
-                    data={(options.data?.people ?? []).map((person) => ({ value: person.email, label: person.email }))}
-                    value={field.value || null}
-                    onChange={(value) => field.onChange(value ?? '')}
+                  <AdminEmailField
+                    value={field.value ?? ''}
+                    onChange={field.onChange}
                     error={errors.adminEmail?.message}
-                    nothingFoundMessage="Sin resultados"
                   />
                 )}
               />
