@@ -1,4 +1,6 @@
-import { and, asc, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, or, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { Db } from '#server/db/client.ts';
 import { users } from '#server/db/schema/index.ts';
 import { containsPattern, foldSql } from '#server/db/search-sql.ts';
 import { foldForSearch } from '#shared/text.ts';
@@ -13,6 +15,27 @@ export function memberSearch(search: string | undefined): SQL | undefined {
 
 /** Members listed by name, then e-mail; the id keeps pages apart when both repeat. */
 export const memberOrder = [asc(users.name), asc(users.email), asc(users.id)] as const;
+
+/**
+ * The ids of one page of a membership's members (an aula's, a diploma's) in list order, search applied: read
+ * before their figures, so only the page's figures are read.
+ */
+export async function memberIdsPage(
+  db: Db,
+  membership: { table: PgTable; userId: PgColumn; of: SQL },
+  search: string | undefined,
+  page: { offset: number; limit: number },
+): Promise<string[]> {
+  const rows = await db
+    .select({ id: users.id })
+    .from(membership.table)
+    .innerJoin(users, eq(users.id, membership.userId))
+    .where(and(membership.of, memberSearch(search)))
+    .orderBy(...memberOrder)
+    .limit(page.limit)
+    .offset(page.offset);
+  return rows.map((row) => row.id);
+}
 
 /** The filter on a member's computed status, with the search. */
 export function memberWhere(status: SQL<ProgressFilter>, query: { filter?: ProgressFilter; search?: string }) {

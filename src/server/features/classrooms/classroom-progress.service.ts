@@ -14,8 +14,8 @@ import { fileNamePart, progressFilterText } from '#shared/progress/progress.rule
 import {
   dateOfEpoch,
   exportBatch,
+  memberIdsPage,
   memberOrder,
-  memberSearch,
   memberWhere,
   totalsOf,
 } from '#server/services/member-progress.ts';
@@ -131,16 +131,12 @@ export function createClassroomProgressService(deps: { db: Db; timeZone: string 
         .offset(offset);
     } else {
       // without one the page's members come first, and only their figures are read
-      const only = (
-        await db
-          .select({ id: users.id })
-          .from(classroomUsers)
-          .innerJoin(users, eq(users.id, classroomUsers.userId))
-          .where(and(eq(classroomUsers.classroomId, classroomId), memberSearch(filters.search)))
-          .orderBy(...memberOrder)
-          .limit(limit)
-          .offset(offset)
-      ).map((row) => row.id);
+      const only = await memberIdsPage(
+        db,
+        { table: classroomUsers, userId: classroomUsers.userId, of: eq(classroomUsers.classroomId, classroomId) },
+        filters.search,
+        { offset, limit },
+      );
       const figures = eachMembersFigures(classroomId);
       rows = only.length
         ? await db

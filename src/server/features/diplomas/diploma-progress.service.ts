@@ -21,7 +21,7 @@ import {
   type ProgressQuery,
 } from '#shared/progress/progress.schemas.ts';
 import { examStatusText, fileNamePart, progressFilterText } from '#shared/progress/progress.rules.ts';
-import { exportBatch, memberOrder, memberSearch, memberWhere, totalsOf } from '#server/services/member-progress.ts';
+import { exportBatch, memberIdsPage, memberOrder, memberWhere, totalsOf } from '#server/services/member-progress.ts';
 import { createXlsxWriter } from '#server/services/xlsx.ts';
 
 type Filters = Omit<ProgressQuery, 'page'>;
@@ -73,16 +73,12 @@ export function createDiplomaProgressService(deps: { db: Db; timeZone: string })
     // without a status filter the page's members come first, and only their figures are counted
     const only = filters.filter
       ? undefined
-      : (
-          await db
-            .select({ id: users.id })
-            .from(diplomaUsers)
-            .innerJoin(users, eq(users.id, diplomaUsers.userId))
-            .where(and(eq(diplomaUsers.diplomaId, diplomaId), memberSearch(filters.search)))
-            .orderBy(...memberOrder)
-            .limit(limit)
-            .offset(offset)
-        ).map((row) => row.id);
+      : await memberIdsPage(
+          db,
+          { table: diplomaUsers, userId: diplomaUsers.userId, of: eq(diplomaUsers.diplomaId, diplomaId) },
+          filters.search,
+          { offset, limit },
+        );
     const query = db
       .select({ id: users.id, name: users.name, email: users.email, status, videosCompleted })
       .from(diplomaUsers)
