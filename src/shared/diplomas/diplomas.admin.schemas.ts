@@ -270,7 +270,22 @@ const diplomaUserRowSchema = z.object({
   beganAt: z.string().nullable(),
 });
 export type DiplomaUserRow = z.infer<typeof diplomaUserRowSchema>;
-export const diplomaUserListSchema = z.object({ items: z.array(diplomaUserRowSchema) });
+
+const diplomaUserSortFields = ['assigned', 'name', 'email', 'type', 'beganAt'] as const;
+/** One page of 'Administrar Usuarios': searched, sorted and cut on the server, as the site may have 100,000 members. */
+export const diplomaUsersQuerySchema = z.object({
+  q: z.string().trim().max(100).optional(),
+  sort: z.enum(diplomaUserSortFields).default('email'),
+  dir: z.enum(['asc', 'desc']).default('asc'),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  assignedOnly: z
+    .enum(['true', 'false'])
+    .transform((value) => value === 'true')
+    .optional(),
+});
+export type DiplomaUsersQuery = z.infer<typeof diplomaUsersQuerySchema>;
+export const diplomaUserPageSchema = z.object({ items: z.array(diplomaUserRowSchema), total: z.number().int() });
+export type DiplomaUserPage = z.infer<typeof diplomaUserPageSchema>;
 
 // ---------- statistics ----------
 

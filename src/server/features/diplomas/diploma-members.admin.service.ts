@@ -1,9 +1,16 @@
-import { and, asc, eq, inArray, isNotNull, or } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { diplomaUsers, diplomas, users } from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
 import { messages } from '#shared/messages.ts';
-import { enrollableTypes, type DiplomaUserRow } from '#shared/diplomas/diplomas.admin.schemas.ts';
+import {
+  enrollableTypes,
+  type DiplomaUserPage,
+  type DiplomaUsersQuery,
+} from '#shared/diplomas/diplomas.admin.schemas.ts';
+import { adminPageSize } from '#shared/records.schemas.ts';
+import { foldForSearch } from '#shared/text.ts';
+import { containsPattern } from '#server/db/search-sql.ts';
 import type { ImportInput, ManagedImportPreview } from '#shared/classrooms/classrooms.schemas.ts';
 import { readImportLines } from '#server/services/import-lines.ts';
 
@@ -27,23 +34,49 @@ type MustFind = (id: string) => Promise<typeof diplomas.$inferSelect>;
 export function createDiplomaMembersAdmin(deps: { db: Db; mustFind: MustFind }) {
   const { db, mustFind } = deps;
 
-  /** Premium, Legacy and Admin accounts with a mark on those in the diploma (and anyone else still in it). */
-  async function listUsers(id: string): Promise<DiplomaUserRow[]> {
+  /**
+   * Premium, Legacy and Admin accounts with a mark on those in the diploma (and anyone else still in it), one page
+   * at a time: searched, sorted and counted here, since the whole list was every paying member of the site.
+   */
+  async function listUsers(id: string, query: DiplomaUsersQuery): Promise<DiplomaUserPage> {
     await mustFind(id);
-    const rows = await db
-      .select({ id: users.id, name: users.name, email: users.email, type: users.type, beganAt: diplomaUsers.beganAt })
-      .from(users)
-      .leftJoin(diplomaUsers, and(eq(diplomaUsers.userId, users.id), eq(diplomaUsers.diplomaId, id)))
-      .where(or(inArray(users.type, [...enrollableTypes]), isNotNull(diplomaUsers.userId)))
-      .orderBy(asc(users.email));
-    return rows.map((row) => ({
-      id: row.id,
-      name: row.name,
-      email: row.email,
-      type: row.type,
-      assigned: row.beganAt !== null,
-      beganAt: row.beganAt?.toISOString() ?? null,
-    }));
+    const inDiploma = and(eq(diplomaUsers.userId, users.id), eq(diplomaUsers.diplomaId, id));
+    const conditions: (SQL | undefined)[] = [
+      query.assignedOnly
+        ? isNotNull(diplomaUsers.userId)
+        : or(inArray(users.type, [...enrollableTypes]), isNotNull(diplomaUsers.userId)),
+    ];
+    if (query.q) conditions.push(sql`${users.searchText} like ${containsPattern(foldForSearch(query.q))}`);
+    const where = and(...conditions);
+    const column = {
+      assigned: sql`${diplomaUsers.userId} is not null`,
+      name: users.name,
+      email: users.email,
+      type: users.type,
+      beganAt: diplomaUsers.beganAt,
+    }[query.sort];
+    const [rows, [totalRow]] = await Promise.all([
+      db
+        .select({ id: users.id, name: users.name, email: users.email, type: users.type, beganAt: diplomaUsers.beganAt })
+        .from(users)
+        .leftJoin(diplomaUsers, inDiploma)
+        .where(where)
+        .orderBy(query.dir === 'asc' ? asc(column) : desc(column), asc(users.email), asc(users.id))
+        .limit(adminPageSize)
+        .offset((query.page - 1) * adminPageSize),
+      db.select({ total: count() }).from(users).leftJoin(diplomaUsers, inDiploma).where(where),
+    ]);
+    return {
+      items: rows.map((row) => ({
+        id: row.id,
+        name: row.name,
+        email: row.email,
+        type: row.type,
+        assigned: row.beganAt !== null,
+        beganAt: row.beganAt?.toISOString() ?? null,
+      })),
+      total: totalRow?.total ?? 0,
+    };
   }
 
   /** Adds (recording when the user began) or removes one user; repeating either is harmless. */

@@ -575,10 +575,13 @@ describe('users', () => {
     const id = await createDiploma({ videoCount: 1 });
     const premium = await createUser(t, { type: 'Premium' });
     const gratis = await createUser(t, { type: 'Gratis' });
-    const listed = ((await call('GET', `/api/admin/diplomas/${id}/users`)).json() as { items: DiplomaUserRow[] }).items;
-    expect(listed.some((user) => user.id === premium.id && !user.assigned)).toBe(true);
-    expect(listed.some((user) => user.id === gratis.id)).toBe(false);
-    expect(listed.every((user) => user.type === 'Premium' || user.type === 'Admin')).toBe(true);
+    const listed = async (query: string) =>
+      ((await call('GET', `/api/admin/diplomas/${id}/users${query}`)).json() as { items: DiplomaUserRow[] }).items;
+    expect(await listed(`?q=${encodeURIComponent(premium.email)}`)).toEqual([
+      expect.objectContaining({ id: premium.id, assigned: false }),
+    ]);
+    expect(await listed(`?q=${encodeURIComponent(gratis.email)}`)).toEqual([]);
+    expect((await listed('')).every((user) => ['Premium', 'Legacy', 'Admin'].includes(user.type))).toBe(true);
 
     const before = Date.now();
     expect((await call('PUT', `/api/admin/diplomas/${id}/users/${premium.id}`, { assigned: true })).statusCode).toBe(
@@ -599,6 +602,39 @@ describe('users', () => {
       200,
     );
     expect(await t.db.select().from(diplomaUsers).where(eq(diplomaUsers.userId, premium.id))).toHaveLength(0);
+  });
+});
+
+describe('the users page', () => {
+  it('searches, filters the members, sorts and pages on the server, 12 rows at a time with the total', async () => {
+    const id = await createDiploma();
+    const stamp = randomUUID().slice(0, 8);
+    await t.db.execute(sql`
+      insert into users (id, name, email, type)
+      select 'page-' || i, 'Página ' || i, 'pagina-' || ${stamp} || '-' || lpad(i::text, 2, '0') || '@example.com',
+        'Premium'::account_type
+      from generate_series(1, 30) as i`);
+    const members = ['page-3', 'page-17', 'page-29'];
+    for (const userId of members) await call('PUT', `/api/admin/diplomas/${id}/users/${userId}`, { assigned: true });
+    type Page = { items: DiplomaUserRow[]; total: number };
+    const page = async (query: string) =>
+      (await call('GET', `/api/admin/diplomas/${id}/users?q=pagina-${stamp}${query}`)).json() as Page;
+
+    const first = await page('');
+    expect(first.total).toBe(30);
+    expect(first.items.map((user) => user.id)).toEqual(Array.from({ length: 12 }, (_, index) => `page-${index + 1}`));
+    expect((await page('&page=3')).items.map((user) => user.id)).toEqual(
+      Array.from({ length: 6 }, (_, index) => `page-${index + 25}`),
+    );
+    const assigned = await page('&assignedOnly=true');
+    expect(assigned.total).toBe(3);
+    expect(assigned.items.map((user) => [user.id, user.assigned])).toEqual(members.map((user) => [user, true]));
+    // the assigned first, then by e-mail
+    expect((await page('&sort=assigned&dir=desc')).items.slice(0, 4).map((user) => user.id)).toEqual([
+      ...members,
+      'page-1',
+    ]);
+    expect((await call('GET', `/api/admin/diplomas/${id}/users?sort=password`)).statusCode).toBe(400);
   });
 });
 

@@ -16,7 +16,8 @@ import {
   diplomaParamsSchema,
   diplomaPreviewSchema,
   diplomaStatisticsSchema,
-  diplomaUserListSchema,
+  diplomaUserPageSchema,
+  diplomaUsersQuerySchema,
   diplomaUserParamsSchema,
   diplomaVideoParamsSchema,
   examInputSchema,
@@ -170,10 +171,8 @@ export function registerDiplomasAdminRoutes(
 
   routes.get(
     '/api/admin/diplomas/:id/users',
-    { schema: { ...byId, response: { 200: diplomaUserListSchema } } },
-    async (request) => ({
-      items: await service.listUsers(request.params.id),
-    }),
+    { schema: { ...byId, querystring: diplomaUsersQuerySchema, response: { 200: diplomaUserPageSchema } } },
+    (request) => service.listUsers(request.params.id, request.query),
   );
   routes.put(
     '/api/admin/diplomas/:id/users/:userId',

@@ -3,7 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   assignInputSchema,
   diplomaParamsSchema,
-  diplomaUserListSchema,
+  diplomaUserPageSchema,
+  diplomaUsersQuerySchema,
   diplomaUserParamsSchema,
   managedDiplomaListSchema,
   managedDiplomaSchema,
@@ -47,10 +48,14 @@ export async function registerManagedDiplomaRoutes(
     );
     routes.get(
       `${prefix}/diplomas/:id/users`,
-      { schema: { params: diplomaParamsSchema, response: { 200: diplomaUserListSchema } } },
-      async (request) => ({
-        items: await service.listUsers(await user(request), request.params.id),
-      }),
+      {
+        schema: {
+          params: diplomaParamsSchema,
+          querystring: diplomaUsersQuerySchema,
+          response: { 200: diplomaUserPageSchema },
+        },
+      },
+      async (request) => service.listUsers(await user(request), request.params.id, request.query),
     );
     routes.put(
       `${prefix}/diplomas/:id/users/:userId`,

@@ -2,7 +2,7 @@ import { and, asc, desc, eq } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { diplomaUsers, diplomas } from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
-import type { DiplomaUserRow, ManagedDiploma } from '#shared/diplomas/diplomas.admin.schemas.ts';
+import type { DiplomaUserPage, DiplomaUsersQuery, ManagedDiploma } from '#shared/diplomas/diplomas.admin.schemas.ts';
 import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import type { DiplomasAdminService } from './diplomas.admin.service.ts';
 import type { ImportInput, ManagedImportPreview } from '#shared/classrooms/classrooms.schemas.ts';
@@ -56,9 +56,9 @@ export function createManagedDiplomasService(deps: { db: Db; diplomasAdmin: Dipl
     return row;
   }
 
-  async function listUsers(user: UserRow, id: string): Promise<DiplomaUserRow[]> {
+  async function listUsers(user: UserRow, id: string, query: DiplomaUsersQuery): Promise<DiplomaUserPage> {
     await getOwn(user, id);
-    return diplomasAdmin.listUsers(id);
+    return diplomasAdmin.listUsers(id, query);
   }
 
   async function setUserAssigned(user: UserRow, id: string, userId: string, assigned: boolean): Promise<void> {

@@ -11,7 +11,8 @@ import type {
   DiplomaOptions,
   DiplomaPreview,
   DiplomaStatistics,
-  DiplomaUserRow,
+  DiplomaUserPage,
+  DiplomaUsersQuery,
   ExamInput,
   ManagedDiploma,
   OwnVideoInput,
@@ -163,10 +164,12 @@ export type UserListApi = 'admin' | 'diploma-admin';
 const usersBase = (scope: UserListApi, id: string) =>
   scope === 'admin' ? `${base(id)}/users` : `/api/diploma-admin/diplomas/${encodeURIComponent(id)}/users`;
 
-export function useDiplomaUsers(scope: UserListApi, id: string) {
+/** One page of the users a diploma may take, with a mark on its members; the previous page shows while the next loads. */
+export function useDiplomaUsers(scope: UserListApi, id: string, query: DiplomaUsersQuery) {
   return useQuery({
-    queryKey: [...(scope === 'admin' ? keys.one(id) : [...keys.managed(), id]), 'users'],
-    queryFn: () => api.get<Items<DiplomaUserRow>>(usersBase(scope, id)).then((body) => body.items),
+    queryKey: [...(scope === 'admin' ? keys.one(id) : [...keys.managed(), id]), 'users', query],
+    queryFn: ({ signal }) => api.get<DiplomaUserPage>(`${usersBase(scope, id)}${queryString(query)}`, { signal }),
+    placeholderData: (previous) => previous,
   });
 }
 

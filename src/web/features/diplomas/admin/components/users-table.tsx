@@ -1,10 +1,10 @@
 import { Checkbox, Stack, Switch } from '@mantine/core';
 import dayjs from 'dayjs';
 import { useState } from 'react';
-import type { DiplomaUserRow } from '#shared/diplomas/diplomas.admin.schemas.ts';
+import type { DiplomaUserRow, DiplomaUsersQuery } from '#shared/diplomas/diplomas.admin.schemas.ts';
 import { PageLoader } from '#web/components/page-loader.tsx';
 import { useErrorModal } from '#web/components/error-modal.tsx';
-import { AdminDataTable } from '#web/components/console/admin-data-table.tsx';
+import { AdminDataTable, useServerTable } from '#web/components/console/admin-data-table.tsx';
 import {
   useAssignDiplomaUser,
   useDiplomaUsers,
@@ -14,10 +14,11 @@ import { EmailText } from '#web/components/email-text.tsx';
 
 /** Tab 3 and the 'Administrar Usuarios' modal: Premium, Legacy and Admin users with a checkbox, and 'only assigned'. */
 export function DiplomaUsersTable({ scope, diplomaId }: { scope: UserListApi; diplomaId: string }) {
-  const users = useDiplomaUsers(scope, diplomaId);
+  const table = useServerTable<DiplomaUsersQuery['sort']>({ column: 'email', direction: 'asc' });
+  const [onlyAssigned, setOnlyAssigned] = useState(false);
+  const users = useDiplomaUsers(scope, diplomaId, { ...table.query, assignedOnly: onlyAssigned });
   const assign = useAssignDiplomaUser(scope, diplomaId);
   const { showAppError } = useErrorModal();
-  const [onlyAssigned, setOnlyAssigned] = useState(false);
   // the box follows the click at once; the server's answer (and the refreshed list) settles it
   const [overrides, setOverrides] = useState<Record<string, boolean>>({});
 
@@ -36,25 +37,24 @@ export function DiplomaUsersTable({ scope, diplomaId }: { scope: UserListApi; di
 
   if (users.isPending) return <PageLoader />;
   if (users.isError) throw users.error;
-  const records = onlyAssigned ? users.data.filter((user) => user.assigned) : users.data;
 
   return (
     <Stack>
       <Switch
         label="Mostrar solo usuarios asignados"
         checked={onlyAssigned}
-        onChange={(event) => setOnlyAssigned(event.currentTarget.checked)}
+        onChange={(event) => {
+          setOnlyAssigned(event.currentTarget.checked);
+          table.resetPage();
+        }}
       />
       <AdminDataTable<DiplomaUserRow>
-        mode="client"
+        mode="server"
         label="Usuarios del diplomado"
-        records={records}
+        records={users.data.items}
+        total={users.data.total}
         fetching={users.isFetching}
-        initialSort={{ column: 'email', direction: 'asc' }}
-        searchText={(user) => `${user.name} ${user.email} ${user.type}`}
-        sortValue={(user, column) =>
-          column === 'assigned' ? Number(user.assigned) : String(user[column as keyof DiplomaUserRow] ?? '')
-        }
+        {...table.props}
         columns={[
           {
             accessor: 'assigned',
