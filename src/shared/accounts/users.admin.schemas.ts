@@ -2,20 +2,15 @@ import { z } from 'zod';
 import { newAccountMembership } from '../membership/membership.rules.ts';
 import { accountTypes, minPasswordLength } from './accounts.rules.ts';
 import { messages } from '../messages.ts';
+import { consoleListQuerySchema, queryFlag } from '../records.schemas.ts';
 
 export const adminUsersPageSize = 12;
 const adminUserSortFields = ['name', 'email', 'phoneNumber', 'type', 'createdAt'] as const;
 
-export const adminUsersQuerySchema = z.object({
-  q: z.string().trim().max(100).optional(),
-  sort: z.enum(adminUserSortFields).default('createdAt'),
-  dir: z.enum(['asc', 'desc']).default('desc'),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  manualOnly: z
-    .enum(['true', 'false'])
-    .transform((value) => value === 'true')
-    .optional(),
-});
+export const adminUsersQuerySchema = consoleListQuerySchema(adminUserSortFields, {
+  sort: 'createdAt',
+  dir: 'desc',
+}).extend({ manualOnly: queryFlag });
 export type AdminUsersQuery = z.infer<typeof adminUsersQuerySchema>;
 
 const adminUserRowSchema = z.object({

@@ -1,19 +1,16 @@
 import { z } from 'zod';
 import { messages } from '../messages.ts';
-import { fileKey, recordId, requiredText } from '../records.schemas.ts';
+import { consoleListQuerySchema, fileKey, recordId, requiredText } from '../records.schemas.ts';
 import { parseChapterTime, procedureTypes, species } from './catalog.rules.ts';
 import type { CaptionLanguage, CaptionVideo } from './captions.rules.ts';
 
 // ---------- surgeries (procedures) ----------
 
 export const adminProcedureSortColumns = ['createdAt', 'name', 'type', 'species'] as const;
-const sortDirections = ['asc', 'desc'] as const;
 
-export const adminProcedureListQuerySchema = z.object({
-  q: z.string().trim().max(100).optional(),
-  sort: z.enum(adminProcedureSortColumns).default('createdAt'),
-  dir: z.enum(sortDirections).default('desc'),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
+export const adminProcedureListQuerySchema = consoleListQuerySchema(adminProcedureSortColumns, {
+  sort: 'createdAt',
+  dir: 'desc',
 });
 export type AdminProcedureListQuery = z.infer<typeof adminProcedureListQuerySchema>;
 

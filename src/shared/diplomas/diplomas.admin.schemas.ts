@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { messages } from '../messages.ts';
+import { consoleListQuerySchema, queryFlag } from '../records.schemas.ts';
 import { accountTypes } from '../accounts/accounts.rules.ts';
 import { parseChapterTime } from '../catalog/catalog.rules.ts';
 
@@ -273,16 +274,10 @@ export type DiplomaUserRow = z.infer<typeof diplomaUserRowSchema>;
 
 const diplomaUserSortFields = ['assigned', 'name', 'email', 'type', 'beganAt'] as const;
 /** One page of 'Administrar Usuarios': searched, sorted and cut on the server, as the site may have 100,000 members. */
-export const diplomaUsersQuerySchema = z.object({
-  q: z.string().trim().max(100).optional(),
-  sort: z.enum(diplomaUserSortFields).default('email'),
-  dir: z.enum(['asc', 'desc']).default('asc'),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  assignedOnly: z
-    .enum(['true', 'false'])
-    .transform((value) => value === 'true')
-    .optional(),
-});
+export const diplomaUsersQuerySchema = consoleListQuerySchema(diplomaUserSortFields, {
+  sort: 'email',
+  dir: 'asc',
+}).extend({ assignedOnly: queryFlag });
 export type DiplomaUsersQuery = z.infer<typeof diplomaUsersQuerySchema>;
 export const diplomaUserPageSchema = z.object({ items: z.array(diplomaUserRowSchema), total: z.number().int() });
 export type DiplomaUserPage = z.infer<typeof diplomaUserPageSchema>;
