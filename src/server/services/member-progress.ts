@@ -7,7 +7,7 @@ import { foldForSearch } from '#shared/text.ts';
 import { progressFilters, type ProgressFilter, type ProgressTotals } from '#shared/progress/progress.schemas.ts';
 
 /** Members whose name or e-mail contains the search, without regard to case or accents (none given: everyone). */
-export function memberSearch(search: string | undefined): SQL | undefined {
+function memberSearch(search: string | undefined): SQL | undefined {
   if (!search) return undefined;
   const pattern = containsPattern(foldForSearch(search));
   return or(sql`${foldSql(users.name)} like ${pattern}`, sql`${foldSql(users.email)} like ${pattern}`);
