@@ -2,7 +2,8 @@ import { expect, test, loginAs } from './fixtures.ts';
 import { startFakePlatform, type FakePlatform } from '../src/server/testing/lti-platform.ts';
 
 // CxVet runs as 127.0.0.1 and the fake LMS as localhost: different sites, so the launch lives in a third-party frame
-const platformPort = 34202;
+// (its ports lie below Linux's ephemeral range, 32768–60999, so no outgoing connection of the run holds one already)
+const platformPort = 24202;
 let platform: FakePlatform;
 
 test.describe('CxVet inside an LMS (LTI 1.3)', () => {
@@ -70,7 +71,7 @@ test.describe('LTI Dynamic Registration', () => {
     page,
   }) => {
     const jwks = await (await page.request.get('/api/lti/jwks')).json();
-    registering = await startFakePlatform({ port: 34301, host: 'localhost', toolJwks: () => jwks });
+    registering = await startFakePlatform({ port: 24301, host: 'localhost', toolJwks: () => jwks });
     await loginAs(page, 'admin');
     const organizations = (await (await page.request.get('/api/admin/organizations')).json()).items as {
       title: string;
@@ -96,6 +97,6 @@ test.describe('LTI Dynamic Registration', () => {
     await lmsAdmin.close();
 
     await dialog.getByRole('button', { name: 'Listo' }).click();
-    await expect(page.getByRole('cell', { name: 'Moodle (localhost:34301)' })).toBeVisible();
+    await expect(page.getByRole('cell', { name: 'Moodle (localhost:24301)' })).toBeVisible();
   });
 });
