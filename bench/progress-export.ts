@@ -130,11 +130,11 @@ export async function measureProgressExports(options: {
   ] as const) {
     const started = performance.now();
     const response = await fetch(`${options.baseUrl}${url}`, { headers: { cookie } });
-    await response.arrayBuffer();
+    const bytes = (await response.arrayBuffer()).byteLength;
     const ms = performance.now() - started;
     rows.push({
       figure: `${what} at ${memberCount} members, right after their import`,
-      value: `${(ms / 1000).toFixed(2)} s`,
+      value: `${(ms / 1000).toFixed(2)} s, ${(bytes / 1024).toFixed(0)} KiB`,
       goal: '< 2 s',
       holds: response.ok && ms < 2000,
     });

@@ -196,6 +196,16 @@ test('an Admin builds a CxVet diploma with two videos and an exam; its administr
   await checkScreen(page, 'diploma-statistics', async () => {
     await expect(page.getByRole('heading', { name: 'Progreso de los alumnos' })).toBeVisible();
   });
+  // the scores table is searched on the server, a page at a time; the figures stay the whole diploma's
+  const statistics = page.getByRole('tabpanel', { name: 'Estadísticas' });
+  await statistics.getByRole('searchbox', { name: 'Buscar' }).fill('nadie-coincide');
+  await expect(statistics.getByText('Mostrando del 0 al 0 de 0 resultados')).toBeVisible();
+  await expect(statistics.getByRole('table', { name: 'Calificaciones por usuario' })).not.toContainText(
+    'admin@demo.cxvet.com',
+  );
+  await expect(page.getByLabel('Progreso de los alumnos').getByText('Sin iniciar: 1')).toBeVisible();
+  await statistics.getByRole('searchbox', { name: 'Buscar' }).fill('admin@demo');
+  await expect(statistics.getByText('Mostrando del 1 al 1 de 1 resultados')).toBeVisible();
 
   // the list: activate, then the preview opens in a new tab
   await page.goto('/admin/diplomados');

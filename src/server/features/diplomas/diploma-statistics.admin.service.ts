@@ -14,9 +14,13 @@ import {
   type AdminExam,
   type DiplomaPreview,
   type DiplomaStatistics,
+  type DiplomaStatisticsQuery,
   type ProgressStatus,
+  type StatisticsUser,
 } from '#shared/diplomas/diplomas.admin.schemas.ts';
 import { buildSequence, diplomaProgressPercent } from '#shared/diplomas/diplomas.rules.ts';
+import { adminPageSize } from '#shared/records.schemas.ts';
+import { foldForSearch } from '#shared/text.ts';
 
 /** Rows by a key, in their order (Map.groupBy, which Node.js 20 lacks). */
 function groupBy<Item, Key>(items: Item[], keyOf: (item: Item) => Key): Map<Key, Item[]> {
@@ -28,6 +32,27 @@ function groupBy<Item, Key>(items: Item[], keyOf: (item: Item) => Key): Map<Key,
     else groups.set(key, [item]);
   }
   return groups;
+}
+
+const collator = new Intl.Collator('es');
+// the way through the course: not started, under way, done
+const statusRank: Record<ProgressStatus, number> = { notStarted: 0, inProgress: 1, completed: 2 };
+const compareBy: Record<DiplomaStatisticsQuery['sort'], (a: StatisticsUser, b: StatisticsUser) => number> = {
+  name: (a, b) => collator.compare(a.name, b.name),
+  email: (a, b) => collator.compare(a.email, b.email),
+  status: (a, b) => statusRank[a.status] - statusRank[b.status],
+  progressPercent: (a, b) => a.progressPercent - b.progressPercent,
+};
+
+/** The scores table's page: the members the search matches, sorted (ties keep name order), cut to one page. */
+function usersPage(rows: StatisticsUser[], query: DiplomaStatisticsQuery): DiplomaStatistics['users'] {
+  const needle = query.q ? foldForSearch(query.q) : '';
+  const matching = needle ? rows.filter((row) => foldForSearch(`${row.name} ${row.email}`).includes(needle)) : rows;
+  const compare = compareBy[query.sort];
+  const sign = query.dir === 'asc' ? 1 : -1;
+  const sorted = [...matching].sort((a, b) => sign * compare(a, b));
+  const start = (query.page - 1) * adminPageSize;
+  return { items: sorted.slice(start, start + adminPageSize), total: matching.length };
 }
 
 type MustFind = (id: string) => Promise<typeof diplomas.$inferSelect>;
@@ -70,9 +95,9 @@ export function createDiplomaStatisticsAdmin(deps: {
    * the members here: a list of the members' ids could exceed what a statement takes (65,535 parameters), and a
    * join to the membership lets a planner with stale statistics test every answer against every member (370 s at
    * 10,000 members right after their import). Each member's rows are then looked up in maps, so the work grows
-   * with the rows read, not with members × rows.
+   * with the rows read, not with members × rows. The figures count every member; the scores table sends one page.
    */
-  async function statistics(id: string): Promise<DiplomaStatistics> {
+  async function statistics(id: string, query: DiplomaStatisticsQuery): Promise<DiplomaStatistics> {
     const diploma = await mustFind(id);
     const { videos, exams: examList, itemsFor } = await contentOf(id);
     // exams in the order members meet them; unassigned ones last
@@ -128,7 +153,7 @@ export function createDiplomaStatisticsAdmin(deps: {
     const completedVideosOf = groupBy(completions, (completion) => completion.userId);
     const answered = new Set(answers.map((answer) => answer.userId));
     const progress = { completed: 0, inProgress: 0, notStarted: 0 };
-    const userRows = members.map((member) => {
+    const userRows = members.map((member): StatisticsUser => {
       const mine = resultsOf.get(member.id) ?? [];
       const done = {
         videos: new Set((completedVideosOf.get(member.id) ?? []).map((completion) => completion.videoId)),
@@ -176,7 +201,7 @@ export function createDiplomaStatisticsAdmin(deps: {
           }),
         };
       }),
-      users: userRows,
+      users: usersPage(userRows, query),
       progress,
     };
   }

@@ -697,7 +697,8 @@ describe('statistics', () => {
 
     const stats = (await call('GET', `/api/admin/diplomas/${id}/statistics`)).json() as DiplomaStatistics;
     expect(stats.progress).toEqual({ completed: 1, inProgress: 1, notStarted: 1 });
-    expect(stats.users.map((user) => [user.name, user.status, user.progressPercent, user.scores])).toEqual([
+    expect(stats.users.total).toBe(3);
+    expect(stats.users.items.map((user) => [user.name, user.status, user.progressPercent, user.scores])).toEqual([
       ['Ana', 'completed', 100, [100, 100]],
       ['Beto', 'inProgress', 0, [50, null]],
       ['Carla', 'notStarted', 0, [null, null]],
@@ -735,12 +736,70 @@ describe('statistics', () => {
     const response = await call('GET', `/api/admin/diplomas/${id}/statistics`);
     expect(response.statusCode).toBe(200);
     const stats = response.json() as DiplomaStatistics;
-    expect(stats.users).toHaveLength(memberCount);
+    expect(stats.users.total).toBe(memberCount);
     expect(stats.progress).toEqual({ completed: 1, inProgress: 0, notStarted: memberCount - 1 });
     expect(stats.exams[0]).toMatchObject({ completed: 1, notCompleted: memberCount - 1, passed: 1 });
     const parameters = (query: string) =>
       Math.max(0, ...[...query.matchAll(/\$(\d+)/g)].map((match) => Number(match[1])));
     expect(Math.max(...queries.map(parameters))).toBeLessThan(memberCount);
+  });
+
+  it('sends the scores table one page at a time, searched and sorted, while the figures count every member', async () => {
+    const id = await createDiploma({ videoCount: 1 });
+    const [video] = await videosOf(id);
+    const exam = await createExam(id, video!.id, 1);
+    // 30 members, Alumno 01…30; Alumno 05 passed the exam, Alumno 20 failed it
+    await t.db.execute(sql`
+      insert into users (id, name, email, type)
+      select 'scores-' || i, 'Alumno ' || lpad(i::text, 2, '0'), 'pagina' || i || '@example.com', 'Premium'::account_type
+      from generate_series(1, 30) as i`);
+    await t.db.execute(
+      sql`insert into diploma_users (diploma_id, user_id) select ${id}, id from users where id like 'scores-%'`,
+    );
+    await t.db.insert(examResults).values([
+      { examId: exam, userId: 'scores-5', scorePercent: 100, passed: true },
+      { examId: exam, userId: 'scores-20', scorePercent: 0, passed: false },
+    ]);
+    const read = async (query: string) => {
+      const response = await call('GET', `/api/admin/diplomas/${id}/statistics${query}`);
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json() as DiplomaStatistics;
+    };
+    const names = (stats: DiplomaStatistics) => stats.users.items.map((user) => user.name);
+
+    const first = await read('');
+    expect(first.users.total).toBe(30);
+    expect(names(first)).toEqual(Array.from({ length: 12 }, (_, i) => `Alumno ${String(i + 1).padStart(2, '0')}`));
+    expect(names(await read('?page=3'))).toEqual([
+      'Alumno 25',
+      'Alumno 26',
+      'Alumno 27',
+      'Alumno 28',
+      'Alumno 29',
+      'Alumno 30',
+    ]);
+    expect((await read('?page=4')).users.items).toEqual([]);
+
+    // the search narrows the table only: the donut and the exam's figures stay the whole diploma's
+    const searched = await read('?q=ALUMNO%202');
+    // Alumno 20 to 29, found whatever the case; Alumno 02 is not 'alumno 2'
+    expect(searched.users.total).toBe(10);
+    expect(names(searched)[0]).toBe('Alumno 20');
+    expect(searched.progress).toEqual({ completed: 1, inProgress: 1, notStarted: 28 });
+    expect(searched.exams[0]).toMatchObject({ completed: 2, notCompleted: 28, passed: 1, rejected: 1 });
+    expect((await read('?q=pagina7%40')).users.items.map((user) => user.email)).toEqual(['pagina7@example.com']);
+
+    const byStatus = await read('?sort=status&dir=desc');
+    expect(byStatus.users.items.slice(0, 2).map((user) => [user.name, user.status])).toEqual([
+      ['Alumno 05', 'completed'],
+      ['Alumno 20', 'inProgress'],
+    ]);
+    const byProgress = await read('?sort=progressPercent&dir=desc');
+    expect(byProgress.users.items[0]).toMatchObject({ name: 'Alumno 05', progressPercent: 100, scores: [100] });
+    expect(names(await read('?sort=name&dir=desc')).slice(0, 2)).toEqual(['Alumno 30', 'Alumno 29']);
+
+    for (const bad of ['?sort=scores', '?page=0', `?q=${'x'.repeat(101)}`])
+      expect((await call('GET', `/api/admin/diplomas/${id}/statistics${bad}`)).statusCode).toBe(400);
   });
 });
 

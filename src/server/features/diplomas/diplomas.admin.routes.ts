@@ -18,6 +18,7 @@ import {
   diplomaStatisticsSchema,
   diplomaUserPageSchema,
   diplomaUsersQuerySchema,
+  diplomaStatisticsQuerySchema,
   diplomaUserParamsSchema,
   diplomaVideoParamsSchema,
   examInputSchema,
@@ -185,8 +186,8 @@ export function registerDiplomasAdminRoutes(
 
   routes.get(
     '/api/admin/diplomas/:id/statistics',
-    { schema: { ...byId, response: { 200: diplomaStatisticsSchema } } },
-    (request) => service.statistics(request.params.id),
+    { schema: { ...byId, querystring: diplomaStatisticsQuerySchema, response: { 200: diplomaStatisticsSchema } } },
+    (request) => service.statistics(request.params.id, request.query),
   );
   routes.get(
     '/api/admin/diplomas/:id/preview',

@@ -11,6 +11,7 @@ import type {
   DiplomaOptions,
   DiplomaPreview,
   DiplomaStatistics,
+  DiplomaStatisticsQuery,
   DiplomaUserPage,
   DiplomaUsersQuery,
   ExamInput,
@@ -215,10 +216,12 @@ export const diplomaProgressExportHref = (scope: UserListApi, id: string, query:
 
 // ---------- statistics and preview ----------
 
-export function useDiplomaStatistics(id: string) {
+/** The tab's figures, with one page of the scores table; the last page stays on screen while the next loads. */
+export function useDiplomaStatistics(id: string, query: DiplomaStatisticsQuery) {
   return useQuery({
-    queryKey: [...keys.one(id), 'statistics'],
-    queryFn: () => api.get<DiplomaStatistics>(`${base(id)}/statistics`),
+    queryKey: [...keys.one(id), 'statistics', query],
+    queryFn: ({ signal }) => api.get<DiplomaStatistics>(`${base(id)}/statistics${queryString(query)}`, { signal }),
+    placeholderData: (previous) => previous,
   });
 }
 

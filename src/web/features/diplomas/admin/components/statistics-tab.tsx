@@ -2,8 +2,16 @@ import '@mantine/charts/styles.css';
 import { countOf } from '#shared/text.ts';
 import { BarChart, DonutChart } from '@mantine/charts';
 import { Badge, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { chartPalette, type DiplomaStatistics, type ProgressStatus } from '#shared/diplomas/diplomas.admin.schemas.ts';
+import type { DataTableColumn } from 'mantine-datatable';
+import {
+  chartPalette,
+  type DiplomaStatistics,
+  type DiplomaStatisticsQuery,
+  type ProgressStatus,
+  type StatisticsUser,
+} from '#shared/diplomas/diplomas.admin.schemas.ts';
 import { messages } from '#shared/messages.ts';
+import { AdminDataTable, useServerTable } from '#web/components/console/admin-data-table.tsx';
 import { EmailText } from '#web/components/email-text.tsx';
 import { PageLoader } from '#web/components/page-loader.tsx';
 import { useDiplomaStatistics } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
@@ -109,12 +117,46 @@ function ExamFigures({ exam }: { exam: DiplomaStatistics['exams'][number] }) {
   );
 }
 
+/** The scores table's columns: the member, their state and progress, then one column per exam in course order. */
+function scoreColumns(exams: DiplomaStatistics['exams']): DataTableColumn<StatisticsUser>[] {
+  return [
+    { accessor: 'name', title: 'Nombre', sortable: true },
+    { accessor: 'email', title: 'Correo', sortable: true, render: (user) => <EmailText email={user.email} /> },
+    {
+      accessor: 'status',
+      title: 'Estado',
+      sortable: true,
+      render: (user) => (
+        <Badge
+          variant="light"
+          color={user.status === 'completed' ? 'teal' : user.status === 'inProgress' ? 'blue' : 'gray'}
+        >
+          {statusLabels[user.status]}
+        </Badge>
+      ),
+    },
+    {
+      accessor: 'progressPercent',
+      title: 'Progreso',
+      sortable: true,
+      render: (user) => percent(user.progressPercent),
+    },
+    ...exams.map((exam, index): DataTableColumn<StatisticsUser> => ({
+      accessor: `exam-${exam.id}`,
+      title: exam.title,
+      render: (user) => percent(user.scores[index] ?? null),
+    })),
+  ];
+}
+
 /** Tab 5, 'Estadísticas de exámenes': scores per user, the progress donut and per-exam charts. */
 export function DiplomaStatisticsTab({ diplomaId }: { diplomaId: string }) {
-  const statistics = useDiplomaStatistics(diplomaId);
+  const table = useServerTable<DiplomaStatisticsQuery['sort']>({ column: 'name', direction: 'asc' });
+  const statistics = useDiplomaStatistics(diplomaId, table.query);
   if (statistics.isPending) return <PageLoader />;
   if (statistics.isError) throw statistics.error;
   const { users, exams, progress } = statistics.data;
+  const memberCount = progress.completed + progress.inProgress + progress.notStarted;
   const donut = [
     { name: 'Completado', value: progress.completed, color: teal },
     { name: 'En progreso', value: progress.inProgress, color: blue },
@@ -128,52 +170,15 @@ export function DiplomaStatisticsTab({ diplomaId }: { diplomaId: string }) {
           <Title order={2} fz="lg">
             Calificaciones por usuario
           </Title>
-          {users.length === 0 ? (
-            <Text c="dimmed">{messages.emptyTable}</Text>
-          ) : (
-            <Table.ScrollContainer
-              minWidth={520}
-              type="native"
-              tabIndex={0}
-              aria-label="Calificaciones por usuario (desplazable)"
-            >
-              <Table striped withTableBorder aria-label="Calificaciones por usuario">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Nombre</Table.Th>
-                    <Table.Th>Correo</Table.Th>
-                    <Table.Th>Estado</Table.Th>
-                    <Table.Th>Progreso</Table.Th>
-                    {exams.map((exam) => (
-                      <Table.Th key={exam.id}>{exam.title}</Table.Th>
-                    ))}
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {users.map((user) => (
-                    <Table.Tr key={user.id}>
-                      <Table.Td>{user.name}</Table.Td>
-                      <Table.Td>
-                        <EmailText email={user.email} />
-                      </Table.Td>
-                      <Table.Td>
-                        <Badge
-                          variant="light"
-                          color={user.status === 'completed' ? 'teal' : user.status === 'inProgress' ? 'blue' : 'gray'}
-                        >
-                          {statusLabels[user.status]}
-                        </Badge>
-                      </Table.Td>
-                      <Table.Td>{percent(user.progressPercent)}</Table.Td>
-                      {user.scores.map((score, index) => (
-                        <Table.Td key={exams[index]?.id ?? index}>{percent(score)}</Table.Td>
-                      ))}
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )}
+          <AdminDataTable<StatisticsUser>
+            mode="server"
+            label="Calificaciones por usuario"
+            records={users.items}
+            total={users.total}
+            fetching={statistics.isFetching}
+            {...table.props}
+            columns={scoreColumns(exams)}
+          />
         </Stack>
       </Paper>
 
@@ -189,7 +194,7 @@ export function DiplomaStatisticsTab({ diplomaId }: { diplomaId: string }) {
               withTooltip
               size={180}
               thickness={28}
-              chartLabel={countOf(users.length, 'alumno', 'alumnos')}
+              chartLabel={countOf(memberCount, 'alumno', 'alumnos')}
               pieChartProps={{ accessibilityLayer: false }}
               pieProps={{ rootTabIndex: -1 }}
               aria-hidden
