@@ -11,10 +11,19 @@ export const screen = (path: string, load: () => Promise<ComponentType>): RouteO
   lazy: { Component: load },
 });
 
-/** Routes that only open for whom `guard` lets through; the others are redirected where it says. */
-export const guardedRoute = (queryClient: QueryClient, guard: Guard, children: RouteObject[]): RouteObject => ({
+/**
+ * Routes that only open for whom `guard` lets through; the others are redirected where it says. `alongside` loads,
+ * beside the check, what the routes' frame shows from its first paint.
+ */
+export const guardedRoute = (
+  queryClient: QueryClient,
+  guard: Guard,
+  children: RouteObject[],
+  alongside?: () => Promise<unknown>,
+): RouteObject => ({
   loader: async ({ request }) => {
-    const target = guard(await loadCurrentUser(queryClient));
+    const [user] = await Promise.all([loadCurrentUser(queryClient), alongside?.()]);
+    const target = guard(user);
     if (!target) return null;
     // a guest signs in and comes back to the page they opened
     const url = new URL(request.url);

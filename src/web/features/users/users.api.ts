@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type {
   manualPremiumDowngradeSchema,
@@ -54,12 +54,19 @@ export function useRefreshPeople(deletedId?: string) {
     refresh([userKeys.all, analyticsKeys.all], deletedId === undefined ? undefined : userKeys.detail(deletedId));
 }
 
+/** The users list as the console opens it: every account, the newest first (its route loads it beside its code). */
+export const firstUsersPage = {
+  sort: 'createdAt',
+  dir: 'desc',
+  page: 1,
+  manualOnly: false,
+} as const satisfies AdminUsersQuery;
+
+export const adminUsersQuery = (query: AdminUsersQuery) =>
+  queryOptions({ queryKey: userKeys.list(query), queryFn: ({ signal }) => usersApi.list(query, signal) });
+
 export function useAdminUsers(query: AdminUsersQuery) {
-  return useQuery({
-    queryKey: userKeys.list(query),
-    queryFn: ({ signal }) => usersApi.list(query, signal),
-    placeholderData: keepPreviousData,
-  });
+  return useQuery({ ...adminUsersQuery(query), placeholderData: keepPreviousData });
 }
 
 export function useAdminUser(id: string | undefined) {

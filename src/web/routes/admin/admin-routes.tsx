@@ -5,7 +5,9 @@ import { RouteError } from '#web/routes/route-error.tsx';
 import { guards } from '#web/features/accounts/guards.ts';
 import { paths } from '#web/paths.ts';
 import { NotFoundPage } from '#web/routes/not-found.tsx';
-import { guardedRoute, screen } from '#web/routes/route-objects.ts';
+import { guardedRoute, screen, withData } from '#web/routes/route-objects.ts';
+import { paymentsConfigQuery } from '#web/features/payments/payments.api.ts';
+import { adminUsersQuery, firstUsersPage } from '#web/features/users/users.api.ts';
 
 // The console's routes, added to the router the first time an address under /admin is opened (router.tsx).
 
@@ -14,7 +16,7 @@ const adminProceduresScreen = () =>
   import('#web/routes/catalog/admin-procedures.tsx').then((m) => m.AdminProceduresPage);
 
 /** The console's pages, inside its own frame (not the public header and footer). */
-const adminPages: RouteObject[] = [
+const adminPages = (queryClient: QueryClient): RouteObject[] => [
   { index: true, lazy: { Component: adminProceduresScreen } },
   screen(paths.adminHome, adminProceduresScreen),
   screen(paths.adminProcedures, adminProceduresScreen),
@@ -41,7 +43,13 @@ const adminPages: RouteObject[] = [
   screen(paths.adminNewsletter, () =>
     import('#web/routes/landing/admin-newsletter.tsx').then((m) => m.AdminNewsletterPage),
   ),
-  screen(paths.adminUsers, () => import('#web/routes/users/admin-users.tsx').then((m) => m.AdminUsersPage)),
+  // its first page loads beside its code: the table is drawn once, full, rather than empty and then pushed down
+  withData(
+    queryClient,
+    guards.admin,
+    screen(paths.adminUsers, () => import('#web/routes/users/admin-users.tsx').then((m) => m.AdminUsersPage)),
+    () => queryClient.prefetchQuery(adminUsersQuery(firstUsersPage)),
+  ),
   screen(paths.adminUser, () => import('#web/routes/users/admin-user-form.tsx').then((m) => m.AdminUserFormPage)),
   screen(paths.adminManualPremium, () =>
     import('#web/routes/users/admin-manual-premium.tsx').then((m) => m.AdminManualPremiumPage),
@@ -89,6 +97,9 @@ export function adminRoute(queryClient: QueryClient): RouteObject {
     HydrateFallback: PageLoader,
     ErrorBoundary: RouteError,
     lazy: { Component: adminLayout },
-    ...guardedRoute(queryClient, guards.admin, [{ ErrorBoundary: RouteError, children: adminPages }]),
+    // the test-payments notice is in the frame from its first paint, as the site's root loader has it for its pages
+    ...guardedRoute(queryClient, guards.admin, [{ ErrorBoundary: RouteError, children: adminPages(queryClient) }], () =>
+      queryClient.prefetchQuery(paymentsConfigQuery),
+    ),
   };
 }

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import type { AdminUserRow, AdminUsersQuery } from '#shared/accounts/users.admin.schemas.ts';
 import { errorContent } from '#web/components/error-modal.tsx';
-import { useAdminUsers } from '#web/features/users/users.api.ts';
+import { firstUsersPage, useAdminUsers } from '#web/features/users/users.api.ts';
 import { UsersReportButton } from '#web/features/users/components/users-report-button.tsx';
 import { membershipLabel, phoneLabel, spanishDate } from '#web/features/users/format.ts';
 import { AdminDataTable, useServerTable } from '#web/components/console/admin-data-table.tsx';
@@ -12,8 +12,11 @@ import { href, paths } from '#web/paths.ts';
 import { EmailText } from '#web/components/email-text.tsx';
 
 export function AdminUsersPage() {
-  const table = useServerTable<AdminUsersQuery['sort']>({ column: 'createdAt', direction: 'desc' });
-  const [manualOnly, setManualOnly] = useState(false);
+  const table = useServerTable<AdminUsersQuery['sort']>({
+    column: firstUsersPage.sort,
+    direction: firstUsersPage.dir,
+  });
+  const [manualOnly, setManualOnly] = useState<boolean>(firstUsersPage.manualOnly);
   const query = useAdminUsers({ ...table.query, manualOnly });
 
   return (
