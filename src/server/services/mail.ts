@@ -3,7 +3,7 @@ import type { Log } from '#server/services/log.ts';
 import type { Db } from '#server/db/client.ts';
 import { mailOutbox } from '#server/db/schema/index.ts';
 
-type MailMessage = {
+export type MailMessage = {
   to: string;
   subject: string;
   html: string;

@@ -8,6 +8,14 @@ import type { Plan } from '#shared/payments/payments.rules.ts';
 import { paymentFailedMail, type AccountMailAction } from './membership.mails.ts';
 
 /**
+ * The version of a payment_subscriptions row: PostgreSQL's xmin, the transaction that wrote it, which every UPDATE
+ * of the row changes, whoever makes it. Read only from a select of that one table (decision 062).
+ */
+export const subscriptionVersion = sql<string>`xmin::text`;
+
+export type PaymentOutcomes = ReturnType<typeof createPaymentOutcomes>;
+
+/**
  * What a provider's verified record does to a membership: a completed payment, a failed one, billing
  * ended at the provider, a refund. Every provider's outcome goes through these, so the rules are one.
  */

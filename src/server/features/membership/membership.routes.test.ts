@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
 import { createUser, signedInAs } from '#server/testing/factories.ts';
 import { jobs, mailOutbox, paymentSubscriptions, users } from '#server/db/schema/index.ts';
 import { nextPaymentDate } from '#shared/membership/membership.rules.ts';
-import { pressCheckout, simulator, subscribeAndApprove } from '#server/features/payments/payments.testing.ts';
+import { pressCheckout, settle, simulator, subscribeAndApprove } from '#server/features/payments/payments.testing.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -17,6 +17,13 @@ const userRow = async (id: string) => (await t.db.select().from(users).where(eq(
 const post = (url: string, cookie?: string) =>
   t.app.inject({ method: 'POST', url, headers: { origin: testPublicUrl, ...(cookie ? { cookie } : {}) } });
 const me = async (cookie: string) => (await t.app.inject({ url: '/api/me', headers: { cookie } })).json().user;
+
+/** A promise the test resolves when it chooses (Node 20 has no Promise.withResolvers). */
+function signal() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
+}
 
 /** A Premium member whose subscription lives at the simulated provider. */
 async function providerPremium() {
@@ -105,6 +112,78 @@ describe('POST /api/membership/reactivate', () => {
       subscriptionId,
     });
     expect((await t.app.services.paymentProvider.getSubscription(subscriptionId))!.status).toBe('ACTIVE');
+  });
+
+  it('stays Premium/BIEN when a reconcile that read the suspension writes after the reactivation (decision 062)', async () => {
+    const { cookie, user, subscriptionId } = await providerPremium();
+    await post('/api/membership/downgrade', cookie);
+    await settle(t);
+    // a webhook's reconcile reads SUSPENDED from the provider, then waits while the member reactivates
+    const provider = simulator(t);
+    const read = signal();
+    const release = signal();
+    const realRead = provider.getSubscription.bind(provider);
+    const held = vi.spyOn(provider, 'getSubscription').mockImplementationOnce(async (id) => {
+      const snapshot = await realRead(id);
+      read.resolve();
+      await release.promise;
+      return snapshot;
+    });
+    const stale = t.app.services.payments.reconcileSubscription(subscriptionId);
+    await read.promise;
+    const response = await post('/api/membership/reactivate', cookie);
+    expect(response.statusCode).toBe(200);
+    await settle(t);
+    release.resolve();
+    await stale;
+    held.mockRestore();
+    expect(await userRow(user.id)).toMatchObject({ type: 'Premium', paymentStatus: 'BIEN', terminationDate: null });
+    const [row] = await t.db
+      .select()
+      .from(paymentSubscriptions)
+      .where(eq(paymentSubscriptions.providerSubscriptionId, subscriptionId));
+    expect(row!.state).toBe('ACTIVA');
+  });
+
+  it('reads at most three times while our record keeps changing, then fails and changes nothing', async () => {
+    const { cookie, user, subscriptionId } = await providerPremium();
+    await post('/api/membership/downgrade', cookie);
+    await settle(t);
+    const provider = simulator(t);
+    const realRead = provider.getSubscription.bind(provider);
+    const touched = vi.spyOn(provider, 'getSubscription').mockImplementation(async (id) => {
+      const snapshot = await realRead(id);
+      // something writes our record after every read (an UPDATE that changes no value still makes a new version)
+      await t.db
+        .update(paymentSubscriptions)
+        .set({ state: 'SUSPENDIDA' })
+        .where(eq(paymentSubscriptions.providerSubscriptionId, subscriptionId));
+      return snapshot;
+    });
+    await t.db.update(users).set({ type: 'Premium', paymentStatus: 'BIEN' }).where(eq(users.id, user.id));
+    await expect(t.app.services.payments.reconcileSubscription(subscriptionId)).rejects.toThrow(/kept changing/);
+    expect(touched).toHaveBeenCalledTimes(3);
+    touched.mockRestore();
+    // the stale SUSPENDED answer was never applied to the account
+    expect(await userRow(user.id)).toMatchObject({ type: 'Premium', paymentStatus: 'BIEN' });
+  });
+
+  it("answers Premium/BIEN when the resumed subscription's webhook was applied before the reactivation's own write", async () => {
+    const { cookie, user, subscriptionId } = await providerPremium();
+    await post('/api/membership/downgrade', cookie);
+    await settle(t);
+    const provider = simulator(t);
+    const realResume = provider.activateSubscription.bind(provider);
+    const resumed = vi.spyOn(provider, 'activateSubscription').mockImplementationOnce(async (id, reason) => {
+      await realResume(id, reason);
+      // the ACTIVATED webhook arrives and is applied before this request writes
+      await settle(t);
+    });
+    const response = await post('/api/membership/reactivate', cookie);
+    resumed.mockRestore();
+    expect(response.statusCode).toBe(200);
+    expect(response.json().membership).toMatchObject({ type: 'Premium', paymentStatus: 'BIEN' });
+    expect(await userRow(user.id)).toMatchObject({ type: 'Premium', paymentStatus: 'BIEN', subscriptionId });
   });
 
   it('is refused once the paid period is over, and to members who are not POR_TERMINAR', async () => {

@@ -2,7 +2,7 @@ import { and, eq, inArray, isNotNull, isNull, like, lte, ne, or } from 'drizzle-
 import type { Log } from '#server/services/log.ts';
 import type { Db } from '#server/db/client.ts';
 import { paymentSubscriptions, users } from '#server/db/schema/index.ts';
-import type { Mailer } from '#server/services/mail.ts';
+import type { Mailer, MailMessage } from '#server/services/mail.ts';
 import { ProviderError, type ProviderSubscriptionStatus } from '#server/services/payments/payment-provider.ts';
 import type {
   ProviderName,
@@ -29,7 +29,7 @@ import {
 } from '#shared/membership/membership.rules.ts';
 import type { Membership } from '#shared/membership/membership.schemas.ts';
 import { accountMail, type AccountMailAction } from './membership.mails.ts';
-import { createPaymentOutcomes } from './membership-payments.ts';
+import { createPaymentOutcomes, subscriptionVersion, type PaymentOutcomes } from './membership-payments.ts';
 
 /**
  * An account's live subscriptions at the providers named: ACTIVA or SUSPENDIDA (they can still charge). With
@@ -120,8 +120,8 @@ export function createMembershipService(deps: {
       .where(eq(paymentSubscriptions.providerSubscriptionId, subscriptionId));
   }
 
-  async function sendAccountMail(user: UserRow, action: AccountMailAction, paymentDate: Date | null) {
-    await mailer.send({
+  function accountMailMessage(user: UserRow, action: AccountMailAction, paymentDate: Date | null): MailMessage {
+    return {
       to: user.email,
       ...accountMail(action, {
         name: user.name,
@@ -130,7 +130,11 @@ export function createMembershipService(deps: {
         paymentDate,
         publicUrl,
       }),
-    });
+    };
+  }
+
+  async function sendAccountMail(user: UserRow, action: AccountMailAction, paymentDate: Date | null) {
+    await mailer.send(accountMailMessage(user, action, paymentDate));
   }
 
   /** What the profile shows about the membership, and which changes the member may ask for. */
@@ -256,15 +260,67 @@ export function createMembershipService(deps: {
         log.warn({ err: error, subscriptionId: mapped.providerSubscriptionId }, 'provider refused to reactivate');
         throw new AppError('SUBSCRIPTION_UNMAPPED_ERROR');
       }
-      await setSubscriptionState(mapped.providerSubscriptionId, 'ACTIVA');
     }
-    const [updated] = await db
-      .update(users)
-      .set({ type: 'Premium', paymentStatus: 'BIEN', terminationDate: null, updatedAt: at })
-      .where(and(eq(users.id, user.id), eq(users.paymentStatus, 'POR_TERMINAR'), eq(users.type, 'Gratis')))
-      .returning();
-    if (!updated) throw new AppError('CONFLICT');
-    return await describe(updated);
+    // our record and the account change together: a reconcile never sees one without the other (decision 062)
+    const updated = await db.transaction(async (tx) => {
+      if (mapped)
+        await tx
+          .update(paymentSubscriptions)
+          .set({ state: 'ACTIVA', updatedAt: at })
+          .where(eq(paymentSubscriptions.id, mapped.id));
+      const [row] = await tx
+        .update(users)
+        .set({ type: 'Premium', paymentStatus: 'BIEN', terminationDate: null, updatedAt: at })
+        .where(and(eq(users.id, user.id), eq(users.paymentStatus, 'POR_TERMINAR'), eq(users.type, 'Gratis')))
+        .returning();
+      return row;
+    });
+    if (updated) return await describe(updated);
+    // the resumed subscription's own webhook may have made this member Premium a moment earlier
+    const current = await findUser(user.id);
+    if (
+      current?.type === 'Premium' &&
+      current.paymentStatus === 'BIEN' &&
+      current.subscriptionId === user.subscriptionId
+    )
+      return await describe(current);
+    throw new AppError('CONFLICT');
+  }
+
+  /**
+   * Applies what a reconcile read from a provider, unless our record of that subscription changed since the
+   * reconcile read it (`version`, read before the provider was asked): a reactivation or a downgrade that ran
+   * meanwhile made the provider's answer stale. The check, our record's update and the account's are one short
+   * transaction with no provider call in it; the e-mails go once it is committed. False when the reconcile must
+   * read again (decision 062).
+   */
+  async function applyUnlessChanged(
+    subscription: { id: string; version: string },
+    apply: (outcomes: PaymentOutcomes, tx: Db) => Promise<void>,
+  ): Promise<boolean> {
+    const mails: MailMessage[] = [];
+    const queued: Mailer = { send: async (message) => void mails.push(message) };
+    const applied = await db.transaction(async (tx) => {
+      const [current] = await tx
+        .select({ version: subscriptionVersion })
+        .from(paymentSubscriptions)
+        .where(eq(paymentSubscriptions.id, subscription.id))
+        .for('update');
+      if (current?.version !== subscription.version) return false;
+      const executor = tx as unknown as Db;
+      const outcomes = createPaymentOutcomes({
+        db: executor,
+        mailer: queued,
+        publicUrl,
+        now,
+        sendAccountMail: async (user, action, paymentDate) =>
+          queued.send(accountMailMessage(user, action, paymentDate)),
+      });
+      await apply(outcomes, executor);
+      return true;
+    });
+    for (const mail of mails) await mailer.send(mail);
+    return applied;
   }
 
   /** Applies the scheduled change due for one account; true when one happened. Safe to run twice. */
@@ -421,6 +477,7 @@ export function createMembershipService(deps: {
     markBillingEnded,
     grantPrepaidPass,
     sendAccountMail,
+    applyUnlessChanged,
   };
 }
 

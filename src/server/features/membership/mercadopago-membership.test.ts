@@ -6,6 +6,7 @@ import { paymentSubscriptions, users } from '#server/db/schema/index.ts';
 import { startPayPalFake, type PayPalFake } from '#server/services/payments/paypal-fake.testing.ts';
 import { startMercadoPagoFake, type MercadoPagoFake } from '#server/services/payments/simulated-mercadopago.ts';
 import { createMercadoPagoProvider } from '#server/services/payments/mercadopago-provider.ts';
+import { createMercadoPagoCardSubscriptions } from '#server/features/payments/mercadopago-card-subscriptions.ts';
 
 /**
  * PAYMENTS_PROVIDERS=paypal,mercadopago against both strict fakes: a member subscribed by card in pesos is
@@ -121,6 +122,41 @@ describe('a card subscription in pesos is handled at Mercado Pago', () => {
     expect(await subscriptionRow(subscriptionId)).toMatchObject({ state: 'ACTIVA' });
     expect(await userRow(user.id)).toMatchObject({ type: 'Premium', paymentStatus: 'BIEN' });
     expect(paypalAskedAbout(subscriptionId)).toBe(false);
+  });
+
+  it('stays Premium when a reconcile that read the pause writes after the reactivation (decision 062)', async () => {
+    const { cookie, user, subscriptionId } = await premiumInPesos();
+    expect((await api(cookie, '/api/membership/downgrade')).statusCode).toBe(200);
+    // a notification's reconcile reads the paused preapproval, then waits while the member reactivates
+    const real = createMercadoPagoProvider({ apiUrl: mercadoPago.url, accessToken, webhookSecret });
+    let read!: () => void;
+    const wasRead = new Promise<void>((done) => (read = done));
+    let release!: () => void;
+    const released = new Promise<void>((done) => (release = done));
+    const cards = createMercadoPagoCardSubscriptions({
+      db: t.db,
+      provider: {
+        ...real,
+        async getPreapproval(id) {
+          const preapproval = await real.getPreapproval(id);
+          read();
+          await released;
+          return preapproval;
+        },
+      },
+      membership: t.app.services.membership,
+      prices: { mxnPlanPriceCents: async () => 19_900 },
+      publicUrl: testPublicUrl,
+      log: { warn() {}, error() {} },
+    });
+    const stale = cards.reconcilePreapproval(subscriptionId);
+    await wasRead;
+    expect((await api(cookie, '/api/membership/reactivate')).statusCode).toBe(200);
+    release();
+    await stale;
+    expect(preapprovalStatus(subscriptionId)).toBe('authorized');
+    expect(await subscriptionRow(subscriptionId)).toMatchObject({ state: 'ACTIVA' });
+    expect(await userRow(user.id)).toMatchObject({ type: 'Premium', paymentStatus: 'BIEN', terminationDate: null });
   });
 
   it('cancels it there when the paid period is over', async () => {

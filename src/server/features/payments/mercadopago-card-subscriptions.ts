@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { paymentSubscriptions, payments } from '#server/db/schema/index.ts';
 import type { MercadoPagoProvider } from '#server/services/payments/mercadopago-provider.ts';
 import type { MercadoPagoPaymentStatus, Preapproval } from '#server/services/payments/mercadopago-records.ts';
 import type { MembershipService } from '#server/features/membership/membership.service.ts';
+import { subscriptionVersion } from '#server/features/membership/membership-payments.ts';
 import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import type { Log } from '#server/services/log.ts';
 import { canUpgrade } from '#shared/membership/membership.rules.ts';
@@ -39,6 +40,8 @@ const resultOf: Record<MercadoPagoPaymentStatus, PaymentResult | null> = {
 
 const planTitle: Record<Plan, string> = { monthly: 'CxVet Premium mensual', annual: 'CxVet Premium anual' };
 const historyTitle: Record<Plan, string> = { monthly: 'Premium mensual', annual: 'Premium anual' };
+/** Reads of one preapproval before giving up when our record keeps changing under them (the job retries later). */
+const reconcileAttempts = 3;
 
 /**
  * Card subscriptions in pesos through Mercado Pago's preapprovals. The member authorizes the card on Mercado
@@ -170,9 +173,10 @@ export function createMercadoPagoCardSubscriptions(deps: {
     return { subscriptionId: created.id, approvalUrl: created.initPoint! };
   }
 
+  /** Our record of a preapproval, with its version (decision 062). */
   async function rowOf(preapprovalId: string) {
     const [row] = await db
-      .select()
+      .select({ ...getTableColumns(paymentSubscriptions), version: subscriptionVersion })
       .from(paymentSubscriptions)
       .where(
         and(
@@ -184,22 +188,26 @@ export function createMercadoPagoCardSubscriptions(deps: {
   }
 
   /**
-   * One charge's payment, read back by id, applied: into the history, then membership's outcome. A payment of
-   * another amount or currency than we asked for grants nothing.
+   * One charge's payment, read back by id, into the history; its result, for membership's outcome, or null. A
+   * payment of another amount or currency than we asked for grants nothing.
    */
-  async function applyCharge(row: SubscriptionRow, preapproval: Preapproval, paymentId: string) {
+  async function recordCharge(
+    row: SubscriptionRow,
+    preapproval: Preapproval,
+    paymentId: string,
+  ): Promise<PaymentResult | null> {
     const payment = await provider.getPayment(paymentId);
-    if (!payment) return;
+    if (!payment) return null;
     const expected = row.amountCents ?? preapproval.amountCents;
     if (payment.amountCents !== expected || payment.currency !== (row.currency ?? 'MXN')) {
       log.error(
         { paymentId, preapprovalId: row.providerSubscriptionId },
         'mercadopago charge does not match what we asked for',
       );
-      return;
+      return null;
     }
     const result = resultOf[payment.status];
-    if (!result) return;
+    if (!result) return null;
     const [recorded] = await db
       .insert(payments)
       .values({
@@ -221,39 +229,27 @@ export function createMercadoPagoCardSubscriptions(deps: {
         result: recorded.result,
         paymentForm: paymentFormOf(payment),
       });
-    if (result === 'COMPLETADO' && preapproval.status === 'authorized' && !row.supersededAt) {
-      const user = await membership.findUser(row.userId);
-      if (user?.type === 'Premium' && user.subscriptionId && user.subscriptionId !== row.providerSubscriptionId) {
-        // a second paid subscription of one account: it keeps the first, this one stops charging
-        log.warn({ preapprovalId: row.providerSubscriptionId }, 'second live subscription of one account cancelled');
-        await cancelAtMercadoPago(row.providerSubscriptionId);
-        return;
-      }
-      await membership.activatePremium(row.userId, {
-        subscriptionId: row.providerSubscriptionId,
-        plan: row.plan,
-        paidAt: new Date(),
-        nextBillingTime: preapproval.nextPaymentDate,
-      });
-    } else if (result === 'FALLIDO') {
-      await membership.markPaymentFailed(row.userId, row.providerSubscriptionId);
-    } else if (result === 'REEMBOLSADO') {
-      // the money went back: Premium ends now, and the subscription must not charge again
-      await membership.markRefunded(row.userId, row.providerSubscriptionId);
-      if (preapproval.status === 'authorized' || preapproval.status === 'paused')
-        await cancelAtMercadoPago(row.providerSubscriptionId);
-    }
+    return result;
   }
 
   /**
    * Reads a preapproval and every charge of it back from Mercado Pago and applies them: the same whatever
-   * the order of notifications, and what repairs one that was lost.
+   * the order of notifications, and what repairs one that was lost. When our record changed while Mercado
+   * Pago was read (a reactivation or downgrade ran meanwhile), it reads again (decision 062).
    */
   async function reconcilePreapproval(
     preapprovalId: string,
     /** A notification about one charge applies that charge only; the return and the daily pass read them all. */
     only?: { paymentId: string },
   ): Promise<{ state: string } | null> {
+    for (let attempt = 1; attempt <= reconcileAttempts; attempt++) {
+      const result = await reconcileOnce(preapprovalId, only);
+      if (result !== 'changed') return result;
+    }
+    throw new Error(`preapproval ${preapprovalId} kept changing while it was reconciled`);
+  }
+
+  async function reconcileOnce(preapprovalId: string, only?: { paymentId: string }) {
     const row = await rowOf(preapprovalId);
     if (!row) return null;
     const preapproval = await provider.getPreapproval(preapprovalId);
@@ -265,22 +261,52 @@ export function createMercadoPagoCardSubscriptions(deps: {
     const state = stateOf[preapproval.status];
     // Mercado Pago drops next_payment_date from a paused or cancelled preapproval: the last one read ends the period
     const periodEnd = preapproval.nextPaymentDate ?? row.nextBillingAt;
-    await db
-      .update(paymentSubscriptions)
-      .set({ state, nextBillingAt: periodEnd, updatedAt: new Date() })
-      .where(eq(paymentSubscriptions.id, row.id));
-    if (only) await applyCharge(row, preapproval, only.paymentId);
-    else {
-      const charges = await provider.searchAuthorizedPayments(preapprovalId);
-      for (const charge of charges) {
-        if (charge.preapprovalId === preapprovalId && charge.payment)
-          await applyCharge(row, preapproval, charge.payment.id);
+    const paymentIds = only
+      ? [only.paymentId]
+      : (await provider.searchAuthorizedPayments(preapprovalId)).flatMap((charge) =>
+          charge.preapprovalId === preapprovalId && charge.payment ? [charge.payment.id] : [],
+        );
+    const results: PaymentResult[] = [];
+    for (const paymentId of paymentIds) {
+      const result = await recordCharge(row, preapproval, paymentId);
+      if (result) results.push(result);
+    }
+    const grants = preapproval.status === 'authorized' && !row.supersededAt;
+    if (grants && results.includes('COMPLETADO')) {
+      const user = await membership.findUser(row.userId);
+      if (user?.type === 'Premium' && user.subscriptionId && user.subscriptionId !== row.providerSubscriptionId) {
+        // a second paid subscription of one account: it keeps the first, this one stops charging
+        log.warn({ preapprovalId }, 'second live subscription of one account cancelled');
+        await cancelAtMercadoPago(preapprovalId);
+        return { state: 'CANCELADA' };
       }
     }
-    if (preapproval.status === 'paused' || preapproval.status === 'cancelled') {
-      // stopped at Mercado Pago (the payer's account, the seller's panel): paid time is kept, as after a downgrade
-      await membership.markBillingEnded(row.userId, preapprovalId, periodEnd);
-    }
+    const applied = await membership.applyUnlessChanged(row, async (outcomes, tx) => {
+      await tx
+        .update(paymentSubscriptions)
+        .set({ state, nextBillingAt: periodEnd, updatedAt: new Date() })
+        .where(eq(paymentSubscriptions.id, row.id));
+      for (const result of results) {
+        if (result === 'COMPLETADO' && grants)
+          await outcomes.activatePremium(row.userId, {
+            subscriptionId: preapprovalId,
+            plan: row.plan,
+            paidAt: new Date(),
+            nextBillingTime: preapproval.nextPaymentDate,
+          });
+        else if (result === 'FALLIDO') await outcomes.markPaymentFailed(row.userId, preapprovalId);
+        // the money went back: Premium ends now
+        else if (result === 'REEMBOLSADO') await outcomes.markRefunded(row.userId, preapprovalId);
+      }
+      if (preapproval.status === 'paused' || preapproval.status === 'cancelled') {
+        // stopped at Mercado Pago (the payer's account, the seller's panel): paid time is kept, as after a downgrade
+        await outcomes.markBillingEnded(row.userId, preapprovalId, periodEnd);
+      }
+    });
+    if (!applied) return 'changed' as const;
+    // a refunded subscription must not charge again
+    if (results.includes('REEMBOLSADO') && (preapproval.status === 'authorized' || preapproval.status === 'paused'))
+      await cancelAtMercadoPago(preapprovalId);
     return { state };
   }
 

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { canUpgrade } from '#shared/membership/membership.rules.ts';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { paymentSubscriptions, payments } from '#server/db/schema/index.ts';
 import type { PaymentProvider } from '#server/services/payments/payment-provider.ts';
 import type { MembershipService } from '#server/features/membership/membership.service.ts';
+import { subscriptionVersion } from '#server/features/membership/membership-payments.ts';
 import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import { AppError } from '#shared/errors.ts';
 import type { Plan } from '#shared/payments/payments.rules.ts';
@@ -13,6 +14,8 @@ import { recordProviderPayments, type RefundListener } from './payments-history.
 import type { PaymentsLog, ProviderFailureLogger } from './payments-log.ts';
 
 const planDescription: Record<Plan, string> = { monthly: 'Premium mensual', annual: 'Premium anual' };
+/** Reads of one subscription before giving up when our record keeps changing under them (the job retries later). */
+const reconcileAttempts = 3;
 
 /** Subscriptions through the provider: the membership follows only what the provider's record says. */
 export function createPaymentSubscriptions(deps: {
@@ -149,13 +152,23 @@ export function createPaymentSubscriptions(deps: {
 
   /**
    * Reads the provider's record of one subscription and applies what it says: payments into the
-   * history, then the membership outcome. Idempotent, and the same whatever the event order.
+   * history, then the membership outcome. Idempotent, and the same whatever the event order. When our
+   * record changed while the provider was read (a reactivation or downgrade ran meanwhile), it reads
+   * again rather than apply a stale answer (decision 062).
    */
   async function reconcileSubscription(
     providerSubscriptionId: string,
   ): Promise<{ state: string; outcome: string } | null> {
+    for (let attempt = 1; attempt <= reconcileAttempts; attempt++) {
+      const result = await reconcileOnce(providerSubscriptionId);
+      if (result !== 'changed') return result;
+    }
+    throw new Error(`subscription ${providerSubscriptionId} kept changing while it was reconciled`);
+  }
+
+  async function reconcileOnce(providerSubscriptionId: string) {
     const [row] = await db
-      .select()
+      .select({ ...getTableColumns(paymentSubscriptions), version: subscriptionVersion })
       .from(paymentSubscriptions)
       .where(
         and(
@@ -176,16 +189,11 @@ export function createPaymentSubscriptions(deps: {
     const state = stateByProviderStatus[snapshot.status];
     // PayPal drops next_billing_time once billing stops: the last one read is the end of the paid period
     const periodEnd = snapshot.nextBillingTime ?? row.nextBillingAt;
-    if (state !== row.state || periodEnd?.getTime() !== row.nextBillingAt?.getTime()) {
-      await db
-        .update(paymentSubscriptions)
-        .set({ state, nextBillingAt: periodEnd, updatedAt: new Date() })
-        .where(eq(paymentSubscriptions.id, row.id));
-    }
     const transactions =
       snapshot.status !== 'APPROVAL_PENDING' && snapshot.status !== 'APPROVED'
         ? await provider.listTransactions(providerSubscriptionId)
         : [];
+    // the payments themselves are facts, whatever happens to the membership meanwhile
     const history = transactions.map((tx) => ({
       userId: row.userId,
       provider: provider.name,
@@ -199,11 +207,11 @@ export function createPaymentSubscriptions(deps: {
       occurredAt: tx.time,
     }));
     await recordProviderPayments(db, history, deps.onRefunded);
-    const outcome = subscriptionOutcome({ ...snapshot, plan }, transactions);
+    let outcome = subscriptionOutcome({ ...snapshot, plan }, transactions);
     const refusal = outcome === 'activate' ? grantRefusal(snapshot, row.userId) : null;
     if (refusal) {
       log.error({ providerSubscriptionId, reason: refusal }, 'paid subscription does not match what we sell');
-      return { state, outcome: 'none' };
+      outcome = 'none';
     }
     if (outcome === 'activate') {
       const user = await membership.findUser(row.userId);
@@ -213,23 +221,38 @@ export function createPaymentSubscriptions(deps: {
         await cancelAtProvider(providerSubscriptionId, 'Suscripción duplicada');
         return { state: 'CANCELADA', outcome: 'none' };
       }
-      await membership.activatePremium(row.userId, {
-        subscriptionId: providerSubscriptionId,
-        plan: snapshot.plan!,
-        paidAt: snapshot.lastPayment!.time,
-        nextBillingTime: snapshot.nextBillingTime,
-      });
-    } else if (outcome === 'fail') {
-      await membership.markPaymentFailed(row.userId, providerSubscriptionId);
-    } else if (outcome === 'cancel' || outcome === 'suspend') {
-      // ended at PayPal (dashboard, the member's PayPal account): paid time is kept, as after a downgrade
-      await membership.markBillingEnded(row.userId, providerSubscriptionId, periodEnd);
-    } else if (outcome === 'refund') {
-      // the member got the money back: Premium ends now, and the subscription must not charge again
-      const ended = await membership.markRefunded(row.userId, providerSubscriptionId);
+    }
+    let refundEnded = false;
+    const applied = await membership.applyUnlessChanged(row, async (outcomes, tx) => {
+      if (state !== row.state || periodEnd?.getTime() !== row.nextBillingAt?.getTime()) {
+        await tx
+          .update(paymentSubscriptions)
+          .set({ state, nextBillingAt: periodEnd, updatedAt: new Date() })
+          .where(eq(paymentSubscriptions.id, row.id));
+      }
+      if (outcome === 'activate') {
+        await outcomes.activatePremium(row.userId, {
+          subscriptionId: providerSubscriptionId,
+          plan: snapshot.plan!,
+          paidAt: snapshot.lastPayment!.time,
+          nextBillingTime: snapshot.nextBillingTime,
+        });
+      } else if (outcome === 'fail') {
+        await outcomes.markPaymentFailed(row.userId, providerSubscriptionId);
+      } else if (outcome === 'cancel' || outcome === 'suspend') {
+        // ended at PayPal (dashboard, the member's PayPal account): paid time is kept, as after a downgrade
+        await outcomes.markBillingEnded(row.userId, providerSubscriptionId, periodEnd);
+      } else if (outcome === 'refund') {
+        // the member got the money back: Premium ends now
+        refundEnded = await outcomes.markRefunded(row.userId, providerSubscriptionId);
+      }
+    });
+    if (!applied) return 'changed' as const;
+    if (outcome === 'refund') {
+      // and the subscription must not charge again
       if (snapshot.status === 'ACTIVE' || snapshot.status === 'SUSPENDED')
         await cancelAtProvider(providerSubscriptionId, 'Pago reembolsado');
-      if (ended) log.info?.({ providerSubscriptionId }, 'premium ended by a refund');
+      if (refundEnded) log.info?.({ providerSubscriptionId }, 'premium ended by a refund');
     }
     return { state, outcome };
   }
