@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type {
   AdminProcedure,
@@ -32,12 +32,21 @@ const catalogAdminApi = {
   removeTag: (id: string) => api.delete<Ok>(adminTagPath(id)),
 };
 
-export function useAdminProcedures(query: AdminProcedureListQuery) {
-  return useQuery({
+/** The procedures list as the console opens it: the newest first (its route loads it beside its code). */
+export const firstProceduresPage = {
+  sort: 'createdAt',
+  dir: 'desc',
+  page: 1,
+} as const satisfies AdminProcedureListQuery;
+
+export const adminProceduresQuery = (query: AdminProcedureListQuery) =>
+  queryOptions({
     queryKey: catalogKeys.adminList(query),
     queryFn: ({ signal }) => catalogAdminApi.list(query, signal),
-    placeholderData: keepPreviousData,
   });
+
+export function useAdminProcedures(query: AdminProcedureListQuery) {
+  return useQuery({ ...adminProceduresQuery(query), placeholderData: keepPreviousData });
 }
 
 export function useAdminProcedure(id: string, enabled: boolean) {
@@ -64,11 +73,13 @@ export function useDeleteProcedure(id: string) {
   });
 }
 
+export const adminTagsQuery = queryOptions({
+  queryKey: catalogKeys.tags(),
+  queryFn: ({ signal }) => catalogAdminApi.tags(signal).then((body) => body.items),
+});
+
 export function useAdminTags() {
-  return useQuery({
-    queryKey: catalogKeys.tags(),
-    queryFn: ({ signal }) => catalogAdminApi.tags(signal).then((body) => body.items),
-  });
+  return useQuery(adminTagsQuery);
 }
 
 export function useAdminTag(id: string, enabled: boolean) {

@@ -44,11 +44,13 @@ function useInvalidate() {
 
 // ---------- Admin ----------
 
+export const adminClassroomsQuery = queryOptions({
+  queryKey: classroomKeys.admin(),
+  queryFn: () => api.get<Items<AdminClassroomRow>>('/api/admin/classrooms').then((body) => body.items),
+});
+
 export function useAdminClassrooms() {
-  return useQuery({
-    queryKey: classroomKeys.admin(),
-    queryFn: () => api.get<Items<AdminClassroomRow>>('/api/admin/classrooms').then((body) => body.items),
-  });
+  return useQuery(adminClassroomsQuery);
 }
 
 export function useAdminClassroom(id: string, enabled: boolean) {

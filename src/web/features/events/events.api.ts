@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { AdminEvent, adminEventListSchema, EventInput } from '#shared/events/events.admin.schemas.ts';
 import type { okSchema } from '#shared/records.schemas.ts';
@@ -30,11 +30,13 @@ export function usePublicEvents() {
   });
 }
 
+export const adminEventsQuery = queryOptions({
+  queryKey: eventKeys.list({ audience: 'admin' }),
+  queryFn: ({ signal }) => eventsApi.listAdmin(signal).then((body) => body.items),
+});
+
 export function useAdminEvents() {
-  return useQuery({
-    queryKey: eventKeys.list({ audience: 'admin' }),
-    queryFn: ({ signal }) => eventsApi.listAdmin(signal).then((body) => body.items),
-  });
+  return useQuery(adminEventsQuery);
 }
 
 export function useAdminEvent(id: string, enabled: boolean) {

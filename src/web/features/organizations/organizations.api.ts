@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type {
   AdminOrganization,
@@ -24,11 +24,13 @@ const organizationsApi = {
   save: (id: string, input: OrganizationInput) => api.put<AdminOrganization>(adminPath(id), input),
 };
 
+export const adminOrganizationsQuery = queryOptions({
+  queryKey: organizationKeys.list(),
+  queryFn: ({ signal }) => organizationsApi.list(signal).then((body) => body.items),
+});
+
 export function useAdminOrganizations() {
-  return useQuery({
-    queryKey: organizationKeys.list(),
-    queryFn: ({ signal }) => organizationsApi.list(signal).then((body) => body.items),
-  });
+  return useQuery(adminOrganizationsQuery);
 }
 
 export function useAdminOrganization(id: string, enabled: boolean) {

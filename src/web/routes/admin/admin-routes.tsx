@@ -1,4 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
+import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
 import { PageLoader } from '#web/components/page-loader.tsx';
 import { RouteError } from '#web/routes/route-error.tsx';
@@ -7,7 +8,6 @@ import { paths } from '#web/paths.ts';
 import { NotFoundPage } from '#web/routes/not-found.tsx';
 import { guardedRoute, screen, withData } from '#web/routes/route-objects.ts';
 import { paymentsConfigQuery } from '#web/features/payments/payments.api.ts';
-import { adminUsersQuery, firstUsersPage } from '#web/features/users/users.api.ts';
 
 // The console's routes, added to the router the first time an address under /admin is opened (router.tsx).
 
@@ -16,79 +16,124 @@ const adminProceduresScreen = () =>
   import('#web/routes/catalog/admin-procedures.tsx').then((m) => m.AdminProceduresPage);
 
 /** The console's pages, inside its own frame (not the public header and footer). */
-const adminPages = (queryClient: QueryClient): RouteObject[] => [
-  { index: true, lazy: { Component: adminProceduresScreen } },
-  screen(paths.adminHome, adminProceduresScreen),
-  screen(paths.adminProcedures, adminProceduresScreen),
-  screen(paths.adminProcedure, () =>
-    import('#web/routes/catalog/admin-procedure-form.tsx').then((m) => m.AdminProcedureFormPage),
-  ),
-  screen(paths.adminTags, () => import('#web/routes/catalog/admin-tags.tsx').then((m) => m.AdminTagsPage)),
-  screen(paths.adminTag, () => import('#web/routes/catalog/admin-tag-form.tsx').then((m) => m.AdminTagFormPage)),
-  screen(paths.adminEvents, () => import('#web/routes/events/admin-events.tsx').then((m) => m.AdminEventsPage)),
-  screen(paths.adminEvent, () => import('#web/routes/events/admin-event-form.tsx').then((m) => m.AdminEventFormPage)),
-  screen(paths.adminOrganizations, () =>
-    import('#web/routes/organizations/admin-organizations.tsx').then((m) => m.AdminOrganizationsPage),
-  ),
-  screen(paths.adminOrganizationCreate, () =>
-    import('#web/routes/organizations/admin-organization-form.tsx').then((m) => m.AdminOrganizationFormPage),
-  ),
-  screen(paths.adminOrganization, () =>
-    import('#web/routes/organizations/admin-organization-form.tsx').then((m) => m.AdminOrganizationFormPage),
-  ),
-  screen(paths.adminLti, () => import('#web/routes/lti/admin-lti.tsx').then((m) => m.AdminLtiPage)),
-  screen(paths.adminLandingPhotos, () =>
-    import('#web/routes/landing/admin-landing-photos.tsx').then((m) => m.AdminLandingPhotosPage),
-  ),
-  screen(paths.adminNewsletter, () =>
-    import('#web/routes/landing/admin-newsletter.tsx').then((m) => m.AdminNewsletterPage),
-  ),
-  // its first page loads beside its code: the table is drawn once, full, rather than empty and then pushed down
-  withData(
-    queryClient,
-    guards.admin,
-    screen(paths.adminUsers, () => import('#web/routes/users/admin-users.tsx').then((m) => m.AdminUsersPage)),
-    () => queryClient.prefetchQuery(adminUsersQuery(firstUsersPage)),
-  ),
-  screen(paths.adminUser, () => import('#web/routes/users/admin-user-form.tsx').then((m) => m.AdminUserFormPage)),
-  screen(paths.adminManualPremium, () =>
-    import('#web/routes/users/admin-manual-premium.tsx').then((m) => m.AdminManualPremiumPage),
-  ),
-  screen(paths.adminManualPremiumUpgrade, () =>
-    import('#web/routes/users/admin-manual-premium-upgrade.tsx').then((m) => m.AdminManualPremiumUpgradePage),
-  ),
-  screen(paths.adminManualPremiumDowngrade, () =>
-    import('#web/routes/users/admin-manual-premium-downgrade.tsx').then((m) => m.AdminManualPremiumDowngradePage),
-  ),
-  screen(paths.adminMailing, () => import('#web/routes/mailing/admin-mailing.tsx').then((m) => m.AdminMailingPage)),
-  screen(paths.adminStatistics, () =>
-    import('#web/routes/analytics/admin-statistics.tsx').then((m) => m.AdminStatisticsPage),
-  ),
-  screen(paths.adminClassrooms, () =>
-    import('#web/routes/classrooms/admin-classrooms.tsx').then((m) => m.AdminClassroomsPage),
-  ),
-  screen(paths.adminClassroomCreate, () =>
-    import('#web/routes/classrooms/admin-classroom-form.tsx').then((m) => m.AdminClassroomFormPage),
-  ),
-  screen(paths.adminClassroom, () =>
-    import('#web/routes/classrooms/admin-classroom-form.tsx').then((m) => m.AdminClassroomFormPage),
-  ),
-  screen(paths.adminDiplomas, () => import('#web/routes/diplomas/admin-diplomas.tsx').then((m) => m.AdminDiplomasPage)),
-  screen(paths.adminDiplomaCreate, () =>
-    import('#web/routes/diplomas/admin-diplomas-editor.tsx').then((m) => m.AdminDiplomaCreatePage),
-  ),
-  screen(paths.adminDiploma, () =>
-    import('#web/routes/diplomas/admin-diplomas-editor.tsx').then((m) => m.AdminDiplomaEditPage),
-  ),
-  screen(paths.adminDiplomaPreview, () =>
-    import('#web/routes/diplomas/admin-diplomas-preview.tsx').then((m) => m.AdminDiplomaPreviewPage),
-  ),
-  screen(paths.adminOutbox, () => import('#web/routes/mailing/admin-outbox.tsx').then((m) => m.AdminOutboxPage)),
-  screen(paths.adminPrices, () => import('#web/routes/payments/admin-prices.tsx').then((m) => m.AdminPricesPage)),
-  screen(paths.adminFacturas, () => import('#web/routes/payments/admin-facturas.tsx').then((m) => m.AdminFacturasPage)),
-  screen(paths.adminBackups, () => import('#web/routes/backups/admin-backups.tsx').then((m) => m.AdminBackupsPage)),
-  { path: '*', Component: NotFoundPage },
-];
+const adminPages = (queryClient: QueryClient): RouteObject[] => {
+  /**
+   * A list whose first page loads beside its code: the table is drawn once, full, rather than empty and then pushed
+   * down by its rows. `prefetch` loads the query its screen opens with, from its API module (loaded on demand, as
+   * the screen that imports it is).
+   */
+  const list = (path: string, load: () => Promise<ComponentType>, prefetch: () => Promise<void>) =>
+    withData(queryClient, guards.admin, screen(path, load), prefetch);
+  const proceduresList = (path: string) =>
+    list(path, adminProceduresScreen, () =>
+      import('#web/features/catalog/catalog.admin.api.ts').then((m) =>
+        queryClient.prefetchQuery(m.adminProceduresQuery(m.firstProceduresPage)),
+      ),
+    );
+  const procedures = proceduresList(paths.adminProcedures);
+  return [
+    { index: true, lazy: procedures.lazy, loader: procedures.loader },
+    proceduresList(paths.adminHome),
+    procedures,
+    screen(paths.adminProcedure, () =>
+      import('#web/routes/catalog/admin-procedure-form.tsx').then((m) => m.AdminProcedureFormPage),
+    ),
+    list(
+      paths.adminTags,
+      () => import('#web/routes/catalog/admin-tags.tsx').then((m) => m.AdminTagsPage),
+      () =>
+        import('#web/features/catalog/catalog.admin.api.ts').then((m) => queryClient.prefetchQuery(m.adminTagsQuery)),
+    ),
+    screen(paths.adminTag, () => import('#web/routes/catalog/admin-tag-form.tsx').then((m) => m.AdminTagFormPage)),
+    list(
+      paths.adminEvents,
+      () => import('#web/routes/events/admin-events.tsx').then((m) => m.AdminEventsPage),
+      () => import('#web/features/events/events.api.ts').then((m) => queryClient.prefetchQuery(m.adminEventsQuery)),
+    ),
+    screen(paths.adminEvent, () => import('#web/routes/events/admin-event-form.tsx').then((m) => m.AdminEventFormPage)),
+    list(
+      paths.adminOrganizations,
+      () => import('#web/routes/organizations/admin-organizations.tsx').then((m) => m.AdminOrganizationsPage),
+      () =>
+        import('#web/features/organizations/organizations.api.ts').then((m) =>
+          queryClient.prefetchQuery(m.adminOrganizationsQuery),
+        ),
+    ),
+    screen(paths.adminOrganizationCreate, () =>
+      import('#web/routes/organizations/admin-organization-form.tsx').then((m) => m.AdminOrganizationFormPage),
+    ),
+    screen(paths.adminOrganization, () =>
+      import('#web/routes/organizations/admin-organization-form.tsx').then((m) => m.AdminOrganizationFormPage),
+    ),
+    screen(paths.adminLti, () => import('#web/routes/lti/admin-lti.tsx').then((m) => m.AdminLtiPage)),
+    screen(paths.adminLandingPhotos, () =>
+      import('#web/routes/landing/admin-landing-photos.tsx').then((m) => m.AdminLandingPhotosPage),
+    ),
+    screen(paths.adminNewsletter, () =>
+      import('#web/routes/landing/admin-newsletter.tsx').then((m) => m.AdminNewsletterPage),
+    ),
+    list(
+      paths.adminUsers,
+      () => import('#web/routes/users/admin-users.tsx').then((m) => m.AdminUsersPage),
+      () =>
+        import('#web/features/users/users.api.ts').then((m) =>
+          queryClient.prefetchQuery(m.adminUsersQuery(m.firstUsersPage)),
+        ),
+    ),
+    screen(paths.adminUser, () => import('#web/routes/users/admin-user-form.tsx').then((m) => m.AdminUserFormPage)),
+    screen(paths.adminManualPremium, () =>
+      import('#web/routes/users/admin-manual-premium.tsx').then((m) => m.AdminManualPremiumPage),
+    ),
+    screen(paths.adminManualPremiumUpgrade, () =>
+      import('#web/routes/users/admin-manual-premium-upgrade.tsx').then((m) => m.AdminManualPremiumUpgradePage),
+    ),
+    screen(paths.adminManualPremiumDowngrade, () =>
+      import('#web/routes/users/admin-manual-premium-downgrade.tsx').then((m) => m.AdminManualPremiumDowngradePage),
+    ),
+    screen(paths.adminMailing, () => import('#web/routes/mailing/admin-mailing.tsx').then((m) => m.AdminMailingPage)),
+    screen(paths.adminStatistics, () =>
+      import('#web/routes/analytics/admin-statistics.tsx').then((m) => m.AdminStatisticsPage),
+    ),
+    list(
+      paths.adminClassrooms,
+      () => import('#web/routes/classrooms/admin-classrooms.tsx').then((m) => m.AdminClassroomsPage),
+      () =>
+        import('#web/features/classrooms/classrooms.api.ts').then((m) =>
+          queryClient.prefetchQuery(m.adminClassroomsQuery),
+        ),
+    ),
+    screen(paths.adminClassroomCreate, () =>
+      import('#web/routes/classrooms/admin-classroom-form.tsx').then((m) => m.AdminClassroomFormPage),
+    ),
+    screen(paths.adminClassroom, () =>
+      import('#web/routes/classrooms/admin-classroom-form.tsx').then((m) => m.AdminClassroomFormPage),
+    ),
+    list(
+      paths.adminDiplomas,
+      () => import('#web/routes/diplomas/admin-diplomas.tsx').then((m) => m.AdminDiplomasPage),
+      () =>
+        import('#web/features/diplomas/admin/diplomas.admin.api.ts').then((m) =>
+          queryClient.prefetchQuery(m.adminDiplomasQuery),
+        ),
+    ),
+    screen(paths.adminDiplomaCreate, () =>
+      import('#web/routes/diplomas/admin-diplomas-editor.tsx').then((m) => m.AdminDiplomaCreatePage),
+    ),
+    screen(paths.adminDiploma, () =>
+      import('#web/routes/diplomas/admin-diplomas-editor.tsx').then((m) => m.AdminDiplomaEditPage),
+    ),
+    screen(paths.adminDiplomaPreview, () =>
+      import('#web/routes/diplomas/admin-diplomas-preview.tsx').then((m) => m.AdminDiplomaPreviewPage),
+    ),
+    screen(paths.adminOutbox, () => import('#web/routes/mailing/admin-outbox.tsx').then((m) => m.AdminOutboxPage)),
+    screen(paths.adminPrices, () => import('#web/routes/payments/admin-prices.tsx').then((m) => m.AdminPricesPage)),
+    screen(paths.adminFacturas, () =>
+      import('#web/routes/payments/admin-facturas.tsx').then((m) => m.AdminFacturasPage),
+    ),
+    screen(paths.adminBackups, () => import('#web/routes/backups/admin-backups.tsx').then((m) => m.AdminBackupsPage)),
+    { path: '*', Component: NotFoundPage },
+  ];
+};
 
 /** /admin: the console's frame, for Admins only, around its pages. */
 export function adminRoute(queryClient: QueryClient): RouteObject {

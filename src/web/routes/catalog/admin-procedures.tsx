@@ -3,7 +3,7 @@ import dayjs from 'dayjs';
 import { Link } from 'react-router';
 import type { AdminProcedureRow } from '#shared/catalog/procedures.admin.schemas.ts';
 import { adminProcedureSortColumns } from '#shared/catalog/procedures.admin.schemas.ts';
-import { useAdminProcedures } from '#web/features/catalog/catalog.admin.api.ts';
+import { firstProceduresPage, useAdminProcedures } from '#web/features/catalog/catalog.admin.api.ts';
 import { AdminDataTable, useServerTable } from '#web/components/console/admin-data-table.tsx';
 import { AdminPage } from '#web/components/console/admin-page.tsx';
 import { href, paths } from '#web/paths.ts';
@@ -11,7 +11,10 @@ import { href, paths } from '#web/paths.ts';
 type SortColumn = (typeof adminProcedureSortColumns)[number];
 
 export function AdminProceduresPage() {
-  const table = useServerTable<SortColumn>({ column: 'createdAt', direction: 'desc' });
+  const table = useServerTable<SortColumn>({
+    column: firstProceduresPage.sort,
+    direction: firstProceduresPage.dir,
+  });
   const query = useAdminProcedures(table.query);
 
   return (

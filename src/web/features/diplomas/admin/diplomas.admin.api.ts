@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type {
   AdminDiploma,
@@ -41,11 +41,13 @@ function useInvalidate() {
   return () => queryClient.invalidateQueries({ queryKey: keys.all });
 }
 
+export const adminDiplomasQuery = queryOptions({
+  queryKey: [...keys.admin(), 'list'],
+  queryFn: () => api.get<Items<AdminDiplomaRow>>('/api/admin/diplomas').then((body) => body.items),
+});
+
 export function useAdminDiplomas() {
-  return useQuery({
-    queryKey: [...keys.admin(), 'list'],
-    queryFn: () => api.get<Items<AdminDiplomaRow>>('/api/admin/diplomas').then((body) => body.items),
-  });
+  return useQuery(adminDiplomasQuery);
 }
 
 export function useDiplomaOptions() {
