@@ -15,6 +15,21 @@ export const subscriptionVersion = sql<string>`xmin::text`;
 
 export type PaymentOutcomes = ReturnType<typeof createPaymentOutcomes>;
 
+/** Passes of one reconcile before it gives up while our record keeps changing under it (the job retries later). */
+const reconcileAttempts = 3;
+
+/**
+ * Runs a reconcile's pass until one applies: a pass answers 'changed' when our record of the subscription changed
+ * while the provider was read, and the next reads both again (decision 062). Throws after three such passes.
+ */
+export async function reconcileUntilApplied<T>(subscriptionId: string, pass: () => Promise<T | 'changed'>): Promise<T> {
+  for (let attempt = 1; attempt <= reconcileAttempts; attempt++) {
+    const result = await pass();
+    if (result !== 'changed') return result;
+  }
+  throw new Error(`subscription ${subscriptionId} kept changing while it was reconciled`);
+}
+
 /**
  * What a provider's verified record does to a membership: a completed payment, a failed one, billing
  * ended at the provider, a refund. Every provider's outcome goes through these, so the rules are one.

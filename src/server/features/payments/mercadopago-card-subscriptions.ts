@@ -5,7 +5,7 @@ import { paymentSubscriptions, payments } from '#server/db/schema/index.ts';
 import type { MercadoPagoProvider } from '#server/services/payments/mercadopago-provider.ts';
 import type { MercadoPagoPaymentStatus, Preapproval } from '#server/services/payments/mercadopago-records.ts';
 import type { MembershipService } from '#server/features/membership/membership.service.ts';
-import { subscriptionVersion } from '#server/features/membership/membership-payments.ts';
+import { reconcileUntilApplied, subscriptionVersion } from '#server/features/membership/membership-payments.ts';
 import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import type { Log } from '#server/services/log.ts';
 import { canUpgrade } from '#shared/membership/membership.rules.ts';
@@ -40,8 +40,6 @@ const resultOf: Record<MercadoPagoPaymentStatus, PaymentResult | null> = {
 
 const planTitle: Record<Plan, string> = { monthly: 'CxVet Premium mensual', annual: 'CxVet Premium anual' };
 const historyTitle: Record<Plan, string> = { monthly: 'Premium mensual', annual: 'Premium anual' };
-/** Reads of one preapproval before giving up when our record keeps changing under them (the job retries later). */
-const reconcileAttempts = 3;
 
 /**
  * Card subscriptions in pesos through Mercado Pago's preapprovals. The member authorizes the card on Mercado
@@ -242,11 +240,7 @@ export function createMercadoPagoCardSubscriptions(deps: {
     /** A notification about one charge applies that charge only; the return and the daily pass read them all. */
     only?: { paymentId: string },
   ): Promise<{ state: string } | null> {
-    for (let attempt = 1; attempt <= reconcileAttempts; attempt++) {
-      const result = await reconcileOnce(preapprovalId, only);
-      if (result !== 'changed') return result;
-    }
-    throw new Error(`preapproval ${preapprovalId} kept changing while it was reconciled`);
+    return reconcileUntilApplied(preapprovalId, () => reconcileOnce(preapprovalId, only));
   }
 
   async function reconcileOnce(preapprovalId: string, only?: { paymentId: string }) {

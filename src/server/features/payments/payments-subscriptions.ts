@@ -5,7 +5,7 @@ import type { Db } from '#server/db/client.ts';
 import { paymentSubscriptions, payments } from '#server/db/schema/index.ts';
 import type { PaymentProvider } from '#server/services/payments/payment-provider.ts';
 import type { MembershipService } from '#server/features/membership/membership.service.ts';
-import { subscriptionVersion } from '#server/features/membership/membership-payments.ts';
+import { reconcileUntilApplied, subscriptionVersion } from '#server/features/membership/membership-payments.ts';
 import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import { AppError } from '#shared/errors.ts';
 import type { Plan } from '#shared/payments/payments.rules.ts';
@@ -14,8 +14,6 @@ import { recordProviderPayments, type RefundListener } from './payments-history.
 import type { PaymentsLog, ProviderFailureLogger } from './payments-log.ts';
 
 const planDescription: Record<Plan, string> = { monthly: 'Premium mensual', annual: 'Premium anual' };
-/** Reads of one subscription before giving up when our record keeps changing under them (the job retries later). */
-const reconcileAttempts = 3;
 
 /** Subscriptions through the provider: the membership follows only what the provider's record says. */
 export function createPaymentSubscriptions(deps: {
@@ -159,11 +157,7 @@ export function createPaymentSubscriptions(deps: {
   async function reconcileSubscription(
     providerSubscriptionId: string,
   ): Promise<{ state: string; outcome: string } | null> {
-    for (let attempt = 1; attempt <= reconcileAttempts; attempt++) {
-      const result = await reconcileOnce(providerSubscriptionId);
-      if (result !== 'changed') return result;
-    }
-    throw new Error(`subscription ${providerSubscriptionId} kept changing while it was reconciled`);
+    return reconcileUntilApplied(providerSubscriptionId, () => reconcileOnce(providerSubscriptionId));
   }
 
   async function reconcileOnce(providerSubscriptionId: string) {
