@@ -50,14 +50,13 @@ export async function checkOpenScreen(page: Page, name: string, ready: () => Pro
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
-/** Scrolls through the page so lazy images load before a full-page screenshot. */
-async function loadLazyImages(page: Page) {
-  await page.evaluate(async () => {
-    for (let y = 0; y < document.body.scrollHeight; y += window.innerHeight) {
-      window.scrollTo(0, y);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    window.scrollTo(0, 0);
+/**
+ * Loads every lazy image before a full-page screenshot. Scrolling past them was not enough on a busy machine: an image
+ * passed between two frames never crossed the viewport as the browser saw it, never loaded, and the wait never ended.
+ */
+export async function loadLazyImages(page: Page) {
+  await page.evaluate(() => {
+    for (const image of Array.from(document.images)) if (image.loading === 'lazy') image.loading = 'eager';
   });
   await page.waitForFunction(() => Array.from(document.images).every((image) => image.complete));
 }

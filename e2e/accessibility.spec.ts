@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { checkOpenScreen, expectNoSeriousAxeViolations, expectNothingTruncated } from './a11y.ts';
+import { checkOpenScreen, expectNoSeriousAxeViolations, expectNothingTruncated, loadLazyImages } from './a11y.ts';
 import { adminRequest, buildCxVetDiploma, freshPremiumMember, passExam } from './diploma-setup.ts';
-import { demoAccounts, expect, loginAs, test, type DemoRole } from './fixtures.ts';
+import { demoAccounts, expect, loginAs, saveScreenshot, test, type DemoRole } from './fixtures.ts';
 
 /**
  * Issue #14, item 12: every route of specs 1 and 2, as the audience that may open it, at 360 px and
@@ -18,6 +18,12 @@ type RouteCase = {
   path: (ids: Ids) => string;
   heading?: string | RegExp;
   title?: string;
+  /** What the page shows once its data has arrived, when the heading comes first. */
+  ready?: (page: Page) => Promise<void>;
+  /** Every axe rule, best practices included, and not only the WCAG levels. */
+  allRules?: boolean;
+  /** The name of the full-page screenshots kept at each width. */
+  screenshot?: string;
 };
 type Ids = {
   procedure: string;
@@ -28,9 +34,28 @@ type Ids = {
   organization: string;
 };
 
+const articles = (count: number, region?: string) => async (page: Page) => {
+  const scope = region ? page.getByRole('region', { name: region }) : page;
+  await expect(scope.getByRole('article')).toHaveCount(count);
+};
+
 const guestRoutes: RouteCase[] = [
-  { name: 'landing', role: null, path: () => '/' },
-  { name: 'catalogue', role: null, path: () => '/procedimientos', heading: 'Catálogo de cirugías' },
+  {
+    name: 'landing',
+    role: null,
+    path: () => '/',
+    ready: articles(3, 'Algunos de nuestros procedimientos'),
+    allRules: true,
+    screenshot: 'landing-guest',
+  },
+  {
+    name: 'catalogue',
+    role: null,
+    path: () => '/procedimientos',
+    heading: 'Catálogo de cirugías',
+    ready: articles(9),
+    screenshot: 'catalog',
+  },
   {
     name: 'catalogue filtered',
     role: null,
@@ -38,16 +63,35 @@ const guestRoutes: RouteCase[] = [
     heading: 'Catálogo de cirugías',
   },
   { name: 'procedure', role: null, path: (ids) => `/procedimiento/${ids.premiumProcedure}` },
-  { name: 'events', role: null, path: () => '/eventos' },
-  { name: 'faq', role: null, path: () => '/FAQ', heading: 'Preguntas frecuentes' },
-  { name: 'about', role: null, path: () => '/about' },
-  { name: 'contact', role: null, path: () => '/contacto' },
-  { name: 'terms', role: null, path: () => '/tos' },
-  { name: 'privacy', role: null, path: () => '/aviso_privacidad' },
+  {
+    name: 'events',
+    role: null,
+    path: () => '/eventos',
+    heading: 'Agenda próximos eventos CxVet',
+    screenshot: 'events',
+  },
+  { name: 'faq', role: null, path: () => '/FAQ', heading: 'Preguntas frecuentes', screenshot: 'faq' },
+  { name: 'about', role: null, path: () => '/about', heading: 'Nosotros', screenshot: 'about' },
+  { name: 'contact', role: null, path: () => '/contacto', heading: 'Contacto', screenshot: 'contact' },
+  { name: 'terms', role: null, path: () => '/tos', heading: 'Términos y condiciones', screenshot: 'terms' },
+  {
+    name: 'privacy',
+    role: null,
+    path: () => '/aviso_privacidad',
+    heading: 'Aviso de privacidad',
+    screenshot: 'privacy',
+  },
   { name: 'sign-up', role: null, path: () => '/registro' },
-  { name: 'login', role: null, path: () => '/login', heading: 'Iniciar sesión' },
+  { name: 'login', role: null, path: () => '/login', heading: 'Iniciar sesión', allRules: true, screenshot: 'login' },
   { name: 'password recovery', role: null, path: () => '/login/recuperar_password' },
-  { name: 'not found', role: null, path: () => '/no-existe', heading: 'Página no encontrada' },
+  {
+    name: 'not found',
+    role: null,
+    path: () => '/no-existe',
+    heading: 'Página no encontrada',
+    allRules: true,
+    screenshot: 'not-found',
+  },
 ];
 
 const memberRoutes: RouteCase[] = [
@@ -79,34 +123,166 @@ const memberRoutes: RouteCase[] = [
 ];
 
 const adminRoutes: RouteCase[] = [
-  { name: 'admin procedures', role: 'admin', path: () => '/admin/procedures', heading: 'Procedimientos' },
+  { name: 'landing (Admin)', role: 'admin', path: () => '/', allRules: true, screenshot: 'home-admin' },
+  {
+    name: 'admin procedures',
+    role: 'admin',
+    path: () => '/admin',
+    heading: 'Procedimientos',
+    allRules: true,
+    screenshot: 'admin-procedures',
+  },
   { name: 'admin procedure form', role: 'admin', path: (ids) => `/admin/procedures/procedure/${ids.procedure}` },
-  { name: 'admin new procedure', role: 'admin', path: () => '/admin/procedures/procedure' },
-  { name: 'admin tags', role: 'admin', path: () => '/admin/tags', heading: 'Etiquetas' },
+  {
+    name: 'admin new procedure',
+    role: 'admin',
+    path: () => '/admin/procedures/procedure',
+    heading: 'Nuevo procedimiento',
+    allRules: true,
+    screenshot: 'admin-procedure-new',
+  },
+  {
+    name: 'admin tags',
+    role: 'admin',
+    path: () => '/admin/tags',
+    heading: 'Etiquetas',
+    allRules: true,
+    screenshot: 'admin-tags',
+  },
   { name: 'admin tag form', role: 'admin', path: (ids) => `/admin/tags/tag/${ids.tag}` },
-  { name: 'admin events', role: 'admin', path: () => '/admin/events', heading: 'Eventos' },
+  {
+    name: 'admin new tag',
+    role: 'admin',
+    path: () => '/admin/tags/tag',
+    heading: 'Nueva etiqueta',
+    allRules: true,
+    screenshot: 'admin-tag-new',
+  },
+  {
+    name: 'admin events',
+    role: 'admin',
+    path: () => '/admin/events',
+    heading: 'Eventos',
+    allRules: true,
+    screenshot: 'admin-events',
+  },
   { name: 'admin event form', role: 'admin', path: (ids) => `/admin/events/event/${ids.event}` },
-  { name: 'admin users', role: 'admin', path: () => '/admin/users', heading: 'Usuarios' },
-  { name: 'admin user form', role: 'admin', path: (ids) => `/admin/Users/User/${ids.user}` },
-  { name: 'admin manual premium', role: 'admin', path: () => '/admin/users/premium-manual' },
-  { name: 'admin manual premium upgrade', role: 'admin', path: () => '/admin/users/actualizar-premium-manual' },
-  { name: 'admin manual premium downgrade', role: 'admin', path: () => '/admin/users/downgrade-premium-manual' },
-  { name: 'admin organizations', role: 'admin', path: () => '/admin/organizations', heading: 'Organizaciones' },
-  { name: 'admin new organization', role: 'admin', path: () => '/admin/organizations/crear-organization' },
+  {
+    name: 'admin new event',
+    role: 'admin',
+    path: () => '/admin/events/event',
+    heading: 'Nuevo evento',
+    allRules: true,
+    screenshot: 'admin-event-new',
+  },
+  {
+    name: 'admin users',
+    role: 'admin',
+    path: () => '/admin/users',
+    heading: 'Usuarios',
+    // the newest accounts come first, and the suite creates many: any filled row will do
+    ready: (page) => expect(page.getByRole('table', { name: 'Usuarios' }).getByRole('row').nth(1)).toBeVisible(),
+    screenshot: 'admin-users',
+  },
+  {
+    name: 'admin user form',
+    role: 'admin',
+    path: (ids) => `/admin/Users/User/${ids.user}`,
+    ready: (page) => expect(page.getByRole('textbox', { name: 'Correo' })).toHaveValue(demoAccounts.gratis),
+    screenshot: 'admin-user-edit',
+  },
+  {
+    name: 'admin new user',
+    role: 'admin',
+    path: () => '/admin/Users/User',
+    heading: 'Crear nuevo usuario',
+    screenshot: 'admin-user-create',
+  },
+  {
+    name: 'admin manual premium',
+    role: 'admin',
+    path: () => '/admin/users/premium-manual',
+    heading: 'Usuarios premium manual',
+    screenshot: 'admin-manual-premium',
+  },
+  {
+    name: 'admin manual premium upgrade',
+    role: 'admin',
+    path: () => '/admin/users/actualizar-premium-manual',
+    heading: 'Actualizar a premium manual',
+    screenshot: 'admin-manual-premium-upgrade',
+  },
+  {
+    name: 'admin manual premium downgrade',
+    role: 'admin',
+    path: () => '/admin/users/downgrade-premium-manual',
+    heading: 'Quitar premium manual',
+    screenshot: 'admin-manual-premium-downgrade',
+  },
+  {
+    name: 'admin organizations',
+    role: 'admin',
+    path: () => '/admin/organizations',
+    heading: 'Organizaciones',
+    allRules: true,
+    screenshot: 'admin-organizations',
+  },
+  {
+    name: 'admin new organization',
+    role: 'admin',
+    path: () => '/admin/organizations/crear-organization',
+    heading: 'Crear organización',
+    allRules: true,
+    screenshot: 'admin-organization-new',
+  },
   {
     name: 'admin organization form',
     role: 'admin',
     path: (ids) => `/admin/organizations/organization/${ids.organization}`,
   },
-  { name: 'admin landing photos', role: 'admin', path: () => '/admin/landing/fotos', heading: 'Fotos landing' },
-  { name: 'admin newsletter', role: 'admin', path: () => '/admin/newsletter' },
-  { name: 'admin mailing', role: 'admin', path: () => '/admin/mailing' },
-  { name: 'admin statistics', role: 'admin', path: () => '/admin/estadisticas' },
+  {
+    name: 'admin landing photos',
+    role: 'admin',
+    path: () => '/admin/landing/fotos',
+    heading: 'Fotos landing',
+    allRules: true,
+    screenshot: 'admin-landing-photos',
+  },
+  {
+    name: 'admin newsletter',
+    role: 'admin',
+    path: () => '/admin/newsletter',
+    heading: 'Newsletter',
+    allRules: true,
+    screenshot: 'admin-newsletter',
+  },
+  {
+    name: 'admin mailing',
+    role: 'admin',
+    path: () => '/admin/mailing',
+    heading: 'Mailing',
+    screenshot: 'admin-mailing',
+  },
+  {
+    name: 'admin statistics',
+    role: 'admin',
+    path: () => '/admin/estadisticas',
+    ready: (page) => expect(page.getByRole('list', { name: 'Resumen de usuarios' })).toBeVisible(),
+    screenshot: 'admin-statistics',
+  },
   { name: 'admin outbox', role: 'admin', path: () => '/admin/correos', heading: 'Correos enviados' },
   { name: 'admin backups', role: 'admin', path: () => '/admin/respaldos', heading: 'Respaldos' },
   { name: 'admin aulas', role: 'admin', path: () => '/admin/aulas', heading: 'Aulas' },
   { name: 'admin new aula', role: 'admin', path: () => '/admin/aulas/crear-aula', heading: 'Crear aula' },
   { name: 'admin diplomas', role: 'admin', path: () => '/admin/diplomados', heading: 'Diplomados' },
+  {
+    name: 'admin not found',
+    role: 'admin',
+    path: () => '/admin/no-existe',
+    heading: 'Página no encontrada',
+    allRules: true,
+    screenshot: 'admin-not-found',
+  },
 ];
 
 let ids: Ids | null = null;
@@ -157,12 +333,17 @@ for (const route of [...guestRoutes, ...memberRoutes, ...adminRoutes]) {
       await page.setViewportSize({ width, height: width === 360 ? 740 : 800 });
       await page.goto(path);
       await waitForPage(page, route.heading);
+      if (route.ready) await route.ready(page);
+      if (route.screenshot) {
+        await loadLazyImages(page);
+        await saveScreenshot(page, `${route.screenshot}-${width}`);
+      }
       const title = await page.title();
-      if (route.name === 'landing') expect(title).toBe('CxVet');
+      if (path === '/') expect(title).toBe('CxVet');
       else expect(title, 'a descriptive title, not just the site name').toMatch(/^.+ · CxVet$/);
-      if (route.role === 'admin') expect(title).toMatch(/ · Admin · CxVet$/);
+      if (path.startsWith('/admin')) expect(title).toMatch(/ · Admin · CxVet$/);
       if (route.title) expect(title).toBe(route.title);
-      await expectNoSeriousAxeViolations(page);
+      await expectNoSeriousAxeViolations(page, { allRules: route.allRules });
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, 'no horizontal scrolling').toBeLessThanOrEqual(0);
     }

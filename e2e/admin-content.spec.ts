@@ -1,4 +1,3 @@
-import { expectNoSeriousAxeViolations } from './a11y.ts';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, loginAs, saveScreenshot, test } from './fixtures.ts';
@@ -161,36 +160,7 @@ test('an event created in the console shows on /eventos', async ({ page }) => {
   await expect(page.getByText('Un taller práctico de suturas.').first()).toBeVisible();
 });
 
-test.describe('console screens at 360 px and 1280 px', () => {
-  const screens: { name: string; path: string; heading: string }[] = [
-    { name: 'admin-procedures', path: '/admin', heading: 'Procedimientos' },
-    { name: 'admin-procedure-new', path: '/admin/procedures/procedure', heading: 'Nuevo procedimiento' },
-    { name: 'admin-tags', path: '/admin/tags', heading: 'Etiquetas' },
-    { name: 'admin-tag-new', path: '/admin/tags/tag', heading: 'Nueva etiqueta' },
-    { name: 'admin-events', path: '/admin/events', heading: 'Eventos' },
-    { name: 'admin-event-new', path: '/admin/events/event', heading: 'Nuevo evento' },
-    { name: 'admin-organizations', path: '/admin/organizations', heading: 'Organizaciones' },
-    { name: 'admin-organization-new', path: '/admin/organizations/crear-organization', heading: 'Crear organización' },
-    { name: 'admin-landing-photos', path: '/admin/landing/fotos', heading: 'Fotos landing' },
-    { name: 'admin-newsletter', path: '/admin/newsletter', heading: 'Newsletter' },
-    { name: 'admin-not-found', path: '/admin/no-existe', heading: 'Página no encontrada' },
-  ];
-  for (const { name, path: url, heading } of screens) {
-    test(`${name} has no serious accessibility violations`, async ({ page }) => {
-      await loginAs(page, 'admin');
-      for (const width of [360, 1280]) {
-        await page.setViewportSize({ width, height: width === 360 ? 740 : 800 });
-        await page.goto(url);
-        await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
-        await page.waitForLoadState('networkidle');
-        await saveScreenshot(page, `${name}-${width}`);
-        await expectNoSeriousAxeViolations(page, { allRules: true });
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-        expect(overflow, 'no horizontal scrolling').toBeLessThanOrEqual(0);
-      }
-    });
-  }
-
+test.describe('console on a phone', () => {
   test('on a phone the console navigation opens from the burger', async ({ page }) => {
     await loginAs(page, 'admin');
     await page.setViewportSize({ width: 360, height: 740 });

@@ -134,26 +134,3 @@ test('on a phone the burger opens a drawer with the links', async ({ page }) => 
   await expect(page).toHaveURL(/\/eventos$/);
   await expect(drawer).toBeHidden();
 });
-
-test.describe('screens at 360 px and 1280 px', () => {
-  const screens: { name: string; path: string; role?: DemoRole }[] = [
-    { name: 'home-guest', path: '/' },
-    { name: 'login', path: '/login' },
-    { name: 'not-found', path: '/no-existe' },
-    { name: 'home-admin', path: '/', role: 'admin' },
-  ];
-  for (const { name, path, role } of screens) {
-    test(`${name} has no serious accessibility violations`, async ({ page }) => {
-      if (role) await loginAs(page, role);
-      for (const width of [360, 1280]) {
-        await page.setViewportSize({ width, height: width === 360 ? 740 : 800 });
-        await page.goto(path);
-        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-        await saveScreenshot(page, `${name}-${width}`);
-        await expectNoSeriousAxeViolations(page, { allRules: true });
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-        expect(overflow, 'no horizontal scrolling').toBeLessThanOrEqual(0);
-      }
-    });
-  }
-});

@@ -1,5 +1,4 @@
 import type { Page } from '@playwright/test';
-import { checkScreen } from './a11y.ts';
 import { expect, loginAs, test } from './fixtures.ts';
 
 const cards = (page: Page) => page.getByRole('article');
@@ -360,39 +359,4 @@ test("the catalogue shows the spec's texts when its lists fail to load", async (
     timeout: 15_000,
   });
   await expect(page.getByText('No se pudo cargar la lista de etiquetas').last()).toBeVisible({ timeout: 15_000 });
-});
-
-test.describe('screens at 360 px and 1280 px', () => {
-  const h1 = (name: string) => async (page: Page) => {
-    await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
-  };
-  const screens: [string, string, (page: Page) => Promise<void>][] = [
-    [
-      'landing-guest',
-      '/',
-      async (page) => {
-        await expect(
-          page.getByRole('region', { name: 'Algunos de nuestros procedimientos' }).getByRole('article'),
-        ).toHaveCount(3);
-      },
-    ],
-    [
-      'catalog',
-      '/procedimientos',
-      async (page) => {
-        await expect(cards(page)).toHaveCount(9);
-      },
-    ],
-    ['events', '/eventos', h1('Agenda próximos eventos CxVet')],
-    ['faq', '/FAQ', h1('Preguntas frecuentes')],
-    ['about', '/about', h1('Nosotros')],
-    ['contact', '/contacto', h1('Contacto')],
-    ['terms', '/tos', h1('Términos y condiciones')],
-    ['privacy', '/aviso_privacidad', h1('Aviso de privacidad')],
-  ];
-  for (const [name, path, ready] of screens) {
-    test(`${name} has no serious accessibility violations`, async ({ page }) => {
-      await checkScreen(page, name, path, ready);
-    });
-  }
 });
