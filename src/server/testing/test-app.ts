@@ -53,15 +53,22 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   };
 }
 
-/** A short hash of the migrations (and of `extra`): a template made from other migrations is never used. */
-async function migrationsHash(extra?: Buffer): Promise<string> {
-  const files = (await readdir(migrationsFolder, { recursive: true }))
-    .filter((file) => /\.(sql|json)$/.test(file))
-    .sort();
-  const hash = createHash('sha256');
-  if (extra) hash.update(extra);
-  for (const file of files) hash.update(file).update(await readFile(path.join(migrationsFolder, file)));
-  return hash.digest('hex').slice(0, 16);
+let migrationsDigest: Promise<string> | undefined;
+
+/**
+ * A short hash of the migrations, read once per process (they do not change while the tests run, and a worker
+ * makes hundreds of databases): a template made from other migrations is never used.
+ */
+function migrationsHash(): Promise<string> {
+  migrationsDigest ??= (async () => {
+    const files = (await readdir(migrationsFolder, { recursive: true }))
+      .filter((file) => /\.(sql|json)$/.test(file))
+      .sort();
+    const hash = createHash('sha256');
+    for (const file of files) hash.update(file).update(await readFile(path.join(migrationsFolder, file)));
+    return hash.digest('hex').slice(0, 16);
+  })();
+  return migrationsDigest;
 }
 
 /**
@@ -73,7 +80,12 @@ async function migratedPgliteTemplate(): Promise<Blob> {
   const pglitePackage = await readFile(
     path.join(path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite')), '..', 'package.json'),
   );
-  const file = path.join(tmpdir(), `cxvet-pglite-template-${await migrationsHash(pglitePackage)}.tar`);
+  const key = createHash('sha256')
+    .update(await migrationsHash())
+    .update(pglitePackage)
+    .digest('hex')
+    .slice(0, 16);
+  const file = path.join(tmpdir(), `cxvet-pglite-template-${key}.tar`);
   try {
     return new Blob([await readFile(file)]);
   } catch {
