@@ -136,11 +136,15 @@ export function createPaymentOutcomes(deps: {
    * Billing stopped at the provider (suspended or cancelled there, not by a failed payment): the member
    * keeps the benefits until the paid period ends, as after an in-app downgrade, then is CANCELLED.
    * No period end (or one already past): CANCELLED now. True when the account changed.
+   *
+   * The member gets the downgrade's e-mail from whichever write makes the change, this one or the in-app
+   * downgrade's: when the provider's webhook for the downgrade's own suspension is applied first, the downgrade
+   * finds the account changed already and sends nothing.
    */
   async function markBillingEnded(userId: string, subscriptionId: string, periodEnd: Date | null): Promise<boolean> {
     const at = now();
     if (!periodEnd || periodEnd <= at) return markCancelled(userId, subscriptionId);
-    const updated = await db
+    const [ended] = await db
       .update(users)
       .set({ type: 'Gratis', paymentStatus: 'POR_TERMINAR', terminationDate: periodEnd, updatedAt: at })
       .where(
@@ -151,8 +155,10 @@ export function createPaymentOutcomes(deps: {
           eq(users.paymentStatus, 'BIEN'),
         ),
       )
-      .returning({ id: users.id });
-    return updated.length > 0;
+      .returning();
+    if (!ended) return false;
+    await sendAccountMail(ended, 'DOWNGRADE', periodEnd);
+    return true;
   }
 
   /** The payment that kept Premium was refunded or reversed: Premium ends now (CANCELLED, Basic). */

@@ -25,6 +25,11 @@ function signal() {
   return { promise, resolve };
 }
 
+const downgradeMails = async (email: string) =>
+  (await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, email))).filter(
+    (mail) => mail.subject === 'Tu membresía CxVet cambiará a Básica',
+  ).length;
+
 /** A Premium member whose subscription lives at the simulated provider. */
 async function providerPremium() {
   const session = await signedInAs(t, { type: 'Gratis' });
@@ -54,7 +59,28 @@ describe('POST /api/membership/downgrade', () => {
     const subjects = (await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, user.email))).map(
       (mail) => mail.subject,
     );
+    await settle(t);
+    // the suspension's own webhook, applied after the downgrade, sends no second e-mail
+    expect(await downgradeMails(user.email)).toBe(1);
     expect(subjects).toContain('Tu membresía CxVet cambiará a Básica');
+  });
+
+  it("sends the downgrade's e-mail once when the suspension's webhook was applied before the downgrade's own write", async () => {
+    const { cookie, user, subscriptionId } = await providerPremium();
+    const provider = simulator(t);
+    const realSuspend = provider.suspendSubscription.bind(provider);
+    // the provider suspends, and its webhook's reconcile runs before the suspend's answer reaches the downgrade
+    const raced = vi.spyOn(provider, 'suspendSubscription').mockImplementationOnce(async (id, reason) => {
+      await realSuspend(id, reason);
+      await t.app.services.payments.reconcileSubscription(id);
+    });
+    const response = await post('/api/membership/downgrade', cookie);
+    raced.mockRestore();
+    expect(response.statusCode).toBe(200);
+    expect(response.json().membership).toMatchObject({ type: 'Gratis', paymentStatus: 'POR_TERMINAR' });
+    await settle(t);
+    expect(await userRow(user.id)).toMatchObject({ type: 'Gratis', paymentStatus: 'POR_TERMINAR', subscriptionId });
+    expect(await downgradeMails(user.email)).toBe(1);
   });
 
   it('answers SUBSCRIPTION_UNMAPPED_ERROR and changes nothing when the provider cannot suspend', async () => {

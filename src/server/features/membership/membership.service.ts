@@ -203,7 +203,7 @@ export function createMembershipService(deps: {
       .where(and(eq(users.id, user.id), eq(users.type, 'Premium'), eq(users.paymentStatus, 'BIEN')))
       .returning();
     if (!updated) {
-      // PayPal's SUSPENDED webhook may have applied this very downgrade a moment earlier
+      // the provider's webhook may have applied this very downgrade a moment earlier (and sent its e-mail)
       const current = await findUser(user.id);
       if (current?.paymentStatus === 'POR_TERMINAR' && current.type === 'Gratis') return await describe(current);
       throw new AppError('CONFLICT');

@@ -179,6 +179,15 @@ describe('a subscription suspended at PayPal with no failed payment', () => {
       paymentStatus: 'POR_TERMINAR',
       terminationDate: nextBillingTime,
     });
+    // the type changed, so the member is told when the benefits end, as after the in-app downgrade (spec 1 §7)
+    const told = async () =>
+      (await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, user.email))).filter(
+        (mail) => mail.subject === 'Tu membresía CxVet cambiará a Básica',
+      );
+    expect(await told()).toHaveLength(1);
+    // PayPal redelivers the webhook: nothing changes, nothing is sent again
+    await deliver(fake.webhook('BILLING.SUBSCRIPTION.SUSPENDED', { id: subscriptionId, status: 'SUSPENDED' }));
+    expect(await told()).toHaveLength(1);
   });
 
   it('counts as a completed downgrade when the suspend answer was lost, instead of failing for ever', async () => {
