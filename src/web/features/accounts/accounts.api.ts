@@ -1,5 +1,6 @@
 import { usePaymentsConfig } from '#web/features/payments/payments.api.ts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
 import type { z } from 'zod';
 import type { CurrentUser, LoginInput } from '#shared/accounts/accounts.schemas.ts';
 import type { DeviceSessionList } from '#shared/accounts/devices.schemas.ts';
@@ -67,9 +68,22 @@ export function useProfile() {
 }
 
 /** Payments in pesos at OXXO or by SPEI still waiting for the money (Mercado Pago configured only). */
-export function usePendingPesosPayments() {
+/** How often a page showing a pending OXXO or SPEI payment asks whether Mercado Pago confirmed it (while visible). */
+export const pendingPaymentPollMs = 10_000;
+
+/**
+ * The member's OXXO and SPEI payments still waiting for the money. While one is pending the list is asked again
+ * every few seconds (TanStack Query pauses in a hidden tab), and when a payment the page saw pending leaves the
+ * list, paid, expired or refused, every query is read again: the page then shows the Premium or the course it paid
+ * for without a reload.
+ */
+export function usePendingPesosPayments(watching?: string) {
   const config = usePaymentsConfig();
-  return useQuery({
+  const queryClient = useQueryClient();
+  // a voucher just made is pending before any list says so; a list read before this page opened is not evidence
+  const seen = useRef(new Set(watching ? [watching] : []));
+  const [since] = useState(() => Date.now());
+  const pending = useQuery({
     queryKey: [...accountKeys.paymentHistory(), 'pending'],
     queryFn: ({ signal }) =>
       api
@@ -78,7 +92,18 @@ export function usePendingPesosPayments() {
         }>('/api/profile/payments/pending', { signal })
         .then((body) => body.payments),
     enabled: (config.data?.pesosMethods.length ?? 0) > 0,
+    // asked again while any payment is pending, or one this page saw pending has not been seen settled yet
+    refetchInterval: (query) => (query.state.data?.length || seen.current.size ? pendingPaymentPollMs : false),
   });
+  const { data, dataUpdatedAt } = pending;
+  useEffect(() => {
+    if (!data || dataUpdatedAt < since) return;
+    const now = new Set(data.map((payment) => payment.paymentId));
+    const settled = [...seen.current].some((id) => !now.has(id));
+    seen.current = now;
+    if (settled) void queryClient.invalidateQueries();
+  }, [data, dataUpdatedAt, since, queryClient]);
+  return pending;
 }
 
 export function usePaymentHistory() {

@@ -1,6 +1,7 @@
 import { Anchor, Card, Code, Stack, Text, Title } from '@mantine/core';
 import type { OfflinePayment } from '#shared/payments/mercadopago.schemas.ts';
 import { formatMxn } from '#shared/payments/payments.rules.ts';
+import { usePendingPesosPayments } from '#web/features/accounts/accounts.api.ts';
 
 const dayFormat = new Intl.DateTimeFormat('es-MX', {
   day: 'numeric',
@@ -12,6 +13,8 @@ const dayFormat = new Intl.DateTimeFormat('es-MX', {
 
 /** What to pay where, shown on our page: the OXXO voucher or the CLABE, with amount and deadline. */
 export function OfflineInstructions({ payment }: { payment: OfflinePayment }) {
+  // the page follows the payment: once it is confirmed, what it paid for shows here without a reload
+  usePendingPesosPayments(payment.paymentId);
   const until = dayFormat.format(new Date(payment.expiresAt));
   return (
     <Card withBorder padding="md" role="status" aria-live="polite">
