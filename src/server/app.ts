@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import type { FileStorage } from './services/storage.ts';
-import type { Mailer } from './services/mail.ts';
+import { createQueuedMailer, mailJobKind, type MailTransport } from './services/mail.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerAuthorization } from './plugins/authorization.ts';
@@ -101,7 +101,7 @@ export type AppDeps = {
   config: Config;
   database: Database;
   storage: FileStorage;
-  mailer: Mailer;
+  mailer: MailTransport;
   /** Built SPA folder; null serves the API alone (tests). */
   distDir?: string | null;
   /** Overrides the provider PAYMENTS_PROVIDER selects (tests of the PayPal provider). */
@@ -116,7 +116,15 @@ const defaultDistDir = fileURLToPath(new URL('../../dist', import.meta.url));
 
 /** The whole server as one Fastify instance; every plugin and route is registered here, in order. */
 export async function buildApp(deps: AppDeps) {
-  const { config, database, storage, mailer } = deps;
+  const { config, database, storage } = deps;
+  const transport = deps.mailer;
+  // a member's and the payments' mail leaves through a job when it goes by SMTP (decision 064); bulk mail keeps
+  // its own per-recipient record and sends through the transport itself
+  const mailer = createQueuedMailer({
+    db: database.db,
+    transport,
+    kick: () => void jobs.runDue().catch((error: unknown) => app.log.error({ err: error }, 'mail job failed')),
+  });
   // behind nginx, the media hand-over lane answers a video's repeat range requests before Fastify (decision 021)
   let handOverLane: HandOverLane | null = null;
   const app = Fastify({
@@ -211,6 +219,7 @@ export async function buildApp(deps: AppDeps) {
       ...paymentJobHandlers(() => ({ payments, pesos })),
       ...facturaJobHandlers(() => facturas),
       'bulk-mail': async ({ bulkMailId }) => mailing.send(bulkMailId),
+      [mailJobKind]: async (message) => transport.send(message),
       'rate-counters.prune': async () => rateCounter.prune(),
       [jobsPruneKind]: async () => void (await jobs.pruneDone()),
       [creditRecordsPurgeJobKind]: async () => void (await creditRecords.purgeExpired()),
@@ -226,6 +235,7 @@ export async function buildApp(deps: AppDeps) {
     },
     recurring: recurringJobs({ embedded: database.kind === 'pglite', backupSchedule: config.backup.schedule }),
     log: app.log,
+    forgetPayloadOf: [mailJobKind],
   });
   const membership = createMembershipService({
     db,
@@ -315,7 +325,7 @@ export async function buildApp(deps: AppDeps) {
   });
   const mailing = createMailingService({
     db,
-    mailer,
+    mailer: transport,
     uploads,
     publicUrl: config.publicUrl,
     secret: config.sessionSecret,

@@ -3,6 +3,7 @@ import type { Log } from '#server/services/log.ts';
 import type { Db } from '#server/db/client.ts';
 import { jobs } from '#server/db/schema/index.ts';
 import type { PrivacyMail } from '#server/features/privacy/privacy.jobs.ts';
+import type { MailMessage } from '#server/services/mail.ts';
 
 type JobHandler = (payload: unknown) => Promise<void>;
 
@@ -14,6 +15,7 @@ type JobPayloads = {
   'payments.mercadopago': { eventId: string };
   'privacy.export': { exportId: string };
   'privacy.mail': PrivacyMail;
+  'mail.send': MailMessage;
 };
 
 /** Handlers by kind: a kind in JobPayloads gets its payload typed, any other kind gets none it should read. */
@@ -48,8 +50,11 @@ export function createJobRunner(deps: {
   /** How long a claim holds; a running job renews it every third of that, so a long job (a backup) never runs twice. */
   lockMs?: number;
   log?: Pick<Log, 'info' | 'error'>;
+  /** Kinds whose payload is emptied once done: a sent mail's body (a reset link) is not kept for the week a done job is. */
+  forgetPayloadOf?: string[];
 }) {
   const { db, handlers } = deps;
+  const forgetPayloadOf = new Set(deps.forgetPayloadOf ?? []);
   const lockMs = deps.lockMs ?? defaultLockMs;
   const recurring = deps.recurring ?? [];
   const log = deps.log ?? { info() {}, error() {} };
@@ -146,7 +151,13 @@ export function createJobRunner(deps: {
         // the key is released so the next occurrence can be queued
         await db
           .update(jobs)
-          .set({ doneAt: new Date(), lockedUntil: null, uniqueKey: null, lastError: null })
+          .set({
+            doneAt: new Date(),
+            lockedUntil: null,
+            uniqueKey: null,
+            lastError: null,
+            ...(forgetPayloadOf.has(job.kind) ? { payload: {} } : {}),
+          })
           .where(eq(jobs.id, job.id));
         const every = recurring.find((each) => each.kind === job.kind);
         if (every)

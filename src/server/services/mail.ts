@@ -1,7 +1,7 @@
 import type { Transporter } from 'nodemailer';
 import type { Log } from '#server/services/log.ts';
 import type { Db } from '#server/db/client.ts';
-import { mailOutbox } from '#server/db/schema/index.ts';
+import { jobs, mailOutbox } from '#server/db/schema/index.ts';
 
 export type MailMessage = {
   to: string;
@@ -22,14 +22,23 @@ export interface Mailer {
   send(message: MailMessage): Promise<void>;
 }
 
+/** How the mail leaves: `external` when it goes to an SMTP server (which can be down), not to our own table. */
+export type MailTransport = Mailer & { external: boolean };
+
 /** SMTP when configured; otherwise every mail goes to the outbox table so links work offline. */
-export function createMailer(options: { db: Db; smtpUrl?: string; from: string; log: Pick<Log, 'info'> }): Mailer {
+export function createMailer(options: {
+  db: Db;
+  smtpUrl?: string;
+  from: string;
+  log: Pick<Log, 'info'>;
+}): MailTransport {
   const { db, smtpUrl, from, log } = options;
   if (smtpUrl) {
     // nodemailer loads with the first mail sent, and only when SMTP is configured (start time, idle memory)
     let transport: Promise<Transporter> | undefined;
     const connect = async () => (await import('nodemailer')).default.createTransport(smtpUrl);
     return {
+      external: true,
       async send(message) {
         if (message.replyTo !== undefined && !isSingleAddress(message.replyTo)) throw new Error('invalid Reply-To');
         transport ??= connect();
@@ -39,9 +48,31 @@ export function createMailer(options: { db: Db; smtpUrl?: string; from: string; 
     };
   }
   return {
+    external: false,
     async send({ to, subject, html, text }) {
       await db.insert(mailOutbox).values({ to, subject, html, text });
       log.info({ subject }, 'mail stored in outbox');
+    },
+  };
+}
+
+/** The job that hands one queued mail to the SMTP server; its payload is the message, emptied once sent. */
+export const mailJobKind = 'mail.send';
+
+/**
+ * The mail of a member's own actions and of payments (decision 064). Through SMTP it is queued in the jobs table and
+ * sent by a job, started at once (`kick`): the action that sent it has already been written, so an SMTP server that
+ * is down or slow neither fails nor holds that action, and the job retries until the mail is accepted. To the outbox
+ * table it is written at once, as before: that is a write of our own database.
+ */
+export function createQueuedMailer(deps: { db: Db; transport: MailTransport; kick: () => void }): Mailer {
+  const { db, transport, kick } = deps;
+  if (!transport.external) return transport;
+  return {
+    async send(message) {
+      if (message.replyTo !== undefined && !isSingleAddress(message.replyTo)) throw new Error('invalid Reply-To');
+      await db.insert(jobs).values({ kind: mailJobKind, payload: message });
+      kick();
     },
   };
 }

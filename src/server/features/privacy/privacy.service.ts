@@ -38,7 +38,7 @@ import {
   fiscalProfiles,
 } from '#server/db/schema/index.ts';
 import type { FileStorage } from '#server/services/storage.ts';
-import type { Mailer } from '#server/services/mail.ts';
+import { mailJobKind, type Mailer } from '#server/services/mail.ts';
 import type { ProviderRegistry } from '#server/services/payments/provider-registry.ts';
 import type { Auth } from '#server/features/accounts/auth.ts';
 import type { UserRow } from '#server/features/accounts/accounts.service.ts';
@@ -286,6 +286,16 @@ export function createPrivacyService(deps: {
       await tx.update(analyticsEvents).set({ userId: null }).where(eq(analyticsEvents.userId, userId));
       await tx.delete(bulkMailDeliveries).where(eq(bulkMailDeliveries.userId, userId));
       await tx.delete(mailOutbox).where(eq(mailOutbox.to, user.email));
+      // mail to or from it still waiting for the SMTP server (decision 064) goes too; the deletion's notice is queued below
+      await tx
+        .delete(jobs)
+        .where(
+          and(
+            eq(jobs.kind, mailJobKind),
+            isNull(jobs.doneAt),
+            sql`(${jobs.payload}->>'to' = ${user.email} or ${jobs.payload}->>'replyTo' = ${user.email})`,
+          ),
+        );
       await tx.delete(contactMessages).where(eq(contactMessages.email, user.email));
       await tx
         .update(dataExports)
