@@ -39,11 +39,10 @@ export function ClassroomAdminDetailPage() {
   const savedIds = new Set(aula.users.map((user) => user.id));
   const selected = edits ?? [...savedIds];
   const changed = selected.length !== savedIds.size || selected.some((userId) => !savedIds.has(userId));
-  // members already on the list stay visible even if they left the organization since
-  const records = [
-    ...aula.candidates,
-    ...aula.users.filter((user) => !aula.candidates.some((candidate) => candidate.id === user.id)),
-  ];
+  // members already on the list stay visible even if they left the organization since (a Set: an aula open to
+  // every account has the whole site as candidates, and this runs on every click)
+  const candidateIds = new Set(aula.candidates.map((candidate) => candidate.id));
+  const records = [...aula.candidates, ...aula.users.filter((user) => !candidateIds.has(user.id))];
 
   async function save() {
     try {

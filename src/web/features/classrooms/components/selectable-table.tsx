@@ -12,10 +12,25 @@ type Props<T extends { id: string }> = {
   columns: DataTableColumn<T>[];
   selectedIds: string[];
   onChange: (ids: string[]) => void;
+  /** The text the search box matches, always the same for one record (it is folded once and kept). */
   searchText: (record: T) => string;
   fetching?: boolean;
   pageSize?: number;
 };
+
+/**
+ * Each record's folded search text, computed once per record object (the query's data keeps them): an aula open to
+ * every account lists the whole site, and the filter runs again on every click.
+ */
+const foldedText = new WeakMap<object, string>();
+function folded<T extends object>(record: T, searchText: (record: T) => string): string {
+  let text = foldedText.get(record);
+  if (text === undefined) {
+    text = foldForSearch(searchText(record));
+    foldedText.set(record, text);
+  }
+  return text;
+}
 
 /** A checkbox table with a search box, 'show only selected' and a select-all header (of the rows shown). */
 export function SelectableTable<T extends { id: string }>(props: Props<T>) {
@@ -29,7 +44,7 @@ export function SelectableTable<T extends { id: string }>(props: Props<T>) {
     const needle = foldForSearch(search.trim());
     return records.filter(
       (record) =>
-        (!onlySelected || selected.has(record.id)) && (!needle || foldForSearch(searchText(record)).includes(needle)),
+        (!onlySelected || selected.has(record.id)) && (!needle || folded(record, searchText).includes(needle)),
     );
   }, [records, search, onlySelected, selected, searchText]);
   const lastPage = Math.max(1, Math.ceil(filtered.length / pageSize));
