@@ -10,6 +10,8 @@ describe("the theme's CSS variables, written once by the build (scripts/vite/man
     expect(style).toContain('--mantine-color-error: var(--mantine-color-red-9)');
     expect(style).toContain('--mantine-color-dimmed: var(--mantine-color-gray-7)');
     expect(style).toContain('--mantine-color-yellow-light-color: #7a5200');
+    // white on it reaches 4.5:1 for the filled 'Activar' button and the 'Visto' badge
+    expect(style).toContain('--mantine-color-green-9: #237032');
     expect(style.endsWith('</style>')).toBe(true);
   });
 });

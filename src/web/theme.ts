@@ -35,6 +35,8 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
     '--mantine-color-yellow-light-color': '#7a5200',
     // shade 9 on the pale light variants (status badges, alerts) reads at 3.8 to 4.5:1 on a striped row: darker still
     '--mantine-color-green-light-color': '#237032',
+    // white on green-9 (#2b8a3e) is 4.4:1, under AA for a button's or badge's small bold text ('Activar', 'Visto')
+    '--mantine-color-green-9': '#237032',
     '--mantine-color-teal-light-color': '#06654a',
     '--mantine-color-orange-light-color': '#a33a0c',
     '--mantine-color-red-light-color': '#a61e1e',
