@@ -95,6 +95,47 @@ test.describe('an Admin on a desktop', () => {
       expect.soft(firstDraw.rows, `rows drawn with the title of ${url}`).toBeGreaterThan(0);
     }
   });
+
+  test("the console's forms ask for their record beside their code, not once it has run", async ({ page }) => {
+    test.setTimeout(120_000);
+    await loginAs(page, 'admin');
+    const forms = [
+      { list: '/admin/tags', link: '/admin/tags/tag/', code: 'admin-tag-form-' },
+      { list: '/admin/procedures', link: '/admin/procedures/procedure/', code: 'admin-procedure-form-' },
+      { list: '/admin/events', link: '/admin/events/event/', code: 'admin-event-form-' },
+      { list: '/admin/organizations', link: '/admin/organizations/organization/', code: 'admin-organization-form-' },
+      { list: '/admin/users', link: '/admin/Users/User/', code: 'admin-user-form-' },
+      { list: '/admin/aulas', link: '/admin/aulas/aula/', code: 'admin-classroom-form-' },
+      { list: '/admin/diplomados', link: '/admin/diplomados/diplomado/', code: 'admin-diplomas-editor-' },
+    ];
+    for (const form of forms) {
+      await page.goto(form.list);
+      const address = await page.locator(`main a[href^="${form.link}"]`).first().getAttribute('href');
+      expect(address, `an edit link on ${form.list}`).toBeTruthy();
+      const id = decodeURIComponent(address!.slice(form.link.length));
+      // the form's code is held until its record has been asked for (or 5 s have gone by): before, the record was
+      // asked for by the form itself, once its code had run
+      let asked = false;
+      const onRequest = (request: { url: () => string }) => {
+        const url = new URL(request.url());
+        if (url.pathname.startsWith('/api/') && decodeURIComponent(url.pathname).includes(id)) asked = true;
+      };
+      page.on('request', onRequest);
+      const askedFirst: boolean[] = [];
+      const held = `**/assets/${form.code}*.js`;
+      await page.route(held, async (route) => {
+        for (let waited = 0; !asked && waited < 5_000; waited += 50)
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        askedFirst.push(asked);
+        await route.continue();
+      });
+      await page.goto(address!);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await page.unroute(held);
+      page.off('request', onRequest);
+      expect.soft(askedFirst, `${address}: the record asked for before the form's code ran`).toEqual([true]);
+    }
+  });
 });
 
 test.describe('a member on a phone', () => {

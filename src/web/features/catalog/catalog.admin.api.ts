@@ -49,12 +49,12 @@ export function useAdminProcedures(query: AdminProcedureListQuery) {
   return useQuery({ ...adminProceduresQuery(query), placeholderData: keepPreviousData });
 }
 
+/** One procedure as its form edits it (the console's route loads it beside the form's code). */
+export const adminProcedureQuery = (id: string) =>
+  queryOptions({ queryKey: catalogKeys.adminDetail(id), queryFn: ({ signal }) => catalogAdminApi.get(id, signal) });
+
 export function useAdminProcedure(id: string, enabled: boolean) {
-  return useQuery({
-    queryKey: catalogKeys.adminDetail(id),
-    queryFn: ({ signal }) => catalogAdminApi.get(id, signal),
-    enabled,
-  });
+  return useQuery({ ...adminProcedureQuery(id), enabled });
 }
 
 export function useSaveProcedure(id: string) {
@@ -82,8 +82,12 @@ export function useAdminTags() {
   return useQuery(adminTagsQuery);
 }
 
+/** One tag as its form edits it (the console's route loads it beside the form's code). */
+export const adminTagQuery = (id: string) =>
+  queryOptions({ queryKey: catalogKeys.tag(id), queryFn: ({ signal }) => catalogAdminApi.tag(id, signal) });
+
 export function useAdminTag(id: string, enabled: boolean) {
-  return useQuery({ queryKey: catalogKeys.tag(id), queryFn: ({ signal }) => catalogAdminApi.tag(id, signal), enabled });
+  return useQuery({ ...adminTagQuery(id), enabled });
 }
 
 export function useSaveTag(id: string) {

@@ -53,19 +53,25 @@ export function useAdminClassrooms() {
   return useQuery(adminClassroomsQuery);
 }
 
-export function useAdminClassroom(id: string, enabled: boolean) {
-  return useQuery({
+/** One aula as its form edits it (the console's route loads it beside the form's code). */
+export const adminClassroomQuery = (id: string) =>
+  queryOptions({
     queryKey: classroomKeys.adminDetail(id),
     queryFn: () => api.get<AdminClassroom>(`/api/admin/classrooms/${id}`),
-    enabled,
   });
+
+export function useAdminClassroom(id: string, enabled: boolean) {
+  return useQuery({ ...adminClassroomQuery(id), enabled });
 }
 
+/** The videos an aula's form offers. */
+export const classroomVideoOptionsQuery = queryOptions({
+  queryKey: classroomKeys.videoOptions(),
+  queryFn: () => api.get<Items<ClassroomVideoOption>>('/api/admin/classrooms/videos').then((body) => body.items),
+});
+
 export function useClassroomVideoOptions() {
-  return useQuery({
-    queryKey: classroomKeys.videoOptions(),
-    queryFn: () => api.get<Items<ClassroomVideoOption>>('/api/admin/classrooms/videos').then((body) => body.items),
-  });
+  return useQuery(classroomVideoOptionsQuery);
 }
 
 export function useClassroomCandidates(organizationId: string | null) {

@@ -39,8 +39,12 @@ export function useAdminEvents() {
   return useQuery(adminEventsQuery);
 }
 
+/** One event as its form edits it (the console's route loads it beside the form's code). */
+export const adminEventQuery = (id: string) =>
+  queryOptions({ queryKey: eventKeys.detail(id), queryFn: ({ signal }) => eventsApi.get(id, signal) });
+
 export function useAdminEvent(id: string, enabled: boolean) {
-  return useQuery({ queryKey: eventKeys.detail(id), queryFn: ({ signal }) => eventsApi.get(id, signal), enabled });
+  return useQuery({ ...adminEventQuery(id), enabled });
 }
 
 export function useSaveEvent(id: string) {

@@ -33,12 +33,12 @@ export function useAdminOrganizations() {
   return useQuery(adminOrganizationsQuery);
 }
 
+/** One organization as its form edits it (the console's route loads it beside the form's code). */
+export const adminOrganizationQuery = (id: string) =>
+  queryOptions({ queryKey: organizationKeys.detail(id), queryFn: ({ signal }) => organizationsApi.get(id, signal) });
+
 export function useAdminOrganization(id: string, enabled: boolean) {
-  return useQuery({
-    queryKey: organizationKeys.detail(id),
-    queryFn: ({ signal }) => organizationsApi.get(id, signal),
-    enabled,
-  });
+  return useQuery({ ...adminOrganizationQuery(id), enabled });
 }
 
 export function useSaveOrganization(id: string) {

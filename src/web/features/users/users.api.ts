@@ -69,12 +69,12 @@ export function useAdminUsers(query: AdminUsersQuery) {
   return useQuery({ ...adminUsersQuery(query), placeholderData: keepPreviousData });
 }
 
+/** One user as the console's form edits it (its route loads it beside the form's code). */
+export const adminUserQuery = (id: string) =>
+  queryOptions({ queryKey: userKeys.detail(id), queryFn: ({ signal }) => usersApi.get(id, signal) });
+
 export function useAdminUser(id: string | undefined) {
-  return useQuery({
-    queryKey: userKeys.detail(id ?? ''),
-    queryFn: ({ signal }) => usersApi.get(id ?? '', signal),
-    enabled: Boolean(id),
-  });
+  return useQuery({ ...adminUserQuery(id ?? ''), enabled: Boolean(id) });
 }
 
 /** Creates (no id) or edits a user. */

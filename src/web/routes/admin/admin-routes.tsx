@@ -24,6 +24,33 @@ const adminPages = (queryClient: QueryClient): RouteObject[] => {
    */
   const list = (path: string, load: () => Promise<ComponentType>, prefetch: () => Promise<void>) =>
     withData(queryClient, guards.admin, screen(path, load), prefetch);
+  /**
+   * A form whose record (`:id`, when it edits one) and option lists load beside its code, as a list's first page
+   * does: one wait for both instead of the code, then the record. A record that cannot be read is left to the form,
+   * which shows the error as before.
+   */
+  const form = (
+    path: string,
+    load: () => Promise<ComponentType>,
+    prefetch: (id: string | undefined) => Promise<unknown>,
+  ) => withData(queryClient, guards.admin, screen(path, load), (params) => prefetch(params.id));
+  const catalogApi = () => import('#web/features/catalog/catalog.admin.api.ts');
+  const organizationsApi = () => import('#web/features/organizations/organizations.api.ts');
+  const classroomsApi = () => import('#web/features/classrooms/classrooms.api.ts');
+  const diplomasApi = () => import('#web/features/diplomas/admin/diplomas.admin.api.ts');
+  const classroomForm = (path: string) =>
+    form(
+      path,
+      () => import('#web/routes/classrooms/admin-classroom-form.tsx').then((m) => m.AdminClassroomFormPage),
+      async (id) => {
+        const [classrooms, organizations] = await Promise.all([classroomsApi(), organizationsApi()]);
+        await Promise.all([
+          id ? queryClient.prefetchQuery(classrooms.adminClassroomQuery(id)) : null,
+          queryClient.prefetchQuery(classrooms.classroomVideoOptionsQuery),
+          queryClient.prefetchQuery(organizations.adminOrganizationsQuery),
+        ]);
+      },
+    );
   const proceduresList = (path: string) =>
     list(path, adminProceduresScreen, () =>
       import('#web/features/catalog/catalog.admin.api.ts').then((m) =>
@@ -35,8 +62,16 @@ const adminPages = (queryClient: QueryClient): RouteObject[] => {
     { index: true, lazy: procedures.lazy, loader: procedures.loader },
     proceduresList(paths.adminHome),
     procedures,
-    screen(paths.adminProcedure, () =>
-      import('#web/routes/catalog/admin-procedure-form.tsx').then((m) => m.AdminProcedureFormPage),
+    form(
+      paths.adminProcedure,
+      () => import('#web/routes/catalog/admin-procedure-form.tsx').then((m) => m.AdminProcedureFormPage),
+      async (id) => {
+        const m = await catalogApi();
+        await Promise.all([
+          id ? queryClient.prefetchQuery(m.adminProcedureQuery(id)) : null,
+          queryClient.prefetchQuery(m.adminTagsQuery),
+        ]);
+      },
     ),
     list(
       paths.adminTags,
@@ -44,13 +79,22 @@ const adminPages = (queryClient: QueryClient): RouteObject[] => {
       () =>
         import('#web/features/catalog/catalog.admin.api.ts').then((m) => queryClient.prefetchQuery(m.adminTagsQuery)),
     ),
-    screen(paths.adminTag, () => import('#web/routes/catalog/admin-tag-form.tsx').then((m) => m.AdminTagFormPage)),
+    form(
+      paths.adminTag,
+      () => import('#web/routes/catalog/admin-tag-form.tsx').then((m) => m.AdminTagFormPage),
+      async (id) => id && queryClient.prefetchQuery((await catalogApi()).adminTagQuery(id)),
+    ),
     list(
       paths.adminEvents,
       () => import('#web/routes/events/admin-events.tsx').then((m) => m.AdminEventsPage),
       () => import('#web/features/events/events.api.ts').then((m) => queryClient.prefetchQuery(m.adminEventsQuery)),
     ),
-    screen(paths.adminEvent, () => import('#web/routes/events/admin-event-form.tsx').then((m) => m.AdminEventFormPage)),
+    form(
+      paths.adminEvent,
+      () => import('#web/routes/events/admin-event-form.tsx').then((m) => m.AdminEventFormPage),
+      async (id) =>
+        id && queryClient.prefetchQuery((await import('#web/features/events/events.api.ts')).adminEventQuery(id)),
+    ),
     list(
       paths.adminOrganizations,
       () => import('#web/routes/organizations/admin-organizations.tsx').then((m) => m.AdminOrganizationsPage),
@@ -62,8 +106,10 @@ const adminPages = (queryClient: QueryClient): RouteObject[] => {
     screen(paths.adminOrganizationCreate, () =>
       import('#web/routes/organizations/admin-organization-form.tsx').then((m) => m.AdminOrganizationFormPage),
     ),
-    screen(paths.adminOrganization, () =>
-      import('#web/routes/organizations/admin-organization-form.tsx').then((m) => m.AdminOrganizationFormPage),
+    form(
+      paths.adminOrganization,
+      () => import('#web/routes/organizations/admin-organization-form.tsx').then((m) => m.AdminOrganizationFormPage),
+      async (id) => id && queryClient.prefetchQuery((await organizationsApi()).adminOrganizationQuery(id)),
     ),
     screen(paths.adminLti, () => import('#web/routes/lti/admin-lti.tsx').then((m) => m.AdminLtiPage)),
     screen(paths.adminLandingPhotos, () =>
@@ -80,7 +126,20 @@ const adminPages = (queryClient: QueryClient): RouteObject[] => {
           queryClient.prefetchQuery(m.adminUsersQuery(m.firstUsersPage)),
         ),
     ),
-    screen(paths.adminUser, () => import('#web/routes/users/admin-user-form.tsx').then((m) => m.AdminUserFormPage)),
+    form(
+      paths.adminUser,
+      () => import('#web/routes/users/admin-user-form.tsx').then((m) => m.AdminUserFormPage),
+      async (id) => {
+        const [users, organizations] = await Promise.all([
+          import('#web/features/users/users.api.ts'),
+          organizationsApi(),
+        ]);
+        await Promise.all([
+          id ? queryClient.prefetchQuery(users.adminUserQuery(id)) : null,
+          queryClient.prefetchQuery(organizations.adminOrganizationsQuery),
+        ]);
+      },
+    ),
     screen(paths.adminManualPremium, () =>
       import('#web/routes/users/admin-manual-premium.tsx').then((m) => m.AdminManualPremiumPage),
     ),
@@ -102,12 +161,8 @@ const adminPages = (queryClient: QueryClient): RouteObject[] => {
           queryClient.prefetchQuery(m.adminClassroomsQuery),
         ),
     ),
-    screen(paths.adminClassroomCreate, () =>
-      import('#web/routes/classrooms/admin-classroom-form.tsx').then((m) => m.AdminClassroomFormPage),
-    ),
-    screen(paths.adminClassroom, () =>
-      import('#web/routes/classrooms/admin-classroom-form.tsx').then((m) => m.AdminClassroomFormPage),
-    ),
+    classroomForm(paths.adminClassroomCreate),
+    classroomForm(paths.adminClassroom),
     list(
       paths.adminDiplomas,
       () => import('#web/routes/diplomas/admin-diplomas.tsx').then((m) => m.AdminDiplomasPage),
@@ -119,8 +174,16 @@ const adminPages = (queryClient: QueryClient): RouteObject[] => {
     screen(paths.adminDiplomaCreate, () =>
       import('#web/routes/diplomas/admin-diplomas-editor.tsx').then((m) => m.AdminDiplomaCreatePage),
     ),
-    screen(paths.adminDiploma, () =>
-      import('#web/routes/diplomas/admin-diplomas-editor.tsx').then((m) => m.AdminDiplomaEditPage),
+    form(
+      paths.adminDiploma,
+      () => import('#web/routes/diplomas/admin-diplomas-editor.tsx').then((m) => m.AdminDiplomaEditPage),
+      async (id) => {
+        const m = await diplomasApi();
+        await Promise.all([
+          id ? queryClient.prefetchQuery(m.adminDiplomaQuery(id)) : null,
+          queryClient.prefetchQuery(m.diplomaOptionsQuery),
+        ]);
+      },
     ),
     screen(paths.adminDiplomaPreview, () =>
       import('#web/routes/diplomas/admin-diplomas-preview.tsx').then((m) => m.AdminDiplomaPreviewPage),

@@ -50,11 +50,14 @@ export function useAdminDiplomas() {
   return useQuery(adminDiplomasQuery);
 }
 
+/** The organizations and surgeries a diploma's general tab offers. */
+export const diplomaOptionsQuery = queryOptions({
+  queryKey: [...keys.admin(), 'options'],
+  queryFn: () => api.get<DiplomaOptions>('/api/admin/diplomas/options'),
+});
+
 export function useDiplomaOptions() {
-  return useQuery({
-    queryKey: [...keys.admin(), 'options'],
-    queryFn: () => api.get<DiplomaOptions>('/api/admin/diplomas/options'),
-  });
+  return useQuery(diplomaOptionsQuery);
 }
 
 /** Users whose e-mail contains `query`, as the Admin types the diploma's administrator. */
@@ -69,8 +72,12 @@ export function useDiplomaAdminCandidates(query: string) {
   });
 }
 
+/** One diploma's general tab, the editor's first (the console's route loads it beside the editor's code). */
+export const adminDiplomaQuery = (id: string) =>
+  queryOptions({ queryKey: [...keys.one(id), 'general'], queryFn: () => api.get<AdminDiploma>(base(id)) });
+
 export function useAdminDiploma(id: string, enabled = true) {
-  return useQuery({ queryKey: [...keys.one(id), 'general'], queryFn: () => api.get<AdminDiploma>(base(id)), enabled });
+  return useQuery({ ...adminDiplomaQuery(id), enabled });
 }
 
 export function useSaveDiploma(id: string) {
