@@ -171,6 +171,33 @@ describe('POST /api/membership/reactivate', () => {
     expect(row!.state).toBe('ACTIVA');
   });
 
+  it('leaves the account and its e-mail as they were when a reconcile dies inside its transaction; the next applies it once', async () => {
+    const { user, subscriptionId } = await providerPremium();
+    const membership = t.app.services.membership;
+    const realApply = membership.applyUnlessChanged.bind(membership);
+    // the process dies after the reconcile wrote the account, before its transaction commits
+    const dying = vi.spyOn(membership, 'applyUnlessChanged').mockImplementationOnce(async (row, apply) =>
+      realApply(row, async (outcomes, tx) => {
+        await apply(outcomes, tx);
+        throw new Error('proceso terminado');
+      }),
+    );
+    // suspended from the provider's side: its webhook's job reconciles, and dies
+    await simulator(t).suspendSubscription(subscriptionId, 'desde el panel del proveedor');
+    await settle(t);
+    expect(dying).toHaveBeenCalledTimes(1);
+    dying.mockRestore();
+    expect(await userRow(user.id)).toMatchObject({ type: 'Premium', paymentStatus: 'BIEN' });
+    expect(await downgradeMails(user.email)).toBe(0);
+    const [job] = await t.db.select().from(jobs).where(eq(jobs.lastError, 'proceso terminado'));
+    expect(job, 'the webhook job waits to be run again').toMatchObject({ doneAt: null });
+
+    // its next run (the runner's retry, or the daily reconcile) applies it, with one e-mail
+    await t.app.services.payments.reconcileSubscription(subscriptionId);
+    expect(await userRow(user.id)).toMatchObject({ type: 'Gratis', paymentStatus: 'POR_TERMINAR' });
+    expect(await downgradeMails(user.email)).toBe(1);
+  });
+
   it('reads at most three times while our record keeps changing, then fails and changes nothing', async () => {
     const { cookie, user, subscriptionId } = await providerPremium();
     await post('/api/membership/downgrade', cookie);
