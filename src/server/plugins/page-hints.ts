@@ -61,6 +61,12 @@ const rootData = ['/api/me', '/api/payments/config'];
 /** The members' route table, which the router loads before any of their screens (router.tsx). */
 const memberRoutes = 'src/web/routes/member-routes.tsx';
 
+/**
+ * What every console page loads before its screen: the console's route table (router.tsx loads it first), then its
+ * frame, once the Admin check has read /api/me. Named in the HTML, they load with the app's code instead of after it.
+ */
+const consoleModules = ['src/web/routes/admin/admin-routes.tsx', 'src/web/routes/admin/admin-layout.tsx'];
+
 /** A member's 'Seguir viendo' row on the home page and the catalogue (continue-watching-row.ts). */
 const continueWatching = {
   module: 'src/web/features/catalog/components/continue-watching.tsx',
@@ -214,7 +220,14 @@ const dataHints = (urls: string[]) =>
  * index.html as the console gets it, the same with the header bar painted before the app's code (the site's
  * layout: every other page), and each guest page's screen hints, worked out once per build (null without a manifest).
  */
-type Build = { html: string; withShell: string; screens: Map<string, string> | null; mtimeMs: number };
+type Build = {
+  html: string;
+  withShell: string;
+  /** index.html for the console's addresses: its route table, frame and the root's data named (null without a manifest). */
+  consoleHtml: string | null;
+  screens: Map<string, string> | null;
+  mtimeMs: number;
+};
 
 const root = '<div id="root"></div>';
 // the console has a layout of its own (admin-layout.tsx)
@@ -257,7 +270,13 @@ export function createPageHints(distDir: string, context: PageHintsContext) {
     const shell = context.testPayments
       ? `<div id="root" ${testModeRootAttribute}>${testModeNoticeHtml}${pageShellHtml}</div>`
       : `<div id="root">${pageShellHtml}</div>`;
-    build = { html, withShell: html.replace(root, shell), screens, mtimeMs };
+    const consoleHtml = manifest
+      ? html.replace(
+          '</head>',
+          `${screenHints(manifest, consoleModules, alreadyLoaded, true)}${dataHints(rootData)}</head>`,
+        )
+      : null;
+    build = { html, withShell: html.replace(root, shell), consoleHtml, screens, mtimeMs };
     return build;
   }
 
@@ -270,7 +289,8 @@ export function createPageHints(distDir: string, context: PageHintsContext) {
   async function hinted(url: URL, asker: Asker): Promise<string> {
     const build = currentBuild();
     const { screens } = build;
-    const page = isConsole(url.pathname) ? build.html : build.withShell;
+    if (isConsole(url.pathname)) return build.consoleHtml ?? build.html;
+    const page = build.withShell;
     if (!screens || !page.includes('</head>')) return page;
     for (const candidate of pages) {
       const match = candidate.pattern.exec(url.pathname);
