@@ -1,37 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SMTPServer } from 'smtp-server';
-import type { AddressInfo } from 'node:net';
 import { createTestDatabase } from '#server/testing/test-app.ts';
+import { startSmtpServer, type TestSmtpServer } from '#server/testing/smtp-server.ts';
 import { mailOutbox } from '#server/db/schema/index.ts';
 import { createMailer } from './mail.ts';
 
-type Received = { from: string; to: string[]; raw: string };
-const received: Received[] = [];
-const server = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS'],
-  onData(stream, session, callback) {
-    let raw = '';
-    stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
-    stream.on('end', () => {
-      received.push({
-        from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-        to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
-        raw,
-      });
-      callback();
-    });
-  },
-});
-let port = 0;
+let smtp: TestSmtpServer;
 const database = await createTestDatabase();
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.server.address() as AddressInfo).port;
+  smtp = await startSmtpServer();
 });
 afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await smtp.close();
   await database.close();
   await database.drop();
 });
@@ -42,14 +22,14 @@ describe('mailer', () => {
   it('delivers over SMTP when SMTP_URL is set, keeping the outbox empty', async () => {
     const mailer = createMailer({
       db: database.db,
-      smtpUrl: `smtp://127.0.0.1:${port}`,
+      smtpUrl: smtp.url,
       from: 'CxVet <no-responder@cxvet.com>',
       log,
     });
     await mailer.send({ to: 'ana@example.com', subject: 'Bienvenida a CxVet', html: '<p>Hola</p>', text: 'Hola' });
-    expect(received).toHaveLength(1);
-    expect(received[0]).toMatchObject({ from: 'no-responder@cxvet.com', to: ['ana@example.com'] });
-    expect(received[0]!.raw).toContain('Subject: Bienvenida a CxVet');
+    expect(smtp.received).toHaveLength(1);
+    expect(smtp.received[0]).toMatchObject({ from: 'no-responder@cxvet.com', to: ['ana@example.com'] });
+    expect(smtp.received[0]!.raw).toContain('Subject: Bienvenida a CxVet');
     expect(await database.db.select().from(mailOutbox)).toHaveLength(0);
   });
 

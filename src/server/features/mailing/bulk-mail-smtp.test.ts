@@ -1,39 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SMTPServer } from 'smtp-server';
-import type { AddressInfo } from 'node:net';
 import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
 import { createUser, signedInAs } from '#server/testing/factories.ts';
+import { startSmtpServer, type TestSmtpServer } from '#server/testing/smtp-server.ts';
 
-const recipients: string[] = [];
-const messages: string[] = [];
-const server = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS'],
-  onData(stream, session, callback) {
-    const chunks: Buffer[] = [];
-    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    stream.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      // only the bulk mail counts here (a deleted member's last mail is their confirmation)
-      if (!raw.includes('Subject: Novedades de CxVet')) return callback();
-      // unfold long header lines (RFC 5322)
-      messages.push(raw.replace(/\r\n[ \t]+/g, ' '));
-      recipients.push(...session.envelope.rcptTo.map((rcpt) => rcpt.address));
-      callback();
-    });
-  },
-});
+let smtp: TestSmtpServer;
 let t: TestApp;
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  t = await createTestApp({ smtpUrl: `smtp://127.0.0.1:${port}` });
+  smtp = await startSmtpServer();
+  t = await createTestApp({ smtpUrl: smtp.url });
 });
 afterAll(async () => {
   await t.close();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await smtp.close();
 });
+
+// only the bulk mail counts here (a deleted member's last mail is their confirmation)
+const bulk = () => smtp.received.filter((mail) => mail.raw.includes('Subject: Novedades de CxVet'));
 
 describe('bulk e-mail over SMTP', () => {
   it('reaches exactly the members who accepted promotional mail, once each, even when the job runs again', async () => {
@@ -66,10 +49,14 @@ describe('bulk e-mail over SMTP', () => {
     expect(response.statusCode).toBe(202);
     await t.app.services.jobs.runDue();
     await t.app.services.jobs.runDue();
-    expect([...recipients].sort()).toEqual(optedIn.sort());
+    expect(
+      bulk()
+        .flatMap((mail) => mail.to)
+        .sort(),
+    ).toEqual(optedIn.sort());
     // RFC 8058: every promotional mail offers the one-click unsubscribe
-    expect(messages).toHaveLength(optedIn.length);
-    for (const message of messages) {
+    expect(bulk()).toHaveLength(optedIn.length);
+    for (const { raw: message } of bulk()) {
       expect(message).toMatch(/^List-Unsubscribe: <http:\/\/localhost:3000\/api\/mailing\/unsubscribe\?u=[^>]+>\r?$/m);
       expect(message).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r?$/m);
     }
