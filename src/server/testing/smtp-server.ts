@@ -2,7 +2,7 @@ import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
 
 /** A mail an SMTP server took: its envelope and its text, long header lines unfolded (RFC 5322). */
-export type ReceivedMail = { from: string; to: string[]; raw: string };
+type ReceivedMail = { from: string; to: string[]; raw: string };
 
 /**
  * An SMTP server on a free local port for tests, keeping every mail it takes. While `refusing`, it answers 451 to
