@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import type { FileStorage } from './services/storage.ts';
-import { createQueuedMailer, mailJobKind, type MailTransport } from './services/mail.ts';
+import { createQueuedMailer, mailJobKind, sendQueuedMail, type MailTransport } from './services/mail.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerAuthorization } from './plugins/authorization.ts';
@@ -219,7 +219,7 @@ export async function buildApp(deps: AppDeps) {
       ...paymentJobHandlers(() => ({ payments, pesos })),
       ...facturaJobHandlers(() => facturas),
       'bulk-mail': async ({ bulkMailId }) => mailing.send(bulkMailId),
-      [mailJobKind]: async (message) => transport.send(message),
+      [mailJobKind]: async (message) => sendQueuedMail(transport, message),
       'rate-counters.prune': async () => rateCounter.prune(),
       [jobsPruneKind]: async () => void (await jobs.pruneDone()),
       [creditRecordsPurgeJobKind]: async () => void (await creditRecords.purgeExpired()),

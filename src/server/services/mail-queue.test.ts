@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
@@ -9,10 +10,13 @@ import { mailJobKind } from './mail.ts';
 // an SMTP server that takes mail, or refuses it for a while as a server in trouble does (451, try again later)
 let smtp: TestSmtpServer;
 let t: TestApp;
+const logLines: string[] = [];
 
 beforeAll(async () => {
   smtp = await startSmtpServer();
-  t = await createTestApp({ smtpUrl: smtp.url });
+  const logStream = new PassThrough();
+  logStream.on('data', (chunk: Buffer) => logLines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
+  t = await createTestApp({ smtpUrl: smtp.url, logLevel: 'info' }, undefined, { logStream });
 });
 afterAll(async () => {
   await t.close();
@@ -61,6 +65,11 @@ describe('mail through SMTP leaves through a job (decision 064)', () => {
     expect(waiting).toMatchObject({ attempts: 1 });
     expect(waiting!.lastError).toMatch(/451|Servicio no disponible/);
     expect(smtp.received).toHaveLength(0);
+    // the server's answer named the recipient; neither the job's error nor the log keeps the address
+    expect(waiting!.lastError).toContain('<dirección>');
+    expect(waiting!.lastError).not.toContain('@');
+    expect(logLines.some((line) => line.includes('job failed'))).toBe(true);
+    expect(logLines.filter((line) => line.includes('@'))).toEqual([]);
 
     smtp.refuse(false);
     await retryNow();

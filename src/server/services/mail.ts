@@ -76,3 +76,19 @@ export function createQueuedMailer(deps: { db: Db; transport: MailTransport; kic
     },
   };
 }
+
+/** An address an SMTP answer may quote ("550 5.1.1 <ana@example.com>: Recipient address rejected"). */
+const quotedAddress = /[^\s<>"',;:()[\]]+@[^\s<>"',;:()[\]]+/g;
+
+/**
+ * The `mail.send` job: hands one queued mail to the transport. A refusal is thrown again without the addresses its
+ * text may quote, so neither the log nor the job's `last_error` holds one (the log holds no e-mail address).
+ */
+export async function sendQueuedMail(transport: Mailer, message: MailMessage): Promise<void> {
+  try {
+    await transport.send(message);
+  } catch (error) {
+    const text = error instanceof Error ? error.message : String(error);
+    throw new Error(text.replace(quotedAddress, '<dirección>'));
+  }
+}

@@ -18,7 +18,11 @@ export async function startSmtpServer() {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        if (state.refusing) return callback(Object.assign(new Error('Servicio no disponible'), { responseCode: 451 }));
+        if (state.refusing) {
+          // as real servers do, the answer may name the recipient
+          const to = session.envelope.rcptTo.map((rcpt) => `<${rcpt.address}>`).join(', ');
+          return callback(Object.assign(new Error(`Servicio no disponible para ${to}`), { responseCode: 451 }));
+        }
         received.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
