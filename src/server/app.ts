@@ -219,7 +219,7 @@ export async function buildApp(deps: AppDeps) {
       ...paymentJobHandlers(() => ({ payments, pesos })),
       ...facturaJobHandlers(() => facturas),
       'bulk-mail': async ({ bulkMailId }) => mailing.send(bulkMailId),
-      [mailJobKind]: async (message) => sendQueuedMail(transport, message),
+      [mailJobKind]: async (message, run) => sendQueuedMail(transport, message, run),
       'rate-counters.prune': async () => rateCounter.prune(),
       [jobsPruneKind]: async () => void (await jobs.pruneDone()),
       [creditRecordsPurgeJobKind]: async () => void (await creditRecords.purgeExpired()),

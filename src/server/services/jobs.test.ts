@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createTestDatabase } from '#server/testing/test-app.ts';
 import { jobs } from '#server/db/schema/index.ts';
-import { createJobRunner, JobRequeued } from './jobs.ts';
+import { createJobRunner, JobAbandoned, JobRequeued } from './jobs.ts';
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 beforeAll(async () => {
@@ -51,6 +51,35 @@ describe('the job runner', () => {
     const [row] = await database.db.select().from(jobs).where(eq(jobs.kind, 'test.slow'));
     expect(row!.doneAt).not.toBeNull();
     expect(row!.attempts).toBe(1);
+  });
+
+  it('ends a job its handler abandons, with the error, and runs the next due job in the same pass', async () => {
+    const seen: number[] = [];
+    const runner = createJobRunner({
+      db: database.db,
+      handlers: {
+        'test.abandoned': async (_payload: never, run) => {
+          seen.push(run.attempts);
+          throw new JobAbandoned('nunca');
+        },
+        'test.after-abandoned': async () => {
+          seen.push(-1);
+        },
+      },
+      forgetPayloadOf: ['test.abandoned'],
+    });
+    await runner.schedule('test.abandoned', { uniqueKey: 'abandoned', payload: { secreto: 'x' } });
+    await runner.schedule('test.after-abandoned', { runAt: new Date(Date.now() + 1) });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await runner.runDue();
+    // tried once (the handler is told it is the first try), then the other job: the pass went on
+    expect(seen).toEqual([1, -1]);
+    const [row] = await database.db.select().from(jobs).where(eq(jobs.kind, 'test.abandoned'));
+    expect(row).toMatchObject({ lastError: 'nunca', uniqueKey: null, payload: {}, attempts: 1 });
+    expect(row!.doneAt).not.toBeNull();
+    // its key is free: the same work can be queued again
+    await runner.schedule('test.abandoned', { uniqueKey: 'abandoned' });
+    expect(await database.db.select().from(jobs).where(eq(jobs.kind, 'test.abandoned'))).toHaveLength(2);
   });
 
   it('keeps a failed job with its error and retries it later', async () => {

@@ -5,7 +5,9 @@ import { jobs } from '#server/db/schema/index.ts';
 import type { PrivacyMail } from '#server/features/privacy/privacy.jobs.ts';
 import type { MailMessage } from '#server/services/mail.ts';
 
-type JobHandler = (payload: unknown) => Promise<void>;
+/** What a handler is told of its job beside the payload: the tries so far, this one included. */
+type JobRun = { attempts: number };
+type JobHandler = (payload: unknown, run: JobRun) => Promise<void>;
 
 /** What each kind of job carries in its payload column (as the job that queued it wrote it); other kinds carry none. */
 type JobPayloads = {
@@ -19,12 +21,18 @@ type JobPayloads = {
 };
 
 /** Handlers by kind: a kind in JobPayloads gets its payload typed, any other kind gets none it should read. */
-export type JobHandlers = { [K in keyof JobPayloads]?: (payload: JobPayloads[K]) => Promise<void> } & {
-  [kind: string]: ((payload: never) => Promise<void>) | undefined;
+export type JobHandlers = { [K in keyof JobPayloads]?: (payload: JobPayloads[K], run: JobRun) => Promise<void> } & {
+  [kind: string]: ((payload: never, run: JobRun) => Promise<void>) | undefined;
 };
 
 /** Thrown by a handler the server stopped (a video conversion): the job goes back to the queue as it was, no failure. */
 export class JobRequeued extends Error {}
+
+/**
+ * Thrown by a handler whose job can never succeed (a mail the server refused for good, or for days): the job ends
+ * with its error kept in `last_error` and is not tried again.
+ */
+export class JobAbandoned extends Error {}
 
 /** `firstAfterMs`: how long after the very first start the first one runs (default: at once). */
 export type RecurringJob = { kind: string; everyMs: number; firstAfterMs?: number };
@@ -50,7 +58,10 @@ export function createJobRunner(deps: {
   /** How long a claim holds; a running job renews it every third of that, so a long job (a backup) never runs twice. */
   lockMs?: number;
   log?: Pick<Log, 'info' | 'error'>;
-  /** Kinds whose payload is emptied once done: a sent mail's body (a reset link) is not kept for the week a done job is. */
+  /**
+   * Kinds whose payload is emptied once done (or abandoned): a mail's body (a reset link) is not kept for the week a
+   * done job is.
+   */
   forgetPayloadOf?: string[];
 }) {
   const { db, handlers } = deps;
@@ -146,7 +157,7 @@ export function createJobRunner(deps: {
       const handler = handlers[job.kind] as JobHandler;
       const renewal = setInterval(() => void renewClaim(job.id, job.attempts), lockMs / 3);
       try {
-        await handler(job.payload);
+        await handler(job.payload, { attempts: job.attempts });
         clearInterval(renewal);
         // the key is released so the next occurrence can be queued
         await db
@@ -171,6 +182,20 @@ export function createJobRunner(deps: {
             .set({ lockedUntil: null, attempts: sql`greatest(${jobs.attempts} - 1, 0)`, runAt: new Date() })
             .where(and(eq(jobs.id, job.id), isNull(jobs.doneAt)));
           return count;
+        }
+        if (error instanceof JobAbandoned) {
+          log.error({ err: error, job: job.kind }, 'job abandoned');
+          await db
+            .update(jobs)
+            .set({
+              doneAt: new Date(),
+              lockedUntil: null,
+              uniqueKey: null,
+              lastError: error.message,
+              ...(forgetPayloadOf.has(job.kind) ? { payload: {} } : {}),
+            })
+            .where(and(eq(jobs.id, job.id), isNull(jobs.doneAt)));
+          continue;
         }
         const backoff = Math.min(maxBackoffMs, 30_000 * 2 ** Math.min(job.attempts, 10));
         log.error({ err: error, job: job.kind }, 'job failed');

@@ -1,11 +1,11 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
-import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
+import { createTestApp, createTestDatabase, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
 import { createUser, randomTestIp } from '#server/testing/factories.ts';
 import { jobs } from '#server/db/schema/index.ts';
 import { startSmtpServer, type TestSmtpServer } from '#server/testing/smtp-server.ts';
-import { mailJobKind } from './mail.ts';
+import { mailAttempts, mailJobKind } from './mail.ts';
 
 // an SMTP server that takes mail, or refuses it for a while as a server in trouble does (451, try again later)
 let smtp: TestSmtpServer;
@@ -103,5 +103,84 @@ describe('mail through SMTP leaves through a job (decision 064)', () => {
     // neither mail queued before the deletion left; the deletion's notice did
     expect(smtp.received.map((mail) => mail.to)).toEqual([['borrada@example.com']]);
     expect(smtp.received[0]!.raw).not.toContain('Bienvenid');
+  });
+
+  it('ends a mail the server refuses for good (550) at once, keeping the reason and not the message', async () => {
+    smtp.received.length = 0;
+    smtp.refuse(550);
+    const before = (await mailJobs()).map((row) => row.id);
+    expect((await contact('nadie.aqui@example.com')).statusCode).toBe(204);
+    await t.app.services.jobs.runDue();
+    const [ended] = (await mailJobs()).filter((row) => !before.includes(row.id));
+    smtp.refuse(false);
+    // before, it waited an hour and was refused again, every hour, for ever
+    expect(ended).toMatchObject({ attempts: 1, payload: {} });
+    expect(ended!.doneAt).not.toBeNull();
+    expect(ended!.lastError).toMatch(/550|Buzón inexistente/);
+    expect(ended!.lastError).not.toContain('@');
+    expect(logLines.some((line) => line.includes('job abandoned'))).toBe(true);
+    await retryNow();
+    await t.app.services.jobs.runDue();
+    expect(smtp.received).toHaveLength(0);
+  });
+
+  it(`ends a mail the server keeps putting off after ${mailAttempts} tries`, async () => {
+    smtp.received.length = 0;
+    smtp.refuse(451);
+    const before = (await mailJobs()).map((row) => row.id);
+    expect((await contact('siempre.luego@example.com')).statusCode).toBe(204);
+    await t.app.services.jobs.runDue();
+    const [job] = (await mailJobs()).filter((row) => !before.includes(row.id));
+    expect(job).toMatchObject({ attempts: 1, doneAt: null });
+    // the tries of two days, all refused: the next is the last
+    await t.db
+      .update(jobs)
+      .set({ attempts: mailAttempts - 1, runAt: sql`now()` })
+      .where(eq(jobs.id, job!.id));
+    await t.app.services.jobs.runDue();
+    const [ended] = await t.db.select().from(jobs).where(eq(jobs.id, job!.id));
+    smtp.refuse(false);
+    expect(ended).toMatchObject({ attempts: mailAttempts, payload: {} });
+    expect(ended!.doneAt).not.toBeNull();
+    expect(ended!.lastError).toContain(`${mailAttempts} tries`);
+    expect(smtp.received).toHaveLength(0);
+  });
+});
+
+describe('a mail queued before a restart', () => {
+  it('is sent once by the app that starts after it', async () => {
+    const database = await createTestDatabase();
+    const server = await startSmtpServer();
+    try {
+      server.refuse(true);
+      const before = await createTestApp({ smtpUrl: server.url }, { database });
+      const member = await createUser(before, { email: 'tras.reinicio@example.com' });
+      await before.app.services.membership.sendAccountMail(member, 'SIGNUP', null);
+      await before.app.services.jobs.runDue();
+      await before.close();
+      const [waiting] = await database.db.select().from(jobs).where(eq(jobs.kind, mailJobKind));
+      expect(waiting).toMatchObject({ attempts: 1, doneAt: null });
+
+      server.refuse(false);
+      const after = await createTestApp({ smtpUrl: server.url }, { database });
+      try {
+        await database.db
+          .update(jobs)
+          .set({ runAt: sql`now()` })
+          .where(eq(jobs.id, waiting!.id));
+        await after.app.services.jobs.runDue();
+        await after.app.services.jobs.runDue();
+        expect(server.received.map((mail) => mail.to)).toEqual([['tras.reinicio@example.com']]);
+        const [sent] = await database.db.select().from(jobs).where(eq(jobs.id, waiting!.id));
+        expect(sent).toMatchObject({ attempts: 2, payload: {} });
+        expect(sent!.doneAt).not.toBeNull();
+      } finally {
+        await after.close();
+      }
+    } finally {
+      await server.close();
+      await database.close();
+      await database.drop();
+    }
   });
 });

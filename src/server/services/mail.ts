@@ -2,6 +2,7 @@ import type { Transporter } from 'nodemailer';
 import type { Log } from '#server/services/log.ts';
 import type { Db } from '#server/db/client.ts';
 import { jobs, mailOutbox } from '#server/db/schema/index.ts';
+import { JobAbandoned } from '#server/services/jobs.ts';
 
 export type MailMessage = {
   to: string;
@@ -81,14 +82,30 @@ export function createQueuedMailer(deps: { db: Db; transport: MailTransport; kic
 const quotedAddress = /[^\s<>"',;:()[\]]+@[^\s<>"',;:()[\]]+/g;
 
 /**
- * The `mail.send` job: hands one queued mail to the transport. A refusal is thrown again without the addresses its
- * text may quote, so neither the log nor the job's `last_error` holds one (the log holds no e-mail address).
+ * How many times a mail the server puts off (4xx, or no answer) is tried: about two days, as the runner waits 1, 2,
+ * 4… minutes and then an hour between tries. A link in it has expired by then, and the log has said so every hour.
  */
-export async function sendQueuedMail(transport: Mailer, message: MailMessage): Promise<void> {
+export const mailAttempts = 50;
+
+/**
+ * The `mail.send` job: hands one queued mail to the transport. A refusal is thrown again without the addresses its
+ * text may quote, so neither the log nor the job's `last_error` holds one (the log holds no e-mail address). A
+ * permanent refusal (5xx: no such mailbox) ends the job at once, and a temporary one after `mailAttempts` tries:
+ * neither is tried hourly for ever.
+ */
+export async function sendQueuedMail(
+  transport: Mailer,
+  message: MailMessage,
+  run: { attempts: number },
+): Promise<void> {
   try {
     await transport.send(message);
   } catch (error) {
-    const text = error instanceof Error ? error.message : String(error);
-    throw new Error(text.replace(quotedAddress, '<dirección>'));
+    const text = (error instanceof Error ? error.message : String(error)).replace(quotedAddress, '<dirección>');
+    // nodemailer's SMTP errors carry the server's reply code
+    const code = (error as { responseCode?: unknown }).responseCode;
+    if (typeof code === 'number' && code >= 500 && code < 600) throw new JobAbandoned(text);
+    if (run.attempts >= mailAttempts) throw new JobAbandoned(`${text} (${run.attempts} tries)`);
+    throw new Error(text);
   }
 }

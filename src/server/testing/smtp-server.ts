@@ -5,12 +5,13 @@ import type { AddressInfo } from 'node:net';
 type ReceivedMail = { from: string; to: string[]; raw: string };
 
 /**
- * An SMTP server on a free local port for tests, keeping every mail it takes. While `refusing`, it answers 451 to
- * each message, as a server in trouble does ("try again later").
+ * An SMTP server on a free local port for tests, keeping every mail it takes. While refusing, it answers each message
+ * with that code: 451 as a server in trouble does ("try again later"), 550 as one that will never take it (no such
+ * mailbox).
  */
 export async function startSmtpServer() {
   const received: ReceivedMail[] = [];
-  const state = { refusing: false };
+  const state: { refusing: number | null } = { refusing: null };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -18,10 +19,11 @@ export async function startSmtpServer() {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        if (state.refusing) {
+        if (state.refusing !== null) {
           // as real servers do, the answer may name the recipient
           const to = session.envelope.rcptTo.map((rcpt) => `<${rcpt.address}>`).join(', ');
-          return callback(Object.assign(new Error(`Servicio no disponible para ${to}`), { responseCode: 451 }));
+          const text = state.refusing >= 500 ? 'Buzón inexistente' : 'Servicio no disponible';
+          return callback(Object.assign(new Error(`${text} para ${to}`), { responseCode: state.refusing }));
         }
         received.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
@@ -39,8 +41,9 @@ export async function startSmtpServer() {
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
-    refuse(refusing: boolean) {
-      state.refusing = refusing;
+    /** `true` is 451; `false` takes mail again. */
+    refuse(refusing: boolean | 451 | 550) {
+      state.refusing = refusing === true ? 451 : refusing === false ? null : refusing;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
