@@ -136,6 +136,20 @@ test.describe('an Admin on a desktop', () => {
       expect.soft(askedFirst, `${address}: the record asked for before the form's code ran`).toEqual([true]);
     }
   });
+
+  test("the console's HTML names its frame to an Admin only: anyone else is sent away and loads none of it", async ({
+    page,
+    request,
+  }) => {
+    const frame = /<link rel="modulepreload" crossorigin href="\/assets\/admin-routes-[^"]+\.js">/;
+    // `request` carries no cookie: a guest
+    expect(await (await request.get('/admin/users')).text()).not.toMatch(frame);
+    await loginAs(page, 'premium');
+    expect(await (await page.request.get('/admin/users')).text()).not.toMatch(frame);
+    await page.context().clearCookies();
+    await loginAs(page, 'admin');
+    expect(await (await page.request.get('/admin/users')).text()).toMatch(frame);
+  });
 });
 
 test.describe('a member on a phone', () => {

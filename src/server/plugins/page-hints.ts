@@ -30,7 +30,8 @@ export type PageHintsContext = {
 };
 
 /** Who asks: the picture hints are for guests (a member's pages can differ, and the lookup would cost them a query). */
-type Asker = { isGuest: () => Promise<boolean> };
+/** Who asks for the page, found only when a page differs for them. */
+type Asker = { isGuest: () => Promise<boolean>; isAdmin: () => Promise<boolean> };
 
 type Page = {
   pattern: RegExp;
@@ -289,7 +290,8 @@ export function createPageHints(distDir: string, context: PageHintsContext) {
   async function hinted(url: URL, asker: Asker): Promise<string> {
     const build = currentBuild();
     const { screens } = build;
-    if (isConsole(url.pathname)) return build.consoleHtml ?? build.html;
+    // anyone else is sent away by the console's own check: its frame would be 50 kB loaded for nothing
+    if (isConsole(url.pathname)) return build.consoleHtml && (await asker.isAdmin()) ? build.consoleHtml : build.html;
     const page = build.withShell;
     if (!screens || !page.includes('</head>')) return page;
     for (const candidate of pages) {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { AppError } from '#shared/errors.ts';
+import { isAdmin } from '#shared/accounts/accounts.rules.ts';
 import { createPageHints, type PageHintsContext } from './page-hints.ts';
 
 /** Serves the built SPA: hashed assets cached for a year, index.html for every client route. */
@@ -43,6 +44,7 @@ export async function registerWebApp(
     if (pageHints && isPage) {
       const html = await pageHints.html(new URL(request.url, 'http://localhost'), {
         isGuest: async () => (await request.currentUser()) === null,
+        isAdmin: async () => isAdmin(await request.currentUser()),
       });
       // the hints differ for a signed-in member: a shared cache keeps one page per cookie, never a member's for a guest
       reply
