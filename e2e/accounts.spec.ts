@@ -1,6 +1,6 @@
 import { request, type APIRequestContext, type Page } from '@playwright/test';
 import { checkOpenScreen } from './a11y.ts';
-import { demoAccounts, demoPassword, expect, test } from './fixtures.ts';
+import { demoAccounts, demoPassword, expect, signUpByApi, test } from './fixtures.ts';
 
 const runId = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 let counter = 0;
@@ -72,31 +72,6 @@ async function signUpThroughWizard(page: Page, plan: RegExp, email: string) {
   await expect(modal).toContainText('no cierres el navegador');
   await modal.getByRole('button', { name: 'Registrar' }).click();
   await expect(page).toHaveURL(/\/registro-finalizar\?/);
-}
-
-/** Signs up through the API in the page's own context, so the page is signed in afterwards. */
-async function signUpByApi(page: Page, baseURL: string, email: string, plan: 'basic' | 'monthly' = 'basic') {
-  const response = await page.request.post('/api/account/signup', {
-    headers: { origin: new URL(baseURL).origin },
-    data: {
-      plan,
-      name: 'Cuenta E2E',
-      email,
-      confirmEmail: email,
-      phoneNumber: '+525512345678',
-      confirmPhoneNumber: '+525512345678',
-      password,
-      confirmPassword: password,
-      country: 'México',
-      city: 'Puebla',
-      homeUniversity: '',
-      organizationId: null,
-      promoMail: true,
-      newsMail: true,
-      terms: true,
-    },
-  });
-  expect(response.status(), await response.text()).toBe(200);
 }
 
 /** Premium through the simulated provider's checkout page, as a member would. */
@@ -198,7 +173,7 @@ test('a declined payment leaves the member Basic with the FALLIDO banner', async
 
 test('a Premium member downgrades with confirmation and reactivates', async ({ page, baseURL }) => {
   const email = freshEmail('downgrade');
-  await signUpByApi(page, baseURL!, email, 'monthly');
+  await signUpByApi(page, { email, name: 'Cuenta E2E', password, plan: 'monthly', mailings: true });
   await page.goto('/registro-finalizar?plan=monthly');
   await payOnSimulatedCheckout(page, 'Aprobar suscripción');
   await expect(page).toHaveURL(/\/registro$/);
@@ -230,7 +205,7 @@ test('a Premium member downgrades with confirmation and reactivates', async ({ p
 test('a member recovers the password with the link from the outbox', async ({ browser, baseURL }) => {
   const email = freshEmail('recupera');
   const setup = await browser.newPage();
-  await signUpByApi(setup, baseURL!, email);
+  await signUpByApi(setup, { email, name: 'Cuenta E2E', password, mailings: true });
   await setup.close();
 
   const context = await browser.newContext();
@@ -291,7 +266,7 @@ test('an invalid reset code is announced on load', async ({ page }) => {
 test('a member edits the profile after signing in again, changing the e-mail', async ({ page, baseURL }) => {
   const email = freshEmail('perfil');
   const newEmail = freshEmail('perfil-nuevo');
-  await signUpByApi(page, baseURL!, email);
+  await signUpByApi(page, { email, name: 'Cuenta E2E', password, mailings: true });
   await page.goto('/perfil/usuario');
   await expect(page.getByText('Por tu seguridad, vuelve a iniciar sesión para editar tu cuenta.')).toBeVisible();
   await checkOpenScreen(page, 'profile-account-relogin', async () => {
@@ -321,9 +296,9 @@ test('a member edits the profile after signing in again, changing the e-mail', a
   expect(login.status()).toBe(200);
 });
 
-test('the membership check announces a scheduled change once', async ({ page, baseURL }) => {
+test('the membership check announces a scheduled change once', async ({ page }) => {
   await page.route('**/api/membership/check', (route) => route.fulfill({ json: { changed: true } }));
-  await signUpByApi(page, baseURL!, freshEmail('aviso'));
+  await signUpByApi(page, { email: freshEmail('aviso'), name: 'Cuenta E2E', password, mailings: true });
   await page.goto('/');
   const notice = page.getByRole('dialog', { name: 'AVISO CAMBIO DE CUENTA' });
   await expect(notice).toContainText('Se ha efectuado el cambio programado de cuenta');

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { storageKeys } from '../src/web/lib/storage-keys.ts';
 import { checkScreen, expectNoSeriousAxeViolations } from './a11y.ts';
-import { expect, pressPlay, saveScreenshot, test } from './fixtures.ts';
+import { expect, pressPlay, saveScreenshot, signUpByApi, test } from './fixtures.ts';
 
 const password = 'Dispositivos2026';
 const iphone =
@@ -20,29 +20,9 @@ async function newBrowser(
 }
 
 /** A member of this spec's own: closing their other sessions touches nobody else's. */
-async function signUpMember(page: Page, baseURL: string): Promise<string> {
+async function signUpMember(page: Page): Promise<string> {
   const email = `dispositivos-${randomUUID().slice(0, 8)}@e2e.cxvet.com`;
-  const response = await page.request.post('/api/account/signup', {
-    headers: { origin: new URL(baseURL).origin },
-    data: {
-      plan: 'basic',
-      name: 'Dispositivos E2E',
-      email,
-      confirmEmail: email,
-      phoneNumber: '+525512345678',
-      confirmPhoneNumber: '+525512345678',
-      password,
-      confirmPassword: password,
-      country: 'México',
-      city: 'Puebla',
-      homeUniversity: '',
-      organizationId: null,
-      promoMail: false,
-      newsMail: false,
-      terms: true,
-    },
-  });
-  expect(response.status(), await response.text()).toBe(200);
+  await signUpByApi(page, { email, name: 'Dispositivos E2E', password });
   return email;
 }
 
@@ -64,7 +44,7 @@ test('a member signed in on two browsers closes the other one from /perfil/dispo
   const desk = await newBrowser(browser, baseURL!);
   const phone = await newBrowser(browser, baseURL!, iphone);
   try {
-    const email = await signUpMember(desk.page, baseURL!);
+    const email = await signUpMember(desk.page);
     await signInThroughForm(phone.page, email);
 
     // the phone plays a free procedure in full, which takes the account's one viewing slot
@@ -124,7 +104,7 @@ test("'Cerrar sesión en todos los demás dispositivos' asks first, then signs o
   const phone = await newBrowser(browser, baseURL!, iphone);
   const laptop = await newBrowser(browser, baseURL!, firefoxOnWindows);
   try {
-    const email = await signUpMember(desk.page, baseURL!);
+    const email = await signUpMember(desk.page);
     await signInThroughForm(phone.page, email);
     await signInThroughForm(laptop.page, email);
 

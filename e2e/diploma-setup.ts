@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { APIRequestContext, Browser } from '@playwright/test';
 import { storageKeys } from '../src/web/lib/storage-keys.ts';
-import { expect, loginAs } from './fixtures.ts';
+import { expect, loginAs, signUpByApi } from './fixtures.ts';
 
 const demoFile = (name: string) => path.join(process.cwd(), 'assets', 'demo', name);
 const password = 'Secreta123';
@@ -16,39 +16,18 @@ export async function adminRequest(browser: Browser, baseURL: string) {
   return { request: page.request, context };
 }
 
-/** A fresh member of our own (nobody else's spec depends on it), made Premium by an Admin. */
-/** A new Basic member signed in on a browser context of their own. */
+/** A new Basic member signed in on a browser context of their own (nobody else's spec depends on it). */
 export async function freshBasicMember(browser: Browser, baseURL: string, name: string) {
-  const origin = new URL(baseURL).origin;
   const context = await browser.newContext({ baseURL, locale: 'es-MX' });
   await context.addInitScript((key) => window.localStorage.setItem(key, 'true'), storageKeys.cookiesAccepted);
   const page = await context.newPage();
   const email = `diplomado-${randomUUID().slice(0, 8)}@e2e.cxvet.com`;
-  const signUp = await page.request.post('/api/account/signup', {
-    headers: { origin },
-    data: {
-      plan: 'basic',
-      name,
-      email,
-      confirmEmail: email,
-      phoneNumber: '+525512345678',
-      confirmPhoneNumber: '+525512345678',
-      password,
-      confirmPassword: password,
-      country: 'México',
-      city: 'Puebla',
-      homeUniversity: '',
-      organizationId: null,
-      promoMail: false,
-      newsMail: false,
-      terms: true,
-    },
-  });
-  expect(signUp.status(), await signUp.text()).toBe(200);
+  await signUpByApi(page, { email, name, password });
   const me = (await (await page.request.get('/api/me')).json()) as { user: { id: string } };
   return { page, context, userId: me.user.id, email };
 }
 
+/** A new member made Premium for a year by an Admin. */
 export async function freshPremiumMember(browser: Browser, baseURL: string, admin: APIRequestContext, name: string) {
   const member = await freshBasicMember(browser, baseURL, name);
   const upgrade = await admin.post('/api/admin/manual-premium/upgrade', {

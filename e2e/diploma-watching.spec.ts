@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
 import { storageKeys } from '../src/web/lib/storage-keys.ts';
-import { expect, loginAs, saveScreenshot, test } from './fixtures.ts';
+import { expect, loginAs, saveScreenshot, signUpByApi, test } from './fixtures.ts';
 
 const demoFile = (name: string) => path.join(process.cwd(), 'assets', 'demo', name);
 
@@ -34,27 +34,7 @@ test('an External diploma with no exams is completed only by watching its video,
   await context.addInitScript((key) => window.localStorage.setItem(key, 'true'), storageKeys.cookiesAccepted);
   const page = await context.newPage();
   const email = `visto-${randomUUID().slice(0, 8)}@e2e.cxvet.com`;
-  const signUp = await page.request.post('/api/account/signup', {
-    headers,
-    data: {
-      plan: 'basic',
-      name: 'Alumna Visto',
-      email,
-      confirmEmail: email,
-      phoneNumber: '+525512345678',
-      confirmPhoneNumber: '+525512345678',
-      password: 'Secreta123',
-      confirmPassword: 'Secreta123',
-      country: 'México',
-      city: 'Puebla',
-      homeUniversity: '',
-      organizationId: null,
-      promoMail: false,
-      newsMail: false,
-      terms: true,
-    },
-  });
-  expect(signUp.status(), await signUp.text()).toBe(200);
+  await signUpByApi(page, { email, name: 'Alumna Visto', password: 'Secreta123' });
   const me = (await (await page.request.get('/api/me')).json()) as { user: { id: string } };
   expect(
     (

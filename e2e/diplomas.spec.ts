@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
-import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { extractText, getDocumentProxy } from 'unpdf';
-import { storageKeys } from '../src/web/lib/storage-keys.ts';
+import { adminRequest, buildCxVetDiploma, freshPremiumMember } from './diploma-setup.ts';
 import { expect, loginAs, saveScreenshot, test } from './fixtures.ts';
-
-const demoFile = (name: string) => path.join(process.cwd(), 'assets', 'demo', name);
-const password = 'Secreta123';
 
 async function screens(page: Page, name: string, ready: () => Promise<void>) {
   for (const width of [360, 1280]) {
@@ -15,125 +11,6 @@ async function screens(page: Page, name: string, ready: () => Promise<void>) {
     await ready();
     await saveScreenshot(page, `${name}-${width}`);
   }
-}
-
-/** A fresh member of our own (nobody else's spec depends on it), made Premium by an Admin. */
-async function freshPremiumMember(browser: Browser, baseURL: string, admin: APIRequestContext, name: string) {
-  const origin = new URL(baseURL).origin;
-  const context = await browser.newContext({ baseURL });
-  await context.addInitScript((key) => window.localStorage.setItem(key, 'true'), storageKeys.cookiesAccepted);
-  const page = await context.newPage();
-  const email = `diplomado-${randomUUID().slice(0, 8)}@e2e.cxvet.com`;
-  const signUp = await page.request.post('/api/account/signup', {
-    headers: { origin },
-    data: {
-      plan: 'basic',
-      name,
-      email,
-      confirmEmail: email,
-      phoneNumber: '+525512345678',
-      confirmPhoneNumber: '+525512345678',
-      password,
-      confirmPassword: password,
-      country: 'México',
-      city: 'Puebla',
-      homeUniversity: '',
-      organizationId: null,
-      promoMail: false,
-      newsMail: false,
-      terms: true,
-    },
-  });
-  expect(signUp.status(), await signUp.text()).toBe(200);
-  const me = (await (await page.request.get('/api/me')).json()) as { user: { id: string } };
-  const upgrade = await admin.post('/api/admin/manual-premium/upgrade', {
-    headers: { origin },
-    data: { userId: me.user.id, period: 'year' },
-  });
-  expect(upgrade.status(), await upgrade.text()).toBeLessThan(300);
-  return { page, context, userId: me.user.id, email };
-}
-
-async function adminRequest(browser: Browser, baseURL: string) {
-  const context = await browser.newContext({ baseURL });
-  const page = await context.newPage();
-  await loginAs(page, 'admin');
-  return { request: page.request, context };
-}
-
-async function upload(
-  admin: APIRequestContext,
-  origin: string,
-  target: string,
-  recordId: string,
-  file: string,
-  mimeType: string,
-) {
-  const response = await admin.post(`/api/admin/uploads?target=${target}&recordId=${recordId}`, {
-    headers: { origin },
-    multipart: { file: { name: path.basename(file), mimeType, buffer: fs.readFileSync(demoFile(file)) } },
-  });
-  expect(response.status(), await response.text()).toBe(200);
-  return ((await response.json()) as { key: string }).key;
-}
-
-/** Built through the Admin API (the console screens are covered by diplomas-admin.spec.ts). */
-async function buildCxVetDiploma(admin: APIRequestContext, origin: string, title: string, memberId: string) {
-  const id = randomUUID();
-  const headers = { origin };
-  const saved = await admin.put(`/api/admin/diplomas/${id}`, {
-    headers,
-    data: {
-      title,
-      descriptionHtml: '<p>Diplomado de prueba de extremo a extremo.</p>',
-      previewImage: await upload(admin, origin, 'diploma-preview-image', id, 'preview-azul.jpg', 'image/jpeg'),
-      previewPdf: await upload(admin, origin, 'diploma-preview-pdf', id, 'guia.pdf', 'application/pdf'),
-      certificateImage: await upload(admin, origin, 'diploma-certificate', id, 'certificado.jpg', 'image/jpeg'),
-      cost: '0.00',
-      kind: 'CxVet',
-      organizationId: null,
-      adminEmail: '',
-      isTest: false,
-    },
-  });
-  expect(saved.status(), await saved.text()).toBe(200);
-  const options = (await (await admin.get('/api/admin/diplomas/options')).json()) as { procedures: { id: string }[] };
-  for (const procedure of options.procedures.slice(0, 2)) {
-    const linked = await admin.post(`/api/admin/diplomas/${id}/videos`, {
-      headers,
-      data: { procedureId: procedure.id },
-    });
-    expect(linked.status(), await linked.text()).toBe(200);
-  }
-  const videos = (await (await admin.get(`/api/admin/diplomas/${id}/videos`)).json()) as { items: { id: string }[] };
-  const exam = await admin.put(`/api/admin/diplomas/${id}/exams/${randomUUID()}`, {
-    headers,
-    data: {
-      title: 'Examen final',
-      videoId: videos.items[0]!.id,
-      questions: [
-        {
-          question: '¿Qué abordaje se usa en una enterotomía?',
-          answers: ['Laparotomía por línea media', 'Toracotomía'],
-          correctAnswer: 0,
-        },
-        {
-          question: '¿Qué sutura se prefiere en intestino?',
-          answers: ['Seda trenzada', 'Monofilamento absorbible'],
-          correctAnswer: 1,
-        },
-      ],
-    },
-  });
-  expect(exam.status(), await exam.text()).toBe(200);
-  const assigned = await admin.put(`/api/admin/diplomas/${id}/users/${memberId}`, {
-    headers,
-    data: { assigned: true },
-  });
-  expect(assigned.status(), await assigned.text()).toBe(200);
-  const activated = await admin.put(`/api/admin/diplomas/${id}/active`, { headers, data: { isActive: true } });
-  expect(activated.status(), await activated.text()).toBe(200);
-  return id;
 }
 
 test('a Premium member fails an exam, retakes it, passes, downloads the certificate and verifies it', async ({
@@ -146,7 +23,7 @@ test('a Premium member fails an exam, retakes it, passes, downloads the certific
   const name = `Begoña Núñez ${Date.now().toString().slice(-5)}`;
   const member = await freshPremiumMember(browser, baseURL!, admin.request, name);
   const title = `Diplomado E2E ${randomUUID().slice(0, 6)}`;
-  const diplomaId = await buildCxVetDiploma(admin.request, origin, title, member.userId);
+  const { id: diplomaId } = await buildCxVetDiploma(admin.request, origin, title, member.userId);
   const { page } = member;
 
   await page.goto('/mis-diplomados');

@@ -1,5 +1,5 @@
 import { storageKeys } from '../src/web/lib/storage-keys.ts';
-import { expect, loginAs, saveScreenshot, test } from './fixtures.ts';
+import { expect, loginAs, saveScreenshot, signUpByApi, test } from './fixtures.ts';
 
 /** Issue #14: the places where a new user got stuck, confused or misled. */
 
@@ -63,27 +63,7 @@ test('a person trying password recovery without SMTP follows the link from the A
   await guest.addInitScript((key) => window.localStorage.setItem(key, 'true'), storageKeys.cookiesAccepted);
   const guestPage = await guest.newPage();
   const origin = new URL(baseURL ?? '').origin;
-  const signup = await guestPage.request.post('/api/account/signup', {
-    headers: { origin },
-    data: {
-      plan: 'basic',
-      name: 'Recupera E2E',
-      email,
-      confirmEmail: email,
-      phoneNumber: '+525512345678',
-      confirmPhoneNumber: '+525512345678',
-      password: 'Clave1234',
-      confirmPassword: 'Clave1234',
-      country: 'México',
-      city: 'Puebla',
-      homeUniversity: '',
-      organizationId: null,
-      promoMail: false,
-      newsMail: false,
-      terms: true,
-    },
-  });
-  expect(signup.status(), await signup.text()).toBe(200);
+  await signUpByApi(guestPage, { email, name: 'Recupera E2E', password: 'Clave1234' });
   await guest.clearCookies();
 
   await guestPage.goto('/login/recuperar_password');

@@ -47,6 +47,38 @@ export async function loginAs(page: Page, role: DemoRole): Promise<void> {
   await page.context().addCookies(state.cookies);
 }
 
+/**
+ * Signs a new account up through the API in the page's own context, which is signed in as it afterwards: a member of
+ * the test's own, whose state no other test (nor an earlier try of the same one) has touched.
+ */
+export async function signUpByApi(
+  page: Page,
+  account: { email: string; name: string; password: string; plan?: 'basic' | 'monthly'; mailings?: boolean },
+): Promise<void> {
+  const origin = new URL(test.info().project.use.baseURL!).origin;
+  const response = await page.request.post('/api/account/signup', {
+    headers: { origin },
+    data: {
+      plan: account.plan ?? 'basic',
+      name: account.name,
+      email: account.email,
+      confirmEmail: account.email,
+      phoneNumber: '+525512345678',
+      confirmPhoneNumber: '+525512345678',
+      password: account.password,
+      confirmPassword: account.password,
+      country: 'México',
+      city: 'Puebla',
+      homeUniversity: '',
+      organizationId: null,
+      promoMail: account.mailings ?? false,
+      newsMail: account.mailings ?? false,
+      terms: true,
+    },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
 type Options = { acceptCookies: boolean };
 
 /** The test function with the cookie notice already accepted unless a spec opts out. */

@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from '@playwright/test';
 import { checkScreen } from './a11y.ts';
 import { storageKeys } from '../src/web/lib/storage-keys.ts';
-import { demoAccounts, demoPassword, expect, pressPlay, test, type DemoRole } from './fixtures.ts';
+import { demoAccounts, demoPassword, expect, pressPlay, signUpByApi, test, type DemoRole } from './fixtures.ts';
 
 // Premium and Gratis demo procedures that the other journeys do not watch; the demo's full video lasts 45 s
 const premiumProcedure = 'Ingluviotomía en ave';
@@ -28,6 +29,16 @@ async function device(browser: Browser, role: DemoRole) {
   const favorites = (await answer.json()) as { id: string }[];
   for (const favorite of favorites)
     expect((await page.request.delete(`/api/favorites/${favorite.id}`)).status()).toBe(204);
+  return page;
+}
+
+/** A Basic member of the test's own on a laptop: a retry starts with nothing watched (a watched mark is never undone). */
+async function freshDevice(browser: Browser) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addInitScript((key) => window.localStorage.setItem(key, 'true'), storageKeys.cookiesAccepted);
+  const page = await context.newPage();
+  const email = `viendo-${randomUUID().slice(0, 8)}@e2e.cxvet.com`;
+  await signUpByApi(page, { email, name: 'Viendo E2E', password: 'Secreta123' });
   return page;
 }
 
@@ -145,7 +156,7 @@ test('a Premium member resumes on a second browser, finds the Seguir viendo row 
 test('leaving the page sends the place with a beacon, leaving the procedure inside the site saves it too; a video watched to the end is Visto and leaves No vistos', async ({
   browser,
 }) => {
-  const page = await device(browser, 'gratis');
+  const page = await freshDevice(browser);
   try {
     await openProcedure(page, gratisProcedure);
     const video = await playFrom(page, 12);
