@@ -144,6 +144,26 @@ export function createJobRunner(deps: {
     }
   }
 
+  /**
+   * Marks a job done, succeeded (no error) or abandoned (its error kept), and queues a recurring kind's next run. The
+   * key is released so the next occurrence can be queued.
+   */
+  async function finish(job: { id: number; kind: string }, lastError: string | null) {
+    await db
+      .update(jobs)
+      .set({
+        doneAt: new Date(),
+        lockedUntil: null,
+        uniqueKey: null,
+        lastError,
+        ...(forgetPayloadOf.has(job.kind) ? { payload: {} } : {}),
+      })
+      .where(eq(jobs.id, job.id));
+    const every = recurring.find((each) => each.kind === job.kind);
+    if (every)
+      await schedule(job.kind, { runAt: new Date(Date.now() + every.everyMs), uniqueKey: `recurring:${job.kind}` });
+  }
+
   /** Runs every due job once; returns how many ran. */
   async function runDue(): Promise<number> {
     let count = 0;
@@ -159,20 +179,7 @@ export function createJobRunner(deps: {
       try {
         await handler(job.payload, { attempts: job.attempts });
         clearInterval(renewal);
-        // the key is released so the next occurrence can be queued
-        await db
-          .update(jobs)
-          .set({
-            doneAt: new Date(),
-            lockedUntil: null,
-            uniqueKey: null,
-            lastError: null,
-            ...(forgetPayloadOf.has(job.kind) ? { payload: {} } : {}),
-          })
-          .where(eq(jobs.id, job.id));
-        const every = recurring.find((each) => each.kind === job.kind);
-        if (every)
-          await schedule(job.kind, { runAt: new Date(Date.now() + every.everyMs), uniqueKey: `recurring:${job.kind}` });
+        await finish(job, null);
       } catch (error) {
         clearInterval(renewal);
         if (error instanceof JobRequeued) {
@@ -185,16 +192,7 @@ export function createJobRunner(deps: {
         }
         if (error instanceof JobAbandoned) {
           log.error({ err: error, job: job.kind }, 'job abandoned');
-          await db
-            .update(jobs)
-            .set({
-              doneAt: new Date(),
-              lockedUntil: null,
-              uniqueKey: null,
-              lastError: error.message,
-              ...(forgetPayloadOf.has(job.kind) ? { payload: {} } : {}),
-            })
-            .where(and(eq(jobs.id, job.id), isNull(jobs.doneAt)));
+          await finish(job, error.message);
           continue;
         }
         const backoff = Math.min(maxBackoffMs, 30_000 * 2 ** Math.min(job.attempts, 10));
