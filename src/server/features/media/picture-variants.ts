@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Log } from '#server/services/log.ts';
 import { boundedCache } from '#server/services/bounded-cache.ts';
 import { isSafeKey, type FileStorage } from '#server/services/storage.ts';
 import type { PictureVariantWidth } from '#shared/media/picture-variants.ts';
@@ -16,6 +16,12 @@ const concurrentGenerations = 2;
 // every request; on an object store, a stored copy too (its HEAD is a round trip; a local stat costs next to nothing
 // and sees a copy deleted by hand at once)
 const knownTtlMs = 10 * 60_000;
+// how long a request waits for its copy before it is sent the original (cacheable an hour, as any answer of it): a
+// long queue of copies on a busy machine, or a copy that never ends, holds no picture of a page for longer
+const defaultWaitMs = 10_000;
+// how long a copy keeps its turn: one that never ends (a stalled store, a stuck decoder) would otherwise hold it for
+// ever, and every later copy would wait behind it
+const defaultTurnMs = 60_000;
 
 type Sharp = typeof import('sharp');
 
@@ -25,8 +31,15 @@ type Sharp = typeof import('sharp');
  * Any copy that cannot be made (a source sharp cannot decode, too large, a failing store) leaves the original to be
  * sent: the copy only saves bytes, and the original is what this visitor may receive anyway.
  */
-export function createPictureVariants(deps: { storage: FileStorage; log: FastifyBaseLogger }) {
+export function createPictureVariants(deps: {
+  storage: FileStorage;
+  log: Pick<Log, 'warn' | 'error'>;
+  waitMs?: number;
+  turnMs?: number;
+}) {
   const { storage, log } = deps;
+  const waitMs = deps.waitMs ?? defaultWaitMs;
+  const turnMs = deps.turnMs ?? defaultTurnMs;
   const pending = new Map<string, Promise<string>>();
   const known = boundedCache<string, string>({ entries: 10_000, ttl: knownTtlMs });
   let sharpLoaded: Promise<Sharp> | null = null;
@@ -44,16 +57,41 @@ export function createPictureVariants(deps: { storage: FileStorage; log: Fastify
 
   let running = 0;
   const waiting: Array<() => void> = [];
-  async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  async function inTurn<T>(target: string, work: () => Promise<T>): Promise<T> {
     if (running >= concurrentGenerations) await new Promise<void>((resolve) => waiting.push(resolve));
     else running++;
-    try {
-      return await work();
-    } finally {
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
       const next = waiting.shift();
       if (next) next();
       else running--;
+    };
+    const stuck = setTimeout(() => {
+      log.error({ target, ms: turnMs }, 'picture variant still being made: its turn goes to the next copy');
+      release();
+    }, turnMs);
+    stuck.unref();
+    try {
+      return await work();
+    } finally {
+      clearTimeout(stuck);
+      release();
     }
+  }
+
+  /** The copy's key once made, or the original's if the copy is not ready within `waitMs` (it is still made). */
+  function within(job: Promise<string>, key: string, width: PictureVariantWidth): Promise<string> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<string>((resolve) => {
+      timer = setTimeout(() => {
+        log.warn({ key, width, ms: waitMs }, 'picture variant not ready in time, the original is sent');
+        resolve(key);
+      }, waitMs);
+      timer.unref();
+    });
+    return Promise.race([job, late]).finally(() => clearTimeout(timer));
   }
 
   async function generate(key: string, target: string, width: PictureVariantWidth): Promise<string> {
@@ -111,11 +149,11 @@ export function createPictureVariants(deps: { storage: FileStorage; log: Fastify
           rememberStored(target);
           return target;
         }
-        return inTurn(() => generate(key, target, width));
+        return inTurn(target, () => generate(key, target, width));
       })().finally(() => pending.delete(target));
       pending.set(target, job);
     }
-    return job;
+    return within(job, key, width);
   }
 
   return { keyFor };
