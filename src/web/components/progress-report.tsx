@@ -1,8 +1,22 @@
-import { Button, Group, Pagination, Paper, SegmentedControl, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import {
+  Badge,
+  Button,
+  Group,
+  Pagination,
+  Paper,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { useState, type ReactNode } from 'react';
 import type { ProgressFilter, ProgressQuery, ProgressTotals } from '#shared/progress/progress.schemas.ts';
 import { progressFilterText } from '#shared/progress/progress.rules.ts';
+import { EmailText } from '#web/components/email-text.tsx';
+import stacked from '#web/components/stacked-table.module.css';
 
 type Figures = { totals: ProgressTotals; matching: number; page: number; pageSize: number };
 
@@ -99,5 +113,59 @@ export function ProgressReport({ label, figures, state, exportHref, children }: 
         </Group>
       ) : null}
     </Stack>
+  );
+}
+
+const progressColor: Record<ProgressFilter, string> = { notStarted: 'gray', inProgress: 'blue', finished: 'teal' };
+
+type MemberRow = { id: string; name: string; email: string; status: ProgressFilter };
+
+/** One column of a report's own after the member's name, e-mail and state; `label` also heads the cell on a phone. */
+type ProgressColumn<Row> = { key: string; label: string; cell: (row: Row) => ReactNode };
+
+/** A report's page of members: name, e-mail and state, then the report's own columns; a line when none matches. */
+export function ProgressTable<Row extends MemberRow>({
+  rows,
+  columns,
+}: {
+  rows: Row[];
+  columns: ProgressColumn<Row>[];
+}) {
+  if (rows.length === 0) return <Text c="dimmed">Ningún miembro coincide.</Text>;
+  return (
+    <Table.ScrollContainer minWidth={0}>
+      <Table striped withTableBorder aria-label="Progreso por miembro" className={stacked.table}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Nombre</Table.Th>
+            <Table.Th>Correo</Table.Th>
+            <Table.Th>Estado</Table.Th>
+            {columns.map((column) => (
+              <Table.Th key={column.key}>{column.label}</Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((row) => (
+            <Table.Tr key={row.id}>
+              <Table.Td data-label="Nombre">{row.name}</Table.Td>
+              <Table.Td data-label="Correo">
+                <EmailText email={row.email} />
+              </Table.Td>
+              <Table.Td data-label="Estado">
+                <Badge color={progressColor[row.status]} variant="light" tt="none">
+                  {progressFilterText[row.status]}
+                </Badge>
+              </Table.Td>
+              {columns.map((column) => (
+                <Table.Td key={column.key} data-label={column.label}>
+                  {column.cell(row)}
+                </Table.Td>
+              ))}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
   );
 }
