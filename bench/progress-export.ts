@@ -94,7 +94,7 @@ async function seedProgress(database: Database) {
       select ${exam.id}, user_id, abs(hashtext(user_id)) % 100, abs(hashtext(user_id)) % 100 >= 70 from diploma_users
       where diploma_id = ${diploma!.id} and abs(hashtext(user_id || ${exam.id})) % 3 = 0`);
   }
-  return { classroomId: classroom!.id, diplomaId: diploma!.id };
+  return { classroomId: classroom!.id, organizationId: organization!.id, diplomaId: diploma!.id };
 }
 
 async function download(url: string, cookie: string) {
@@ -116,7 +116,8 @@ export async function measureProgressExports(options: {
   baseUrl: string;
   signIn: (baseUrl: string, email: string, from?: string) => Promise<string>;
 }): Promise<Row[]> {
-  const { classroomId, diplomaId } = await seedProgress(options.database);
+  const { classroomId, organizationId, diplomaId } = await seedProgress(options.database);
+  const candidates = `/api/admin/classrooms/candidates?organizationId=${organizationId}&classroomId=${classroomId}`;
   const cookie = await options.signIn(options.baseUrl, 'bench-admin@bench.example');
   const rows: Row[] = [];
   // right after the import, before any maintenance has analyzed the tables: the statistics still say the aula and
@@ -124,7 +125,9 @@ export async function measureProgressExports(options: {
   for (const [what, url] of [
     ['aula progress screen (totals and first page)', `/api/admin/classrooms/${classroomId}/progress`],
     ['diploma progress screen (totals and first page)', `/api/admin/diplomas/${diplomaId}/progress`],
-    ["aula's page with its members", `/api/admin/classrooms/${classroomId}`],
+    ["aula's form", `/api/admin/classrooms/${classroomId}`],
+    ["aula's users table, first page", candidates],
+    ["aula's users table, members only by name, page 500", `${candidates}&assignedOnly=true&sort=name&page=500`],
     ["diploma's members tab", `/api/admin/diplomas/${diplomaId}/users`],
     ["diploma's statistics tab (scores, donut, per question)", `/api/admin/diplomas/${diplomaId}/statistics`],
   ] as const) {

@@ -230,7 +230,7 @@ test('a member of an aula expiring in two days sees the expiry warning once', as
       previewImage: await upload('classroom-preview-image', 'portada.jpg', 'preview-vino.jpg'),
       previewPdf: await upload('classroom-preview-pdf', 'info.pdf', 'guia.pdf'),
       procedureIds: [videos.find((video) => video.name === 'Ingluviotomía en ave')!.id],
-      userIds: [member.id],
+      addedUserIds: [member.id],
       adminUserId: null,
     },
   });

@@ -364,7 +364,7 @@ export async function buildApp(deps: AppDeps) {
   registerFacturas(app, { facturas, jobs });
   registerClassroomRoutes(app, { classrooms });
   await registerManagedClassroomRoutes(app, {
-    service: createManagedClassroomsService({ db, members: classroomMembers }),
+    service: createManagedClassroomsService({ db }),
     members: classroomMembers,
     progress: classroomProgress,
   });

@@ -3,6 +3,7 @@ import { messages } from '../messages.ts';
 import { procedureTypes, species } from '../catalog/catalog.rules.ts';
 import { organizationTypes } from '../organizations/organizations.rules.ts';
 import { classroomAccessTypes } from './classrooms.rules.ts';
+import { consoleListQuerySchema, queryFlag } from '../records.schemas.ts';
 
 const required = messages.fieldRequired;
 const userId = z.string().min(1).max(100);
@@ -20,7 +21,9 @@ export const classroomInputSchema = z.object({
   previewImage: z.string({ error: messages.classroomImageRequired }).min(1, messages.classroomImageRequired).max(512),
   previewPdf: z.string({ error: messages.classroomPdfRequired }).min(1, messages.classroomPdfRequired).max(512),
   procedureIds: z.array(z.uuid()).min(1, messages.classroomVideoRequired).max(5000),
-  userIds: z.array(userId).max(100_000),
+  /** The users list as changes to the saved one: the form never holds the whole list (spec 3 §2, decision 065). */
+  addedUserIds: z.array(userId).max(100_000).default([]),
+  removedUserIds: z.array(userId).max(100_000).default([]),
   adminUserId: userId.nullable(),
 });
 export type ClassroomInput = z.input<typeof classroomInputSchema>;
@@ -51,8 +54,10 @@ export const adminClassroomSchema = z.object({
   previewImage: z.string().nullable(),
   previewPdf: z.string().nullable(),
   procedureIds: z.array(z.string()),
-  userIds: z.array(z.string()),
+  userCount: z.number().int(),
   adminUserId: z.string().nullable(),
+  /** The administrator's e-mail, which the form shows before any search. */
+  adminUserEmail: z.string().nullable(),
   isActive: z.boolean(),
 });
 export type AdminClassroom = z.infer<typeof adminClassroomSchema>;
@@ -72,8 +77,26 @@ export const classroomVideoOptionListSchema = z.object({ items: z.array(classroo
 
 const classroomMemberSchema = z.object({ id: z.string(), name: z.string(), email: z.string() });
 export type ClassroomMember = z.infer<typeof classroomMemberSchema>;
-export const classroomMemberListSchema = z.object({ items: z.array(classroomMemberSchema) });
-export const candidatesQuerySchema = z.object({ organizationId: z.uuid() });
+
+const classroomCandidateSortFields = ['assigned', 'name', 'email'] as const;
+/** One page of the accounts an aula admits, searched, sorted and cut on the server: the site may have 100,000. */
+export const classroomCandidatesQuerySchema = consoleListQuerySchema(classroomCandidateSortFields, {
+  sort: 'email',
+  dir: 'asc',
+}).extend({ assignedOnly: queryFlag });
+export type ClassroomCandidatesQuery = z.infer<typeof classroomCandidatesQuerySchema>;
+/** The Admin's form asks for the organization chosen in it, and marks the members of the aula saved under it. */
+export const adminCandidatesQuerySchema = classroomCandidatesQuerySchema.extend({
+  organizationId: z.uuid(),
+  classroomId: z.uuid().optional(),
+});
+const classroomCandidateSchema = classroomMemberSchema.extend({ assigned: z.boolean() });
+export type ClassroomCandidate = z.infer<typeof classroomCandidateSchema>;
+export const classroomCandidatePageSchema = z.object({
+  items: z.array(classroomCandidateSchema),
+  total: z.number().int(),
+});
+export type ClassroomCandidatePage = z.infer<typeof classroomCandidatePageSchema>;
 
 // ---------- bulk members ----------
 
@@ -86,7 +109,10 @@ export type ImportInput = z.infer<typeof importInputSchema>;
 /** The Admin form previews against the organization chosen in the form, saved or not. */
 export const adminImportInputSchema = z.object({
   organizationId: z.uuid(),
-  currentUserIds: z.array(userId).max(100_000),
+  /** The aula whose saved list counts as already chosen; absent for a new aula or another organization. */
+  classroomId: z.uuid().optional(),
+  addedUserIds: z.array(userId).max(100_000),
+  removedUserIds: z.array(userId).max(100_000),
   source: importInputSchema,
 });
 export type AdminImportInput = z.infer<typeof adminImportInputSchema>;
@@ -126,7 +152,12 @@ export const managedImportPreviewSchema = z.object({
 });
 export type ManagedImportPreview = z.infer<typeof managedImportPreviewSchema>;
 export const addUsersInputSchema = z.object({ userIds: z.array(userId).min(1).max(100_000) });
-export const setUsersInputSchema = z.object({ userIds: z.array(userId).max(100_000) });
+/** 'Guardar' on the aula administrator's page: the ticks and unticks since the list was saved. */
+export const changeUsersInputSchema = z.object({
+  addedUserIds: z.array(userId).max(100_000),
+  removedUserIds: z.array(userId).max(100_000),
+});
+export type ChangeUsersInput = z.infer<typeof changeUsersInputSchema>;
 export const addedSchema = z.object({ added: z.number().int() });
 
 // ---------- members ----------
@@ -168,8 +199,5 @@ export const managedClassroomListSchema = z.object({ items: z.array(managedClass
 
 export const managedClassroomSchema = managedClassroomRowSchema.extend({
   organizationType: z.enum(organizationTypes),
-  users: z.array(classroomMemberSchema),
-  /** Accounts that may be added: the organization's members for a Universidad. */
-  candidates: z.array(classroomMemberSchema),
 });
 export type ManagedClassroom = z.infer<typeof managedClassroomSchema>;

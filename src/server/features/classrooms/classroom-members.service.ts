@@ -1,5 +1,5 @@
 import { stripAccents } from '#shared/text.ts';
-import { and, asc, eq, inArray, max } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, max, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { classroomUsers, sessions, users } from '#server/db/schema/index.ts';
 import type { Readable } from 'node:stream';
@@ -7,6 +7,9 @@ import { readImportLines } from '#server/services/import-lines.ts';
 import { AppError } from '#shared/errors.ts';
 import type { OrganizationType } from '#shared/organizations/organizations.rules.ts';
 import type {
+  ChangeUsersInput,
+  ClassroomCandidatePage,
+  ClassroomCandidatesQuery,
   ClassroomMember,
   ImportInput,
   ImportLineResult,
@@ -14,6 +17,9 @@ import type {
   ManagedImportPreview,
 } from '#shared/classrooms/classrooms.schemas.ts';
 import { createXlsxWriter } from '#server/services/xlsx.ts';
+import { adminPageSize } from '#shared/records.schemas.ts';
+import { foldForSearch } from '#shared/text.ts';
+import { containsPattern } from '#server/db/search-sql.ts';
 
 /** Who may be on an aula's list: anyone with an account, only the organization's members for a Universidad. */
 export type Audience = { organizationType: OrganizationType; organizationId: string };
@@ -65,26 +71,45 @@ export function createClassroomMembersService(deps: { db: Db; timeZone: string }
     if (allowed.length !== unique.size) throw new AppError('CLASSROOM_USERS_NOT_ALLOWED');
   }
 
-  /** Accounts that may join an aula of this audience (a Universidad's members), by e-mail. */
-  async function candidates(audience: Audience): Promise<ClassroomMember[]> {
-    const rows = await db
-      .select({ id: users.id, name: users.name, email: users.email })
-      .from(users)
-      .where(
-        audience.organizationType === 'Universidad' ? eq(users.organizationId, audience.organizationId) : undefined,
-      )
-      .orderBy(asc(users.email));
-    return rows.map(member);
-  }
-
-  async function listUsers(classroomId: string): Promise<ClassroomMember[]> {
-    const rows = await db
-      .select({ id: users.id, name: users.name, email: users.email })
-      .from(classroomUsers)
-      .innerJoin(users, eq(users.id, classroomUsers.userId))
-      .where(eq(classroomUsers.classroomId, classroomId))
-      .orderBy(asc(users.email));
-    return rows.map(member);
+  /**
+   * The accounts an aula of this audience admits (a Universidad's members), plus anyone still in the aula, with a mark
+   * on its members; one page at a time, searched, sorted and counted here, as the whole list can be the whole site.
+   */
+  async function candidatePage(
+    audience: Audience,
+    classroomId: string | null,
+    query: ClassroomCandidatesQuery,
+  ): Promise<ClassroomCandidatePage> {
+    const inClassroom = and(
+      eq(classroomUsers.userId, users.id),
+      classroomId ? eq(classroomUsers.classroomId, classroomId) : sql`false`,
+    );
+    const isMember = isNotNull(classroomUsers.userId);
+    const admitted =
+      audience.organizationType === 'Universidad' ? eq(users.organizationId, audience.organizationId) : undefined;
+    const conditions: (SQL | undefined)[] = [
+      query.assignedOnly ? isMember : admitted ? or(admitted, isMember) : undefined,
+    ];
+    if (query.q) conditions.push(sql`${users.searchText} like ${containsPattern(foldForSearch(query.q))}`);
+    const where = and(...conditions);
+    const column = { assigned: sql`${classroomUsers.userId} is not null`, name: users.name, email: users.email }[
+      query.sort
+    ];
+    const [rows, [totalRow]] = await Promise.all([
+      db
+        .select({ id: users.id, name: users.name, email: users.email, member: classroomUsers.userId })
+        .from(users)
+        .leftJoin(classroomUsers, inClassroom)
+        .where(where)
+        .orderBy(query.dir === 'asc' ? asc(column) : desc(column), asc(users.email), asc(users.id))
+        .limit(adminPageSize)
+        .offset((query.page - 1) * adminPageSize),
+      db.select({ total: count() }).from(users).leftJoin(classroomUsers, inClassroom).where(where),
+    ]);
+    return {
+      items: rows.map((row) => ({ ...member(row), assigned: row.member !== null })),
+      total: totalRow?.total ?? 0,
+    };
   }
 
   /** Line by line: which addresses match an account the aula admits, which do not and why. Writes nothing. */
@@ -176,20 +201,49 @@ export function createClassroomMembersService(deps: { db: Db; timeZone: string }
     });
   }
 
-  /** Replaces an aula's users list (inside the caller's transaction when given). */
-  async function replaceUsers(executor: Db, classroomId: string, userIds: string[]): Promise<void> {
-    const unique = [...new Set(userIds)];
-    await executor.delete(classroomUsers).where(eq(classroomUsers.classroomId, classroomId));
-    for (let start = 0; start < unique.length; start += insertBatch) {
+  /**
+   * Applies ticks and unticks to an aula's list (inside the caller's transaction when given); `keepSaved` false
+   * starts from an empty list. Only the added accounts are checked: the caller calls `assertAllowed` on them.
+   */
+  async function applyChanges(
+    executor: Db,
+    classroomId: string,
+    changes: ChangeUsersInput & { keepSaved: boolean },
+  ): Promise<void> {
+    const added = [...new Set(changes.addedUserIds)];
+    const removed = [...new Set(changes.removedUserIds)];
+    if (!changes.keepSaved) await executor.delete(classroomUsers).where(eq(classroomUsers.classroomId, classroomId));
+    for (let start = 0; changes.keepSaved && start < removed.length; start += insertBatch) {
+      await executor
+        .delete(classroomUsers)
+        .where(
+          and(
+            eq(classroomUsers.classroomId, classroomId),
+            inArray(classroomUsers.userId, removed.slice(start, start + insertBatch)),
+          ),
+        );
+    }
+    for (let start = 0; start < added.length; start += insertBatch) {
       await executor
         .insert(classroomUsers)
-        .values(unique.slice(start, start + insertBatch).map((userId) => ({ classroomId, userId })));
+        .values(added.slice(start, start + insertBatch).map((userId) => ({ classroomId, userId })))
+        .onConflictDoNothing();
     }
   }
 
-  async function setUsers(classroomId: string, audience: Audience, userIds: string[]): Promise<void> {
-    await assertAllowed(audience, userIds);
-    await db.transaction(async (tx) => replaceUsers(tx as unknown as Db, classroomId, userIds));
+  /** The aula administrator's 'Guardar': the accounts ticked must be ones the aula admits. */
+  async function changeUsers(classroomId: string, audience: Audience, changes: ChangeUsersInput): Promise<void> {
+    if (changes.addedUserIds.length > 0) await assertAllowed(audience, changes.addedUserIds);
+    await db.transaction(async (tx) => applyChanges(tx as unknown as Db, classroomId, { ...changes, keepSaved: true }));
+  }
+
+  /** Ids of the aula's members, for the import's 'already in the aula'. */
+  async function memberIds(classroomId: string): Promise<string[]> {
+    const rows = await db
+      .select({ id: classroomUsers.userId })
+      .from(classroomUsers)
+      .where(eq(classroomUsers.classroomId, classroomId));
+    return rows.map((row) => row.id);
   }
 
   /** The aula's members (name, e-mail, last sign-in) as an xlsx file, streamed through the shared writer. */
@@ -232,13 +286,13 @@ export function createClassroomMembersService(deps: { db: Db; timeZone: string }
   }
 
   return {
-    candidates,
-    listUsers,
+    candidatePage,
+    memberIds,
     preview,
     managedPreview,
     addUsers,
-    setUsers,
-    replaceUsers,
+    changeUsers,
+    applyChanges,
     assertAllowed,
     exportXlsx,
   };

@@ -51,7 +51,6 @@ async function validInput(id: string, values: Partial<ClassroomInput> = {}): Pro
     previewImage: await uploadSample(t, admin, 'classroom-preview-image', 'portada.jpg', id),
     previewPdf: await uploadSample(t, admin, 'classroom-preview-pdf', 'informacion.pdf', id),
     procedureIds,
-    userIds: [],
     adminUserId: null,
     ...values,
   };
@@ -61,7 +60,6 @@ describe('the Admin aula form', () => {
   it('shows every message of spec 3 §5 at once for an empty form', async () => {
     const response = await put(randomUUID(), {
       title: '',
-      userIds: [],
       procedureIds: [],
       adminUserId: null,
       previewImage: '',
@@ -84,13 +82,14 @@ describe('the Admin aula form', () => {
     const student = await createUser(t, { organizationId: university.id });
     const staff = await createUser(t, { organizationId: university.id });
     const id = randomUUID();
-    const response = await put(id, await validInput(id, { userIds: [student.id], adminUserId: staff.id }));
+    const response = await put(id, await validInput(id, { addedUserIds: [student.id], adminUserId: staff.id }));
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toMatchObject({
       id,
       procedureIds,
-      userIds: [student.id],
+      userCount: 1,
       adminUserId: staff.id,
+      adminUserEmail: staff.email,
       isActive: true,
     });
     const list = (await t.app.inject({ url: '/api/admin/classrooms', headers: headers() })).json().items;
@@ -111,7 +110,7 @@ describe('the Admin aula form', () => {
   it('refuses users from outside the university and an organization of another type', async () => {
     const outsider = await createUser(t);
     const id = randomUUID();
-    const refused = await put(id, await validInput(id, { userIds: [outsider.id] }));
+    const refused = await put(id, await validInput(id, { addedUserIds: [outsider.id] }));
     expect(refused.statusCode).toBe(400);
     expect(refused.json().code).toBe('CLASSROOM_USERS_NOT_ALLOWED');
     const wrongType = await put(id, await validInput(id, { organizationId: company.id }));
@@ -128,18 +127,18 @@ describe('the Admin aula form', () => {
         organizationType: 'Empresa',
         organizationId: company.id,
         accessType: 'Acceso libre',
-        userIds: [someone.id],
+        addedUserIds: [someone.id],
         adminUserId: someone.id,
       }),
     );
     expect(response.statusCode, response.body).toBe(200);
-    expect(response.json()).toMatchObject({ userIds: [], adminUserId: null });
+    expect(response.json()).toMatchObject({ userCount: 0, adminUserId: null });
   });
 
   it('activating or deactivating empties the users list; only an inactive aula can be deleted, with its files', async () => {
     const student = await createUser(t, { organizationId: university.id });
     const id = randomUUID();
-    const saved = (await put(id, await validInput(id, { userIds: [student.id] }))).json();
+    const saved = (await put(id, await validInput(id, { addedUserIds: [student.id] }))).json();
     const toggle = (isActive: boolean) =>
       t.app.inject({
         method: 'PUT',
@@ -161,22 +160,45 @@ describe('the Admin aula form', () => {
     expect((await remove()).statusCode).toBe(404);
   });
 
-  it('lists the videos with tags, species and type, and the university members as candidates', async () => {
+  it('lists the videos with tags, species and type', async () => {
     const videos = (await t.app.inject({ url: '/api/admin/classrooms/videos', headers: headers() })).json().items;
     expect(videos.map((video: { name: string }) => video.name)).toEqual(['Cistotomía', 'Esplenectomía']);
     expect(videos[0]).toMatchObject({ species: 'Perro', type: 'Gratis', tags: [] });
-    const member = await createUser(t, { organizationId: university.id, email: 'miembro-norte@example.com' });
-    await createUser(t, { email: 'ajeno@example.com' });
-    const candidates = (
-      await t.app.inject({
-        url: `/api/admin/classrooms/candidates?organizationId=${university.id}`,
-        headers: headers(),
-      })
-    ).json().items;
-    expect(candidates).toContainEqual({ id: member.id, name: member.name, email: 'miembro-norte@example.com' });
-    expect(candidates.map((user: { email: string }) => user.email)).not.toContain('ajeno@example.com');
   });
 
+  it('sends the member count and the administrator’s e-mail, not the members', async () => {
+    const students = await Promise.all([1, 2, 3].map(() => createUser(t, { organizationId: university.id })));
+    const staff = await createUser(t, { organizationId: university.id });
+    const id = randomUUID();
+    await put(id, await validInput(id, { addedUserIds: students.map((user) => user.id), adminUserId: staff.id }));
+    const body = (await t.app.inject({ url: `/api/admin/classrooms/${id}`, headers: headers() })).json();
+    expect(body).toMatchObject({ userCount: 3, adminUserEmail: staff.email });
+    expect(body).not.toHaveProperty('userIds');
+    expect(JSON.stringify(body)).not.toContain(students[0]!.id);
+  });
+
+  it('saves ticks and unticks against the saved list, and starts it again when the organization changes', async () => {
+    const [kept, dropped, added] = await Promise.all(
+      [1, 2, 3].map(() => createUser(t, { organizationId: university.id })),
+    );
+    const id = randomUUID();
+    await put(id, await validInput(id, { addedUserIds: [kept!.id, dropped!.id] }));
+    const changed = await put(id, await validInput(id, { addedUserIds: [added!.id], removedUserIds: [dropped!.id] }));
+    expect(changed.statusCode, changed.body).toBe(200);
+    const memberIds = async () =>
+      (await t.db.select().from(classroomUsers).where(eq(classroomUsers.classroomId, id))).map((row) => row.userId);
+    expect((await memberIds()).sort()).toEqual([kept!.id, added!.id].sort());
+    // unticking someone who is not a member, or ticking a member again, changes nothing
+    await put(id, await validInput(id, { addedUserIds: [kept!.id], removedUserIds: [dropped!.id] }));
+    expect((await memberIds()).sort()).toEqual([kept!.id, added!.id].sort());
+
+    const other = (
+      await t.db.insert(organizations).values({ title: 'Universidad del Sur', type: 'Universidad' }).returning()
+    )[0]!;
+    const south = await createUser(t, { organizationId: other.id });
+    await put(id, await validInput(id, { organizationId: other.id, addedUserIds: [south.id] }));
+    expect(await memberIds()).toEqual([south.id]);
+  });
   it('is out of reach of an aula administrator and of members', async () => {
     const staff = await createUser(t, { organizationId: university.id });
     const id = randomUUID();
@@ -185,6 +207,75 @@ describe('the Admin aula form', () => {
     const cookie = await loginCookie(t, staff.email);
     expect((await t.app.inject({ url: `/api/admin/classrooms/${id}`, headers: headers(cookie) })).statusCode).toBe(403);
     expect((await put(id, await validInput(id), cookie)).statusCode).toBe(403);
+  });
+});
+
+describe('the candidates of the Admin form, a page at a time', () => {
+  type Page = { items: { id: string; email: string; assigned: boolean }[]; total: number };
+  const candidates = (query: string, cookie = admin) =>
+    t.app.inject({ url: `/api/admin/classrooms/candidates?${query}`, headers: headers(cookie) });
+
+  it('searches in any case, marks and filters the members, sorts and pages, 12 rows at a time with the total', async () => {
+    const stamp = randomUUID().slice(0, 8);
+    const people = [];
+    for (let index = 1; index <= 30; index += 1) {
+      people.push(
+        await createUser(t, {
+          organizationId: university.id,
+          name: `Candidata ${index}`,
+          email: `candidata-${stamp}-${String(index).padStart(2, '0')}@example.com`,
+        }),
+      );
+    }
+    const outsider = await createUser(t, { email: `candidata-${stamp}-99@example.com` });
+    const id = randomUUID();
+    const members = [people[2]!, people[16]!, people[28]!];
+    await put(id, await validInput(id, { addedUserIds: members.map((user) => user.id) }));
+    const page = async (query: string) => {
+      const response = await candidates(
+        `organizationId=${university.id}&classroomId=${id}&q=CANDIDATA-${stamp}${query}`,
+      );
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json() as Page;
+    };
+
+    const first = await page('');
+    expect(first.total).toBe(30);
+    expect(first.items.map((user) => user.id)).toEqual(people.slice(0, 12).map((user) => user.id));
+    expect(first.items[2]).toMatchObject({ assigned: true });
+    expect(first.items[0]).toMatchObject({ assigned: false });
+    expect((await page('&page=3')).items.map((user) => user.id)).toEqual(people.slice(24).map((user) => user.id));
+    expect((await page('&sort=email&dir=desc')).items[0]!.id).toBe(people[29]!.id);
+    const assigned = await page('&assignedOnly=true');
+    expect(assigned.total).toBe(3);
+    expect(assigned.items.map((user) => [user.id, user.assigned])).toEqual(members.map((user) => [user.id, true]));
+    expect((await page('&sort=assigned&dir=desc')).items.slice(0, 4).map((user) => user.id)).toEqual([
+      ...members.map((user) => user.id),
+      people[0]!.id,
+    ]);
+    // a Universidad aula lists its organization's members only
+    expect(JSON.stringify(await page(''))).not.toContain(outsider.id);
+    expect((await page('')).total).toBe(30);
+    // an Empresa aula admits every account
+    const everyone = (await candidates(`organizationId=${company.id}&q=candidata-${stamp}`)).json() as Page;
+    expect(everyone.total).toBe(31);
+    // without a saved aula nobody is marked
+    const fresh = (await candidates(`organizationId=${university.id}&q=candidata-${stamp}`)).json() as Page;
+    expect(fresh.items.some((user) => user.assigned)).toBe(false);
+    for (const bad of ['&sort=password', '&page=0', `&q=${'x'.repeat(101)}`]) {
+      expect((await candidates(`organizationId=${university.id}${bad}`)).statusCode, bad).toBe(400);
+    }
+  });
+
+  it('is refused to an aula administrator, a member and a guest', async () => {
+    const staff = await createUser(t, { organizationId: university.id });
+    const id = randomUUID();
+    await put(id, await validInput(id, { adminUserId: staff.id }));
+    const { loginCookie } = await import('#server/testing/factories.ts');
+    const query = `organizationId=${university.id}&classroomId=${id}`;
+    expect((await candidates(query, await loginCookie(t, staff.email))).statusCode).toBe(403);
+    expect((await candidates(query, (await signedInAs(t, { type: 'Premium' })).cookie)).statusCode).toBe(403);
+    expect((await candidates(query, '')).statusCode).toBe(401);
   });
 });
 
@@ -211,7 +302,8 @@ describe('bulk members on the Admin form', () => {
       headers: headers(),
       payload: {
         organizationId: university.id,
-        currentUserIds: [members[4]!.id],
+        addedUserIds: [members[4]!.id],
+        removedUserIds: [],
         source: { format: 'text', text: lines.join('\n') },
       },
     });
@@ -268,7 +360,8 @@ describe('bulk members on the Admin form', () => {
         headers: headers(),
         payload: {
           organizationId: university.id,
-          currentUserIds: [],
+          addedUserIds: [],
+          removedUserIds: [],
           source: { format: 'xlsx', fileName: 'alumnos.xlsx', dataBase64 },
         },
       })
@@ -276,7 +369,7 @@ describe('bulk members on the Admin form', () => {
     expect(preview.lines.map((line) => line.status)).toEqual(['invalid', 'ok']);
 
     const id = randomUUID();
-    await put(id, await validInput(id, { userIds: preview.matched.map((user) => user.id) }));
+    await put(id, await validInput(id, { addedUserIds: preview.matched.map((user) => user.id) }));
     const file = await t.app.inject({ url: `/api/admin/classrooms/${id}/users.xlsx`, headers: headers() });
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-type']).toContain('spreadsheetml');
@@ -297,7 +390,7 @@ describe('bulk members on the Admin form', () => {
       method: 'POST',
       url: '/api/admin/classrooms/import-preview',
       headers: headers(),
-      payload: { organizationId: university.id, currentUserIds: [], source },
+      payload: { organizationId: university.id, addedUserIds: [], removedUserIds: [], source },
     });
 
   it('reads the CSV files Excel and Google Sheets save in Spanish locales: UTF-16 and UTF-8 with a BOM, ";" separators', async () => {
@@ -413,7 +506,8 @@ describe('bulk members on the Admin form', () => {
       headers: headers(),
       payload: {
         organizationId: university.id,
-        currentUserIds: [],
+        addedUserIds: [],
+        removedUserIds: [],
         source: { format: 'xlsx', fileName: 'x.xlsx', dataBase64: Buffer.from('hola').toString('base64') },
       },
     });

@@ -4,11 +4,11 @@ import { okSchema } from '#shared/records.schemas.ts';
 import {
   adminClassroomListSchema,
   adminClassroomSchema,
+  adminCandidatesQuerySchema,
   adminImportInputSchema,
-  candidatesQuerySchema,
   classroomActiveInputSchema,
+  classroomCandidatePageSchema,
   classroomInputSchema,
-  classroomMemberListSchema,
   classroomParamsSchema,
   classroomVideoOptionListSchema,
   importPreviewSchema,
@@ -58,20 +58,22 @@ export function registerAdminClassroomRoutes(
   );
   routes.get(
     '/api/admin/classrooms/candidates',
-    { schema: { querystring: candidatesQuerySchema, response: { 200: classroomMemberListSchema } } },
-    async (request) => ({
-      items: await members.candidates(await audienceOfOrganization(request.query.organizationId)),
-    }),
+    { schema: { querystring: adminCandidatesQuerySchema, response: { 200: classroomCandidatePageSchema } } },
+    async (request) => {
+      const { organizationId, classroomId, ...query } = request.query;
+      return members.candidatePage(await audienceOfOrganization(organizationId), classroomId ?? null, query);
+    },
   );
   routes.post(
     '/api/admin/classrooms/import-preview',
     { bodyLimit: importBodyLimit, schema: { body: adminImportInputSchema, response: { 200: importPreviewSchema } } },
-    async (request) =>
-      members.preview(
-        await audienceOfOrganization(request.body.organizationId),
-        request.body.currentUserIds,
-        request.body.source,
-      ),
+    async (request) => {
+      const { organizationId, classroomId, addedUserIds, removedUserIds, source } = request.body;
+      const removed = new Set(removedUserIds);
+      const saved = classroomId ? await members.memberIds(classroomId) : [];
+      const current = [...saved.filter((userId) => !removed.has(userId)), ...addedUserIds];
+      return members.preview(await audienceOfOrganization(organizationId), current, source);
+    },
   );
   routes.get('/api/admin/classrooms/:id', { schema: { ...byId, response: { 200: adminClassroomSchema } } }, (request) =>
     classrooms.get(request.params.id),

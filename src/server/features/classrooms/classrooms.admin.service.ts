@@ -8,6 +8,7 @@ import {
   procedureTags,
   procedures,
   tags,
+  users,
 } from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
 import { messages } from '#shared/messages.ts';
@@ -73,13 +74,14 @@ export function createAdminClassroomsService(deps: {
   async function get(id: string): Promise<AdminClassroom> {
     const row = await find(id);
     if (!row) throw new AppError('NOT_FOUND');
-    const [videoRows, userRows] = await Promise.all([
+    const [videoRows, [counted], [administrator]] = await Promise.all([
       db
         .select({ id: classroomProcedures.procedureId })
         .from(classroomProcedures)
         .where(eq(classroomProcedures.classroomId, id))
         .orderBy(asc(classroomProcedures.position)),
-      db.select({ id: classroomUsers.userId }).from(classroomUsers).where(eq(classroomUsers.classroomId, id)),
+      db.select({ total: count() }).from(classroomUsers).where(eq(classroomUsers.classroomId, id)),
+      row.adminUserId ? db.select({ email: users.email }).from(users).where(eq(users.id, row.adminUserId)) : [],
     ]);
     return {
       id: row.id,
@@ -92,13 +94,17 @@ export function createAdminClassroomsService(deps: {
       previewImage: row.previewImage,
       previewPdf: row.previewPdf,
       procedureIds: videoRows.map((video) => video.id),
-      userIds: userRows.map((user) => user.id),
+      userCount: counted?.total ?? 0,
       adminUserId: row.adminUserId,
+      adminUserEmail: administrator?.email ?? null,
       isActive: row.isActive,
     };
   }
 
-  /** Creates or replaces an aula with its videos and (Universidad only) its users and administrator. */
+  /**
+   * Creates or replaces an aula with its videos and (Universidad only) its administrator and the changes to its users:
+   * the saved list is kept only while the organization stays the same, as the form empties it on a change.
+   */
   async function save(id: string, input: ClassroomValues): Promise<AdminClassroom> {
     const [organization] = await db.select().from(organizations).where(eq(organizations.id, input.organizationId));
     if (!organization || organization.type !== input.organizationType) {
@@ -111,13 +117,14 @@ export function createAdminClassroomsService(deps: {
     // spec 3 §2: only a Universidad aula has a users table and an administrator
     const isUniversity = input.organizationType === 'Universidad';
     const audience: Audience = { organizationType: input.organizationType, organizationId: input.organizationId };
-    const userIds = isUniversity ? [...new Set(input.userIds)] : [];
+    const addedUserIds = isUniversity ? input.addedUserIds : [];
     const adminUserId = isUniversity ? input.adminUserId : null;
-    if (userIds.length > 0) await members.assertAllowed(audience, userIds);
+    if (addedUserIds.length > 0) await members.assertAllowed(audience, addedUserIds);
     if (adminUserId)
       await members.assertAllowed({ organizationType: 'Empresa', organizationId: input.organizationId }, [adminUserId]);
 
     const current = await find(id);
+    const keepSaved = isUniversity && current?.organizationId === input.organizationId;
     const folder = `aulas/${id}`;
     const { claimed, obsolete } = await uploads.plan([
       {
@@ -155,7 +162,11 @@ export function createAdminClassroomsService(deps: {
       await tx
         .insert(classroomProcedures)
         .values(procedureIds.map((procedureId, position) => ({ classroomId: id, procedureId, position })));
-      await members.replaceUsers(tx as unknown as Db, id, userIds);
+      await members.applyChanges(tx as unknown as Db, id, {
+        addedUserIds,
+        removedUserIds: input.removedUserIds,
+        keepSaved,
+      });
       await uploads.claim(claimed, tx);
     });
     await uploads.removeFiles(obsolete);

@@ -41,13 +41,14 @@ describe('an aula administrator', () => {
   it('cannot read or change another aula: it answers 404, as if it did not exist', async () => {
     const student = await createUser(t, { organizationId: universityId });
     expect((await t.app.inject({ url: `${base}/${other.id}`, headers: headers() })).statusCode).toBe(404);
-    const put = await t.app.inject({
-      method: 'PUT',
+    const change = await t.app.inject({
+      method: 'PATCH',
       url: `${base}/${other.id}/users`,
       headers: headers(),
-      payload: { userIds: [student.id] },
+      payload: { addedUserIds: [student.id], removedUserIds: [] },
     });
-    expect(put.statusCode).toBe(404);
+    expect(change.statusCode).toBe(404);
+    expect((await t.app.inject({ url: `${base}/${other.id}/candidates`, headers: headers() })).statusCode).toBe(404);
     const add = await t.app.inject({
       method: 'POST',
       url: `${base}/${other.id}/users`,
@@ -69,10 +70,16 @@ describe('an aula administrator', () => {
   it('changes only the users list: other fields sent along are ignored, the Admin API stays closed', async () => {
     const student = await createUser(t, { organizationId: universityId });
     const response = await t.app.inject({
-      method: 'PUT',
+      method: 'PATCH',
       url: `${base}/${own.id}/users`,
       headers: headers(),
-      payload: { userIds: [student.id], title: 'Otro título', isActive: false, adminUserId: student.id },
+      payload: {
+        addedUserIds: [student.id],
+        removedUserIds: [],
+        title: 'Otro título',
+        isActive: false,
+        adminUserId: student.id,
+      },
     });
     expect(response.statusCode).toBe(200);
     const [row] = await t.db.select().from(classrooms).where(eq(classrooms.id, own.id));
@@ -85,6 +92,57 @@ describe('an aula administrator', () => {
     ]) {
       expect((await t.app.inject({ ...request, headers: headers() })).statusCode).toBe(403);
     }
+  });
+
+  it('pages the accounts the aula admits: any-case search, sort, members marked and filtered, 12 rows with the total', async () => {
+    const stamp = crypto.randomUUID().slice(0, 8);
+    const people = [];
+    for (let index = 1; index <= 14; index += 1) {
+      people.push(
+        await createUser(t, {
+          organizationId: universityId,
+          name: `Alumna ${index}`,
+          email: `alumna-${stamp}-${String(index).padStart(2, '0')}@uni.example.com`,
+        }),
+      );
+    }
+    const outsider = await createUser(t, { email: `alumna-${stamp}-99@otra.example.com` });
+    const members = [people[1]!, people[13]!];
+    const change = (payload: object) =>
+      t.app.inject({ method: 'PATCH', url: `${base}/${own.id}/users`, headers: headers(), payload });
+    expect((await change({ addedUserIds: members.map((user) => user.id), removedUserIds: [] })).statusCode).toBe(200);
+    const page = async (query: string) => {
+      const response = await t.app.inject({
+        url: `${base}/${own.id}/candidates?q=ALUMNA-${stamp}${query}`,
+        headers: headers(),
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json() as { items: { id: string; assigned: boolean }[]; total: number };
+    };
+    const first = await page('');
+    // a Universidad aula: its members only, never the outsider
+    expect(first.total).toBe(14);
+    expect(first.items.map((user) => user.id)).toEqual(people.slice(0, 12).map((user) => user.id));
+    expect(first.items[1]!.assigned).toBe(true);
+    expect((await page('&page=2')).items.map((user) => user.id)).toEqual(people.slice(12).map((user) => user.id));
+    expect((await page('&sort=name&dir=desc')).items[0]!.id).toBe(people[8]!.id);
+    expect((await page('&assignedOnly=true')).items.map((user) => user.id)).toEqual(members.map((user) => user.id));
+    expect((await page('&sort=assigned&dir=desc')).items.slice(0, 3).map((user) => user.id)).toEqual([
+      ...members.map((user) => user.id),
+      people[0]!.id,
+    ]);
+    expect(JSON.stringify(await page(''))).not.toContain(outsider.id);
+    for (const bad of ['&sort=password', '&page=0', `&q=${'x'.repeat(101)}`]) {
+      const response = await t.app.inject({ url: `${base}/${own.id}/candidates?${bad.slice(1)}`, headers: headers() });
+      expect(response.statusCode, bad).toBe(400);
+    }
+
+    // 'Guardar' sends the ticks and unticks; an outsider among them refuses the whole change
+    const refused = await change({ addedUserIds: [people[0]!.id, outsider.id], removedUserIds: [members[0]!.id] });
+    expect(refused.statusCode).toBe(400);
+    expect((await page('&assignedOnly=true')).total).toBe(2);
+    expect((await change({ addedUserIds: [people[0]!.id], removedUserIds: [members[0]!.id] })).statusCode).toBe(200);
+    expect((await page('&assignedOnly=true')).items.map((user) => user.id)).toEqual([people[0]!.id, people[13]!.id]);
   });
 
   it('adds only members of the university, all or nothing', async () => {
@@ -122,8 +180,10 @@ describe('an aula administrator', () => {
     const newcomer = await createUser(t, { organizationId: universityId, email: 'nuevo@uni.example.com' });
     const outsider = await createUser(t, { email: 'ajena@otra.example.com', name: 'Cuenta Ajena' });
     const admin = await createUser(t, { type: 'Admin', email: 'jefa@cxvet.example.com', name: 'Jefa Admin' });
-    const current = (await t.app.inject({ url: `${base}/${own.id}`, headers: headers() })).json();
-    const already = current.users[0].email as string;
+    const saved = (
+      await t.app.inject({ url: `${base}/${own.id}/candidates?assignedOnly=true`, headers: headers() })
+    ).json();
+    const already = saved.items[0].email as string;
     const text = `correo\n${already}\nNUEVO@uni.example.com\n\nnadie@example.com\najena@otra.example.com\njefa@cxvet.example.com\nnuevo@uni.example.com\n`;
     const response = await t.app.inject({
       method: 'POST',
@@ -147,7 +207,10 @@ describe('an aula administrator', () => {
       expect(response.body).not.toContain(account.id);
       expect(response.body).not.toContain(account.name);
     }
-    expect(current.candidates.map((user: { email: string }) => user.email)).toContain('nuevo@uni.example.com');
+    const found = (await t.app.inject({ url: `${base}/${own.id}/candidates?q=NUEVO@UNI`, headers: headers() })).json();
+    expect(found.items).toEqual([
+      { id: newcomer.id, name: newcomer.name, email: 'nuevo@uni.example.com', assigned: false },
+    ]);
     const file = await t.app.inject({ url: `${base}/${own.id}/users.xlsx`, headers: headers() });
     expect(file.statusCode).toBe(200);
   });
@@ -204,7 +267,7 @@ describe('an aula administrator', () => {
   it('is refused to guests (401) and to members who administer nothing (403); an Admin finds no aula of others here (404)', async () => {
     const member = await signedInAs(t, { type: 'Premium' });
     const admin = await signedInAs(t, { type: 'Admin' });
-    for (const url of [base, `${base}/${own.id}`, `${base}/${own.id}/users.xlsx`]) {
+    for (const url of [base, `${base}/${own.id}`, `${base}/${own.id}/users.xlsx`, `${base}/${own.id}/candidates`]) {
       expect((await t.app.inject({ url, headers: { origin: testPublicUrl } })).statusCode).toBe(401);
       expect((await t.app.inject({ url, headers: headers(member.cookie) })).statusCode).toBe(403);
     }

@@ -5,12 +5,14 @@ import { registerManagedScope } from '#server/plugins/admin-scope.ts';
 import {
   addedSchema,
   addUsersInputSchema,
+  changeUsersInputSchema,
+  classroomCandidatePageSchema,
+  classroomCandidatesQuerySchema,
   classroomParamsSchema,
   importInputSchema,
   managedImportPreviewSchema,
   managedClassroomListSchema,
   managedClassroomSchema,
-  setUsersInputSchema,
 } from '#shared/classrooms/classrooms.schemas.ts';
 import { okSchema } from '#shared/records.schemas.ts';
 import type { ManagedClassroomsService } from './classrooms.managed.service.ts';
@@ -49,12 +51,26 @@ export async function registerManagedClassroomRoutes(
       { schema: { ...byId, response: { 200: managedClassroomSchema } } },
       async (request) => service.get((await requireUser(request)).id, request.params.id),
     );
-    routes.put(
+    routes.get(
+      `${managedPrefix}/classrooms/:id/candidates`,
+      {
+        schema: {
+          ...byId,
+          querystring: classroomCandidatesQuerySchema,
+          response: { 200: classroomCandidatePageSchema },
+        },
+      },
+      async (request) => {
+        const { classroom, audience } = await own(request, request.params.id);
+        return members.candidatePage(audience, classroom.id, request.query);
+      },
+    );
+    routes.patch(
       `${managedPrefix}/classrooms/:id/users`,
-      { schema: { ...byId, body: setUsersInputSchema, response: { 200: okSchema } } },
+      { schema: { ...byId, body: changeUsersInputSchema, response: { 200: okSchema } } },
       async (request) => {
         const { audience } = await own(request, request.params.id);
-        await members.setUsers(request.params.id, audience, request.body.userIds);
+        await members.changeUsers(request.params.id, audience, request.body);
         return { ok: true as const };
       },
     );
@@ -76,8 +92,7 @@ export async function registerManagedClassroomRoutes(
       },
       async (request) => {
         const { audience } = await own(request, request.params.id);
-        const current = (await members.listUsers(request.params.id)).map((user) => user.id);
-        return members.managedPreview(audience, current, request.body);
+        return members.managedPreview(audience, await members.memberIds(request.params.id), request.body);
       },
     );
     routes.get(`${managedPrefix}/classrooms/:id/users.xlsx`, { schema: byId }, async (request, reply) => {

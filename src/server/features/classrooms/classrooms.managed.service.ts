@@ -3,11 +3,11 @@ import type { Db } from '#server/db/client.ts';
 import { classroomCoAdmins, classroomUsers, classrooms, organizations } from '#server/db/schema/index.ts';
 import { AppError } from '#shared/errors.ts';
 import type { ManagedClassroom, ManagedClassroomRow } from '#shared/classrooms/classrooms.schemas.ts';
-import type { Audience, ClassroomMembersService } from './classroom-members.service.ts';
+import type { Audience } from './classroom-members.service.ts';
 
 /** Aula administrators (spec 3 §6 adminAula): their own active aulas, and only those aulas' users lists. */
-export function createManagedClassroomsService(deps: { db: Db; members: ClassroomMembersService }) {
-  const { db, members } = deps;
+export function createManagedClassroomsService(deps: { db: Db }) {
+  const { db } = deps;
 
   // its administrator, or a co-administrator (an instructor of a course linked through LTI)
   const owned = (userId: string) =>
@@ -62,17 +62,18 @@ export function createManagedClassroomsService(deps: { db: Db; members: Classroo
   }
 
   async function get(userId: string, id: string): Promise<ManagedClassroom> {
-    const { classroom, organizationTitle, audience } = await ownClassroom(userId, id);
-    const [users, candidates] = await Promise.all([members.listUsers(id), members.candidates(audience)]);
+    const { classroom, organizationTitle } = await ownClassroom(userId, id);
+    const [counted] = await db
+      .select({ total: count() })
+      .from(classroomUsers)
+      .where(eq(classroomUsers.classroomId, id));
     return {
       id: classroom.id,
       title: classroom.title,
       organizationTitle,
       organizationType: classroom.organizationType,
-      userCount: users.length,
+      userCount: counted?.total ?? 0,
       expiresAt: classroom.expiresAt.toISOString(),
-      users,
-      candidates,
     };
   }
 

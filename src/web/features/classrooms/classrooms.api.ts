@@ -3,7 +3,9 @@ import type {
   AdminClassroom,
   AdminClassroomRow,
   AdminImportInput,
-  ClassroomMember,
+  ChangeUsersInput,
+  ClassroomCandidatePage,
+  ClassroomCandidatesQuery,
   ClassroomValues,
   ClassroomVideoOption,
   ExpiryWarning,
@@ -17,7 +19,7 @@ import type {
 import { accountKeys } from '#web/features/accounts/current-user.api.ts';
 import { useRefreshQueries } from '#web/components/console/console-cache.ts';
 import { catalogKeys } from '#web/features/catalog/catalog.api.ts';
-import { api } from '#web/lib/api-client.ts';
+import { api, queryString } from '#web/lib/api-client.ts';
 import type { ClassroomProgress, ProgressQuery } from '#shared/progress/progress.schemas.ts';
 import { progressSearch } from '#web/lib/progress-query.ts';
 
@@ -29,7 +31,8 @@ const classroomKeys = {
   admin: () => [...classroomKeys.all, 'admin'] as const,
   adminDetail: (id: string) => [...classroomKeys.admin(), 'detail', id] as const,
   videoOptions: () => [...classroomKeys.admin(), 'videos'] as const,
-  candidates: (organizationId: string | null) => [...classroomKeys.admin(), 'candidates', organizationId] as const,
+  candidates: (source: CandidateSource, query: ClassroomCandidatesQuery) =>
+    [...classroomKeys.all, 'candidates', source, query] as const,
   mine: () => [...classroomKeys.all, 'mine'] as const,
   mineDetail: (id: string) => [...classroomKeys.mine(), id] as const,
   managed: () => [...classroomKeys.all, 'managed'] as const,
@@ -74,14 +77,24 @@ export function useClassroomVideoOptions() {
   return useQuery(classroomVideoOptionsQuery);
 }
 
-export function useClassroomCandidates(organizationId: string | null) {
+/**
+ * Whose accounts an aula's member table pages through: the Admin's form asks for the organization chosen in it (and
+ * the aula saved under it, for the marks), the aula administrator for their aula.
+ */
+export type CandidateSource =
+  { scope: 'admin'; organizationId: string; classroomId?: string } | { scope: 'classroom-admin'; classroomId: string };
+
+/** One page of the accounts an aula admits, with a mark on its saved members; the previous page shows meanwhile. */
+export function useClassroomCandidates(source: CandidateSource, query: ClassroomCandidatesQuery, enabled = true) {
+  const path =
+    source.scope === 'admin'
+      ? `/api/admin/classrooms/candidates${queryString({ organizationId: source.organizationId, classroomId: source.classroomId, ...query })}`
+      : `/api/classroom-admin/classrooms/${encodeURIComponent(source.classroomId)}/candidates${queryString(query)}`;
   return useQuery({
-    queryKey: classroomKeys.candidates(organizationId),
-    queryFn: () =>
-      api
-        .get<Items<ClassroomMember>>(`/api/admin/classrooms/candidates?organizationId=${organizationId}`)
-        .then((body) => body.items),
-    enabled: Boolean(organizationId),
+    queryKey: classroomKeys.candidates(source, query),
+    queryFn: ({ signal }) => api.get<ClassroomCandidatePage>(path, { signal }),
+    placeholderData: (previous) => previous,
+    enabled,
   });
 }
 
@@ -162,10 +175,12 @@ export function useManagedClassroom(id: string) {
   });
 }
 
-export function useSetManagedUsers(id: string) {
+/** 'Guardar': the ticks and unticks since the list was saved. */
+export function useChangeManagedUsers(id: string) {
   const invalidate = useInvalidate();
   return useMutation({
-    mutationFn: (userIds: string[]) => api.put<unknown>(`/api/classroom-admin/classrooms/${id}/users`, { userIds }),
+    mutationFn: (changes: ChangeUsersInput) =>
+      api.patch<unknown>(`/api/classroom-admin/classrooms/${id}/users`, changes),
     onSuccess: invalidate,
   });
 }

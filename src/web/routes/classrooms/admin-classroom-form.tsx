@@ -17,6 +17,7 @@ import {
 } from '@mantine/core';
 import { DatePickerInput, DatesProvider } from '@mantine/dates';
 import dayjs from 'dayjs';
+import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useParams } from 'react-router';
@@ -25,7 +26,6 @@ import { classroomAccessTypes } from '#shared/classrooms/classrooms.rules.ts';
 import {
   classroomInputSchema,
   type ClassroomInput,
-  type ClassroomMember,
   type ClassroomValues,
   type ClassroomVideoOption,
 } from '#shared/classrooms/classrooms.schemas.ts';
@@ -49,8 +49,13 @@ import {
 } from '#web/features/classrooms/classrooms.api.ts';
 import { ImportMembersModal } from '#web/features/classrooms/components/import-members-modal.tsx';
 import { SelectableTable } from '#web/features/classrooms/components/selectable-table.tsx';
+import {
+  ClassroomMembersTable,
+  noEdits,
+  withImported,
+  type MemberEdits,
+} from '#web/features/classrooms/components/members-table.tsx';
 import { paths } from '#web/paths.ts';
-import { EmailText } from '#web/components/email-text.tsx';
 
 const emptyClassroom: ClassroomInput = {
   title: '',
@@ -62,7 +67,6 @@ const emptyClassroom: ClassroomInput = {
   previewImage: '',
   previewPdf: '',
   procedureIds: [],
-  userIds: [],
   adminUserId: null,
 };
 
@@ -78,27 +82,38 @@ function AdminClassroomForm({ recordId }: { recordId?: string }) {
   const classroom = useAdminClassroom(id, isEdit);
   const organizations = useAdminOrganizations();
   const videos = useClassroomVideoOptions();
-  const save = useSaveClassroom(id);
+  const saveMutation = useSaveClassroom(id);
   const removeMutation = useDeleteClassroom();
   const remove = { mutateAsync: () => removeMutation.mutateAsync(id), isPending: removeMutation.isPending };
   const form = useForm<ClassroomInput, unknown, ClassroomValues>({
     resolver: zodResolver(classroomInputSchema),
     defaultValues: emptyClassroom,
   });
-  const actions = useRecordForm({ form, save, remove, listPath: paths.adminClassrooms, pending });
-  const { errors } = form.formState;
   const [organizationType, organizationId] = useWatch({
     control: form.control,
     name: ['organizationType', 'organizationId'],
   });
   const isUniversity = organizationType === 'Universidad';
-  const candidates = useClassroomCandidates(isUniversity && organizationId ? organizationId : null);
+  // the saved list counts while the organization is the one it was saved under; another one starts it empty
+  const keepsSaved = Boolean(classroom.data && classroom.data.organizationId === organizationId);
+  const [edits, setEdits] = useState<MemberEdits>(noEdits);
+  const save = {
+    mutateAsync: (values: ClassroomValues) =>
+      saveMutation.mutateAsync({
+        ...values,
+        addedUserIds: [...edits.added.keys()],
+        removedUserIds: keepsSaved ? [...edits.removed] : [],
+      }),
+    isPending: saveMutation.isPending,
+  };
+  const actions = useRecordForm({ form, save, remove, listPath: paths.adminClassrooms, pending });
+  const { errors } = form.formState;
   const importPreview = useAdminImportPreview();
   const [importing, setImporting] = useState(false);
 
   useEffect(() => {
     if (classroom.data) {
-      const { id: _id, isActive: _active, ...values } = classroom.data;
+      const { id: _id, isActive: _active, userCount: _count, adminUserEmail: _email, ...values } = classroom.data;
       form.reset({ ...values, previewImage: values.previewImage ?? '', previewPdf: values.previewPdf ?? '' });
     }
   }, [classroom.data, form]);
@@ -110,7 +125,7 @@ function AdminClassroomForm({ recordId }: { recordId?: string }) {
     .filter((org) => org.type === organizationType)
     .map((org) => ({ value: org.id, label: org.title }));
   const clearMembers = () => {
-    form.setValue('userIds', []);
+    setEdits(noEdits());
     form.setValue('adminUserId', null);
   };
 
@@ -291,8 +306,11 @@ function AdminClassroomForm({ recordId }: { recordId?: string }) {
               <UniversityMembers
                 classroomId={isEdit ? id : null}
                 organizationId={organizationId}
-                candidates={candidates.data ?? []}
-                fetching={candidates.isFetching}
+                keepsSaved={keepsSaved}
+                savedCount={keepsSaved ? (classroom.data?.userCount ?? 0) : 0}
+                adminUserEmail={classroom.data?.adminUserEmail ?? null}
+                edits={edits}
+                onEditsChange={setEdits}
                 form={form}
                 onImport={() => setImporting(true)}
               />
@@ -330,11 +348,15 @@ function AdminClassroomForm({ recordId }: { recordId?: string }) {
         onClose={() => setImporting(false)}
         addLabel="a la selección"
         preview={(source) =>
-          importPreview.mutateAsync({ organizationId, currentUserIds: form.getValues('userIds'), source })
+          importPreview.mutateAsync({
+            organizationId,
+            classroomId: keepsSaved ? id : undefined,
+            addedUserIds: [...edits.added.keys()],
+            removedUserIds: [...edits.removed],
+            source,
+          })
         }
-        onAdd={async (users) => {
-          form.setValue('userIds', [...new Set([...form.getValues('userIds'), ...users.map((user) => user.id)])]);
-        }}
+        onAdd={async (users) => setEdits((current) => withImported(current, users))}
       />
       {isEdit ? (
         <Stack mt="xl">
@@ -351,12 +373,15 @@ function AdminClassroomForm({ recordId }: { recordId?: string }) {
 function UniversityMembers(props: {
   classroomId: string | null;
   organizationId: string;
-  candidates: ClassroomMember[];
-  fetching: boolean;
+  keepsSaved: boolean;
+  savedCount: number;
+  adminUserEmail: string | null;
+  edits: MemberEdits;
+  onEditsChange: (edits: MemberEdits) => void;
   form: ReturnType<typeof useForm<ClassroomInput, unknown, ClassroomValues>>;
   onImport: () => void;
 }) {
-  const { form, candidates } = props;
+  const { form } = props;
   return (
     <Stack gap="sm">
       <Group justify="space-between" align="end">
@@ -379,44 +404,78 @@ function UniversityMembers(props: {
           Elige la organización para ver a sus miembros.
         </Text>
       ) : (
-        <Controller
-          control={form.control}
-          name="userIds"
-          render={({ field }) => (
-            <SelectableTable<ClassroomMember>
-              label="Usuarios del aula"
-              records={candidates}
-              fetching={props.fetching}
-              selectedIds={field.value}
-              onChange={field.onChange}
-              searchText={(user) => `${user.email}\n${user.name}`}
-              columns={[
-                { accessor: 'name', title: 'Nombre' },
-                { accessor: 'email', title: 'Correo', render: (row) => <EmailText email={row.email} /> },
-              ]}
-            />
-          )}
+        <ClassroomMembersTable
+          // another organization is another list: its own search, page and marks
+          key={props.organizationId}
+          source={{
+            scope: 'admin',
+            organizationId: props.organizationId,
+            classroomId: props.keepsSaved && props.classroomId ? props.classroomId : undefined,
+          }}
+          savedCount={props.savedCount}
+          edits={props.edits}
+          onEditsChange={props.onEditsChange}
         />
       )}
       <Controller
         control={form.control}
         name="adminUserId"
         render={({ field }) => (
-          <Select
-            label="Administrador del aula"
-            description="Un miembro de la universidad que podrá editar la lista de usuarios."
-            placeholder="Busca por correo"
-            searchable
-            clearable
-            nothingFoundMessage="Sin resultados"
-            disabled={!props.organizationId}
-            data={candidates.map((user) => ({ value: user.id, label: user.email }))}
+          <AdministratorField
+            organizationId={props.organizationId}
+            savedEmail={props.keepsSaved ? props.adminUserEmail : null}
             value={field.value}
-            onChange={(value) => field.onChange(value ?? null)}
-            maw={480}
+            onChange={field.onChange}
           />
         )}
       />
     </Stack>
+  );
+}
+
+/** The aula's administrator among the organization's members: the server searches them by e-mail as the Admin types. */
+function AdministratorField(props: {
+  organizationId: string;
+  savedEmail: string | null;
+  value: string | null;
+  onChange: (value: string | null) => void;
+}) {
+  const [chosenEmail, setChosenEmail] = useState(props.savedEmail);
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search.trim(), 250);
+  // once chosen, the field shows the e-mail: no need to search for it
+  const candidates = useClassroomCandidates(
+    { scope: 'admin', organizationId: props.organizationId },
+    { q: search === chosenEmail ? undefined : debounced || undefined, sort: 'email', dir: 'asc', page: 1 },
+    Boolean(props.organizationId),
+  );
+  const data = (candidates.data?.items ?? []).map((user) => ({
+    value: user.id,
+    label: user.email,
+  }));
+  if (props.value && !data.some((option) => option.value === props.value)) {
+    data.unshift({ value: props.value, label: chosenEmail ?? props.value });
+  }
+  return (
+    <Select
+      label="Administrador del aula"
+      description="Un miembro de la universidad que podrá editar la lista de usuarios."
+      placeholder="Busca por correo"
+      searchable
+      clearable
+      nothingFoundMessage={candidates.isFetching ? 'Buscando…' : 'Sin resultados'}
+      disabled={!props.organizationId}
+      data={data}
+      // the server already filtered by e-mail
+      filter={({ options }) => options}
+      searchValue={search}
+      onSearchChange={setSearch}
+      value={props.value}
+      onChange={(value, option) => {
+        setChosenEmail(option?.label ?? null);
+        props.onChange(value ?? null);
+      }}
+      maw={480}
+    />
   );
 }

@@ -9,15 +9,18 @@ import { useErrorModal } from '#web/components/error-modal.tsx';
 import {
   managedExportHref,
   useAddManagedUsers,
+  useChangeManagedUsers,
   useManagedClassroom,
   useManagedImportPreview,
-  useSetManagedUsers,
 } from '#web/features/classrooms/classrooms.api.ts';
 import { ImportMembersModal } from '#web/features/classrooms/components/import-members-modal.tsx';
-import { SelectableTable } from '#web/features/classrooms/components/selectable-table.tsx';
+import {
+  ClassroomMembersTable,
+  noEdits,
+  type MemberEdits,
+} from '#web/features/classrooms/components/members-table.tsx';
 import { longSpanishDate } from '#web/features/classrooms/format.ts';
 import { paths } from '#web/paths.ts';
-import { EmailText } from '#web/components/email-text.tsx';
 import { ClassroomProgress } from '#web/features/classrooms/components/classroom-progress.tsx';
 import { LtiRosterButton } from '#web/features/lti/lti-roster-button.tsx';
 
@@ -25,29 +28,22 @@ import { LtiRosterButton } from '#web/features/lti/lti-roster-button.tsx';
 export function ClassroomAdminDetailPage() {
   const { id = '' } = useParams();
   const classroom = useManagedClassroom(id);
-  const setUsers = useSetManagedUsers(id);
+  const changeUsers = useChangeManagedUsers(id);
   const addUsers = useAddManagedUsers(id);
   const importPreview = useManagedImportPreview(id);
   const { showAppError } = useErrorModal();
-  // null: the list as saved; an array: unsaved changes
-  const [edits, setEdits] = useState<string[] | null>(null);
+  const [edits, setEdits] = useState<MemberEdits>(noEdits);
   const [importing, setImporting] = useState(false);
 
   if (classroom.isPending) return <PageLoader />;
   if (classroom.isError) return <Navigate to={paths.classroomAdmin} replace />;
   const aula = classroom.data;
-  const savedIds = new Set(aula.users.map((user) => user.id));
-  const selected = edits ?? [...savedIds];
-  const changed = selected.length !== savedIds.size || selected.some((userId) => !savedIds.has(userId));
-  // members already on the list stay visible even if they left the organization since (a Set: an aula open to
-  // every account has the whole site as candidates, and this runs on every click)
-  const candidateIds = new Set(aula.candidates.map((candidate) => candidate.id));
-  const records = [...aula.candidates, ...aula.users.filter((user) => !candidateIds.has(user.id))];
+  const changed = edits.added.size > 0 || edits.removed.size > 0;
 
   async function save() {
     try {
-      await setUsers.mutateAsync(selected);
-      setEdits(null);
+      await changeUsers.mutateAsync({ addedUserIds: [...edits.added.keys()], removedUserIds: [...edits.removed] });
+      setEdits(noEdits());
       notifications.show({ color: 'green', message: 'Se guardó la lista de usuarios del aula.' });
     } catch (error) {
       showAppError(error);
@@ -86,22 +82,17 @@ export function ClassroomAdminDetailPage() {
           </Group>
         </Group>
         {changed ? <Alert color="yellow">Tienes cambios sin guardar en la lista de usuarios.</Alert> : null}
-        <SelectableTable<ClassroomMember>
-          label="Usuarios del aula"
-          records={records}
-          selectedIds={selected}
-          onChange={setEdits}
-          searchText={(user) => `${user.email}\n${user.name}`}
-          columns={[
-            { accessor: 'name', title: 'Nombre' },
-            { accessor: 'email', title: 'Correo', render: (row) => <EmailText email={row.email} /> },
-          ]}
+        <ClassroomMembersTable
+          source={{ scope: 'classroom-admin', classroomId: id }}
+          savedCount={aula.userCount}
+          edits={edits}
+          onEditsChange={setEdits}
         />
         <Group justify="flex-end">
-          <Button variant="default" disabled={!changed} onClick={() => setEdits(null)}>
+          <Button variant="default" disabled={!changed} onClick={() => setEdits(noEdits())}>
             Descartar cambios
           </Button>
-          <Button onClick={save} loading={setUsers.isPending} disabled={!changed}>
+          <Button onClick={save} loading={changeUsers.isPending} disabled={!changed}>
             Guardar
           </Button>
         </Group>
