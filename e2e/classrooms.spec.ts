@@ -109,10 +109,16 @@ test('an Admin creates a Universidad aula with a Premium video and a Gratis memb
   await page.getByRole('searchbox', { name: 'Buscar' }).first().fill('Cesárea');
   await videos.getByRole('checkbox', { name: 'Seleccionar Cesárea en perra' }).check();
   await page.getByRole('searchbox', { name: 'Buscar' }).nth(1).fill(member.email);
-  await page
-    .getByRole('table', { name: 'Usuarios del aula' })
-    .getByRole('checkbox', { name: `Seleccionar ${member.email}` })
-    .check();
+  const users = page.getByRole('table', { name: 'Usuarios del aula' });
+  await users.getByRole('checkbox', { name: `Seleccionar ${member.email}` }).check();
+  // the table is a server page: another search leaves the tick where it was
+  await page.getByRole('searchbox', { name: 'Buscar' }).nth(1).fill(outsider.email);
+  await expect(page.getByText('Mostrando del 0 al 0 de 0 resultados')).toBeVisible();
+  await page.getByRole('searchbox', { name: 'Buscar' }).nth(1).fill(member.email);
+  await expect(users.getByRole('checkbox', { name: `Seleccionar ${member.email}` })).toBeChecked();
+  // the administrator is searched on the server by e-mail
+  await page.getByRole('combobox', { name: 'Administrador del aula' }).fill(member.email);
+  await page.getByRole('option', { name: member.email, exact: true }).click();
   await screenshots(page, 'admin-aula-form');
   await page.getByRole('button', { name: 'Guardar' }).click();
 
@@ -124,6 +130,17 @@ test('an Admin creates a Universidad aula with a Premium video and a Gratis memb
   await expect(row).toContainText('Acceso controlado');
   await expect(row).toContainText(university);
   await expect(row.getByRole('cell', { name: '1', exact: true })).toHaveCount(2);
+  // the form comes back with the saved member ticked and the administrator's e-mail, without the whole list
+  await row.getByRole('link', { name: `Editar ${title}` }).click();
+  await expect(page.getByRole('combobox', { name: 'Administrador del aula' })).toHaveValue(member.email);
+  // the videos table comes first, with its own switch
+  await page.getByRole('checkbox', { name: 'Mostrar solo seleccionados' }).nth(1).check();
+  await expect(
+    page
+      .getByRole('table', { name: 'Usuarios del aula' })
+      .getByRole('checkbox', { name: `Seleccionar ${member.email}` }),
+  ).toBeChecked();
+  await page.getByRole('button', { name: 'Cancelar' }).click();
 
   const memberPage = await pageSignedInAs(browser, baseURL!, member.email);
   await memberPage.goto('/mis-aulas');
@@ -174,8 +191,16 @@ test('the aula administrator adds a user and imports a CSV of three addresses', 
   await expect(page.getByRole('heading', { level: 1, name: demoAula })).toBeVisible();
 
   const table = page.getByRole('table', { name: 'Usuarios del aula' });
-  await page.getByRole('searchbox', { name: 'Buscar' }).fill(single.email);
+  const search = page.getByRole('searchbox', { name: 'Buscar' });
+  await search.fill(single.email);
   await table.getByRole('checkbox', { name: `Seleccionar ${single.email}` }).check();
+  // a tick and an untick on another search: only the first remains to save
+  await search.fill(imported[0]!.email);
+  await table.getByRole('checkbox', { name: `Seleccionar ${imported[0]!.email}` }).check();
+  await expect(page.getByText('Tienes cambios sin guardar en la lista de usuarios.')).toBeVisible();
+  await table.getByRole('checkbox', { name: `Seleccionar ${imported[0]!.email}` }).uncheck();
+  await search.fill(single.email);
+  await expect(table.getByRole('checkbox', { name: `Seleccionar ${single.email}` })).toBeChecked();
   await page.getByRole('button', { name: 'Guardar' }).click();
   await expect(page.getByText('Se guardó la lista de usuarios del aula.')).toBeVisible();
 
@@ -196,9 +221,13 @@ test('the aula administrator adds a user and imports a CSV of three addresses', 
   await dialog.getByRole('button', { name: 'Agregar 3 usuarios al aula' }).click();
   await expect(page.getByText('Se agregaron 3 usuarios al aula.')).toBeVisible();
 
-  await page.getByRole('searchbox', { name: 'Buscar' }).fill('');
   await page.getByRole('checkbox', { name: 'Mostrar solo seleccionados' }).check();
-  for (const account of [single, ...imported]) await expect(table.getByText(account.email)).toBeVisible();
+  // the members, searched one by one: the aula keeps those of earlier runs, more than a page
+  for (const account of [single, ...imported]) {
+    await search.fill(account.email);
+    await expect(table.getByRole('checkbox', { name: `Seleccionar ${account.email}` })).toBeChecked();
+  }
+  await search.fill('');
   await screenshots(page, 'administrar-aula-detalle');
   const download = page.waitForEvent('download');
   await page.getByRole('link', { name: 'Exportar' }).click();
