@@ -422,6 +422,8 @@ function UniversityMembers(props: {
         name="adminUserId"
         render={({ field }) => (
           <AdministratorField
+            // another organization's members: a search and an e-mail of their own
+            key={props.organizationId}
             organizationId={props.organizationId}
             savedEmail={props.keepsSaved ? props.adminUserEmail : null}
             value={field.value}

@@ -9,7 +9,7 @@ import { SelectableTable } from './selectable-table.tsx';
 vi.mock('#shared/text.ts', { spy: true });
 
 type Member = { id: string; name: string; email: string };
-// an aula open to every account lists the whole site: many records, searched and clicked
+// many records, searched and clicked
 const members: Member[] = Array.from({ length: 2000 }, (_, index) => ({
   id: `u${index}`,
   name: `Miembro ${index}`,
@@ -20,7 +20,7 @@ function Table() {
   const [selected, setSelected] = useState<string[]>([]);
   return (
     <SelectableTable<Member>
-      label="Usuarios del aula"
+      label="Videos del aula"
       records={members}
       selectedIds={selected}
       onChange={setSelected}
@@ -30,7 +30,7 @@ function Table() {
   );
 }
 
-describe('the aula’s user table', () => {
+describe('the aula’s videos table', () => {
   it('folds each record’s text once, not again on every keystroke and click', async () => {
     const { user } = renderWithApp(<Table />);
     await user.type(screen.getByRole('searchbox', { name: 'Buscar' }), 'miembro19');

@@ -19,8 +19,8 @@ type Props<T extends { id: string }> = {
 };
 
 /**
- * Each record's folded search text, computed once per record object (the query's data keeps them): an aula open to
- * every account lists the whole site, and the filter runs again on every click.
+ * Each record's folded search text, computed once per record object (the query's data keeps them): the filter runs
+ * again on every click.
  */
 const foldedText = new WeakMap<object, string>();
 function folded<T extends object>(record: T, searchText: (record: T) => string): string {
