@@ -4,7 +4,7 @@ import { strToU8, unzipSync, zipSync } from 'fflate';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
-import { createProcedure, createUser, signedInAs } from '#server/testing/factories.ts';
+import { createProcedure, createUser, loginCookie, signedInAs } from '#server/testing/factories.ts';
 import { uploadSample } from '#server/features/uploads/uploads.testing.ts';
 import { classroomUsers, classrooms, organizations } from '#server/db/schema/index.ts';
 import type { ClassroomInput, ImportInput, ImportPreview } from '#shared/classrooms/classrooms.schemas.ts';
@@ -203,7 +203,6 @@ describe('the Admin aula form', () => {
     const staff = await createUser(t, { organizationId: university.id });
     const id = randomUUID();
     await put(id, await validInput(id, { adminUserId: staff.id }));
-    const { loginCookie } = await import('#server/testing/factories.ts');
     const cookie = await loginCookie(t, staff.email);
     expect((await t.app.inject({ url: `/api/admin/classrooms/${id}`, headers: headers(cookie) })).statusCode).toBe(403);
     expect((await put(id, await validInput(id), cookie)).statusCode).toBe(403);
@@ -271,7 +270,6 @@ describe('the candidates of the Admin form, a page at a time', () => {
     const staff = await createUser(t, { organizationId: university.id });
     const id = randomUUID();
     await put(id, await validInput(id, { adminUserId: staff.id }));
-    const { loginCookie } = await import('#server/testing/factories.ts');
     const query = `organizationId=${university.id}&classroomId=${id}`;
     expect((await candidates(query, await loginCookie(t, staff.email))).statusCode).toBe(403);
     expect((await candidates(query, (await signedInAs(t, { type: 'Premium' })).cookie)).statusCode).toBe(403);
