@@ -132,8 +132,9 @@ export function streamUsersReport(deps: { db: Db; requestedBy: string; timeZone:
         await nextTurn();
       }
     }
-    sheet.end();
+    // recorded before the file's last bytes leave: the download is over when its stream ends, and the record with it
     await db.insert(reportExports).values({ requestedBy, rowCount });
+    sheet.end();
   }
 
   write().catch((error: unknown) => sheet.fail(error as Error));
