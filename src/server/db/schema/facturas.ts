@@ -1,4 +1,4 @@
-import { integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { integer, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
 import { payments } from './payments.ts';
 
@@ -58,3 +58,30 @@ export const globalInvoices = pgTable('global_invoices', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * A CFDI de egreso (nota de crédito) of a payment's factura, one per refunded total Mercado Pago reported: a
+ * partial refund of $500 is one note, a second refund bringing it to $800 another of $300. The row is written
+ * before Facturapi is asked, so the same total is never noted twice (decision 066).
+ */
+export const paymentCreditNotes = pgTable(
+  'payment_credit_notes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    paymentId: uuid('payment_id')
+      .notNull()
+      .references(() => payments.id, { onDelete: 'cascade' }),
+    /** The payment's refunded total this note brings the documents to. */
+    refundedCents: integer('refunded_cents').notNull(),
+    /** This note's amount: the refunded total less the one of the note before it. */
+    amountCents: integer('amount_cents').notNull(),
+    invoiceId: text('invoice_id'),
+    invoiceUuid: text('invoice_uuid'),
+    /** pending (Facturapi not answered yet), valid, cancel_pending, canceled, or refused (last_error says why). */
+    status: text('status').notNull().default('pending'),
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [unique('payment_credit_notes_payment_total_key').on(table.paymentId, table.refundedCents)],
+);
