@@ -26,7 +26,8 @@ export type FacturapiInvoice = {
   uuid: string;
   status: 'draft' | 'pending' | 'valid' | 'canceled' | 'failed';
   cancellation_status: 'none' | 'accepted' | 'pending' | 'verifying' | 'rejected' | 'expired';
-  customer: { legal_name: string; tax_id: string };
+  /** The receiver as stamped (the SDK's CustomerInfo): a nota de crédito goes to the same one. */
+  customer: { legal_name: string; tax_id: string; tax_system?: string; address?: { zip: string } };
   total: number;
   use: string;
   payment_form: string;
@@ -188,6 +189,43 @@ export function createFacturapiClient(options: FacturapiOptions) {
           payment_form: input.paymentForm,
           currency: input.currency,
           exchange: input.exchange,
+          idempotency_key: input.idempotencyKey,
+          items: [
+            {
+              quantity: 1,
+              product: {
+                description: input.description,
+                product_key: input.productKey,
+                price: input.totalCents / 100,
+                tax_included: true,
+              },
+            },
+          ],
+        },
+      }) as Promise<FacturapiInvoice>;
+    },
+    /**
+     * POST /invoices with `type: 'E'`: a CFDI de egreso (nota de crédito) for part of an invoice's amount, related
+     * to that invoice's UUID with c_TipoRelacion 01 (the SDK's InvoiceType.EGRESO and InvoiceRelation.NOTA_DE_CREDITO);
+     * uso G02 «Devoluciones, descuentos o bonificaciones», paid in one go (PUE) by the payment's forma de pago.
+     */
+    createCreditNote(input: {
+      customer: FacturapiCustomer;
+      relatedUuid: string;
+      paymentForm: string;
+      description: string;
+      totalCents: number;
+      productKey: string;
+      idempotencyKey: string;
+    }): Promise<FacturapiInvoice> {
+      return call('POST', '/invoices', {
+        body: {
+          type: 'E',
+          customer: input.customer,
+          use: 'G02',
+          payment_form: input.paymentForm,
+          payment_method: 'PUE',
+          related_documents: [{ relationship: '01', documents: [input.relatedUuid] }],
           idempotency_key: input.idempotencyKey,
           items: [
             {

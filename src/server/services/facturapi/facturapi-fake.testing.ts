@@ -15,7 +15,11 @@ import type { FacturapiInvoice, FacturapiReceipt } from './facturapi-client.ts';
  * - an invoice not from a receipt (POST /invoices) in MXN or another c_Moneda currency, which needs its
  *   `exchange` (TipoCambio: positive, at most six decimals; 1 or absent for MXN), as CFDI 4.0's Anexo 20 requires;
  *   its `idempotency_key` answers the first invoice again;
- * - cancellation only with motive 01–04 (01 needs `substitution`), once; above `acceptanceAbove` pesos it waits
+ * - a CFDI de egreso (`type: 'E'`, a nota de crédito) needs `related_documents` (c_TipoRelacion 01–07, each with
+ *   `documents`: UUIDs); with 01 each must be a valid invoice of ours to the same receiver, and the notes related to
+ *   one may not add up to more than its total; uso G02; `type` other than I or E is refused;
+ * - cancellation only with motive 01–04 (01 needs `substitution`), once, and not while a valid egreso relates to the
+ *   invoice (the SAT cancels the related CFDI first); above `acceptanceAbove` pesos it waits
  *   for the receiver (`cancellation_status: pending`) until `answerCancellation`, which returns the
  *   `invoice.cancellation_status_updated` event Facturapi would post (types/webhook.ts's ApiEvent);
  * - PDF and XML downloads of a stamped invoice.
@@ -24,6 +28,7 @@ const fisica = new Set(['605', '606', '607', '608', '610', '611', '612', '614', 
 const moral = new Set(['601', '603', '610', '620', '622', '623', '624', '626']);
 const usesByRegime: Record<string, string[]> = {
   G01: ['601', '603', '606', '612', '620', '621', '622', '623', '624', '625', '626'],
+  G02: ['601', '603', '606', '612', '620', '621', '622', '623', '624', '625', '626'],
   G03: ['601', '603', '606', '612', '620', '621', '622', '623', '624', '625', '626'],
   D10: ['605', '606', '608', '611', '612', '614', '607', '615', '625'],
   S01: [
@@ -96,7 +101,10 @@ const paymentFormsKnown = new Set([
 
 type Body = Record<string, unknown>;
 type FakeReceipt = FacturapiReceipt & { date: Date; idempotency_key?: string };
+type RelatedDocuments = { relationship: string; documents: string[] }[];
 type FakeInvoice = FacturapiInvoice & {
+  type: 'I' | 'E';
+  related_documents: RelatedDocuments;
   receipts: string[];
   global: boolean;
   motive: string | null;
@@ -195,13 +203,23 @@ export async function startFacturapiFake(options: { apiKey: string; acceptanceAb
     currency?: string;
     exchange?: number;
     idempotencyKey?: string;
+    type?: 'I' | 'E';
+    related?: RelatedDocuments;
   }): FakeInvoice {
+    const address = input.customer.address as Body | undefined;
     const invoice: FakeInvoice = {
       id: hex(),
       uuid: randomUUID().toUpperCase(),
+      type: input.type ?? 'I',
+      related_documents: input.related ?? [],
       status: 'valid',
       cancellation_status: 'none',
-      customer: { legal_name: String(input.customer.legal_name), tax_id: String(input.customer.tax_id) },
+      customer: {
+        legal_name: String(input.customer.legal_name),
+        tax_id: String(input.customer.tax_id),
+        ...(typeof input.customer.tax_system === 'string' ? { tax_system: input.customer.tax_system } : {}),
+        ...(typeof address?.zip === 'string' ? { address: { zip: address.zip } } : {}),
+      },
       total: input.total,
       use: input.use,
       payment_form: input.paymentForm,
@@ -303,13 +321,53 @@ export async function startFacturapiFake(options: { apiKey: string; acceptanceAb
     return invoiceBody(invoice);
   });
 
+  /** Invoices (valid or waiting for a cancellation) that a valid egreso relates to with 01. */
+  const notesOf = (uuid: string) =>
+    [...invoices.values()].filter(
+      (each) =>
+        each.type === 'E' &&
+        each.status !== 'canceled' &&
+        each.related_documents.some((related) => related.relationship === '01' && related.documents.includes(uuid)),
+    );
+
+  /** An egreso's related documents as the SAT checks them; null when fine, else [message, path]. */
+  function egresoProblem(body: Body, total: number): [string, string] | null {
+    const related = body.related_documents;
+    if (!Array.isArray(related) || related.length === 0)
+      return ['"related_documents" is required for an egreso', 'related_documents'];
+    for (const [index, each] of (related as Body[]).entries()) {
+      if (!['01', '02', '03', '04', '05', '06', '07'].includes(String(each.relationship)))
+        return ['"relationship" must be a valid c_TipoRelacion key', `related_documents.${index}.relationship`];
+      const documents = each.documents;
+      if (!Array.isArray(documents) || documents.length === 0 || documents.some((uuid) => typeof uuid !== 'string'))
+        return ['"documents" must contain at least 1 UUID', `related_documents.${index}.documents`];
+      if (each.relationship !== '01') continue;
+      for (const uuid of documents as string[]) {
+        const original = [...invoices.values()].find((invoice) => invoice.uuid === uuid);
+        if (!original || original.type !== 'I' || original.status === 'canceled')
+          return [`El CFDI relacionado ${uuid} no existe o no está vigente`, `related_documents.${index}.documents`];
+        if (original.customer.tax_id !== String((body.customer as Body | undefined)?.tax_id))
+          return ['El receptor no es el del CFDI relacionado', 'customer.tax_id'];
+        const noted = notesOf(uuid).reduce((sum, note) => sum + note.total, 0);
+        if (Math.round((noted + total) * 100) > Math.round(original.total * 100))
+          return ['El importe de la nota de crédito excede el del CFDI relacionado', 'items'];
+      }
+    }
+    return null;
+  }
+
   app.post('/v2/invoices', async (request, reply) => {
     const body = (request.body ?? {}) as Body;
     const idempotencyKey = typeof body.idempotency_key === 'string' ? body.idempotency_key : undefined;
     const first = idempotencyKey && [...invoices.values()].find((each) => each.idempotency_key === idempotencyKey);
     if (first) return invoiceBody(first);
+    const type = body.type === undefined ? 'I' : body.type;
+    if (type !== 'I' && type !== 'E') return refuse(reply, 400, '"type" must be one of [I, E]', 'type');
     const problem =
-      customerProblem(body.customer as Body, body.use) ?? itemsProblem(body.items) ?? currencyProblem(body);
+      customerProblem(body.customer as Body, body.use) ??
+      itemsProblem(body.items) ??
+      currencyProblem(body) ??
+      (type === 'E' ? egresoProblem(body, totalOf(body.items as Body[])) : null);
     if (problem) return refuse(reply, 400, ...problem);
     if (!paymentFormsKnown.has(String(body.payment_form)))
       return refuse(reply, 400, '"payment_form" must be a valid c_FormaPago key', 'payment_form');
@@ -324,6 +382,8 @@ export async function startFacturapiFake(options: { apiKey: string; acceptanceAb
         currency: body.currency === undefined ? 'MXN' : String(body.currency),
         exchange: typeof body.exchange === 'number' ? body.exchange : 1,
         idempotencyKey,
+        type,
+        related: type === 'E' ? (body.related_documents as RelatedDocuments) : [],
       }),
     );
   });
@@ -346,6 +406,8 @@ export async function startFacturapiFake(options: { apiKey: string; acceptanceAb
       if (invoice.status === 'canceled') return refuse(reply, 400, 'La factura ya está cancelada');
       if (invoice.cancellation_status === 'pending')
         return refuse(reply, 400, 'La cancelación ya fue solicitada y espera la respuesta del receptor');
+      if (notesOf(invoice.uuid).length > 0)
+        return refuse(reply, 400, 'El CFDI tiene documentos relacionados vigentes: cancélalos primero');
       invoice.motive = motive;
       if (invoice.total * invoice.exchange > (options.acceptanceAbove ?? Infinity)) {
         invoice.cancellation_status = 'pending';
@@ -368,7 +430,7 @@ export async function startFacturapiFake(options: { apiKey: string; acceptanceAb
       return reply
         .header('content-type', 'application/xml')
         .send(
-          `<?xml version="1.0" encoding="UTF-8"?>\n<cfdi:Comprobante Version="4.0" Total="${invoice.total.toFixed(2)}"><cfdi:Receptor Rfc="${invoice.customer.tax_id}"/><tfd:TimbreFiscalDigital UUID="${invoice.uuid}"/></cfdi:Comprobante>\n`,
+          `<?xml version="1.0" encoding="UTF-8"?>\n<cfdi:Comprobante Version="4.0" TipoDeComprobante="${invoice.type}" Total="${invoice.total.toFixed(2)}">${invoice.related_documents.map((related) => `<cfdi:CfdiRelacionados TipoRelacion="${related.relationship}">${related.documents.map((uuid) => `<cfdi:CfdiRelacionado UUID="${uuid}"/>`).join('')}</cfdi:CfdiRelacionados>`).join('')}<cfdi:Receptor Rfc="${invoice.customer.tax_id}"/><tfd:TimbreFiscalDigital UUID="${invoice.uuid}"/></cfdi:Comprobante>\n`,
         );
     return refuse(reply, 404, 'Not found');
   });
