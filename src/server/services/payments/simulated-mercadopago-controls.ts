@@ -127,12 +127,29 @@ export function fakeControls(state: FakeState, webhookSecret: string) {
       payment.status = 'cancelled';
       payment.status_detail = 'expired';
     },
+    /** The seller refunds what is left of an approved payment (all of it, or the rest after partial refunds). */
     refund(paymentId: string) {
       const payment = findPayment(paymentId);
       if (payment.status !== 'approved') throw new Error(`payment ${paymentId} is ${payment.status}`);
+      const left = Math.round((payment.transaction_amount - payment.transaction_amount_refunded) * 100) / 100;
+      payment.refunds = [...(payment.refunds ?? []), { id: nextId(), amount: left }];
       payment.status = 'refunded';
       payment.status_detail = 'refunded';
       payment.transaction_amount_refunded = payment.transaction_amount;
+    },
+    /**
+     * The seller refunds `amount` pesos of an approved payment: Mercado Pago keeps it `approved` with
+     * `status_detail: partially_refunded`, adds the refund to `refunds` and sums them in `transaction_amount_refunded`.
+     */
+    refundPart(paymentId: string, amount: number) {
+      const payment = findPayment(paymentId);
+      if (payment.status !== 'approved') throw new Error(`payment ${paymentId} is ${payment.status}`);
+      const refunded = Math.round((payment.transaction_amount_refunded + amount) * 100) / 100;
+      if (!(amount > 0) || refunded >= payment.transaction_amount)
+        throw new Error(`a partial refund of ${amount} does not leave part of payment ${paymentId}`);
+      payment.refunds = [...(payment.refunds ?? []), { id: nextId(), amount }];
+      payment.status_detail = 'partially_refunded';
+      payment.transaction_amount_refunded = refunded;
     },
     chargeBack(paymentId: string) {
       const payment = findPayment(paymentId);

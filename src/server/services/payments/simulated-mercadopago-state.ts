@@ -22,6 +22,8 @@ export type FakePayment = {
   payment_type_id: string;
   transaction_amount: number;
   transaction_amount_refunded: number;
+  /** Each refund made (Payments API `refunds[]`); absent on payments stored before partial refunds existed. */
+  refunds?: { id: string; amount: number }[];
   currency_id: string;
   description: string;
   external_reference: string | null;
@@ -157,8 +159,13 @@ export function paymentBody(state: FakeState, payment: FakePayment) {
           },
         }
       : {}),
-    refunds:
-      payment.status === 'refunded'
+    refunds: payment.refunds
+      ? payment.refunds.map((refund) => ({
+          id: Number(refund.id),
+          payment_id: Number(payment.id),
+          amount: refund.amount,
+        }))
+      : payment.status === 'refunded'
         ? [{ id: Number(state.nextId()), payment_id: Number(payment.id), amount: payment.transaction_amount }]
         : [],
   };

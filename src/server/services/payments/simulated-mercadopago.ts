@@ -37,7 +37,8 @@ export type SimulatedMercadoPagoOptions = {
  *   on the hosted page, `paused` / `cancelled` by PUT status; a cancelled one changes no more (400);
  * - payments: `oxxo` (ticket) and `clabe` (bank_transfer, SPEI) start `pending` with
  *   `date_of_expiration` and `transaction_details.external_resource_url` (and the CLABE in
- *   point_of_interaction), then approved / cancelled (expired) / refunded / charged_back / in_mediation;
+ *   point_of_interaction), then approved / cancelled (expired) / refunded / charged_back / in_mediation, or
+ *   refunded in part (still `approved`, `status_detail: partially_refunded`, `transaction_amount_refunded`);
  *   a preference's card payment is `approved` or `rejected` (cc_rejected_*);
  * - required fields and bad values refused with Mercado Pago's error shape { message, error, status, cause[] };
  * - notifications signed as Mercado Pago signs them: `x-signature: ts=…,v1=HMAC-SHA256(secret,
