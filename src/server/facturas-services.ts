@@ -26,6 +26,8 @@ export function facturaJobHandlers(get: () => FacturasService) {
     [facturaJobKinds.invoice]: async ({ paymentId }: { paymentId: string }) => get().issueRequested(paymentId),
     [globalInvoiceJobKind]: async () => get().global.run(),
     [facturaJobKinds.cancelRefunded]: async ({ paymentId }: { paymentId: string }) => get().cancelRefunded(paymentId),
+    [facturaJobKinds.creditNote]: async ({ paymentId, refundedCents }: { paymentId: string; refundedCents: number }) =>
+      get().issueCreditNote(paymentId, refundedCents),
     [facturaJobKinds.cancellationStatus]: async ({ paymentId }: { paymentId: string }) =>
       get().refreshCancellation(paymentId),
   };

@@ -95,8 +95,24 @@ const facturaSummarySchema = z.object({
 });
 export type FacturaSummary = z.infer<typeof facturaSummarySchema>;
 
-/** One payment's factura as its owner sees it, with the last refusal's reason (bad data at the SAT), if any. */
-export const myFacturaSchema = facturaSummarySchema.extend({ paymentId: z.string(), error: z.string().nullable() });
+/** What the member sees of a nota de crédito (CFDI de egreso) of a partial refund. */
+const creditNoteStates = ['en_proceso', 'emitida', 'cancelacion_pendiente', 'cancelada'] as const;
+const creditNoteSchema = z.object({
+  id: z.string(),
+  amountCents: z.number().int(),
+  state: z.enum(creditNoteStates),
+});
+export type CreditNoteSummary = z.infer<typeof creditNoteSchema>;
+
+/**
+ * One payment's factura as its owner sees it, with the last refusal's reason (bad data at the SAT), if any, and
+ * the notas de crédito of its partial refunds.
+ */
+export const myFacturaSchema = facturaSummarySchema.extend({
+  paymentId: z.string(),
+  error: z.string().nullable(),
+  creditNotes: z.array(creditNoteSchema),
+});
 
 /** The member's facturas: whether invoicing is connected, the fiscal data kept, one entry per payment. */
 export const myFacturasSchema = z.object({

@@ -16,6 +16,7 @@ import type { FacturasService } from './facturas.service.ts';
 
 const paymentParams = z.object({ paymentId: z.uuid() });
 const downloadParams = paymentParams.extend({ format: z.enum(['pdf', 'xml']) });
+const creditNoteParams = downloadParams.extend({ creditNoteId: z.uuid() });
 const contentTypes = { pdf: 'application/pdf', xml: 'application/xml' } as const;
 /** Facturapi's webhook event (its SDK's types/webhook.ts ApiEvent): only the type and the object's id are read. */
 const facturapiEventSchema = z.looseObject({
@@ -83,6 +84,20 @@ export function registerFacturasRoutes(
       return reply
         .header('content-type', contentTypes[format])
         .header('content-disposition', `attachment; filename="factura-${paymentId}.${format}"`)
+        .header('cache-control', 'private, no-store')
+        .send(file);
+    },
+  );
+
+  api.get(
+    '/api/facturas/:paymentId/credit-notes/:creditNoteId/:format',
+    { schema: { params: creditNoteParams }, config: { rateLimit: { max: 60, timeWindow: '1 minute' } } },
+    async (request, reply) => {
+      const { paymentId, creditNoteId, format } = request.params;
+      const file = await facturas.downloadCreditNote(paymentId, creditNoteId, format, await who(request));
+      return reply
+        .header('content-type', contentTypes[format])
+        .header('content-disposition', `attachment; filename="nota-de-credito-${creditNoteId}.${format}"`)
         .header('cache-control', 'private, no-store')
         .send(file);
     },

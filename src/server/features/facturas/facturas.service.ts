@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
-import { fiscalProfiles, paymentFacturas, payments } from '#server/db/schema/index.ts';
+import { fiscalProfiles, paymentCreditNotes, paymentFacturas, payments } from '#server/db/schema/index.ts';
 import type { Log } from '#server/services/log.ts';
 import {
   FacturapiRefusal,
@@ -10,7 +10,12 @@ import {
 } from '#server/services/facturapi/facturapi-client.ts';
 import { AppError } from '#shared/errors.ts';
 import { createGlobalInvoices, globalInvoiceJobKind } from './global-invoice.ts';
-import type { AdminFacturaData, FacturaSummary, FiscalData } from '#shared/facturas/fiscal.schemas.ts';
+import type {
+  AdminFacturaData,
+  CreditNoteSummary,
+  FacturaSummary,
+  FiscalData,
+} from '#shared/facturas/fiscal.schemas.ts';
 import type { CancellationMotive, PaymentForm } from '#shared/facturas/fiscal.rules.ts';
 
 export const facturaJobKinds = {
@@ -18,6 +23,7 @@ export const facturaJobKinds = {
   invoice: 'facturas.invoice',
   cancelRefunded: 'facturas.cancel-refunded',
   cancellationStatus: 'facturas.cancellation-status',
+  creditNote: 'facturas.credit-note',
 } as const;
 
 /**
@@ -35,12 +41,15 @@ const productKey = '86101700';
 type Schedule = (kind: string, options: { payload: object; uniqueKey: string; tx?: Db }) => Promise<void>;
 type PaymentRow = typeof payments.$inferSelect;
 type FacturaRow = typeof paymentFacturas.$inferSelect;
+type CreditNoteRow = typeof paymentCreditNotes.$inferSelect;
 
 /** What a payment recorder tells facturas: a payment in pesos got this result (the one hook of issue #33). */
 export type PesosPaymentRecorded = (input: {
   paymentId: string;
   result: PaymentRow['result'];
   paymentForm: PaymentForm;
+  /** The refunds' sum Mercado Pago reports (`transaction_amount_refunded`): a partial one gets a nota de crédito. */
+  refundedCents?: number;
   tx?: Db;
 }) => Promise<void>;
 
@@ -58,13 +67,25 @@ export function createFacturasService(deps: {
   const { db, client } = deps;
   const log = deps.log ?? { warn() {}, error() {} };
 
-  /** The hook: an approved payment in pesos gets a receipt job; a refunded one with a factura gets it cancelled. */
-  const paymentRecorded: PesosPaymentRecorded = async ({ paymentId, result, paymentForm, tx }) => {
+  /**
+   * The hook: an approved payment in pesos gets a receipt job; one refunded in part, a nota de crédito job per
+   * refunded total (a redelivery queues the same key, and the job notes a total once); a refunded one with a
+   * factura gets it cancelled.
+   */
+  const paymentRecorded: PesosPaymentRecorded = async ({ paymentId, result, paymentForm, refundedCents, tx }) => {
     if (!client) return;
     const run = tx ?? db;
-    if (result === 'COMPLETADO') {
+    if (result === 'COMPLETADO' || result === 'REEMBOLSO_PARCIAL') {
+      // the sale was made either way (an approval notification may have been missed): it gets its receipt
       await run.insert(paymentFacturas).values({ paymentId, paymentForm }).onConflictDoNothing();
       await deps.schedule(facturaJobKinds.receipt, { payload: { paymentId }, uniqueKey: `receipt:${paymentId}`, tx });
+    }
+    if (result === 'REEMBOLSO_PARCIAL' && refundedCents) {
+      await deps.schedule(facturaJobKinds.creditNote, {
+        payload: { paymentId, refundedCents },
+        uniqueKey: `egreso:${paymentId}:${refundedCents}`,
+        tx,
+      });
     } else if (result === 'REEMBOLSADO') {
       await deps.schedule(facturaJobKinds.cancelRefunded, {
         payload: { paymentId },
@@ -271,11 +292,101 @@ export function createFacturasService(deps: {
       .where(eq(paymentFacturas.paymentId, paymentId));
   }
 
-  /** The cancel job of a refunded payment: its factura (to a customer, not a global one) is cancelled with motive 02. */
+  /**
+   * The cancel job of a refunded payment: its factura (to a customer, not a global one) is cancelled with motive 02,
+   * after the notas de crédito of earlier partial refunds (the SAT does not cancel a CFDI that a valid one relates to).
+   */
   async function cancelRefunded(paymentId: string) {
     const found = await rowsOf(paymentId);
-    if (found?.factura?.invoiceId && found.factura.invoiceStatus === 'valid') await cancel(paymentId, '02');
+    if (!found?.factura?.invoiceId || found.factura.invoiceStatus !== 'valid') return;
+    if (!client) throw new Error('FACTURAPI_KEY is not configured');
+    const notes = await creditNotesOf([paymentId]);
+    for (const note of notes) {
+      if (note.status !== 'valid' || !note.invoiceId) continue;
+      const invoice = await client.cancelInvoice(note.invoiceId, '02');
+      await db
+        .update(paymentCreditNotes)
+        .set({ status: invoiceStatusOf(invoice), updatedAt: new Date() })
+        .where(eq(paymentCreditNotes.id, note.id));
+    }
+    await cancel(paymentId, '02');
   }
+
+  const creditNotesOf = (paymentIds: string[]) =>
+    paymentIds.length === 0
+      ? Promise.resolve([])
+      : db
+          .select()
+          .from(paymentCreditNotes)
+          .where(inArray(paymentCreditNotes.paymentId, paymentIds))
+          .orderBy(paymentCreditNotes.refundedCents);
+
+  /**
+   * The nota de crédito job of a payment refunded in part, up to `refundedCents`: one CFDI de egreso for what this
+   * total adds to the last one noted, related to the factura's UUID (c_TipoRelacion 01), to the factura's receiver.
+   * Only a factura to a customer gets one: the month's global invoice is noted by the Admin (decision 066). A total
+   * already noted, or below one noted (notifications out of order), issues nothing. Facturapi down throws (retried
+   * with the same idempotency key, so a stamp whose answer was lost is not issued twice); a refusal is recorded.
+   */
+  async function issueCreditNote(paymentId: string, refundedCents: number) {
+    if (!client) throw new Error('FACTURAPI_KEY is not configured');
+    const found = await rowsOf(paymentId);
+    const factura = found?.factura;
+    if (!found || !factura || refundedCents <= 0 || refundedCents >= found.payment.amountCents) return;
+    // a factura being issued right now: the note waits for it (the job runner retries)
+    if (factura.invoiceRequest && !factura.invoiceId) throw new Error('the factura is being issued');
+    const notes = await creditNotesOf([paymentId]);
+    let note = notes.find((each) => each.refundedCents === refundedCents);
+    if (!note) {
+      if (!factura.invoiceId || factura.invoiceStatus !== 'valid') return;
+      if (notes.some((each) => each.refundedCents > refundedCents)) return;
+      const before = Math.max(0, ...notes.map((each) => each.refundedCents));
+      [note] = await db
+        .insert(paymentCreditNotes)
+        .values({ paymentId, refundedCents, amountCents: refundedCents - before })
+        .onConflictDoNothing()
+        .returning();
+      if (!note) return;
+    }
+    if (note.status !== 'pending') return;
+    if (!factura.invoiceId || factura.invoiceStatus !== 'valid') {
+      await recordCreditNote(note.id, { status: 'refused', lastError: 'La factura se canceló antes de la nota.' });
+      return;
+    }
+    try {
+      const original = await client.getInvoice(factura.invoiceId);
+      const invoice = await client.createCreditNote({
+        customer: {
+          legal_name: original.customer.legal_name,
+          tax_id: original.customer.tax_id,
+          tax_system: original.customer.tax_system ?? '',
+          address: { zip: original.customer.address?.zip ?? '' },
+        },
+        relatedUuid: original.uuid,
+        paymentForm: factura.paymentForm,
+        description: `Devolución parcial: ${found.payment.description || 'CxVet'}`,
+        totalCents: note.amountCents,
+        productKey,
+        idempotencyKey: `egreso-${paymentId}-${refundedCents}`,
+      });
+      await recordCreditNote(note.id, {
+        status: 'valid',
+        invoiceId: invoice.id,
+        invoiceUuid: invoice.uuid,
+        lastError: null,
+      });
+    } catch (error) {
+      if (!(error instanceof FacturapiRefusal)) throw error;
+      log.warn({ paymentId, refundedCents, reason: error.message }, 'nota de crédito refused by facturapi');
+      await recordCreditNote(note.id, { status: 'refused', lastError: error.message });
+    }
+  }
+
+  const recordCreditNote = (id: string, values: Partial<CreditNoteRow>) =>
+    db
+      .update(paymentCreditNotes)
+      .set({ ...values, updatedAt: new Date() })
+      .where(eq(paymentCreditNotes.id, id));
 
   /**
    * A notification of Facturapi about an invoice (its body is not trusted: a forged one only makes us read the
@@ -325,6 +436,19 @@ export function createFacturasService(deps: {
     return { state: 'solicitable', selfInvoiceUrl: row.selfInvoiceUrl, rfc: null };
   }
 
+  /** A nota de crédito as its member sees it; one Facturapi refused is the Admin's to mend, so it is not shown. */
+  const creditNoteSummaryOf = (note: CreditNoteRow): CreditNoteSummary | null => {
+    const state = (
+      {
+        pending: 'en_proceso',
+        valid: 'emitida',
+        cancel_pending: 'cancelacion_pendiente',
+        canceled: 'cancelada',
+      } as const
+    )[note.status as 'pending' | 'valid' | 'cancel_pending' | 'canceled'];
+    return state ? { id: note.id, amountCents: note.amountCents, state } : null;
+  };
+
   /** The member's facturas, one summary per payment of theirs; the last refusal's reason, if any. */
   async function mine(userId: string) {
     const rows = await db
@@ -333,6 +457,7 @@ export function createFacturasService(deps: {
       .leftJoin(paymentFacturas, eq(paymentFacturas.paymentId, payments.id))
       .where(eq(payments.userId, userId));
     const [profile] = await db.select().from(fiscalProfiles).where(eq(fiscalProfiles.userId, userId));
+    const notes = await creditNotesOf(rows.map(({ payment }) => payment.id));
     return {
       available: client !== null,
       fiscalData: profile
@@ -348,6 +473,10 @@ export function createFacturasService(deps: {
         paymentId: payment.id,
         ...summaryOf(payment, factura),
         error: factura?.lastError ?? null,
+        creditNotes: notes.flatMap((note) => {
+          const summary = note.paymentId === payment.id ? creditNoteSummaryOf(note) : null;
+          return summary ? [summary] : [];
+        }),
       })),
     };
   }
@@ -364,6 +493,31 @@ export function createFacturasService(deps: {
       return await client.download(invoiceId, format);
     } catch (error) {
       log.warn({ paymentId, reason: String(error) }, 'factura not downloaded');
+      throw new AppError('SERVICE_UNAVAILABLE');
+    }
+  }
+
+  /**
+   * A nota de crédito's PDF or XML, guarded as the factura's: only the payment's owner or an Admin (anyone else,
+   * or a note not stamped: not found).
+   */
+  async function downloadCreditNote(
+    paymentId: string,
+    creditNoteId: string,
+    format: 'pdf' | 'xml',
+    who: { userId: string; admin: boolean },
+  ) {
+    const found = await rowsOf(paymentId);
+    if (!found || (!who.admin && found.payment.userId !== who.userId)) throw new AppError('NOT_FOUND');
+    const [note] = await db
+      .select()
+      .from(paymentCreditNotes)
+      .where(and(eq(paymentCreditNotes.id, creditNoteId), eq(paymentCreditNotes.paymentId, paymentId)));
+    if (!client || !note?.invoiceId) throw new AppError('NOT_FOUND');
+    try {
+      return await client.download(note.invoiceId, format);
+    } catch (error) {
+      log.warn({ paymentId, creditNoteId, reason: String(error) }, 'nota de crédito not downloaded');
       throw new AppError('SERVICE_UNAVAILABLE');
     }
   }
@@ -421,6 +575,8 @@ export function createFacturasService(deps: {
     request,
     cancel,
     cancelRefunded,
+    issueCreditNote,
+    downloadCreditNote,
     invoiceNotified,
     refreshCancellation,
     mine,

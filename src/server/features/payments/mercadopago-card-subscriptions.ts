@@ -14,6 +14,7 @@ import type { PaymentResult, Plan } from '#shared/payments/payments.rules.ts';
 import type { PricesService } from './prices.service.ts';
 import type { PesosPaymentRecorded } from '#server/features/facturas/facturas.service.ts';
 import { paymentFormOf } from '#server/features/facturas/payment-form.ts';
+import { historyResult } from './mercadopago-outcomes.ts';
 
 type SubscriptionRow = typeof paymentSubscriptions.$inferSelect;
 
@@ -214,7 +215,7 @@ export function createMercadoPagoCardSubscriptions(deps: {
         providerPaymentId: `mercadopago:${payment.id}`,
         providerSubscriptionId: row.providerSubscriptionId,
         kind: 'subscription',
-        result,
+        result: historyResult(payment, result),
         amountCents: payment.amountCents,
         currency: payment.currency,
         description: historyTitle[row.plan],
@@ -226,6 +227,7 @@ export function createMercadoPagoCardSubscriptions(deps: {
         paymentId: recorded.id,
         result: recorded.result,
         paymentForm: paymentFormOf(payment),
+        refundedCents: payment.refundedCents,
       });
     return result;
   }

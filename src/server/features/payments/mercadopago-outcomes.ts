@@ -1,5 +1,6 @@
 import type { MercadoPagoPayment } from '#server/services/payments/mercadopago-records.ts';
 import type { OrderEventKind } from './payments.rules.ts';
+import type { PaymentResult } from '#shared/payments/payments.rules.ts';
 
 /**
  * What a payment's status means for what it paid for. `in_mediation` (a dispute opened) changes nothing until
@@ -27,4 +28,21 @@ export function offlineOutcome(payment: Pick<MercadoPagoPayment, 'status' | 'sta
     case 'in_mediation':
       return null;
   }
+}
+
+/**
+ * What the history records of an approved payment: part of it refunded (Mercado Pago keeps it `approved`, with
+ * `status_detail: partially_refunded` and the refunds' sum in `transaction_amount_refunded`) is REEMBOLSO_PARCIAL;
+ * what it paid for stays granted. Any other payment keeps the result of its status.
+ */
+export function historyResult(
+  payment: Pick<MercadoPagoPayment, 'status' | 'amountCents' | 'refundedCents'>,
+  result: PaymentResult,
+): PaymentResult {
+  return result === 'COMPLETADO' &&
+    payment.status === 'approved' &&
+    payment.refundedCents > 0 &&
+    payment.refundedCents < payment.amountCents
+    ? 'REEMBOLSO_PARCIAL'
+    : result;
 }

@@ -10,7 +10,7 @@ import { ProviderError } from '#server/services/payments/payment-provider.ts';
 import { AppError } from '#shared/errors.ts';
 import type { OfflinePayment as OfflineStart } from '#shared/payments/mercadopago.schemas.ts';
 import { orderPaymentResult } from './payments.rules.ts';
-import { offlineOutcome } from './mercadopago-outcomes.ts';
+import { historyResult, offlineOutcome } from './mercadopago-outcomes.ts';
 import { takePendingPlace } from './mercadopago-pending-place.ts';
 import { createCardCheckout, isCheckout } from './mercadopago-card-checkout.ts';
 import type { UserRow } from '#server/features/accounts/accounts.service.ts';
@@ -281,7 +281,7 @@ export function createMercadoPagoPaymentsService(deps: {
           provider: 'mercadopago',
           providerPaymentId: `mercadopago:${payment.id}`,
           kind: 'order',
-          result: orderPaymentResult[outcome.kind],
+          result: historyResult(payment, orderPaymentResult[outcome.kind]),
           amountCents: row.amountCents,
           currency: row.currency,
           description: row.description,
@@ -293,6 +293,7 @@ export function createMercadoPagoPaymentsService(deps: {
           paymentId: recorded.id,
           result: recorded.result,
           paymentForm: paymentFormOf(payment),
+          refundedCents: payment.refundedCents,
         });
     }
     if (row.status !== outcome.status) {
