@@ -1,17 +1,30 @@
-import { Anchor, Button, Group, Text } from '@mantine/core';
+import { Anchor, Button, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { downloadFile } from '#web/lib/api-client.ts';
 import type { MyFacturas } from '../facturas.api.ts';
 import { FacturaForm } from './factura-form.tsx';
+import { CreditNotes } from './credit-notes.tsx';
 
-/** The history's 'Factura' cell of one payment: what can be done with its factura now. */
+/** The history's 'Factura' cell of one payment: its factura, and below it the notas de crédito of partial refunds. */
 export function FacturaCell({ paymentId, facturas }: { paymentId: string; facturas: MyFacturas | undefined }) {
-  const [opened, setOpened] = useState(false);
-  const { showAppError } = useErrorModal();
   const factura = facturas?.payments.find((each) => each.paymentId === paymentId);
   if (!facturas || !factura) return null;
+  if (factura.creditNotes.length === 0) return <FacturaState paymentId={paymentId} facturas={facturas} />;
+  return (
+    <Stack gap={4}>
+      <FacturaState paymentId={paymentId} facturas={facturas} />
+      <CreditNotes paymentId={paymentId} notes={factura.creditNotes} />
+    </Stack>
+  );
+}
+
+/** What can be done with a payment's factura now. */
+function FacturaState({ paymentId, facturas }: { paymentId: string; facturas: MyFacturas }) {
+  const [opened, setOpened] = useState(false);
+  const { showAppError } = useErrorModal();
+  const factura = facturas.payments.find((each) => each.paymentId === paymentId)!;
   const download = (format: 'pdf' | 'xml') =>
     void downloadFile(`/api/facturas/${paymentId}/${format}`, `factura.${format}`).catch(showAppError);
 
