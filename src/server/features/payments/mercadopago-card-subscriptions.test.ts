@@ -236,6 +236,20 @@ describe('what Mercado Pago reports afterwards', () => {
     expect(history!.result).toBe('REEMBOLSADO');
   });
 
+  it('a charge refunded in part is Reembolso parcial in the history, and the member stays Premium', async () => {
+    const { user, preapprovalId } = await startCheckout();
+    const charge = await authorizeAndNotify(preapprovalId);
+    fake.refundPart(charge.paymentId, 50);
+    await deliver(fake.notification('payment', charge.paymentId));
+    expect(await userRow(user.id)).toMatchObject({ type: 'Premium' });
+    expect(fake.preapprovals.get(preapprovalId)!.status).toBe('authorized');
+    const [history] = await t.db
+      .select()
+      .from(payments)
+      .where(eq(payments.providerPaymentId, `mercadopago:${charge.paymentId}`));
+    expect(history).toMatchObject({ result: 'REEMBOLSO_PARCIAL', amountCents: monthlyMxn });
+  });
+
   it('a forged notification changes nothing', async () => {
     const { user, preapprovalId } = await startCheckout();
     const charge = fake.authorize(preapprovalId);
