@@ -9,6 +9,7 @@ import { createFacturapiClient } from '#server/services/facturapi/facturapi-clie
 import { memberRequest } from '#server/features/diplomas/diplomas.testing.ts';
 import { deliver, paidInPesos, personaFisica, retryNow, startFacturasApp } from './facturas.testing.ts';
 import { createGlobalInvoices } from './global-invoice.ts';
+import { collectMemberData } from '#server/features/privacy/privacy.export.ts';
 
 let mercadoPago: MercadoPagoFake;
 let facturapi: FacturapiFake;
@@ -200,6 +201,18 @@ describe('Descargar PDF and XML of a nota de crédito', () => {
     const mine = await invoiced();
     const elsewhere = `/api/facturas/${mine.paymentId}/credit-notes/${note!.id}/pdf`;
     expect((await memberRequest(t, mine.cookie, 'GET', elsewhere)).statusCode).toBe(404);
+  });
+});
+
+describe('the privacy export', () => {
+  it('includes the member’s notas de crédito', async () => {
+    const { user, mercadoPagoId, paymentId } = await invoiced();
+    await refundPart(mercadoPagoId, 500);
+    const [note] = await notesOf(paymentId);
+    const document = await collectMemberData(t.db, user.id);
+    expect(document.creditNotes).toEqual([
+      expect.objectContaining({ amount: '500.00', invoiceUuid: note!.invoiceUuid, status: 'valid' }),
+    ]);
   });
 });
 

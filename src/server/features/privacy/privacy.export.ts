@@ -16,6 +16,7 @@ import {
   consentEvents,
   contactMessages,
   fiscalProfiles,
+  paymentCreditNotes,
   paymentFacturas,
   dataExports,
   diplomas,
@@ -61,6 +62,7 @@ export async function collectMemberData(db: Db, userId: string) {
     paymentRows,
     orders,
     facturaRows,
+    creditNoteRows,
     fiscalRows,
     diplomaPurchases,
     sessionRows,
@@ -92,6 +94,12 @@ export async function collectMemberData(db: Db, userId: string) {
       .from(paymentFacturas)
       .innerJoin(payments, eq(payments.id, paymentFacturas.paymentId))
       .where(eq(payments.userId, userId)),
+    db
+      .select({ note: paymentCreditNotes, paymentId: payments.providerPaymentId })
+      .from(paymentCreditNotes)
+      .innerJoin(payments, eq(payments.id, paymentCreditNotes.paymentId))
+      .where(eq(payments.userId, userId))
+      .orderBy(asc(paymentCreditNotes.createdAt)),
     db.select().from(fiscalProfiles).where(eq(fiscalProfiles.userId, userId)),
     db
       .select({ transaction: diplomaTransactions, diploma: diplomas.title })
@@ -301,6 +309,13 @@ export async function collectMemberData(db: Db, userId: string) {
       rfc: factura.invoiceRfc,
       status: factura.invoiceStatus,
       cancellationMotive: factura.cancellationMotive,
+    })),
+    creditNotes: creditNoteRows.map(({ note, paymentId }) => ({
+      paymentId,
+      amount: (note.amountCents / 100).toFixed(2),
+      invoiceUuid: note.invoiceUuid,
+      status: note.status,
+      createdAt: iso(note.createdAt),
     })),
     diplomaPurchases: diplomaPurchases.map(({ transaction, diploma }) => ({
       diploma,
