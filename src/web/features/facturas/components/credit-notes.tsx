@@ -38,7 +38,7 @@ export function CreditNotes({ paymentId, notes }: { paymentId: string; notes: Cr
               aria-label={`Descargar PDF de la nota de crédito por ${amount}`}
               onClick={() => download(note, 'pdf')}
             >
-              PDF
+              Descargar PDF
             </Button>
             <Button
               size="compact-xs"
@@ -46,7 +46,7 @@ export function CreditNotes({ paymentId, notes }: { paymentId: string; notes: Cr
               aria-label={`Descargar XML de la nota de crédito por ${amount}`}
               onClick={() => download(note, 'xml')}
             >
-              XML
+              Descargar XML
             </Button>
           </>
         )}
