@@ -254,3 +254,56 @@ test('the Admin invoices a payment in dollars by hand, with the day’s exchange
   await adminPage.screenshot({ path: test.info().outputPath('admin-dollars-360.png'), fullPage: true });
   await adminPage.context().close();
 });
+
+test('a partial refund gives the member a nota de crédito under the factura, with its PDF and XML', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const adminPage = await deviceSignedIn(browser, site, 'admin');
+  const diplomaId = await priceInPesos(adminPage.request, new URL(site.url).origin);
+  const member = await freshPremiumMember(browser, site.url, adminPage.request, 'Nota E2E');
+  const { page } = member;
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const mercadoPagoId = await payInPesos(page, diplomaId);
+  await page.goto('/perfil/pago');
+  const ask = page.getByRole('button', { name: 'Solicitar factura' });
+  await expect(async () => {
+    await page.reload();
+    await expect(ask).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 60_000 });
+  await ask.click();
+  const dialog = page.getByRole('dialog', { name: 'Solicitar factura' });
+  await dialog.getByLabel('RFC').fill('GODE561231GR8');
+  await fillReceiver(page, dialog, { legalName: 'EMILIA GOMEZ DIAZ', taxSystem: '612', cfdiUse: 'G03', zip: '06600' });
+  await dialog.getByRole('button', { name: 'Solicitar factura' }).click();
+  await expect(page.getByText('Factura emitida a GODE561231GR8')).toBeVisible({ timeout: 30_000 });
+
+  // Mercado Pago gives back $500 of the $2,499: the payment stays approved, partially refunded
+  mercadoPago.refundPart(mercadoPagoId, 500);
+  await notify(page, mercadoPagoId);
+  const note = page.getByText('Nota de crédito por $500.00 MXN', { exact: true });
+  await expect(async () => {
+    await page.reload();
+    await expect(note).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 60_000 });
+  await expect(page.getByRole('row', { name: /Reembolso parcial/ })).toContainText('Factura emitida a GODE561231GR8');
+  await page.screenshot({ path: test.info().outputPath('history-credit-note-1280.png'), fullPage: true });
+  const pdf = await downloaded(
+    page,
+    page.getByRole('button', { name: 'Descargar PDF de la nota de crédito por $500.00 MXN' }),
+  );
+  expect(pdf.subarray(0, 4).toString()).toBe('%PDF');
+  const xml = await downloaded(
+    page,
+    page.getByRole('button', { name: 'Descargar XML de la nota de crédito por $500.00 MXN' }),
+  );
+  const factura = [...facturapi.invoices.values()].find(
+    (each) => each.type === 'I' && each.customer.tax_id === 'GODE561231GR8' && each.status === 'valid',
+  )!;
+  expect(xml.toString('utf8')).toContain('TipoDeComprobante="E"');
+  expect(xml.toString('utf8')).toContain(`<cfdi:CfdiRelacionado UUID="${factura.uuid}"/>`);
+  await page.setViewportSize({ width: 360, height: 900 });
+  await page.screenshot({ path: test.info().outputPath('history-credit-note-360.png'), fullPage: true });
+  await member.context.close();
+  await adminPage.context().close();
+});
