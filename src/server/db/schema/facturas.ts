@@ -77,7 +77,7 @@ export const paymentCreditNotes = pgTable(
     amountCents: integer('amount_cents').notNull(),
     invoiceId: text('invoice_id'),
     invoiceUuid: text('invoice_uuid'),
-    /** pending (Facturapi not answered yet), valid, cancel_pending, canceled, or refused (last_error says why). */
+    /** pending (Facturapi not answered yet), valid, cancel_pending, cancel_rejected, canceled, or refused (last_error). */
     status: text('status').notNull().default('pending'),
     lastError: text('last_error'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

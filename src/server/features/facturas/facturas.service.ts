@@ -300,15 +300,25 @@ export function createFacturasService(deps: {
     const found = await rowsOf(paymentId);
     if (!found?.factura?.invoiceId || found.factura.invoiceStatus !== 'valid') return;
     if (!client) throw new Error('FACTURAPI_KEY is not configured');
-    const notes = await creditNotesOf([paymentId]);
-    for (const note of notes) {
-      if (note.status !== 'valid' || !note.invoiceId) continue;
-      const invoice = await client.cancelInvoice(note.invoiceId, '02');
-      await db
-        .update(paymentCreditNotes)
-        .set({ status: invoiceStatusOf(invoice), updatedAt: new Date() })
-        .where(eq(paymentCreditNotes.id, note.id));
+    let waiting = false;
+    for (const note of await creditNotesOf([paymentId])) {
+      if (!note.invoiceId || note.status === 'canceled') continue;
+      let invoice: FacturapiInvoice;
+      if (note.status === 'valid' || note.status === 'cancel_rejected') {
+        try {
+          invoice = await client.cancelInvoice(note.invoiceId, '02');
+        } catch (error) {
+          // already cancelled, or its cancellation asked, elsewhere (Facturapi's dashboard): what it says now counts
+          if (!(error instanceof FacturapiRefusal)) throw error;
+          invoice = await client.getInvoice(note.invoiceId);
+        }
+      } else invoice = await client.getInvoice(note.invoiceId);
+      const status = invoiceStatusOf(invoice);
+      await recordCreditNote(note.id, { status });
+      if (status !== 'canceled') waiting = true;
     }
+    // the receiver has not accepted a note's cancellation yet: the job runner tries again later
+    if (waiting) throw new Error('a nota de crédito awaits its cancellation');
     await cancel(paymentId, '02');
   }
 
@@ -397,7 +407,13 @@ export function createFacturasService(deps: {
     const [row] = await db
       .select({ paymentId: paymentFacturas.paymentId })
       .from(paymentFacturas)
-      .where(eq(paymentFacturas.invoiceId, invoiceId));
+      .where(eq(paymentFacturas.invoiceId, invoiceId))
+      .union(
+        db
+          .select({ paymentId: paymentCreditNotes.paymentId })
+          .from(paymentCreditNotes)
+          .where(eq(paymentCreditNotes.invoiceId, invoiceId)),
+      );
     if (!row) return false;
     await deps.schedule(facturaJobKinds.cancellationStatus, {
       payload: { paymentId: row.paymentId },
@@ -406,9 +422,17 @@ export function createFacturasService(deps: {
     return true;
   }
 
-  /** The job of a notification: the invoice's cancellation as Facturapi says now (the same answer twice: no change). */
+  /**
+   * The job of a notification: the cancellation of the payment's factura and of its notas de crédito as Facturapi
+   * says now (the same answer twice: no change).
+   */
   async function refreshCancellation(paymentId: string) {
     if (!client) throw new Error('FACTURAPI_KEY is not configured');
+    for (const note of await creditNotesOf([paymentId])) {
+      if (!note.invoiceId || note.status === 'canceled') continue;
+      const status = invoiceStatusOf(await client.getInvoice(note.invoiceId));
+      if (status !== note.status) await recordCreditNote(note.id, { status });
+    }
     const row = (await rowsOf(paymentId))?.factura;
     if (!row?.invoiceId || row.invoiceStatus === 'global') return;
     const status = invoiceStatusOf(await client.getInvoice(row.invoiceId));
@@ -442,10 +466,12 @@ export function createFacturasService(deps: {
       {
         pending: 'en_proceso',
         valid: 'emitida',
+        // the receiver refused its cancellation: the note stands
+        cancel_rejected: 'emitida',
         cancel_pending: 'cancelacion_pendiente',
         canceled: 'cancelada',
       } as const
-    )[note.status as 'pending' | 'valid' | 'cancel_pending' | 'canceled'];
+    )[note.status as 'pending' | 'valid' | 'cancel_rejected' | 'cancel_pending' | 'canceled'];
     return state ? { id: note.id, amountCents: note.amountCents, state } : null;
   };
 

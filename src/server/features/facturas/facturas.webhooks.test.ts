@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { TestApp } from '#server/testing/test-app.ts';
 import { signedInAs } from '#server/testing/factories.ts';
-import { paymentFacturas } from '#server/db/schema/index.ts';
+import { paymentCreditNotes, paymentFacturas } from '#server/db/schema/index.ts';
 import type { MercadoPagoFake } from '#server/services/payments/simulated-mercadopago.ts';
 import type { FacturapiFake } from '#server/services/facturapi/facturapi-fake.testing.ts';
 import { memberRequest } from '#server/features/diplomas/diplomas.testing.ts';
-import { deliver, paidInPesos, personaFisica, startFacturasApp } from './facturas.testing.ts';
+import { deliver, paidInPesos, personaFisica, retryNow, startFacturasApp } from './facturas.testing.ts';
 
 let mercadoPago: MercadoPagoFake;
 let facturapi: FacturapiFake;
@@ -139,6 +139,31 @@ describe('Facturapi’s notifications of a cancellation awaiting the receiver', 
     await deliver(t, mercadoPago.notification('payment', mercadoPagoId));
     expect(await facturaOf(paymentId)).toMatchObject({ invoiceStatus: 'cancel_pending', cancellationMotive: '02' });
     expect(await stateOf(cookie, paymentId)).toBe('cancelacion_pendiente');
+    await notify(facturapi.answerCancellation((await facturaOf(paymentId)).invoiceId!, 'accepted'));
+    expect(await stateOf(cookie, paymentId)).toBe('cancelada');
+  });
+
+  it('cancels the factura of a payment refunded in steps only once the receiver accepted its nota de crédito’s cancellation', async () => {
+    const { cookie, mercadoPagoId, paymentId } = await paidInPesos(t, mercadoPago);
+    await memberRequest(t, cookie, 'POST', `/api/facturas/${paymentId}`, personaFisica);
+    mercadoPago.refundPart(mercadoPagoId, 1200);
+    await deliver(t, mercadoPago.notification('payment', mercadoPagoId));
+    const noteOf = async () =>
+      (await t.db.select().from(paymentCreditNotes).where(eq(paymentCreditNotes.paymentId, paymentId)))[0]!;
+    expect(await noteOf()).toMatchObject({ status: 'valid', amountCents: 120_000 });
+    mercadoPago.refund(mercadoPagoId);
+    await deliver(t, mercadoPago.notification('payment', mercadoPagoId));
+    // the note's cancellation waits for the receiver, and the factura is not asked before it ends
+    const note = await noteOf();
+    expect(note.status).toBe('cancel_pending');
+    expect(facturapi.invoices.get(note.invoiceId!)).toMatchObject({ cancellation_status: 'pending', motive: '02' });
+    expect(await facturaOf(paymentId)).toMatchObject({ invoiceStatus: 'valid', cancellationMotive: null });
+    await retryNow(t);
+    expect((await facturaOf(paymentId)).invoiceStatus).toBe('valid');
+    await notify(facturapi.answerCancellation(note.invoiceId!, 'accepted'));
+    expect((await noteOf()).status).toBe('canceled');
+    await retryNow(t);
+    expect(await facturaOf(paymentId)).toMatchObject({ invoiceStatus: 'cancel_pending', cancellationMotive: '02' });
     await notify(facturapi.answerCancellation((await facturaOf(paymentId)).invoiceId!, 'accepted'));
     expect(await stateOf(cookie, paymentId)).toBe('cancelada');
   });
