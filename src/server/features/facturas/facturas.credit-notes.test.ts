@@ -204,6 +204,47 @@ describe('Descargar PDF and XML of a nota de crédito', () => {
   });
 });
 
+describe('the console', () => {
+  it('lists each payment’s notes, one Facturapi refused with its reason (hidden from the member)', async () => {
+    const { cookie, mercadoPagoId, paymentId, factura } = await invoiced();
+    // a note of $2,000 issued from Facturapi's dashboard leaves $499 to note
+    const dashboard = await fetch(`${facturapi.url}/invoices`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${app.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        type: 'E',
+        customer: {
+          legal_name: personaFisica.legalName,
+          tax_id: personaFisica.rfc,
+          tax_system: '612',
+          address: { zip: '06600' },
+        },
+        use: 'G02',
+        payment_form: '01',
+        related_documents: [{ relationship: '01', documents: [factura.invoiceUuid] }],
+        items: [{ quantity: 1, product: { description: 'Devolución', product_key: '86101700', price: 2000 } }],
+      }),
+    });
+    expect(dashboard.status).toBe(200);
+    await refundPart(mercadoPagoId, 300);
+    await refundPart(mercadoPagoId, 300);
+    const admin = await signedInAs(t, { type: 'Admin' });
+    const list = (await memberRequest(t, admin.cookie, 'GET', '/api/admin/facturas')).json() as {
+      payments: { paymentId: string; creditNotes: object[] }[];
+    };
+    expect(list.payments.find((each) => each.paymentId === paymentId)!.creditNotes).toEqual([
+      { id: expect.any(String), amountCents: 30_000, state: 'emitida', error: null },
+      {
+        id: expect.any(String),
+        amountCents: 30_000,
+        state: 'no_emitida',
+        error: 'El importe de la nota de crédito excede el del CFDI relacionado',
+      },
+    ]);
+    expect((await summaryOf(cookie, paymentId)).creditNotes).toMatchObject([{ amountCents: 30_000, state: 'emitida' }]);
+  });
+});
+
 describe('the privacy export', () => {
   it('includes the member’s notas de crédito', async () => {
     const { user, mercadoPagoId, paymentId } = await invoiced();

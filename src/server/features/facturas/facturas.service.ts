@@ -559,6 +559,9 @@ export function createFacturasService(deps: {
       )
       .orderBy(sql`${payments.occurredAt} desc`)
       .limit(500);
+    const notes = await creditNotesOf(
+      rows.flatMap(({ payment }) => (payment.result === 'COMPLETADO' ? [] : [payment.id])),
+    );
     return rows.map(({ payment, factura }) => ({
       paymentId: payment.id,
       userId: payment.userId,
@@ -573,6 +576,15 @@ export function createFacturasService(deps: {
       ...summaryOf(payment, factura),
       selfInvoiceUrl: factura?.selfInvoiceUrl ?? null,
       error: factura?.lastError ?? null,
+      // every note, a refused one too (its reason is the Admin's to act on)
+      creditNotes: notes
+        .filter((note) => note.paymentId === payment.id)
+        .map((note) => ({
+          id: note.id,
+          amountCents: note.amountCents,
+          state: creditNoteSummaryOf(note)?.state ?? ('no_emitida' as const),
+          error: note.lastError,
+        })),
     }));
   }
 

@@ -41,6 +41,10 @@ export type AdminFactura = {
   invoiceUuid: string | null;
   cancellationMotive: string | null;
   error: string | null;
+  creditNotes: (Omit<MyFactura['creditNotes'][number], 'state'> & {
+    state: MyFactura['creditNotes'][number]['state'] | 'no_emitida';
+    error: string | null;
+  })[];
 };
 
 /** The console's payments in pesos with their receipt and factura. */

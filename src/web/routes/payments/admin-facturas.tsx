@@ -13,6 +13,7 @@ import {
   type AdminFactura,
 } from '#web/features/facturas/facturas.api.ts';
 import { FacturaForm } from '#web/features/facturas/components/factura-form.tsx';
+import { CreditNotes } from '#web/features/facturas/components/credit-notes.tsx';
 import { longDate } from '#web/features/accounts/membership-labels.ts';
 
 const stateLabels: Record<AdminFactura['state'], string> = {
@@ -146,6 +147,7 @@ export function AdminFacturasPage() {
                         {stateLabels[payment.state]}
                         {payment.cancellationMotive ? ` (motivo ${payment.cancellationMotive})` : ''}
                         {payment.error ? ` · ${payment.error}` : ''}
+                        <CreditNotes paymentId={payment.paymentId} notes={payment.creditNotes} />
                       </Table.Td>
                       <Table.Td>{payment.rfc ?? '—'}</Table.Td>
                       <Table.Td>

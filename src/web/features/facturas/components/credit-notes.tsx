@@ -4,9 +4,14 @@ import { useErrorModal } from '#web/components/error-modal.tsx';
 import { downloadFile } from '#web/lib/api-client.ts';
 import type { MyFacturas } from '../facturas.api.ts';
 
-type CreditNote = MyFacturas['payments'][number]['creditNotes'][number];
+/** A note as the member sees it; the console also sees one Facturapi refused ('no_emitida') and why. */
+type CreditNote = Omit<MyFacturas['payments'][number]['creditNotes'][number], 'state'> & {
+  state: MyFacturas['payments'][number]['creditNotes'][number]['state'] | 'no_emitida';
+  error?: string | null;
+};
 
 const stateTexts: Record<CreditNote['state'], string> = {
+  no_emitida: ' · no emitida',
   en_proceso: ' · en proceso',
   emitida: '',
   cancelacion_pendiente: ' · cancelación pendiente',
@@ -29,6 +34,7 @@ export function CreditNotes({ paymentId, notes }: { paymentId: string; notes: Cr
         <Text span fz="sm">
           Nota de crédito por {amount}
           {stateTexts[note.state]}
+          {note.state === 'no_emitida' && note.error ? `: ${note.error}` : ''}
         </Text>
         {note.state === 'emitida' && (
           <>
