@@ -304,6 +304,14 @@ test('a partial refund gives the member a nota de crédito under the factura, wi
   expect(xml.toString('utf8')).toContain(`<cfdi:CfdiRelacionado UUID="${factura.uuid}"/>`);
   await page.setViewportSize({ width: 360, height: 900 });
   await page.screenshot({ path: test.info().outputPath('history-credit-note-360.png'), fullPage: true });
+  // the console lists it under the factura
+  await adminPage.setViewportSize({ width: 1280, height: 900 });
+  await adminPage.goto('/admin/facturas');
+  await expect(adminPage.getByRole('row', { name: /Nota de crédito por \$500\.00 MXN/ })).toContainText(
+    'GODE561231GR8',
+    { timeout: 30_000 },
+  );
+  await adminPage.screenshot({ path: test.info().outputPath('admin-credit-note-1280.png'), fullPage: true });
   await member.context.close();
   await adminPage.context().close();
 });
