@@ -127,6 +127,19 @@ export function createFacturapiClient(options: FacturapiOptions) {
     throw new FacturapiUnavailable(lastError instanceof Error ? lastError.message : String(lastError));
   }
 
+  /** The one line every document of ours has: the sale's description and product key, its total with taxes in. */
+  const oneItem = (input: { description: string; productKey: string; totalCents: number }) => [
+    {
+      quantity: 1,
+      product: {
+        description: input.description,
+        product_key: input.productKey,
+        price: input.totalCents / 100,
+        tax_included: true,
+      },
+    },
+  ];
+
   return {
     /** POST /receipts: `idempotency_key` makes a retry answer the receipt already created. */
     createReceipt(input: {
@@ -141,17 +154,7 @@ export function createFacturapiClient(options: FacturapiOptions) {
           payment_form: input.paymentForm,
           external_id: input.externalId,
           idempotency_key: `receipt-${input.externalId}`,
-          items: [
-            {
-              quantity: 1,
-              product: {
-                description: input.description,
-                product_key: input.productKey,
-                price: input.totalCents / 100,
-                tax_included: true,
-              },
-            },
-          ],
+          items: oneItem(input),
         },
       }) as Promise<FacturapiReceipt>;
     },
@@ -190,17 +193,7 @@ export function createFacturapiClient(options: FacturapiOptions) {
           currency: input.currency,
           exchange: input.exchange,
           idempotency_key: input.idempotencyKey,
-          items: [
-            {
-              quantity: 1,
-              product: {
-                description: input.description,
-                product_key: input.productKey,
-                price: input.totalCents / 100,
-                tax_included: true,
-              },
-            },
-          ],
+          items: oneItem(input),
         },
       }) as Promise<FacturapiInvoice>;
     },
@@ -227,17 +220,7 @@ export function createFacturapiClient(options: FacturapiOptions) {
           payment_method: 'PUE',
           related_documents: [{ relationship: '01', documents: [input.relatedUuid] }],
           idempotency_key: input.idempotencyKey,
-          items: [
-            {
-              quantity: 1,
-              product: {
-                description: input.description,
-                product_key: input.productKey,
-                price: input.totalCents / 100,
-                tax_included: true,
-              },
-            },
-          ],
+          items: oneItem(input),
         },
       }) as Promise<FacturapiInvoice>;
     },
