@@ -22,7 +22,7 @@ export async function freshBasicMember(browser: Browser, baseURL: string, name: 
   await context.addInitScript((key) => window.localStorage.setItem(key, 'true'), storageKeys.cookiesAccepted);
   const page = await context.newPage();
   const email = `diplomado-${randomUUID().slice(0, 8)}@e2e.cxvet.com`;
-  await signUpByApi(page, { email, name, password });
+  await signUpByApi(page, { email, name, password }, baseURL);
   const me = (await (await page.request.get('/api/me')).json()) as { user: { id: string } };
   return { page, context, userId: me.user.id, email };
 }

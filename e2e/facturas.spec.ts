@@ -1,4 +1,4 @@
-import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import { expect, test } from './fixtures.ts';
 import { freshPremiumMember } from './diploma-setup.ts';
@@ -105,24 +105,37 @@ async function downloaded(page: Page, button: Locator) {
   return readFile(await (await download).path());
 }
 
+/** Reloads the page until `target` shows: the jobs behind it run after the answers that queued them. */
+async function reloadUntilVisible(page: Page, target: Locator, timeout = 60_000) {
+  await expect(async () => {
+    await page.reload();
+    await expect(target).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout });
+}
+
+/**
+ * The Admin's page, and a new Premium member who paid a diploma in pesos, on their history `width` pixels wide once
+ * its receipt can be invoiced ('Solicitar factura').
+ */
+async function paidOnHistory(browser: Browser, name: string, width: number) {
+  const adminPage = await deviceSignedIn(browser, site, 'admin');
+  const diplomaId = await priceInPesos(adminPage.request, new URL(site.url).origin);
+  const member = await freshPremiumMember(browser, site.url, adminPage.request, name);
+  const { page } = member;
+  await page.setViewportSize({ width, height: 900 });
+  const mercadoPagoId = await payInPesos(page, diplomaId);
+  await page.goto('/perfil/pago');
+  const ask = page.getByRole('button', { name: 'Solicitar factura' });
+  // the receipt is made by a job once the approval is applied
+  await reloadUntilVisible(page, ask);
+  return { adminPage, member, page, mercadoPagoId, ask };
+}
+
 test('a member pays in pesos, asks for a factura (an invalid RFC refused under its field), and downloads its PDF and XML', async ({
   browser,
 }) => {
   test.setTimeout(180_000);
-  const adminPage = await deviceSignedIn(browser, site, 'admin');
-  const diplomaId = await priceInPesos(adminPage.request, new URL(site.url).origin);
-  const member = await freshPremiumMember(browser, site.url, adminPage.request, 'Factura E2E');
-  const { page } = member;
-  await page.setViewportSize({ width: 360, height: 900 });
-  const mercadoPagoId = await payInPesos(page, diplomaId);
-
-  await page.goto('/perfil/pago');
-  const ask = page.getByRole('button', { name: 'Solicitar factura' });
-  // the receipt is made by a job once the approval is applied
-  await expect(async () => {
-    await page.reload();
-    await expect(ask).toBeVisible({ timeout: 2_000 });
-  }).toPass({ timeout: 60_000 });
+  const { adminPage, member, page, mercadoPagoId, ask } = await paidOnHistory(browser, 'Factura E2E', 360);
   await page.screenshot({ path: test.info().outputPath('history-360.png'), fullPage: true });
   await ask.click();
   const dialog = page.getByRole('dialog', { name: 'Solicitar factura' });
@@ -162,10 +175,7 @@ test('a member pays in pesos, asks for a factura (an invalid RFC refused under i
   // a refund cancels the factura (motive 02): pending until the receiver accepts, and the history shows both
   mercadoPago.refund(mercadoPagoId);
   await notify(page, mercadoPagoId);
-  await expect(async () => {
-    await page.reload();
-    await expect(page.getByText('Cancelación pendiente: el receptor debe aceptarla')).toBeVisible({ timeout: 2_000 });
-  }).toPass({ timeout: 60_000 });
+  await reloadUntilVisible(page, page.getByText('Cancelación pendiente: el receptor debe aceptarla'));
   await page.screenshot({ path: test.info().outputPath('history-cancel-pending-360.png'), fullPage: true });
   const [invoice] = [...facturapi.invoices.values()];
   const accepted = await page.request.post('/api/payments/webhooks/facturapi', {
@@ -173,10 +183,7 @@ test('a member pays in pesos, asks for a factura (an invalid RFC refused under i
   });
   expect(accepted.status()).toBe(200);
   // the notification's job runs after the answer
-  await expect(async () => {
-    await page.reload();
-    await expect(page.getByText('Factura cancelada')).toBeVisible({ timeout: 2_000 });
-  }).toPass({ timeout: 30_000 });
+  await reloadUntilVisible(page, page.getByText('Factura cancelada'), 30_000);
   expect(invoice).toMatchObject({ status: 'canceled', motive: '02' });
   await member.context.close();
   await adminPage.context().close();
@@ -259,18 +266,7 @@ test('a partial refund gives the member a nota de crédito under the factura, wi
   browser,
 }) => {
   test.setTimeout(180_000);
-  const adminPage = await deviceSignedIn(browser, site, 'admin');
-  const diplomaId = await priceInPesos(adminPage.request, new URL(site.url).origin);
-  const member = await freshPremiumMember(browser, site.url, adminPage.request, 'Nota E2E');
-  const { page } = member;
-  await page.setViewportSize({ width: 1280, height: 900 });
-  const mercadoPagoId = await payInPesos(page, diplomaId);
-  await page.goto('/perfil/pago');
-  const ask = page.getByRole('button', { name: 'Solicitar factura' });
-  await expect(async () => {
-    await page.reload();
-    await expect(ask).toBeVisible({ timeout: 2_000 });
-  }).toPass({ timeout: 60_000 });
+  const { adminPage, member, page, mercadoPagoId, ask } = await paidOnHistory(browser, 'Nota E2E', 1280);
   await ask.click();
   const dialog = page.getByRole('dialog', { name: 'Solicitar factura' });
   await dialog.getByLabel('RFC').fill('GODE561231GR8');
@@ -282,10 +278,7 @@ test('a partial refund gives the member a nota de crédito under the factura, wi
   mercadoPago.refundPart(mercadoPagoId, 500);
   await notify(page, mercadoPagoId);
   const note = page.getByText('Nota de crédito por $500.00 MXN', { exact: true });
-  await expect(async () => {
-    await page.reload();
-    await expect(note).toBeVisible({ timeout: 2_000 });
-  }).toPass({ timeout: 60_000 });
+  await reloadUntilVisible(page, note);
   await expect(page.getByRole('row', { name: /Reembolso parcial/ })).toContainText('Factura emitida a GODE561231GR8');
   await page.screenshot({ path: test.info().outputPath('history-credit-note-1280.png'), fullPage: true });
   const pdf = await downloaded(

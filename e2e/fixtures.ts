@@ -54,8 +54,10 @@ export async function loginAs(page: Page, role: DemoRole): Promise<void> {
 export async function signUpByApi(
   page: Page,
   account: { email: string; name: string; password: string; plan?: 'basic' | 'monthly'; mailings?: boolean },
+  /** The server the page's context talks to, when a spec starts its own (`serverInstances`). */
+  baseURL = test.info().project.use.baseURL!,
 ): Promise<void> {
-  const origin = new URL(test.info().project.use.baseURL!).origin;
+  const origin = new URL(baseURL).origin;
   const response = await page.request.post('/api/account/signup', {
     headers: { origin },
     data: {
