@@ -7,6 +7,7 @@ import { failedPaymentBanner, longDate, typeLabels } from '#web/features/account
 import { paths } from '#web/paths.ts';
 import { useMyFacturas } from '#web/features/facturas/facturas.api.ts';
 import { FacturaCell } from '#web/features/facturas/components/factura-cell.tsx';
+import stacked from '#web/components/stacked-table.module.css';
 
 const resultLabels = {
   COMPLETADO: 'Completado',
@@ -93,14 +94,9 @@ export function ProfilePaymentPage() {
           ) : !history.data || history.data.length === 0 ? (
             <Text>{messages.emptyTable}</Text>
           ) : (
-            // five columns do not fit a phone: the table scrolls sideways, the page does not
-            <Table.ScrollContainer
-              minWidth={640}
-              type="native"
-              tabIndex={0}
-              aria-label="Historial de pagos (desplazable)"
-            >
-              <Table striped fz="sm" horizontalSpacing="xs">
+            // five columns do not fit a phone: there each payment is a card, its factura and notes in sight
+            <Table.ScrollContainer minWidth={0}>
+              <Table striped fz="sm" horizontalSpacing="xs" className={stacked.table}>
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>Fecha</Table.Th>
@@ -113,15 +109,15 @@ export function ProfilePaymentPage() {
                 <Table.Tbody>
                   {history.data.map((payment) => (
                     <Table.Tr key={payment.id}>
-                      <Table.Td>{longDate(payment.occurredAt)}</Table.Td>
-                      <Table.Td>{payment.description}</Table.Td>
-                      <Table.Td>{formatMoney(payment.amountCents, payment.currency)}</Table.Td>
-                      <Table.Td>
+                      <Table.Td data-label="Fecha">{longDate(payment.occurredAt)}</Table.Td>
+                      <Table.Td data-label="Concepto">{payment.description}</Table.Td>
+                      <Table.Td data-label="Importe">{formatMoney(payment.amountCents, payment.currency)}</Table.Td>
+                      <Table.Td data-label="Estado">
                         <Text span fz="sm" fw={600}>
                           {resultLabels[payment.result]}
                         </Text>
                       </Table.Td>
-                      <Table.Td>
+                      <Table.Td data-label="Factura">
                         <FacturaCell paymentId={payment.id} facturas={facturas.data} />
                       </Table.Td>
                     </Table.Tr>
