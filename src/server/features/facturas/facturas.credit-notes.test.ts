@@ -37,7 +37,11 @@ const egresosTo = (uuid: string) =>
 const summaryOf = async (cookie: string, paymentId: string) =>
   (
     (await memberRequest(t, cookie, 'GET', '/api/facturas')).json() as {
-      payments: { paymentId: string; creditNotes: { id: string; amountCents: number; state: string }[] }[];
+      payments: {
+        paymentId: string;
+        state: string;
+        creditNotes: { id: string; amountCents: number; state: string }[];
+      }[];
     }
   ).payments.find((each) => each.paymentId === paymentId)!;
 
@@ -156,8 +160,7 @@ describe('a partial refund at Mercado Pago', () => {
     });
   });
 
-  it('issues no note for a payment without a factura to a customer: an open receipt, or one in the global invoice', async () => {
-    const open = await paidInPesos(t, mercadoPago);
+  it('issues no note for a payment in the global invoice', async () => {
     const global = await paidInPesos(t, mercadoPago);
     // the receipt left open goes into next month's global invoice
     const local = new Date(Date.now() - 6 * 3600_000);
@@ -166,13 +169,60 @@ describe('a partial refund at Mercado Pago', () => {
     await createGlobalInvoices({ db: t.db, client, now: () => nextMonth }).run();
     expect((await facturaOf(global.paymentId)).invoiceStatus).toBe('global');
     await refundPart(global.mercadoPagoId, 400);
-    await refundPart(open.mercadoPagoId, 400);
-    for (const paid of [open, global]) {
-      const [payment] = await t.db.select().from(payments).where(eq(payments.id, paid.paymentId));
-      expect(payment!.result).toBe('REEMBOLSO_PARCIAL');
-      expect(await notesOf(paid.paymentId)).toEqual([]);
-      expect((await summaryOf(paid.cookie, paid.paymentId)).creditNotes).toEqual([]);
-    }
+    const [payment] = await t.db.select().from(payments).where(eq(payments.id, global.paymentId));
+    expect(payment!.result).toBe('REEMBOLSO_PARCIAL');
+    expect(await notesOf(global.paymentId)).toEqual([]);
+    expect((await summaryOf(global.cookie, global.paymentId)).creditNotes).toEqual([]);
+  });
+});
+
+describe('a refund before anyone invoiced the payment', () => {
+  const receiptsOf = (paymentId: string) =>
+    [...facturapi.receipts.values()].filter((receipt) => receipt.external_id === paymentId);
+
+  it('replaces the open receipt by one for what was kept, which the member then invoices', async () => {
+    const paid = await paidInPesos(t, mercadoPago);
+    const [first] = receiptsOf(paid.paymentId);
+    expect(first).toMatchObject({ status: 'open', total: 2499 });
+    await refundPart(paid.mercadoPagoId, 400);
+    // before, the member could no longer ask for a factura, and the global invoice took the whole $2,499
+    const replaced = receiptsOf(paid.paymentId);
+    expect(replaced.map((receipt) => [receipt.status, receipt.total])).toEqual([
+      ['canceled', 2499],
+      ['open', 2099],
+    ]);
+    expect((await facturaOf(paid.paymentId)).receiptId).toBe(replaced[1]!.id);
+    // the same notification again, and a crash's retry, replace nothing more
+    await deliver(t, mercadoPago.notification('payment', paid.mercadoPagoId));
+    await retryNow(t);
+    expect(receiptsOf(paid.paymentId)).toHaveLength(2);
+    // a second refund: the receipt states what is kept now
+    await refundPart(paid.mercadoPagoId, 300);
+    expect(receiptsOf(paid.paymentId).map((receipt) => [receipt.status, receipt.total])).toEqual([
+      ['canceled', 2499],
+      ['canceled', 2099],
+      ['open', 1799],
+    ]);
+    expect(await summaryOf(paid.cookie, paid.paymentId)).toMatchObject({ state: 'solicitable', creditNotes: [] });
+    const asked = await memberRequest(t, paid.cookie, 'POST', `/api/facturas/${paid.paymentId}`, personaFisica);
+    expect(asked.statusCode, asked.body).toBeLessThan(300);
+    const factura = await facturaOf(paid.paymentId);
+    expect(factura.invoiceStatus).toBe('valid');
+    expect(facturapi.invoices.get(factura.invoiceId!)).toMatchObject({ total: 1799, type: 'I' });
+    // no CFDI stated the refunded part: no note relates to one
+    expect(await notesOf(paid.paymentId)).toEqual([]);
+  });
+
+  it('cancels the open receipt of a payment given back in full, so nobody invoices it', async () => {
+    const paid = await paidInPesos(t, mercadoPago);
+    mercadoPago.refund(paid.mercadoPagoId);
+    await deliver(t, mercadoPago.notification('payment', paid.mercadoPagoId));
+    await retryNow(t);
+    // before, it stayed open: its self-invoice link worked and the month's global invoice took the sale
+    expect(receiptsOf(paid.paymentId).map((receipt) => receipt.status)).toEqual(['canceled']);
+    expect((await summaryOf(paid.cookie, paid.paymentId)).state).toBe('no_disponible');
+    const asked = await memberRequest(t, paid.cookie, 'POST', `/api/facturas/${paid.paymentId}`, personaFisica);
+    expect(asked.statusCode).toBe(409);
   });
 });
 

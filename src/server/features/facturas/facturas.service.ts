@@ -243,6 +243,9 @@ export function createFacturasService(deps: {
       found.factura = (await rowsOf(paymentId))?.factura ?? null;
     }
     if (!client || !found.factura) throw new AppError('CONFLICT', { message: 'Facturación no disponible' });
+    // a receipt of a payment given back in full is cancelled: nothing is left to invoice
+    if (found.payment.result !== 'COMPLETADO' && found.payment.result !== 'REEMBOLSO_PARCIAL')
+      throw new AppError('CONFLICT', { message: 'Solo se factura un pago aprobado.' });
     if (!who.admin)
       await db
         .insert(fiscalProfiles)
@@ -298,6 +301,9 @@ export function createFacturasService(deps: {
    */
   async function cancelRefunded(paymentId: string) {
     const found = await rowsOf(paymentId);
+    // a payment in dollars has no receipt: only a factura the Admin issued is cancelled
+    if (found?.factura && !found.factura.invoiceId)
+      return found.payment.currency === 'MXN' ? cancelOpenReceipt(found.factura) : undefined;
     if (!found?.factura?.invoiceId || found.factura.invoiceStatus !== 'valid') return;
     if (!client) throw new Error('FACTURAPI_KEY is not configured');
     let waiting = false;
@@ -322,6 +328,26 @@ export function createFacturasService(deps: {
     await cancel(paymentId, '02');
   }
 
+  /**
+   * A payment refunded in full before anyone invoiced it: its receipt is cancelled, so neither its self-invoice link
+   * nor the month's global invoice states a sale that was given back. Invoiced meanwhile by its link: that factura is
+   * recorded and cancelled as any other.
+   */
+  async function cancelOpenReceipt(factura: FacturaRow) {
+    if (!client) throw new Error('FACTURAPI_KEY is not configured');
+    // the receipt job has not run, or a factura is being issued from it: this job waits for them
+    if (!factura.receiptId || factura.invoiceRequest) throw new Error('the receipt is not settled yet');
+    const receipt = await client.getReceipt(factura.receiptId);
+    if (receipt.status === 'open') await client.cancelReceipt(receipt.id);
+    else if (receipt.status === 'invoiced_to_customer' && receipt.invoice) {
+      await db
+        .update(paymentFacturas)
+        .set({ invoiceId: receipt.invoice, invoiceStatus: 'valid', updatedAt: new Date() })
+        .where(eq(paymentFacturas.paymentId, factura.paymentId));
+      await cancelRefunded(factura.paymentId);
+    }
+  }
+
   const creditNotesOf = (paymentIds: string[]) =>
     paymentIds.length === 0
       ? Promise.resolve([])
@@ -334,9 +360,10 @@ export function createFacturasService(deps: {
   /**
    * The nota de crédito job of a payment refunded in part, up to `refundedCents`: one CFDI de egreso for what this
    * total adds to the last one noted, related to the factura's UUID (c_TipoRelacion 01), to the factura's receiver.
-   * Only a factura to a customer gets one: the month's global invoice is noted by the Admin (decision 066). A total
-   * already noted, or below one noted (notifications out of order), issues nothing. Facturapi down throws (retried
-   * with the same idempotency key, so a stamp whose answer was lost is not issued twice); a refusal is recorded.
+   * Only a factura to a customer gets one: the month's global invoice is noted by the Admin (decision 066); a
+   * receipt nobody has invoiced yet is replaced instead (`replaceReceipt`). A total already noted, or below one noted
+   * (notifications out of order), issues nothing. Facturapi down throws (retried with the same idempotency key, so a
+   * stamp whose answer was lost is not issued twice); a refusal is recorded.
    */
   async function issueCreditNote(paymentId: string, refundedCents: number) {
     if (!client) throw new Error('FACTURAPI_KEY is not configured');
@@ -345,6 +372,14 @@ export function createFacturasService(deps: {
     if (!found || !factura || refundedCents <= 0 || refundedCents >= found.payment.amountCents) return;
     // a factura being issued right now: the note waits for it (the job runner retries)
     if (factura.invoiceRequest && !factura.invoiceId) throw new Error('the factura is being issued');
+    if (!factura.invoiceId) {
+      // the receipt job has not run yet: its receipt is replaced once it exists
+      if (!factura.receiptId) throw new Error('the receipt is not created yet');
+      const invoiced = await replaceReceipt(found.payment, factura, refundedCents);
+      // invoiced to a customer by its self-invoice link meanwhile: that factura gets its note
+      if (invoiced) await issueCreditNote(paymentId, refundedCents);
+      return;
+    }
     const notes = await creditNotesOf([paymentId]);
     let note = notes.find((each) => each.refundedCents === refundedCents);
     if (!note) {
@@ -390,6 +425,49 @@ export function createFacturasService(deps: {
       log.warn({ paymentId, refundedCents, reason: error.message }, 'nota de crédito refused by facturapi');
       await recordCreditNote(note.id, { status: 'refused', lastError: error.message });
     }
+  }
+
+  /**
+   * A payment refunded in part before anyone invoiced it: no CFDI states it yet, so no nota de crédito can relate to
+   * one. Its open receipt is cancelled and a receipt for what was kept takes its place (its own idempotency key per
+   * refunded total), so the member's factura, or the month's global invoice, states the sale as it stands. A crash
+   * between the two calls is mended by the retry: the old receipt reads cancelled, and the new one is asked for again
+   * under the same key. A receipt already net of this refund (or of a larger one) is left as it is. True when the
+   * receipt turned out invoiced to a customer meanwhile (recorded here), so the caller notes that factura instead.
+   */
+  async function replaceReceipt(payment: PaymentRow, factura: FacturaRow, refundedCents: number): Promise<boolean> {
+    const keptCents = payment.amountCents - refundedCents;
+    const current = await client!.getReceipt(factura.receiptId!);
+    if (current.status === 'invoiced_to_customer' || current.status === 'invoiced_globally') {
+      const global = current.status === 'invoiced_globally';
+      await db
+        .update(paymentFacturas)
+        .set({ invoiceId: current.invoice, invoiceStatus: global ? 'global' : 'valid', updatedAt: new Date() })
+        .where(eq(paymentFacturas.paymentId, payment.id));
+      return !global && current.invoice !== null;
+    }
+    if (current.status === 'open') {
+      if (Math.round(current.total * 100) <= keptCents) return false;
+      await client!.cancelReceipt(current.id);
+    }
+    const receipt = await client!.createReceipt({
+      paymentForm: factura.paymentForm,
+      description: payment.description || 'CxVet',
+      totalCents: keptCents,
+      externalId: payment.id,
+      productKey,
+      replacing: String(refundedCents),
+    });
+    await db
+      .update(paymentFacturas)
+      .set({
+        receiptId: receipt.id,
+        receiptKey: receipt.key,
+        selfInvoiceUrl: receipt.self_invoice_url,
+        updatedAt: new Date(),
+      })
+      .where(eq(paymentFacturas.paymentId, payment.id));
+    return false;
   }
 
   const recordCreditNote = (id: string, values: Partial<CreditNoteRow>) =>
@@ -446,7 +524,9 @@ export function createFacturasService(deps: {
   function summaryOf(payment: PaymentRow, row: FacturaRow | null): FacturaSummary {
     const base = { selfInvoiceUrl: null, rfc: null };
     // a payment in dollars has a factura only when the Admin issued one by hand
-    if ((payment.currency !== 'MXN' && !row) || (payment.result !== 'COMPLETADO' && !row?.invoiceId))
+    // a payment refunded in part is invoiced for what was kept (its receipt is replaced: replaceReceipt)
+    const invoiceable = payment.result === 'COMPLETADO' || payment.result === 'REEMBOLSO_PARCIAL';
+    if ((payment.currency !== 'MXN' && !row) || (!invoiceable && !row?.invoiceId))
       return { state: 'no_disponible', ...base };
     if (!client || !row) return { state: 'no_disponible', ...base };
     if (row.invoiceStatus === 'canceled') return { state: 'cancelada', ...base, rfc: row.invoiceRfc };

@@ -141,19 +141,23 @@ export function createFacturapiClient(options: FacturapiOptions) {
   ];
 
   return {
-    /** POST /receipts: `idempotency_key` makes a retry answer the receipt already created. */
+    /**
+     * POST /receipts: `idempotency_key` makes a retry answer the receipt already created. A receipt that replaces
+     * another (`replacing`: what tells it apart, the refunded total) has a key of its own.
+     */
     createReceipt(input: {
       paymentForm: string;
       description: string;
       totalCents: number;
       externalId: string;
       productKey: string;
+      replacing?: string;
     }): Promise<FacturapiReceipt> {
       return call('POST', '/receipts', {
         body: {
           payment_form: input.paymentForm,
           external_id: input.externalId,
-          idempotency_key: `receipt-${input.externalId}`,
+          idempotency_key: `receipt-${input.externalId}${input.replacing ? `-${input.replacing}` : ''}`,
           items: oneItem(input),
         },
       }) as Promise<FacturapiReceipt>;
@@ -230,6 +234,10 @@ export function createFacturapiClient(options: FacturapiOptions) {
     },
     getReceipt(id: string): Promise<FacturapiReceipt> {
       return call('GET', `/receipts/${encodeURIComponent(id)}`) as Promise<FacturapiReceipt>;
+    },
+    /** DELETE /receipts/{id}: an open receipt is cancelled, no longer invoiced by anyone (the SDK's receipts.cancel). */
+    cancelReceipt(id: string): Promise<FacturapiReceipt> {
+      return call('DELETE', `/receipts/${encodeURIComponent(id)}`) as Promise<FacturapiReceipt>;
     },
     /** DELETE /invoices/{id}?motive=: the SAT's motive 01–04. */
     cancelInvoice(id: string, motive: string): Promise<FacturapiInvoice> {

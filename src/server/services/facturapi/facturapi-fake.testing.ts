@@ -9,7 +9,8 @@ import type { FacturapiInvoice, FacturapiReceipt } from './facturapi-client.ts';
  * - errors answer `{ message, path?, status }` as JSON (the SDK reads message, path, status);
  * - receipts need a c_FormaPago payment_form and items; `idempotency_key` answers the first receipt again;
  * - a receipt is invoiced once: to a customer (`open` → `invoiced_to_customer`) or in a global invoice
- *   (`open` → `invoiced_globally`); a second time is refused (400);
+ *   (`open` → `invoiced_globally`); a second time is refused (400); only an open one is cancelled (DELETE,
+ *   `open` → `canceled`, receipts.ts's `cancel`), and a cancelled one is invoiced by nobody;
  * - a customer's RFC must match persona física (13) or moral (12), its régimen must fit that kind, the uso
  *   must fit the régimen (its own copy of the SAT's c_RegimenFiscal and c_UsoCFDI, independent of ours), zip 5 digits;
  * - an invoice not from a receipt (POST /invoices) in MXN or another c_Moneda currency, which needs its
@@ -270,6 +271,16 @@ export async function startFacturapiFake(options: { apiKey: string; acceptanceAb
   app.get<{ Params: { id: string } }>('/v2/receipts/:id', async (request, reply) => {
     const receipt = receipts.get(request.params.id);
     return receipt ? receiptBody(receipt) : refuse(reply, 404, 'Receipt not found');
+  });
+
+  // a receipt is cancelled while open only: an invoiced one is cancelled through its invoice
+  app.delete<{ Params: { id: string } }>('/v2/receipts/:id', async (request, reply) => {
+    const receipt = receipts.get(request.params.id);
+    if (!receipt) return refuse(reply, 404, 'Receipt not found');
+    if (receipt.status !== 'open')
+      return refuse(reply, 400, `El recibo no puede cancelarse: su estado es ${receipt.status}`);
+    receipt.status = 'canceled';
+    return receiptBody(receipt);
   });
 
   app.post<{ Params: { id: string } }>('/v2/receipts/:id/invoice', async (request, reply) => {
