@@ -7,6 +7,7 @@ import {
   type FacturapiClient,
   type FacturapiCustomer,
   type FacturapiInvoice,
+  type FacturapiReceipt,
 } from '#server/services/facturapi/facturapi-client.ts';
 import { AppError } from '#shared/errors.ts';
 import { createGlobalInvoices, globalInvoiceJobKind } from './global-invoice.ts';
@@ -126,12 +127,21 @@ export function createFacturasService(deps: {
     if (!client) throw new Error('FACTURAPI_KEY is not configured');
     const found = await rowsOf(paymentId);
     if (!found?.factura || found.factura.receiptId) return;
-    const receipt = await client.createReceipt({
-      paymentForm: found.factura.paymentForm,
-      description: found.payment.description || 'CxVet',
-      totalCents: found.payment.amountCents,
-      externalId: paymentId,
+    await makeReceipt(found.payment, found.factura, found.payment.amountCents);
+  }
+
+  /**
+   * Creates a payment's receipt for `totalCents` and records it as the one its member invoices; `replacing` (the
+   * refunded total) gives a replacement its own idempotency key.
+   */
+  async function makeReceipt(payment: PaymentRow, factura: FacturaRow, totalCents: number, replacing?: string) {
+    const receipt = await client!.createReceipt({
+      paymentForm: factura.paymentForm,
+      description: payment.description || 'CxVet',
+      totalCents,
+      externalId: payment.id,
       productKey,
+      replacing,
     });
     await db
       .update(paymentFacturas)
@@ -141,8 +151,19 @@ export function createFacturasService(deps: {
         selfInvoiceUrl: receipt.self_invoice_url,
         updatedAt: new Date(),
       })
-      .where(eq(paymentFacturas.paymentId, paymentId));
+      .where(eq(paymentFacturas.paymentId, payment.id));
   }
+
+  /** A receipt its member invoiced by its self-invoice link (or the global invoice took): its invoice, recorded. */
+  const recordInvoicedReceipt = (paymentId: string, receipt: FacturapiReceipt) =>
+    db
+      .update(paymentFacturas)
+      .set({
+        invoiceId: receipt.invoice,
+        invoiceStatus: receipt.status === 'invoiced_globally' ? 'global' : 'valid',
+        updatedAt: new Date(),
+      })
+      .where(eq(paymentFacturas.paymentId, paymentId));
 
   /** Our record of an invoice's state: cancelled, its cancellation waiting for the receiver or refused, or valid. */
   const invoiceStatusOf = (invoice: FacturapiInvoice) =>
@@ -339,11 +360,9 @@ export function createFacturasService(deps: {
     if (!factura.receiptId || factura.invoiceRequest) throw new Error('the receipt is not settled yet');
     const receipt = await client.getReceipt(factura.receiptId);
     if (receipt.status === 'open') await client.cancelReceipt(receipt.id);
-    else if (receipt.status === 'invoiced_to_customer' && receipt.invoice) {
-      await db
-        .update(paymentFacturas)
-        .set({ invoiceId: receipt.invoice, invoiceStatus: 'valid', updatedAt: new Date() })
-        .where(eq(paymentFacturas.paymentId, factura.paymentId));
+    else if (receipt.invoice) {
+      // a global invoice is the Admin's (decision 066): cancelRefunded leaves it
+      await recordInvoicedReceipt(factura.paymentId, receipt);
       await cancelRefunded(factura.paymentId);
     }
   }
@@ -438,35 +457,15 @@ export function createFacturasService(deps: {
   async function replaceReceipt(payment: PaymentRow, factura: FacturaRow, refundedCents: number): Promise<boolean> {
     const keptCents = payment.amountCents - refundedCents;
     const current = await client!.getReceipt(factura.receiptId!);
-    if (current.status === 'invoiced_to_customer' || current.status === 'invoiced_globally') {
-      const global = current.status === 'invoiced_globally';
-      await db
-        .update(paymentFacturas)
-        .set({ invoiceId: current.invoice, invoiceStatus: global ? 'global' : 'valid', updatedAt: new Date() })
-        .where(eq(paymentFacturas.paymentId, payment.id));
-      return !global && current.invoice !== null;
+    if (current.invoice) {
+      await recordInvoicedReceipt(payment.id, current);
+      return current.status === 'invoiced_to_customer';
     }
     if (current.status === 'open') {
       if (Math.round(current.total * 100) <= keptCents) return false;
       await client!.cancelReceipt(current.id);
     }
-    const receipt = await client!.createReceipt({
-      paymentForm: factura.paymentForm,
-      description: payment.description || 'CxVet',
-      totalCents: keptCents,
-      externalId: payment.id,
-      productKey,
-      replacing: String(refundedCents),
-    });
-    await db
-      .update(paymentFacturas)
-      .set({
-        receiptId: receipt.id,
-        receiptKey: receipt.key,
-        selfInvoiceUrl: receipt.self_invoice_url,
-        updatedAt: new Date(),
-      })
-      .where(eq(paymentFacturas.paymentId, payment.id));
+    await makeReceipt(payment, factura, keptCents, String(refundedCents));
     return false;
   }
 

@@ -36,26 +36,18 @@ export function CreditNotes({ paymentId, notes }: { paymentId: string; notes: Cr
           {stateTexts[note.state]}
           {note.state === 'no_emitida' && note.error ? `: ${note.error}` : ''}
         </Text>
-        {note.state === 'emitida' && (
-          <>
+        {note.state === 'emitida' &&
+          (['pdf', 'xml'] as const).map((format) => (
             <Button
+              key={format}
               size="compact-xs"
               variant="light"
-              aria-label={`Descargar PDF de la nota de crédito por ${amount}`}
-              onClick={() => download(note, 'pdf')}
+              aria-label={`Descargar ${format.toUpperCase()} de la nota de crédito por ${amount}`}
+              onClick={() => download(note, format)}
             >
-              Descargar PDF
+              Descargar {format.toUpperCase()}
             </Button>
-            <Button
-              size="compact-xs"
-              variant="light"
-              aria-label={`Descargar XML de la nota de crédito por ${amount}`}
-              onClick={() => download(note, 'xml')}
-            >
-              Descargar XML
-            </Button>
-          </>
-        )}
+          ))}
       </Group>
     );
   });
