@@ -213,6 +213,23 @@ describe('a refund before anyone invoiced the payment', () => {
     expect(await notesOf(paid.paymentId)).toEqual([]);
   });
 
+  it('leaves one open receipt, for the larger refund, when two refunds’ jobs replace it at once (two instances)', async () => {
+    const paid = await paidInPesos(t, mercadoPago);
+    const facturas = t.app.services.facturas;
+    // the $400 refund's job has cancelled the receipt and is creating its replacement when the $700 one runs whole
+    const held = facturapi.hold('POST /v2/receipts');
+    const first = facturas.issueCreditNote(paid.paymentId, 40_000);
+    await held.reached;
+    await facturas.issueCreditNote(paid.paymentId, 70_000);
+    held.release();
+    await first;
+    // before, each job made and recorded a receipt of its own: $2,099 and $1,799 both open, and the global invoice
+    // would have taken both
+    const open = receiptsOf(paid.paymentId).filter((receipt) => receipt.status === 'open');
+    expect(open.map((receipt) => receipt.total)).toEqual([1799]);
+    expect((await facturaOf(paid.paymentId)).receiptId).toBe(open[0]!.id);
+  });
+
   it('cancels the open receipt of a payment given back in full, so nobody invoices it', async () => {
     const paid = await paidInPesos(t, mercadoPago);
     mercadoPago.refund(paid.mercadoPagoId);

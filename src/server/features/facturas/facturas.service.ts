@@ -131,8 +131,9 @@ export function createFacturasService(deps: {
   }
 
   /**
-   * Creates a payment's receipt for `totalCents` and records it as the one its member invoices; `replacing` (the
-   * refunded total) gives a replacement its own idempotency key.
+   * Creates a payment's receipt for `totalCents` and records it as the one its member invoices, over the receipt
+   * `factura` holds (two jobs at once: the second changes nothing, and reads the first's). `replacing` (the receipt it
+   * replaces) gives a replacement its own idempotency key.
    */
   async function makeReceipt(payment: PaymentRow, factura: FacturaRow, totalCents: number, replacing?: string) {
     const receipt = await client!.createReceipt({
@@ -151,7 +152,12 @@ export function createFacturasService(deps: {
         selfInvoiceUrl: receipt.self_invoice_url,
         updatedAt: new Date(),
       })
-      .where(eq(paymentFacturas.paymentId, payment.id));
+      .where(
+        and(
+          eq(paymentFacturas.paymentId, payment.id),
+          factura.receiptId ? eq(paymentFacturas.receiptId, factura.receiptId) : isNull(paymentFacturas.receiptId),
+        ),
+      );
   }
 
   /** A receipt its member invoiced by its self-invoice link (or the global invoice took): its invoice, recorded. */
@@ -448,25 +454,33 @@ export function createFacturasService(deps: {
 
   /**
    * A payment refunded in part before anyone invoiced it: no CFDI states it yet, so no nota de crédito can relate to
-   * one. Its open receipt is cancelled and a receipt for what was kept takes its place (its own idempotency key per
-   * refunded total), so the member's factura, or the month's global invoice, states the sale as it stands. A crash
-   * between the two calls is mended by the retry: the old receipt reads cancelled, and the new one is asked for again
-   * under the same key. A receipt already net of this refund (or of a larger one) is left as it is. True when the
-   * receipt turned out invoiced to a customer meanwhile (recorded here), so the caller notes that factura instead.
+   * one. Its open receipt is cancelled and a receipt for what was kept takes its place, so the member's factura, or
+   * the month's global invoice, states the sale as it stands. The new receipt's idempotency key names the receipt it
+   * replaces: a retry after a crash between the two calls, and two refunds' jobs replacing the same receipt at once
+   * (two instances), get the same new receipt, and the loop replaces it again until it states the largest refund.
+   * A receipt already net of this refund (or of a larger one) is left as it is. True when the receipt turned out
+   * invoiced to a customer meanwhile (recorded here), so the caller notes that factura instead.
    */
   async function replaceReceipt(payment: PaymentRow, factura: FacturaRow, refundedCents: number): Promise<boolean> {
     const keptCents = payment.amountCents - refundedCents;
-    const current = await client!.getReceipt(factura.receiptId!);
-    if (current.invoice) {
-      await recordInvoicedReceipt(payment.id, current);
-      return current.status === 'invoiced_to_customer';
+    let row = factura;
+    for (let round = 0; round < 5; round++) {
+      const current = await client!.getReceipt(row.receiptId!);
+      if (current.invoice) {
+        await recordInvoicedReceipt(payment.id, current);
+        return current.status === 'invoiced_to_customer';
+      }
+      if (current.status === 'open') {
+        if (Math.round(current.total * 100) <= keptCents) return false;
+        // another job cancelled it a moment ago: the same new receipt is asked for below
+        await client!.cancelReceipt(current.id).catch((error: unknown) => {
+          if (!(error instanceof FacturapiRefusal)) throw error;
+        });
+      }
+      await makeReceipt(payment, row, keptCents, `after-${current.id}`);
+      row = (await rowsOf(payment.id))!.factura!;
     }
-    if (current.status === 'open') {
-      if (Math.round(current.total * 100) <= keptCents) return false;
-      await client!.cancelReceipt(current.id);
-    }
-    await makeReceipt(payment, factura, keptCents, String(refundedCents));
-    return false;
+    throw new Error('the receipt kept changing');
   }
 
   const recordCreditNote = (id: string, values: Partial<CreditNoteRow>) =>

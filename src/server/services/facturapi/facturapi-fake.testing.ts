@@ -132,6 +132,7 @@ export async function startFacturapiFake(options: { apiKey: string; acceptanceAb
   const invoices = new Map<string, FakeInvoice>();
   const requests: { method: string; url: string; body: unknown }[] = [];
   const faults: { match: string; times: number }[] = [];
+  const holds: { match: string; reached: () => void; gate: Promise<void> }[] = [];
   const hex = () => randomBytes(12).toString('hex');
 
   const refuse = (reply: FastifyReply, status: number, message: string, path?: string) =>
@@ -144,6 +145,12 @@ export async function startFacturapiFake(options: { apiKey: string; acceptanceAb
     requests.push({ method: request.method, url: request.url, body: request.body });
     if (request.headers.authorization !== `Bearer ${options.apiKey}`)
       return refuse(reply, 401, 'Invalid API key provided');
+    const held = holds.findIndex((each) => `${request.method} ${request.url}`.startsWith(each.match));
+    if (held >= 0) {
+      const [hold] = holds.splice(held, 1);
+      hold!.reached();
+      await hold!.gate;
+    }
     const fault = faults.find((each) => each.times > 0 && `${request.method} ${request.url}`.startsWith(each.match));
     if (fault) {
       fault.times--;
@@ -474,6 +481,18 @@ export async function startFacturapiFake(options: { apiKey: string; acceptanceAb
     /** The next `times` calls starting with `match` ('POST /v2/receipts') answer 503. */
     fail(match: string, times: number) {
       faults.push({ match, times });
+    },
+    /**
+     * Holds the next call starting with `match` until `release()`: a test lines two jobs up where they would race.
+     * `reached` resolves once the call is waiting.
+     */
+    hold(match: string) {
+      let reached!: () => void;
+      let release!: () => void;
+      const arrived = new Promise<void>((resolve) => (reached = resolve));
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      holds.push({ match, reached, gate });
+      return { reached: arrived, release };
     },
     close: () => app.close(),
   };
