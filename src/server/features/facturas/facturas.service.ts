@@ -4,6 +4,7 @@ import { fiscalProfiles, paymentCreditNotes, paymentFacturas, payments } from '#
 import type { Log } from '#server/services/log.ts';
 import {
   FacturapiRefusal,
+  reasonForLog,
   type FacturapiClient,
   type FacturapiCustomer,
   type FacturapiInvoice,
@@ -447,7 +448,7 @@ export function createFacturasService(deps: {
       });
     } catch (error) {
       if (!(error instanceof FacturapiRefusal)) throw error;
-      log.warn({ paymentId, refundedCents, reason: error.message }, 'nota de crédito refused by facturapi');
+      log.warn({ paymentId, refundedCents, reason: reasonForLog(error) }, 'nota de crédito refused by facturapi');
       await recordCreditNote(note.id, { status: 'refused', lastError: error.message });
     }
   }
@@ -611,7 +612,7 @@ export function createFacturasService(deps: {
     try {
       return await client.download(invoiceId, format);
     } catch (error) {
-      log.warn({ paymentId, reason: String(error) }, 'factura not downloaded');
+      log.warn({ paymentId, reason: reasonForLog(error) }, 'factura not downloaded');
       throw new AppError('SERVICE_UNAVAILABLE');
     }
   }
@@ -636,7 +637,7 @@ export function createFacturasService(deps: {
     try {
       return await client.download(note.invoiceId, format);
     } catch (error) {
-      log.warn({ paymentId, creditNoteId, reason: String(error) }, 'nota de crédito not downloaded');
+      log.warn({ paymentId, creditNoteId, reason: reasonForLog(error) }, 'nota de crédito not downloaded');
       throw new AppError('SERVICE_UNAVAILABLE');
     }
   }

@@ -2,7 +2,7 @@ import { and, desc, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { globalInvoices, paymentFacturas } from '#server/db/schema/index.ts';
 import type { Log } from '#server/services/log.ts';
-import { FacturapiRefusal, type FacturapiClient } from '#server/services/facturapi/facturapi-client.ts';
+import { FacturapiRefusal, reasonForLog, type FacturapiClient } from '#server/services/facturapi/facturapi-client.ts';
 import { AppError } from '#shared/errors.ts';
 
 export const globalInvoiceJobKind = 'facturas.global';
@@ -48,7 +48,7 @@ export function createGlobalInvoices(deps: {
     } catch (error) {
       if (!(error instanceof FacturapiRefusal)) throw error;
       // nothing left open that month (Facturapi refuses an empty global invoice)
-      deps.log?.warn({ month: key, reason: error.message }, 'no global invoice for the month');
+      deps.log?.warn({ month: key, reason: reasonForLog(error) }, 'no global invoice for the month');
       await db
         .update(globalInvoices)
         .set({ status: 'none', updatedAt: new Date() })

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFacturapiClient, FacturapiRefusal, FacturapiUnavailable } from './facturapi-client.ts';
+import { createFacturapiClient, FacturapiRefusal, FacturapiUnavailable, reasonForLog } from './facturapi-client.ts';
 import { startFacturapiFake, type FacturapiFake } from './facturapi-fake.testing.ts';
 
 let fake: FacturapiFake;
@@ -68,6 +68,20 @@ describe('the Facturapi adapter', () => {
     expect(refusal).toBeInstanceOf(FacturapiRefusal);
     expect(refusal).toMatchObject({ status: 400, path: 'customer.tax_system' });
     expect(fake.requests.length).toBe(before + 1);
+  });
+
+  it('logs a refusal without the RFCs it quotes, a person’s or a company’s, and keeps the rest of its reason', () => {
+    const refusal = new FacturapiRefusal(
+      'CFDI40147: el RFC GODE561231GR8 no está en la lista del SAT; emisor ÑAB010101A1B (ref. 2026-11-29)',
+      400,
+      null,
+    );
+    expect(reasonForLog(refusal)).toBe(
+      'CFDI40147: el RFC <RFC> no está en la lista del SAT; emisor <RFC> (ref. 2026-11-29)',
+    );
+    expect(reasonForLog('gode561231gr8')).toBe('<RFC>');
+    // a longer run of letters and digits is not an RFC
+    expect(reasonForLog('id 65a1b2c3d4e5f60718293a4b')).toBe('id 65a1b2c3d4e5f60718293a4b');
   });
 
   it('cancels with a motive in the query; the fake refuses another motive, 01 without a substitute, and twice', async () => {

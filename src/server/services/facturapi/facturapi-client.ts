@@ -57,6 +57,17 @@ export class FacturapiRefusal extends Error {
   }
 }
 
+/** An RFC as the SAT writes it: three letters (a company) or four (a person), a date, and its homoclave. */
+const quotedRfc = /(?<![A-Z\dÑ&])[A-ZÑ&]{3,4}\d{6}[A-Z\d]{3}(?![A-Z\d])/giu;
+
+/**
+ * A Facturapi error as the log may hold it: the SAT's reasons can quote the receiver's RFC, and a person's RFC is
+ * their initials and date of birth, so it is replaced (the log holds no e-mail address either).
+ */
+export function reasonForLog(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).replace(quotedRfc, '<RFC>');
+}
+
 /** Facturapi could not be reached, or failed (5xx, 429, a timeout): the job retries later. */
 export class FacturapiUnavailable extends Error {}
 
@@ -123,7 +134,7 @@ export function createFacturapiClient(options: FacturapiOptions) {
       if (input.binary) return Buffer.from(await response.arrayBuffer());
       return response.json();
     }
-    options.log?.warn({ path, reason: String(lastError) }, 'facturapi unavailable');
+    options.log?.warn({ path, reason: reasonForLog(lastError) }, 'facturapi unavailable');
     throw new FacturapiUnavailable(lastError instanceof Error ? lastError.message : String(lastError));
   }
 
