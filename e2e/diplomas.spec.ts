@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import type { Page } from '@playwright/test';
 import { extractText, getDocumentProxy } from 'unpdf';
+import { expectNoSeriousAxeViolations } from './a11y.ts';
 import { adminRequest, buildCxVetDiploma, freshPremiumMember } from './diploma-setup.ts';
 import { expect, loginAs, saveScreenshot, test } from './fixtures.ts';
 
@@ -117,6 +118,25 @@ test('a Premium member fails an exam, retakes it, passes, downloads the certific
     certUrl: `${origin}/certificados/${code}`,
     certId: code,
   });
+
+  // the Admin revokes it from the console: the reason is asked for in Spanish, and the page then says so
+  const consolePage = await admin.context.newPage();
+  await consolePage.goto(`/admin/diplomados/diplomado/${diplomaId}?tab=estadisticas`);
+  await consolePage.getByRole('button', { name: /^Revocar constancia / }).click();
+  const revocation = consolePage.getByRole('dialog', { name: 'Revocar constancia' });
+  await revocation.getByRole('button', { name: 'Revocar' }).click();
+  await expect(revocation.getByText('Escribe el motivo (al menos 3 caracteres).')).toBeVisible();
+  await expectNoSeriousAxeViolations(consolePage);
+  await consolePage.setViewportSize({ width: 360, height: 740 });
+  await saveScreenshot(consolePage, 'certificate-revocation-360');
+  await revocation.getByLabel('Motivo').fill('Error de captura del nombre');
+  await revocation.getByRole('button', { name: 'Revocar' }).click();
+  await expect(revocation).toBeHidden();
+  const issued = consolePage.getByRole('table', { name: 'Constancias emitidas' });
+  await expect(issued.getByText('Revocada')).toBeVisible();
+  await expect(issued.getByText('Error de captura del nombre')).toBeVisible();
+  await page.reload();
+  await expect(page.getByText('Constancia revocada')).toBeVisible();
 
   await page.goto('/certificados/NOEXISTE2345');
   await expect(page.getByText('No encontramos este certificado')).toBeVisible();

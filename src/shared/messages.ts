@@ -13,6 +13,7 @@ export const messages = {
   termsRequired: 'Debes leer y aceptar los términos y condiciones.',
   emailTaken: errorMessages.EMAIL_TAKEN.message,
   invalidDateTime: 'Escribe una fecha y hora válidas.',
+  revocationReason: 'Escribe el motivo (al menos 3 caracteres).',
   eventDatesTogether: 'Escribe el inicio y el término del evento, o deja los dos vacíos.',
   eventEndsBeforeStart: 'El término debe ser posterior al inicio.',
   nameUnprintable: (characters: string[]) =>

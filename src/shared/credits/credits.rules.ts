@@ -1,3 +1,5 @@
+import { messages } from '#shared/messages.ts';
+
 /** Continuing-education credit: what an accrediting body approves on a diploma, and what a member earns. */
 
 /** The category an accrediting body files the hours under. */
@@ -109,5 +111,5 @@ export const creditMessages = {
   validity: 'La vigencia no puede terminar antes de empezar.',
   licence: 'Escribe la cédula con letras, números o guiones (máximo 30 caracteres).',
   answers: 'Responde todas las afirmaciones.',
-  reason: 'Escribe el motivo (al menos 3 caracteres).',
+  reason: messages.revocationReason,
 } as const;

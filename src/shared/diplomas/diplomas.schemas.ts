@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { examStatuses } from './diplomas.rules.ts';
+import { messages } from '#shared/messages.ts';
 
 const recordId = z.uuid();
 
@@ -164,12 +165,13 @@ export type CertificateVerification = z.infer<typeof certificateVerificationSche
 
 /** The day it stops being valid ('YYYY-MM-DD'); today when not given. */
 export const revokeCertificateInputSchema = z.object({
-  reason: z.string().trim().min(3).max(500),
+  reason: z.string().trim().min(3, messages.revocationReason).max(500),
   revokedOn: z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, 'Escribe una fecha válida.')
     .optional(),
 });
+export type RevokeCertificateInput = z.infer<typeof revokeCertificateInputSchema>;
 export const adminCertificateRowSchema = certificateSummarySchema.extend({
   userId: z.string(),
   holderName: z.string(),

@@ -1,13 +1,12 @@
-import { Badge, Button, Group, Modal, Paper, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { Badge, Button, Group, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import type { AdminCreditRow } from '#shared/credits/credits.schemas.ts';
 import { creditRecordsQuerySchema, revokeCreditInputSchema } from '#shared/credits/credits.schemas.ts';
 import { formatHours } from '#shared/credits/credits.rules.ts';
 import { messages } from '#shared/messages.ts';
-import { latestRevocationDay } from '#shared/time-zone.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
-import { ApiError } from '#web/lib/api-client.ts';
+import { RevokeModal } from '#web/components/console/revoke-modal.tsx';
 import {
   downloadCreditRecords,
   useItemCredits,
@@ -16,8 +15,6 @@ import {
 } from '#web/features/credits/credits.api.ts';
 
 const today = () => dayjs().format('YYYY-MM-DD');
-/** The latest revocation day the server accepts from this browser (time-zone.ts). */
-const revocationDay = () => latestRevocationDay(today(), new Date());
 type Fields = Partial<Record<string, string>>;
 
 function fieldErrors(issues: { path: PropertyKey[]; message: string }[]): Fields {
@@ -30,24 +27,9 @@ export function CreditsAdminPanel({ target }: { target: CreditTarget }) {
   const revoke = useRevokeCredit(target);
   const { showAppError } = useErrorModal();
   const [revoking, setRevoking] = useState<AdminCreditRow | null>(null);
-  const [revocation, setRevocation] = useState({ reason: '', revokedOn: revocationDay() });
-  const [revokeErrors, setRevokeErrors] = useState<Fields>({});
   const [period, setPeriod] = useState({ from: `${dayjs().year()}-01-01`, to: today() });
   const [periodErrors, setPeriodErrors] = useState<Fields>({});
   const [downloading, setDownloading] = useState(false);
-
-  async function confirmRevoke() {
-    if (!revoking) return;
-    const parsed = revokeCreditInputSchema.safeParse(revocation);
-    if (!parsed.success) return setRevokeErrors(fieldErrors(parsed.error.issues));
-    try {
-      await revoke.mutateAsync({ creditId: revoking.id, ...parsed.data });
-      setRevoking(null);
-    } catch (error) {
-      if (error instanceof ApiError && error.fields) setRevokeErrors(error.fields);
-      else showAppError(error);
-    }
-  }
 
   async function exportRecords() {
     const parsed = creditRecordsQuerySchema.safeParse(period);
@@ -119,11 +101,7 @@ export function CreditsAdminPanel({ target }: { target: CreditTarget }) {
                           color="red.9"
                           variant="outline"
                           aria-label={`Revocar crédito de ${credit.holderName}`}
-                          onClick={() => {
-                            setRevocation({ reason: '', revokedOn: revocationDay() });
-                            setRevokeErrors({});
-                            setRevoking(credit);
-                          }}
+                          onClick={() => setRevoking(credit)}
                         >
                           Revocar
                         </Button>
@@ -162,40 +140,16 @@ export function CreditsAdminPanel({ target }: { target: CreditTarget }) {
           </Button>
         </Group>
       </Stack>
-      <Modal opened={revoking !== null} onClose={() => setRevoking(null)} title="Revocar crédito" centered>
-        <Stack>
-          <Text size="sm">
-            El crédito de {revoking?.holderName} deja de contar en sus totales y su constancia aparece como revocada en
-            la página de verificación.
-          </Text>
-          <Textarea
-            label="Motivo"
-            required
-            autosize
-            minRows={2}
-            value={revocation.reason}
-            onChange={(event) => setRevocation({ ...revocation, reason: event.currentTarget.value })}
-            error={revokeErrors.reason}
-          />
-          <TextInput
-            type="date"
-            label="Fecha de revocación"
-            required
-            value={revocation.revokedOn}
-            max={revocationDay()}
-            onChange={(event) => setRevocation({ ...revocation, revokedOn: event.currentTarget.value })}
-            error={revokeErrors.revokedOn}
-          />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setRevoking(null)}>
-              Cancelar
-            </Button>
-            <Button color="red.9" onClick={() => void confirmRevoke()} loading={revoke.isPending}>
-              Revocar
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <RevokeModal
+        title="Revocar crédito"
+        opened={revoking !== null}
+        onClose={() => setRevoking(null)}
+        schema={revokeCreditInputSchema}
+        onRevoke={(revocation) => revoke.mutateAsync({ creditId: revoking!.id, ...revocation })}
+      >
+        El crédito de {revoking?.holderName} deja de contar en sus totales y su constancia aparece como revocada en la
+        página de verificación.
+      </RevokeModal>
     </Paper>
   );
 }

@@ -18,7 +18,7 @@ import type {
   ManagedDiploma,
   OwnVideoInput,
 } from '#shared/diplomas/diplomas.admin.schemas.ts';
-import type { adminCertificateListSchema } from '#shared/diplomas/diplomas.schemas.ts';
+import type { adminCertificateListSchema, RevokeCertificateInput } from '#shared/diplomas/diplomas.schemas.ts';
 import type { ImportInput, ManagedImportPreview } from '#shared/classrooms/classrooms.schemas.ts';
 import type { DiplomaProgress, ProgressQuery } from '#shared/progress/progress.schemas.ts';
 import { progressSearch } from '#web/lib/progress-query.ts';
@@ -271,7 +271,7 @@ export function useDiplomaCertificates(id: string) {
 export function useRevokeCertificate(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ certificateId, ...input }: { certificateId: string; reason: string; revokedOn: string }) =>
+    mutationFn: ({ certificateId, ...input }: { certificateId: string } & RevokeCertificateInput) =>
       api.post(`/api/admin/certificates/${encodeURIComponent(certificateId)}/revoke`, input),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: keys.certificates(id) }),
   });

@@ -1,54 +1,19 @@
-import {
-  Anchor,
-  Badge,
-  Button,
-  Group,
-  Modal,
-  Paper,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Textarea,
-  Title,
-} from '@mantine/core';
+import { Anchor, Badge, Button, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import type { z } from 'zod';
 import { adminCertificateRowSchema, revokeCertificateInputSchema } from '#shared/diplomas/diplomas.schemas.ts';
 import { messages } from '#shared/messages.ts';
-import { latestRevocationDay } from '#shared/time-zone.ts';
-import { useErrorModal } from '#web/components/error-modal.tsx';
+import { RevokeModal } from '#web/components/console/revoke-modal.tsx';
 import { useDiplomaCertificates, useRevokeCertificate } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
 
 type CertificateRow = z.infer<typeof adminCertificateRowSchema>;
-/** The latest revocation day the server accepts from this browser (time-zone.ts). */
-const revocationDay = () => latestRevocationDay(dayjs().format('YYYY-MM-DD'), new Date());
-const revokeReasonMessage = 'Escribe el motivo (al menos 3 caracteres).';
 
 /** Issued certificates of a diploma; the Admin can revoke one with a reason (its folio is never given again). */
 export function CertificatesPanel({ diplomaId }: { diplomaId: string }) {
-  const { showAppError } = useErrorModal();
   const certificates = useDiplomaCertificates(diplomaId);
   const revoke = useRevokeCertificate(diplomaId);
   const [revoking, setRevoking] = useState<CertificateRow | null>(null);
-  const [reason, setReason] = useState('');
-  const [revokedOn, setRevokedOn] = useState(() => revocationDay());
-  const [error, setError] = useState<string | null>(null);
-
-  async function confirm() {
-    if (!revoking) return;
-    if (!revokeCertificateInputSchema.shape.reason.safeParse(reason).success) {
-      setError(revokeReasonMessage);
-      return;
-    }
-    try {
-      await revoke.mutateAsync({ certificateId: revoking.id, reason: reason.trim(), revokedOn });
-      setRevoking(null);
-    } catch (failure) {
-      showAppError(failure);
-    }
-  }
 
   return (
     <Paper withBorder p="md">
@@ -113,12 +78,7 @@ export function CertificatesPanel({ diplomaId }: { diplomaId: string }) {
                           // red.9 on white keeps 4.5:1 (axe color-contrast); the default red.6 is about 3.3:1
                           color="red.9"
                           variant="outline"
-                          onClick={() => {
-                            setReason('');
-                            setRevokedOn(revocationDay());
-                            setError(null);
-                            setRevoking(certificate);
-                          }}
+                          onClick={() => setRevoking(certificate)}
                           aria-label={`Revocar constancia ${certificate.folio}`}
                         >
                           Revocar
@@ -132,39 +92,16 @@ export function CertificatesPanel({ diplomaId }: { diplomaId: string }) {
           </Table.ScrollContainer>
         )}
       </Stack>
-      <Modal opened={revoking !== null} onClose={() => setRevoking(null)} title="Revocar constancia" centered>
-        <Stack>
-          <Text size="sm">
-            La constancia con folio {revoking?.folio} de {revoking?.holderName} dejará de ser válida en su página de
-            verificación. El folio no se vuelve a asignar.
-          </Text>
-          <Textarea
-            label="Motivo"
-            required
-            autosize
-            minRows={2}
-            value={reason}
-            onChange={(event) => setReason(event.currentTarget.value)}
-            error={error}
-          />
-          <TextInput
-            type="date"
-            label="Fecha de revocación"
-            required
-            value={revokedOn}
-            max={revocationDay()}
-            onChange={(event) => setRevokedOn(event.currentTarget.value)}
-          />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setRevoking(null)}>
-              Cancelar
-            </Button>
-            <Button color="red" onClick={() => void confirm()} loading={revoke.isPending}>
-              Revocar
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <RevokeModal
+        title="Revocar constancia"
+        opened={revoking !== null}
+        onClose={() => setRevoking(null)}
+        schema={revokeCertificateInputSchema}
+        onRevoke={(revocation) => revoke.mutateAsync({ certificateId: revoking!.id, ...revocation })}
+      >
+        La constancia con folio {revoking?.folio} de {revoking?.holderName} dejará de ser válida en su página de
+        verificación. El folio no se vuelve a asignar.
+      </RevokeModal>
     </Paper>
   );
 }
