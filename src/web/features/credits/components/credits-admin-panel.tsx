@@ -7,6 +7,7 @@ import { formatHours } from '#shared/credits/credits.rules.ts';
 import { messages } from '#shared/messages.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
 import { RevokeModal } from '#web/components/console/revoke-modal.tsx';
+import stacked from '#web/components/stacked-table.module.css';
 import {
   downloadCreditRecords,
   useItemCredits,
@@ -56,13 +57,9 @@ export function CreditsAdminPanel({ target }: { target: CreditTarget }) {
         ) : credits.isError || credits.data.length === 0 ? (
           <Text c="dimmed">{messages.emptyTable}</Text>
         ) : (
-          <Table.ScrollContainer
-            minWidth={560}
-            type="native"
-            tabIndex={0}
-            aria-label="Créditos otorgados (desplazable)"
-          >
-            <Table striped withTableBorder aria-label="Créditos otorgados">
+          // a phone shows one card per row, its 'Revocar' in sight (stacked-table)
+          <Table.ScrollContainer minWidth={0}>
+            <Table striped withTableBorder aria-label="Créditos otorgados" className={stacked.table}>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Nombre</Table.Th>
@@ -76,11 +73,11 @@ export function CreditsAdminPanel({ target }: { target: CreditTarget }) {
               <Table.Tbody>
                 {credits.data.map((credit) => (
                   <Table.Tr key={credit.id}>
-                    <Table.Td>{credit.holderName}</Table.Td>
-                    <Table.Td>{credit.licenceNumber || '—'}</Table.Td>
-                    <Table.Td>{formatHours(credit.hours)}</Table.Td>
-                    <Table.Td>{dayjs(credit.earnedAt).format('DD/MM/YYYY')}</Table.Td>
-                    <Table.Td>
+                    <Table.Td data-label="Nombre">{credit.holderName}</Table.Td>
+                    <Table.Td data-label="Cédula">{credit.licenceNumber || '—'}</Table.Td>
+                    <Table.Td data-label="Horas">{formatHours(credit.hours)}</Table.Td>
+                    <Table.Td data-label="Otorgado">{dayjs(credit.earnedAt).format('DD/MM/YYYY')}</Table.Td>
+                    <Table.Td data-label="Estado">
                       {credit.revokedAt ? (
                         <Stack gap={2}>
                           <Badge color="red" variant="light">
@@ -94,7 +91,7 @@ export function CreditsAdminPanel({ target }: { target: CreditTarget }) {
                         </Badge>
                       )}
                     </Table.Td>
-                    <Table.Td>
+                    <Table.Td data-label="Acción">
                       {credit.revokedAt ? null : (
                         <Button
                           size="compact-sm"

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { adminCertificateRowSchema, revokeCertificateInputSchema } from '#shared/diplomas/diplomas.schemas.ts';
 import { messages } from '#shared/messages.ts';
 import { RevokeModal } from '#web/components/console/revoke-modal.tsx';
+import stacked from '#web/components/stacked-table.module.css';
 import { useDiplomaCertificates, useRevokeCertificate } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
 
 type CertificateRow = z.infer<typeof adminCertificateRowSchema>;
@@ -26,13 +27,9 @@ export function CertificatesPanel({ diplomaId }: { diplomaId: string }) {
         ) : certificates.isError || certificates.data.length === 0 ? (
           <Text c="dimmed">{messages.emptyTable}</Text>
         ) : (
-          <Table.ScrollContainer
-            minWidth={520}
-            type="native"
-            tabIndex={0}
-            aria-label="Constancias emitidas (desplazable)"
-          >
-            <Table striped withTableBorder aria-label="Constancias emitidas">
+          // a phone shows one card per row, its 'Revocar' in sight (stacked-table)
+          <Table.ScrollContainer minWidth={0}>
+            <Table striped withTableBorder aria-label="Constancias emitidas" className={stacked.table}>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Folio</Table.Th>
@@ -45,7 +42,7 @@ export function CertificatesPanel({ diplomaId }: { diplomaId: string }) {
               <Table.Tbody>
                 {certificates.data.map((certificate) => (
                   <Table.Tr key={certificate.id}>
-                    <Table.Td>
+                    <Table.Td data-label="Folio">
                       <Anchor
                         href={`/certificados/${encodeURIComponent(certificate.verificationCode)}`}
                         target="_blank"
@@ -55,9 +52,9 @@ export function CertificatesPanel({ diplomaId }: { diplomaId: string }) {
                         {certificate.folio}
                       </Anchor>
                     </Table.Td>
-                    <Table.Td>{certificate.holderName}</Table.Td>
-                    <Table.Td>{dayjs(certificate.issuedAt).format('DD/MM/YYYY')}</Table.Td>
-                    <Table.Td>
+                    <Table.Td data-label="Nombre">{certificate.holderName}</Table.Td>
+                    <Table.Td data-label="Emitida">{dayjs(certificate.issuedAt).format('DD/MM/YYYY')}</Table.Td>
+                    <Table.Td data-label="Estado">
                       {certificate.isRevoked ? (
                         <Stack gap={2}>
                           <Badge color="red" variant="light">
@@ -71,7 +68,7 @@ export function CertificatesPanel({ diplomaId }: { diplomaId: string }) {
                         </Badge>
                       )}
                     </Table.Td>
-                    <Table.Td>
+                    <Table.Td data-label="Acción">
                       {certificate.isRevoked ? null : (
                         <Button
                           size="compact-sm"
