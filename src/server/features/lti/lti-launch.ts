@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, lt } from 'drizzle-orm';
-import { createRemoteJWKSet, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import {
+  createRemoteJWKSet,
+  customFetch,
+  decodeProtectedHeader,
+  errors as joseErrors,
+  jwtVerify,
+  type JWTPayload,
+} from 'jose';
 import type { Db } from '#server/db/client.ts';
 import { ltiLaunchStates, ltiPlatforms } from '#server/db/schema/index.ts';
 import { claims, messageTypes } from './lti-claims.ts';
@@ -33,6 +40,44 @@ const maxTokenAgeSeconds = 5 * 60;
 const clockToleranceSeconds = 30;
 /** Every request to a platform ends within this time: a slow LMS never holds a request of ours. */
 export const platformTimeoutMs = 5_000;
+/** A platform's key set is a few keys: a bigger answer (10 000 keys, or no end) is refused while it streams. */
+const maxJwksBytes = 256 * 1024;
+
+/**
+ * A platform's answer as text, refused once it passes `maxBytes` as it arrives: a chunked answer declares no length,
+ * and reading it whole first would hold all of it in memory.
+ */
+export async function cappedText(response: Response, maxBytes: number): Promise<string> {
+  if (Number(response.headers.get('content-length') ?? '0') > maxBytes || !response.body) {
+    await response.body?.cancel();
+    if (response.body) throw new Error('answer too large');
+    return '';
+  }
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return Buffer.concat(chunks).toString('utf8');
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new Error('answer too large');
+    }
+    chunks.push(value);
+  }
+}
+
+/** jose's fetch of a key set, with the answer capped (its own is read whole). */
+async function cappedJwksFetch(url: string, init: RequestInit): Promise<Response> {
+  const response = await fetch(url, init);
+  if (response.status !== 200) {
+    await response.body?.cancel();
+    return response;
+  }
+  const text = await cappedText(response, maxJwksBytes);
+  return new Response(text, { status: 200, headers: { 'content-type': 'application/json' } });
+}
 
 export type LoginInitiation = {
   iss: string;
@@ -54,6 +99,7 @@ export function createLtiLaunch(deps: { db: Db; launchUrl: string }) {
         timeoutDuration: platformTimeoutMs,
         cooldownDuration: 30_000,
         cacheMaxAge: 10 * 60_000,
+        [customFetch]: cappedJwksFetch,
       });
       keySets.set(platform.jwksUrl, set);
     }
@@ -141,10 +187,9 @@ export function createLtiLaunch(deps: { db: Db; launchUrl: string }) {
       throw new LaunchRefused(refusalOf(error));
     }
     const audiences = Array.isArray(token.aud) ? token.aud : [token.aud];
-    // several audiences need azp naming us; a lone one may carry azp, and then it must be us
-    if ((audiences.length > 1 || token.azp !== undefined) && token.azp !== platform.clientId) {
-      throw new LaunchRefused('audiencia-invalida');
-    }
+    // an audience beside us is one we do not trust (Security Framework 5.1.3, 3); an azp present must name us (5)
+    if (audiences.some((audience) => audience !== platform.clientId)) throw new LaunchRefused('audiencia-invalida');
+    if (token.azp !== undefined && token.azp !== platform.clientId) throw new LaunchRefused('audiencia-invalida');
     if (token.nonce !== stored.nonce) throw new LaunchRefused('nonce-invalido');
     const deploymentId = token[claims.deploymentId];
     if (typeof deploymentId !== 'string' || !platform.deploymentIds.includes(deploymentId)) {

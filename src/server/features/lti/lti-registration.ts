@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Db } from '#server/db/client.ts';
 import { ltiPlatforms, ltiRegistrationTokens } from '#server/db/schema/index.ts';
 import { messageTypes, scopes } from './lti-claims.ts';
-import { platformTimeoutMs } from './lti-launch.ts';
+import { cappedText, platformTimeoutMs } from './lti-launch.ts';
 import type { toolUrls } from './lti-platforms.admin.ts';
 
 /** A registration URL is good for this long: the Admin pastes it into the LMS right away. */
@@ -67,11 +67,7 @@ function productName(code: string): string {
 }
 
 async function readJson(response: Response): Promise<unknown> {
-  const length = Number(response.headers.get('content-length') ?? '0');
-  if (length > maxAnswerBytes) throw new Error('answer too large');
-  const text = await response.text();
-  if (text.length > maxAnswerBytes) throw new Error('answer too large');
-  return JSON.parse(text) as unknown;
+  return JSON.parse(await cappedText(response, maxAnswerBytes)) as unknown;
 }
 
 /**

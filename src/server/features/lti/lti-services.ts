@@ -1,6 +1,6 @@
 import { SignJWT, type CryptoKey } from 'jose';
 import { scopes } from './lti-claims.ts';
-import { platformTimeoutMs, type Platform } from './lti-launch.ts';
+import { cappedText, platformTimeoutMs, type Platform } from './lti-launch.ts';
 
 export type RosterMember = {
   sub: string;
@@ -13,8 +13,22 @@ export type RosterMember = {
 /** Pages of a roster we follow at most: a course of 100 000 is not one of ours. */
 const maxRosterPages = 50;
 
+/** A token answer is a few hundred bytes; a roster page may hold a whole course (Moodle pages none by default). */
+const maxTokenBytes = 64 * 1024;
+const maxRosterPageBytes = 4 * 1024 * 1024;
+
 /** A platform answered badly: the job retries with backoff. */
 class PlatformError extends Error {}
+
+async function readJson(response: Response, maxBytes: number): Promise<unknown> {
+  try {
+    return JSON.parse(await cappedText(response, maxBytes)) as unknown;
+  } catch {
+    throw new PlatformError(
+      `${new URL(response.url || 'http://plataforma').host} respondió algo que no es JSON válido`,
+    );
+  }
+}
 
 async function call(url: string, init: RequestInit): Promise<Response> {
   const response = await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(platformTimeoutMs) });
@@ -46,8 +60,8 @@ export function createLtiServices(deps: { signingKey: Promise<CryptoKey>; kid: s
         scope,
       }),
     });
-    const body = (await response.json()) as { access_token?: unknown };
-    if (typeof body.access_token !== 'string') throw new PlatformError('el token de la plataforma no llegó');
+    const body = (await readJson(response, maxTokenBytes)) as { access_token?: unknown } | null;
+    if (typeof body?.access_token !== 'string') throw new PlatformError('el token de la plataforma no llegó');
     return body.access_token;
   }
 
@@ -55,7 +69,7 @@ export function createLtiServices(deps: { signingKey: Promise<CryptoKey>; kid: s
   async function postScore(
     platform: Platform,
     lineItemUrl: string,
-    score: { sub: string; given: number; maximum: number; comment: string },
+    score: { sub: string; given: number; maximum: number; comment: string; timestamp: Date },
   ) {
     const token = await accessToken(platform, scopes.score);
     const url = new URL(lineItemUrl);
@@ -68,7 +82,7 @@ export function createLtiServices(deps: { signingKey: Promise<CryptoKey>; kid: s
         scoreGiven: score.given,
         scoreMaximum: score.maximum,
         comment: score.comment,
-        timestamp: new Date().toISOString(),
+        timestamp: score.timestamp.toISOString(),
         activityProgress: 'Completed',
         gradingProgress: 'FullyGraded',
       }),
@@ -87,8 +101,8 @@ export function createLtiServices(deps: { signingKey: Promise<CryptoKey>; kid: s
           accept: 'application/vnd.ims.lti-nrps.v2.membershipcontainer+json',
         },
       });
-      const body = (await response.json()) as { members?: unknown };
-      const list = Array.isArray(body.members) ? body.members : [];
+      const body = (await readJson(response, maxRosterPageBytes)) as { members?: unknown } | null;
+      const list = Array.isArray(body?.members) ? body.members : [];
       for (const member of list as Record<string, unknown>[]) {
         if (typeof member.user_id !== 'string') continue;
         out.push({
