@@ -1,7 +1,14 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { ltiLinkMembers, ltiLinks, ltiPlatforms, ltiScores } from '#server/db/schema/index.ts';
+import { JobAbandoned } from '#server/services/jobs.ts';
 import type { LtiServices } from './lti-services.ts';
+
+/**
+ * How many times a score is tried: about a day, as the runner waits 1, 2, 4… minutes and then an hour between tries.
+ * A platform still refusing then needs the Admin (its console lists the score as 'fallida' with the reason).
+ */
+export const scoreAttempts = 30;
 
 export const ltiJobKinds = {
   collect: 'lti.collect-scores',
@@ -48,8 +55,13 @@ export function createLtiGrades(deps: { db: Db; services: LtiServices; schedule:
     return ids.length;
   }
 
-  /** Sends one score; a failure is recorded for the console and thrown, so the job retries with backoff. */
-  async function send(scoreId: string): Promise<void> {
+  /**
+   * Sends one score; a failure is recorded for the console and thrown, so the job retries with backoff, until
+   * `scoreAttempts` tries end it. The score's timestamp is when CxVet recorded it, not when it is sent (AGS 2.0, 3.4):
+   * a late retry of an older result then never replaces a newer one in the gradebook, and a score sent again after a
+   * crash is the same update.
+   */
+  async function send(scoreId: string, run: { attempts: number } = { attempts: 1 }): Promise<void> {
     const [row] = await db
       .select({ score: ltiScores, link: ltiLinks, platform: ltiPlatforms, sub: ltiLinkMembers.sub })
       .from(ltiScores)
@@ -67,6 +79,7 @@ export function createLtiGrades(deps: { db: Db; services: LtiServices; schedule:
         given: row.score.scoreGiven,
         maximum: row.score.scoreMaximum,
         comment: row.score.comment,
+        timestamp: row.score.createdAt,
       });
     } catch (error) {
       await db
@@ -77,6 +90,9 @@ export function createLtiGrades(deps: { db: Db; services: LtiServices; schedule:
           lastError: (error instanceof Error ? error.message : String(error)).slice(0, 500),
         })
         .where(eq(ltiScores.id, scoreId));
+      if (run.attempts >= scoreAttempts) {
+        throw new JobAbandoned(`${error instanceof Error ? error.message : String(error)} (${run.attempts} tries)`);
+      }
       throw error;
     }
     await db

@@ -104,7 +104,8 @@ function originOf(url: string): string | null {
 export function ltiJobHandlers(lti: () => Lti) {
   return {
     [ltiJobKinds.collect]: async () => void (await lti().grades?.collect()),
-    [ltiJobKinds.send]: async ({ scoreId }: { scoreId: string }) => lti().grades?.send(scoreId),
+    [ltiJobKinds.send]: async ({ scoreId }: { scoreId: string }, run: { attempts: number }) =>
+      lti().grades?.send(scoreId, run),
     [ltiJobKinds.rosters]: async () => lti().roster?.syncAll(),
   };
 }
