@@ -76,6 +76,9 @@ export function createLtiAccounts(deps: { db: Db; auth: Auth; secret: string; se
       const [owner] = await db.select().from(users).where(eq(users.email, email));
       if (owner) {
         if (owner.isDisabled) return { kind: 'disabled' };
+        // the same person's other first launch, at the same moment, made this account and its link (one transaction)
+        const made = await linked(platform.id, sub);
+        if (made?.id === owner.id) return { kind: 'user', user: made };
         const linkId = randomBytes(24).toString('base64url');
         await db.delete(ltiPendingLinks).where(lt(ltiPendingLinks.expiresAt, new Date()));
         await db.insert(ltiPendingLinks).values({
