@@ -12,7 +12,7 @@ import {
 } from 'jose';
 
 /** A score as the fake gradebook received it. */
-type ReceivedScore = { lineItem: string; userId: string; scoreGiven: number; scoreMaximum: number };
+type ReceivedScore = { lineItem: string; userId: string; scoreGiven: number; scoreMaximum: number; timestamp?: string };
 type FakeMember = { user_id: string; name: string; email?: string; roles: string[]; status?: string };
 
 const lti = 'https://purl.imsglobal.org/spec/lti/claim/';
@@ -75,13 +75,18 @@ export async function startFakePlatform(options: {
 }) {
   const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
   const jwk: JWK = { ...(await exportJWK(publicKey)), kid: 'plataforma-1', alg: 'RS256', use: 'sig' };
-  const other = await generateKeyPair('RS256');
+  const other = await generateKeyPair('RS256', { extractable: true });
+  const otherJwk: JWK = { ...(await exportJWK(other.publicKey)), kid: 'plataforma-2', alg: 'RS256', use: 'sig' };
   const clientId = options.clientId ?? 'cxvet-client';
   const scores: ReceivedScore[] = [];
   const tokenRequests: string[] = [];
   const state = {
     members: [] as FakeMember[],
     down: false,
+    /** What /jwks answers instead of the platform's one key: another set (a rotation), or no answer at all. */
+    jwks: null as object | 'no-answer' | null,
+    /** How many times /jwks was read. */
+    jwksReads: 0,
     /** What the browser launch (/course, /auth) sends: the person and the link's claims. */
     launch: { sub: 'alumno-navegador', claims: {} as Record<string, unknown> },
   };
@@ -107,7 +112,15 @@ export async function startFakePlatform(options: {
         response.end(typeof body === 'string' ? body : JSON.stringify(body));
       };
       if (state.down && url.pathname !== '/jwks') return send(503, { error: 'mantenimiento' });
-      if (url.pathname === '/jwks') return send(200, { keys: [jwk] });
+      if (url.pathname === '/jwks') {
+        state.jwksReads += 1;
+        if (state.jwks === 'no-answer') {
+          // the headers and the start of a key set, then nothing more
+          response.writeHead(200, { 'content-type': 'application/json' });
+          return void response.write('{"keys":[');
+        }
+        return send(200, state.jwks ?? { keys: [jwk] });
+      }
       if (url.pathname === '/course' && options.toolLoginUrl) {
         const login = new URL(options.toolLoginUrl);
         const params = {
@@ -276,6 +289,10 @@ export async function startFakePlatform(options: {
     issuer,
     clientId,
     otherKey: other.privateKey,
+    /** The public half of otherKey, as kid 'plataforma-2' (a rotation's new key). */
+    otherJwk,
+    /** The platform's own public key, as its JWKS lists it. */
+    jwk,
     registration: {
       name: 'Moodle de prueba',
       issuer,
@@ -290,6 +307,8 @@ export async function startFakePlatform(options: {
     openIdConfigurationUrl: `${issuer}/.well-known/openid-configuration`,
     scores,
     tokenRequests,
+    /** The access tokens it handed out. */
+    accessTokens: issuedTokens,
     state,
     /** Checks a deep-linking answer as the platform would: signed by the tool, for this platform. */
     async readDeepLinkingResponse(jwt: string) {
@@ -299,7 +318,11 @@ export async function startFakePlatform(options: {
       });
       return payload;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
