@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import type {
   AdminClassroom,
   AdminClassroomRow,
@@ -84,18 +84,21 @@ export function useClassroomVideoOptions() {
 export type CandidateSource =
   { scope: 'admin'; organizationId: string; classroomId?: string } | { scope: 'classroom-admin'; classroomId: string };
 
-/** One page of the accounts an aula admits, with a mark on its saved members; the previous page shows meanwhile. */
-export function useClassroomCandidates(source: CandidateSource, query: ClassroomCandidatesQuery, enabled = true) {
+/** One page of the accounts an aula admits, with a mark on its saved members. */
+export const classroomCandidatesQuery = (source: CandidateSource, query: ClassroomCandidatesQuery) => {
   const path =
     source.scope === 'admin'
       ? `/api/admin/classrooms/candidates${queryString({ organizationId: source.organizationId, classroomId: source.classroomId, ...query })}`
       : `/api/classroom-admin/classrooms/${encodeURIComponent(source.classroomId)}/candidates${queryString(query)}`;
-  return useQuery({
+  return queryOptions({
     queryKey: classroomKeys.candidates(source, query),
     queryFn: ({ signal }) => api.get<ClassroomCandidatePage>(path, { signal }),
-    placeholderData: (previous) => previous,
-    enabled,
   });
+};
+
+/** The member table's page of candidates; the previous page shows meanwhile. */
+export function useClassroomCandidates(source: CandidateSource, query: ClassroomCandidatesQuery) {
+  return useQuery({ ...classroomCandidatesQuery(source, query), placeholderData: keepPreviousData });
 }
 
 export function useSaveClassroom(id: string) {

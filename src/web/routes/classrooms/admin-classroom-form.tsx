@@ -17,7 +17,6 @@ import {
 } from '@mantine/core';
 import { DatePickerInput, DatesProvider } from '@mantine/dates';
 import dayjs from 'dayjs';
-import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useParams } from 'react-router';
@@ -34,6 +33,7 @@ import { organizationTypes } from '#shared/organizations/organizations.rules.ts'
 import { PageLoader } from '#web/components/page-loader.tsx';
 import { useAdminOrganizations } from '#web/features/organizations/organizations.api.ts';
 import { AdminPage } from '#web/components/console/admin-page.tsx';
+import { ServerSearchSelect } from '#web/components/console/server-search-select.tsx';
 import { FormUploadField } from '#web/components/console/upload-field.tsx';
 import { newRecordId } from '#web/components/console/form-errors.ts';
 import { usePendingUploads } from '#web/components/console/pending-uploads.ts';
@@ -42,7 +42,7 @@ import {
   adminExportHref,
   useAdminClassroom,
   useAdminImportPreview,
-  useClassroomCandidates,
+  classroomCandidatesQuery,
   useClassroomVideoOptions,
   useDeleteClassroom,
   useSaveClassroom,
@@ -443,39 +443,22 @@ function AdministratorField(props: {
   onChange: (value: string | null) => void;
 }) {
   const [chosenEmail, setChosenEmail] = useState(props.savedEmail);
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search.trim(), 250);
-  // once chosen, the field shows the e-mail: no need to search for it
-  const candidates = useClassroomCandidates(
-    { scope: 'admin', organizationId: props.organizationId },
-    { q: search === chosenEmail ? undefined : debounced || undefined, sort: 'email', dir: 'asc', page: 1 },
-    Boolean(props.organizationId),
-  );
-  const data = (candidates.data?.items ?? []).map((user) => ({
-    value: user.id,
-    label: user.email,
-  }));
-  if (props.value && !data.some((option) => option.value === props.value)) {
-    data.unshift({ value: props.value, label: chosenEmail ?? props.value });
-  }
+  const source = { scope: 'admin', organizationId: props.organizationId } as const;
   return (
-    <Select
+    <ServerSearchSelect
       label="Administrador del aula"
       description="Un miembro de la universidad que podrá editar la lista de usuarios."
       placeholder="Busca por correo"
-      searchable
-      clearable
-      nothingFoundMessage={candidates.isFetching ? 'Buscando…' : 'Sin resultados'}
       disabled={!props.organizationId}
-      data={data}
-      // the server already filtered by e-mail
-      filter={({ options }) => options}
-      searchValue={search}
-      onSearchChange={setSearch}
-      value={props.value}
-      onChange={(value, option) => {
+      query={(text) => ({
+        ...classroomCandidatesQuery(source, { q: text || undefined, sort: 'email', dir: 'asc', page: 1 }),
+        enabled: Boolean(props.organizationId),
+      })}
+      toOptions={(page) => page.items.map((user) => ({ value: user.id, label: user.email }))}
+      value={props.value ? { value: props.value, label: chosenEmail ?? props.value } : null}
+      onChange={(option) => {
         setChosenEmail(option?.label ?? null);
-        props.onChange(value ?? null);
+        props.onChange(option?.value ?? null);
       }}
       maw={480}
     />
