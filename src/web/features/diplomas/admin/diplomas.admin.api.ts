@@ -61,16 +61,14 @@ export function useDiplomaOptions() {
 }
 
 /** Users whose e-mail contains `query`, as the Admin types the diploma's administrator. */
-export function useDiplomaAdminCandidates(query: string) {
-  return useQuery({
+export const diplomaAdminCandidatesQuery = (query: string) =>
+  queryOptions({
     queryKey: [...keys.admin(), 'admin-candidates', query],
     queryFn: ({ signal }) =>
       api
         .get<DiplomaAdminCandidates>(`/api/admin/diplomas/admin-candidates${queryString({ q: query })}`, { signal })
         .then((body) => body.people),
-    placeholderData: (previous) => previous,
   });
-}
 
 /** One diploma's general tab, the editor's first (the console's route loads it beside the editor's code). */
 export const adminDiplomaQuery = (id: string) =>

@@ -14,19 +14,19 @@ import {
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useDebouncedValue } from '@mantine/hooks';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { diplomaInputSchema, type AdminDiploma, type DiplomaInput } from '#shared/diplomas/diplomas.admin.schemas.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
+import { ServerSearchSelect } from '#web/components/console/server-search-select.tsx';
 import { RichTextField } from '#web/components/console/rich-text-field.tsx';
 import { FormUploadField } from '#web/components/console/upload-field.tsx';
 import { applyServerFieldErrors, useGoBack } from '#web/components/console/form-errors.ts';
 import { usePendingUploads } from '#web/components/console/pending-uploads.ts';
 import { href, paths } from '#web/paths.ts';
 import {
-  useDiplomaAdminCandidates,
+  diplomaAdminCandidatesQuery,
   useDiplomaOptions,
   useSaveDiploma,
 } from '#web/features/diplomas/admin/diplomas.admin.api.ts';
@@ -71,33 +71,15 @@ const fileFields = [
 
 /** The diploma's administrator by e-mail: the server searches the users as the Admin types (50 at most). */
 function AdminEmailField(props: { value: string; onChange: (value: string) => void; error?: string }) {
-  const [search, setSearch] = useState(props.value);
-  // a value set from outside (the diploma loaded, an option picked, the field cleared) shows as the search text
-  const [shown, setShown] = useState(props.value);
-  if (shown !== props.value) {
-    setShown(props.value);
-    setSearch(props.value);
-  }
-  const [debounced] = useDebouncedValue(search.trim(), 250);
-  // once chosen, the field shows the e-mail: no need to search for it
-  const candidates = useDiplomaAdminCandidates(search === props.value ? '' : debounced);
-  const data = (candidates.data ?? []).map((person) => person.email);
-  if (props.value && !data.includes(props.value)) data.unshift(props.value);
   return (
-    <Select
+    <ServerSearchSelect
       label="Administrador del diplomado (correo)"
       placeholder="Sin administrador"
-      searchable
-      clearable
-      data={data}
-      // the server already filtered by e-mail
-      filter={({ options }) => options}
-      searchValue={search}
-      onSearchChange={setSearch}
-      value={props.value || null}
-      onChange={(value) => props.onChange(value ?? '')}
+      query={diplomaAdminCandidatesQuery}
+      toOptions={(people) => people.map((person) => ({ value: person.email, label: person.email }))}
+      value={props.value ? { value: props.value, label: props.value } : null}
+      onChange={(option) => props.onChange(option?.value ?? '')}
       error={props.error}
-      nothingFoundMessage={candidates.isFetching ? 'Buscando…' : 'Sin resultados'}
     />
   );
 }
