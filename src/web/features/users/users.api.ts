@@ -99,13 +99,11 @@ export function useManualPremiumUsers() {
 }
 
 /** Free users whose e-mail contains the text, for the upgrade picker. */
-export function useManualPremiumCandidates(query: string) {
-  return useQuery({
+export const manualPremiumCandidatesQuery = (query: string) =>
+  queryOptions({
     queryKey: userKeys.manualPremiumCandidates(query),
     queryFn: ({ signal }) => usersApi.manualPremiumCandidates(query, signal).then((body) => body.users),
-    placeholderData: (previous) => previous,
   });
-}
 
 export function useManualPremiumUpgrade() {
   const refresh = useRefreshPeople();

@@ -1,5 +1,4 @@
-import { Alert, Button, Group, Paper, Radio, Select, Stack, Text } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { Alert, Button, Group, Paper, Radio, Stack, Text } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import {
   manualPremiumMessages,
@@ -9,31 +8,19 @@ import {
 } from '#shared/membership/manual-premium.schemas.ts';
 import { messages } from '#shared/messages.ts';
 import { useErrorModal } from '#web/components/error-modal.tsx';
-import { useManualPremiumCandidates, useManualPremiumUpgrade } from '#web/features/users/users.api.ts';
-import {
-  ManualPremiumLinks,
-  useManualPremiumLoadFailure,
-} from '#web/features/users/components/manual-premium-links.tsx';
+import { manualPremiumCandidatesQuery, useManualPremiumUpgrade } from '#web/features/users/users.api.ts';
+import { ManualPremiumLinks } from '#web/features/users/components/manual-premium-links.tsx';
 import { AdminPage } from '#web/components/console/admin-page.tsx';
+import { ServerSearchSelect, type SearchOption } from '#web/components/console/server-search-select.tsx';
 import { paths } from '#web/paths.ts';
 
-type Picked = { id: string; email: string };
-
 export function AdminManualPremiumUpgradePage() {
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search.trim(), 250);
-  const [picked, setPicked] = useState<Picked | null>(null);
+  const [picked, setPicked] = useState<SearchOption | null>(null);
   const [period, setPeriod] = useState<ManualPremiumPeriod>('month');
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const candidates = useManualPremiumCandidates(picked && search === picked.email ? '' : debounced);
   const upgrade = useManualPremiumUpgrade();
   const { showError } = useErrorModal();
-  useManualPremiumLoadFailure(candidates.isError);
-
-  const options = (candidates.data ?? []).map((user) => ({ value: user.id, label: user.email }));
-  if (picked && !options.some((option) => option.value === picked.id))
-    options.unshift({ value: picked.id, label: picked.email });
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -43,10 +30,9 @@ export function AdminManualPremiumUpgradePage() {
       return;
     }
     try {
-      await upgrade.mutateAsync({ userId: picked.id, period });
+      await upgrade.mutateAsync({ userId: picked.value, period });
       setDone(manualPremiumMessages.upgraded(period));
       setPicked(null);
-      setSearch('');
     } catch {
       showError({ message: manualPremiumMessages.failed });
     }
@@ -61,24 +47,20 @@ export function AdminManualPremiumUpgradePage() {
         <form onSubmit={onSubmit} noValidate aria-label="Actualizar a premium manual">
           <Stack>
             <Text size="sm">Elige un usuario gratuito por su correo y el periodo de Premium.</Text>
-            <Select
+            <ServerSearchSelect
               label="Correo del usuario"
               placeholder="Escribe para buscar por correo"
               required
-              searchable
-              clearable
-              data={options}
-              // the server already filtered by e-mail
-              filter={({ options: all }) => all}
-              searchValue={search}
-              onSearchChange={setSearch}
-              value={picked?.id ?? null}
-              onChange={(value, option) => {
-                setPicked(value && option ? { id: value, email: option.label } : null);
+              query={manualPremiumCandidatesQuery}
+              toOptions={(users) => users.map((user) => ({ value: user.id, label: user.email }))}
+              value={picked}
+              onChange={(option) => {
+                setPicked(option);
                 setError(null);
                 setDone(null);
               }}
-              nothingFoundMessage={candidates.isFetching ? 'Buscando…' : 'No hay usuarios gratuitos con ese correo'}
+              nothingFoundMessage="No hay usuarios gratuitos con ese correo"
+              onSearchError={() => showError({ message: manualPremiumMessages.failed })}
               error={error}
             />
             <Radio.Group
