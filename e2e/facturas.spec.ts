@@ -174,6 +174,13 @@ test('a member pays in pesos, asks for a factura (an invalid RFC refused under i
     await expect(adminPage.getByRole('cell', { name: 'GODE561231GR8' })).toBeVisible({ timeout: 30_000 });
     await adminPage.screenshot({ path: test.info().outputPath(`admin-facturas-${width}.png`), fullPage: true });
   }
+  // on a phone each payment is a card: its actions are in sight, and nothing pushes the page sideways
+  const cancelFactura = adminPage
+    .getByRole('row', { name: /GODE561231GR8/ })
+    .getByRole('button', { name: 'Cancelar factura' });
+  const action = (await cancelFactura.boundingBox())!;
+  expect(action.x + action.width).toBeLessThanOrEqual(360);
+  expect(await adminPage.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 
   // a refund cancels the factura (motive 02): pending until the receiver accepts, and the history shows both
   mercadoPago.refund(mercadoPagoId);

@@ -15,6 +15,7 @@ import {
 import { FacturaForm } from '#web/features/facturas/components/factura-form.tsx';
 import { CreditNotes } from '#web/features/facturas/components/credit-notes.tsx';
 import { longDate } from '#web/features/accounts/membership-labels.ts';
+import stacked from '#web/components/stacked-table.module.css';
 
 const stateLabels: Record<AdminFactura['state'], string> = {
   no_disponible: 'Sin recibo',
@@ -125,8 +126,9 @@ export function AdminFacturasPage() {
           {list.isPending ? (
             <Loader aria-label="Cargando" />
           ) : (
-            <Table.ScrollContainer minWidth={900} type="native" tabIndex={0} aria-label="Pagos (desplazable)">
-              <Table striped fz="sm">
+            // six columns do not fit a phone: there each payment is a card, its actions in sight
+            <Table.ScrollContainer minWidth={0}>
+              <Table striped fz="sm" className={stacked.table}>
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>Fecha</Table.Th>
@@ -140,17 +142,17 @@ export function AdminFacturasPage() {
                 <Table.Tbody>
                   {list.data?.payments.map((payment) => (
                     <Table.Tr key={payment.paymentId}>
-                      <Table.Td>{longDate(payment.occurredAt)}</Table.Td>
-                      <Table.Td>{payment.description}</Table.Td>
-                      <Table.Td>{formatMoney(payment.amountCents, payment.currency)}</Table.Td>
-                      <Table.Td>
+                      <Table.Td data-label="Fecha">{longDate(payment.occurredAt)}</Table.Td>
+                      <Table.Td data-label="Concepto">{payment.description}</Table.Td>
+                      <Table.Td data-label="Importe">{formatMoney(payment.amountCents, payment.currency)}</Table.Td>
+                      <Table.Td data-label="Factura">
                         {stateLabels[payment.state]}
                         {payment.cancellationMotive ? ` (motivo ${payment.cancellationMotive})` : ''}
                         {payment.error ? ` · ${payment.error}` : ''}
                         <CreditNotes paymentId={payment.paymentId} notes={payment.creditNotes} />
                       </Table.Td>
-                      <Table.Td>{payment.rfc ?? '—'}</Table.Td>
-                      <Table.Td>
+                      <Table.Td data-label="RFC">{payment.rfc ?? '—'}</Table.Td>
+                      <Table.Td data-label="Acciones">
                         <Actions payment={payment} available={list.data.available} />
                       </Table.Td>
                     </Table.Tr>
