@@ -1,5 +1,5 @@
 import { stripAccents } from '#shared/text.ts';
-import { and, asc, count, desc, eq, inArray, isNotNull, max, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, max, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { classroomUsers, sessions, users } from '#server/db/schema/index.ts';
 import type { Readable } from 'node:stream';
@@ -21,8 +21,19 @@ import { adminPageSize } from '#shared/records.schemas.ts';
 import { foldForSearch } from '#shared/text.ts';
 import { containsPattern } from '#server/db/search-sql.ts';
 
-/** Who may be on an aula's list: anyone with an account, only the organization's members for a Universidad. */
+/** Who may be on an aula's list: any account but an Admin, only the organization's members for a Universidad. */
 export type Audience = { organizationType: OrganizationType; organizationId: string };
+
+/**
+ * SQL on `users`: the accounts an aula of this audience admits. The one rule for its candidates, its saves and its
+ * imports; an Admin enters every aula unlisted, so a list never needs one (and never shows one to an administrator).
+ */
+function admittedBy(audience: Audience): SQL {
+  return and(
+    ne(users.type, 'Admin'),
+    audience.organizationType === 'Universidad' ? eq(users.organizationId, audience.organizationId) : undefined,
+  )!;
+}
 
 const insertBatch = 5000;
 const exportRowsPerWrite = 200;
@@ -38,37 +49,40 @@ const reasons = {
   already: 'Ya está en el aula',
   unknown: 'No hay ninguna cuenta con este correo',
   outside: 'La cuenta no pertenece a la organización del aula',
+  admin: 'Es una cuenta de Admin: entra a todas las aulas sin estar en la lista',
   invalid: 'No contiene un correo válido',
   blank: 'Línea vacía',
-  // one reason for an unknown address and another organization's account: neither is told apart
+  // one reason for an unknown address, another organization's account and an Admin's: none is told apart
   refused: 'No se puede agregar: ninguna cuenta que pueda entrar a esta aula tiene este correo',
 } as const;
 
 export function createClassroomMembersService(deps: { db: Db; timeZone: string }) {
   const { db } = deps;
 
-  async function findUsers(ids: string[]) {
-    const found: { id: string; name: string; email: string; organizationId: string | null }[] = [];
+  /** How many of these ids (each once) are accounts matching `condition`. */
+  async function countAccounts(ids: string[], condition?: SQL): Promise<{ unique: number; found: number }> {
     const unique = [...new Set(ids)];
+    let found = 0;
     for (let start = 0; start < unique.length; start += insertBatch) {
-      found.push(
-        ...(await db
-          .select({ id: users.id, name: users.name, email: users.email, organizationId: users.organizationId })
-          .from(users)
-          .where(inArray(users.id, unique.slice(start, start + insertBatch)))),
-      );
+      const [row] = await db
+        .select({ total: count() })
+        .from(users)
+        .where(and(inArray(users.id, unique.slice(start, start + insertBatch)), condition));
+      found += row?.total ?? 0;
     }
-    return found;
+    return { unique: unique.length, found };
   }
 
   /** Throws unless every id is an account the audience admits. */
   async function assertAllowed(audience: Audience, ids: string[]): Promise<void> {
-    const unique = new Set(ids);
-    const found = await findUsers([...unique]);
-    const allowed = found.filter(
-      (row) => audience.organizationType !== 'Universidad' || row.organizationId === audience.organizationId,
-    );
-    if (allowed.length !== unique.size) throw new AppError('CLASSROOM_USERS_NOT_ALLOWED');
+    const { unique, found } = await countAccounts(ids, admittedBy(audience));
+    if (found !== unique) throw new AppError('CLASSROOM_USERS_NOT_ALLOWED');
+  }
+
+  /** Throws unless every id is an account (an aula's administrator may be any, an Admin too). */
+  async function assertAccounts(ids: string[]): Promise<void> {
+    const { unique, found } = await countAccounts(ids);
+    if (found !== unique) throw new AppError('CLASSROOM_USERS_NOT_ALLOWED');
   }
 
   /**
@@ -85,11 +99,7 @@ export function createClassroomMembersService(deps: { db: Db; timeZone: string }
       classroomId ? eq(classroomUsers.classroomId, classroomId) : sql`false`,
     );
     const isMember = isNotNull(classroomUsers.userId);
-    const admitted =
-      audience.organizationType === 'Universidad' ? eq(users.organizationId, audience.organizationId) : undefined;
-    const conditions: (SQL | undefined)[] = [
-      query.assignedOnly ? isMember : admitted ? or(admitted, isMember) : undefined,
-    ];
+    const conditions: (SQL | undefined)[] = [query.assignedOnly ? isMember : or(admittedBy(audience), isMember)];
     if (query.q) conditions.push(sql`${users.searchText} like ${containsPattern(foldForSearch(query.q))}`);
     const where = and(...conditions);
     const column = { assigned: sql`${classroomUsers.userId} is not null`, name: users.name, email: users.email }[
@@ -121,10 +131,19 @@ export function createClassroomMembersService(deps: { db: Db; timeZone: string }
     const lines = await readImportLines(source);
     const current = new Set(currentUserIds);
     const emails = [...new Set(lines.map((line) => line.email).filter((email): email is string => email !== null))];
-    const byEmail = new Map<string, { id: string; name: string; email: string; organizationId: string | null }>();
+    const byEmail = new Map<
+      string,
+      { id: string; name: string; email: string; type: string; admitted: boolean | null }
+    >();
     for (let start = 0; start < emails.length; start += insertBatch) {
       const rows = await db
-        .select({ id: users.id, name: users.name, email: users.email, organizationId: users.organizationId })
+        .select({
+          id: users.id,
+          name: users.name,
+          email: users.email,
+          type: users.type,
+          admitted: sql<boolean | null>`${admittedBy(audience)}`,
+        })
         .from(users)
         .where(inArray(users.email, emails.slice(start, start + insertBatch)));
       for (const row of rows) byEmail.set(row.email, row);
@@ -142,8 +161,8 @@ export function createClassroomMembersService(deps: { db: Db; timeZone: string }
       const account = byEmail.get(line.email);
       if (!account) return { ...base, status: 'unknown', reason: reasons.unknown };
       const user = member(account);
-      if (audience.organizationType === 'Universidad' && account.organizationId !== audience.organizationId) {
-        return { ...base, user, status: 'outside', reason: reasons.outside };
+      if (!account.admitted) {
+        return { ...base, user, status: 'outside', reason: account.type === 'Admin' ? reasons.admin : reasons.outside };
       }
       if (current.has(account.id)) return { ...base, user, status: 'already', reason: reasons.already };
       matched.push(user);
@@ -159,27 +178,15 @@ export function createClassroomMembersService(deps: { db: Db; timeZone: string }
     source: ImportInput,
   ): Promise<ManagedImportPreview> {
     const { lines, matched } = await preview(audience, currentUserIds, source);
-    // an Admin account is never theirs to see, whatever the aula's audience
-    const admins = new Set<string>();
-    for (let start = 0; start < matched.length; start += insertBatch) {
-      const ids = matched.slice(start, start + insertBatch).map((user) => user.id);
-      const rows = await db
-        .select({ id: users.id })
-        .from(users)
-        .where(and(inArray(users.id, ids), eq(users.type, 'Admin')));
-      for (const row of rows) admins.add(row.id);
-    }
+    // an unknown address, another organization's account and an Admin's are told apart to no one but the Admin
     return {
-      lines: lines.map(({ line, text, status, reason, user }) => {
-        const refused = status === 'unknown' || status === 'outside' || (user !== null && admins.has(user.id));
-        return {
-          line,
-          text,
-          status: status === 'ok' && !refused ? 'ok' : 'refused',
-          reason: refused ? reasons.refused : reason,
-        };
-      }),
-      matched: matched.filter((user) => !admins.has(user.id)),
+      lines: lines.map(({ line, text, status, reason }) => ({
+        line,
+        text,
+        status: status === 'ok' ? 'ok' : 'refused',
+        reason: status === 'unknown' || status === 'outside' ? reasons.refused : reason,
+      })),
+      matched,
     };
   }
 
@@ -294,6 +301,7 @@ export function createClassroomMembersService(deps: { db: Db; timeZone: string }
     changeUsers,
     applyChanges,
     assertAllowed,
+    assertAccounts,
     exportXlsx,
   };
 }

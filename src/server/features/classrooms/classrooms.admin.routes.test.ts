@@ -266,6 +266,48 @@ describe('the candidates of the Admin form, a page at a time', () => {
     }
   });
 
+  it('lists, saves and imports no Admin account, in a Universidad or an Empresa; an Admin may still administer the aula', async () => {
+    const stamp = randomUUID().slice(0, 8);
+    const student = await createUser(t, { organizationId: university.id, email: `cuenta-${stamp}-1@uni.example.com` });
+    const universityAdmin = await createUser(t, {
+      type: 'Admin',
+      organizationId: university.id,
+      email: `cuenta-${stamp}-2@uni.example.com`,
+    });
+    const siteAdmin = await createUser(t, { type: 'Admin', email: `cuenta-${stamp}-3@cxvet.example.com` });
+    for (const organization of [university, company]) {
+      const listed = (await candidates(`organizationId=${organization.id}&q=cuenta-${stamp}`)).json() as Page;
+      expect(listed.items.map((user) => user.id)).toEqual([student.id]);
+    }
+
+    const id = randomUUID();
+    const refused = await put(id, await validInput(id, { addedUserIds: [student.id, universityAdmin.id] }));
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().code).toBe('CLASSROOM_USERS_NOT_ALLOWED');
+    expect(await t.db.select().from(classrooms).where(eq(classrooms.id, id))).toEqual([]);
+    const saved = await put(id, await validInput(id, { addedUserIds: [student.id], adminUserId: universityAdmin.id }));
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toMatchObject({ userCount: 1, adminUserId: universityAdmin.id });
+
+    const preview = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/classrooms/import-preview',
+      headers: headers(),
+      payload: {
+        organizationId: university.id,
+        addedUserIds: [],
+        removedUserIds: [],
+        source: { format: 'text', text: [universityAdmin.email, siteAdmin.email].join('\n') },
+      },
+    });
+    const admitsNone = 'Es una cuenta de Admin: entra a todas las aulas sin estar en la lista';
+    expect((preview.json() as ImportPreview).lines.map((line) => [line.status, line.reason])).toEqual([
+      ['outside', admitsNone],
+      ['outside', admitsNone],
+    ]);
+    expect((preview.json() as ImportPreview).matched).toEqual([]);
+  });
+
   it('is refused to an aula administrator, a member and a guest', async () => {
     const staff = await createUser(t, { organizationId: university.id });
     const id = randomUUID();

@@ -120,8 +120,7 @@ export function createAdminClassroomsService(deps: {
     const addedUserIds = isUniversity ? input.addedUserIds : [];
     const adminUserId = isUniversity ? input.adminUserId : null;
     if (addedUserIds.length > 0) await members.assertAllowed(audience, addedUserIds);
-    if (adminUserId)
-      await members.assertAllowed({ organizationType: 'Empresa', organizationId: input.organizationId }, [adminUserId]);
+    if (adminUserId) await members.assertAccounts([adminUserId]);
 
     const current = await find(id);
     const keepSaved = isUniversity && current?.organizationId === input.organizationId;

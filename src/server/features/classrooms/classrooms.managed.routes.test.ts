@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
 import { createClassroom, createProcedure, createUser, randomTestIp, signedInAs } from '#server/testing/factories.ts';
-import { classroomUsers, classrooms } from '#server/db/schema/index.ts';
+import { classroomUsers, classrooms, users } from '#server/db/schema/index.ts';
 
 let t: TestApp;
 let staff: Awaited<ReturnType<typeof signedInAs>>;
@@ -232,6 +232,74 @@ describe('an aula administrator', () => {
     expect(response.json().lines.map((line: { status: string }) => line.status)).toEqual(['refused', 'ok']);
     expect(response.json().matched.map((user: { id: string }) => user.id)).toEqual([anyone.id]);
     expect(response.body).not.toContain(admin.id);
+  });
+
+  it('lists and adds no Admin account, in an Empresa aula open to every account as in a Universidad one', async () => {
+    const stamp = crypto.randomUUID().slice(0, 8);
+    const procedure = await createProcedure(t);
+    const company = await createClassroom(t, {
+      procedureIds: [procedure.id],
+      values: { title: 'Aula de empresa', organizationType: 'Empresa', adminUserId: staff.user.id },
+    });
+    const student = await createUser(t, { organizationId: universityId, email: `cuenta-${stamp}-1@uni.example.com` });
+    const admins = [
+      await createUser(t, { type: 'Admin', organizationId: universityId, email: `cuenta-${stamp}-2@uni.example.com` }),
+      await createUser(t, { type: 'Admin', email: `cuenta-${stamp}-3@cxvet.example.com` }),
+    ];
+    for (const aula of [company, own]) {
+      const before = await membersOf(aula.id);
+      const listed = await t.app.inject({ url: `${base}/${aula.id}/candidates?q=cuenta-${stamp}`, headers: headers() });
+      expect(listed.json().items.map((user: { id: string }) => user.id)).toEqual([student.id]);
+      for (const admin of admins) {
+        expect(listed.body).not.toContain(admin.id);
+        const changed = await t.app.inject({
+          method: 'PATCH',
+          url: `${base}/${aula.id}/users`,
+          headers: headers(),
+          payload: { addedUserIds: [student.id, admin.id], removedUserIds: [] },
+        });
+        expect(changed.statusCode).toBe(400);
+        expect(changed.json().code).toBe('CLASSROOM_USERS_NOT_ALLOWED');
+        const added = await t.app.inject({
+          method: 'POST',
+          url: `${base}/${aula.id}/users`,
+          headers: headers(),
+          payload: { userIds: [admin.id] },
+        });
+        expect(added.statusCode).toBe(400);
+      }
+      expect(await membersOf(aula.id)).toEqual(before);
+    }
+  });
+
+  it('keeps a member who is no longer admitted listed and ticked, so that saving other ticks works and an untick removes them', async () => {
+    const stamp = crypto.randomUUID().slice(0, 8);
+    const [leaver, promoted, newcomer] = await Promise.all(
+      [1, 2, 3].map((index) =>
+        createUser(t, { organizationId: universityId, email: `cuenta-${stamp}-${index}@uni.example.com` }),
+      ),
+    );
+    const change = (payload: object) =>
+      t.app.inject({ method: 'PATCH', url: `${base}/${own.id}/users`, headers: headers(), payload });
+    expect((await change({ addedUserIds: [leaver!.id, promoted!.id], removedUserIds: [] })).statusCode).toBe(200);
+    const otherUniversity = await createClassroom(t, { procedureIds: [] });
+    await t.db.update(users).set({ organizationId: otherUniversity.organizationId }).where(eq(users.id, leaver!.id));
+    await t.db.update(users).set({ type: 'Admin' }).where(eq(users.id, promoted!.id));
+
+    const listed = async () =>
+      (await t.app.inject({ url: `${base}/${own.id}/candidates?q=cuenta-${stamp}`, headers: headers() }))
+        .json()
+        .items.map((user: { id: string; assigned: boolean }) => [user.id, user.assigned]);
+    expect(await listed()).toEqual([
+      [leaver!.id, true],
+      [promoted!.id, true],
+      [newcomer!.id, false],
+    ]);
+    expect((await change({ addedUserIds: [newcomer!.id], removedUserIds: [] })).statusCode).toBe(200);
+    expect((await change({ addedUserIds: [], removedUserIds: [leaver!.id, promoted!.id] })).statusCode).toBe(200);
+    // once unticked they are out of the aula's reach: neither listed nor ticked again
+    expect(await listed()).toEqual([[newcomer!.id, true]]);
+    expect((await change({ addedUserIds: [leaver!.id], removedUserIds: [] })).statusCode).toBe(400);
   });
 
   it('rate-limits the preview: the 21st within ten minutes answers 429', async () => {
