@@ -1,7 +1,7 @@
 import { stripAccents } from '#shared/text.ts';
 import { and, asc, count, desc, eq, inArray, isNotNull, max, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
-import { classroomUsers, sessions, users } from '#server/db/schema/index.ts';
+import { classroomUsers, classrooms, sessions, users } from '#server/db/schema/index.ts';
 import type { Readable } from 'node:stream';
 import { readImportLines } from '#server/services/import-lines.ts';
 import { AppError } from '#shared/errors.ts';
@@ -60,11 +60,15 @@ export function createClassroomMembersService(deps: { db: Db; timeZone: string }
   const { db } = deps;
 
   /** How many of these ids (each once) are accounts matching `condition`. */
-  async function countAccounts(ids: string[], condition?: SQL): Promise<{ unique: number; found: number }> {
+  async function countAccounts(
+    ids: string[],
+    condition?: SQL,
+    executor: Db = db,
+  ): Promise<{ unique: number; found: number }> {
     const unique = [...new Set(ids)];
     let found = 0;
     for (let start = 0; start < unique.length; start += insertBatch) {
-      const [row] = await db
+      const [row] = await executor
         .select({ total: count() })
         .from(users)
         .where(and(inArray(users.id, unique.slice(start, start + insertBatch)), condition));
@@ -74,8 +78,8 @@ export function createClassroomMembersService(deps: { db: Db; timeZone: string }
   }
 
   /** Throws unless every id is an account the audience admits. */
-  async function assertAllowed(audience: Audience, ids: string[]): Promise<void> {
-    const { unique, found } = await countAccounts(ids, admittedBy(audience));
+  async function assertAllowed(audience: Audience, ids: string[], executor: Db = db): Promise<void> {
+    const { unique, found } = await countAccounts(ids, admittedBy(audience), executor);
     if (found !== unique) throw new AppError('CLASSROOM_USERS_NOT_ALLOWED');
   }
 
@@ -190,11 +194,26 @@ export function createClassroomMembersService(deps: { db: Db; timeZone: string }
     };
   }
 
+  /**
+   * Locks the aula's row until the transaction ends and answers whom it admits now: two changes to its list run one
+   * after the other (at once, crossed ticks and unticks deadlocked on PostgreSQL), each checked against its audience.
+   */
+  async function lockAudience(executor: Db, classroomId: string): Promise<Audience> {
+    const [row] = await executor
+      .select({ organizationType: classrooms.organizationType, organizationId: classrooms.organizationId })
+      .from(classrooms)
+      .where(eq(classrooms.id, classroomId))
+      .for('update');
+    if (!row) throw new AppError('NOT_FOUND');
+    return row;
+  }
+
   /** Adds accounts in one transaction: every one is checked first, so a refused list adds nobody. */
-  async function addUsers(classroomId: string, audience: Audience, userIds: string[]): Promise<number> {
-    await assertAllowed(audience, userIds);
+  async function addUsers(classroomId: string, userIds: string[]): Promise<number> {
     const unique = [...new Set(userIds)];
-    return db.transaction(async (tx) => {
+    return db.transaction(async (transaction) => {
+      const tx = transaction as unknown as Db;
+      await assertAllowed(await lockAudience(tx, classroomId), unique, tx);
       let added = 0;
       for (let start = 0; start < unique.length; start += insertBatch) {
         const rows = await tx
@@ -209,8 +228,8 @@ export function createClassroomMembersService(deps: { db: Db; timeZone: string }
   }
 
   /**
-   * Applies ticks and unticks to an aula's list (inside the caller's transaction when given); `keepSaved` false
-   * starts from an empty list. Only the added accounts are checked: the caller calls `assertAllowed` on them.
+   * Applies ticks and unticks to an aula's list inside the caller's transaction, which holds `lockAudience`;
+   * `keepSaved` false starts from an empty list. Only the added accounts are checked: the caller checks them.
    */
   async function applyChanges(
     executor: Db,
@@ -239,9 +258,13 @@ export function createClassroomMembersService(deps: { db: Db; timeZone: string }
   }
 
   /** The aula administrator's 'Guardar': the accounts ticked must be ones the aula admits. */
-  async function changeUsers(classroomId: string, audience: Audience, changes: ChangeUsersInput): Promise<void> {
-    if (changes.addedUserIds.length > 0) await assertAllowed(audience, changes.addedUserIds);
-    await db.transaction(async (tx) => applyChanges(tx as unknown as Db, classroomId, { ...changes, keepSaved: true }));
+  async function changeUsers(classroomId: string, changes: ChangeUsersInput): Promise<void> {
+    await db.transaction(async (transaction) => {
+      const tx = transaction as unknown as Db;
+      const audience = await lockAudience(tx, classroomId);
+      if (changes.addedUserIds.length > 0) await assertAllowed(audience, changes.addedUserIds, tx);
+      await applyChanges(tx, classroomId, { ...changes, keepSaved: true });
+    });
   }
 
   /** Ids of the aula's members, for the import's 'already in the aula'. */
@@ -300,6 +323,7 @@ export function createClassroomMembersService(deps: { db: Db; timeZone: string }
     addUsers,
     changeUsers,
     applyChanges,
+    lockAudience,
     assertAllowed,
     assertAccounts,
     exportXlsx,

@@ -199,6 +199,45 @@ describe('the Admin aula form', () => {
     await put(id, await validInput(id, { organizationId: other.id, addedUserIds: [south.id] }));
     expect(await memberIds()).toEqual([south.id]);
   });
+  it('takes two saves of the same aula at once: both ticks kept, and the list always of the organization saved last', async () => {
+    const south = (
+      await t.db.insert(organizations).values({ title: 'Universidad del Sur', type: 'Universidad' }).returning()
+    )[0]!;
+    const north = await Promise.all(Array.from({ length: 20 }, () => createUser(t, { organizationId: university.id })));
+    const southern = await Promise.all(Array.from({ length: 10 }, () => createUser(t, { organizationId: south.id })));
+    const ids = (users: { id: string }[]) => users.map((user) => user.id);
+    const id = randomUUID();
+    const members = async () =>
+      (await t.db.select().from(classroomUsers).where(eq(classroomUsers.classroomId, id))).map((row) => row.userId);
+    const read = async () => (await t.app.inject({ url: `/api/admin/classrooms/${id}`, headers: headers() })).json();
+    const both = async (first: Partial<ClassroomInput>, second: Partial<ClassroomInput>) => {
+      const [one, two] = await Promise.all([validInput(id, first), validInput(id, second)]);
+      const responses = await Promise.all([put(id, one), put(id, two)]);
+      expect(responses.map((response) => response.statusCode)).toEqual([200, 200]);
+      const saved = await members();
+      expect(new Set(saved).size).toBe(saved.length);
+      expect((await read()).userCount).toBe(saved.length);
+      return saved.sort();
+    };
+
+    // a new aula saved twice at once, and then the same aula's different ticks: both kept
+    expect(await both({ addedUserIds: ids(north.slice(0, 5)) }, { addedUserIds: ids(north.slice(0, 5)) })).toEqual(
+      ids(north.slice(0, 5)).sort(),
+    );
+    expect(
+      await both({ addedUserIds: ids(north.slice(5, 15)) }, { addedUserIds: ids(north.slice(10, 20)).reverse() }),
+    ).toEqual(ids(north).sort());
+    // one save moves the aula to another organization while another ticks: the list is the final organization's
+    for (let round = 0; round < 3; round += 1) {
+      const stays = { organizationId: university.id, addedUserIds: ids(north.slice(0, 3)) };
+      const moves = { organizationId: south.id, addedUserIds: ids(southern) };
+      const saved = await both(round % 2 === 0 ? stays : moves, round % 2 === 0 ? moves : stays);
+      const organizationId = (await read()).organizationId as string;
+      const admitted = organizationId === south.id ? ids(southern) : ids(north);
+      expect(saved.filter((userId) => !admitted.includes(userId))).toEqual([]);
+    }
+  });
+
   it('is out of reach of an aula administrator and of members', async () => {
     const staff = await createUser(t, { organizationId: university.id });
     const id = randomUUID();

@@ -123,7 +123,6 @@ export function createAdminClassroomsService(deps: {
     if (adminUserId) await members.assertAccounts([adminUserId]);
 
     const current = await find(id);
-    const keepSaved = isUniversity && current?.organizationId === input.organizationId;
     const folder = `aulas/${id}`;
     const { claimed, obsolete } = await uploads.plan([
       {
@@ -152,16 +151,22 @@ export function createAdminClassroomsService(deps: {
       previewPdf: input.previewPdf,
       expiresAt: new Date(input.expiresAt),
     };
-    await db.transaction(async (tx) => {
+    await db.transaction(async (transaction) => {
+      const tx = transaction as unknown as Db;
+      // a new aula is made here, or after whoever is making it; then its row is locked, so two saves run in turn
       await tx
         .insert(classrooms)
         .values({ id, ...values })
-        .onConflictDoUpdate({ target: classrooms.id, set: values });
+        .onConflictDoNothing();
+      const saved = await members.lockAudience(tx, id);
+      // the organization read under the lock: a save at the same time may have moved the aula to another
+      const keepSaved = isUniversity && saved.organizationId === input.organizationId;
+      await tx.update(classrooms).set(values).where(eq(classrooms.id, id));
       await tx.delete(classroomProcedures).where(eq(classroomProcedures.classroomId, id));
       await tx
         .insert(classroomProcedures)
         .values(procedureIds.map((procedureId, position) => ({ classroomId: id, procedureId, position })));
-      await members.applyChanges(tx as unknown as Db, id, {
+      await members.applyChanges(tx, id, {
         addedUserIds,
         removedUserIds: input.removedUserIds,
         keepSaved,

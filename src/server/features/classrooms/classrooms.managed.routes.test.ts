@@ -302,6 +302,50 @@ describe('an aula administrator', () => {
     expect((await change({ addedUserIds: [leaver!.id], removedUserIds: [] })).statusCode).toBe(400);
   });
 
+  it('takes two saves of the same aula at once: different ticks both kept, the same ticks once, crossed changes one after the other', async () => {
+    const procedure = await createProcedure(t);
+    const aula = await createClassroom(t, {
+      procedureIds: [procedure.id],
+      values: { title: 'Aula concurrida', organizationId: universityId, adminUserId: staff.user.id },
+    });
+    const students = await Promise.all(
+      Array.from({ length: 60 }, () => createUser(t, { organizationId: universityId })),
+    );
+    const ids = (from: number, to: number) => students.slice(from, to).map((user) => user.id);
+    const change = (payload: { addedUserIds: string[]; removedUserIds: string[] }) =>
+      t.app.inject({ method: 'PATCH', url: `${base}/${aula.id}/users`, headers: headers(), payload });
+    const both = async (...payloads: { addedUserIds: string[]; removedUserIds: string[] }[]) => {
+      const responses = await Promise.all(payloads.map(change));
+      expect(responses.map((response) => [response.statusCode, response.body])).toEqual(
+        payloads.map(() => [200, '{"ok":true}']),
+      );
+      const members = await membersOf(aula.id);
+      expect(new Set(members).size).toBe(members.length);
+      const read = (await t.app.inject({ url: `${base}/${aula.id}`, headers: headers() })).json();
+      expect(read.userCount).toBe(members.length);
+      return members;
+    };
+    const sorted = (list: string[]) => [...list].sort();
+
+    // overlapping ticks, in opposite orders
+    expect(
+      await both(
+        { addedUserIds: ids(0, 30), removedUserIds: [] },
+        { addedUserIds: ids(15, 45).reverse(), removedUserIds: [] },
+      ),
+    ).toEqual(sorted(ids(0, 45)));
+    const same = { addedUserIds: ids(45, 60), removedUserIds: [] };
+    expect(await both(same, same)).toEqual(sorted(ids(0, 60)));
+    // each unticks what the other ticks: whichever runs last decides, never a mix
+    for (let round = 0; round < 3; round += 1) {
+      const members = await both(
+        { addedUserIds: ids(0, 30), removedUserIds: ids(30, 60) },
+        { addedUserIds: ids(30, 60).reverse(), removedUserIds: ids(0, 30).reverse() },
+      );
+      expect([sorted(ids(0, 30)), sorted(ids(30, 60))]).toContainEqual(members);
+    }
+  });
+
   it('rate-limits the preview: the 21st within ten minutes answers 429', async () => {
     const remoteAddress = randomTestIp();
     const send = () =>

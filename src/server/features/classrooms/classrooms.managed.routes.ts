@@ -69,8 +69,8 @@ export async function registerManagedClassroomRoutes(
       `${managedPrefix}/classrooms/:id/users`,
       { schema: { ...byId, body: changeUsersInputSchema, response: { 200: okSchema } } },
       async (request) => {
-        const { audience } = await own(request, request.params.id);
-        await members.changeUsers(request.params.id, audience, request.body);
+        await own(request, request.params.id);
+        await members.changeUsers(request.params.id, request.body);
         return { ok: true as const };
       },
     );
@@ -78,8 +78,8 @@ export async function registerManagedClassroomRoutes(
       `${managedPrefix}/classrooms/:id/users`,
       { schema: { ...byId, body: addUsersInputSchema, response: { 200: addedSchema } } },
       async (request) => {
-        const { audience } = await own(request, request.params.id);
-        return { added: await members.addUsers(request.params.id, audience, request.body.userIds) };
+        await own(request, request.params.id);
+        return { added: await members.addUsers(request.params.id, request.body.userIds) };
       },
     );
     routes.post(

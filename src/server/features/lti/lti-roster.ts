@@ -92,7 +92,7 @@ export function createLtiRoster(deps: { db: Db; services: LtiServices; members: 
       { format: 'text', text: emails.map((entry) => entry.email).join('\n') },
     );
     const toAdd = preview.matched.map((member) => member.id);
-    const added = toAdd.length > 0 ? await deps.members.addUsers(classroom.id, audience, toAdd) : 0;
+    const added = toAdd.length > 0 ? await deps.members.addUsers(classroom.id, toAdd) : 0;
     if (toAdd.length > 0) {
       await db
         .insert(ltiRosterMembers)
