@@ -40,6 +40,15 @@ const put = (id: string, payload: unknown, cookie = admin) =>
     payload: payload as object,
   });
 
+/** The Admin's import preview of a Universidad aula not saved yet. */
+const previewOf = (source: ImportInput) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/admin/classrooms/import-preview',
+    headers: headers(),
+    payload: { organizationId: university.id, addedUserIds: [], removedUserIds: [], source },
+  });
+
 async function validInput(id: string, values: Partial<ClassroomInput> = {}): Promise<ClassroomInput> {
   return {
     title: 'Aula de Cirugía',
@@ -328,17 +337,7 @@ describe('the candidates of the Admin form, a page at a time', () => {
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json()).toMatchObject({ userCount: 1, adminUserId: universityAdmin.id });
 
-    const preview = await t.app.inject({
-      method: 'POST',
-      url: '/api/admin/classrooms/import-preview',
-      headers: headers(),
-      payload: {
-        organizationId: university.id,
-        addedUserIds: [],
-        removedUserIds: [],
-        source: { format: 'text', text: [universityAdmin.email, siteAdmin.email].join('\n') },
-      },
-    });
+    const preview = await previewOf({ format: 'text', text: [universityAdmin.email, siteAdmin.email].join('\n') });
     const admitsNone = 'Es una cuenta de Admin: entra a todas las aulas sin estar en la lista';
     expect((preview.json() as ImportPreview).lines.map((line) => [line.status, line.reason])).toEqual([
       ['outside', admitsNone],
@@ -432,19 +431,7 @@ describe('bulk members on the Admin form', () => {
     sheet.addRow(['Correo', 'Nombre']);
     sheet.addRow(['hoja@uni.example.com', 'Hoja']);
     const dataBase64 = Buffer.from(await workbook.xlsx.writeBuffer()).toString('base64');
-    const preview = (
-      await t.app.inject({
-        method: 'POST',
-        url: '/api/admin/classrooms/import-preview',
-        headers: headers(),
-        payload: {
-          organizationId: university.id,
-          addedUserIds: [],
-          removedUserIds: [],
-          source: { format: 'xlsx', fileName: 'alumnos.xlsx', dataBase64 },
-        },
-      })
-    ).json() as ImportPreview;
+    const preview = (await previewOf({ format: 'xlsx', fileName: 'alumnos.xlsx', dataBase64 })).json() as ImportPreview;
     expect(preview.lines.map((line) => line.status)).toEqual(['invalid', 'ok']);
 
     const id = randomUUID();
@@ -463,14 +450,6 @@ describe('bulk members on the Admin form', () => {
     expect(read.worksheets[0]!.getRow(2).getCell(3).numFmt).toBe('dd/mm/yyyy hh:mm');
     expect(member.user.id).toBe(preview.matched[0]!.id);
   });
-
-  const previewOf = (source: ImportInput) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/admin/classrooms/import-preview',
-      headers: headers(),
-      payload: { organizationId: university.id, addedUserIds: [], removedUserIds: [], source },
-    });
 
   it('reads the CSV files Excel and Google Sheets save in Spanish locales: UTF-16 and UTF-8 with a BOM, ";" separators', async () => {
     await createUser(t, { organizationId: university.id, email: 'csv@uni.example.com' });
@@ -579,16 +558,10 @@ describe('bulk members on the Admin form', () => {
   });
 
   it('refuses a file that is not a spreadsheet', async () => {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/admin/classrooms/import-preview',
-      headers: headers(),
-      payload: {
-        organizationId: university.id,
-        addedUserIds: [],
-        removedUserIds: [],
-        source: { format: 'xlsx', fileName: 'x.xlsx', dataBase64: Buffer.from('hola').toString('base64') },
-      },
+    const response = await previewOf({
+      format: 'xlsx',
+      fileName: 'x.xlsx',
+      dataBase64: Buffer.from('hola').toString('base64'),
     });
     expect(response.statusCode).toBe(400);
     expect(response.json().code).toBe('FILE_FORMAT');
