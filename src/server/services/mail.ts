@@ -50,30 +50,67 @@ export function createMailer(options: {
   }
   return {
     external: false,
-    async send({ to, subject, html, text }) {
-      await db.insert(mailOutbox).values({ to, subject, html, text });
-      log.info({ subject }, 'mail stored in outbox');
+    async send(message) {
+      await storeInOutbox(db, message);
+      log.info({ subject: message.subject }, 'mail stored in outbox');
     },
   };
+}
+
+/** The outbox row of one mail, written by `executor` (the database, or the transaction the mail follows from). */
+async function storeInOutbox(executor: Db, { to, subject, html, text }: MailMessage) {
+  await executor.insert(mailOutbox).values({ to, subject, html, text });
 }
 
 /** The job that hands one queued mail to the SMTP server; its payload is the message, emptied once sent. */
 export const mailJobKind = 'mail.send';
 
+/** Writes one mail in the transaction handed out with it (`QueuedMailer.transaction`). */
+export type QueueMail = (message: MailMessage) => Promise<void>;
+
+/** The mail of a member's own actions and of payments, as `createQueuedMailer` makes it. */
+export interface QueuedMailer extends Mailer {
+  /**
+   * Runs fn in one transaction of the database; a mail handed to `queue` is written in it, so the write it follows
+   * from and the mail commit together or not at all, and the mail job starts only once it has committed (decision 067).
+   */
+  transaction<T>(fn: (tx: Db, queue: QueueMail) => Promise<T>): Promise<T>;
+}
+
 /**
  * The mail of a member's own actions and of payments (decision 064). Through SMTP it is queued in the jobs table and
- * sent by a job, started at once (`kick`): the action that sent it has already been written, so an SMTP server that
- * is down or slow neither fails nor holds that action, and the job retries until the mail is accepted. To the outbox
- * table it is written at once, as before: that is a write of our own database.
+ * sent by a job, started at once (`kick`): an SMTP server that is down or slow neither fails nor holds the action
+ * that sent it, and the job retries until the mail is accepted. Without SMTP it is a row of the outbox table. Mail
+ * that follows a write of ours is queued in that write's transaction (`transaction`, decision 067); `send` is for
+ * mail that follows none.
  */
-export function createQueuedMailer(deps: { db: Db; transport: MailTransport; kick: () => void }): Mailer {
+export function createQueuedMailer(deps: { db: Db; transport: MailTransport; kick: () => void }): QueuedMailer {
   const { db, transport, kick } = deps;
-  if (!transport.external) return transport;
+
+  async function queue(executor: Db, message: MailMessage) {
+    if (message.replyTo !== undefined && !isSingleAddress(message.replyTo)) throw new Error('invalid Reply-To');
+    if (transport.external) await executor.insert(jobs).values({ kind: mailJobKind, payload: message });
+    else await storeInOutbox(executor, message);
+  }
+
   return {
     async send(message) {
-      if (message.replyTo !== undefined && !isSingleAddress(message.replyTo)) throw new Error('invalid Reply-To');
-      await db.insert(jobs).values({ kind: mailJobKind, payload: message });
+      if (!transport.external) return await transport.send(message);
+      await queue(db, message);
       kick();
+    },
+    async transaction(fn) {
+      let queued = false;
+      const result = await db.transaction(async (tx) => {
+        const executor = tx as unknown as Db;
+        return fn(executor, async (message) => {
+          await queue(executor, message);
+          queued = true;
+        });
+      });
+      // only now can another connection see the job; a rolled-back transaction never gets here
+      if (queued && transport.external) kick();
+      return result;
     },
   };
 }
