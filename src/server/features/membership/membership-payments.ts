@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.ts';
 import { users } from '#server/db/schema/index.ts';
-import type { Mailer } from '#server/services/mail.ts';
+import type { MailMessage, QueueMail } from '#server/services/mail.ts';
 import type { UserRow } from '#server/features/accounts/accounts.service.ts';
 import { nextPaymentDate, prepaidPassPrefix } from '#shared/membership/membership.rules.ts';
 import type { Plan } from '#shared/payments/payments.rules.ts';
@@ -32,16 +32,19 @@ export async function reconcileUntilApplied<T>(subscriptionId: string, pass: () 
 
 /**
  * What a provider's verified record does to a membership: a completed payment, a failed one, billing
- * ended at the provider, a refund. Every provider's outcome goes through these, so the rules are one.
+ * ended at the provider, a refund. Every provider's outcome goes through these, so the rules are one. `db` is the
+ * transaction the outcome is written in, and `queue` writes its e-mail in that same transaction (decision 067).
  */
 export function createPaymentOutcomes(deps: {
   db: Db;
-  mailer: Mailer;
+  queue: QueueMail;
   publicUrl: string;
   now: () => Date;
-  sendAccountMail: (user: UserRow, action: AccountMailAction, paymentDate: Date | null) => Promise<void>;
+  accountMail: (user: UserRow, action: AccountMailAction, paymentDate: Date | null) => MailMessage;
 }) {
-  const { db, mailer, publicUrl, now, sendAccountMail } = deps;
+  const { db, queue, publicUrl, now, accountMail } = deps;
+  const sendAccountMail = (user: UserRow, action: AccountMailAction, paymentDate: Date | null) =>
+    queue(accountMail(user, action, paymentDate));
 
   /** A completed payment on a verified subscription: Premium, annualPlan per plan, paymentDay moved. */
   async function activatePremium(
@@ -108,7 +111,7 @@ export function createPaymentOutcomes(deps: {
       .returning();
     if (!failed) return false;
     // paymentDay is set only by a completed payment, so without one this was a first payment
-    await mailer.send({
+    await queue({
       to: failed.email,
       ...paymentFailedMail({ name: failed.name, publicUrl, wasPremium: failed.paymentDay !== null }),
     });

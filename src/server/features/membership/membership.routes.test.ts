@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
 import { createUser, signedInAs } from '#server/testing/factories.ts';
+import { failMailWrites } from '#server/testing/failing-mail-store.ts';
 import { jobs, mailOutbox, paymentSubscriptions, users } from '#server/db/schema/index.ts';
 import { nextPaymentDate } from '#shared/membership/membership.rules.ts';
 import { pressCheckout, settle, simulator, subscribeAndApprove } from '#server/features/payments/payments.testing.ts';
@@ -80,6 +81,28 @@ describe('POST /api/membership/downgrade', () => {
     expect(response.json().membership).toMatchObject({ type: 'Gratis', paymentStatus: 'POR_TERMINAR' });
     await settle(t);
     expect(await userRow(user.id)).toMatchObject({ type: 'Gratis', paymentStatus: 'POR_TERMINAR', subscriptionId });
+    expect(await downgradeMails(user.email)).toBe(1);
+  });
+
+  it('changes nothing when its e-mail cannot be written, and changes the account with its e-mail once it can (decision 067)', async () => {
+    // demo data: no provider is called, only our own writes are under test
+    const { cookie, user } = await signedInAs(t, {
+      type: 'Premium',
+      subscriptionId: 'DEMO-SUB',
+      paymentDay: new Date(),
+    });
+    const restore = await failMailWrites(t.db);
+    try {
+      expect((await post('/api/membership/downgrade', cookie)).statusCode).toBe(500);
+    } finally {
+      await restore();
+    }
+    // before, the account was Gratis/POR_TERMINAR and the member was never told
+    expect(await userRow(user.id)).toMatchObject({ type: 'Premium', paymentStatus: 'BIEN' });
+    expect(await downgradeMails(user.email)).toBe(0);
+
+    expect((await post('/api/membership/downgrade', cookie)).statusCode).toBe(200);
+    expect(await userRow(user.id)).toMatchObject({ type: 'Gratis', paymentStatus: 'POR_TERMINAR' });
     expect(await downgradeMails(user.email)).toBe(1);
   });
 
@@ -193,6 +216,25 @@ describe('POST /api/membership/reactivate', () => {
     expect(job, 'the webhook job waits to be run again').toMatchObject({ doneAt: null });
 
     // its next run (the runner's retry, or the daily reconcile) applies it, with one e-mail
+    await t.app.services.payments.reconcileSubscription(subscriptionId);
+    expect(await userRow(user.id)).toMatchObject({ type: 'Gratis', paymentStatus: 'POR_TERMINAR' });
+    expect(await downgradeMails(user.email)).toBe(1);
+  });
+
+  it("leaves the account as it was when a reconcile's e-mail cannot be written; the next applies it with its e-mail (decision 067)", async () => {
+    const { user, subscriptionId } = await providerPremium();
+    const restore = await failMailWrites(t.db);
+    try {
+      // suspended from the provider's side: its webhook's job reconciles, and fails on the e-mail
+      await simulator(t).suspendSubscription(subscriptionId, 'desde el panel del proveedor');
+      await settle(t);
+    } finally {
+      await restore();
+    }
+    // before, the account changed and the e-mail was lost: the retry found nothing left to change
+    expect(await userRow(user.id)).toMatchObject({ type: 'Premium', paymentStatus: 'BIEN' });
+    expect(await downgradeMails(user.email)).toBe(0);
+
     await t.app.services.payments.reconcileSubscription(subscriptionId);
     expect(await userRow(user.id)).toMatchObject({ type: 'Gratis', paymentStatus: 'POR_TERMINAR' });
     expect(await downgradeMails(user.email)).toBe(1);

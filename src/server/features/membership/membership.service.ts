@@ -2,7 +2,7 @@ import { and, eq, inArray, isNotNull, isNull, like, lte, ne, or } from 'drizzle-
 import type { Log } from '#server/services/log.ts';
 import type { Db } from '#server/db/client.ts';
 import { paymentSubscriptions, users } from '#server/db/schema/index.ts';
-import type { Mailer, MailMessage } from '#server/services/mail.ts';
+import type { MailMessage, QueueMail, QueuedMailer } from '#server/services/mail.ts';
 import { ProviderError, type ProviderSubscriptionStatus } from '#server/services/payments/payment-provider.ts';
 import type {
   ProviderName,
@@ -74,7 +74,7 @@ export function createMembershipService(deps: {
   db: Db;
   /** Each subscription is suspended, resumed or cancelled at the provider recorded on it. */
   providers: ProviderRegistry;
-  mailer: Mailer;
+  mailer: QueuedMailer;
   publicUrl: string;
   log?: Pick<Log, 'warn'>;
   now?: () => Date;
@@ -133,8 +133,14 @@ export function createMembershipService(deps: {
     };
   }
 
+  /** An account e-mail that follows no write of this service (the sign-up's, once it is finished). */
   async function sendAccountMail(user: UserRow, action: AccountMailAction, paymentDate: Date | null) {
     await mailer.send(accountMailMessage(user, action, paymentDate));
+  }
+
+  /** The payment outcomes written in `tx`, their e-mails queued in it (decision 067). */
+  function outcomesIn(tx: Db, queue: QueueMail): PaymentOutcomes {
+    return createPaymentOutcomes({ db: tx, queue, publicUrl, now, accountMail: accountMailMessage });
   }
 
   /** What the profile shows about the membership, and which changes the member may ask for. */
@@ -197,18 +203,22 @@ export function createMembershipService(deps: {
     await stopOtherSubscriptions(user.id, mapped?.providerSubscriptionId ?? null);
     const periodEnd =
       providerPeriodEnd ?? (user.paymentDay ? nextPaymentDate(user.paymentDay, user.annualPlan, at) : at);
-    const [updated] = await db
-      .update(users)
-      .set({ type: 'Gratis', paymentStatus: 'POR_TERMINAR', terminationDate: periodEnd, updatedAt: at })
-      .where(and(eq(users.id, user.id), eq(users.type, 'Premium'), eq(users.paymentStatus, 'BIEN')))
-      .returning();
+    // the account's change and its e-mail commit together (decision 067)
+    const updated = await mailer.transaction(async (tx, queue) => {
+      const [row] = await tx
+        .update(users)
+        .set({ type: 'Gratis', paymentStatus: 'POR_TERMINAR', terminationDate: periodEnd, updatedAt: at })
+        .where(and(eq(users.id, user.id), eq(users.type, 'Premium'), eq(users.paymentStatus, 'BIEN')))
+        .returning();
+      if (row) await queue(accountMailMessage(row, 'DOWNGRADE', periodEnd));
+      return row;
+    });
     if (!updated) {
       // the provider's webhook may have applied this very downgrade a moment earlier (and sent its e-mail)
       const current = await findUser(user.id);
       if (current?.paymentStatus === 'POR_TERMINAR' && current.type === 'Gratis') return await describe(current);
       throw new AppError('CONFLICT');
     }
-    await sendAccountMail(updated, 'DOWNGRADE', periodEnd);
     return await describe(updated);
   }
 
@@ -290,37 +300,24 @@ export function createMembershipService(deps: {
   /**
    * Applies what a reconcile read from a provider, unless our record of that subscription changed since the
    * reconcile read it (`version`, read before the provider was asked): a reactivation or a downgrade that ran
-   * meanwhile made the provider's answer stale. The check, our record's update and the account's are one short
-   * transaction with no provider call in it; the e-mails go once it is committed. False when the reconcile must
-   * read again (decision 062).
+   * meanwhile made the provider's answer stale. The check, our record's update, the account's and its e-mails are
+   * one short transaction with no provider call in it (decisions 062 and 067). False when the reconcile must read
+   * again.
    */
   async function applyUnlessChanged(
     subscription: { id: string; version: string },
     apply: (outcomes: PaymentOutcomes, tx: Db) => Promise<void>,
   ): Promise<boolean> {
-    const mails: MailMessage[] = [];
-    const queued: Mailer = { send: async (message) => void mails.push(message) };
-    const applied = await db.transaction(async (tx) => {
+    return await mailer.transaction(async (tx, queue) => {
       const [current] = await tx
         .select({ version: subscriptionVersion })
         .from(paymentSubscriptions)
         .where(eq(paymentSubscriptions.id, subscription.id))
         .for('update');
       if (current?.version !== subscription.version) return false;
-      const executor = tx as unknown as Db;
-      const outcomes = createPaymentOutcomes({
-        db: executor,
-        mailer: queued,
-        publicUrl,
-        now,
-        sendAccountMail: async (user, action, paymentDate) =>
-          queued.send(accountMailMessage(user, action, paymentDate)),
-      });
-      await apply(outcomes, executor);
+      await apply(outcomesIn(tx, queue), tx);
       return true;
     });
-    for (const mail of mails) await mailer.send(mail);
-    return applied;
   }
 
   /** Applies the scheduled change due for one account; true when one happened. Safe to run twice. */
@@ -404,14 +401,18 @@ export function createMembershipService(deps: {
     }
     return changed;
   }
-  const { activatePremium, markPaymentFailed, markCancelled, markBillingEnded, markRefunded, grantPrepaidPass } =
-    createPaymentOutcomes({
-      db,
-      mailer,
-      publicUrl,
-      now,
-      sendAccountMail,
-    });
+  /** An outcome applied on its own: one transaction holds its write and the e-mail it sends (decision 067). */
+  function inItsOwnTransaction<A extends unknown[], R>(
+    outcome: (outcomes: PaymentOutcomes) => (...args: A) => Promise<R>,
+  ): (...args: A) => Promise<R> {
+    return (...args) => mailer.transaction((tx, queue) => outcome(outcomesIn(tx, queue))(...args));
+  }
+  const activatePremium = inItsOwnTransaction((outcomes) => outcomes.activatePremium);
+  const markPaymentFailed = inItsOwnTransaction((outcomes) => outcomes.markPaymentFailed);
+  const markCancelled = inItsOwnTransaction((outcomes) => outcomes.markCancelled);
+  const markBillingEnded = inItsOwnTransaction((outcomes) => outcomes.markBillingEnded);
+  const markRefunded = inItsOwnTransaction((outcomes) => outcomes.markRefunded);
+  const grantPrepaidPass = inItsOwnTransaction((outcomes) => outcomes.grantPrepaidPass);
 
   /** Spec 3 §4: Premium granted by an administrator for a month or a year, ending by itself at expiry. */
   async function grantManualPremium(userId: string, annualPlan: boolean): Promise<void> {
