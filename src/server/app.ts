@@ -209,7 +209,7 @@ export async function buildApp(deps: AppDeps) {
   const watching = createWatchingService({ db, catalog, viewing, watchedTime });
   const events = createEventsService({ db, publicUrl: config.publicUrl, timeZone: config.timeZone });
   const landing = createLandingService({ db, catalog });
-  const contact = createContactService({ db, mailer, contactEmail: config.contactEmail });
+  const contact = createContactService({ mailer, contactEmail: config.contactEmail });
   const { paymentProvider, simulatedProvider, mercadoPagoProvider, subscriptionProviders, registerSimulatedPages } =
     paymentProvidersFor({ ...deps, config, db, log: app.log });
   const jobs = createJobRunner({

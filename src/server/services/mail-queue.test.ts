@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { createTestApp, createTestDatabase, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
 import { createUser, randomTestIp } from '#server/testing/factories.ts';
-import { jobs } from '#server/db/schema/index.ts';
+import { contactMessages, jobs } from '#server/db/schema/index.ts';
 import { startSmtpServer, type TestSmtpServer } from '#server/testing/smtp-server.ts';
+import { failMailWrites } from '#server/testing/failing-mail-store.ts';
 import { mailAttempts, mailJobKind } from './mail.ts';
 
 // an SMTP server that takes mail, or refuses it for a while as a server in trouble does (451, try again later)
@@ -103,6 +104,23 @@ describe('mail through SMTP leaves through a job (decision 064)', () => {
     // neither mail queued before the deletion left; the deletion's notice did
     expect(smtp.received.map((mail) => mail.to)).toEqual([['borrada@example.com']]);
     expect(smtp.received[0]!.raw).not.toContain('Bienvenid');
+  });
+
+  it('stores no contact message whose mail job cannot be written, and starts no runner (decision 067)', async () => {
+    smtp.received.length = 0;
+    const before = (await mailJobs()).length;
+    const restore = await failMailWrites(t.db);
+    try {
+      expect((await contact('sin.trabajo@example.com')).statusCode).toBe(500);
+    } finally {
+      await restore();
+    }
+    expect(
+      await t.db.select().from(contactMessages).where(eq(contactMessages.email, 'sin.trabajo@example.com')),
+    ).toHaveLength(0);
+    expect(await mailJobs()).toHaveLength(before);
+    await t.app.services.jobs.runDue();
+    expect(smtp.received).toHaveLength(0);
   });
 
   it('ends a mail the server refuses for good (550) at once, keeping the reason and not the message', async () => {

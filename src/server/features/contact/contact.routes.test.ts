@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { createTestApp, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
 import { randomTestIp } from '#server/testing/factories.ts';
+import { failMailWrites } from '#server/testing/failing-mail-store.ts';
 import { contactMessages, mailOutbox } from '#server/db/schema/index.ts';
 
 let t: TestApp;
@@ -43,6 +45,26 @@ describe('POST /api/contact', () => {
     expect(mail!.to).toBe('contacto@cxvet.com');
     expect(mail!.subject).not.toMatch(/[\r\n]/);
     expect(mail!.html).toContain('Ana &lt;b&gt;');
+  });
+
+  it('keeps neither the message nor its mail when the mail cannot be written, and both once it can (decision 067)', async () => {
+    const message = { name: 'Eva', email: 'eva.crash@example.com', subject: 'Cirugía', message: 'Consulta' };
+    const storedFromEva = () => t.db.select().from(contactMessages).where(eq(contactMessages.email, message.email));
+    const mailsFromEva = async () =>
+      (await t.db.select().from(mailOutbox)).filter((mail) => mail.text.includes(message.email));
+    const restore = await failMailWrites(t.db);
+    try {
+      // the writer is told to try again, and no message waits without its mail to the operator
+      expect((await post(message)).statusCode).toBe(500);
+    } finally {
+      await restore();
+    }
+    expect(await storedFromEva()).toHaveLength(0);
+    expect(await mailsFromEva()).toHaveLength(0);
+
+    expect((await post(message)).statusCode).toBe(204);
+    expect(await storedFromEva()).toHaveLength(1);
+    expect(await mailsFromEva()).toHaveLength(1);
   });
 
   it('limits how often one address can post', async () => {
