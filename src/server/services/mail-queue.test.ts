@@ -1,11 +1,12 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, sql } from 'drizzle-orm';
 import { createTestApp, createTestDatabase, testPublicUrl, type TestApp } from '#server/testing/test-app.ts';
 import { createUser, randomTestIp } from '#server/testing/factories.ts';
 import { contactMessages, jobs } from '#server/db/schema/index.ts';
 import { startSmtpServer, type TestSmtpServer } from '#server/testing/smtp-server.ts';
 import { failMailWrites } from '#server/testing/failing-mail-store.ts';
+import { privacyJobKinds } from '#server/features/privacy/privacy.jobs.ts';
 import { mailAttempts, mailJobKind } from './mail.ts';
 
 // an SMTP server that takes mail, or refuses it for a while as a server in trouble does (451, try again later)
@@ -121,6 +122,52 @@ describe('mail through SMTP leaves through a job (decision 064)', () => {
     expect(await mailJobs()).toHaveLength(before);
     await t.app.services.jobs.runDue();
     expect(smtp.received).toHaveLength(0);
+  });
+
+  it("sends the deletion's notice once when its job fails after queuing it, or runs again after it (decision 067)", async () => {
+    smtp.received.length = 0;
+    const member = await createUser(t, { email: 'aviso.unico@example.com', name: 'Rosa' });
+    const [last] = await t.db.select({ id: jobs.id }).from(jobs).orderBy(desc(jobs.id)).limit(1);
+    const noticeJobs = and(eq(jobs.kind, privacyJobKinds.mail), gt(jobs.id, last!.id));
+    const runNoticeAgain = async () => {
+      await t.db
+        .update(jobs)
+        .set({ doneAt: null, lockedUntil: null, runAt: sql`now()` })
+        .where(noticeJobs);
+      await t.app.services.jobs.runDue();
+      await t.app.services.jobs.runDue();
+    };
+    // the notice's job dies just after queuing the mail: its job cannot forget the address
+    await t.db.execute(
+      sql`create function fail_notice_job() returns trigger language plpgsql as $$ begin raise exception 'simulated crash'; end $$`,
+    );
+    await t.db.execute(
+      sql`create trigger fail_notice_job before update on jobs for each row when (old.kind = 'privacy.mail' and old.payload ? 'to' and not new.payload ? 'to') execute function fail_notice_job()`,
+    );
+    try {
+      await t.app.services.privacy.anonymize(member.id, {
+        certificates: 'keep',
+        actorId: null,
+        bySelf: false,
+        reason: 'prueba',
+      });
+      await t.app.services.jobs.runDue();
+      await t.app.services.jobs.runDue();
+    } finally {
+      await t.db.execute(sql`drop trigger fail_notice_job on jobs`);
+      await t.db.execute(sql`drop function fail_notice_job()`);
+    }
+    // before, the mail had left, and the job's retry sent it a second time
+    expect(smtp.received).toHaveLength(0);
+    await runNoticeAgain();
+    expect(smtp.received.map((mail) => mail.to)).toEqual([['aviso.unico@example.com']]);
+
+    // the instance stopped after the notice was queued, before the runner marked its job done
+    await runNoticeAgain();
+    expect(smtp.received).toHaveLength(1);
+    const [notice] = await t.db.select().from(jobs).where(noticeJobs);
+    expect(notice).toMatchObject({ lastError: null });
+    expect(notice!.doneAt).not.toBeNull();
   });
 
   it('ends a mail the server refuses for good (550) at once, keeping the reason and not the message', async () => {

@@ -38,7 +38,7 @@ import {
   fiscalProfiles,
 } from '#server/db/schema/index.ts';
 import type { FileStorage } from '#server/services/storage.ts';
-import { mailJobKind, type Mailer } from '#server/services/mail.ts';
+import { mailJobKind, type QueuedMailer } from '#server/services/mail.ts';
 import type { ProviderRegistry } from '#server/services/payments/provider-registry.ts';
 import type { Auth } from '#server/features/accounts/auth.ts';
 import type { UserRow } from '#server/features/accounts/accounts.service.ts';
@@ -55,7 +55,7 @@ import { createDataExports } from './data-exports.service.ts';
 export function createPrivacyService(deps: {
   db: Db;
   storage: FileStorage;
-  mailer: Mailer;
+  mailer: QueuedMailer;
   auth: Auth;
   /** Each live subscription is cancelled at the provider recorded on it. */
   providers: ProviderRegistry;
@@ -117,11 +117,16 @@ export function createPrivacyService(deps: {
       await mailer.send({ to: row.email, ...exportReadyMail({ name: row.name, link, expiresAt: row.expiresAt! }) });
       return;
     }
-    await mailer.send({ to: payload.to, ...accountDeletedMail({ name: payload.name, bySelf: payload.bySelf }) });
-    await db
-      .update(jobs)
-      .set({ payload: { kind: payload.kind, token: payload.token } })
-      .where(and(eq(jobs.kind, privacyJobKinds.mail), sql`${jobs.payload}->>'token' = ${payload.token}`));
+    // a run after the one that queued the mail (its instance stopped before marking the job done) finds no address
+    if (!('to' in payload)) return;
+    // the mail and the job forgetting the address commit together (decision 067)
+    await mailer.transaction(async (tx, queue) => {
+      await queue({ to: payload.to, ...accountDeletedMail({ name: payload.name, bySelf: payload.bySelf }) });
+      await tx
+        .update(jobs)
+        .set({ payload: { kind: payload.kind, token: payload.token } })
+        .where(and(eq(jobs.kind, privacyJobKinds.mail), sql`${jobs.payload}->>'token' = ${payload.token}`));
+    });
   }
 
   /** Checks the member's password with better-auth's own hasher; 5 tries per 15 minutes per account. */
