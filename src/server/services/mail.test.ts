@@ -3,7 +3,14 @@ import { createTestDatabase } from '#server/testing/test-app.ts';
 import { startSmtpServer, type TestSmtpServer } from '#server/testing/smtp-server.ts';
 import { eq } from 'drizzle-orm';
 import { contactMessages, jobs, mailOutbox } from '#server/db/schema/index.ts';
-import { createMailer, createQueuedMailer, mailJobKind, type MailMessage, type MailTransport } from './mail.ts';
+import {
+  createMailer,
+  createQueuedMailer,
+  mailJobKind,
+  type MailMessage,
+  type MailTransport,
+  type QueuedMailer,
+} from './mail.ts';
 
 let smtp: TestSmtpServer;
 const database = await createTestDatabase();
@@ -54,18 +61,21 @@ describe('mail queued in the transaction of the write it follows from (decision 
       .then((rows) => rows.filter((row) => (row.payload as MailMessage).to === to));
   const outboxed = (to: string) => database.db.select().from(mailOutbox).where(eq(mailOutbox.to, to));
   const stored = (email: string) => database.db.select().from(contactMessages).where(eq(contactMessages.email, email));
-  /** A write of ours, then its mail, then a crash before the commit. */
-  const writeMailAndCrash = (mailer: ReturnType<typeof createQueuedMailer>, email: string) =>
+  /** A write of ours and its mail in one transaction; `beforeCommit` runs after the mail is queued. */
+  const writeAndMail = (mailer: QueuedMailer, email: string, beforeCommit: () => void) =>
     mailer.transaction(async (tx, queue) => {
       await tx.insert(contactMessages).values({ name: 'Ana', email, subject: 'S', message: 'M' });
       await queue(mail(email));
-      throw new Error('simulated crash');
+      beforeCommit();
     });
+  const crash = () => {
+    throw new Error('simulated crash');
+  };
 
   it('through SMTP, leaves neither the write nor the job and starts no runner when the transaction rolls back', async () => {
     let kicks = 0;
     const mailer = createQueuedMailer({ db: database.db, transport: smtpTransport, kick: () => kicks++ });
-    await expect(writeMailAndCrash(mailer, 'rolled.back@example.com')).rejects.toThrow('simulated crash');
+    await expect(writeAndMail(mailer, 'rolled.back@example.com', crash)).rejects.toThrow('simulated crash');
     expect(await stored('rolled.back@example.com')).toHaveLength(0);
     expect(await waiting('rolled.back@example.com')).toHaveLength(0);
     expect(kicks).toBe(0);
@@ -74,14 +84,8 @@ describe('mail queued in the transaction of the write it follows from (decision 
   it('through SMTP, commits the job with the write and starts the runner only after the commit', async () => {
     let kicks = 0;
     const mailer = createQueuedMailer({ db: database.db, transport: smtpTransport, kick: () => kicks++ });
-    await mailer.transaction(async (tx, queue) => {
-      await tx
-        .insert(contactMessages)
-        .values({ name: 'Ana', email: 'committed@example.com', subject: 'S', message: 'M' });
-      await queue(mail('committed@example.com'));
-      // another connection could not see the job yet: the runner would find nothing to send
-      expect(kicks).toBe(0);
-    });
+    // another connection could not see the job before the commit: the runner would find nothing to send
+    await writeAndMail(mailer, 'committed@example.com', () => expect(kicks).toBe(0));
     expect(kicks).toBe(1);
     expect(await stored('committed@example.com')).toHaveLength(1);
     expect(await waiting('committed@example.com')).toHaveLength(1);
@@ -90,14 +94,11 @@ describe('mail queued in the transaction of the write it follows from (decision 
   it('without SMTP, writes the outbox row in the transaction: none after a rollback, one after the commit', async () => {
     let kicks = 0;
     const mailer = createQueuedMailer({ db: database.db, transport: outboxTransport, kick: () => kicks++ });
-    await expect(writeMailAndCrash(mailer, 'outbox.rolled.back@example.com')).rejects.toThrow('simulated crash');
+    await expect(writeAndMail(mailer, 'outbox.rolled.back@example.com', crash)).rejects.toThrow('simulated crash');
     expect(await stored('outbox.rolled.back@example.com')).toHaveLength(0);
     expect(await outboxed('outbox.rolled.back@example.com')).toHaveLength(0);
 
-    await mailer.transaction(async (tx, queue) => {
-      await tx.insert(contactMessages).values({ name: 'Ana', email: 'outbox@example.com', subject: 'S', message: 'M' });
-      await queue(mail('outbox@example.com'));
-    });
+    await writeAndMail(mailer, 'outbox@example.com', () => {});
     expect(await stored('outbox@example.com')).toHaveLength(1);
     expect(await outboxed('outbox@example.com')).toHaveLength(1);
     // the outbox has no job to start
