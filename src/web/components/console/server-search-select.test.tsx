@@ -100,15 +100,19 @@ describe('the server-searched picker', () => {
   });
 
   it("says 'Buscando…' while the server searches and the screen's message when it found nothing", async () => {
-    let answer: (body: { users: Account[] }) => void = () => {};
+    // every search waits for the test; a slow machine may settle on 'z' before 'zz', so each is answered by its text
+    const waiting = new Map<string, (body: { users: Account[] }) => void>();
     stubApi({
-      'GET /api/accounts': ({ url }) =>
-        url.searchParams.get('q') ? new Promise((resolve) => (answer = resolve)) : { users: [] },
+      'GET /api/accounts': ({ url }) => {
+        const q = url.searchParams.get('q') ?? '';
+        return q ? new Promise((resolve) => waiting.set(q, resolve)) : { users: [] };
+      },
     });
     const { user } = renderWithApp(<Picker />);
     await user.type(field(), 'zz');
+    await waitFor(() => expect(waiting.has('zz')).toBe(true));
     expect(await screen.findByText('Buscando…')).toBeTruthy();
-    answer({ users: [] });
+    for (const resolve of waiting.values()) resolve({ users: [] });
     expect(await screen.findByText('No hay usuarios con ese correo')).toBeTruthy();
   });
 
